@@ -1,0 +1,17 @@
+/** Making untrusted text (from the cluster, files or users) safe to print on a terminal or in one table cell. */
+
+// C0 controls except tab/newline, DEL, C1 controls, and the bidi overrides/isolates
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/** Replaces control characters, escape sequences and bidi overrides with visible escapes (`\x1b`, `\u202e`). */
+export function sanitizeForTerminal(text: string): string {
+  return text.replace(UNSAFE, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** Like sanitizeForTerminal, and also escapes newlines and tabs, for one-line cells. */
+export function sanitizeCell(text: string): string {
+  return sanitizeForTerminal(text).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+}

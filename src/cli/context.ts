@@ -1,0 +1,47 @@
+/** What every command receives: injected I/O, environment and clock, so tests run commands in-process. */
+
+/** A writable text stream (process.stdout or a test buffer). */
+export interface TextSink {
+  write(chunk: string): unknown;
+  /** true when it is a terminal */
+  readonly isTTY?: boolean;
+  /** terminal width and height, when a terminal */
+  readonly columns?: number;
+  readonly rows?: number;
+}
+
+/** Everything a command may touch of the outside world. */
+export interface CliIo {
+  readonly stdout: TextSink;
+  readonly stderr: TextSink;
+  /** the environment (process.env in production) */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** working directory for relative paths */
+  readonly cwd: string;
+  /** the current time in milliseconds (Date.now in production) */
+  readonly now: () => number;
+  /** aborted on SIGINT/SIGTERM (long-running commands stop cleanly) */
+  readonly signal: AbortSignal;
+  /** stdin, for the TUI (process.stdin in production) */
+  readonly stdin?: NodeJS.ReadStream;
+}
+
+/** Bad usage, bad config, invalid filter or order_by: exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** A runtime failure the user should see without a stack trace: exit code 1. */
+export class RuntimeError extends Error {
+  override readonly name = 'RuntimeError';
+}
+
+/** Exit codes of the command-line contract (docs/cli.md). */
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  pollsFailed: 3,
+  /** diff: there are differences */
+  differences: 1,
+} as const;

@@ -1,0 +1,93 @@
+/**
+ * The flightrec command line: a thin entry point. `main(argv, io)` is exported for tests; only
+ * `run()` touches the process (signals, exit code). Heavy commands are loaded lazily.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { EXIT, RuntimeError, UsageError, type CliIo } from './context.ts';
+import { registerInfo } from './commands/info.ts';
+import { registerCommands } from './commands/index.ts';
+import { VERSION } from './version.ts';
+import { sanitizeForTerminal } from '../api/safe-text.ts';
+
+/** Builds the root program with its global options. */
+export function buildProgram(io: CliIo, done: (code: number) => void): Command {
+  const program = new Command('flightrec')
+    .description('Flight recorder and offline analyzer for the admin API (v2) of a Kafka-compatible cluster')
+    .version(VERSION, '-V, --version')
+    .addOption(new Option('--db <file>', 'history database').env('FLIGHTREC_DB').default('./flightrec.db'))
+    .addOption(new Option('--config <file>', 'YAML config file').env('FLIGHTREC_CONFIG'))
+    .option('--cluster <name>', 'which recorded cluster (default: the only one)')
+    .option('-o, --output <format>', 'table, wide, json, ndjson, csv, yaml (and per command md, html, annotations)')
+    .option('--no-color', 'never write colour escape sequences')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+  registerInfo(program, io, done);
+  registerCommands(program, io, done);
+  return program;
+}
+
+/** Runs the command line with injected I/O and returns the exit code. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = buildProgram(io, (c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return code;
+  } catch (err) {
+    return reportError(err, io);
+  }
+}
+
+function reportError(err: unknown, io: CliIo): number {
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+      return EXIT.ok;
+    }
+    return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  if (err instanceof UsageError) {
+    io.stderr.write(`flightrec: ${sanitizeForTerminal(err.message)}\n`);
+    return EXIT.usage;
+  }
+  if (err instanceof RuntimeError) {
+    io.stderr.write(`flightrec: ${sanitizeForTerminal(err.message)}\n`);
+    return EXIT.failure;
+  }
+  const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  io.stderr.write(`flightrec: unexpected error: ${sanitizeForTerminal(message)}\n`);
+  return EXIT.failure;
+}
+
+/** The process entry point used by bin/flightrec.js. */
+export async function run(argv: readonly string[]): Promise<void> {
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = (): void => {
+    signals += 1;
+    if (signals > 1) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const io: CliIo = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    now: Date.now,
+    signal: controller.signal,
+  };
+  const code = await main(argv, io);
+  process.exitCode = code;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  // let pending writes flush, then leave even if a library kept a handle open
+  setImmediate(() => process.exit(code));
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { main } from '../src/cli/main.ts';
+import { VERSION } from '../src/cli/version.ts';
+import { memoryIo } from './helpers/memory-io.ts';
+
+describe('flightrec command line', () => {
+  it('prints its version, the same as package.json', async () => {
+    const io = memoryIo();
+    expect(await main(['--version'], io)).toBe(0);
+    expect(io.out()).toBe(`${VERSION}\n`);
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(pkg.version).toBe(VERSION);
+  });
+
+  it('lists its commands in --help', async () => {
+    const io = memoryIo();
+    expect(await main(['--help'], io)).toBe(0);
+    expect(io.out()).toContain('info');
+    expect(io.out()).toContain('--db <file>');
+  });
+
+  it('prints paths, versions and the service prefix in info', async () => {
+    const io = memoryIo();
+    expect(await main(['info', '--db', 'x.db'], io)).toBe(0);
+    expect(io.out()).toMatch(/database\s+\/.*x\.db/);
+    expect(io.out()).toContain('platform.core.admin.v2');
+    expect(io.out()).toMatch(/better-sqlite3\s+12\./);
+  });
+
+  it('prints info as JSON with -o json', async () => {
+    const io = memoryIo();
+    expect(await main(['-o', 'json', 'info'], io)).toBe(0);
+    expect(JSON.parse(io.out())).toMatchObject({ flightrec: VERSION, servicePrefix: 'platform.core.admin.v2' });
+  });
+
+  it('exits 2 on an unknown command or option', async () => {
+    const io = memoryIo();
+    expect(await main(['frobnicate'], io)).toBe(2);
+    expect(io.err()).toContain('unknown command');
+    expect(await main(['info', '--nope'], memoryIo())).toBe(2);
+  });
+});

@@ -1,0 +1,21 @@
+/** An in-memory CliIo for running commands in tests. */
+import type { CliIo } from '../../src/cli/context.ts';
+
+/** A CliIo that captures stdout and stderr; `out()`/`err()` return what was written. */
+export function memoryIo(opts: { env?: Record<string, string>; cwd?: string; now?: () => number; signal?: AbortSignal; isTTY?: boolean } = {}): CliIo & {
+  out(): string;
+  err(): string;
+} {
+  let out = '';
+  let err = '';
+  return {
+    stdout: { write: (s: string) => (out += s), isTTY: opts.isTTY ?? false },
+    stderr: { write: (s: string) => (err += s), isTTY: false },
+    env: opts.env ?? {},
+    cwd: opts.cwd ?? process.cwd(),
+    now: opts.now ?? Date.now,
+    signal: opts.signal ?? new AbortController().signal,
+    out: () => out,
+    err: () => err,
+  };
+}
