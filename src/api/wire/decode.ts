@@ -34,6 +34,11 @@ function lookupOf(schema: MessageSchema): Map<string, FieldEntry> {
 
 /** Decodes one message; throws ValidationError with the path relative to `value`. */
 export function decodeMessage<M extends MessageSchema>(schema: M, value: unknown): Infer<M> {
+  return decodeRecord(schema, value) as never;
+}
+
+/** Decodes one message without the inferred type (for code generic over schemas). */
+export function decodeRecord(schema: MessageSchema, value: unknown): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ValidationError('', `expected object ${schema.name}, got ${describeValue(value)}`);
   }
@@ -71,7 +76,7 @@ export function decodeMessage<M extends MessageSchema>(schema: M, value: unknown
     }
   }
   if (unknown !== undefined) out.$unknown = unknown;
-  return out as never;
+  return out;
 }
 
 function rethrow(err: unknown, segment: string): unknown {
@@ -107,7 +112,7 @@ export function decodeValue(type: FieldType, raw: unknown): unknown {
       throw new ValidationError('', `expected ${type.table.typeName} name, got ${describeValue(raw)}`);
     }
     case 'message':
-      return decodeMessage(type.message, raw);
+      return decodeRecord(type.message, raw);
     case 'list': {
       if (!Array.isArray(raw)) throw new ValidationError('', `expected array, got ${describeValue(raw)}`);
       const out = new Array<unknown>(raw.length);
