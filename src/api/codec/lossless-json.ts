@@ -349,6 +349,12 @@ function write(value: unknown, out: string[]): void {
 
 /** JSON.stringify (compact) that writes bigint as a bare integer instead of throwing. */
 export function stringifyJson(value: JsonValue): string {
+  // fast path: JSON.stringify is exact for trees without bigints and throws a TypeError on one
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+  }
   const out: string[] = [];
   write(value, out);
   return out.join('');
