@@ -26,7 +26,7 @@ export function buildProgram(io: CliIo, done: (code: number) => void): Command {
       writeErr: (s) => io.stderr.write(s),
     });
   registerInfo(program, io, done);
-  registerCommands(program, io, done);
+  registerCommands(program, io, done, (argv) => main(argv, io));
   return program;
 }
 

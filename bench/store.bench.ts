@@ -1,0 +1,210 @@
+// History store: ingest, storage per connection-sample, state as of T, one connection's history.
+// Run: node scripts/bench.mjs bench/store.bench.ts
+//
+// Data: test/helpers/connection-answers.ts, a deterministic world of 10,000 connections with 2 %
+// churn per poll, 100 polls one minute apart (about 1,040,000 connection-samples); and, for the
+// history figure, 1,000 connections over 1,000 polls.
+//
+// Every timing is taken twice: wall clock (the figures with goals) and the CPU time of the
+// process (the `_cpu_ms` figures; it includes V8's helper threads, so it can exceed the wall
+// time). On a loaded machine a wall time well above the CPU time means the bench waited for a
+// core.
+import { gzipSync } from 'node:zlib';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeAnswer, parseAnswer } from '../src/api/wire/answers.ts';
+import type { ListKafkaConnectionsResponse } from '../src/api/schema/connection.ts';
+import { createHistoryReader, createHistoryWriter, openDatabase } from '../src/db/index.ts';
+import type { PollRecord } from '../src/db/poll-record.ts';
+import { ConnectionWorld } from '../test/helpers/connection-answers.ts';
+import { reportFigure, round, timeIt } from './lib/figures.ts';
+
+const CONNECTIONS = 10_000;
+const POLLS = 100;
+/** polls whose ingest is timed end to end from the JSON text (the others are written decoded) */
+const TIMED = new Set(Array.from({ length: 21 }, (_, i) => 20 + i * 3));
+
+const dir = mkdtempSync(join(tmpdir(), 'flightrec-bench-'));
+const log = (s: string): void => void process.stderr.write(`${s}\n`);
+
+function record(answer: ListKafkaConnectionsResponse, at: bigint, bytes: number): PollRecord {
+  return {
+    cluster: 'bench',
+    operation: 'ListKafkaConnections',
+    target: '',
+    request: { filter: '', orderBy: '', pageSize: 0 },
+    round: `r${at}`,
+    attempt: 1,
+    scheduledAt: at,
+    startedAt: at,
+    endedAt: at + 50_000_000n,
+    outcome: { ok: true, answer, bytes },
+    coverage: { rowsReturned: answer.connections.length, totalSize: answer.totalSize, fanoutCalls: 1, slice: '' },
+  };
+}
+
+/** Wall and CPU milliseconds of one call. */
+function measure<T>(fn: () => T): { value: T; wall: number; cpu: number } {
+  const c = process.cpuUsage();
+  const t = performance.now();
+  const value = fn();
+  const wall = performance.now() - t;
+  const d = process.cpuUsage(c);
+  return { value, wall, cpu: (d.user + d.system) / 1000 };
+}
+
+/** timeIt (wall clock), plus the median CPU time of the timed runs. */
+function bench(fn: () => unknown, warmup: number, runs: number): { wall: number; cpu: number; p90: number; min: number } {
+  const cpu: number[] = [];
+  const t = timeIt(
+    () => {
+      const c = process.cpuUsage();
+      fn();
+      const d = process.cpuUsage(c);
+      cpu.push((d.user + d.system) / 1000);
+    },
+    { warmup, runs },
+  );
+  return { wall: t.medianMs, cpu: median(cpu.slice(warmup)), p90: t.p90Ms, min: t.minMs };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+try {
+  const load = loadavg()[0]!.toFixed(1);
+  // 1. one connection's history over 1,000 polls (its own database: 1,000 connections), measured
+  // first, before the large ingest fills the heap
+  const hpath = join(dir, 'history.db');
+  const hdb = openDatabase(hpath);
+  const hw = createHistoryWriter(hdb, { sealOnClose: false }); // the last 8 polls stay head frames, as in a live store
+  const hworld = new ConnectionWorld({ connections: 1_000, churn: 0.001, seed: 5 });
+  let first: Set<string> | undefined;
+  let last: ListKafkaConnectionsResponse | undefined;
+  for (let i = 0; i < 1_000; i++) {
+    const { at: t, answer } = hworld.next();
+    first ??= new Set(answer.connections.map((c) => c.uid));
+    last = answer;
+    hw.writePoll(record(answer, t, 0));
+  }
+  hw.close();
+  const uid = last!.connections.find((c) => first!.has(c.uid))!.uid;
+  const hro = openDatabase(hpath, { readonly: true });
+  const n = createHistoryReader(hro).entityHistory('connections', { uid }).length;
+  if (n !== 1_000) throw new Error(`expected 1000 samples of ${uid}, got ${n}`);
+  // fresh readers (cold data), warm code: enough untimed runs for V8 to optimise the path
+  const readers = Array.from({ length: 45 }, () => createHistoryReader(hro));
+  const history = bench(() => readers.pop()!.entityHistory('connections', { uid }), 20, 25);
+  hro.close();
+
+  // 2. ingest 100 polls of 10,000 connections
+  const path = join(dir, 'store.db');
+  const db = openDatabase(path);
+  const writer = createHistoryWriter(db);
+  const world = new ConnectionWorld({ connections: CONNECTIONS, churn: 0.02, seed: 42 });
+  const ingest: { wall: number; cpu: number; parse: number; write: number }[] = [];
+  const writes: { wall: number; cpu: number }[] = [];
+  let rawBytes = 0;
+  let gzipBytes = 0;
+  let anchorSamples = 0;
+  let samples = 0;
+  const times: bigint[] = [];
+  const started = performance.now();
+  for (let i = 0; i < POLLS; i++) {
+    const { at, answer } = world.next();
+    times.push(at);
+    samples += answer.connections.length;
+    if (TIMED.has(i)) {
+      const body = Buffer.from(encodeAnswer('ListKafkaConnections', answer));
+      rawBytes += body.length;
+      gzipBytes += gzipSync(body).length;
+      anchorSamples += answer.connections.length;
+      const p = measure(() => parseAnswer('ListKafkaConnections', body));
+      const w = measure(() => writer.writePoll(record(p.value, at, body.length)));
+      ingest.push({ wall: p.wall + w.wall, cpu: p.cpu + w.cpu, parse: p.wall, write: w.wall });
+      writes.push(w);
+    } else {
+      writes.push(measure(() => writer.writePoll(record(answer, at, 0))));
+    }
+  }
+  writer.close();
+  log(`ingested ${POLLS} polls (${samples} samples) in ${round((performance.now() - started) / 1000, 1)} s, load average ${load}`);
+
+  const ro = openDatabase(path, { readonly: true });
+  const stats = createHistoryReader(ro).stats();
+  log(`file ${stats.fileBytes} bytes, ${stats.entities.connections} connections`);
+
+  // 3. state of all connections as of T mid-history. "cold": a fresh reader per run (no cached
+  // versions or strings; statements prepared beforehand). "warm": one reader answering
+  // alternately for two instants in different batches, as a TUI scrubbing through time does.
+  const at = times[57]! + 1n;
+  const other = times[23]! + 1n;
+  const expected = createHistoryReader(ro).stateAt('connections', at).rows.length;
+  const fresh = Array.from({ length: 21 }, () => createHistoryReader(ro));
+  const state = bench(() => {
+    if (fresh.pop()!.stateAt('connections', at).rows.length !== expected) throw new Error('stateAt changed');
+  }, 6, 15);
+  const warmReader = createHistoryReader(ro);
+  let flip = false;
+  const stateWarm = bench(() => warmReader.stateAt('connections', (flip = !flip) ? at : other), 2, 15);
+  ro.close();
+
+  const ms = (v: number, d = 1): number => round(v, d);
+  const writeWall = writes.map((w) => w.wall);
+  reportFigure({
+    name: 'store.ingest_poll_10k_median_ms',
+    value: ms(median(ingest.map((x) => x.wall))),
+    unit: 'ms',
+    goal: { op: '<=', value: 150 },
+    note: `parse+decode ${ms(median(ingest.map((x) => x.parse)))} ms + write+commit ${ms(median(ingest.map((x) => x.write)))} ms, medians of ${ingest.length} polls; load average ${load}`,
+  });
+  reportFigure({ name: 'store.ingest_poll_10k_cpu_ms', value: ms(median(ingest.map((x) => x.cpu))), unit: 'ms', note: 'the same, CPU time' });
+  reportFigure({
+    name: 'store.write_poll_10k_median_ms',
+    value: ms(median(writeWall)),
+    unit: 'ms',
+    note: `store only (write + commit), all ${POLLS} polls, batch seals included (p90 ${ms([...writeWall].sort((a, b) => a - b)[89]!)} ms); CPU ${ms(median(writes.map((w) => w.cpu)))} ms`,
+  });
+  reportFigure({
+    name: 'store.bytes_per_connection_sample',
+    value: ms(stats.fileBytes / samples),
+    unit: 'B',
+    goal: { op: '<=', value: 40 },
+    note: `${stats.fileBytes} bytes / ${samples} samples, everything kept (${stats.entities.connections} connections)`,
+  });
+  reportFigure({ name: 'store.raw_json_bytes_per_connection_sample', value: round(rawBytes / anchorSamples, 0), unit: 'B', note: 'anchor: the answer as the server writes it' });
+  reportFigure({
+    name: 'store.gzip_answer_bytes_per_connection_sample',
+    value: ms(gzipBytes / anchorSamples),
+    unit: 'B',
+    note: 'anchor: one gzip (level 6) of each whole answer',
+  });
+  reportFigure({
+    name: 'store.state_at_10k_ms',
+    value: ms(state.wall),
+    unit: 'ms',
+    goal: { op: '<=', value: 50 },
+    note: `${expected} rows as of a mid-history instant, fresh reader per run (min ${ms(state.min)}, p90 ${ms(state.p90)})`,
+  });
+  reportFigure({ name: 'store.state_at_10k_cpu_ms', value: ms(state.cpu), unit: 'ms', note: 'the same, CPU time' });
+  reportFigure({
+    name: 'store.state_at_10k_warm_ms',
+    value: ms(stateWarm.wall),
+    unit: 'ms',
+    note: `one reader alternating between two instants in different batches (min ${ms(stateWarm.min)}, CPU ${ms(stateWarm.cpu)})`,
+  });
+  reportFigure({
+    name: 'store.entity_history_1000_polls_ms',
+    value: ms(history.wall, 2),
+    unit: 'ms',
+    goal: { op: '<=', value: 10 },
+    note: `1,000 samples of one connection (the last 8 from open head frames), fresh reader per run (min ${ms(history.min, 2)}, p90 ${ms(history.p90, 2)})`,
+  });
+  reportFigure({ name: 'store.entity_history_1000_polls_cpu_ms', value: ms(history.cpu, 2), unit: 'ms', note: 'the same, CPU time' });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

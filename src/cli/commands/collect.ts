@@ -1,0 +1,289 @@
+/**
+ * `flightrec collect`: record one or more clusters on cron schedules until SIGINT/SIGTERM,
+ * poll everything once (`--once`: exit 0, or 3 when a poll failed), or record the simulated
+ * cluster in accelerated time (`--simulate [SCENARIO] --speed X --for DURATION`).
+ */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import {
+  Collector,
+  ConfigError,
+  createReporter,
+  loadCollectorConfig,
+  parseDurationMs,
+  readConfigFile,
+  realSleep,
+  TimeArgError,
+  type CollectFlags,
+  type CollectorConfig,
+  type Reporter,
+  type RoundResult,
+  type Sleep,
+} from '../../collector/index.ts';
+import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { openHistoryWriter } from './db.ts';
+
+/** The options of `collect` as commander gives them. */
+interface CollectOpts {
+  baseUrl?: string;
+  servicePrefix?: string;
+  timeout?: string;
+  username?: string;
+  passwordEnv?: string;
+  passwordFile?: string;
+  tokenEnv?: string;
+  tokenFile?: string;
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  insecureSkipVerify?: boolean;
+  link: string[];
+  pageSize?: string;
+  schedule: string[];
+  keepRawAnswers?: boolean;
+  jitter?: string;
+  shutdownTimeout?: string;
+  once?: boolean;
+  simulate?: string | boolean;
+  speed?: string;
+  for?: string;
+  seed?: string;
+  connections?: string;
+}
+
+interface GlobalOpts {
+  db: string;
+  config?: string;
+  cluster?: string;
+}
+
+const collect = (v: string, prev: string[]): string[] => [...prev, v];
+
+/** Registers `collect`. */
+export function registerCollect(program: Command, io: CliIo, done: (code: number) => void): void {
+  program
+    .command('collect')
+    .description('record clusters: poll the admin API on schedules and store every answer and failure')
+    .option('--base-url <url>', 'admin API base URL of the cluster (env FLIGHTREC_BASE_URL)')
+    .option('--service-prefix <prefix>', 'service prefix of the paths (default platform.core.admin.v2)')
+    .option('--timeout <duration>', 'per-call timeout (default 10s)')
+    .option('--username <name>', 'basic authentication user; password from FLIGHTREC_PASSWORD unless named otherwise')
+    .option('--password-env <var>', 'environment variable holding the password')
+    .option('--password-file <file>', 'file holding the password')
+    .option('--token-env <var>', 'environment variable holding a bearer token')
+    .option('--token-file <file>', 'file holding a bearer token')
+    .option('--ca-file <file>', 'PEM CA bundle to trust (https)')
+    .option('--cert-file <file>', 'PEM client certificate (mutual TLS)')
+    .option('--key-file <file>', 'PEM client key (mutual TLS)')
+    .option('--insecure-skip-verify', 'do not verify the server certificate (test clusters only)')
+    .option('--link <link[:topic,...]>', 'shadow link to follow, with topics for GetShadowTopic (repeatable)', collect, [])
+    .option('--page-size <n>', 'ListKafkaConnections pageSize (0: server default)')
+    .option('--schedule <op=cron>', 'schedule of an operation or group, six-field cron or off (repeatable)', collect, [])
+    .option('--keep-raw-answers', 'also keep the raw body (compressed) of successful answers')
+    .option('--jitter <duration>', 'most random delay before a scheduled round (default 2s)')
+    .option('--shutdown-timeout <duration>', 'how long polls in flight may finish on SIGINT/SIGTERM (default 10s)')
+    .option('--once', 'poll every operation once and exit: 0, or 3 when a poll failed')
+    .option('--simulate [scenario]', 'record the built-in simulated cluster (in-process, 127.0.0.1, ephemeral port)')
+    .option('--speed <x>', 'with --simulate: simulated seconds per real second (default: as fast as possible with --for)')
+    .option('--for <duration>', 'with --simulate: stop after this much simulated time, e.g. 10m')
+    .addOption(new Option('--seed <n>', 'with --simulate: world seed'))
+    .addOption(new Option('--connections <n>', 'with --simulate: number of open connections'))
+    .action(async (opts: CollectOpts, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOpts & CollectOpts>();
+      done(await runCollect(opts, g, io));
+    });
+}
+
+function usage<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof TimeArgError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+function flagsOf(opts: CollectOpts, cluster: string | undefined): CollectFlags {
+  return {
+    cluster,
+    baseUrl: opts.baseUrl,
+    servicePrefix: opts.servicePrefix,
+    timeout: opts.timeout,
+    username: opts.username,
+    passwordEnv: opts.passwordEnv,
+    passwordFile: opts.passwordFile,
+    tokenEnv: opts.tokenEnv,
+    tokenFile: opts.tokenFile,
+    caFile: opts.caFile,
+    certFile: opts.certFile,
+    keyFile: opts.keyFile,
+    insecureSkipVerify: opts.insecureSkipVerify,
+    link: opts.link,
+    pageSize: opts.pageSize,
+    schedule: opts.schedule,
+    jitter: opts.jitter,
+    shutdownTimeout: opts.shutdownTimeout,
+    keepRawAnswers: opts.keepRawAnswers,
+  };
+}
+
+/** Size of the database file plus its WAL, or undefined before it exists. */
+export function databaseSize(path: string): number | undefined {
+  let total: number | undefined;
+  for (const p of [path, `${path}-wal`]) {
+    try {
+      total = (total ?? 0) + statSync(p).size;
+    } catch {
+      // not there (yet)
+    }
+  }
+  return total;
+}
+
+function waitForAbort(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+function exitCodeOf(results: readonly RoundResult[]): number {
+  return results.some((r) => r.failures.length > 0) ? EXIT.pollsFailed : EXIT.ok;
+}
+
+/** Runs `collect` with parsed options; returns the exit code. */
+export async function runCollect(opts: CollectOpts, g: GlobalOpts, io: CliIo): Promise<number> {
+  const file = g.config === undefined ? undefined : usage(() => readConfigFile(resolve(io.cwd, g.config!)));
+  if (opts.simulate !== undefined && opts.simulate !== false) return runSimulated(opts, g, io, file);
+  for (const [flag, v] of [['--speed', opts.speed], ['--for', opts.for], ['--seed', opts.seed], ['--connections', opts.connections]] as const) {
+    if (v !== undefined) throw new UsageError(`${flag} needs --simulate`);
+  }
+  const config = usage(() => loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) }));
+  return record(config, g, io, opts.once === true, (collector) => {
+    collector.start();
+    return waitForAbort(io.signal);
+  });
+}
+
+/** Opens the store, builds the collector, runs `body` (or every operation once), shuts down cleanly. */
+async function record(
+  config: CollectorConfig,
+  g: GlobalOpts,
+  io: CliIo,
+  once: boolean,
+  body: (collector: Collector) => Promise<unknown>,
+  extra: { nowNs?: () => bigint; sleep?: Sleep } = {},
+): Promise<number> {
+  const dbPath = resolve(io.cwd, g.db);
+  const writer = openHistoryWriter(dbPath, { keepRawAnswers: config.keepRawAnswers });
+  const reporter: Reporter = createReporter(io.stderr, () => databaseSize(dbPath));
+  let collector: Collector;
+  try {
+    collector = usage(() => new Collector({ config, writer, env: io.env, now: io.now, reporter, ...extra }));
+  } catch (err) {
+    writer.close();
+    throw err;
+  }
+  const onAbort = (): void => void collector.shutdown();
+  io.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    if (io.signal.aborted) {
+      await collector.shutdown();
+      return EXIT.ok;
+    }
+    if (once) {
+      const results = await collector.runAll();
+      await collector.shutdown();
+      return exitCodeOf(results);
+    }
+    await body(collector);
+    const report = await collector.shutdown();
+    if (report.unwritten > 0) throw new RuntimeError(`${report.unwritten} polls could not be written to ${dbPath}`);
+    return EXIT.ok;
+  } finally {
+    io.signal.removeEventListener('abort', onAbort);
+    await collector.shutdown();
+  }
+}
+
+function positiveNumber(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag}: must be a positive number, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function wholeNumber(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^[0-9]+$/.test(v)) throw new UsageError(`${flag}: must be a whole number, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: { text: string; path: string } | undefined): Promise<number> {
+  if (opts.baseUrl !== undefined) throw new UsageError('--base-url and --simulate exclude each other');
+  const speed = positiveNumber('--speed', opts.speed);
+  const forMs = opts.for === undefined ? undefined : usage(() => parseDurationMs(opts.for!));
+  const seed = wholeNumber('--seed', opts.seed);
+  const connections = wholeNumber('--connections', opts.connections);
+  const { startSimServer } = await import('../../sim/index.ts');
+  const named = typeof opts.simulate === 'string' ? opts.simulate : undefined;
+  // a file path is relative to the working directory; a bare word is a built-in scenario
+  const scenario = named !== undefined && /[/\\.]/.test(named) ? resolve(io.cwd, named) : named;
+  let sim: Awaited<ReturnType<typeof startSimServer>>;
+  try {
+    sim = await startSimServer({
+      host: '127.0.0.1',
+      port: 0,
+      clock: 'manual',
+      ...(seed === undefined ? {} : { seed }),
+      ...(scenario === undefined ? {} : { scenario }),
+      ...(connections === undefined ? {} : { connections }),
+    });
+  } catch (err) {
+    throw new UsageError(`--simulate: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  try {
+    const described = sim.describe();
+    const base = usage(() =>
+      loadCollectorConfig({
+        file,
+        env: io.env,
+        flags: { ...flagsOf(opts, g.cluster ?? 'sim'), baseUrl: sim.baseUrl },
+        ignoreFileClusters: true,
+      }),
+    );
+    const cluster = {
+      ...base.clusters[0]!,
+      shadowLinks: described.links.map((name) => ({
+        name,
+        topics: described.topics.filter((t) => t.link === name).map((t) => t.topic),
+      })),
+    };
+    const config: CollectorConfig = { ...base, clusters: [cluster], jitterMs: 0 };
+    const nowNs = (): bigint => sim.world.now();
+    const nowMs = (): number => Number(nowNs() / 1_000_000n);
+    const rate = speed ?? (forMs === undefined ? 1 : Infinity);
+    const pace = Number.isFinite(rate) ? (simMs: number) => realSleep(simMs / rate, io.signal) : undefined;
+    const advanceTo = (ms: number): void => {
+      const delta = ms - nowMs();
+      if (delta > 0) sim.advance(delta / 1000);
+    };
+    const sleep: Sleep = async (ms, signal) => {
+      if (signal?.aborted) return false;
+      if (pace !== undefined && !(await pace(ms))) return false;
+      advanceTo(nowMs() + ms);
+      return true;
+    };
+    const until = forMs === undefined ? Infinity : nowMs() + forMs;
+    io.stderr.write(
+      `simulated cluster at ${sim.baseUrl}${scenario === undefined ? '' : ` playing ${scenario}`}; ` +
+        `${forMs === undefined ? 'until interrupted' : `for ${opts.for} of simulated time`}` +
+        `${Number.isFinite(rate) ? ` at ${rate}x` : ', as fast as possible'}\n`,
+    );
+    return await record(config, g, io, opts.once === true, (collector) => collector.runVirtual(until, { nowMs, advanceTo, ...(pace === undefined ? {} : { pace }) }), {
+      nowNs,
+      sleep,
+    });
+  } finally {
+    await sim.close();
+  }
+}

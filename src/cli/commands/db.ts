@@ -1,0 +1,134 @@
+/**
+ * `flightrec db stats | prune --older-than DURATION | vacuum`: look after the history
+ * database. Also the one place the commands open the store for writing.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { formatTimestampShort } from '../../api/codec/timestamp.ts';
+import { formatBytes, parseCutoffArg, TimeArgError } from '../../collector/index.ts';
+import {
+  createHistoryReader,
+  createHistoryWriter,
+  DatabaseOpenError,
+  DatabaseVersionError,
+  HistoryQueryError,
+  openDatabase,
+  type FlightrecDb,
+  type FlightrecWriter,
+  type HistoryReader,
+  type StoreStats,
+} from '../../db/index.ts';
+import { RuntimeError, UsageError, type CliIo } from '../context.ts';
+
+interface GlobalOpts {
+  db: string;
+  output?: string;
+}
+
+function openFailure(err: unknown): never {
+  if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError || err instanceof HistoryQueryError) {
+    throw new RuntimeError(err.message);
+  }
+  throw err;
+}
+
+/** Opens (creating when needed) the database at `path` and returns its writer; open failures are RuntimeErrors. */
+export function openHistoryWriter(path: string, opts: { keepRawAnswers?: boolean } = {}): FlightrecWriter {
+  try {
+    return createHistoryWriter(openDatabase(path, { keepRawAnswers: opts.keepRawAnswers ?? false }));
+  } catch (err) {
+    return openFailure(err);
+  }
+}
+
+/** Opens an existing database (read-only unless `write`) and runs `fn` with its reader, then closes it. */
+function withReader<T>(path: string, write: boolean, fn: (reader: HistoryReader, db: FlightrecDb) => T): T {
+  if (!existsSync(path)) throw new RuntimeError(`no history database at ${path} (give --db FILE or set FLIGHTREC_DB)`);
+  let db: FlightrecDb;
+  try {
+    db = openDatabase(path, { readonly: !write });
+  } catch (err) {
+    return openFailure(err);
+  }
+  try {
+    return fn(createHistoryReader(db), db);
+  } catch (err) {
+    return openFailure(err);
+  } finally {
+    db.close();
+  }
+}
+
+/** The text form of `db stats`. */
+export function formatStats(s: StoreStats, path: string): string {
+  const lines = [
+    `database                       ${path}`,
+    `file size (with WAL)           ${formatBytes(s.fileBytes)}`,
+    `polls                          ${s.polls} (${s.failedPolls} failed)`,
+    `bytes per connection sample    ${s.bytesPerConnectionSample === 0 ? '-' : s.bytesPerConnectionSample.toFixed(1)}`,
+    '',
+    `${'resource'.padEnd(20)} ${'entities'.padStart(10)} ${'samples'.padStart(12)}`,
+  ];
+  for (const name of Object.keys(s.samples)) {
+    lines.push(`${name.padEnd(20)} ${String(s.entities[name] ?? 0).padStart(10)} ${String(s.samples[name] ?? 0).padStart(12)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Registers `db stats`, `db prune` and `db vacuum`. */
+export function registerDb(program: Command, io: CliIo, done: (code: number) => void): void {
+  const db = program.command('db').description('history database maintenance: stats, prune, vacuum');
+  const pathOf = (cmd: Command): { path: string; g: GlobalOpts } => {
+    const g = cmd.optsWithGlobals<GlobalOpts>();
+    return { path: resolve(io.cwd, g.db), g };
+  };
+
+  db.command('stats')
+    .description('polls, entities and samples per resource, bytes per connection sample, file size')
+    .action((_opts: unknown, cmd: Command) => {
+      const { path, g } = pathOf(cmd);
+      const stats = withReader(path, false, (r) => r.stats());
+      if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, ...stats }, null, 2)}\n`);
+      else io.stdout.write(formatStats(stats, path));
+      done(0);
+    });
+
+  db.command('prune')
+    .description('delete every poll older than DURATION (e.g. 7d) or a time (RFC 3339), with what only it referenced')
+    .requiredOption('--older-than <duration|time>', 'cut-off: a duration ago (7d, 12h) or an instant (2025-09-01T00:00:00Z)')
+    .action((opts: { olderThan: string }, cmd: Command) => {
+      const { path, g } = pathOf(cmd);
+      let cutoff: bigint;
+      try {
+        cutoff = parseCutoffArg(opts.olderThan, io.now());
+      } catch (err) {
+        if (err instanceof TimeArgError) throw new UsageError(`--older-than: ${err.message}`);
+        throw err;
+      }
+      const result = withReader(path, true, (r) => r.prune(cutoff));
+      if (g.output === 'json') {
+        io.stdout.write(`${JSON.stringify({ olderThan: formatTimestampShort(cutoff), ...result }, null, 2)}\n`);
+      } else {
+        io.stdout.write(
+          `pruned polls before ${formatTimestampShort(cutoff)}: ${result.polls} polls, ${result.connectionBatches} connection batches, ` +
+            `${result.connections} connections, ${result.versions} versions, ${result.documents} documents\n`,
+        );
+      }
+      done(0);
+    });
+
+  db.command('vacuum')
+    .description('rebuild the database file to give free pages back to the file system')
+    .action((_opts: unknown, cmd: Command) => {
+      const { path, g } = pathOf(cmd);
+      const [before, after] = withReader(path, true, (r) => {
+        const b = r.stats().fileBytes;
+        r.vacuum();
+        return [b, r.stats().fileBytes] as const;
+      });
+      if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, bytesBefore: before, bytesAfter: after })}\n`);
+      else io.stdout.write(`vacuumed ${path}: ${formatBytes(before)} -> ${formatBytes(after)}\n`);
+      done(0);
+    });
+}

@@ -1,0 +1,215 @@
+/**
+ * Partial configuration layers (file, environment, flags) before defaults apply, the error
+ * that names the offending key, and small checkers shared by the layers.
+ */
+import { validateDetailed } from 'node-cron';
+import type { OperationName } from '../api/schema/operations.ts';
+import type { ConnectionsConfig, ShadowLinkConfig } from './config.ts';
+import type { RetryPolicy } from './retry.ts';
+import { parseDurationMs, TimeArgError } from './time-args.ts';
+
+/** A configuration value that cannot be used; `key` names it (`clusters[0].auth.passwordEnv`, `--timeout`, `FLIGHTREC_TIMEOUT`). */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  /** the offending key, flag or environment variable */
+  readonly key: string;
+
+  constructor(key: string, problem: string) {
+    super(key === '' ? problem : `${key}: ${problem}`);
+    this.key = key;
+  }
+}
+
+/** Authentication as one layer gives it; a later layer replaces the sources it sets. */
+export interface AuthDraft {
+  kind?: 'none' | 'basic' | 'bearer';
+  username?: string;
+  passwordEnv?: string;
+  passwordFile?: string;
+  tokenEnv?: string;
+  tokenFile?: string;
+}
+
+/** TLS as one layer gives it. */
+export interface TlsDraft {
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  insecureSkipVerify?: boolean;
+}
+
+/** One cluster as one layer gives it. */
+export interface ClusterDraft {
+  name?: string;
+  baseUrl?: string;
+  servicePrefix?: string;
+  timeoutMs?: number;
+  auth?: AuthDraft;
+  tls?: TlsDraft;
+  shadowLinks?: ShadowLinkConfig[];
+  connections?: Partial<ConnectionsConfig>;
+  icebergTopics?: string[];
+  schedules?: Partial<Record<OperationName, string | null>>;
+}
+
+/** The global settings as one layer gives them. */
+export interface GlobalDraft {
+  jitterMs?: number;
+  keepRawAnswers?: boolean;
+  shutdownTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  schedules?: Partial<Record<OperationName, string | null>>;
+}
+
+/** Merges a higher-precedence cluster layer over a lower one. */
+export function mergeCluster(low: ClusterDraft, high: ClusterDraft): ClusterDraft {
+  return {
+    ...low,
+    ...defined(high),
+    auth: mergeAuth(low.auth, high.auth),
+    tls: low.tls === undefined && high.tls === undefined ? undefined : { ...low.tls, ...defined(high.tls ?? {}) },
+    connections: { ...low.connections, ...defined(high.connections ?? {}) },
+    schedules: { ...low.schedules, ...defined(high.schedules ?? {}) },
+  };
+}
+
+/** Merges a higher-precedence global layer over a lower one. */
+export function mergeGlobal(low: GlobalDraft, high: GlobalDraft): GlobalDraft {
+  return {
+    ...low,
+    ...defined(high),
+    retry: { ...low.retry, ...defined(high.retry ?? {}) },
+    schedules: { ...low.schedules, ...defined(high.schedules ?? {}) },
+  };
+}
+
+function mergeAuth(low: AuthDraft | undefined, high: AuthDraft | undefined): AuthDraft | undefined {
+  if (high === undefined) return low;
+  if (low === undefined) return high;
+  const out: AuthDraft = { ...low };
+  if (high.passwordEnv !== undefined || high.passwordFile !== undefined) {
+    delete out.passwordEnv;
+    delete out.passwordFile;
+  }
+  if (high.tokenEnv !== undefined || high.tokenFile !== undefined) {
+    delete out.tokenEnv;
+    delete out.tokenFile;
+  }
+  return { ...out, ...defined(high) };
+}
+
+/** A copy of `o` without its undefined properties (so a spread never overwrites a default with undefined). */
+export function defined<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}
+
+/** Checks a duration text (`10s`, `500ms`) and returns milliseconds. */
+export function durationMs(key: string, value: unknown, { allowZero = false } = {}): number {
+  if (typeof value !== 'string') throw new ConfigError(key, 'must be a duration such as 10s or 500ms');
+  let ms: number;
+  try {
+    ms = parseDurationMs(value);
+  } catch (err) {
+    throw new ConfigError(key, err instanceof TimeArgError ? err.message : 'must be a duration such as 10s or 500ms');
+  }
+  if (!allowZero && ms <= 0) throw new ConfigError(key, 'must be longer than 0');
+  return ms;
+}
+
+/** Checks an environment variable name. */
+export function envName(key: string, value: unknown): string {
+  if (typeof value !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) {
+    throw new ConfigError(key, 'must name an environment variable (letters, digits and _)');
+  }
+  return value;
+}
+
+/** Checks a non-empty string. */
+export function nonEmpty(key: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(key, 'must be a non-empty string');
+  return value;
+}
+
+/** Checks a string (possibly empty). */
+export function str(key: string, value: unknown): string {
+  if (typeof value !== 'string') throw new ConfigError(key, 'must be a string');
+  return value;
+}
+
+/** Checks a boolean (`true`/`false`; from text also `1`/`0`, `yes`/`no`). */
+export function bool(key: string, value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const v = value.trim().toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(v)) return true;
+    if (['false', '0', 'no', 'off', ''].includes(v)) return false;
+  }
+  throw new ConfigError(key, 'must be true or false');
+}
+
+/** Checks a whole number within bounds (numbers, or decimal text from env and flags). */
+export function int(key: string, value: unknown, min: number, max: number): number {
+  const n = typeof value === 'string' && /^-?[0-9]+$/.test(value.trim()) ? Number(value.trim()) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(key, `must be a whole number from ${min} to ${max}`);
+  }
+  return n;
+}
+
+/** Checks an http(s) base URL without credentials, query or fragment. */
+export function baseUrl(key: string, value: unknown): string {
+  const text = nonEmpty(key, value).trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(key, 'must be an http:// or https:// URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(key, 'must be an http:// or https:// URL');
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError(key, 'must not contain credentials; use auth.username and auth.passwordEnv or passwordFile');
+  }
+  if (url.search !== '' || url.hash !== '') throw new ConfigError(key, 'must not have a query or fragment');
+  return text.replace(/\/+$/, '');
+}
+
+/** Checks a dotted service prefix such as `platform.core.admin.v2`. */
+export function servicePrefix(key: string, value: unknown): string {
+  const text = nonEmpty(key, value);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(text)) {
+    throw new ConfigError(key, 'must be a dotted name such as platform.core.admin.v2');
+  }
+  return text;
+}
+
+/** Checks a cron expression (six fields, seconds first); `off`, `false` or null switch the schedule off. */
+export function cronExpr(key: string, value: unknown): string | null {
+  if (value === null || value === false || value === 'off' || value === 'false') return null;
+  if (typeof value !== 'string') throw new ConfigError(key, 'must be a cron expression such as "*/30 * * * * *", or off');
+  const text = value.trim();
+  const fields = text.split(/\s+/).length;
+  if (fields !== 6 && fields !== 5) {
+    throw new ConfigError(key, `must have six fields (second minute hour day month weekday), got ${fields}`);
+  }
+  const check = validateDetailed(text);
+  if (!check.valid) {
+    const first = check.errors[0];
+    throw new ConfigError(key, `invalid cron expression ${JSON.stringify(text)}${first ? `: ${first.message}` : ''}`);
+  }
+  return text;
+}
+
+/** Parses `link` or `link:topic1,topic2` (flags and FLIGHTREC_SHADOW_LINKS entries). */
+export function linkSpec(key: string, value: string): ShadowLinkConfig {
+  const [name = '', topics = ''] = value.split(':', 2);
+  if (name.trim() === '') throw new ConfigError(key, `${JSON.stringify(value)}: expected LINK or LINK:TOPIC,TOPIC`);
+  return {
+    name: name.trim(),
+    topics: topics
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t !== ''),
+  };
+}

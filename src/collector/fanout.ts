@@ -1,0 +1,124 @@
+/**
+ * Planning the ListKafkaConnections fan-out (pure). The server returns one page only, cut by a
+ * memory budget; `totalSize` says how many rows matched. When rows < totalSize the collector
+ * asks again per broker (`node_id = N`), and for a broker still truncated per shard
+ * (`shard_id = S`), then records how much of the total it reached.
+ */
+
+/** One slice of the connection list: the filter to send and what it narrows to. */
+export interface Slice {
+  /** the full filter sent (the configured filter AND the slice clause) */
+  readonly filter: string;
+  /** the slice clause alone, e.g. `node_id = 3` or `node_id = 3 AND shard_id = 1` */
+  readonly clause: string;
+  readonly nodeId: number;
+  readonly shardId?: number;
+}
+
+/** What the collector remembers about a cluster's topology between rounds. */
+export interface Topology {
+  /** brokers seen in upgrade members or in connections */
+  readonly brokers: Set<number>;
+  /** shards seen per broker, from connections */
+  readonly shards: Map<number, Set<number>>;
+}
+
+/** An empty topology. */
+export function emptyTopology(): Topology {
+  return { brokers: new Set(), shards: new Map() };
+}
+
+/** Adds the brokers and shards of a list of connections to the topology. */
+export function learnFromConnections(topo: Topology, rows: readonly { nodeId: number; shardId: number }[]): void {
+  for (const row of rows) {
+    topo.brokers.add(row.nodeId);
+    let shards = topo.shards.get(row.nodeId);
+    if (shards === undefined) topo.shards.set(row.nodeId, (shards = new Set()));
+    shards.add(row.shardId);
+  }
+}
+
+/** Adds the members of an upgrade status to the known brokers. */
+export function learnFromMembers(topo: Topology, members: readonly { nodeId: number }[]): void {
+  for (const m of members) topo.brokers.add(m.nodeId);
+}
+
+/** True when an answer holds fewer rows than matched: the list was cut. */
+export function isTruncated(rowsReturned: number, totalSize: bigint): boolean {
+  return BigInt(rowsReturned) < totalSize;
+}
+
+/** Joins the configured filter and a slice clause with the server's ` AND `. */
+export function combineFilter(base: string, clause: string): string {
+  const b = base.trim();
+  if (b === '') return clause;
+  if (clause === '') return b;
+  return `${b} AND ${clause}`;
+}
+
+/** One slice per known broker, in ascending node id order. */
+export function planNodeSlices(baseFilter: string, brokers: Iterable<number>): Slice[] {
+  return [...new Set(brokers)]
+    .sort((a, b) => a - b)
+    .map((nodeId) => {
+      const clause = `node_id = ${nodeId}`;
+      return { filter: combineFilter(baseFilter, clause), clause, nodeId };
+    });
+}
+
+/**
+ * One slice per shard of a broker still truncated: the shards seen for it, plus every shard
+ * number below the highest one seen (a shard without a listed connection may still have some).
+ */
+export function planShardSlices(baseFilter: string, nodeId: number, knownShards: Iterable<number>): Slice[] {
+  const seen = new Set(knownShards);
+  const max = seen.size === 0 ? 0 : Math.max(...seen);
+  for (let s = 0; s <= max; s++) seen.add(s);
+  return [...seen]
+    .filter((s) => Number.isInteger(s) && s >= 0)
+    .sort((a, b) => a - b)
+    .map((shardId) => {
+      const clause = `node_id = ${nodeId} AND shard_id = ${shardId}`;
+      return { filter: combineFilter(baseFilter, clause), clause, nodeId, shardId };
+    });
+}
+
+/** The coverage a round reached: distinct rows gathered against the first call's totalSize. */
+export interface RoundCoverage {
+  readonly rowsCovered: number;
+  readonly totalSize: bigint;
+  readonly calls: number;
+  /** true when every matching row was gathered (or the first call was not truncated) */
+  readonly complete: boolean;
+}
+
+/** Tracks the distinct connections gathered over the calls of one round. */
+export class CoverageTracker {
+  readonly #uids = new Set<string>();
+  #total: bigint | undefined;
+  #calls = 0;
+
+  /** Counts one call and the rows it returned; the first successful call fixes the total. */
+  add(rows: readonly { uid: string }[], totalSize: bigint): void {
+    this.#calls++;
+    if (this.#total === undefined) this.#total = totalSize;
+    for (const r of rows) this.#uids.add(r.uid);
+  }
+
+  /** Counts a failed call (it adds no rows). */
+  addFailure(): void {
+    this.#calls++;
+  }
+
+  /** Number of calls counted so far. */
+  get calls(): number {
+    return this.#calls;
+  }
+
+  /** The coverage so far. */
+  result(): RoundCoverage {
+    const total = this.#total ?? 0n;
+    const rowsCovered = this.#uids.size;
+    return { rowsCovered, totalSize: total, calls: this.#calls, complete: this.#total !== undefined && BigInt(rowsCovered) >= total };
+  }
+}

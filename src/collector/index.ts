@@ -1,0 +1,14 @@
+/** The collector: config, schedules, fan-out, retries, one call at a time, clean shutdown. */
+export * from './config.ts';
+export { ConfigError } from './config-draft.ts';
+export { parseConfigFile, SCHEDULE_GROUPS } from './config-file.ts';
+export { loadCollectorConfig, readConfigFile, type CollectFlags, type ConfigInput } from './config-load.ts';
+export * from './time-args.ts';
+export * from './retry.ts';
+export * from './call-queue.ts';
+export * from './fanout.ts';
+export * from './poller.ts';
+export * from './schedule.ts';
+export * from './output.ts';
+export * from './clients.ts';
+export * from './collector.ts';

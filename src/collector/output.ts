@@ -1,0 +1,134 @@
+/**
+ * What the collector prints, all on stderr: one summary line per round and, on a terminal, a
+ * live status line (polls, errors, database size) redrawn in place with a carriage return.
+ * No escape sequences, so NO_COLOR and dumb terminals are safe.
+ */
+import { formatTimestampShort } from '../api/codec/timestamp.ts';
+import type { RoundResult } from './poller.ts';
+
+/** A text stream such as process.stderr. */
+export interface TextOut {
+  write(chunk: string): unknown;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
+
+/** Counters the status line shows. */
+export interface CollectorStats {
+  rounds: number;
+  polls: number;
+  /** failed attempts (retries included) */
+  errors: number;
+  /** rounds in which some target ended in failure */
+  failedRounds: number;
+  /** records the store could not write yet (kept in memory) */
+  unwritten: number;
+}
+
+/** Fresh counters. */
+export function emptyStats(): CollectorStats {
+  return { rounds: 0, polls: 0, errors: 0, failedRounds: 0, unwritten: 0 };
+}
+
+/** Human byte count: `512 B`, `1.2 MiB`. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let i = -1;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+function oneLine(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The summary line of a round. */
+export function formatRound(r: RoundResult): string {
+  const when = formatTimestampShort(r.scheduledAt);
+  const ms = Number((r.endedAt - r.startedAt) / 1_000_000n);
+  const parts = [when, r.cluster, r.operation];
+  if (r.targets === 0) {
+    parts.push('nothing to poll (no shadow link or topic configured)');
+    return parts.join(' ');
+  }
+  const failed = r.failures.length;
+  parts.push(failed === 0 ? 'ok' : `FAILED ${failed}/${r.targets}`);
+  parts.push(`calls=${r.calls}`);
+  if (r.failedCalls > 0 && failed === 0) parts.push(`retried=${r.failedCalls}`);
+  if (r.coverage !== undefined) {
+    const c = r.coverage;
+    const pct = c.totalSize === 0n ? 100 : (r.coverage.rowsCovered * 100) / Number(c.totalSize);
+    parts.push(`rows=${c.rowsCovered}/${c.totalSize}${c.complete ? '' : ` (coverage ${pct.toFixed(1)}%)`}`);
+  }
+  parts.push(`${ms}ms`);
+  if (r.stopped) parts.push('(stopped)');
+  if (failed > 0) {
+    const f = r.failures[0]!;
+    const status = f.httpStatus === undefined ? f.kind : `HTTP ${f.httpStatus}`;
+    const target = f.target === '' ? '' : `${f.target}: `;
+    parts.push(`— ${target}${f.code} (${status}): ${oneLine(f.message)}${failed > 1 ? ` (+${failed - 1} more)` : ''}`);
+  }
+  return parts.join(' ');
+}
+
+/** Writes round lines, warnings and the live status line. */
+export interface Reporter {
+  /** A round's summary line. */
+  round(result: RoundResult): void;
+  /** A warning or notice line. */
+  line(text: string): void;
+  /** Redraws the status line (terminal only). */
+  status(stats: CollectorStats): void;
+  /** Clears the status line, leaving the cursor at the start of an empty line. */
+  done(): void;
+}
+
+/** Creates a reporter on `out`; the status line is drawn only when `out` is a terminal. */
+export function createReporter(out: TextOut, dbSize?: () => number | undefined): Reporter {
+  const live = out.isTTY === true;
+  let shown = '';
+  let last: CollectorStats | undefined;
+  const clear = (): void => {
+    if (shown !== '') out.write(`\r${' '.repeat(shown.length)}\r`);
+    shown = '';
+  };
+  const draw = (stats: CollectorStats): void => {
+    const size = dbSize?.();
+    const text = [
+      `polls ${stats.polls}`,
+      `errors ${stats.errors}`,
+      `rounds ${stats.rounds}`,
+      ...(stats.failedRounds > 0 ? [`failed rounds ${stats.failedRounds}`] : []),
+      ...(stats.unwritten > 0 ? [`UNWRITTEN ${stats.unwritten}`] : []),
+      ...(size === undefined ? [] : [`db ${formatBytes(size)}`]),
+    ].join(' · ');
+    const width = Math.max(20, (out.columns ?? 80) - 1);
+    const fitted = text.length > width ? text.slice(0, width) : text;
+    const pad = shown.length > fitted.length ? ' '.repeat(shown.length - fitted.length) : '';
+    out.write(`\r${fitted}${pad}`);
+    if (pad !== '') out.write(`\r${fitted}`);
+    shown = fitted;
+  };
+  const line = (text: string): void => {
+    if (live) clear();
+    out.write(`${text}\n`);
+    if (live && last !== undefined) draw(last);
+  };
+  return {
+    round: (r) => line(formatRound(r)),
+    line,
+    status(stats) {
+      last = { ...stats };
+      if (live) draw(last);
+    },
+    done() {
+      if (live) clear();
+    },
+  };
+}

@@ -1,0 +1,322 @@
+/**
+ * One poll round: one operation of one cluster, fired once by its schedule (or by a test).
+ * It makes the call(s) the operation needs (per shadow link and topic; the connections
+ * fan-out), retries what is worth retrying, and hands every attempt to the recorder.
+ */
+import { CallError, type CallOptions, type CallResult } from '../api/client/index.ts';
+import type { OperationName, RequestOf, ResponseOf } from '../api/schema/operations.ts';
+import type { PollCoverage, PollFailure, PollRecord, PollSuccess } from '../db/poll-record.ts';
+import { QueueAbortedError, type CallQueue } from './call-queue.ts';
+import type { ClusterConfig } from './config.ts';
+import {
+  CoverageTracker,
+  isTruncated,
+  learnFromConnections,
+  learnFromMembers,
+  planNodeSlices,
+  planShardSlices,
+  type RoundCoverage,
+  type Slice,
+  type Topology,
+} from './fanout.ts';
+import { backoffDelayMs, shouldRetry, type RetryPolicy, type Sleep } from './retry.ts';
+
+/** What the poller needs of a client (ConnectClient satisfies it). */
+export interface AdminCaller {
+  call<N extends OperationName>(op: N, request: RequestOf<N>, opts?: CallOptions): Promise<CallResult<ResponseOf<N>>>;
+  close(): Promise<void> | void;
+}
+
+/** A cluster as the poller sees it: its config, its client, its one-call-at-a-time queue, what it learnt. */
+export interface ClusterRuntime {
+  readonly config: ClusterConfig;
+  readonly client: AdminCaller;
+  readonly queue: CallQueue;
+  readonly topology: Topology;
+}
+
+/** The injected world of a round: recorder, clock, retry policy, sleep, randomness, stop signals. */
+export interface RoundDeps {
+  /** stores one attempt; must not throw (the collector's recorder catches store failures) */
+  readonly record: (record: PollRecord) => void;
+  /** the current time in nanoseconds since the epoch */
+  readonly nowNs: () => bigint;
+  readonly retry: RetryPolicy;
+  readonly sleep: Sleep;
+  /** a number in [0, 1) */
+  readonly random: () => number;
+  /** soft stop: once aborted no new call or retry starts */
+  readonly stopping: AbortSignal;
+  /** hard stop: aborting it cancels the call in flight */
+  readonly abort: AbortSignal;
+  /** a new unique round id */
+  readonly roundId: () => string;
+}
+
+/** A target whose last attempt failed. */
+export interface RoundFailure {
+  readonly target: string;
+  readonly code: string;
+  readonly kind: string;
+  readonly httpStatus?: number;
+  readonly message: string;
+}
+
+/** What one round did. */
+export interface RoundResult {
+  readonly cluster: string;
+  readonly operation: OperationName;
+  readonly round: string;
+  readonly scheduledAt: bigint;
+  /** targets polled (links, topics; 1 for the cluster-wide operations) */
+  readonly targets: number;
+  /** call attempts made, retries included */
+  readonly calls: number;
+  /** attempts that failed, retried ones included */
+  readonly failedCalls: number;
+  /** targets that ended in failure after retries */
+  readonly failures: readonly RoundFailure[];
+  /** ListKafkaConnections only: the distinct rows gathered against totalSize */
+  readonly coverage?: RoundCoverage;
+  /** true when a stop request cut the round short */
+  readonly stopped: boolean;
+  readonly startedAt: bigint;
+  readonly endedAt: bigint;
+}
+
+interface RoundState {
+  readonly rt: ClusterRuntime;
+  readonly deps: RoundDeps;
+  readonly round: string;
+  readonly scheduledAt: bigint;
+  targets: number;
+  calls: number;
+  failedCalls: number;
+  failures: RoundFailure[];
+  coverage?: RoundCoverage;
+  stopped: boolean;
+}
+
+/** The PollFailure of a failed call (no secret can be in it: the client redacts server text). */
+export function failureOf(err: CallError): PollFailure {
+  const raw = err.body;
+  return {
+    ok: false,
+    code: err.code,
+    kind: err.kind,
+    ...(err.httpStatus === undefined ? {} : { httpStatus: err.httpStatus }),
+    message: err.transportCode !== undefined && !err.message.includes(err.transportCode)
+      ? `${err.message} (${err.transportCode})`
+      : err.message,
+    details: err.details,
+    ...(err.path === undefined ? {} : { path: err.path }),
+    ...(raw === undefined ? {} : { raw }),
+    bytes: raw?.length ?? 0,
+  };
+}
+
+/**
+ * Calls one operation for one target, retrying retryable failures with back-off; records every
+ * attempt. Returns the last result, or undefined when a stop request came before any attempt.
+ */
+async function callWithRetry<N extends OperationName>(
+  s: RoundState,
+  op: N,
+  request: RequestOf<N>,
+  target: string,
+  coverageOf?: (res: CallResult<ResponseOf<N>>, callNo: number) => PollCoverage,
+): Promise<CallResult<ResponseOf<N>> | undefined> {
+  const { rt, deps } = s;
+  for (let attempt = 1; ; attempt++) {
+    if (deps.stopping.aborted) {
+      s.stopped = true;
+      return undefined;
+    }
+    const t = { start: 0n, end: 0n };
+    let res: CallResult<ResponseOf<N>>;
+    try {
+      res = await rt.queue.run(async () => {
+        t.start = deps.nowNs();
+        try {
+          const call = rt.client.call.bind(rt.client) as unknown as UntypedCall;
+          return (await call(op, request, { signal: deps.abort })) as CallResult<ResponseOf<N>>;
+        } finally {
+          t.end = deps.nowNs();
+        }
+      }, deps.stopping);
+    } catch (err) {
+      if (err instanceof QueueAbortedError) {
+        s.stopped = true;
+        return undefined;
+      }
+      const message = `the client failed: ${err instanceof Error ? err.message : String(err)}`;
+      res = { ok: false, error: new CallError({ operation: op, code: 'internal', kind: 'transport', message, elapsedMs: 0 }) };
+      if (t.start === 0n) t.start = deps.nowNs();
+      if (t.end === 0n) t.end = deps.nowNs();
+    }
+    s.calls++;
+    const outcome: PollSuccess<N> | PollFailure = res.ok
+      ? { ok: true, answer: res.value, raw: res.body, bytes: res.bytes }
+      : failureOf(res.error);
+    const coverage = coverageOf?.(res, s.calls);
+    const record: PollRecord<N> = {
+      cluster: rt.config.name,
+      operation: op,
+      target,
+      request,
+      round: s.round,
+      attempt,
+      scheduledAt: s.scheduledAt,
+      startedAt: t.start,
+      endedAt: t.end,
+      outcome,
+      ...(coverage === undefined ? {} : { coverage }),
+    };
+    deps.record(record as unknown as PollRecord);
+    if (res.ok) return res;
+    s.failedCalls++;
+    const { code, kind } = res.error;
+    const retry = shouldRetry(code, attempt, deps.retry, kind) && !deps.stopping.aborted;
+    if (!retry || !(await deps.sleep(backoffDelayMs(code, attempt, deps.retry, deps.random), deps.stopping))) {
+      if (deps.stopping.aborted) s.stopped = true;
+      s.failures.push({
+        target,
+        code,
+        kind,
+        ...(res.error.httpStatus === undefined ? {} : { httpStatus: res.error.httpStatus }),
+        message: outcome.ok ? '' : outcome.message,
+      });
+      return res;
+    }
+  }
+}
+
+/** client.call without the per-operation types (instantiating them generically is too deep for tsc). */
+type UntypedCall = (op: OperationName, request: unknown, opts?: CallOptions) => Promise<CallResult<unknown>>;
+
+type ConnectionsAnswer = ResponseOf<'ListKafkaConnections'>;
+
+async function connectionsRound(s: RoundState): Promise<void> {
+  const cfg = s.rt.config.connections;
+  const topo = s.rt.topology;
+  const tracker = new CoverageTracker();
+  s.targets = 1;
+  const call = async (slice: Slice | undefined): Promise<ConnectionsAnswer | undefined> => {
+    const request: RequestOf<'ListKafkaConnections'> = {
+      filter: slice?.filter ?? cfg.filter,
+      orderBy: cfg.orderBy,
+      pageSize: cfg.pageSize,
+    };
+    const res = await callWithRetry(s, 'ListKafkaConnections', request, '', (r, callNo) => ({
+      rowsReturned: r.ok ? r.value.connections.length : 0,
+      totalSize: r.ok ? r.value.totalSize : 0n,
+      fanoutCalls: callNo,
+      slice: slice?.clause ?? '',
+    }));
+    if (res === undefined || !res.ok) return undefined;
+    learnFromConnections(topo, res.value.connections);
+    tracker.add(res.value.connections, res.value.totalSize);
+    return res.value;
+  };
+  const first = await call(undefined);
+  if (first !== undefined && cfg.fanout && isTruncated(first.connections.length, first.totalSize)) {
+    for (const slice of planNodeSlices(cfg.filter, topo.brokers)) {
+      if (s.calls >= cfg.maxCalls || s.stopped) break;
+      const part = await call(slice);
+      if (part === undefined || !isTruncated(part.connections.length, part.totalSize)) continue;
+      for (const shard of planShardSlices(cfg.filter, slice.nodeId, topo.shards.get(slice.nodeId) ?? [])) {
+        if (s.calls >= cfg.maxCalls || s.stopped) break;
+        await call(shard);
+      }
+    }
+  }
+  if (first !== undefined) s.coverage = tracker.result();
+}
+
+const callUntyped = callWithRetry as unknown as (
+  s: RoundState,
+  op: OperationName,
+  request: unknown,
+  target: string,
+) => Promise<CallResult<unknown> | undefined>;
+
+async function perTarget(
+  s: RoundState,
+  op: OperationName,
+  targets: readonly { target: string; request: unknown }[],
+): Promise<CallResult<unknown>[]> {
+  s.targets = targets.length;
+  const out: CallResult<unknown>[] = [];
+  for (const t of targets) {
+    const res = await callUntyped(s, op, t.request, t.target);
+    if (res === undefined) break;
+    out.push(res);
+  }
+  return out;
+}
+
+/** The calls an operation makes on a cluster, by config: one per link, per topic, or one. */
+export function targetsOf(op: OperationName, cluster: ClusterConfig): { target: string; request: unknown }[] {
+  switch (op) {
+    case 'ListKafkaConnections':
+      return [{ target: '', request: { filter: cluster.connections.filter, orderBy: cluster.connections.orderBy, pageSize: cluster.connections.pageSize } }];
+    case 'GetShadowLink':
+      return cluster.shadowLinks.map((l) => ({ target: l.name, request: { name: l.name } }));
+    case 'ListShadowTopics':
+      return cluster.shadowLinks.map((l) => ({ target: l.name, request: { shadowLinkName: l.name } }));
+    case 'GetShadowTopic':
+      return cluster.shadowLinks.flatMap((l) =>
+        l.topics.map((t) => ({ target: `${l.name}/${t}`, request: { name: t, shadowLinkName: l.name } })),
+      );
+    case 'GetUpgradeStatus':
+      return [{ target: '', request: {} }];
+    case 'GetIcebergStatus':
+      return [{ target: '', request: { topicsFilter: [...cluster.icebergTopics] } }];
+  }
+}
+
+/**
+ * Runs one round of `op` on a cluster: every call it needs, one at a time through the
+ * cluster's queue, each attempt recorded. Never throws for a failed call.
+ */
+export async function runRound(
+  rt: ClusterRuntime,
+  op: OperationName,
+  deps: RoundDeps,
+  scheduledAt: bigint = deps.nowNs(),
+): Promise<RoundResult> {
+  const startedAt = deps.nowNs();
+  const s: RoundState = {
+    rt,
+    deps,
+    round: deps.roundId(),
+    scheduledAt,
+    targets: 0,
+    calls: 0,
+    failedCalls: 0,
+    failures: [],
+    stopped: false,
+  };
+  if (op === 'ListKafkaConnections') {
+    await connectionsRound(s);
+  } else {
+    const results = await perTarget(s, op, targetsOf(op, rt.config));
+    if (op === 'GetUpgradeStatus') {
+      for (const r of results) if (r.ok) learnFromMembers(rt.topology, (r.value as ResponseOf<'GetUpgradeStatus'>).members);
+    }
+  }
+  return {
+    cluster: rt.config.name,
+    operation: op,
+    round: s.round,
+    scheduledAt,
+    targets: s.targets,
+    calls: s.calls,
+    failedCalls: s.failedCalls,
+    failures: s.failures,
+    ...(s.coverage === undefined ? {} : { coverage: s.coverage }),
+    stopped: s.stopped,
+    startedAt,
+    endedAt: deps.nowNs(),
+  };
+}

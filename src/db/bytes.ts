@@ -1,0 +1,292 @@
+/**
+ * Compact binary encoding for the history store: unsigned LEB128 varints, zigzag for signed
+ * values, exact for any bigint (values beyond 2^52 take a slower bigint path), and strings.
+ */
+
+/** 2^51: an integer below it in magnitude zigzags into a safe float integer. */
+const FAST_NUM = 2 ** 51;
+const NS = 1_000_000_000n;
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8', { fatal: false });
+
+/** A growable byte buffer with varint writers. */
+export class ByteWriter {
+  #buf: Uint8Array;
+  #pos = 0;
+
+  constructor(capacity = 1024) {
+    this.#buf = new Uint8Array(capacity);
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.#pos;
+  }
+
+  #ensure(extra: number): void {
+    if (this.#pos + extra <= this.#buf.length) return;
+    let size = this.#buf.length * 2;
+    while (size < this.#pos + extra) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.#buf.subarray(0, this.#pos));
+    this.#buf = next;
+  }
+
+  /** Writes a non-negative safe integer as an unsigned varint. */
+  uint(n: number): void {
+    this.#ensure(8);
+    const buf = this.#buf;
+    let p = this.#pos;
+    while (n >= 128) {
+      buf[p++] = (n % 128) | 128;
+      n = Math.floor(n / 128);
+    }
+    buf[p++] = n;
+    this.#pos = p;
+  }
+
+  /** Writes a safe integer (either sign) as a zigzag varint. */
+  int(n: number): void {
+    this.uint(n >= 0 ? n * 2 : -n * 2 - 1);
+  }
+
+  /** Writes any bigint as a zigzag varint (exact at any size). */
+  big(v: bigint): void {
+    const n = Number(v); // rounded beyond 2^53, but then outside the fast zone
+    if (n < FAST_NUM && n > -FAST_NUM) {
+      this.uint(n >= 0 ? n * 2 : -n * 2 - 1);
+      return;
+    }
+    let z = v >= 0n ? v << 1n : ((-v) << 1n) - 1n;
+    this.#ensure(16);
+    while (z >= 128n) {
+      this.#ensure(1);
+      this.#buf[this.#pos++] = Number(z & 127n) | 128;
+      z >>= 7n;
+    }
+    this.#ensure(1);
+    this.#buf[this.#pos++] = Number(z);
+  }
+
+  /** Writes a number-or-bigint value (see `Num`). */
+  num(v: Num): void {
+    if (typeof v === 'number') this.int(v);
+    else this.big(v);
+  }
+
+  /** Writes raw bytes. */
+  bytes(b: Uint8Array): void {
+    this.#ensure(b.length);
+    this.#buf.set(b, this.#pos);
+    this.#pos += b.length;
+  }
+
+  /** Writes a length-prefixed string (UTF-16 code units kept exactly, lone surrogates included). */
+  string(s: string): void {
+    if (isWellFormed(s)) {
+      const b = utf8.encode(s);
+      this.uint(b.length * 2);
+      this.bytes(b);
+    } else {
+      this.uint(s.length * 2 + 1);
+      for (let i = 0; i < s.length; i++) this.uint(s.charCodeAt(i));
+    }
+  }
+
+  /** Writes a time or duration in nanoseconds as whole seconds and nanoseconds (two fast varints). */
+  time(ns: bigint): void {
+    let sec = ns / NS;
+    let nano = ns % NS;
+    if (nano < 0n) {
+      sec -= 1n;
+      nano += NS;
+    }
+    this.big(sec);
+    this.uint(Number(nano));
+  }
+
+  /** Writes a 32-bit little-endian unsigned integer. */
+  u32(n: number): void {
+    this.#ensure(4);
+    const buf = this.#buf;
+    buf[this.#pos++] = n & 255;
+    buf[this.#pos++] = (n >>> 8) & 255;
+    buf[this.#pos++] = (n >>> 16) & 255;
+    buf[this.#pos++] = (n >>> 24) & 255;
+  }
+
+  /** The bytes written, as a Buffer sharing no memory with later writes. */
+  finish(): Buffer {
+    return Buffer.from(this.#buf.subarray(0, this.#pos));
+  }
+}
+
+/** An integer held as a number while |v| < 2^51 (so sums and differences stay exact), else a bigint. */
+export type Num = number | bigint;
+
+/** `a - b` exactly (numbers stay numbers while |result| < 2^51). */
+export function subNum(a: Num, b: Num): Num {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const d = a - b; // exact: both operands are below 2^51
+    return d < FAST_NUM && d > -FAST_NUM ? d : BigInt(d);
+  }
+  return normal(BigInt(a) - BigInt(b));
+}
+
+const NORMAL_MAX = 0x8000000000000n;
+/** A bigint as a number when |v| < 2^51 (the fast zone), else itself. */
+export function normal(v: bigint): Num {
+  return v < NORMAL_MAX && v > -NORMAL_MAX ? Number(v) : v;
+}
+
+/** A Num as a bigint. */
+export function toBig(v: Num): bigint {
+  return typeof v === 'bigint' ? v : BigInt(v);
+}
+
+/** True when `v` is zero. */
+export function isZero(v: Num): boolean {
+  return v === 0 || v === 0n;
+}
+
+/** Reads what ByteWriter wrote. */
+export class ByteReader {
+  readonly #buf: Uint8Array;
+  #asBuffer: Buffer | undefined;
+  pos: number;
+
+  constructor(buf: Uint8Array, pos = 0) {
+    this.#buf = buf;
+    this.pos = pos;
+  }
+
+  #buffer(): Buffer {
+    const b = this.#buf;
+    return (this.#asBuffer ??= Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  }
+
+  /** True when every byte has been read (up to `end`). */
+  atEnd(end = this.#buf.length): boolean {
+    return this.pos >= end;
+  }
+
+  /** Reads an unsigned varint that fits a safe integer. */
+  uint(): number {
+    const buf = this.#buf;
+    let p = this.pos;
+    let b = buf[p++]!;
+    if (b < 128) {
+      this.pos = p;
+      return b;
+    }
+    let result = b & 127;
+    let mul = 128;
+    do {
+      b = buf[p++]!;
+      result += (b & 127) * mul;
+      mul *= 128;
+    } while (b >= 128);
+    this.pos = p;
+    return result;
+  }
+
+  /** Reads a zigzag varint as a Num (number in the fast zone, else bigint). */
+  num(): Num {
+    const buf = this.#buf;
+    let p = this.pos;
+    let b = buf[p++]!;
+    if (b < 128) {
+      this.pos = p;
+      return b & 1 ? -(b + 1) / 2 : b / 2;
+    }
+    let z = b & 127;
+    let mul = 128;
+    for (let i = 1; i < 7; i++) {
+      b = buf[p++]!;
+      z += (b & 127) * mul;
+      if (b < 128) {
+        this.pos = p;
+        return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+      }
+      mul *= 128;
+    }
+    return this.#numSlow();
+  }
+
+  #numSlow(): Num {
+    const buf = this.#buf;
+    let z = 0n;
+    let shift = 0n;
+    let p = this.pos;
+    for (;;) {
+      const b = buf[p++]!;
+      z |= BigInt(b & 127) << shift;
+      shift += 7n;
+      if (b < 128) break;
+    }
+    this.pos = p;
+    return normal((z & 1n) === 0n ? z >> 1n : -((z + 1n) >> 1n));
+  }
+
+  /** Reads a zigzag varint as a bigint. */
+  big(): bigint {
+    return toBig(this.num());
+  }
+
+  /** Reads a zigzag varint that fits a safe integer (written with `int`). */
+  int(): number {
+    const z = this.uint();
+    return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+  }
+
+  /** Reads a string written by ByteWriter.string. */
+  string(): string {
+    const head = this.uint();
+    const n = Math.floor(head / 2);
+    if (head % 2 === 0) {
+      const buf = this.#buf;
+      const start = this.pos;
+      const end = start + n;
+      this.pos = end;
+      // ASCII (uids, addresses, ids) decodes as latin1, about twice as fast as TextDecoder
+      for (let i = start; i < end; i++) if (buf[i]! >= 128) return utf8Decoder.decode(buf.subarray(start, end));
+      return this.#buffer().toString('latin1', start, end);
+    }
+    let s = '';
+    for (let i = 0; i < n; i++) s += String.fromCharCode(this.uint());
+    return s;
+  }
+
+  /** Reads a time written by ByteWriter.time. */
+  time(): bigint {
+    const sec = this.num();
+    const nano = this.uint();
+    if (sec === 0 && nano === 0) return 0n;
+    return toBig(sec) * NS + BigInt(nano);
+  }
+
+  /** Reads a 32-bit little-endian unsigned integer at an absolute offset. */
+  u32At(offset: number): number {
+    const b = this.#buf;
+    return (b[offset]! | (b[offset + 1]! << 8) | (b[offset + 2]! << 16)) + b[offset + 3]! * 0x1000000;
+  }
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when the string is valid Unicode (no lone surrogate), so UTF-8 keeps it exactly. */
+export function isWellFormed(s: string): boolean {
+  return !LONE_SURROGATE.test(s);
+}
+
+/** A string as SQLite should hold it: TEXT normally, UTF-16LE BLOB when it has lone surrogates. */
+export function textToSql(s: string): string | Buffer {
+  return isWellFormed(s) ? s : Buffer.from(s, 'utf16le');
+}
+
+/** Inverse of textToSql. */
+export function textFromSql(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf16le');
+  throw new TypeError(`expected TEXT or BLOB, got ${typeof v}`);
+}

@@ -1,0 +1,215 @@
+/**
+ * Chunks: one connection's fast samples over a sealed batch, delta-encoded (idle time as a
+ * delta of deltas), and chunk groups: the chunks of up to CHUNK_GROUP connections of a batch
+ * in one row, so reading a whole batch costs a few hundred rows instead of one per connection.
+ */
+import { ByteReader, ByteWriter, isZero, normal, subNum, toBig, type Num } from './bytes.ts';
+import { EXTRA, FAST_FIELDS, HAS_MORE, INFLIGHT, readTail, writeTail, type FastSample } from './conn-codec.ts';
+
+/**
+ * Payload budget of a chunk group row: small enough to stay inside its b-tree page (SQLite keeps
+ * at most ~1 KB of a WITHOUT ROWID row local with 4 KB pages; larger rows spill into overflow
+ * pages whose unused tails cost about 20 %).
+ */
+export const CHUNK_GROUP_BYTES = 900;
+/** Most connections per chunk group row. */
+export const CHUNK_GROUP_MAX = 64;
+
+function addExact(a: Num, b: Num): Num {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const s = a + b;
+    return s < 2 ** 51 && s > -(2 ** 51) ? s : BigInt(s);
+  }
+  return normal(toBig(a) + toBig(b));
+}
+
+/** Appends a chunk: one connection's samples at the given batch sequence numbers (ascending). */
+export function writeChunk(w: ByteWriter, seqs: readonly number[], samples: readonly FastSample[]): void {
+  w.uint(samples.length);
+  let prevSeq = -1;
+  for (const s of seqs) {
+    w.uint(s - prevSeq - 1);
+    prevSeq = s;
+  }
+  const prev: Num[] = new Array<Num>(FAST_FIELDS).fill(0);
+  let prevIdleDelta: Num = 0;
+  const enc: Num[] = new Array<Num>(FAST_FIELDS);
+  samples.forEach((s, k) => {
+    let flags = (s.hasMore ? HAS_MORE : 0) | (s.inflight !== undefined ? INFLIGHT : 0) | (s.extra !== undefined ? EXTRA : 0);
+    const idleDelta = subNum(s.v[0]!, prev[0]!);
+    enc[0] = k < 2 ? idleDelta : subNum(idleDelta, prevIdleDelta);
+    prevIdleDelta = idleDelta;
+    for (let i = 1; i < FAST_FIELDS; i++) enc[i] = subNum(s.v[i]!, prev[i]!);
+    for (let i = 0; i < FAST_FIELDS; i++) {
+      if (!isZero(enc[i]!)) flags |= 8 << i;
+      prev[i] = s.v[i]!;
+    }
+    w.uint(flags);
+    for (let i = 0; i < FAST_FIELDS; i++) if (flags & (8 << i)) w.num(enc[i]!);
+    writeTail(w, s);
+  });
+}
+
+/** Reads the chunk at the reader's position: every sample, or up to sequence number `until`. */
+export function readChunk(r: ByteReader, until = Infinity): { seqs: number[]; samples: FastSample[] } {
+  const n = r.uint();
+  const seqs = new Array<number>(n);
+  let seq = -1;
+  for (let i = 0; i < n; i++) {
+    seq += r.uint() + 1;
+    seqs[i] = seq;
+  }
+  const samples: FastSample[] = [];
+  let prev: Num[] = new Array<Num>(FAST_FIELDS).fill(0);
+  let prevIdleDelta: Num = 0;
+  for (let k = 0; k < n && seqs[k]! <= until; k++) {
+    const flags = r.uint();
+    const v = new Array<Num>(FAST_FIELDS);
+    for (let i = 0; i < FAST_FIELDS; i++) {
+      const d = flags & (8 << i) ? r.num() : 0;
+      if (i === 0) {
+        const idleDelta: Num = k < 2 ? d : addExact(d, prevIdleDelta);
+        prevIdleDelta = idleDelta;
+        v[0] = addExact(prev[0]!, idleDelta);
+      } else {
+        v[i] = d === 0 ? prev[i]! : addExact(prev[i]!, d);
+      }
+    }
+    samples.push(readTail(r, v, flags & 7));
+    prev = v;
+  }
+  return { seqs: seqs.slice(0, samples.length), samples };
+}
+
+/**
+ * The sample at sequence number `seq` of the chunk at the reader's position, decoding only up to
+ * it; its values go into `v` when given (a scratch array the caller reuses).
+ */
+export function readSampleAt(r: ByteReader, seq: number, v: Num[] = new Array<Num>(FAST_FIELDS)): FastSample | undefined {
+  const n = r.uint();
+  let at = -1;
+  let s = -1;
+  for (let i = 0; i < n; i++) {
+    s += r.uint() + 1;
+    if (s === seq) at = i;
+  }
+  if (at < 0) return undefined;
+  v.fill(0);
+  let prevIdleDelta: Num = 0;
+  for (let k = 0; ; k++) {
+    const flags = r.uint();
+    for (let i = 0; i < FAST_FIELDS; i++) {
+      const d = flags & (8 << i) ? r.num() : 0;
+      if (i === 0) {
+        const idleDelta: Num = k < 2 ? d : addExact(d, prevIdleDelta);
+        prevIdleDelta = idleDelta;
+        v[0] = addExact(v[0]!, idleDelta);
+      } else if (d !== 0) {
+        v[i] = addExact(v[i]!, d);
+      }
+    }
+    if (k === at) return readTail(r, v, flags & 7);
+    skipTail(r, flags);
+  }
+}
+
+function skipTail(r: ByteReader, flags: number): void {
+  if (flags & INFLIGHT) {
+    for (let i = r.uint(); i > 0; i--) {
+      r.uint();
+      r.uint();
+    }
+  }
+  if (flags & EXTRA) {
+    const head = r.uint();
+    const n = Math.floor(head / 2);
+    if (head % 2 === 0) r.pos += n;
+    else for (let i = 0; i < n; i++) r.uint();
+  }
+}
+
+/** Encodes chunks of connections (ascending ids) into groups that fit CHUNK_GROUP_BYTES. */
+export function encodeChunkGroups(
+  entities: readonly number[],
+  chunkOfEntity: (entity: number) => { seqs: number[]; samples: FastSample[] },
+): { first: number; data: Buffer }[] {
+  const out: { first: number; data: Buffer }[] = [];
+  let ids: number[] = [];
+  let chunks: Uint8Array[] = [];
+  let size = 0;
+  const flush = (): void => {
+    if (ids.length > 0) out.push({ first: ids[0]!, data: encodeGroup(ids, chunks) });
+    ids = [];
+    chunks = [];
+    size = 0;
+  };
+  for (const e of entities) {
+    const w = new ByteWriter(256);
+    const c = chunkOfEntity(e);
+    writeChunk(w, c.seqs, c.samples);
+    const bytes = w.finish();
+    if (ids.length > 0 && (size + bytes.length + 8 > CHUNK_GROUP_BYTES || ids.length >= CHUNK_GROUP_MAX)) flush();
+    ids.push(e);
+    chunks.push(bytes);
+    size += bytes.length + 4;
+  }
+  flush();
+  return out;
+}
+
+function encodeGroup(entities: readonly number[], chunks: readonly Uint8Array[]): Buffer {
+  const w = new ByteWriter(16 + chunks.reduce((n, c) => n + c.length + 6, 0));
+  w.uint(entities.length);
+  let prev = 0;
+  for (const e of entities) {
+    w.uint(e - prev);
+    prev = e;
+  }
+  for (const c of chunks) w.uint(c.length);
+  for (const c of chunks) w.bytes(c);
+  return w.finish();
+}
+
+/** The directory of a chunk group: its entities and where each one's chunk starts. */
+export interface ChunkGroup {
+  readonly data: Uint8Array;
+  readonly entities: number[];
+  readonly starts: number[];
+  /** one reader over `data`, repositioned for each chunk read */
+  readonly reader: ByteReader;
+}
+
+/** Reads a chunk group's directory. */
+export function readChunkGroup(data: Uint8Array): ChunkGroup {
+  const r = new ByteReader(data);
+  const n = r.uint();
+  const entities = new Array<number>(n);
+  let e = 0;
+  for (let i = 0; i < n; i++) entities[i] = e += r.uint();
+  const lengths = new Array<number>(n);
+  for (let i = 0; i < n; i++) lengths[i] = r.uint();
+  const starts = new Array<number>(n);
+  let p = r.pos;
+  for (let i = 0; i < n; i++) {
+    starts[i] = p;
+    p += lengths[i]!;
+  }
+  return { data, entities, starts, reader: r };
+}
+
+/** The group's reader positioned at one entity's chunk, or undefined when it has none. */
+export function chunkOf(g: ChunkGroup, entity: number): ByteReader | undefined {
+  let lo = 0;
+  let hi = g.entities.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const e = g.entities[mid]!;
+    if (e === entity) {
+      g.reader.pos = g.starts[mid]!;
+      return g.reader;
+    }
+    if (e < entity) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}

@@ -1,0 +1,275 @@
+/**
+ * Reading connections back: a frame's rows in answer order (slow parts from versions, fast
+ * values from the head blob or the batch's chunks), one connection's history, SQL pre-filters.
+ */
+import type Database from 'better-sqlite3';
+import type { KafkaConnection } from '../api/schema/connection.ts';
+import { ByteReader, type Num } from './bytes.ts';
+import { buildConnection, FAST_FIELDS, HEAD_STRIDE, readHeadEntry, type FastSample } from './conn-codec.ts';
+import { chunkOf, readChunk, readChunkGroup, readSampleAt, type ChunkGroup } from './conn-chunk.ts';
+import type { ConnParts, ConnPartsLoader } from './conn-parts.ts';
+import { decodeIdList } from './sql-values.ts';
+
+/** A stored frame (one successful ListKafkaConnections answer). */
+export interface Frame {
+  readonly poll: number;
+  readonly batch: number;
+  readonly seq: number;
+  readonly rows: number;
+  readonly totalSize: bigint;
+  /** a uid appears more than once */
+  readonly dupUids: boolean;
+  readonly versions: Buffer;
+  readonly head: Buffer | null;
+}
+
+/** A SQL pre-filter over the connection columns (aliases `v` version, `e` entity). */
+export interface Prefilter {
+  readonly where: string;
+  readonly params: readonly unknown[];
+}
+
+/** A sealed batch being scanned: its chunk groups, and the chunks decoded so far. */
+interface DecodedBatch {
+  readonly batch: number;
+  readonly groups: ChunkGroup[];
+  readonly chunks: Map<number, { seqs: number[]; samples: FastSample[] } | undefined>;
+}
+
+/** Reads connection rows. */
+export class ConnReader {
+  readonly #sqlite: Database.Database;
+  readonly #parts: ConnPartsLoader;
+  readonly #q;
+  #decoded: DecodedBatch | undefined;
+  readonly #filters = new Map<string, Database.Statement>();
+  #verdicts: { readonly key: string; readonly pass: Map<number, boolean> } | undefined;
+
+  constructor(sqlite: Database.Database, parts: ConnPartsLoader) {
+    this.#sqlite = sqlite;
+    this.#parts = parts;
+    this.#q = {
+      frame: sqlite
+        .prepare('SELECT poll, batch, seq, rows, total_size AS totalSize, dup_uids AS dupUids, versions, head FROM conn_frame WHERE poll = ?')
+        .safeIntegers(),
+      chunks: sqlite.prepare('SELECT data FROM conn_chunk WHERE batch = ? ORDER BY first_entity').pluck(),
+      chunk: sqlite
+        .prepare('SELECT data FROM conn_chunk WHERE batch = ? AND first_entity <= ? ORDER BY first_entity DESC LIMIT 1')
+        .pluck(),
+      entities: sqlite.prepare('SELECT id, first_poll, last_poll FROM conn_entity WHERE cluster_id = ? AND uid = ? ORDER BY id').raw(),
+      history: sqlite
+        .prepare(
+          `SELECT b.id, (SELECT c.data FROM conn_chunk c WHERE c.batch = b.id AND c.first_entity <= @entity
+                         ORDER BY c.first_entity DESC LIMIT 1)
+           FROM conn_batch b WHERE b.cluster_id = @cluster AND b.sealed = 1 AND b.last_poll >= @lo AND b.first_poll <= @hi
+           ORDER BY b.id`,
+        )
+        .raw(),
+      framesOfBatches: sqlite.prepare('SELECT batch, seq, poll FROM conn_frame WHERE batch BETWEEN ? AND ?').raw(),
+      headFrames: sqlite
+        .prepare(
+          `SELECT f.poll, f.rows, f.versions, f.head FROM conn_batch b JOIN conn_frame f ON f.batch = b.id
+           WHERE b.cluster_id = ? AND b.sealed = 0 AND f.head IS NOT NULL AND f.poll >= ? ORDER BY f.poll`,
+        )
+        .raw(),
+    };
+  }
+
+  /** The frame of a poll, or undefined (failed poll, or another operation). */
+  frame(poll: number): Frame | undefined {
+    const r = this.#q.frame.get(poll) as
+      | (Pick<Frame, 'totalSize' | 'versions' | 'head'> & Record<'poll' | 'batch' | 'seq' | 'rows' | 'dupUids', bigint>)
+      | undefined;
+    if (r === undefined) return undefined;
+    return { ...r, poll: Number(r.poll), batch: Number(r.batch), seq: Number(r.seq), rows: Number(r.rows), dupUids: r.dupUids !== 0n };
+  }
+
+  /**
+   * The version ids among `ids` whose slow parts pass a pre-filter. A version never changes, so
+   * its verdict is remembered: scanning a range asks SQL only about versions not seen before.
+   */
+  passing(ids: readonly number[], pre: Prefilter): Set<number> {
+    const key = `${pre.where}\u0000${JSON.stringify(pre.params, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+    if (this.#verdicts?.key !== key) this.#verdicts = { key, pass: new Map() };
+    const verdicts = this.#verdicts.pass;
+    const unknown: number[] = [];
+    for (const id of ids) if (!verdicts.has(id)) unknown.push(id);
+    if (unknown.length > 0) {
+      let stmt = this.#filters.get(pre.where);
+      if (stmt === undefined) {
+        const sql = `SELECT v.id FROM json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity WHERE (${pre.where})`;
+        stmt = this.#sqlite.prepare(sql).pluck();
+        if (this.#filters.size > 32) this.#filters.clear();
+        this.#filters.set(pre.where, stmt);
+      }
+      for (const id of unknown) verdicts.set(id, false);
+      for (const id of stmt.all(JSON.stringify(unknown), ...pre.params) as number[]) verdicts.set(id, true);
+    }
+    const out = new Set<number>();
+    for (const id of ids) if (verdicts.get(id) === true) out.add(id);
+    return out;
+  }
+
+  /** A frame's rows in answer order; with `pre`, only the rows whose slow parts pass it. */
+  rows(f: Frame, pre?: Prefilter, reuseBatch = false): KafkaConnection[] {
+    const ids = decodeIdList(f.versions, f.rows);
+    const allowed = pre === undefined || pre.where === '1' ? undefined : this.passing(ids, pre);
+    const keep: number[] = [];
+    for (let i = 0; i < ids.length; i++) if (allowed === undefined || allowed.has(ids[i]!)) keep.push(i);
+    if (keep.length === 0) return [];
+    const parts = this.#parts.byIds(keep.map((i) => ids[i]!));
+    const out = new Array<KafkaConnection>(keep.length);
+    this.#eachSample(f, keep, (k, entityOf, sample) => {
+      const p = parts.get(ids[keep[k]!]!)!;
+      if (entityOf !== undefined && entityOf !== p.entity) throw new Error(`poll ${f.poll}: row ${keep[k]} belongs to another connection`);
+      out[k] = buildConnection(p, sample ?? missing(f, p.entity));
+    }, (k) => parts.get(ids[keep[k]!]!)!.entity, reuseBatch);
+    return out;
+  }
+
+  /**
+   * Calls `use` with the fast sample of each kept row (positions `keep`, ascending), from the
+   * head blob or the batch's chunks. The sample's value array may be reused after `use` returns.
+   */
+  #eachSample(
+    f: Frame,
+    keep: readonly number[],
+    use: (k: number, entity: number | undefined, sample: FastSample | undefined) => void,
+    entityOf: (k: number) => number,
+    reuseBatch: boolean,
+  ): void {
+    if (f.head !== null) {
+      const r = new ByteReader(f.head);
+      let k = 0;
+      for (let i = 0; i < f.rows && k < keep.length; i++) {
+        const e = readHeadEntry(r);
+        if (i === keep[k]) use(k++, e.entity, e.sample);
+      }
+      return;
+    }
+    if (reuseBatch) {
+      const d = this.#batch(f.batch);
+      for (let k = 0; k < keep.length; k++) {
+        const entity = entityOf(k);
+        let c = d.chunks.get(entity);
+        if (c === undefined && !d.chunks.has(entity)) {
+          // decoded on first use: a filtered scan touches only the connections that pass
+          const g = groupOf(d.groups, entity);
+          const r = g === undefined ? undefined : chunkOf(g, entity);
+          c = r === undefined ? undefined : readChunk(r);
+          d.chunks.set(entity, c);
+        }
+        const at = c === undefined ? -1 : c.seqs.lastIndexOf(f.seq);
+        use(k, undefined, at < 0 ? undefined : c!.samples[at]);
+      }
+      return;
+    }
+    const scratch: Num[] = new Array<Num>(FAST_FIELDS);
+    let groupFor: (entity: number) => ChunkGroup | undefined;
+    if (keep.length < 100) {
+      groupFor = (entity) => {
+        const blob = this.#q.chunk.get(f.batch, entity) as Buffer | undefined;
+        return blob === undefined ? undefined : readChunkGroup(blob);
+      };
+    } else {
+      const groups = (this.#q.chunks.all(f.batch) as Buffer[]).map(readChunkGroup);
+      groupFor = (entity) => groupOf(groups, entity);
+    }
+    for (let k = 0; k < keep.length; k++) {
+      const entity = entityOf(k);
+      const g = groupFor(entity);
+      const r = g === undefined ? undefined : chunkOf(g, entity);
+      use(k, undefined, r === undefined ? undefined : readSampleAt(r, f.seq, scratch));
+    }
+  }
+
+  #batch(batch: number): DecodedBatch {
+    if (this.#decoded?.batch === batch) return this.#decoded;
+    const groups = (this.#q.chunks.all(batch) as Buffer[]).map(readChunkGroup);
+    this.#decoded = { batch, groups, chunks: new Map() };
+    return this.#decoded;
+  }
+
+  /** Every sample of the connection(s) with this uid, as (poll id, row), in poll-id order. */
+  history(clusterId: number, uid: string, fromPoll: number, toPoll: number): { poll: number; row: KafkaConnection }[] {
+    const out: { poll: number; row: KafkaConnection }[] = [];
+    for (const [entity, first, last] of this.#q.entities.all(clusterId, uid) as [number, number, number][]) {
+      const versions = this.#parts.allOfEntity(entity);
+      if (versions.length === 0) continue;
+      const lo = Math.max(first, fromPoll);
+      const samples: { poll: number; sample: FastSample }[] = [];
+      const chunks = this.#q.history.all({ entity, cluster: clusterId, lo, hi: Math.min(last, toPoll) }) as [number, Buffer | null][];
+      if (chunks.length > 0) {
+        const seqPoll = new Map<string, number>();
+        for (const [b, seq, poll] of this.#q.framesOfBatches.all(chunks[0]![0], chunks.at(-1)![0]) as [number, number, number][]) {
+          seqPoll.set(`${b}:${seq}`, poll);
+        }
+        for (const [b, blob] of chunks) {
+          const r = blob === null ? undefined : chunkOf(readChunkGroup(blob), entity);
+          if (r === undefined) continue;
+          const d = readChunk(r);
+          d.seqs.forEach((seq, k) => {
+            const poll = seqPoll.get(`${b}:${seq}`);
+            if (poll !== undefined && poll >= fromPoll && poll <= toPoll) samples.push({ poll, sample: d.samples[k]! });
+          });
+        }
+      }
+      this.#headSamples(clusterId, lo, toPoll, versions, entity, samples);
+      for (const { poll, sample } of samples) {
+        const p = versionAt(versions, poll);
+        out.push({ poll, row: buildConnection(p, sample) });
+      }
+    }
+    return out.sort((a, b) => a.poll - b.poll);
+  }
+
+  #headSamples(clusterId: number, from: number, to: number, versions: ConnParts[], entity: number, out: { poll: number; sample: FastSample }[]): void {
+    const mine = new Set(versions.map((v) => v.version));
+    for (const [poll, rows, blob, head] of this.#q.headFrames.all(clusterId, from) as [number, number, Buffer, Buffer][]) {
+      if (poll > to) break;
+      const ids = decodeIdList(blob, rows);
+      const r = new ByteReader(head);
+      const strides = Math.ceil(rows / HEAD_STRIDE);
+      const table = head.length - 4 - 4 * strides;
+      for (let i = 0; i < ids.length; i++) {
+        if (!mine.has(ids[i]!)) continue;
+        r.pos = r.u32At(table + 4 * Math.floor(i / HEAD_STRIDE));
+        for (let skip = i % HEAD_STRIDE; skip > 0; skip--) readHeadEntry(r);
+        const e = readHeadEntry(r);
+        if (e.entity === entity) out.push({ poll, sample: e.sample });
+      }
+    }
+  }
+}
+
+function missing(f: Frame, entity: number): never {
+  throw new Error(`connection ${entity} has no sample at poll ${f.poll}`);
+}
+
+/** The group holding an entity: the last group whose first entity is not above it. */
+function groupOf(groups: readonly ChunkGroup[], entity: number): ChunkGroup | undefined {
+  let lo = 0;
+  let hi = groups.length - 1;
+  let found: ChunkGroup | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const g = groups[mid]!;
+    if (g.entities[0]! <= entity) {
+      found = g;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return found;
+}
+
+/** The version of an entity in force at a poll (versions sorted by from_poll). */
+function versionAt(versions: ConnParts[], poll: number): ConnParts {
+  let found = versions[0]!;
+  for (const v of versions) {
+    if (v.fromPoll <= poll) found = v;
+    else break;
+  }
+  return found;
+}

@@ -1,0 +1,345 @@
+/**
+ * Ingest of ListKafkaConnections answers: connections matched to entities by uid and
+ * identity, slow attributes versioned, fast values appended to the open batch as a head frame,
+ * and a full batch sealed into per-connection chunks (all inside the poll's transaction).
+ */
+import type Database from 'better-sqlite3';
+import type { KafkaConnection, ListKafkaConnectionsResponse } from '../api/schema/connection.ts';
+import { ByteReader, ByteWriter, textToSql } from './bytes.ts';
+import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './conn-codec.ts';
+import { attrsOf, NO_ATTRS, sameAttrs, sameIdentity, type Attrs, type ClusterState, type Entity } from './conn-match.ts';
+import { encodeChunkGroups } from './conn-chunk.ts';
+import { Resolver, type StringDict } from './dictionary.ts';
+import { bit, encodeIdList, sqlInt, withBig, type BigValues } from './sql-values.ts';
+import { ConnPartsLoader, type ConnParts } from './conn-parts.ts';
+import { packEntity, packVersion, type PackedVersion } from './conn-packed.ts';
+
+/** Frames per batch before it is sealed into chunks. */
+export const DEFAULT_BATCH_FRAMES = 8;
+
+/** Writes connection answers of every cluster; one instance per writer. */
+export class ConnectionIngest {
+  readonly #sqlite: Database.Database;
+  readonly #dict: StringDict;
+  readonly #batchFrames: number;
+  readonly #clusters = new Map<number, ClusterState>();
+  readonly #resolver: Resolver;
+  readonly #parts: ConnPartsLoader;
+  /** the frame being written lists a uid twice */
+  #dup = false;
+  readonly #q;
+
+  constructor(sqlite: Database.Database, dict: StringDict, batchFrames = DEFAULT_BATCH_FRAMES) {
+    this.#sqlite = sqlite;
+    this.#dict = dict;
+    this.#batchFrames = Math.max(1, Math.min(50, Math.floor(batchFrames)));
+    this.#resolver = new Resolver(sqlite);
+    this.#parts = new ConnPartsLoader(sqlite, this.#resolver);
+    this.#q = {
+      openBatch: sqlite.prepare('SELECT id, frames FROM conn_batch WHERE cluster_id = ? AND sealed = 0 ORDER BY id DESC LIMIT 1'),
+      lastFrame: sqlite.prepare(
+        `SELECT f.versions, f.rows FROM conn_frame f JOIN poll p ON p.id = f.poll WHERE p.cluster_id = ? ORDER BY f.poll DESC LIMIT 1`,
+      ),
+      newBatch: sqlite.prepare('INSERT INTO conn_batch (cluster_id, first_poll, last_poll, frames, sealed) VALUES (?, ?, ?, 0, 0)'),
+      bumpBatch: sqlite.prepare('UPDATE conn_batch SET frames = frames + 1, last_poll = ? WHERE id = ?'),
+      insertFrame: sqlite.prepare(
+        'INSERT INTO conn_frame (poll, batch, seq, rows, total_size, dup_uids, versions, head) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      batchState: sqlite.prepare('SELECT sealed, frames FROM conn_batch WHERE id = ?'),
+      byUid: sqlite.prepare('SELECT id FROM conn_entity WHERE cluster_id = ? AND uid = ? ORDER BY id'),
+      // ids are chosen before the insert: the packed record carries its own id
+      nextEntity: sqlite.prepare('SELECT coalesce(max(id), 0) + 1 FROM conn_entity').pluck(),
+      nextVersion: sqlite.prepare('SELECT coalesce(max(id), 0) + 1 FROM conn_version').pluck(),
+      insertEntity: sqlite.prepare(
+        `INSERT INTO conn_entity (id, cluster_id, uid, node_id, shard_id, listener, source_ip, source_port, tls, open_time,
+           first_poll, last_poll, extra, packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertVersion: sqlite.prepare(
+        `INSERT INTO conn_version (id, entity, from_poll, client_id, software_name, software_version, mechanism, auth_state, principal,
+           state, close_time, group_id, group_instance_id, group_member_id, transactional_id, api_versions, unknown, packed)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      endVersion: sqlite.prepare('UPDATE conn_version SET to_poll = ? WHERE id = ?'),
+      batchFrames: sqlite.prepare('SELECT poll, seq, head FROM conn_frame WHERE batch = ? ORDER BY seq'),
+      insertChunk: sqlite.prepare('INSERT INTO conn_chunk (batch, first_entity, data) VALUES (?, ?, ?)'),
+      lastPoll: sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
+      clearHeads: sqlite.prepare('UPDATE conn_frame SET head = NULL WHERE batch = ?'),
+      sealBatch: sqlite.prepare('UPDATE conn_batch SET sealed = 1 WHERE id = ?'),
+      openBatches: sqlite.prepare('SELECT id FROM conn_batch WHERE sealed = 0'),
+    };
+  }
+
+  /** Forgets everything cached (after a rollback or a prune). */
+  reset(): void {
+    this.#clusters.clear();
+    this.#resolver.reset();
+    this.#parts.reset();
+  }
+
+  /** Writes one answer as the frame of poll `pollId` (inside the caller's transaction); true when it sealed a batch. */
+  write(clusterId: number, pollId: number, answer: ListKafkaConnectionsResponse): boolean {
+    let sealed = false;
+    const st = this.#state(clusterId);
+    if (st.batch !== undefined) {
+      // another process (prune) may have sealed or removed it
+      const now = this.#q.batchState.get(st.batch.id) as { sealed: number; frames: number } | undefined;
+      if (now === undefined || now.sealed !== 0 || now.frames !== st.batch.frames) st.batch = undefined;
+    }
+    if (st.batch !== undefined && st.batch.frames >= this.#batchFrames) {
+      this.#seal(st.batch.id);
+      st.batch = undefined;
+      this.#evict(st);
+      sealed = true;
+    }
+    if (st.batch === undefined) {
+      st.batch = { id: Number(this.#q.newBatch.run(clusterId, pollId, pollId).lastInsertRowid), frames: 0 };
+    }
+    const counter = ++st.frameCounter;
+    this.#dup = false;
+    const rows = answer.connections;
+    const versions = new Array<number>(rows.length);
+    const head = new ByteWriter(rows.length * 48 + 64);
+    const offsets: number[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const c = rows[i]!;
+      const e = this.#entity(clusterId, st, pollId, c, counter);
+      e.seen = counter; // marks it used: a uid listed twice in one answer gets a second entity
+      if (e.version === 0 || !sameAttrs(e.attrs, c)) {
+        const previous = e.version;
+        e.attrs = attrsOf(c);
+        e.version = this.#insertVersion(e.id, pollId, e.attrs);
+        if (previous !== 0) this.#q.endVersion.run(pollId, previous);
+      }
+      versions[i] = e.version;
+      if (i % HEAD_STRIDE === 0) offsets.push(head.length);
+      writeHeadEntry(head, e.id, c);
+    }
+    for (const o of offsets) head.u32(o);
+    head.u32(rows.length);
+    this.#q.insertFrame.run(pollId, st.batch.id, st.batch.frames, rows.length, answer.totalSize, this.#dup ? 1 : 0, encodeIdList(versions), head.finish());
+    this.#q.bumpBatch.run(pollId, st.batch.id);
+    st.batch.frames++;
+    return sealed;
+  }
+
+  /** Seals every open batch (for example before closing), each in its own transaction. */
+  sealAll(): void {
+    for (const { id } of this.#q.openBatches.all() as { id: number }[]) {
+      this.#sqlite.transaction(() => this.#seal(id)).immediate();
+    }
+    this.reset();
+  }
+
+  /** Seals every open batch inside the caller's transaction (prune). */
+  sealOpenBatches(): void {
+    for (const { id } of this.#q.openBatches.all() as { id: number }[]) this.#seal(id);
+    this.reset();
+  }
+
+  #state(clusterId: number): ClusterState {
+    let st = this.#clusters.get(clusterId);
+    if (st !== undefined) return st;
+    st = { byUid: new Map(), batch: undefined, frameCounter: 0 };
+    const open = this.#q.openBatch.get(clusterId) as { id: number; frames: number } | undefined;
+    if (open !== undefined) st.batch = { id: open.id, frames: open.frames };
+    const last = this.#q.lastFrame.get(clusterId) as { versions: Buffer; rows: number } | undefined;
+    if (last !== undefined) {
+      for (const p of this.#parts.ofFrame(last.versions, last.rows)) this.#remember(st, p);
+    }
+    this.#clusters.set(clusterId, st);
+    return st;
+  }
+
+  #remember(st: ClusterState, p: ConnParts): Entity {
+    const e: Entity = {
+      id: p.entity,
+      nodeId: p.nodeId,
+      shardId: p.shardId,
+      listenerName: p.listenerName,
+      ipAddress: p.ipAddress,
+      port: p.port,
+      tls: p.tls,
+      openTime: p.openTime,
+      version: p.version,
+      attrs: {
+        clientId: p.clientId,
+        softwareName: p.softwareName,
+        softwareVersion: p.softwareVersion,
+        mechanism: p.mechanism,
+        authState: p.authState,
+        principal: p.principal,
+        state: p.state,
+        closeTime: p.closeTime,
+        groupId: p.groupId,
+        groupInstanceId: p.groupInstanceId,
+        groupMemberId: p.groupMemberId,
+        transactionalId: p.transactionalId,
+        apiVersions: p.apiVersions,
+        unknown: p.unknownText,
+      },
+      seen: 0,
+    };
+    const list = st.byUid.get(p.uid);
+    if (list === undefined) {
+      st.byUid.set(p.uid, [e]);
+      return e;
+    }
+    const known = list.find((x) => x.id === e.id);
+    if (known !== undefined) return known;
+    list.push(e);
+    return e;
+  }
+
+  #entity(clusterId: number, st: ClusterState, pollId: number, c: KafkaConnection, counter: number): Entity {
+    const cached = st.byUid.get(c.uid);
+    if (cached !== undefined) {
+      for (const e of cached) {
+        if (e.seen === counter) this.#dup = true;
+        else if (sameIdentity(e, c)) return e;
+      }
+    }
+    const known = this.#q.byUid.all(clusterId, textToSql(c.uid)) as { id: number }[];
+    for (const { id } of known) {
+      if (cached?.some((e) => e.id === id)) continue;
+      const p = this.#parts.latestOfEntity(id);
+      if (p === undefined) continue;
+      const e = this.#remember(st, p);
+      if (e.seen !== counter && sameIdentity(e, c)) return e;
+    }
+    return this.#newEntity(clusterId, st, pollId, c);
+  }
+
+  #newEntity(clusterId: number, st: ClusterState, pollId: number, c: KafkaConnection): Entity {
+    const big: BigValues = {};
+    const id = this.#q.nextEntity.get() as number;
+    const listener = this.#dict.id(c.listenerName);
+    const packed = packEntity({
+      id,
+      uid: c.uid,
+      nodeId: c.nodeId,
+      shardId: c.shardId,
+      listener,
+      ipAddress: c.source.ipAddress,
+      port: c.source.port,
+      tls: c.tlsInfo.enabled,
+      openTime: c.openTime,
+    });
+    this.#q.insertEntity.run(
+      id,
+      clusterId,
+      textToSql(c.uid),
+      c.nodeId,
+      c.shardId,
+      listener,
+      textToSql(c.source.ipAddress),
+      c.source.port,
+      bit(c.tlsInfo.enabled),
+      sqlInt(c.openTime, 'open_time', big),
+      pollId,
+      pollId,
+      withBig(undefined, big),
+      packed,
+    );
+    const e: Entity = {
+      id,
+      nodeId: c.nodeId,
+      shardId: c.shardId,
+      listenerName: c.listenerName,
+      ipAddress: c.source.ipAddress,
+      port: c.source.port,
+      tls: c.tlsInfo.enabled,
+      openTime: c.openTime,
+      version: 0,
+      attrs: NO_ATTRS,
+      seen: 0,
+    };
+    const list = st.byUid.get(c.uid);
+    if (list === undefined) st.byUid.set(c.uid, [e]);
+    else list.push(e);
+    return e;
+  }
+
+  #insertVersion(entity: number, pollId: number, a: Attrs): number {
+    const d = this.#dict;
+    const big: BigValues = {};
+    const v: PackedVersion = {
+      id: this.#q.nextVersion.get() as number,
+      entity,
+      fromPoll: pollId,
+      clientId: d.id(a.clientId),
+      softwareName: d.id(a.softwareName),
+      softwareVersion: d.id(a.softwareVersion),
+      mechanism: d.id(a.mechanism),
+      authState: d.id(a.authState),
+      principal: d.id(a.principal),
+      state: d.id(a.state),
+      closeTime: a.closeTime,
+      groupId: d.id(a.groupId),
+      groupInstanceId: d.id(a.groupInstanceId),
+      groupMemberId: a.groupMemberId,
+      transactionalId: d.id(a.transactionalId),
+      apiVersions: d.id(JSON.stringify(a.apiVersions)),
+      unknown: a.unknown,
+    };
+    this.#q.insertVersion.run(
+      v.id,
+      entity,
+      pollId,
+      v.clientId,
+      v.softwareName,
+      v.softwareVersion,
+      v.mechanism,
+      v.authState,
+      v.principal,
+      v.state,
+      sqlInt(a.closeTime, 'close_time', big),
+      v.groupId,
+      v.groupInstanceId,
+      textToSql(a.groupMemberId),
+      v.transactionalId,
+      v.apiVersions,
+      withBig(a.unknown, big),
+      packVersion(v),
+    );
+    return v.id;
+  }
+
+  /** Regroups the head frames of a batch into one chunk per connection and drops the heads. */
+  #seal(batchId: number): void {
+    const frames = this.#q.batchFrames.all(batchId) as { poll: number; seq: number; head: Buffer | null }[];
+    const per = new Map<number, { seqs: number[]; samples: FastSample[]; last: number }>();
+    for (const f of frames) {
+      if (f.head === null) continue;
+      const r = new ByteReader(f.head);
+      const count = r.u32At(f.head.length - 4);
+      for (let i = 0; i < count; i++) {
+        const { entity, sample } = readHeadEntry(r);
+        let g = per.get(entity);
+        if (g === undefined) per.set(entity, (g = { seqs: [], samples: [], last: 0 }));
+        g.seqs.push(f.seq);
+        g.samples.push(sample);
+        g.last = f.poll;
+      }
+    }
+    const ids = [...per.keys()].sort((a, b) => a - b);
+    for (const g of encodeChunkGroups(ids, (id) => per.get(id)!)) this.#q.insertChunk.run(batchId, g.first, g.data);
+    const byLast = new Map<number, number[]>();
+    for (const [id, g] of per) {
+      const list = byLast.get(g.last);
+      if (list === undefined) byLast.set(g.last, [id]);
+      else list.push(id);
+    }
+    for (const [poll, list] of byLast) this.#q.lastPoll.run(poll, JSON.stringify(list));
+    this.#q.clearHeads.run(batchId);
+    this.#q.sealBatch.run(batchId);
+  }
+
+  #evict(st: ClusterState): void {
+    const horizon = st.frameCounter - 4 * this.#batchFrames;
+    for (const [uid, list] of st.byUid) {
+      const kept = list.filter((e) => e.seen > horizon);
+      if (kept.length === 0) st.byUid.delete(uid);
+      else if (kept.length !== list.length) st.byUid.set(uid, kept);
+    }
+  }
+}

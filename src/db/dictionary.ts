@@ -1,0 +1,143 @@
+/**
+ * Interned values: the string dictionary (`str`) and content-addressed JSON documents (`doc`),
+ * with a writer side that finds or inserts ids and a reader side that resolves them, both cached.
+ */
+import type Database from 'better-sqlite3';
+import { textFromSql, textToSql } from './bytes.ts';
+
+/** A 52-bit hash of a string's UTF-16 code units (two 32-bit FNV-1a style lanes). */
+export function hash52(s: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return (a >>> 0) * 0x100000 + ((b >>> 0) >>> 12);
+}
+
+/** Finds or creates ids of interned values of one table; the cache must be dropped after a rollback. */
+class Interner {
+  readonly #cache = new Map<string, number>();
+  readonly #find: Database.Statement;
+  readonly #insert: Database.Statement;
+  readonly #max: number;
+
+  constructor(sqlite: Database.Database, table: 'str' | 'doc', column: 's' | 'body', max: number) {
+    this.#find = sqlite.prepare(`SELECT id, ${column} AS v FROM ${table} WHERE h = ?`);
+    this.#insert = sqlite.prepare(`INSERT INTO ${table} (h, ${column}) VALUES (?, ?)`);
+    this.#max = max;
+  }
+
+  /** The id of `value`, inserting it when new (inside the caller's transaction). */
+  id(value: string): number {
+    const hit = this.#cache.get(value);
+    if (hit !== undefined) return hit;
+    const h = hash52(value);
+    let id: number | undefined;
+    for (const row of this.#find.all(h) as { id: number; v: unknown }[]) {
+      if (textFromSql(row.v) === value) id = row.id;
+    }
+    if (id === undefined) id = Number(this.#insert.run(h, textToSql(value)).lastInsertRowid);
+    if (this.#cache.size >= this.#max) this.#cache.clear();
+    this.#cache.set(value, id);
+    return id;
+  }
+
+  /** Forgets every cached id (after a rollback, or after prune removed rows). */
+  reset(): void {
+    this.#cache.clear();
+  }
+}
+
+/** Writer side of the string dictionary. */
+export class StringDict extends Interner {
+  constructor(sqlite: Database.Database) {
+    super(sqlite, 'str', 's', 500_000);
+  }
+}
+
+/** Writer side of the document store (JSON texts stored once). */
+export class DocStore extends Interner {
+  constructor(sqlite: Database.Database) {
+    super(sqlite, 'doc', 'body', 10_000);
+  }
+}
+
+/** Reader side: resolves dictionary ids to strings (and doc ids to texts), cached. */
+export class Resolver {
+  readonly #strings = new Map<number, string>();
+  readonly #docs = new Map<number, string>();
+  readonly #manyStrings: Database.Statement;
+  readonly #oneString: Database.Statement;
+  readonly #oneDoc: Database.Statement;
+  readonly #count: Database.Statement;
+  readonly #all: Database.Statement;
+  #preloaded = false;
+
+  constructor(sqlite: Database.Database) {
+    this.#count = sqlite.prepare('SELECT count(*) FROM str').pluck();
+    this.#all = sqlite.prepare('SELECT id, s FROM str').raw();
+    this.#manyStrings = sqlite.prepare('SELECT id, s FROM str WHERE id IN (SELECT value FROM json_each(?))').raw();
+    this.#oneString = sqlite.prepare('SELECT s FROM str WHERE id = ?').pluck();
+    this.#oneDoc = sqlite.prepare('SELECT body FROM doc WHERE id = ?').pluck();
+  }
+
+  /** Loads the strings of these ids that are not cached yet, in one query. */
+  load(ids: Iterable<number>): void {
+    const missing: number[] = [];
+    for (const id of ids) if (!this.#strings.has(id)) missing.push(id);
+    if (missing.length === 0) return;
+    for (const [id, s] of this.#manyStrings.all(JSON.stringify(missing)) as [number, unknown][]) {
+      this.#strings.set(id, textFromSql(s));
+    }
+  }
+
+  /** Loads the whole dictionary once when it is small (the usual case); misses load one by one. */
+  preload(max = 200_000): void {
+    if (this.#preloaded) return;
+    this.#preloaded = true;
+    if ((this.#count.get() as number) > max) return;
+    for (const [id, s] of this.#all.all() as [number, unknown][]) this.#strings.set(id, textFromSql(s));
+  }
+
+  /** Loads, in one query, the strings of these ids that are not cached yet. */
+  loadMissing(ids: readonly number[]): void {
+    let missing: Set<number> | undefined;
+    const have = this.#strings;
+    for (const id of ids) if (!have.has(id)) (missing ??= new Set()).add(id);
+    if (missing !== undefined) this.load(missing);
+  }
+
+  /** The string of a dictionary id. */
+  s(id: number): string {
+    let v = this.#strings.get(id);
+    if (v === undefined) {
+      const raw: unknown = this.#oneString.get(id);
+      if (raw === undefined) throw new Error(`string dictionary id ${id} is missing`);
+      v = textFromSql(raw);
+      this.#strings.set(id, v);
+    }
+    return v;
+  }
+
+  /** The text of a document id. */
+  doc(id: number): string {
+    let v = this.#docs.get(id);
+    if (v === undefined) {
+      v = this.#oneDoc.get(id) as string | undefined;
+      if (v === undefined) throw new Error(`document id ${id} is missing`);
+      this.#docs.set(id, v);
+    }
+    return v;
+  }
+
+  /** Drops the caches (after prune). */
+  reset(): void {
+    this.#strings.clear();
+    this.#docs.clear();
+    this.#preloaded = false;
+  }
+}

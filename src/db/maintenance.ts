@@ -1,0 +1,167 @@
+/** Store maintenance: statistics, pruning whole polls older than T, and vacuum. */
+import { statSync } from 'node:fs';
+import { ConnectionIngest } from './conn-writer.ts';
+import { StringDict } from './dictionary.ts';
+import { HistoryQueryError } from './errors.ts';
+import type { FlightrecDb } from './open.ts';
+
+/** Counts and sizes of a history database. */
+export interface StoreStats {
+  readonly polls: number;
+  readonly failedPolls: number;
+  /** distinct entities per resource */
+  readonly entities: Record<string, number>;
+  /** stored rows (samples) per resource */
+  readonly samples: Record<string, number>;
+  /** database file plus its WAL */
+  readonly fileBytes: number;
+  /** fileBytes / connection samples (0 without connection samples) */
+  readonly bytesPerConnectionSample: number;
+}
+
+/** What a prune removed. */
+export interface PruneResult {
+  readonly polls: number;
+  readonly connectionBatches: number;
+  readonly connections: number;
+  readonly versions: number;
+  readonly documents: number;
+}
+
+const COUNTS: Record<string, { entities: string; samples: string }> = {
+  connections: { entities: 'SELECT count(*) FROM conn_entity', samples: 'SELECT coalesce(sum(rows), 0) FROM conn_frame' },
+  'shadow-links': { entities: 'SELECT count(DISTINCT name) FROM link_sample', samples: 'SELECT count(*) FROM link_sample' },
+  'shadow-tasks': {
+    entities: 'SELECT count(*) FROM (SELECT DISTINCT link, name, broker_id, shard FROM shadow_task_sample)',
+    samples: 'SELECT count(*) FROM shadow_task_sample',
+  },
+  'shadow-topics': {
+    entities: 'SELECT count(*) FROM (SELECT DISTINCT link, name FROM shadow_topic_sample)',
+    samples: 'SELECT count(*) FROM shadow_topic_sample',
+  },
+  'shadow-partitions': {
+    entities: `SELECT count(*) FROM (SELECT DISTINCT t.link, t.name, p.partition_id FROM shadow_partition_sample p
+               JOIN shadow_topic_sample t ON t.poll = p.poll AND t.pos = p.topic_pos)`,
+    samples: 'SELECT count(*) FROM shadow_partition_sample',
+  },
+  upgrade: { entities: 'SELECT count(*) > 0 FROM upgrade_sample', samples: 'SELECT count(*) FROM upgrade_sample' },
+  'upgrade-members': {
+    entities: 'SELECT count(DISTINCT node_id) FROM upgrade_member_sample',
+    samples: 'SELECT count(*) FROM upgrade_member_sample',
+  },
+  'iceberg-topics': {
+    entities: 'SELECT count(DISTINCT topic) FROM iceberg_topic_sample',
+    samples: 'SELECT count(*) FROM iceberg_topic_sample',
+  },
+  'iceberg-partitions': {
+    entities: `SELECT count(*) FROM (SELECT DISTINCT t.topic, p.partition FROM iceberg_partition_sample p
+               JOIN iceberg_topic_sample t ON t.poll = p.poll AND t.pos = p.topic_pos)`,
+    samples: 'SELECT count(*) FROM iceberg_partition_sample',
+  },
+};
+
+/** Statistics, prune and vacuum over one database. */
+export class Maintenance {
+  readonly #db: FlightrecDb;
+  readonly #onPrune: () => void;
+
+  constructor(db: FlightrecDb, onPrune: () => void) {
+    this.#db = db;
+    this.#onPrune = onPrune;
+  }
+
+  /** Counts and sizes. */
+  stats(): StoreStats {
+    const sqlite = this.#db.sqlite;
+    const one = (sql: string): number => Number(sqlite.prepare(sql).pluck().get());
+    const entities: Record<string, number> = {};
+    const samples: Record<string, number> = {};
+    for (const [name, c] of Object.entries(COUNTS)) {
+      entities[name] = one(c.entities);
+      samples[name] = one(c.samples);
+    }
+    const fileBytes = this.fileBytes();
+    const conn = samples.connections ?? 0;
+    return {
+      polls: one('SELECT count(*) FROM poll'),
+      failedPolls: one('SELECT count(*) FROM poll WHERE ok = 0'),
+      entities,
+      samples,
+      fileBytes,
+      bytesPerConnectionSample: conn === 0 ? 0 : fileBytes / conn,
+    };
+  }
+
+  /** Size of the database file plus its WAL, in bytes. */
+  fileBytes(): number {
+    const { path, sqlite } = this.#db;
+    if (path === ':memory:' || path === '') {
+      return Number(sqlite.pragma('page_count', { simple: true })) * Number(sqlite.pragma('page_size', { simple: true }));
+    }
+    const size = (p: string): number => statSync(p, { throwIfNoEntry: false })?.size ?? 0;
+    return size(path) + size(`${path}-wal`);
+  }
+
+  #writable(what: string): void {
+    if (this.#db.readonly) throw new HistoryQueryError(`${what} needs the database open for writing (${this.#db.path} is read-only)`);
+  }
+
+  /**
+   * Deletes every poll older than `olderThan` with what only it referenced, in one transaction.
+   * Connection polls go a sealed batch at a time: a batch with any poll at or after T is kept whole.
+   */
+  prune(olderThan: bigint): PruneResult {
+    this.#writable('prune');
+    const sqlite = this.#db.sqlite;
+    const run = (sql: string, ...params: unknown[]): number => sqlite.prepare(sql).run(...params).changes;
+    const result = sqlite.transaction((): PruneResult => {
+      new ConnectionIngest(sqlite, new StringDict(sqlite)).sealOpenBatches();
+      const batches = sqlite
+        .prepare(
+          `SELECT b.id FROM conn_batch b WHERE NOT EXISTS
+             (SELECT 1 FROM conn_frame f JOIN poll p ON p.id = f.poll WHERE f.batch = b.id AND p.started_at >= ?)`,
+        )
+        .pluck()
+        .all(olderThan) as number[];
+      const gone = JSON.stringify(batches);
+      const polls = run(
+        `DELETE FROM poll WHERE started_at < ? AND NOT EXISTS
+           (SELECT 1 FROM conn_frame f WHERE f.poll = poll.id AND f.batch NOT IN (SELECT value FROM json_each(?)))`,
+        olderThan,
+        gone,
+      );
+      const connectionBatches = run('DELETE FROM conn_batch WHERE id IN (SELECT value FROM json_each(?))', gone);
+      let connections = 0;
+      let versions = 0;
+      for (const cid of sqlite.prepare('SELECT id FROM cluster').pluck().all() as number[]) {
+        const first = sqlite
+          .prepare('SELECT min(f.poll) FROM conn_frame f JOIN conn_batch b ON b.id = f.batch WHERE b.cluster_id = ?')
+          .pluck()
+          .get(cid) as number | null;
+        const horizon = first ?? Number.MAX_SAFE_INTEGER;
+        versions += run(
+          `DELETE FROM conn_version WHERE to_poll IS NOT NULL AND to_poll <= ? AND entity IN
+             (SELECT id FROM conn_entity WHERE cluster_id = ?)`,
+          horizon,
+          cid,
+        );
+        connections += run('DELETE FROM conn_entity WHERE cluster_id = ? AND last_poll < ?', cid, horizon);
+      }
+      const documents = run(
+        `DELETE FROM doc WHERE id NOT IN (SELECT configurations FROM link_sample UNION SELECT synced_properties FROM link_sample
+           UNION SELECT sr_status FROM link_sample)`,
+      );
+      run(`INSERT INTO meta (key, value) VALUES ('prune_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1`);
+      return { polls, connectionBatches, connections, versions, documents };
+    }).immediate();
+    this.#onPrune();
+    return result;
+  }
+
+  /** VACUUM, then truncate the WAL. */
+  vacuum(): void {
+    this.#writable('vacuum');
+    this.#db.sqlite.exec('VACUUM');
+    this.#db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Opening the history database: file creation with mode 0600, a schema-version check that
+ * refuses (and never touches) a database written by a newer flightrec, pragmas, and the
+ * committed drizzle migrations applied at start-up.
+ */
+import { closeSync, chmodSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { DatabaseOpenError, DatabaseVersionError } from './errors.ts';
+
+/** Options of openDatabase. */
+export interface OpenOptions {
+  /** open for reading only: no migration, no write; fails when the file is missing */
+  readonly readonly?: boolean;
+  /** keep the raw body (gzip'd) of successful answers too, not only of failed ones */
+  readonly keepRawAnswers?: boolean;
+  /** milliseconds to wait for a lock held by another connection (default 5000) */
+  readonly busyTimeoutMs?: number;
+}
+
+/** An open history database. */
+export interface FlightrecDb {
+  readonly path: string;
+  /** the better-sqlite3 connection (hot paths use its prepared statements) */
+  readonly sqlite: Database.Database;
+  /** the same connection through drizzle */
+  readonly drizzle: BetterSQLite3Database;
+  readonly readonly: boolean;
+  readonly keepRawAnswers: boolean;
+  /** the schema version of this flightrec (= number of committed migrations) */
+  readonly schemaVersion: number;
+  close(): void;
+}
+
+interface Journal {
+  readonly entries: readonly { readonly idx: number; readonly when: number; readonly tag: string }[];
+}
+
+let cachedFolder: string | undefined;
+
+/** The committed migrations folder, found from the package root (works from source and from dist/). */
+export function migrationsFolder(): string {
+  if (cachedFolder !== undefined) return cachedFolder;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'drizzle', 'meta', '_journal.json'))) {
+      cachedFolder = join(dir, 'drizzle');
+      return cachedFolder;
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error('flightrec: cannot find the drizzle/ migrations folder above the installed code');
+    dir = up;
+  }
+}
+
+function readJournal(): Journal {
+  return JSON.parse(readFileSync(join(migrationsFolder(), 'meta', '_journal.json'), 'utf8')) as Journal;
+}
+
+interface FoundVersion {
+  readonly empty: boolean;
+  readonly flightrec: boolean;
+  readonly userVersion: number;
+  readonly applied: number;
+  readonly lastWhen: number;
+}
+
+function inspect(sqlite: Database.Database): FoundVersion {
+  const tables = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[];
+  const userVersion = Number(sqlite.pragma('user_version', { simple: true }));
+  const others = tables.filter((t) => t !== '__drizzle_migrations');
+  if (!tables.includes('__drizzle_migrations')) {
+    return { empty: others.length === 0, flightrec: false, userVersion, applied: 0, lastWhen: 0 };
+  }
+  const row = sqlite.prepare('SELECT count(*) AS n, max(created_at) AS last FROM __drizzle_migrations').get() as {
+    n: number;
+    last: number | null;
+  };
+  return {
+    empty: others.length === 0 && row.n === 0,
+    flightrec: tables.includes('poll'),
+    userVersion,
+    applied: row.n,
+    lastWhen: Number(row.last ?? 0),
+  };
+}
+
+function checkVersion(path: string, found: FoundVersion, journal: Journal, readonly: boolean): void {
+  const supported = journal.entries.length;
+  const ourLast = journal.entries.at(-1)?.when ?? 0;
+  const foundVersion = Math.max(found.userVersion, found.applied);
+  const newer = foundVersion > supported || found.lastWhen > ourLast;
+  if (!found.empty && !found.flightrec && !(newer && found.applied > 0)) {
+    throw new DatabaseOpenError(path, 'the file is an SQLite database but not a flightrec history (left untouched)');
+  }
+  if (newer) {
+    throw new DatabaseVersionError(
+      path,
+      foundVersion,
+      supported,
+      `history database ${path} was written by a newer flightrec (schema version ${foundVersion}, this flightrec supports up to ${supported}); ` +
+        'upgrade flightrec to read it. The file was not modified.',
+    );
+  }
+  if (readonly && foundVersion < supported) {
+    throw new DatabaseVersionError(
+      path,
+      foundVersion,
+      supported,
+      `history database ${path} has schema version ${foundVersion}, older than this flightrec's ${supported}; ` +
+        'open it once for writing (for example with `flightrec collect`) to upgrade it.',
+    );
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'SQLITE_NOTADB') return 'not an SQLite database (or encrypted, or corrupt)';
+    if (code === 'SQLITE_CORRUPT') return `database file is corrupt (${err.message})`;
+    return err.message;
+  }
+  return String(err);
+}
+
+/** Opens (creating with mode 0600 and migrating, unless read-only) a history database. */
+export function openDatabase(path: string, opts: OpenOptions = {}): FlightrecDb {
+  const readonly = opts.readonly ?? false;
+  const journal = readJournal();
+  if (path !== ':memory:' && !existsSync(path)) {
+    if (readonly) throw new DatabaseOpenError(path, 'no such file');
+    try {
+      closeSync(openSync(path, 'wx', 0o600));
+      chmodSync(path, 0o600);
+    } catch (err) {
+      throw new DatabaseOpenError(path, describe(err), { cause: err });
+    }
+  }
+  let sqlite: Database.Database;
+  try {
+    sqlite = new Database(path, { readonly, fileMustExist: path !== ':memory:' });
+  } catch (err) {
+    throw new DatabaseOpenError(path, describe(err), { cause: err });
+  }
+  try {
+    sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
+    let found: FoundVersion;
+    try {
+      found = inspect(sqlite);
+    } catch (err) {
+      throw new DatabaseOpenError(path, describe(err), { cause: err });
+    }
+    checkVersion(path, found, journal, readonly);
+    sqlite.pragma('cache_size = -65536');
+    sqlite.pragma('foreign_keys = ON');
+    if (readonly) {
+      sqlite.pragma('query_only = ON');
+    } else {
+      sqlite.pragma('journal_mode = WAL');
+      sqlite.pragma('synchronous = NORMAL');
+      if (found.applied < journal.entries.length) {
+        migrate(drizzle(sqlite), { migrationsFolder: migrationsFolder() });
+      }
+      if (found.userVersion !== journal.entries.length) sqlite.pragma(`user_version = ${journal.entries.length}`);
+    }
+  } catch (err) {
+    sqlite.close();
+    if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw err;
+    throw new DatabaseOpenError(path, describe(err), { cause: err });
+  }
+  return {
+    path,
+    sqlite,
+    drizzle: drizzle(sqlite),
+    readonly,
+    keepRawAnswers: opts.keepRawAnswers ?? false,
+    schemaVersion: journal.entries.length,
+    close: () => {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}

@@ -1,0 +1,287 @@
+/**
+ * The HistoryReader: the only door through which report and TUI read history. Every method
+ * reads inside one read transaction, so a reader never sees a half-written poll.
+ */
+import { gunzipSync } from 'node:zlib';
+import { parseJsonLossless } from '../api/codec/lossless-json.ts';
+import type { OperationName, RequestOf, ResponseOf } from '../api/schema/operations.ts';
+import type { PollRow, ResourceName } from '../api/schema/resources.ts';
+import { decodeRequest } from '../api/wire/answers.ts';
+import { toSqlPrefilter, type SqlColumnMap } from '../filter/sql.ts';
+import type { CompiledFilter } from '../filter/index.ts';
+import { ConnPartsLoader } from './conn-parts.ts';
+import { ConnReader, type Prefilter } from './conn-reader.ts';
+import { Resolver } from './dictionary.ts';
+import { keyedPolls } from './entity-polls.ts';
+import { HistoryQueryError } from './errors.ts';
+import { Maintenance, type PruneResult, type StoreStats } from './maintenance.ts';
+import type { FlightrecDb } from './open.ts';
+import type { PollFailure } from './poll-record.ts';
+import { PollQueries, type PollInfo } from './poll-rows.ts';
+import { ResourceRows } from './resource-rows.ts';
+import { SmallReader } from './small-reader.ts';
+import { sqlColumns } from './sql-columns.ts';
+
+/** Options of stateAt and samples. */
+export interface ReadOptions {
+  readonly cluster?: string;
+  /** a compiled filter: rows are exactly its matches (the SQL pre-filter is derived from it) */
+  readonly filter?: Pick<CompiledFilter, 'ast' | 'matches'>;
+  /** a ready SQL pre-filter (`toSqlPrefilter(filter, reader.sqlColumns(resource))`): a superset */
+  readonly prefilter?: Prefilter;
+}
+
+/** The state of a resource as of T. */
+export interface StateAt {
+  /** the newest poll the rows come from (undefined when nothing was recorded yet) */
+  readonly poll: PollRow | undefined;
+  /** every poll the rows come from, oldest first */
+  readonly polls: readonly PollRow[];
+  readonly rows: object[];
+}
+
+/** One sample: a row and the poll that saw it. */
+export interface Sample {
+  readonly poll: PollRow;
+  readonly row: object;
+}
+
+/** A stretch without a successful poll. */
+export interface Gap {
+  readonly from: bigint;
+  readonly to: bigint;
+  readonly reason: 'no-poll' | 'failed';
+}
+
+/** A poll as recorded: the request, and the answer or the failure (with the raw body when kept). */
+export interface ReconstructedPoll<N extends OperationName = OperationName> {
+  readonly poll: PollRow;
+  readonly operation: N;
+  readonly request: RequestOf<N>;
+  readonly answer?: ResponseOf<N>;
+  readonly failure?: PollFailure;
+  readonly raw?: Uint8Array;
+}
+
+/** The read side of the history store. */
+export interface HistoryReader {
+  /** Names of the recorded clusters. */
+  clusters(): string[];
+  /** Polls (ok or not) in a time range, oldest first. */
+  polls(q: { cluster?: string; operation?: OperationName; since?: bigint; until?: bigint; limit?: number }): PollRow[];
+  /** Stretches longer than 1.5 expected intervals without a successful poll. */
+  gaps(q: { cluster?: string; operation: OperationName; target?: string; since: bigint; until: bigint; expectedIntervalNs: bigint }): Gap[];
+  /** The rows of a resource from the latest successful poll(s) at or before `at`. */
+  stateAt(resource: ResourceName, at: bigint, opts?: ReadOptions): StateAt;
+  /** Every sample of a resource in a time range, in poll time order. */
+  samples(resource: ResourceName, q: ReadOptions & { since: bigint; until: bigint }): Iterable<Sample>;
+  /** Every sample of one entity (key fields by wire name, e.g. `{ uid }`), in poll time order. */
+  entityHistory(resource: ResourceName, key: Record<string, unknown>, q?: { since?: bigint; until?: bigint; cluster?: string }): Sample[];
+  /** A poll's complete answer (or failure) exactly as decoded at write time. */
+  reconstructAnswer(pollId: bigint): ReconstructedPoll;
+  /** SQL column map for the filter engine's pre-filter translator. */
+  sqlColumns(resource: ResourceName): SqlColumnMap;
+  /** Counts and sizes for `db stats`. */
+  stats(): StoreStats;
+  /** Deletes whole polls older than T and what they alone referenced (needs a writable database). */
+  prune(olderThan: bigint): PruneResult;
+  /** Rebuilds the file to reclaim free pages (needs a writable database). */
+  vacuum(): void;
+}
+
+/** The SQL pre-filter of a read: the given one, or the one derived from the filter. */
+function prefilterOf(resource: ResourceName, o: ReadOptions): Prefilter | undefined {
+  if (o.prefilter !== undefined) return o.prefilter;
+  if (o.filter === undefined) return undefined;
+  const pre = toSqlPrefilter(o.filter, sqlColumns(resource));
+  return pre.where === '1' ? undefined : pre;
+}
+
+const MAX_TIME = 2n ** 63n - 1n;
+const MIN_TIME = -(2n ** 63n);
+
+/** Creates the reader of an open database (read-only or not). */
+export function createHistoryReader(db: FlightrecDb): HistoryReader {
+  const sqlite = db.sqlite;
+  const resolver = new Resolver(sqlite);
+  const parts = new ConnPartsLoader(sqlite, resolver);
+  const conns = new ConnReader(sqlite, parts);
+  const small = new SmallReader(sqlite, resolver);
+  const pq = new PollQueries(sqlite);
+  const maintenance = new Maintenance(db, () => {
+    resolver.reset();
+    parts.reset();
+  });
+  const q = {
+    clusters: sqlite.prepare('SELECT name FROM cluster ORDER BY name').pluck(),
+    clusterId: sqlite.prepare('SELECT id FROM cluster WHERE name = ?').pluck(),
+    request: sqlite.prepare('SELECT request FROM poll WHERE id = ?').pluck(),
+    pollDetail: sqlite.prepare('SELECT details, path, request FROM poll WHERE id = ?'),
+    raw: sqlite.prepare('SELECT body FROM poll_raw WHERE poll_id = ?').pluck(),
+  };
+  const requestOf = (poll: number): Record<string, unknown> => {
+    const text = q.request.get(poll) as string | undefined;
+    return text === undefined ? {} : (parseJsonLossless(text) as Record<string, unknown>);
+  };
+  const rows = new ResourceRows(pq, conns, small, requestOf);
+  const read = <T>(fn: () => T): T => (sqlite.inTransaction ? fn() : sqlite.transaction(fn).deferred());
+
+  const clusterId = (name: string | undefined): number | undefined => {
+    if (name !== undefined) {
+      const id = q.clusterId.get(name) as number | undefined;
+      if (id === undefined) throw new HistoryQueryError(`no cluster named ${JSON.stringify(name)} is recorded`);
+      return id;
+    }
+    const all = q.clusters.all() as string[];
+    if (all.length === 0) return undefined;
+    if (all.length > 1) throw new HistoryQueryError(`several clusters are recorded (${all.join(', ')}): name one`);
+    return q.clusterId.get(all[0]) as number;
+  };
+
+  const reconstruct = (id: number): ReconstructedPoll => {
+    const info = pq.byId(id);
+    if (info === undefined) throw new HistoryQueryError(`no poll with id ${id}`);
+    const op = info.row.operation as OperationName;
+    const detail = q.pollDetail.get(id) as { details: string | null; path: string | null; request: string };
+    const request = decodeRequest(op, parseJsonLossless(detail.request));
+    const gz = q.raw.get(id) as Buffer | undefined;
+    const raw = gz === undefined ? undefined : new Uint8Array(gunzipSync(gz));
+    const base = { poll: info.row, operation: op, request, ...(raw === undefined ? {} : { raw }) };
+    if (!info.ok) {
+      const failure: PollFailure = {
+        ok: false,
+        code: info.row.outcome,
+        kind: info.kind,
+        ...(info.row.httpStatus !== 0 ? { httpStatus: info.row.httpStatus } : {}),
+        message: info.row.message,
+        ...(detail.details === null ? {} : { details: parseJsonLossless(detail.details) as unknown[] }),
+        ...(detail.path === null ? {} : { path: detail.path }),
+        ...(raw === undefined ? {} : { raw }),
+        bytes: Number(info.row.bytes),
+      };
+      return { ...base, failure };
+    }
+    if (op === 'ListKafkaConnections') {
+      const f = conns.frame(id);
+      if (f === undefined) throw new HistoryQueryError(`poll ${id} has no stored connections`);
+      const extra = info.extra === null ? undefined : (parseJsonLossless(info.extra) as Record<string, Record<string, never>>);
+      const answer: ResponseOf<'ListKafkaConnections'> = { connections: conns.rows(f), totalSize: f.totalSize };
+      if (extra?.[''] !== undefined) answer.$unknown = extra[''];
+      return { ...base, answer };
+    }
+    return { ...base, answer: small.answer(op, id, info.extra) };
+  };
+
+  return {
+    clusters: () => q.clusters.all() as string[],
+
+    polls: (o) =>
+      read(() => {
+        const cid = o.cluster === undefined ? undefined : clusterId(o.cluster);
+        return pq
+          .range({ clusterId: cid, operation: o.operation, since: o.since ?? MIN_TIME, until: o.until ?? MAX_TIME, limit: o.limit ?? -1 })
+          .map((p) => p.row);
+      }),
+
+    gaps: (o) =>
+      read(() => {
+        const cid = clusterId(o.cluster);
+        if (cid === undefined) return [{ from: o.since, to: o.until, reason: 'no-poll' as const }];
+        const all = pq.range({ clusterId: cid, operation: o.operation, since: o.since, until: o.until, limit: -1 });
+        const polls = o.target === undefined ? all : all.filter((p) => p.row.target === o.target);
+        const limit = (o.expectedIntervalNs * 3n) / 2n;
+        const out: Gap[] = [];
+        let last = o.since;
+        let failed = false;
+        const close = (to: bigint): void => {
+          if (to - last > limit) out.push({ from: last, to, reason: failed ? 'failed' : 'no-poll' });
+        };
+        for (const p of polls) {
+          if (!p.ok) {
+            failed = true;
+            continue;
+          }
+          close(p.row.startTime);
+          last = p.row.startTime;
+          failed = false;
+        }
+        close(o.until);
+        return out;
+      }),
+
+    stateAt: (resource, at, opts = {}) =>
+      read(() => {
+        const cid = clusterId(opts.cluster);
+        if (cid === undefined) return { poll: undefined, polls: [], rows: [] };
+        if (resource === 'polls') {
+          const latest: PollInfo[] = [];
+          for (const p of pq.range({ clusterId: cid, since: MIN_TIME, until: at, limit: -1 })) latest.push(p);
+          const byTarget = new Map<string, PollInfo>();
+          for (const p of latest) byTarget.set(`${p.row.operation}\u0000${p.row.target}`, p);
+          const polls = [...byTarget.values()].map((p) => p.row);
+          return { poll: polls.at(-1), polls, rows: polls };
+        }
+        const s = rows.stateAt(resource, cid, at, prefilterOf(resource, opts));
+        const polls = s.polls.map((p) => p.row);
+        return { poll: polls.at(-1), polls, rows: opts.filter === undefined ? s.rows : s.rows.filter((r) => opts.filter!.matches(r)) };
+      }),
+
+    *samples(resource, o) {
+      const cid = read(() => clusterId(o.cluster));
+      if (cid === undefined) return;
+      const polls = read(() => pq.range({ clusterId: cid, since: o.since, until: o.until, limit: -1 }));
+      const pre = prefilterOf(resource, o);
+      for (const p of polls) {
+        if (resource === 'polls') {
+          yield { poll: p.row, row: p.row };
+          continue;
+        }
+        const got = read(() => rows.rowsOf(resource, p, pre, true));
+        for (const r of got) if (o.filter === undefined || o.filter.matches(r.row)) yield { poll: p.row, row: r.row };
+      }
+    },
+
+    entityHistory: (resource, key, o = {}) =>
+      read(() => {
+        const cid = clusterId(o.cluster);
+        if (cid === undefined) return [];
+        const since = o.since ?? MIN_TIME;
+        const until = o.until ?? MAX_TIME;
+        const inRange = (p: PollInfo | undefined): p is PollInfo =>
+          p !== undefined && p.clusterId === cid && p.row.startTime >= since && p.row.startTime <= until;
+        const order = (a: Sample, b: Sample): number =>
+          a.poll.startTime < b.poll.startTime ? -1 : a.poll.startTime > b.poll.startTime ? 1 : Number(a.poll.id - b.poll.id);
+        if (resource === 'connections') {
+          if (typeof key.uid !== 'string') throw new HistoryQueryError('a connection is identified by { uid }');
+          const got = conns.history(cid, key.uid, 0, Number.MAX_SAFE_INTEGER);
+          const infos = pq.byIds([...new Set(got.map((g) => g.poll))]);
+          return got
+            .map((g) => ({ info: infos.get(g.poll), row: g.row }))
+            .filter((g): g is { info: PollInfo; row: typeof g.row } => inRange(g.info))
+            .map((g) => ({ poll: g.info.row, row: g.row as object }))
+            .sort(order);
+        }
+        if (resource === 'polls') {
+          const p = pq.byId(Number(key.id));
+          return inRange(p) ? [{ poll: p.row, row: p.row }] : [];
+        }
+        const infos = pq.byIds(keyedPolls(sqlite, resource, key));
+        const want = Object.entries(key).map(([k, v]) => [k, String(v)] as const);
+        const out: Sample[] = [];
+        for (const info of infos.values()) {
+          if (!inRange(info)) continue;
+          for (const r of rows.rowsOf(resource, info)) {
+            const row = r.row as Record<string, unknown>;
+            if (want.every(([k, v]) => String(row[k]) === v)) out.push({ poll: info.row, row: r.row });
+          }
+        }
+        return out.sort(order);
+      }),
+
+    reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId))),
+    sqlColumns,
+    stats: () => read(() => maintenance.stats()),
+    prune: (olderThan) => maintenance.prune(olderThan),
+    vacuum: () => maintenance.vacuum(),
+  };
+}

@@ -1,0 +1,230 @@
+/**
+ * The drizzle schema of the history store (ordinary rowid tables). drizzle-kit generates the
+ * first migration from this file; the WITHOUT ROWID tables live in `schema-custom.ts` and a
+ * hand-written migration. Times are nanoseconds since the epoch (INTEGER, read as bigint);
+ * columns named after a string hold an id of `str` (the string dictionary). See docs/storage.md.
+ */
+import { sql } from 'drizzle-orm';
+import { blob, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+const ns = (name: string) => integer(name).$type<bigint>();
+const strId = (name: string) => integer(name).notNull();
+
+/** Store-wide counters, e.g. `prune_generation` (bumped by prune so writers drop their caches). */
+export const meta = sqliteTable('meta', {
+  key: text('key').primaryKey(),
+  value: integer('value').notNull(),
+});
+
+/** Recorded clusters, by the name the collector config gives them. */
+export const cluster = sqliteTable('cluster', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull().unique(),
+});
+
+/** One row per call attempt (ok or failed): what was asked, when, and how it ended. */
+export const poll = sqliteTable(
+  'poll',
+  {
+    id: integer('id').primaryKey(),
+    clusterId: integer('cluster_id')
+      .notNull()
+      .references(() => cluster.id),
+    operation: text('operation').notNull(),
+    target: text('target').notNull(),
+    round: text('round').notNull(),
+    attempt: integer('attempt').notNull(),
+    scheduledAt: ns('scheduled_at').notNull(),
+    startedAt: ns('started_at').notNull(),
+    endedAt: ns('ended_at').notNull(),
+    /** 1 when the answer was decoded and stored */
+    ok: integer('ok').notNull(),
+    /** 'ok' or the Connect error code */
+    outcome: text('outcome').notNull(),
+    kind: text('kind'),
+    httpStatus: integer('http_status'),
+    message: text('message'),
+    /** Connect error details, JSON */
+    details: text('details'),
+    /** JSON path of a validation failure */
+    path: text('path'),
+    bytes: integer('bytes').notNull(),
+    /** the request, server-style JSON */
+    request: text('request').notNull(),
+    rowsReturned: integer('rows_returned'),
+    totalSize: ns('total_size'),
+    fanoutCalls: integer('fanout_calls'),
+    slice: text('slice'),
+    /** unknown fields of the answer's fixed parts, JSON, only when present */
+    extra: text('extra'),
+  },
+  (t) => [
+    index('poll_by_cluster_op_time').on(t.clusterId, t.operation, t.startedAt),
+    index('poll_by_target').on(t.clusterId, t.operation, t.target, t.ok, t.startedAt),
+    index('poll_by_round').on(t.clusterId, t.round),
+    index('poll_by_time').on(t.startedAt),
+  ],
+);
+
+/** Raw bodies, gzip'd: of failed or unparseable answers, and of all answers when asked. */
+export const pollRaw = sqliteTable('poll_raw', {
+  pollId: integer('poll_id')
+    .primaryKey()
+    .references(() => poll.id, { onDelete: 'cascade' }),
+  encoding: text('encoding').notNull(),
+  body: blob('body', { mode: 'buffer' }).notNull(),
+});
+
+/** The string dictionary: every string value of the history, stored once. */
+export const str = sqliteTable('str', {
+  id: integer('id').primaryKey(),
+  /** 52-bit hash of the string, for lookups */
+  h: integer('h').notNull(),
+  /** TEXT, or a UTF-16LE BLOB for strings with lone surrogates */
+  s: text('s').notNull(),
+}, (t) => [index('str_by_hash').on(t.h)]);
+
+/** Content-addressed JSON documents (shadow link configurations and sync status), stored once. */
+export const doc = sqliteTable('doc', {
+  id: integer('id').primaryKey(),
+  h: integer('h').notNull(),
+  body: text('body').notNull(),
+}, (t) => [index('doc_by_hash').on(t.h)]);
+
+/** A connection's identity: what cannot change while it lives. */
+export const connEntity = sqliteTable(
+  'conn_entity',
+  {
+    id: integer('id').primaryKey(),
+    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    uid: text('uid').notNull(),
+    nodeId: integer('node_id').notNull(),
+    shardId: integer('shard_id').notNull(),
+    listener: strId('listener'),
+    /** inline: nearly one value per connection, a dictionary would not share it */
+    sourceIp: text('source_ip').notNull(),
+    sourcePort: integer('source_port').notNull(),
+    tls: integer('tls').notNull(),
+    openTime: ns('open_time'),
+    /** first poll that listed it */
+    firstPoll: integer('first_poll').notNull(),
+    /** last poll that listed it, as of the last sealed batch */
+    lastPoll: integer('last_poll').notNull(),
+    /** JSON: exact values of out-of-int64 columns, only when needed */
+    extra: text('extra'),
+    /** the same identity as one varint record, for fast bulk reads (src/db/conn-packed.ts) */
+    packed: blob('packed', { mode: 'buffer' }).notNull(),
+  },
+  (t) => [index('conn_entity_by_uid').on(t.clusterId, t.uid)],
+);
+
+/** A version of a connection's slowly changing attributes, valid from `from_poll` until superseded. */
+export const connVersion = sqliteTable(
+  'conn_version',
+  {
+    id: integer('id').primaryKey(),
+    entity: integer('entity')
+      .notNull()
+      .references(() => connEntity.id, { onDelete: 'cascade' }),
+    fromPoll: integer('from_poll').notNull(),
+    /** the poll that superseded it; NULL while current (or until the connection went away) */
+    toPoll: integer('to_poll'),
+    clientId: strId('client_id'),
+    softwareName: strId('software_name'),
+    softwareVersion: strId('software_version'),
+    mechanism: strId('mechanism'),
+    authState: strId('auth_state'),
+    principal: strId('principal'),
+    state: strId('state'),
+    closeTime: ns('close_time'),
+    groupId: strId('group_id'),
+    groupInstanceId: strId('group_instance_id'),
+    /** inline: one value per group member */
+    groupMemberId: text('group_member_id').notNull(),
+    transactionalId: strId('transactional_id'),
+    /** the apiVersions map as JSON text, a `str` id */
+    apiVersions: strId('api_versions'),
+    /** unknown fields of the connection's slow parts, by path, JSON; NULL when none */
+    unknown: text('unknown'),
+    /** the same version as one varint record, for fast bulk reads (src/db/conn-packed.ts) */
+    packed: blob('packed', { mode: 'buffer' }).notNull(),
+  },
+  (t) => [index('conn_version_by_entity').on(t.entity, t.fromPoll)],
+);
+
+/** A batch of consecutive connection frames of one cluster; sealed batches hold chunks. */
+export const connBatch = sqliteTable(
+  'conn_batch',
+  {
+    id: integer('id').primaryKey(),
+    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    firstPoll: integer('first_poll').notNull(),
+    lastPoll: integer('last_poll').notNull(),
+    frames: integer('frames').notNull(),
+    sealed: integer('sealed').notNull().default(sql`0`),
+  },
+  (t) => [index('conn_batch_by_cluster').on(t.clusterId, t.lastPoll)],
+);
+
+/** One successful ListKafkaConnections answer: its rows' versions in answer order (+ head samples). */
+export const connFrame = sqliteTable(
+  'conn_frame',
+  {
+    poll: integer('poll')
+      .primaryKey()
+      .references(() => poll.id, { onDelete: 'cascade' }),
+    batch: integer('batch')
+      .notNull()
+      .references(() => connBatch.id),
+    seq: integer('seq').notNull(),
+    rows: integer('rows').notNull(),
+    /** the answer's totalSize */
+    totalSize: ns('total_size').notNull(),
+    /** 1 when a uid appears more than once in the answer */
+    dupUids: integer('dup_uids').notNull().default(sql`0`),
+    /** deflated varints: zigzag deltas of conn_version ids, in answer order */
+    versions: blob('versions', { mode: 'buffer' }).notNull(),
+    /** absolute samples in answer order while the batch is open; NULL once sealed */
+    head: blob('head', { mode: 'buffer' }),
+  },
+  (t) => [index('conn_frame_by_batch').on(t.batch, t.seq)],
+);
+
+/** GetShadowLink: the link's own fields per poll; configuration and sync status as shared docs. */
+export const linkSample = sqliteTable(
+  'link_sample',
+  {
+    poll: integer('poll')
+      .primaryKey()
+      .references(() => poll.id, { onDelete: 'cascade' }),
+    name: strId('name'),
+    uid: strId('uid'),
+    state: strId('state'),
+    /** `doc` ids (no foreign key: prune removes unreferenced docs itself) */
+    configurations: integer('configurations').notNull(),
+    syncedProperties: integer('synced_properties').notNull(),
+    srStatus: integer('sr_status').notNull(),
+  },
+  (t) => [index('link_sample_by_name').on(t.name)],
+);
+
+/** GetUpgradeStatus: the singleton per poll. */
+export const upgradeSample = sqliteTable('upgrade_sample', {
+  poll: integer('poll')
+    .primaryKey()
+    .references(() => poll.id, { onDelete: 'cascade' }),
+  activeVersion: ns('active_version').notNull(),
+  versionAfterFinalization: ns('version_after_finalization').notNull(),
+  autoFinalization: integer('auto_finalization').notNull(),
+  state: strId('state'),
+});
+
+/** GetIcebergStatus: the catalog per poll. */
+export const icebergSample = sqliteTable('iceberg_sample', {
+  poll: integer('poll')
+    .primaryKey()
+    .references(() => poll.id, { onDelete: 'cascade' }),
+  reachable: integer('reachable').notNull(),
+  errorCode: strId('error_code'),
+  errorMessage: strId('error_message'),
+});

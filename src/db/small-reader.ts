@@ -1,0 +1,234 @@
+/**
+ * Reading the five small operations back: each stored answer reconstructed exactly (order,
+ * unknown fields), and flattened into the rows of the resources it feeds.
+ */
+import type Database from 'better-sqlite3';
+import { parseJsonLossless, type JsonValue } from '../api/codec/lossless-json.ts';
+import type { IcebergPartitionRow, ShadowPartitionRow, ShadowTaskRow, ShadowTopicRow } from '../api/schema/resources.ts';
+import type { OperationName, ResponseOf } from '../api/schema/operations.ts';
+import { SchemaRegistrySyncStatus, ShadowLinkConfigurations } from '../api/schema/shadow-link.ts';
+import type { ShadowTopic, ShadowTopicPartition } from '../api/schema/shadow-topic.ts';
+import { decodeMessage } from '../api/wire/decode.ts';
+import type { Resolver } from './dictionary.ts';
+import { fromSqlInt, parseExtra, type ExtraJson } from './sql-values.ts';
+
+type Row = unknown[];
+/** An answer of one of the five small operations. */
+export type SmallAnswer = ResponseOf<Exclude<OperationName, 'ListKafkaConnections'>>;
+
+function withUnknown<T extends object>(o: T, extra: ExtraJson | undefined, path: string): T {
+  const u = extra?.[path];
+  if (u !== undefined) (o as { $unknown?: Record<string, JsonValue> }).$unknown = u;
+  return o;
+}
+
+const bool = (v: unknown): boolean => v !== 0n && v !== 0;
+const int = (v: unknown): number => Number(v as bigint);
+
+/** Reconstructs small answers from their per-poll rows. */
+export class SmallReader {
+  readonly #r: Resolver;
+  readonly #q;
+
+  constructor(sqlite: Database.Database, resolver: Resolver) {
+    this.#r = resolver;
+    const p = (sql: string): Database.Statement => sqlite.prepare(sql).raw().safeIntegers();
+    this.#q = {
+      link: p('SELECT name, uid, state, configurations, synced_properties, sr_status FROM link_sample WHERE poll = ?'),
+      tasks: p('SELECT name, state, reason, broker_id, shard, unknown FROM shadow_task_sample WHERE poll = ? ORDER BY pos'),
+      topics: p(
+        `SELECT pos, name, topic_id, source_topic_name, source_topic_id, state, unknown, link FROM shadow_topic_sample
+         WHERE poll = ? ORDER BY pos`,
+      ),
+      partitions: p(
+        `SELECT topic_pos, partition_id, high_watermark, source_high_watermark, source_last_stable_offset, source_last_updated,
+           unknown FROM shadow_partition_sample WHERE poll = ? ORDER BY topic_pos, pos`,
+      ),
+      upgrade: p('SELECT active_version, version_after_finalization, auto_finalization, state FROM upgrade_sample WHERE poll = ?'),
+      members: p(
+        'SELECT node_id, alive, logical_version, release_version, version_known, unknown FROM upgrade_member_sample WHERE poll = ? ORDER BY pos',
+      ),
+      iceberg: p('SELECT reachable, error_code, error_message FROM iceberg_sample WHERE poll = ?'),
+      icebergTopics: p('SELECT pos, topic, lifecycle_state, unknown FROM iceberg_topic_sample WHERE poll = ? ORDER BY pos'),
+      icebergPartitions: p(
+        `SELECT topic_pos, partition, commit_lag, last_committed_offset, last_translated_offset, unknown
+         FROM iceberg_partition_sample WHERE poll = ? ORDER BY topic_pos, pos`,
+      ),
+    };
+  }
+
+  #s(v: unknown): string {
+    return this.#r.s(int(v));
+  }
+
+  /** The stored answer of a successful poll of a small operation. */
+  answer(op: Exclude<OperationName, 'ListKafkaConnections'>, poll: number, extraText: string | null): SmallAnswer {
+    const extra = parseExtra(extraText);
+    switch (op) {
+      case 'GetShadowLink':
+        return withUnknown({ shadowLink: this.#link(poll, extra) }, extra, '');
+      case 'ListShadowTopics':
+        return withUnknown({ shadowTopics: this.#topics(poll).map((t) => t.topic) }, extra, '');
+      case 'GetShadowTopic': {
+        const t = this.#topics(poll)[0];
+        if (t === undefined) throw new Error(`GetShadowTopic poll ${poll} has no stored topic`);
+        return withUnknown({ shadowTopic: t.topic }, extra, '');
+      }
+      case 'GetUpgradeStatus':
+        return this.#upgrade(poll, extra);
+      case 'GetIcebergStatus':
+        return this.#iceberg(poll, extra);
+    }
+  }
+
+  #link(poll: number, extra: ExtraJson | undefined): ResponseOf<'GetShadowLink'>['shadowLink'] {
+    const r = this.#q.link.get(poll) as Row | undefined;
+    if (r === undefined) throw new Error(`GetShadowLink poll ${poll} has no stored link`);
+    const doc = (id: unknown): JsonValue => parseJsonLossless(this.#r.doc(int(id)));
+    const tasks = (this.#q.tasks.all(poll) as Row[]).map((t) =>
+      withUnknown({ name: this.#s(t[0]), state: this.#s(t[1]), reason: this.#s(t[2]), brokerId: int(t[3]), shard: int(t[4]) }, parseExtra(t[5]), ''),
+    );
+    const status = withUnknown(
+      {
+        state: this.#s(r[2]),
+        shadowTopics: this.#topics(poll).map((t) => t.topic),
+        syncedShadowTopicProperties: doc(r[4]) as string[],
+        taskStatuses: tasks,
+        schemaRegistrySyncStatus: decodeMessage(SchemaRegistrySyncStatus, doc(r[5])),
+      },
+      extra,
+      'status',
+    );
+    return withUnknown(
+      {
+        name: this.#s(r[0]),
+        uid: this.#s(r[1]),
+        configurations: decodeMessage(ShadowLinkConfigurations, doc(r[3])),
+        status,
+      },
+      extra,
+      'shadowLink',
+    ) as ResponseOf<'GetShadowLink'>['shadowLink'];
+  }
+
+  #topics(poll: number): { link: string; topic: ShadowTopic }[] {
+    const parts = new Map<number, ShadowTopicPartition[]>();
+    for (const p of this.#q.partitions.all(poll) as Row[]) {
+      const x = parseExtra(p[6]);
+      const list = parts.get(int(p[0])) ?? [];
+      list.push(
+        withUnknown(
+          {
+            partitionId: p[1] as bigint,
+            highWatermark: p[2] as bigint,
+            sourceHighWatermark: p[3] as bigint,
+            sourceLastStableOffset: p[4] as bigint,
+            sourceLastUpdatedTimestamp: fromSqlInt(p[5], 'source_last_updated', x),
+          },
+          x,
+          '',
+        ),
+      );
+      parts.set(int(p[0]), list);
+    }
+    return (this.#q.topics.all(poll) as Row[]).map((t) => {
+      const x = parseExtra(t[6]);
+      const topic = withUnknown(
+        {
+          name: this.#s(t[1]),
+          topicId: this.#s(t[2]),
+          sourceTopicName: this.#s(t[3]),
+          sourceTopicId: this.#s(t[4]),
+          status: withUnknown({ state: this.#s(t[5]), partitionInformation: parts.get(int(t[0])) ?? [] }, x, 'status'),
+        },
+        x,
+        '',
+      ) as ShadowTopic;
+      return { link: this.#s(t[7]), topic };
+    });
+  }
+
+  #upgrade(poll: number, extra: ExtraJson | undefined): ResponseOf<'GetUpgradeStatus'> {
+    const r = this.#q.upgrade.get(poll) as Row | undefined;
+    if (r === undefined) throw new Error(`GetUpgradeStatus poll ${poll} has no stored status`);
+    const members = (this.#q.members.all(poll) as Row[]).map((m) =>
+      withUnknown(
+        { alive: bool(m[1]), logicalVersion: m[2] as bigint, nodeId: int(m[0]), releaseVersion: this.#s(m[3]), versionKnown: bool(m[4]) },
+        parseExtra(m[5]),
+        '',
+      ),
+    );
+    return withUnknown(
+      {
+        activeVersion: r[0] as bigint,
+        autoFinalizationEnabled: bool(r[2]),
+        members,
+        state: this.#s(r[3]),
+        versionAfterFinalization: r[1] as bigint,
+      },
+      extra,
+      '',
+    ) as ResponseOf<'GetUpgradeStatus'>;
+  }
+
+  #iceberg(poll: number, extra: ExtraJson | undefined): ResponseOf<'GetIcebergStatus'> {
+    const r = this.#q.iceberg.get(poll) as Row | undefined;
+    if (r === undefined) throw new Error(`GetIcebergStatus poll ${poll} has no stored status`);
+    const parts = new Map<number, ResponseOf<'GetIcebergStatus'>['topics'][number]['partitions']>();
+    for (const p of this.#q.icebergPartitions.all(poll) as Row[]) {
+      const part: ResponseOf<'GetIcebergStatus'>['topics'][number]['partitions'][number] = {
+        partition: int(p[1]),
+        commitLag: p[2] as bigint,
+      };
+      if (p[3] !== null) part.lastCommittedOffset = p[3] as bigint;
+      if (p[4] !== null) part.lastTranslatedOffset = p[4] as bigint;
+      const list = parts.get(int(p[0])) ?? [];
+      list.push(withUnknown(part, parseExtra(p[5]), ''));
+      parts.set(int(p[0]), list);
+    }
+    const topics = (this.#q.icebergTopics.all(poll) as Row[]).map((t) =>
+      withUnknown(
+        { topic: this.#s(t[1]), lifecycleState: this.#s(t[2]), partitions: parts.get(int(t[0])) ?? [] },
+        parseExtra(t[3]),
+        '',
+      ),
+    );
+    return withUnknown(
+      {
+        catalog: withUnknown({ reachable: bool(r[0]), errorCode: this.#s(r[1]), errorMessage: this.#s(r[2]) }, extra, 'catalog'),
+        topics,
+      },
+      extra,
+      '',
+    ) as ResponseOf<'GetIcebergStatus'>;
+  }
+
+  /** The shadow topics of a poll of any of the three operations that carry them, with their link. */
+  topicsOf(poll: number): { link: string; topic: ShadowTopic }[] {
+    return this.#topics(poll);
+  }
+}
+
+/** Flattens a shadow topic into its resource row. */
+export function shadowTopicRow(link: string, t: ShadowTopic): ShadowTopicRow {
+  return { shadowLinkName: link, ...t } as ShadowTopicRow;
+}
+
+/** Flattens a shadow topic's partitions into resource rows (with the derived lag). */
+export function shadowPartitionRows(link: string, t: ShadowTopic): ShadowPartitionRow[] {
+  return t.status.partitionInformation.map(
+    (p) => ({ shadowLinkName: link, topicName: t.name, ...p, lag: p.sourceHighWatermark - p.highWatermark }) as ShadowPartitionRow,
+  );
+}
+
+/** Flattens a link's task statuses into resource rows. */
+export function shadowTaskRows(link: ResponseOf<'GetShadowLink'>['shadowLink']): ShadowTaskRow[] {
+  return link.status.taskStatuses.map((t) => ({ shadowLinkName: link.name, ...t }) as ShadowTaskRow);
+}
+
+/** Flattens Iceberg topics into partition rows. */
+export function icebergPartitionRows(status: ResponseOf<'GetIcebergStatus'>): IcebergPartitionRow[] {
+  return status.topics.flatMap((t) =>
+    t.partitions.map((p) => ({ topic: t.topic, lifecycleState: t.lifecycleState, ...p }) as IcebergPartitionRow),
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * The SQL columns the filter engine's pre-filter may use, per resource: snake_case field path
+ * to an SQL expression over the aliases of the store's own queries (`v` = conn_version,
+ * `e` = conn_entity). Only connections are pre-filtered in SQL; the small resources are
+ * reconstructed whole (they are few) and filtered by the compiled closure alone.
+ */
+import type { ResourceName } from '../api/schema/resources.ts';
+import type { SqlColumn, SqlColumnMap } from '../filter/sql.ts';
+
+const str = (col: string): string => `(SELECT s FROM str WHERE id = ${col})`;
+const text = (col: string): SqlColumn => ({ sql: str(col), type: 'text' });
+const enumName = (col: string): SqlColumn => ({ sql: str(col), type: 'enum_name' });
+const integer = (sql: string): SqlColumn => ({ sql, type: 'integer' });
+
+/** Connection columns (identity and slowly changing attributes; fast values live in blobs). */
+export const CONNECTION_COLUMNS: SqlColumnMap = {
+  uid: { sql: 'e.uid', type: 'text' },
+  node_id: integer('e.node_id'),
+  shard_id: integer('e.shard_id'),
+  listener_name: text('e.listener'),
+  'source.ip_address': { sql: 'e.source_ip', type: 'text' },
+  'source.port': integer('e.source_port'),
+  'tls_info.enabled': { sql: 'e.tls', type: 'bool' },
+  open_time: integer('e.open_time'),
+  client_id: text('v.client_id'),
+  client_software_name: text('v.software_name'),
+  client_software_version: text('v.software_version'),
+  'authentication_info.mechanism': enumName('v.mechanism'),
+  'authentication_info.state': enumName('v.auth_state'),
+  'authentication_info.user_principal': text('v.principal'),
+  state: enumName('v.state'),
+  close_time: integer('v.close_time'),
+  group_id: text('v.group_id'),
+  group_instance_id: text('v.group_instance_id'),
+  group_member_id: { sql: 'v.group_member_id', type: 'text' },
+  transactional_id: text('v.transactional_id'),
+};
+
+/** The pre-filter column map of a resource ({} when it is not pre-filtered in SQL). */
+export function sqlColumns(resource: ResourceName): SqlColumnMap {
+  return resource === 'connections' ? CONNECTION_COLUMNS : {};
+}

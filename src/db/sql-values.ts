@@ -1,0 +1,80 @@
+/** Small helpers shared by the writers and readers: int64 columns, extra-JSON columns, version lists. */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { parseJsonLossless, stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
+import { ByteReader, ByteWriter } from './bytes.ts';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Exact values of columns that did not fit int64 (stored NULL), by column name. */
+export type BigValues = Record<string, string>;
+
+/** A bigint for an INTEGER column: itself when it fits int64, else null (recorded in `big`). */
+export function sqlInt(v: bigint, column: string, big: BigValues): bigint | null {
+  if (v >= INT64_MIN && v <= INT64_MAX) return v;
+  big[column] = v.toString();
+  return null;
+}
+
+/** Inverse of sqlInt. */
+export function fromSqlInt(v: unknown, column: string, extra: ExtraJson | undefined): bigint {
+  if (v !== null && v !== undefined) return BigInt(v as bigint | number);
+  const exact = extra?.['#big']?.[column];
+  if (typeof exact !== 'string') throw new Error(`column ${column} is NULL and has no exact value`);
+  return BigInt(exact);
+}
+
+/** The parsed form of an `unknown`/`extra` column: unknown fields by path, plus `#big` values. */
+export type ExtraJson = Record<string, Record<string, JsonValue>> & { '#big'?: Record<string, string> };
+
+/** JSON text for an extra column from unknown fields by path and big values; null when empty. */
+export function extraText(parts: Record<string, Record<string, JsonValue> | undefined>, big?: BigValues): string | null {
+  let out: Record<string, JsonValue> | undefined;
+  for (const key in parts) {
+    const v = parts[key];
+    if (v !== undefined) (out ??= {})[key] = v;
+  }
+  if (big !== undefined && Object.keys(big).length > 0) (out ??= {})['#big'] = big;
+  return out === undefined ? null : stringifyJson(out);
+}
+
+/** Parses an extra column (undefined for NULL). */
+export function parseExtra(text: unknown): ExtraJson | undefined {
+  return typeof text === 'string' ? (parseJsonLossless(text) as ExtraJson) : undefined;
+}
+
+/** Merges `big` values into an existing extra JSON text. */
+export function withBig(text: string | undefined, big: BigValues): string | null {
+  if (Object.keys(big).length === 0) return text ?? null;
+  const parsed = (text === undefined ? {} : parseJsonLossless(text)) as Record<string, JsonValue>;
+  parsed['#big'] = big;
+  return stringifyJson(parsed);
+}
+
+/** Encodes ids in order as deflated zigzag deltas. */
+export function encodeIdList(ids: readonly number[]): Buffer {
+  const w = new ByteWriter(ids.length * 2 + 16);
+  let prev = 0;
+  for (const id of ids) {
+    w.int(id - prev);
+    prev = id;
+  }
+  return deflateRawSync(w.finish(), { level: 6 });
+}
+
+/** Decodes an id list written by encodeIdList. */
+export function decodeIdList(blob: Uint8Array, count: number): number[] {
+  const r = new ByteReader(inflateRawSync(blob));
+  const out = new Array<number>(count);
+  let prev = 0;
+  for (let i = 0; i < count; i++) {
+    prev += r.int();
+    out[i] = prev;
+  }
+  return out;
+}
+
+/** SQLite wants 0/1 for booleans. */
+export function bit(b: boolean): number {
+  return b ? 1 : 0;
+}

@@ -1,0 +1,175 @@
+/**
+ * The HistoryWriter: one transaction per call attempt. The poll row (and for failures the raw
+ * body, gzip'd) is always written; a successful answer is split into the operation's tables.
+ * Any error rolls the whole poll back and drops every cache, so nothing partial remains.
+ */
+import { gzipSync } from 'node:zlib';
+import type Database from 'better-sqlite3';
+import { stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
+import { isOperationName, OPERATIONS, type ResponseOf } from '../api/schema/operations.ts';
+import { encodeMessage } from '../api/wire/encode.ts';
+import { ConnectionIngest, DEFAULT_BATCH_FRAMES } from './conn-writer.ts';
+import { DocStore, StringDict } from './dictionary.ts';
+import { PollWriteError } from './errors.ts';
+import type { FlightrecDb } from './open.ts';
+import type { HistoryWriter, PollRecord } from './poll-record.ts';
+import { SmallIngest } from './small-writer.ts';
+
+/** Options of createHistoryWriter. */
+export interface HistoryWriterOptions {
+  /** connection frames per batch before sealing into chunks (default 8) */
+  readonly batchFrames?: number;
+  /** seal open batches on close (default true) */
+  readonly sealOnClose?: boolean;
+}
+
+/** A HistoryWriter with a few extra doors for tools and tests. */
+export interface FlightrecWriter extends HistoryWriter {
+  /** Seals every open connection batch now (each in its own transaction). */
+  seal(): void;
+}
+
+/** Creates the writer of an open (read-write) database. */
+export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions = {}): FlightrecWriter {
+  if (db.readonly) throw new PollWriteError('-', '-', `database ${db.path} is open read-only`);
+  const sqlite = db.sqlite;
+  const dict = new StringDict(sqlite);
+  const docs = new DocStore(sqlite);
+  const conns = new ConnectionIngest(sqlite, dict, opts.batchFrames ?? DEFAULT_BATCH_FRAMES);
+  const small = new SmallIngest(sqlite, dict, docs);
+  const clusters = new Map<string, number>();
+  const q = {
+    findCluster: sqlite.prepare('SELECT id FROM cluster WHERE name = ?').pluck(),
+    insertCluster: sqlite.prepare('INSERT INTO cluster (name) VALUES (?)'),
+    insertPoll: sqlite.prepare(
+      `INSERT INTO poll (cluster_id, operation, target, round, attempt, scheduled_at, started_at, ended_at, ok, outcome, kind,
+         http_status, message, details, path, bytes, request, rows_returned, total_size, fanout_calls, slice)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    setExtra: sqlite.prepare('UPDATE poll SET extra = ? WHERE id = ?'),
+    insertRaw: sqlite.prepare(`INSERT INTO poll_raw (poll_id, encoding, body) VALUES (?, 'gzip', ?)`),
+    generation: sqlite.prepare(`SELECT value FROM meta WHERE key = 'prune_generation'`).pluck(),
+  };
+  let generation: number | undefined;
+  // WAL checkpoints go with batch seals (already the slow polls), not into ordinary commits;
+  // the automatic one stays as a safety net at 32 MiB
+  sqlite.pragma('wal_autocheckpoint = 8192');
+  let checkpointDue = false;
+
+  const clusterId = (name: string): number => {
+    let id = clusters.get(name);
+    if (id === undefined) {
+      id = (q.findCluster.get(name) as number | undefined) ?? Number(q.insertCluster.run(name).lastInsertRowid);
+      clusters.set(name, id);
+    }
+    return id;
+  };
+
+  const write = sqlite.transaction((r: PollRecord): bigint => {
+    const gen = (q.generation.get() as number | undefined) ?? 0;
+    if (gen !== generation) {
+      if (generation !== undefined) reset(); // a prune removed rows the caches may name
+      generation = gen;
+    }
+    const cid = clusterId(r.cluster);
+    const o = r.outcome;
+    const failed = o.ok ? undefined : o;
+    const request = stringifyJson(encodeMessage(OPERATIONS[r.operation].request, r.request as Record<string, unknown>));
+    const cov = r.coverage;
+    const pollId = Number(
+      q.insertPoll.run(
+        cid,
+        r.operation,
+        r.target,
+        r.round,
+        r.attempt,
+        r.scheduledAt,
+        r.startedAt,
+        r.endedAt,
+        o.ok ? 1 : 0,
+        failed === undefined ? 'ok' : failed.code,
+        failed?.kind ?? null,
+        failed?.httpStatus ?? null,
+        failed?.message ?? null,
+        failed?.details === undefined ? null : stringifyJson(failed.details as JsonValue),
+        failed?.path ?? null,
+        o.bytes,
+        request,
+        cov?.rowsReturned ?? null,
+        cov?.totalSize ?? null,
+        cov?.fanoutCalls ?? null,
+        cov?.slice ?? null,
+      ).lastInsertRowid,
+    );
+    if (o.raw !== undefined && (!o.ok || db.keepRawAnswers)) q.insertRaw.run(pollId, gzipSync(o.raw));
+    if (o.ok) {
+      const extra = writeAnswer(r, cid, pollId, o.answer);
+      if (extra !== null) q.setExtra.run(extra, pollId);
+    }
+    return BigInt(pollId);
+  });
+
+  const writeAnswer = (r: PollRecord, cid: number, pollId: number, answer: unknown): string | null => {
+    switch (r.operation) {
+      case 'ListKafkaConnections': {
+        const a = answer as ResponseOf<'ListKafkaConnections'>;
+        if (conns.write(cid, pollId, a)) checkpointDue = true;
+        return a.$unknown === undefined ? null : stringifyJson({ '': a.$unknown });
+      }
+      case 'GetShadowLink':
+        return small.shadowLink(pollId, answer as ResponseOf<'GetShadowLink'>);
+      case 'ListShadowTopics':
+        return small.shadowTopics(pollId, (r.request as { shadowLinkName: string }).shadowLinkName, answer as ResponseOf<'ListShadowTopics'>);
+      case 'GetShadowTopic':
+        return small.shadowTopic(pollId, (r.request as { shadowLinkName: string }).shadowLinkName, answer as ResponseOf<'GetShadowTopic'>);
+      case 'GetUpgradeStatus':
+        return small.upgrade(pollId, answer as ResponseOf<'GetUpgradeStatus'>);
+      case 'GetIcebergStatus':
+        return small.iceberg(pollId, answer as ResponseOf<'GetIcebergStatus'>);
+    }
+  };
+
+  const reset = (): void => {
+    generation = undefined;
+    clusters.clear();
+    dict.reset();
+    docs.reset();
+    conns.reset();
+  };
+
+  return {
+    writePoll(record: PollRecord): bigint {
+      if (!isOperationName(record.operation)) {
+        throw new PollWriteError(record.cluster, String(record.operation), 'unknown operation');
+      }
+      try {
+        const id = write(record);
+        if (checkpointDue) {
+          checkpointDue = false;
+          sqlite.pragma('wal_checkpoint(PASSIVE)');
+        }
+        return id;
+      } catch (err) {
+        checkpointDue = false;
+        reset();
+        if (err instanceof PollWriteError) throw err;
+        const reason = err instanceof Error ? err.message : String(err);
+        throw new PollWriteError(record.cluster, record.operation, reason, { cause: err });
+      }
+    },
+    seal(): void {
+      try {
+        conns.sealAll();
+      } catch (err) {
+        reset();
+        throw err;
+      }
+    },
+    close(): void {
+      if (!db.sqlite.open) return;
+      if (opts.sealOnClose ?? true) this.seal();
+      db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * The column model (k9s style): per resource, a list of columns with a header, an alignment and
+ * a pure `value(row)` giving the display text. The text renderers and the TUI table both draw
+ * from it; nothing here prints.
+ */
+import { sanitizeCell } from '../../api/safe-text.ts';
+import type { ResourceName } from '../../api/schema/resources.ts';
+import { NONE } from '../format-units.ts';
+
+/** Semantic colour of a cell; the renderer (or the TUI theme) maps it to a colour. */
+export type Tone = 'ok' | 'warn' | 'error' | 'dim';
+
+/** What a cell may need beyond its row: the instant the row was observed (for ages). */
+export interface ColumnContext {
+  /** the poll time of the row, ns since the epoch */
+  readonly now: bigint;
+}
+
+/** One column of a resource table. */
+export interface Column<R> {
+  /** stable identifier (for the TUI's sort and hide settings) */
+  readonly id: string;
+  readonly header: string;
+  readonly align: 'left' | 'right';
+  /** shown only in the `wide` output */
+  readonly wide?: boolean;
+  /** terminal-safe display text of the cell */
+  readonly value: (row: R, ctx: ColumnContext) => string;
+  /** semantic colour of the cell, if any */
+  readonly tone?: (row: R) => Tone | undefined;
+  /** the order_by expression that sorts by this column, when there is one */
+  readonly orderBy?: string;
+}
+
+/** The column model of one resource. */
+export interface ColumnModel<R = never> {
+  readonly resource: ResourceName;
+  readonly columns: readonly Column<R>[];
+  /** a short terminal-safe identity of a row, for diffs and titles (`orders-7 (10.0.3.4:5312)`) */
+  readonly label: (row: R) => string;
+}
+
+/** Cluster text made safe for one cell; `-` when empty. */
+export function cell(text: string): string {
+  return text === '' ? NONE : sanitizeCell(text);
+}
+
+/** Cluster text made safe and put in double quotes (`"orders."`, `""`). */
+export function quoted(text: string): string {
+  return `"${sanitizeCell(text)}"`;
+}
+
+/** Options shared by the column builders. */
+export interface ColumnOptions<R> {
+  readonly wide?: boolean;
+  readonly tone?: (row: R) => Tone | undefined;
+  readonly orderBy?: string;
+}
+
+/** A left-aligned text column. */
+export function textColumn<R>(
+  id: string,
+  header: string,
+  value: (row: R, ctx: ColumnContext) => string,
+  opts: ColumnOptions<R> = {},
+): Column<R> {
+  return { id, header, align: 'left', value, ...opts };
+}
+
+/** A right-aligned numeric column. */
+export function numberColumn<R>(
+  id: string,
+  header: string,
+  value: (row: R, ctx: ColumnContext) => string,
+  opts: ColumnOptions<R> = {},
+): Column<R> {
+  return { id, header, align: 'right', value, ...opts };
+}
+
+/** Tones of enum states by their short name; anything else has no tone. */
+export function stateTone(ok: readonly string[], warn: readonly string[], error: readonly string[], dim: readonly string[] = []) {
+  return (short: string): Tone | undefined => {
+    if (ok.includes(short)) return 'ok';
+    if (warn.includes(short)) return 'warn';
+    if (error.includes(short)) return 'error';
+    if (dim.includes(short)) return 'dim';
+    return undefined;
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Human units for tables and diffs: bytes (IEC), rates, counts, durations, ages and short enum
+ * names. Pure; the reference instant for ages is passed in (the poll's time, never the clock).
+ */
+import { formatHumanDuration } from '../api/codec/duration.ts';
+import { formatTimestampShort, isUnsetTimestamp } from '../api/codec/timestamp.ts';
+import { shortEnumName, type EnumTable } from '../api/schema/enum-table.ts';
+
+const NS_PER_SECOND = 1_000_000_000n;
+const IEC = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'] as const;
+const SI = ['', 'k', 'M', 'G', 'T', 'P', 'E'] as const;
+
+/** Shown for an absent or unset value. */
+export const NONE = '-';
+
+/** Scales by `base` into `units`: whole numbers in the first unit, then one decimal below 100, else whole. */
+function scaled(value: number, base: number, units: readonly string[], sep: string): string {
+  const sign = value < 0 ? '-' : '';
+  let v = Math.abs(value);
+  let i = 0;
+  while (v >= base && i < units.length - 1) {
+    v /= base;
+    i++;
+  }
+  if (i === 0) return `${sign}${Math.round(v)}${sep}${units[0]}`.trimEnd();
+  const text = v < 100 ? (Math.floor(v * 10) / 10).toFixed(1) : String(Math.floor(v));
+  return `${sign}${text}${sep}${units[i]}`;
+}
+
+/** Bytes in IEC units: `0 B`, `512 B`, `1.2 KiB`, `3.4 MiB`, `120 GiB`; negative values keep their sign. */
+export function formatBytes(bytes: bigint | number): string {
+  return scaled(Number(bytes), 1024, IEC, ' ');
+}
+
+/** A byte rate per second: `3.4 MiB/s`. */
+export function formatByteRate(bytesPerSecond: number): string {
+  return `${formatBytes(bytesPerSecond)}/s`;
+}
+
+/** A count with SI suffixes for large values: `999`, `1.2k`, `34.5M`. */
+export function formatCount(count: bigint | number): string {
+  return scaled(Number(count), 1000, SI, '');
+}
+
+/** A count rate per second: `12/s`, `1.5k/s`; below 10 with one decimal (`0.5/s`). */
+export function formatCountRate(perSecond: number): string {
+  if (Math.abs(perSecond) < 10 && perSecond !== 0) return `${(Math.round(perSecond * 10) / 10).toFixed(1)}/s`;
+  return `${formatCount(perSecond)}/s`;
+}
+
+/** A signed delta: `+12`, `-3`, `+1.2 MiB` (bytes) or `+1.2k` (counts). */
+export function formatDelta(delta: bigint, unit: 'bytes' | 'count'): string {
+  const text = unit === 'bytes' ? formatBytes(delta) : delta < 1000n && delta > -1000n ? String(delta) : formatCount(delta);
+  return delta >= 0n ? `+${text}` : text;
+}
+
+/** A duration in compact form (`250ms`, `1.5s`, `5m03s`, `1h30m`). */
+export function formatDuration(nanos: bigint): string {
+  return formatHumanDuration(nanos);
+}
+
+/** A span of time for ages, coarse: `42s`, `5m`, `3h12m`, `2d4h`. */
+export function formatSpan(nanos: bigint): string {
+  const s = (nanos < 0n ? -nanos : nanos) / NS_PER_SECOND;
+  if (s < 120n) return `${s}s`;
+  if (s < 3600n) return `${s / 60n}m`;
+  if (s < 86_400n) {
+    const m = (s % 3600n) / 60n;
+    return m === 0n ? `${s / 3600n}h` : `${s / 3600n}h${m}m`;
+  }
+  const h = (s % 86_400n) / 3600n;
+  return h === 0n ? `${s / 86_400n}d` : `${s / 86_400n}d${h}h`;
+}
+
+/** The age of a timestamp as seen at `now`: `5m ago`, `in 2m` for the future, `-` when unset. */
+export function formatAge(timestamp: bigint, now: bigint): string {
+  if (isUnsetTimestamp(timestamp)) return NONE;
+  const d = now - timestamp;
+  return d >= 0n ? `${formatSpan(d)} ago` : `in ${formatSpan(-d)}`;
+}
+
+/** Like formatAge without the word "ago", for narrow AGE columns (`5m`). */
+export function formatAgeShort(timestamp: bigint, now: bigint): string {
+  if (isUnsetTimestamp(timestamp)) return NONE;
+  const d = now - timestamp;
+  return d >= 0n ? formatSpan(d) : `-${formatSpan(-d)}`;
+}
+
+/** A timestamp in short RFC 3339 UTC, `-` when unset (the epoch). */
+export function formatTime(timestamp: bigint): string {
+  return isUnsetTimestamp(timestamp) ? NONE : formatTimestampShort(timestamp);
+}
+
+/** An enum value without its common prefix (`OPEN` for `KAFKA_CONNECTION_STATE_OPEN`). */
+export function shortEnum(table: EnumTable, name: string): string {
+  return shortEnumName(table, name);
+}
+
+/** `yes` / `no`. */
+export function formatBool(value: boolean): string {
+  return value ? 'yes' : 'no';
+}
+
+/** Elapsed seconds between two instants in ns, as a float (0 when not positive). */
+export function secondsBetween(from: bigint, to: bigint): number {
+  const d = to - from;
+  return d > 0n ? Number(d) / 1e9 : 0;
+}

@@ -1,0 +1,34 @@
+/**
+ * Analysis over history: pure functions over the history reader that return data (query, diff),
+ * the column models shared with the TUI, human units, and renderers to text, JSON, ndjson, CSV,
+ * YAML and Markdown.
+ */
+export * from './format-units.ts';
+export * from './columns/index.ts';
+export {
+  runQuery,
+  prepareFilter,
+  QueryOptionsError,
+  type ReportReader,
+  type QueryOptions,
+  type QueryResult,
+  type QuerySample,
+} from './query.ts';
+export {
+  diffStates,
+  observe,
+  keyFunction,
+  DiffOptionsError,
+  DIFF_RESOURCES,
+  type DiffOptions,
+  type DiffResult,
+  type ResourceDiff,
+  type EntityRef,
+  type EntityChange,
+  type MetricTotal,
+  type Observation,
+  type FieldChange,
+  type MetricUnit,
+} from './diff.ts';
+export { DIFF_RULES, classify } from './diff-fields.ts';
+export * from './render/index.ts';

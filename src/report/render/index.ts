@@ -1,0 +1,70 @@
+/** Output formats of query and diff, and the dispatch from a format name to its renderer. */
+import type { DiffResult } from '../diff.ts';
+import type { QueryResult } from '../query.ts';
+import { renderQueryCsv } from './csv.ts';
+import { renderDiffText } from './diff-text.ts';
+import { diffToJson, formatJson, queryToJson, queryToNdjson } from './json.ts';
+import { renderDiffMarkdown, renderQueryMarkdown } from './markdown.ts';
+import { renderQueryTable } from './query-text.ts';
+import { renderYaml } from './yaml.ts';
+
+export { paint, type Style } from './color.ts';
+export { renderTable, displayWidth, truncate, type TableOptions } from './table.ts';
+export { csvCell, csvLine, csvHeader, renderQueryCsv } from './csv.ts';
+export { formatJson, encodeRow, queryToJson, queryToNdjson, diffToJson } from './json.ts';
+export { renderYaml } from './yaml.ts';
+export { renderDiffText } from './diff-text.ts';
+export { renderDiffMarkdown, renderQueryMarkdown, mdTable, mdText, mdCode } from './markdown.ts';
+export { queryView, queryNote, renderQueryTable } from './query-text.ts';
+export { formatValue, formatChange, formatTotal, unobservedReason } from './values.ts';
+
+/** Output formats of `query`. */
+export const QUERY_FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml', 'md'] as const;
+/** A query output format. */
+export type QueryFormat = (typeof QUERY_FORMATS)[number];
+/** Output formats of `diff` (`table` and `wide` are the text rendering). */
+export const DIFF_FORMATS = ['table', 'wide', 'json', 'yaml', 'md'] as const;
+/** A diff output format. */
+export type DiffFormat = (typeof DIFF_FORMATS)[number];
+
+/** How text output may look. */
+export interface RenderOptions {
+  /** escape sequences allowed; never an escape byte when false */
+  readonly color: boolean;
+  /** terminal width for truncating tables; none when undefined */
+  readonly width?: number;
+}
+
+/** Renders a query result in a format. */
+export function renderQuery(result: QueryResult, format: QueryFormat, opts: RenderOptions): string {
+  switch (format) {
+    case 'table':
+    case 'wide':
+      return renderQueryTable(result, { ...opts, wide: format === 'wide' });
+    case 'json':
+      return `${formatJson(queryToJson(result))}\n`;
+    case 'ndjson':
+      return queryToNdjson(result);
+    case 'csv':
+      return renderQueryCsv(result);
+    case 'yaml':
+      return renderYaml(queryToJson(result));
+    case 'md':
+      return renderQueryMarkdown(result, false);
+  }
+}
+
+/** Renders a diff result in a format. */
+export function renderDiff(result: DiffResult, format: DiffFormat, opts: RenderOptions): string {
+  switch (format) {
+    case 'table':
+    case 'wide':
+      return renderDiffText(result, opts);
+    case 'json':
+      return `${formatJson(diffToJson(result))}\n`;
+    case 'yaml':
+      return renderYaml(diffToJson(result));
+    case 'md':
+      return renderDiffMarkdown(result);
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * JSON documents of query and diff results: the API's own field names and enum names, int64 as
+ * decimal strings, timestamps in RFC 3339 UTC (through `encodeMessage`). The writer escapes
+ * every control, C1 and bidi character, so the bytes are safe on a terminal and still lossless.
+ */
+import type { JsonValue } from '../../api/codec/lossless-json.ts';
+import { encodeInt64 } from '../../api/codec/int64.ts';
+import { formatTimestamp } from '../../api/codec/timestamp.ts';
+import { RESOURCES, type PollRow, type ResourceName } from '../../api/schema/resources.ts';
+import { encodeMessage, encodeValue } from '../../api/wire/encode.ts';
+import type { DiffResult, EntityChange, FieldChange, MetricTotal, Observation, ResourceDiff } from '../diff.ts';
+import type { QueryResult, QuerySample } from '../query.ts';
+
+const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+function quote(text: string): string {
+  return JSON.stringify(text).replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Serialises a JSON tree (bigint as a bare integer), indented by `indent` spaces, or compact when 0. */
+export function formatJson(value: JsonValue, indent = 2): string {
+  const nl = indent > 0 ? '\n' : '';
+  const colon = indent > 0 ? ': ' : ':';
+  const write = (v: JsonValue, depth: number): string => {
+    if (v === null) return 'null';
+    if (typeof v === 'bigint') return v.toString();
+    if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    if (typeof v === 'string') return quote(v);
+    const inner = ' '.repeat(indent * (depth + 1));
+    const outer = ' '.repeat(indent * depth);
+    if (Array.isArray(v)) {
+      if (v.length === 0) return '[]';
+      return `[${nl}${v.map((e) => inner + write(e, depth + 1)).join(`,${nl}`)}${nl}${outer}]`;
+    }
+    const keys = Object.keys(v).filter((k) => v[k] !== undefined);
+    if (keys.length === 0) return '{}';
+    return `{${nl}${keys.map((k) => `${inner}${quote(k)}${colon}${write(v[k]!, depth + 1)}`).join(`,${nl}`)}${nl}${outer}}`;
+  };
+  return write(value, 0);
+}
+
+/** A row of a resource in the API's JSON form. */
+export function encodeRow(resource: ResourceName, row: object): { [key: string]: JsonValue } {
+  return encodeMessage(RESOURCES[resource].schema, row as Record<string, unknown>);
+}
+
+/** A sample of a range query: poll time, poll id and the row. */
+export function encodeSample(resource: ResourceName, s: QuerySample): { [key: string]: JsonValue } {
+  return { time: formatTimestamp(s.poll.startTime), pollId: encodeInt64(s.poll.id), row: encodeRow(resource, s.row) };
+}
+
+function pollRef(poll: PollRow | undefined): { [key: string]: JsonValue } {
+  return poll === undefined
+    ? { pollId: null, observedAt: null }
+    : { pollId: encodeInt64(poll.id), observedAt: formatTimestamp(poll.startTime) };
+}
+
+/** The JSON document of a query result. */
+export function queryToJson(result: QueryResult): { [key: string]: JsonValue } {
+  const head: { [key: string]: JsonValue } = { resource: result.resource };
+  if (result.mode === 'at') {
+    head.at = formatTimestamp(result.at!);
+    if (result.resource !== 'polls') Object.assign(head, pollRef(result.poll), { failuresSince: result.failures ?? 0 });
+  } else {
+    head.since = formatTimestamp(result.since!);
+    head.until = formatTimestamp(result.until!);
+  }
+  head.filter = result.filter;
+  head.orderBy = result.orderBy;
+  head.total = result.total;
+  if (result.samples !== undefined) head.samples = result.samples.map((s) => encodeSample(result.resource, s));
+  else head.rows = result.rows.map((r) => encodeRow(result.resource, r));
+  return head;
+}
+
+/** The lines of an ndjson rendering of a query: one row (or sample) per line, each a JSON document. */
+export function queryToNdjson(result: QueryResult): string {
+  const items =
+    result.samples !== undefined
+      ? result.samples.map((s) => encodeSample(result.resource, s))
+      : result.rows.map((r) => encodeRow(result.resource, r));
+  return items.map((i) => `${formatJson(i, 0)}\n`).join('');
+}
+
+function observation(o: Observation): { [key: string]: JsonValue } {
+  const out: { [key: string]: JsonValue } = { at: formatTimestamp(o.at), observed: o.observed, ...pollRef(o.poll), failures: o.failures };
+  if (o.lastFailure !== undefined) {
+    out.lastFailure = encodeMessage(RESOURCES.polls.schema, o.lastFailure as unknown as Record<string, unknown>);
+  }
+  return out;
+}
+
+function value(c: FieldChange, v: unknown): JsonValue {
+  if (v === undefined || v === null) return null;
+  return c.type === undefined ? (v as JsonValue) : encodeValue(c.type, v);
+}
+
+function change(c: FieldChange): { [key: string]: JsonValue } {
+  const out: { [key: string]: JsonValue } = { path: c.path, kind: c.kind, old: value(c, c.old), new: value(c, c.new) };
+  if (c.delta !== undefined) out.delta = encodeInt64(c.delta);
+  if (c.ratePerSecond !== undefined) out.ratePerSecond = c.ratePerSecond;
+  if (c.unit !== undefined) out.unit = c.unit;
+  if (c.description !== undefined) out.description = c.description;
+  return out;
+}
+
+function entity(e: EntityChange): { [key: string]: JsonValue } {
+  return { key: e.key, changes: e.changes.map(change), counters: e.counters.map(change), gauges: e.gauges.map(change) };
+}
+
+function total(t: MetricTotal): { [key: string]: JsonValue } {
+  const out: { [key: string]: JsonValue } = {
+    path: t.path,
+    kind: t.kind,
+    unit: t.unit,
+    old: encodeInt64(t.oldSum),
+    new: encodeInt64(t.newSum),
+    delta: encodeInt64(t.delta),
+    moving: t.moving,
+  };
+  if (t.ratePerSecond !== undefined) out.ratePerSecond = t.ratePerSecond;
+  return out;
+}
+
+function resourceDiff(r: ResourceDiff): { [key: string]: JsonValue } {
+  return {
+    resource: r.resource,
+    observed: r.observed,
+    from: observation(r.from),
+    to: observation(r.to),
+    elapsedSeconds: r.elapsedSeconds,
+    added: r.added.map((e) => ({ key: e.key, row: encodeRow(r.resource, e.row) })),
+    removed: r.removed.map((e) => ({ key: e.key, row: encodeRow(r.resource, e.row) })),
+    changed: r.changed.map(entity),
+    unchanged: r.unchanged,
+    totals: r.totals.map(total),
+  };
+}
+
+/** The JSON document of a diff result. */
+export function diffToJson(result: DiffResult): { [key: string]: JsonValue } {
+  return {
+    from: formatTimestamp(result.from),
+    to: formatTimestamp(result.to),
+    differences: result.differences,
+    unobserved: result.unobserved,
+    skipped: result.skipped,
+    resources: result.resources.map(resourceDiff),
+  };
+}

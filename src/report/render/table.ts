@@ -1,0 +1,90 @@
+/**
+ * Text tables (`table` and `wide` output): columns padded to their widest cell, two spaces
+ * apart, numbers right-aligned; when a terminal width is given, the widest text columns are
+ * cut with `…` until the table fits. Cells are sanitised again here, so nothing unsafe is drawn.
+ */
+import { sanitizeCell } from '../../api/safe-text.ts';
+import type { TableView } from '../columns/index.ts';
+import { paint } from './color.ts';
+
+/** Options of renderTable. */
+export interface TableOptions {
+  readonly color: boolean;
+  /** terminal width in columns; no truncation when undefined */
+  readonly width?: number;
+}
+
+const GAP = 2;
+/** A truncated column keeps at least this many cells (or its header, if shorter). */
+const MIN_WIDTH = 6;
+
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
+const ZERO = /[\u0300-\u036f\u200b-\u200d\ufe00-\ufe0f]/u;
+
+/** Terminal columns a string takes (East Asian wide characters and emoji count two, combining marks none). */
+export function displayWidth(text: string): number {
+  let w = 0;
+  for (const ch of text) w += ZERO.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
+  return w;
+}
+
+/** Cuts text to at most `width` columns, ending in `…` when cut. */
+export function truncate(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let out = '';
+  let w = 0;
+  for (const ch of text) {
+    const cw = ZERO.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
+    if (w + cw > width - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return `${out}…`;
+}
+
+function pad(text: string, width: number, align: 'left' | 'right'): string {
+  const fill = ' '.repeat(Math.max(0, width - displayWidth(text)));
+  return align === 'right' ? fill + text : text + fill;
+}
+
+/** Column widths that fit `limit`: shrink the widest left-aligned column, one cell at a time. */
+function fitWidths(widths: number[], view: TableView, limit: number | undefined): number[] {
+  if (limit === undefined) return widths;
+  const out = [...widths];
+  const total = (): number => out.reduce((s, w) => s + w, 0) + GAP * (out.length - 1);
+  const floor = view.columns.map((c) => Math.min(MIN_WIDTH, displayWidth(c.header)));
+  while (total() > limit) {
+    let best = -1;
+    for (let i = 0; i < out.length; i++) {
+      if (view.columns[i]!.align !== 'left' || out[i]! <= Math.max(floor[i]!, MIN_WIDTH)) continue;
+      if (best === -1 || out[i]! > out[best]!) best = i;
+    }
+    if (best === -1) break;
+    out[best] = out[best]! - 1;
+  }
+  return out;
+}
+
+/** Renders a table view as text lines (header first), each ending in a newline. */
+export function renderTable(view: TableView, opts: TableOptions): string {
+  const rows = view.rows.map((r) => r.cells.map((c) => sanitizeCell(c)));
+  const natural = view.columns.map((c, i) => Math.max(displayWidth(c.header), ...rows.map((r) => displayWidth(r[i] ?? ''))));
+  const widths = fitWidths(natural, view, opts.width);
+  const line = (cells: readonly string[], tones: readonly (string | undefined)[] | undefined, header: boolean): string => {
+    const parts = cells.map((text, i) => {
+      const col = view.columns[i]!;
+      const last = i === cells.length - 1;
+      const shown = truncate(text, widths[i]!);
+      const padded = last && col.align === 'left' ? shown : pad(shown, widths[i]!, col.align);
+      const style = header ? 'bold' : (tones?.[i] as Parameters<typeof paint>[1]);
+      return paint(padded, style, opts.color);
+    });
+    return `${parts.join(' '.repeat(GAP))}\n`;
+  };
+  let out = line(view.columns.map((c) => c.header), undefined, true);
+  view.rows.forEach((r, i) => {
+    out += line(rows[i]!, r.tones, false);
+  });
+  return out;
+}

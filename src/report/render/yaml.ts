@@ -1,0 +1,24 @@
+/**
+ * YAML renderings: the same documents as the JSON output (API field names, int64 as strings),
+ * for reading. Control and bidi characters in strings are replaced by visible escapes, as on a
+ * terminal; use `-o json` for the exact bytes.
+ */
+import { stringify } from 'yaml';
+import type { JsonValue } from '../../api/codec/lossless-json.ts';
+import { sanitizeForTerminal } from '../../api/safe-text.ts';
+
+function sanitizeTree(v: JsonValue): JsonValue {
+  if (typeof v === 'string') return sanitizeForTerminal(v);
+  if (Array.isArray(v)) return v.map(sanitizeTree);
+  if (v !== null && typeof v === 'object') {
+    const out: { [key: string]: JsonValue } = {};
+    for (const [k, x] of Object.entries(v)) out[sanitizeForTerminal(k)] = sanitizeTree(x);
+    return out;
+  }
+  return v;
+}
+
+/** Renders a JSON document as YAML. */
+export function renderYaml(doc: JsonValue): string {
+  return stringify(sanitizeTree(doc), { lineWidth: 0 });
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import {
+  combineFilter,
+  CoverageTracker,
+  emptyTopology,
+  isTruncated,
+  learnFromConnections,
+  learnFromMembers,
+  planNodeSlices,
+  planShardSlices,
+} from '../../src/collector/fanout.ts';
+
+describe('connections fan-out planning', () => {
+  it('detects truncation from totalSize', () => {
+    expect(isTruncated(1000, 1500n)).toBe(true);
+    expect(isTruncated(10, 10n)).toBe(false);
+    expect(isTruncated(0, 0n)).toBe(false);
+  });
+
+  it('combines the configured filter with the slice clause', () => {
+    expect(combineFilter('', 'node_id = 1')).toBe('node_id = 1');
+    expect(combineFilter('state = KAFKA_CONNECTION_STATE_OPEN', 'node_id = 1')).toBe('state = KAFKA_CONNECTION_STATE_OPEN AND node_id = 1');
+  });
+
+  it('plans one slice per known broker, sorted and distinct', () => {
+    const topo = emptyTopology();
+    learnFromMembers(topo, [{ nodeId: 3 }, { nodeId: 1 }]);
+    learnFromConnections(topo, [{ nodeId: 2, shardId: 0 }, { nodeId: 1, shardId: 3 }]);
+    expect(planNodeSlices('', topo.brokers).map((s) => s.clause)).toEqual(['node_id = 1', 'node_id = 2', 'node_id = 3']);
+    expect(topo.shards.get(1)).toEqual(new Set([3]));
+  });
+
+  it('plans shard slices covering every shard up to the highest seen', () => {
+    const slices = planShardSlices('client_id = "x"', 2, [3, 1]);
+    expect(slices.map((s) => s.shardId)).toEqual([0, 1, 2, 3]);
+    expect(slices[0]!.filter).toBe('client_id = "x" AND node_id = 2 AND shard_id = 0');
+    expect(planShardSlices('', 5, []).map((s) => s.clause)).toEqual(['node_id = 5 AND shard_id = 0']);
+  });
+
+  it('tracks distinct rows against the first total', () => {
+    const t = new CoverageTracker();
+    t.add([{ uid: 'a' }, { uid: 'b' }], 4n);
+    t.add([{ uid: 'b' }, { uid: 'c' }], 2n);
+    expect(t.result()).toEqual({ rowsCovered: 3, totalSize: 4n, calls: 2, complete: false });
+    t.add([{ uid: 'd' }], 1n);
+    expect(t.result().complete).toBe(true);
+  });
+});

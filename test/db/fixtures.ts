@@ -1,0 +1,72 @@
+/** Shared helpers of the store tests: temporary databases and poll records. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach } from 'vitest';
+import type { OperationName, RequestOf, ResponseOf } from '../../src/api/schema/operations.ts';
+import { encodeAnswer } from '../../src/api/wire/answers.ts';
+import type { PollCoverage, PollFailure, PollRecord } from '../../src/db/poll-record.ts';
+
+const dirs: string[] = [];
+const suiteDirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+afterAll(() => {
+  for (const d of suiteDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh directory removed after the test (or after the file's tests); the path of a database in it. */
+export function tempDbPath(name = 'history.db', lifetime: 'test' | 'file' = 'test'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'flightrec-db-'));
+  (lifetime === 'test' ? dirs : suiteDirs).push(dir);
+  return join(dir, name);
+}
+
+const SECOND = 1_000_000_000n;
+
+/** A successful poll record. */
+export function okRecord<N extends OperationName>(
+  op: N,
+  answer: ResponseOf<N>,
+  o: { at: bigint; request: RequestOf<N>; cluster?: string; target?: string; round?: string; coverage?: PollCoverage; raw?: boolean },
+): PollRecord {
+  const text = (encodeAnswer as unknown as (op: OperationName, v: unknown) => string)(op, answer);
+  const raw = o.raw ? new TextEncoder().encode(text) : undefined;
+  return {
+    cluster: o.cluster ?? 'prod',
+    operation: op,
+    target: o.target ?? '',
+    request: o.request,
+    round: o.round ?? `r${o.at}`,
+    attempt: 1,
+    scheduledAt: o.at,
+    startedAt: o.at,
+    endedAt: o.at + SECOND / 10n,
+    outcome: { ok: true, answer, bytes: text.length, ...(raw === undefined ? {} : { raw }) },
+    ...(o.coverage === undefined ? {} : { coverage: o.coverage }),
+  } as PollRecord;
+}
+
+/** A failed poll record. */
+export function failedRecord(
+  op: OperationName,
+  failure: Omit<PollFailure, 'ok' | 'bytes'>,
+  o: { at: bigint; request: unknown; cluster?: string; target?: string; round?: string; attempt?: number },
+): PollRecord {
+  return {
+    cluster: o.cluster ?? 'prod',
+    operation: op,
+    target: o.target ?? '',
+    request: o.request,
+    round: o.round ?? `r${o.at}`,
+    attempt: o.attempt ?? 1,
+    scheduledAt: o.at,
+    startedAt: o.at,
+    endedAt: o.at + SECOND,
+    outcome: { ok: false, ...failure, bytes: failure.raw?.length ?? 0 },
+  } as PollRecord;
+}
+
+/** The ListKafkaConnections request the collector sends by default. */
+export const LIST_REQUEST: RequestOf<'ListKafkaConnections'> = { filter: '', orderBy: '', pageSize: 0 };
