@@ -1,18 +1,31 @@
 // Bundles the command line (and, lazily loaded, the TUI) into dist/ with esbuild.
-// Dependencies stay external; only our own TypeScript is compiled.
+// Runtime dependencies stay external, except ink and react: the TUI's chunk bundles them (and
+// their dependencies) so `browse` starts faster; `react-devtools-core`, which ink imports only
+// when DEV is set, is aliased to a stub. Other commands never load the TUI's chunk. The timeline
+// worker is a second entry so the browser can compute the timeline off its UI thread.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const bundled = new Set(['ink', 'react']);
+const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/main.ts' },
+  // the timeline worker is its own entry: the TUI starts it as a worker thread (dist/timeline-worker.js)
+  entryPoints: { cli: 'src/cli/main.ts', 'timeline-worker': 'src/tui/data/timeline-worker.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external: [...external, ...external.map((name) => `${name}/*`)],
+  alias: { 'react-devtools-core': './src/tui/devtools-stub.ts' },
+  // react's production build; bundled CommonJS modules may require Node built-ins
+  define: { 'process.env.NODE_ENV': '"production"' },
+  banner: { js: "import { createRequire as __flightrecRequire } from 'node:module'; const require = __flightrecRequire(import.meta.url);" },
+  chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
   jsx: 'automatic',
   logLevel: 'warning',

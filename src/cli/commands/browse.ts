@@ -1,0 +1,63 @@
+/**
+ * `flightrec browse`: the interactive history browser (k9s for the recorded past). Needs a
+ * terminal on stdin and stdout; the TUI (React, ink) is imported only when it runs.
+ */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
+
+/** The global options browse reads. */
+interface GlobalOpts {
+  db: string;
+  cluster?: string;
+  color?: boolean;
+}
+
+/** browse's own options. */
+interface BrowseOpts {
+  view?: string;
+}
+
+const NOT_A_TERMINAL =
+  'browse needs a terminal on stdin and stdout (it is interactive)\n' +
+  'hint: for scripts and pipes use `flightrec query RESOURCE --at TIME`, `flightrec timeline` or `flightrec diff`';
+
+/** Registers `browse`. */
+export function registerBrowse(program: Command, io: CliIo, done: (code: number) => void): void {
+  program
+    .command('browse')
+    .description('browse the recorded history interactively: views, time cursor, filters (needs a terminal)')
+    .option('--view <name>', 'start in this view: overview, connections, shadow-links, upgrade, iceberg, timeline, diff')
+    .action(async (opts: BrowseOpts, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOpts & BrowseOpts>();
+      if (io.stdin?.isTTY !== true || io.stdout.isTTY !== true) throw new UsageError(NOT_A_TERMINAL);
+      const tui = await import('../../tui/index.ts');
+      let start;
+      if (opts.view !== undefined) {
+        const view = tui.resolveViewName(opts.view);
+        if (view === undefined) throw new UsageError(`unknown view ${JSON.stringify(opts.view)}: expected one of ${tui.TOP_VIEWS.join(', ')}`);
+        start = { kind: view };
+      }
+      try {
+        await tui.runBrowse({
+          database: resolve(io.cwd, g.db),
+          displayPath: g.db,
+          cluster: g.cluster,
+          stdin: io.stdin,
+          stdout: io.stdout as NodeJS.WriteStream,
+          stderr: io.stderr as NodeJS.WriteStream,
+          noColor: g.color === false || (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== ''),
+          now: io.now,
+          signal: io.signal,
+          start,
+        });
+      } catch (err) {
+        if (err instanceof tui.BrowseError) throw err.usage ? new UsageError(err.message) : new RuntimeError(err.message);
+        if (err instanceof Error && (err.name === 'DatabaseOpenError' || err.name === 'DatabaseVersionError' || err.name === 'HistoryQueryError')) {
+          throw new RuntimeError(err.message);
+        }
+        throw err;
+      }
+      done(EXIT.ok);
+    });
+}

@@ -1,0 +1,119 @@
+/**
+ * `flightrec timeline [--since T] [--until T] [--for KIND/NAME] [--min-severity S]`: the incident
+ * timeline of the recorded history, as text, Markdown, JSON, ndjson, YAML, HTML or Grafana
+ * annotations. Also the helper `summary` and `trends` share: thresholds from the config file.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import { sanitizeForTerminal } from '../../api/safe-text.ts';
+import { renderTimelineHtml } from '../../report/render/timeline-html.ts';
+import { renderTimelineAnnotations, renderTimelineJson, renderTimelineNdjson, timelineToJson } from '../../report/render/timeline-json.ts';
+import { renderTimelineMarkdown } from '../../report/render/timeline-md.ts';
+import { renderTimelineText } from '../../report/render/timeline-text.ts';
+import { renderYaml } from '../../report/render/yaml.ts';
+import { resolveThresholds, ThresholdError, type Thresholds } from '../../report/timeline/thresholds.ts';
+import { buildTimeline, type TimelineSource } from '../../report/timeline/timeline.ts';
+import { isSeverity, SEVERITIES, type Severity } from '../../report/timeline/types.ts';
+import { EXIT, UsageError, type CliIo } from '../context.ts';
+import { chooseOutput, timeOption, withHistory } from './query.ts';
+
+/** Output formats of `timeline`. */
+export const TIMELINE_FORMATS = ['table', 'wide', 'json', 'ndjson', 'yaml', 'md', 'html', 'annotations'] as const;
+type TimelineFormat = (typeof TIMELINE_FORMATS)[number];
+
+/** The global options the analysis commands read. */
+export interface AnalysisGlobals {
+  db: string;
+  config?: string;
+  cluster?: string;
+  output?: string;
+  color?: boolean;
+}
+
+/**
+ * The detector thresholds: the `thresholds:` section of the config file when there is one,
+ * over the defaults. A bad key or value is a usage error naming it.
+ */
+export function thresholdsFromConfig(g: AnalysisGlobals, io: CliIo): Thresholds {
+  if (g.config === undefined) return resolveThresholds();
+  const path = resolve(io.cwd, g.config);
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`cannot read the config file ${path}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const section = doc !== null && typeof doc === 'object' ? (doc as Record<string, unknown>).thresholds : undefined;
+  try {
+    return resolveThresholds(section);
+  } catch (err) {
+    if (err instanceof ThresholdError) throw new UsageError(`${path}: ${err.message}`);
+    throw err;
+  }
+}
+
+interface TimelineOpts {
+  since?: string;
+  until?: string;
+  for?: string;
+  minSeverity: string;
+}
+
+/** Registers `timeline`. */
+export function registerTimeline(program: Command, io: CliIo, done: (code: number) => void): void {
+  program
+    .command('timeline')
+    .description('the incident timeline: intervals and point events with kind, severity, entity and evidence')
+    .option('--since <time>', 'from TIME (RFC 3339, now, -2h, 30m); default the first recorded poll')
+    .option('--until <time>', 'up to TIME; default the last recorded poll')
+    .option('--for <kind/name>', 'only events about this entity or its children (broker/2, link/dr-primary, client/orders-7)')
+    .option('--min-severity <severity>', `lowest severity shown: ${SEVERITIES.join(', ')}`, 'info')
+    .action((opts: TimelineOpts, cmd: Command) => {
+      const g = cmd.optsWithGlobals<AnalysisGlobals>();
+      if (!isSeverity(opts.minSeverity)) {
+        throw new UsageError(`invalid --min-severity ${JSON.stringify(sanitizeForTerminal(opts.minSeverity))}: expected one of ${SEVERITIES.join(', ')}`);
+      }
+      if (opts.for !== undefined && !/^[a-z-]+\/./.test(opts.for)) {
+        throw new UsageError(`invalid --for ${JSON.stringify(sanitizeForTerminal(opts.for))}: expected KIND/NAME, e.g. broker/2 or link/dr-primary`);
+      }
+      const out = chooseOutput<TimelineFormat>(g, io, TIMELINE_FORMATS);
+      const since = timeOption('--since', opts.since, io);
+      const until = timeOption('--until', opts.until, io);
+      if (since !== undefined && until !== undefined && until < since) throw new UsageError('--since must not be after --until');
+      const thresholds = thresholdsFromConfig(g, io);
+      const timeline = withHistory(g, io, (reader, cluster) =>
+        buildTimeline(reader as unknown as TimelineSource, {
+          since,
+          until,
+          cluster,
+          thresholds,
+          for: opts.for,
+          minSeverity: opts.minSeverity as Severity,
+        }),
+      );
+      io.stdout.write(renderTimelineAs(timeline, out.format, out));
+      done(EXIT.ok);
+    });
+}
+
+function renderTimelineAs(t: ReturnType<typeof buildTimeline>, format: TimelineFormat, out: { color: boolean; width: number | undefined }): string {
+  switch (format) {
+    case 'table':
+    case 'wide':
+      return renderTimelineText(t, { color: out.color, width: out.width, wide: format === 'wide' });
+    case 'json':
+      return renderTimelineJson(t);
+    case 'ndjson':
+      return renderTimelineNdjson(t);
+    case 'yaml':
+      return renderYaml(timelineToJson(t));
+    case 'md':
+      return renderTimelineMarkdown(t);
+    case 'html':
+      return renderTimelineHtml(t);
+    case 'annotations':
+      return renderTimelineAnnotations(t);
+  }
+}

@@ -1,0 +1,32 @@
+/** The summary as JSON: the abnormal events in full, the changes by kind, the headline figures. */
+import type { JsonValue } from '../../api/codec/lossless-json.ts';
+import { formatTimestamp } from '../../api/codec/timestamp.ts';
+import type { Summary } from '../summary.ts';
+import { formatJson } from './json.ts';
+import { eventToJson } from './timeline-json.ts';
+
+/** The summary as a JSON document. */
+export function summaryToJson(s: Summary): { [key: string]: JsonValue } {
+  return {
+    cluster: s.cluster ?? null,
+    since: formatTimestamp(s.since),
+    until: formatTimestamp(s.until),
+    abnormal: s.abnormal.map(eventToJson),
+    changes: s.changes.map((c) => ({
+      kind: c.kind,
+      count: c.count,
+      severity: c.severity,
+      entities: [...c.entities],
+      first: formatTimestamp(c.first),
+      last: formatTimestamp(c.last),
+    })),
+    events: s.eventCount,
+    figures: s.figures.map((f) => ({ name: f.name, unit: f.unit, now: f.now ?? null, start: f.start ?? null, max: f.max ?? null })),
+    polls: { total: s.polls.total, failed: s.polls.failed },
+  };
+}
+
+/** `-o json`. */
+export function renderSummaryJson(s: Summary): string {
+  return `${formatJson(summaryToJson(s))}\n`;
+}

@@ -1,0 +1,50 @@
+/**
+ * The summary as a short plain-text block to paste into a chat (colour only on a terminal, no
+ * table borders). Every cluster string is sanitised.
+ */
+import { formatHumanDuration } from '../../api/codec/duration.ts';
+import { formatTimestampShort } from '../../api/codec/timestamp.ts';
+import { sanitizeCell } from '../../api/safe-text.ts';
+import type { Summary } from '../summary.ts';
+import { formatCount } from '../format-units.ts';
+import { paint } from './color.ts';
+
+const MARK: Readonly<Record<string, string>> = { error: '[ERROR]', warn: '[WARN] ', info: '[info] ' };
+const MAX_CHANGES = 12;
+
+function clock(t: bigint): string {
+  return formatTimestampShort(t).slice(11).replace(/Z$/, '');
+}
+
+/** `-o table`: the chat block. */
+export function renderSummaryText(s: Summary, opts: { color: boolean } = { color: false }): string {
+  const out: string[] = [];
+  const cluster = s.cluster !== undefined ? ` · cluster ${sanitizeCell(s.cluster)}` : '';
+  out.push(paint(`flightrec summary${cluster} · ${formatHumanDuration(s.until - s.since)} until ${formatTimestampShort(s.until)}`, 'bold', opts.color));
+  if (s.abnormal.length === 0) out.push('Abnormal now: nothing.');
+  else {
+    out.push(`Abnormal now (${s.abnormal.length}):`);
+    for (const e of s.abnormal) {
+      const mark = paint(MARK[e.severity] ?? e.severity, e.severity === 'error' ? 'error' : 'warn', opts.color);
+      out.push(`  ${mark} ${sanitizeCell(e.description)} (since ${clock(e.start)}, ${formatHumanDuration(s.until - e.start)})`);
+    }
+  }
+  if (s.changes.length === 0) out.push('Changed in the window: nothing.');
+  else {
+    out.push(`Changed in the window (${s.eventCount} events):`);
+    for (const c of s.changes.slice(0, MAX_CHANGES)) {
+      const more = c.entities.length > 2 ? ` +${c.entities.length - 2} more` : '';
+      const who = c.entities.slice(0, 2).map(sanitizeCell).join(', ');
+      out.push(`  ${MARK[c.severity] ?? c.severity} ${c.kind} ×${c.count}: ${who}${more} (${clock(c.first)}–${clock(c.last)})`);
+    }
+    if (s.changes.length > MAX_CHANGES) out.push(`  … and ${s.changes.length - MAX_CHANGES} more kinds`);
+  }
+  const figs = s.figures.map((f) => {
+    const now = f.now === undefined ? '-' : formatCount(Math.round(f.now));
+    const was = f.start === undefined || f.start === f.now ? '' : ` (was ${formatCount(Math.round(f.start))}, max ${formatCount(Math.round(f.max ?? 0))})`;
+    return `${sanitizeCell(f.name)} ${now}${was}`;
+  });
+  figs.push(`polls ${s.polls.total}, ${s.polls.failed} failed`);
+  out.push(`Now: ${figs.join(' · ')}`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,92 @@
+/** What the timeline renderers share: times, durations, evidence lines and the key series. */
+import { formatHumanDuration } from '../../api/codec/duration.ts';
+import { formatTimestampShort } from '../../api/codec/timestamp.ts';
+import { resample, sparkline } from '../sparkline.ts';
+import type { Series } from '../timeline/detector.ts';
+import type { Timeline } from '../timeline/timeline.ts';
+import type { Severity, TimelineEvent } from '../timeline/types.ts';
+
+/** The start as short RFC 3339 UTC, marked `≤` when the true start lies before it. */
+export function startText(e: TimelineEvent): string {
+  return `${e.startedBefore ? '≤' : ''}${formatTimestampShort(e.start)}`;
+}
+
+/** The end: a time, `ongoing`, or empty for points. */
+export function endText(e: TimelineEvent): string {
+  if (e.type === 'point') return '';
+  return e.end === null ? 'ongoing' : formatTimestampShort(e.end);
+}
+
+/** The duration of an interval (up to `until` while ongoing, with a `+`), empty for points. */
+export function durationText(e: TimelineEvent, until: bigint): string {
+  if (e.type === 'point') return '';
+  const end = e.end ?? until;
+  return `${formatHumanDuration(end > e.start ? end - e.start : 0n)}${e.end === null ? '+' : ''}`;
+}
+
+/** The evidence in one line: `state: ACTIVE → PAUSED; polls 12, 45`. */
+export function evidenceText(e: TimelineEvent): string {
+  const keys = [...new Set([...Object.keys(e.evidence.before), ...Object.keys(e.evidence.after)])];
+  const parts = keys.map((k) => {
+    const b = e.evidence.before[k];
+    const a = e.evidence.after[k];
+    if (b !== undefined && a !== undefined && b !== a) return `${k}: ${b} → ${a}`;
+    return `${k}: ${a ?? b ?? ''}`;
+  });
+  if (e.evidence.pollIds.length > 0) parts.push(`polls ${e.evidence.pollIds.join(', ')}`);
+  return parts.join('; ');
+}
+
+/** Counts of events per severity. */
+export function severityCounts(events: readonly TimelineEvent[]): Record<Severity, number> {
+  const out: Record<Severity, number> = { info: 0, warn: 0, error: 0 };
+  for (const e of events) out[e.severity]++;
+  return out;
+}
+
+/** The one-line heading of a timeline. */
+export function timelineHeading(t: Timeline): string {
+  const c = severityCounts(t.events);
+  const cluster = t.cluster !== undefined ? ` of cluster ${t.cluster}` : '';
+  return (
+    `Timeline${cluster}, ${formatTimestampShort(t.since)} → ${formatTimestampShort(t.until)} (${formatHumanDuration(t.until - t.since)}): ` +
+    `${t.events.length} events (${c.error} error, ${c.warn} warn, ${c.info} info); ${t.polls.total} polls, ${t.polls.failed} failed`
+  );
+}
+
+/** A series drawn for a window: its sparkline and range. */
+export interface SeriesLine {
+  readonly name: string;
+  readonly unit: string;
+  readonly spark: string;
+  readonly values: number[];
+  readonly min: number;
+  readonly max: number;
+  readonly last: number | undefined;
+}
+
+/** The key series worth drawing (non-empty, not flat zero), resampled to `width` buckets. */
+export function seriesLines(t: Timeline, width: number): SeriesLine[] {
+  const out: SeriesLine[] = [];
+  for (const s of t.series as Series[]) {
+    if (s.values.length === 0 || s.values.every((v) => v === 0)) continue;
+    // never more slices than polling rounds (points a second or more apart), so no false gaps
+    let rounds = 0;
+    let prev: bigint | undefined;
+    for (const time of s.times) {
+      if (prev === undefined || time - prev >= 1_000_000_000n) rounds++;
+      prev = time;
+    }
+    const values = resample(s.times, s.values, t.since, t.until, Math.max(1, Math.min(width, rounds)), 'max');
+    out.push({
+      name: s.name,
+      unit: s.unit,
+      spark: sparkline(values),
+      values,
+      min: Math.min(...s.values),
+      max: Math.max(...s.values),
+      last: s.values[s.values.length - 1],
+    });
+  }
+  return out;
+}

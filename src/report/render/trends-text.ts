@@ -1,0 +1,107 @@
+/**
+ * Trends as text (a table with a sparkline per row, details in the wide form) and Markdown.
+ * Values in human units through format-units; every key sanitised.
+ */
+import { formatHumanDuration } from '../../api/codec/duration.ts';
+import { formatTimestampShort } from '../../api/codec/timestamp.ts';
+import { sanitizeCell } from '../../api/safe-text.ts';
+import type { TableView, Tone, ViewRow } from '../columns/index.ts';
+import { formatByteRate, formatBytes, formatCountRate } from '../format-units.ts';
+import { sparkline } from '../sparkline.ts';
+import type { TrendClass, TrendRow, TrendsResult } from '../trends/types.ts';
+import { paint } from './color.ts';
+import { mdCode, mdText } from './markdown.ts';
+import { renderTable } from './table.ts';
+
+/** A value in the metric's unit, for people. */
+export function formatTrendValue(unit: string, v: number): string {
+  switch (unit) {
+    case 'bytes/s':
+      return formatByteRate(v);
+    case 'requests/s':
+    case 'batches/s':
+      return formatCountRate(v);
+    case 'bytes':
+      return formatBytes(Math.round(v));
+    default:
+      return String(Math.round(v));
+  }
+}
+
+const TREND_TONE: Readonly<Record<TrendClass, Tone | undefined>> = { ok: 'ok', growing: 'warn', stalled: 'warn', stopped: 'error' };
+const TREND_LETTER: Readonly<Record<TrendClass, string>> = { ok: '·', growing: 'g', stalled: 's', stopped: 'X' };
+
+function heading(r: TrendsResult): string {
+  const overall = r.metric === 'batch-size' ? `overall ${formatTrendValue(r.unit, r.overall)}` : `total ${formatTrendValue(r.unit, r.overall)}`;
+  return `${r.metric} by ${r.by}, ${formatTimestampShort(r.since)} → ${formatTimestampShort(r.until)} (${formatHumanDuration(r.until - r.since)}): ${overall}; ${r.rows.length} of ${r.total} rows`;
+}
+
+function detailText(row: TrendRow): string {
+  return Object.entries(row.detail)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+}
+
+/** The rows as a table view. */
+export function trendsView(r: TrendsResult, wide = false): TableView {
+  const lag = r.rows.some((x) => x.trend !== undefined);
+  const columns = [
+    { id: 'key', header: r.by.toUpperCase(), align: 'left' as const },
+    ...(r.by === 'connection' ? [{ id: 'label', header: 'CLIENT', align: 'left' as const }] : []),
+    { id: 'value', header: r.metric === 'connections' ? 'NOW' : r.unit === 'records' ? 'LAG' : 'VALUE', align: 'right' as const },
+    ...(lag ? [{ id: 'trend', header: 'TREND', align: 'left' as const }] : []),
+    { id: 'series', header: 'SERIES', align: 'left' as const },
+    ...(lag ? [{ id: 'classes', header: 'PER SLICE', align: 'left' as const }] : []),
+    ...(wide ? [{ id: 'detail', header: 'DETAIL', align: 'left' as const }] : []),
+  ];
+  const rows: ViewRow[] = r.rows.map((row) => {
+    const cells: string[] = [row.key];
+    const tones: (Tone | undefined)[] = [undefined];
+    if (r.by === 'connection') {
+      cells.push(row.label);
+      tones.push(undefined);
+    }
+    cells.push(formatTrendValue(r.unit, row.value));
+    tones.push(undefined);
+    if (lag) {
+      const t = row.trend ?? 'ok';
+      const extrapolated = row.detail.extrapolated === true ? ' (extrapolated)' : '';
+      const timeLag = typeof row.detail.timeLagSeconds === 'number' ? ` ~${formatHumanDuration(BigInt(Math.round(row.detail.timeLagSeconds * 1e9)))} behind${extrapolated}` : '';
+      cells.push(`${t}${timeLag}`);
+      tones.push(TREND_TONE[t]);
+    }
+    cells.push(sparkline(row.series));
+    tones.push(undefined);
+    if (lag) {
+      cells.push((row.trendSeries ?? []).map((c) => (c === undefined ? ' ' : TREND_LETTER[c])).join(''));
+      tones.push(undefined);
+    }
+    if (wide) {
+      cells.push(detailText(row));
+      tones.push(undefined);
+    }
+    return { cells, tones };
+  });
+  return { columns, rows };
+}
+
+/** `-o table` and `-o wide`. */
+export function renderTrendsText(r: TrendsResult, opts: { color: boolean; width?: number; wide?: boolean }): string {
+  let out = `${paint(sanitizeCell(heading(r)), 'bold', opts.color)}\n\n`;
+  out += r.rows.length === 0 ? 'No data.\n' : renderTable(trendsView(r, opts.wide === true), { color: opts.color, width: opts.width });
+  if (r.rows.some((x) => x.trendSeries !== undefined)) out += `\nper slice: · ok  g growing  s stalled  X stopped (no progress while the source moves)\n`;
+  for (const n of r.notes) out += `note: ${sanitizeCell(n)}\n`;
+  return out;
+}
+
+/** `-o md`. */
+export function renderTrendsMarkdown(r: TrendsResult): string {
+  const lines = [`**${mdText(heading(r))}**`, ''];
+  if (r.rows.length === 0) return `${lines.join('\n')}_No data._\n`;
+  lines.push(`| ${mdText(r.by)} | Value | Trend | Series |`, '|---|---:|---|---|');
+  for (const row of r.rows) {
+    lines.push(`| ${mdCode(row.key)} | ${mdText(formatTrendValue(r.unit, row.value))} | ${row.trend ?? ''} | ${sparkline(row.series).replace(/ /g, '\u2007')} |`);
+  }
+  for (const n of r.notes) lines.push('', `_${mdText(n)}_`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,93 @@
+/**
+ * `summary [--window 6h]`: what is abnormal now (ongoing warn and error intervals at the end of
+ * the window) and what changed in the window (events grouped by kind), with a few headline
+ * figures. Pure over the timeline; renderers make the chat block and the JSON.
+ */
+import { buildTimeline, type Timeline, type TimelineOptions, type TimelineSource } from './timeline/timeline.ts';
+import type { Series } from './timeline/detector.ts';
+import { maxSeverity, severityRank, type Severity, type TimelineEvent } from './timeline/types.ts';
+
+/** Events of one kind in the window. */
+export interface ChangeGroup {
+  readonly kind: string;
+  readonly count: number;
+  readonly severity: Severity;
+  /** distinct entities, most severe and earliest first */
+  readonly entities: readonly string[];
+  readonly first: bigint;
+  readonly last: bigint;
+}
+
+/** A headline figure: its value at the end of the window and at its start. */
+export interface Figure {
+  readonly name: string;
+  readonly unit: string;
+  readonly now: number | undefined;
+  readonly start: number | undefined;
+  readonly max: number | undefined;
+}
+
+/** The summary of a window. */
+export interface Summary {
+  readonly cluster: string | undefined;
+  readonly since: bigint;
+  readonly until: bigint;
+  /** ongoing intervals of severity warn or error at the end of the window, most severe first */
+  readonly abnormal: readonly TimelineEvent[];
+  /** every event of the window grouped by kind, most severe first */
+  readonly changes: readonly ChangeGroup[];
+  readonly eventCount: number;
+  readonly figures: readonly Figure[];
+  readonly polls: { readonly total: number; readonly failed: number };
+}
+
+/** Options of summarize: the window ends at `until` and lasts `window` ns. */
+export interface SummaryOptions extends Omit<TimelineOptions, 'since' | 'for' | 'minSeverity'> {
+  readonly until: bigint;
+  readonly window: bigint;
+}
+
+function figure(series: readonly Series[], name: string, label: string): Figure | undefined {
+  const s = series.find((x) => x.name === name);
+  if (s === undefined || s.values.length === 0) return undefined;
+  return { name: label, unit: s.unit, now: s.values[s.values.length - 1], start: s.values[0], max: Math.max(...s.values) };
+}
+
+/** Summarises a timeline (already built for the window). */
+export function summarizeTimeline(t: Timeline): Summary {
+  const abnormal = t.events
+    .filter((e) => e.type === 'interval' && e.end === null && e.severity !== 'info')
+    .sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+  const byKind = new Map<string, { count: number; severity: Severity; entities: string[]; first: bigint; last: bigint }>();
+  for (const e of t.events) {
+    let g = byKind.get(e.kind);
+    if (g === undefined) byKind.set(e.kind, (g = { count: 0, severity: e.severity, entities: [], first: e.start, last: e.start }));
+    g.count++;
+    g.severity = maxSeverity(g.severity, e.severity);
+    if (!g.entities.includes(e.entity)) g.entities.push(e.entity);
+    if (e.start < g.first) g.first = e.start;
+    const end = e.end ?? t.until;
+    if (end > g.last) g.last = end;
+  }
+  const changes = [...byKind]
+    .map(([kind, g]) => ({ kind, ...g }))
+    .sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
+  const figures: Figure[] = [];
+  const open = figure(t.series, 'connections.open', 'open connections');
+  if (open !== undefined) figures.push(open);
+  for (const s of t.series) {
+    if (s.name.startsWith('shadow.lag/')) {
+      const f = figure(t.series, s.name, `shadow lag ${s.name.slice('shadow.lag/'.length)}`);
+      if (f !== undefined) figures.push(f);
+    }
+  }
+  const iceberg = figure(t.series, 'iceberg.commit-lag', 'Iceberg commit lag');
+  if (iceberg !== undefined) figures.push(iceberg);
+  return { cluster: t.cluster, since: t.since, until: t.until, abnormal, changes, eventCount: t.events.length, figures, polls: t.polls };
+}
+
+/** Builds the timeline of the window and summarises it. */
+export function summarize(source: TimelineSource, opts: SummaryOptions): Summary {
+  const t = buildTimeline(source, { ...opts, since: opts.until - opts.window, until: opts.until });
+  return summarizeTimeline(t);
+}

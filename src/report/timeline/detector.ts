@@ -1,0 +1,42 @@
+/** The detector contract: pure state machines fed in poll-time order, producing events at the end. */
+import type { PollRow } from '../../api/schema/resources.ts';
+import type { Thresholds } from './thresholds.ts';
+import type { Frame, TimelineEvent } from './types.ts';
+
+/** Consumes one resource's frames. */
+export interface FrameDetector<R> {
+  /** Feeds the next poll's rows. */
+  frame(f: Frame<R>): void;
+  /** The events found; intervals still open at `until` are ongoing. */
+  finish(until: bigint): TimelineEvent[];
+  /** Key series recorded on the way, for sparklines. */
+  series?(): Series[];
+}
+
+/** Consumes every recorded poll, successful or not. */
+export interface PollDetector {
+  /** Feeds the next poll. */
+  poll(p: PollRow): void;
+  /** The events found. */
+  finish(until: bigint): TimelineEvent[];
+}
+
+/** What every detector is built with. */
+export interface DetectorContext {
+  readonly thresholds: Thresholds;
+}
+
+/** A named series of values over time, for sparklines. */
+export interface Series {
+  /** e.g. `connections.open`, `shadow.lag/dr-primary` */
+  readonly name: string;
+  /** what the values count: `connections`, `records`, `seconds`, `polls` */
+  readonly unit: string;
+  readonly times: bigint[];
+  readonly values: number[];
+}
+
+/** Creates an empty series. */
+export function newSeries(name: string, unit: string): Series {
+  return { name, unit, times: [], values: [] };
+}

@@ -1,0 +1,275 @@
+/**
+ * The connection stream digested once per poll for every connection detector, in one pass
+ * over the rows: which uids are new, which were seen closed for the first time, which vanished
+ * without closing, and the open connections counted per client id, broker and consumer group.
+ * State per uid is a few fields and references to its tallies (never the row itself, so rows
+ * die young), and a row costs one map lookup.
+ */
+import type { KafkaConnection } from '../../../api/schema/connection.ts';
+import type { Thresholds } from '../thresholds.ts';
+import type { Frame } from '../types.ts';
+
+/** Counts of one key (a client id, a broker, a consumer group) in one poll; reused across polls. */
+export class Tally {
+  readonly key: string;
+  /** the poll generation these counts belong to */
+  gen = 0;
+  /** open connections */
+  open = 0;
+  /** (groups) open connections without activity */
+  idle = 0;
+  /** (groups) open connections idle for at least the threshold */
+  long = 0;
+  /** (groups) the shortest idle duration among those */
+  minIdle = 0n;
+  /** (brokers, clients) the earliest open time among the open connections */
+  firstOpen = 0n;
+  /** the principal of the first connection counted */
+  principal = '';
+
+  constructor(key: string) {
+    this.key = key;
+  }
+}
+
+/** Tallies by key; `touched` lists those counted in the current poll. */
+export class TallyMap {
+  private readonly map = new Map<string, Tally>();
+  /** the tallies counted in the current poll */
+  touched: Tally[] = [];
+
+  /** The tally of a key (created on first use). */
+  get(key: string): Tally {
+    let t = this.map.get(key);
+    if (t === undefined) this.map.set(key, (t = new Tally(key)));
+    return t;
+  }
+
+  /** The open count of a key in poll `gen` (0 when not counted). */
+  openAt(key: string, gen: number): number {
+    const t = this.map.get(key);
+    return t !== undefined && t.gen === gen ? t.open : 0;
+  }
+
+  /** Starts counting `t` in poll `gen` (resets it the first time). */
+  count(t: Tally, gen: number, principal: string): void {
+    if (t.gen === gen) return;
+    t.gen = gen;
+    t.open = 0;
+    t.idle = 0;
+    t.long = 0;
+    t.minIdle = 0n;
+    t.firstOpen = 0n;
+    t.principal = principal;
+    this.touched.push(t);
+  }
+}
+
+/** A connection with a request in flight longer than the threshold. */
+export interface StuckRequest {
+  readonly row: KafkaConnection;
+  readonly longest: bigint;
+  readonly apiKey: number;
+}
+
+/** One poll of connections, with what changed since the previous one. */
+export interface ConnDigest {
+  readonly frame: Frame<KafkaConnection>;
+  /** the poll generation (1 for the first poll) */
+  readonly gen: number;
+  /** the time of the previous poll (undefined for the first) */
+  readonly previousTime: bigint | undefined;
+  /** the first poll seen: everything in it is the baseline, nothing is "new" */
+  readonly first: boolean;
+  /** the answer held every connection (not truncated) */
+  readonly complete: boolean;
+  /** rows whose uid is seen for the first time */
+  readonly opened: readonly KafkaConnection[];
+  /** rows seen in state CLOSED for the first time */
+  readonly closed: readonly KafkaConnection[];
+  /** uids that were open in an earlier poll and are no longer listed (with their broker) */
+  readonly vanished: readonly { readonly uid: string; readonly nodeId: number }[];
+  /** open connections per client id, broker (decimal node id) and consumer group */
+  readonly clients: TallyMap;
+  readonly brokers: TallyMap;
+  readonly groups: TallyMap;
+  /** open connections with a request in flight longer than the threshold */
+  readonly stuck: readonly StuckRequest[];
+  /** open connections in this poll */
+  readonly openCount: number;
+  /** rows whose uid was already listed earlier in the same answer */
+  readonly duplicates: number;
+}
+
+const CLOSED = 'KAFKA_CONNECTION_STATE_CLOSED';
+const OPEN = 'KAFKA_CONNECTION_STATE_OPEN';
+/** Slack when comparing a connection's idle time with its age. */
+const SLACK = 1_000_000_000n;
+
+/** What is kept per uid: small, and no reference to the row (rows are garbage after their poll). */
+interface Entry {
+  readonly nodeId: number;
+  seen: number;
+  closed: boolean;
+  clientId: string;
+  client: Tally;
+  broker: Tally;
+  groupId: string;
+  group: Tally | undefined;
+}
+
+/** True for a connection in state OPEN. */
+export function isOpen(c: KafkaConnection): boolean {
+  return c.state === OPEN;
+}
+
+/** True for a connection whose authentication failed. */
+export function authFailed(c: KafkaConnection): boolean {
+  return c.authenticationInfo.state === 'AUTHENTICATION_STATE_FAILURE';
+}
+
+/** Tracks uids across polls and digests each frame. */
+export class ConnTracker {
+  private readonly uids = new Map<string, Entry>();
+  private readonly clients = new TallyMap();
+  private readonly brokers = new TallyMap();
+  private readonly groups = new TallyMap();
+  private readonly groupIdle: bigint;
+  private readonly inFlightStuck: bigint;
+  private generation = 0;
+  private previousTime: bigint | undefined;
+
+  constructor(th: Thresholds['connections']) {
+    this.groupIdle = th.groupIdle;
+    this.inFlightStuck = th.inFlightStuck;
+  }
+
+  /** Digests the next frame. */
+  digest(frame: Frame<KafkaConnection>): ConnDigest {
+    const gen = ++this.generation;
+    const first = gen === 1;
+    const complete = frame.poll.coverage !== 'truncated';
+    const opened: KafkaConnection[] = [];
+    const closed: KafkaConnection[] = [];
+    const vanished: { uid: string; nodeId: number }[] = [];
+    const stuck: StuckRequest[] = [];
+    const { clients, brokers, groups } = this;
+    clients.touched = [];
+    brokers.touched = [];
+    groups.touched = [];
+    const now = frame.time;
+    let openCount = 0;
+    let duplicates = 0;
+    let seen = 0;
+    for (const row of frame.rows) {
+      const isClosed = row.state === CLOSED;
+      let e = this.uids.get(row.uid);
+      if (e === undefined) {
+        const groupId = row.groupId;
+        e = {
+          nodeId: row.nodeId,
+          seen: gen,
+          closed: isClosed,
+          clientId: row.clientId,
+          client: clients.get(row.clientId),
+          broker: brokers.get(String(row.nodeId)),
+          groupId,
+          group: groupId === '' ? undefined : groups.get(groupId),
+        };
+        this.uids.set(row.uid, e);
+        seen++;
+        opened.push(row);
+        if (isClosed) closed.push(row);
+      } else {
+        if (e.seen === gen) {
+          duplicates++;
+          continue;
+        }
+        if (isClosed && !e.closed) closed.push(row);
+        e.seen = gen;
+        seen++;
+        e.closed = isClosed;
+        if (row.clientId !== e.clientId) {
+          e.clientId = row.clientId;
+          e.client = clients.get(row.clientId);
+        }
+        if (row.groupId !== e.groupId) {
+          e.groupId = row.groupId;
+          e.group = row.groupId === '' ? undefined : groups.get(row.groupId);
+        }
+      }
+      if (row.state !== OPEN) continue;
+      openCount++;
+      const principal = row.authenticationInfo.userPrincipal;
+      const c = e.client;
+      clients.count(c, gen, principal);
+      if (c.open === 0 || row.openTime < c.firstOpen) c.firstOpen = row.openTime;
+      c.open++;
+      const b = e.broker;
+      brokers.count(b, gen, principal);
+      if (b.open === 0 || row.openTime < b.firstOpen) b.firstOpen = row.openTime;
+      b.open++;
+      const sampled = row.inFlightRequests.sampledInFlightRequests;
+      const g = e.group;
+      if (g !== undefined) {
+        groups.count(g, gen, principal);
+        g.open++;
+        if (sampled.length === 0) {
+          const idle = row.idleDuration;
+          if (idle >= this.groupIdle) {
+            g.idle++;
+            if (g.long === 0 || idle < g.minIdle) g.minIdle = idle;
+            g.long++;
+          } else if (row.openTime !== 0n && idle + SLACK >= now - row.openTime) {
+            // a young connection that has done nothing since it opened does not break the idleness
+            g.idle++;
+          }
+        }
+      }
+      if (sampled.length !== 0) {
+        let longest = 0n;
+        let apiKey = -1;
+        for (let i = 0; i < sampled.length; i++) {
+          const r = sampled[i] as (typeof sampled)[number];
+          if (r.inFlightDuration > longest) {
+            longest = r.inFlightDuration;
+            apiKey = r.apiKey;
+          }
+        }
+        if (longest >= this.inFlightStuck) stuck.push({ row, longest, apiKey });
+      }
+    }
+    // only when some uid known before was not listed now (the common case lists them all)
+    if (complete && this.uids.size > seen) {
+      for (const [uid, e] of this.uids) {
+        if (e.seen === gen) continue;
+        if (!e.closed) vanished.push({ uid, nodeId: e.nodeId });
+        this.uids.delete(uid);
+      }
+    }
+    const d: ConnDigest = { frame, gen, previousTime: this.previousTime, first, complete, opened, closed, vanished, clients, brokers, groups, stuck, openCount, duplicates };
+    this.previousTime = frame.time;
+    return d;
+  }
+}
+
+/** Who a connection belongs to for storms: its principal, else its client id. */
+export function ownerOf(c: KafkaConnection): string {
+  const p = c.authenticationInfo.userPrincipal;
+  return p !== '' ? `principal/${p}` : `client/${c.clientId}`;
+}
+
+/** Counts values and returns the most frequent ones, for evidence (`a (12), b (3)`). */
+export function topValues(values: Iterable<string>, n = 3): string {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return topCounts(counts, n);
+}
+
+/** The most frequent entries of a count map, for evidence (`a (12), b (3), +4 more`). */
+export function topCounts(counts: ReadonlyMap<string, number>, n = 3): string {
+  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const shown = sorted.slice(0, n).map(([v, c]) => `${v} (${c})`);
+  if (sorted.length > n) shown.push(`+${sorted.length - n} more`);
+  return shown.join(', ');
+}

@@ -1,0 +1,94 @@
+/**
+ * An in-memory TimelineSource built from recorded answers (poll plus decoded answer), split
+ * into resource rows the way the store does. For timeline cases kept as data files, and for
+ * analysing answers that never went through a database.
+ */
+import type { OperationName, ResponseOf } from '../../api/schema/operations.ts';
+import type { PollRow, ResourceName } from '../../api/schema/resources.ts';
+import type { ShadowLink } from '../../api/schema/shadow-link.ts';
+import type { ShadowTopic } from '../../api/schema/shadow-topic.ts';
+import { comparePolls } from './frames.ts';
+import type { TimelineSource } from './timeline.ts';
+import { pollTime } from './types.ts';
+
+/** One recorded poll: the poll row and, when it succeeded, its decoded answer. */
+export interface RecordedPoll {
+  readonly poll: PollRow;
+  readonly answer?: ResponseOf<OperationName>;
+}
+
+function topicRows(link: string, topics: readonly ShadowTopic[]): object[] {
+  return topics.map((t) => ({ shadowLinkName: link, ...t }));
+}
+
+function linkOf(p: PollRow): string {
+  const slash = p.target.indexOf('/');
+  return slash < 0 ? p.target : p.target.slice(0, slash);
+}
+
+/** The rows an answer contributes to a resource (the store's split). */
+export function rowsOf(resource: ResourceName, p: PollRow, answer: ResponseOf<OperationName>): object[] {
+  const op = p.operation as OperationName;
+  switch (resource) {
+    case 'connections':
+      return op === 'ListKafkaConnections' ? [...(answer as ResponseOf<'ListKafkaConnections'>).connections] : [];
+    case 'shadow-links':
+      return op === 'GetShadowLink' ? [(answer as ResponseOf<'GetShadowLink'>).shadowLink] : [];
+    case 'shadow-tasks': {
+      if (op !== 'GetShadowLink') return [];
+      const l: ShadowLink = (answer as ResponseOf<'GetShadowLink'>).shadowLink;
+      return l.status.taskStatuses.map((t) => ({ shadowLinkName: l.name, ...t }));
+    }
+    case 'shadow-topics':
+    case 'shadow-partitions': {
+      let topics: object[] = [];
+      if (op === 'GetShadowLink') {
+        const l = (answer as ResponseOf<'GetShadowLink'>).shadowLink;
+        topics = topicRows(l.name, l.status.shadowTopics);
+      } else if (op === 'ListShadowTopics') topics = topicRows(linkOf(p), (answer as ResponseOf<'ListShadowTopics'>).shadowTopics);
+      else if (op === 'GetShadowTopic') topics = topicRows(linkOf(p), [(answer as ResponseOf<'GetShadowTopic'>).shadowTopic]);
+      if (resource === 'shadow-topics') return topics;
+      return (topics as (ShadowTopic & { shadowLinkName: string })[]).flatMap((t) =>
+        t.status.partitionInformation.map((pi) => ({ shadowLinkName: t.shadowLinkName, topicName: t.name, ...pi, lag: pi.sourceHighWatermark - pi.highWatermark })),
+      );
+    }
+    case 'upgrade':
+      return op === 'GetUpgradeStatus' ? [answer] : [];
+    case 'upgrade-members':
+      return op === 'GetUpgradeStatus' ? [...(answer as ResponseOf<'GetUpgradeStatus'>).members] : [];
+    case 'iceberg-topics':
+      return op === 'GetIcebergStatus' ? [...(answer as ResponseOf<'GetIcebergStatus'>).topics] : [];
+    case 'iceberg-partitions':
+      return op === 'GetIcebergStatus'
+        ? (answer as ResponseOf<'GetIcebergStatus'>).topics.flatMap((t) => t.partitions.map((pp) => ({ topic: t.topic, lifecycleState: t.lifecycleState, ...pp })))
+        : [];
+    case 'polls':
+      return [p];
+  }
+}
+
+/** A TimelineSource (and ReportReader subset) over recorded polls held in memory. */
+export function memorySource(recorded: readonly RecordedPoll[]): TimelineSource {
+  const sorted = [...recorded].sort((a, b) => comparePolls(a.poll, b.poll));
+  const byId = new Map(sorted.map((r) => [r.poll.id, r]));
+  const inRange = (p: PollRow, since?: bigint, until?: bigint, cluster?: string): boolean => {
+    const t = pollTime(p);
+    return (since === undefined || t >= since) && (until === undefined || t <= until) && (cluster === undefined || p.cluster === cluster);
+  };
+  return {
+    polls(q) {
+      const out = sorted.filter((r) => inRange(r.poll, q.since, q.until, q.cluster) && (q.operation === undefined || r.poll.operation === q.operation)).map((r) => r.poll);
+      return q.limit !== undefined ? out.slice(0, q.limit) : out;
+    },
+    *samples(resource, q) {
+      for (const r of sorted) {
+        if (r.answer === undefined || r.poll.outcome !== 'ok' || !inRange(r.poll, q.since, q.until, q.cluster)) continue;
+        for (const row of rowsOf(resource, r.poll, r.answer)) yield { poll: r.poll, row };
+      }
+    },
+    reconstructAnswer(pollId) {
+      const r = byId.get(pollId);
+      return r?.answer === undefined ? {} : { answer: r.answer };
+    },
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * Rates from the cumulative request counters (`totalRequestStatistics`) of connections.
+ *
+ * Per connection, the increase over the window is the sum of the differences between its
+ * consecutive samples; a counter that went down was reset and counts from zero; a connection
+ * that opened after the previous poll counts from zero at its open time (so a connection that
+ * opened and closed between two polls, still listed as recently closed, is counted whole); a
+ * connection already open at the first poll of the window is the baseline. A new uid (a
+ * reconnect, a restarted broker) is a new connection.
+ *
+ * Rate of one connection = its increase / the time it was observed (from its open time when it
+ * opened inside the window, else from its first sample, to its last sample). Rate of a group =
+ * the increases of its connections / the window (first to last poll). Batch size = produced
+ * bytes / produced batches.
+ */
+import type { KafkaConnection } from '../../api/schema/connection.ts';
+import { RESOURCES, type PollRow } from '../../api/schema/resources.ts';
+import { comparePolls, framesOf, mergeFanout } from '../timeline/frames.ts';
+import { pollTime } from '../timeline/types.ts';
+import { addAt, Buckets } from './buckets.ts';
+import { connectionKey, connectionLabel } from './group-keys.ts';
+import type { MetricName, TrendRow, TrendsSource } from './types.ts';
+
+type Field = 'fetchBytes' | 'produceBatchCount' | 'produceBytes' | 'requestCount';
+
+const FIELDS: Readonly<Record<string, readonly [Field] | readonly [Field, Field]>> = {
+  'produce-bytes': ['produceBytes'],
+  'fetch-bytes': ['fetchBytes'],
+  requests: ['requestCount'],
+  batches: ['produceBatchCount'],
+  'batch-size': ['produceBytes', 'produceBatchCount'],
+};
+
+interface Conn {
+  last: bigint[];
+  /** end of the observed span: the last sample, or the close time once closed */
+  to: bigint;
+  from: bigint;
+  increase: bigint[];
+  closed: boolean;
+  resets: number;
+}
+
+interface Group {
+  label: string;
+  increase: bigint[];
+  series: number[][];
+  uids: Set<string>;
+  closed: number;
+  resets: number;
+}
+
+/** The counter-rate rows of a window, and the polls that bound it. */
+export interface CounterRates {
+  readonly rows: TrendRow[];
+  /** the whole window's rate (or average batch size) */
+  readonly overall: number;
+  readonly resets: number;
+}
+
+/** Computes counter rates per group key in one pass over the connection samples. */
+export function counterRates(source: TrendsSource, metric: MetricName, by: string, window: { since: bigint; until: bigint; cluster?: string }, buckets: Buckets): CounterRates {
+  const fields = FIELDS[metric] as readonly Field[];
+  const ops = new Set<string>(RESOURCES.connections.operations);
+  const polls: PollRow[] = source
+    .polls({ cluster: window.cluster, since: window.since, until: window.until })
+    .filter((p) => p.outcome === 'ok' && ops.has(p.operation))
+    .sort(comparePolls);
+  const conns = new Map<string, Conn>();
+  const groups = new Map<string, Group>();
+  let prevTime: bigint | undefined;
+  for (const f of mergeFanout(framesOf<KafkaConnection>(source.samples('connections', window), polls))) {
+    const b = buckets.index(f.time);
+    for (const c of f.rows) {
+      const stats = c.totalRequestStatistics;
+      const values = fields.map((k) => stats[k]);
+      const key = connectionKey(by, c);
+      let g = groups.get(key);
+      if (g === undefined) {
+        g = { label: by === 'connection' ? connectionLabel(c) : '', increase: fields.map(() => 0n), series: fields.map(() => buckets.empty()), uids: new Set(), closed: 0, resets: 0 };
+        groups.set(key, g);
+      }
+      let conn = conns.get(c.uid);
+      const deltas = fields.map(() => 0n);
+      if (conn === undefined) {
+        const fresh = prevTime !== undefined && c.openTime > prevTime;
+        conn = { last: values, to: f.time, from: fresh ? c.openTime : f.time, increase: fields.map(() => 0n), closed: false, resets: 0 };
+        conns.set(c.uid, conn);
+        if (fresh) values.forEach((v, i) => (deltas[i] = v));
+      } else {
+        values.forEach((v, i) => {
+          const before = conn!.last[i] as bigint;
+          if (v >= before) deltas[i] = v - before;
+          else {
+            deltas[i] = v;
+            conn!.resets++;
+            g!.resets++;
+          }
+        });
+        conn.last = values;
+        conn.to = f.time;
+      }
+      g.uids.add(c.uid);
+      if (c.state === 'KAFKA_CONNECTION_STATE_CLOSED') {
+        if (c.closeTime > conn.from) conn.to = c.closeTime;
+        if (!conn.closed) {
+          conn.closed = true;
+          g.closed++;
+        }
+      }
+      deltas.forEach((d, i) => {
+        if (d === 0n) return;
+        conn!.increase[i] = (conn!.increase[i] as bigint) + d;
+        g!.increase[i] = (g!.increase[i] as bigint) + d;
+        addAt(g!.series[i] as number[], b, Number(d));
+      });
+    }
+    prevTime = f.time;
+  }
+  const first = polls[0];
+  const last = polls[polls.length - 1];
+  const windowSeconds = first !== undefined && last !== undefined ? Number(pollTime(last) - pollTime(first)) / 1e9 : 0;
+  const perBucket = buckets.seconds();
+  const rows: TrendRow[] = [];
+  let resets = 0;
+  const total = fields.map(() => 0n);
+  for (const [key, g] of groups) {
+    resets += g.resets;
+    g.increase.forEach((v, i) => (total[i] = (total[i] as bigint) + v));
+    let span = windowSeconds;
+    if (by === 'connection') {
+      const conn = conns.get(key) as Conn;
+      span = Number(conn.to - conn.from) / 1e9;
+    }
+    const value = ratio(metric, g.increase, span);
+    const series = metric === 'batch-size' ? batchSeries(g.series) : (g.series[0] as number[]).map((v) => (Number.isNaN(v) ? v : v / perBucket));
+    const detail: Record<string, string | number | boolean> = {
+      increase: String(g.increase[0]),
+      connections: g.uids.size,
+      closedInWindow: g.closed,
+      resets: g.resets,
+      seconds: Math.round(span * 1000) / 1000,
+    };
+    if (metric === 'batch-size') detail.batches = String(g.increase[1]);
+    rows.push({ key, label: g.label, value, series, detail });
+  }
+  return { rows, overall: ratio(metric, total, windowSeconds), resets };
+}
+
+function ratio(metric: MetricName, increase: readonly bigint[], seconds: number): number {
+  if (metric === 'batch-size') {
+    const batches = increase[1] as bigint;
+    return batches === 0n ? 0 : Number(increase[0]) / Number(batches);
+  }
+  return seconds > 0 ? Number(increase[0]) / seconds : 0;
+}
+
+function batchSeries(series: number[][]): number[] {
+  const bytes = series[0] as number[];
+  const batches = series[1] as number[];
+  return bytes.map((v, i) => {
+    const n = batches[i] as number;
+    return Number.isNaN(v) || Number.isNaN(n) || n === 0 ? Number.NaN : v / n;
+  });
+}

@@ -1,0 +1,32 @@
+/** How a connection is grouped for trends: by its uid, client id, principal, group, listener, broker or software. */
+import type { KafkaConnection } from '../../api/schema/connection.ts';
+
+/** The group key of a connection for `--by KEY`. */
+export function connectionKey(by: string, c: KafkaConnection): string {
+  switch (by) {
+    case 'connection':
+      return c.uid;
+    case 'client':
+      return c.clientId;
+    case 'principal':
+      return c.authenticationInfo.userPrincipal || '(none)';
+    case 'group':
+      return c.groupId || '(none)';
+    case 'listener':
+      return c.listenerName;
+    case 'broker':
+      return String(c.nodeId);
+    case 'software':
+      return c.clientSoftwareName === '' ? '(unknown)' : `${c.clientSoftwareName} ${c.clientSoftwareVersion}`.trim();
+    case 'state':
+      return c.state.replace('KAFKA_CONNECTION_STATE_', '');
+    default:
+      return '';
+  }
+}
+
+/** A short description of a connection, for rows keyed by uid. */
+export function connectionLabel(c: KafkaConnection): string {
+  const who = c.authenticationInfo.userPrincipal || '-';
+  return `${c.clientId} ${who} broker ${c.nodeId} ${c.source.ipAddress}:${c.source.port}`;
+}

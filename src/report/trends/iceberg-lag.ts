@@ -1,0 +1,116 @@
+/**
+ * Iceberg commit lag over time, per partition or topic: the last commit lag, its range, and
+ * whether commits are stalled at the end of the window (no committed offset moved for the
+ * stall threshold while translation advanced), with the stalled buckets marked.
+ */
+import type { IcebergTopic } from '../../api/schema/iceberg.ts';
+import { RESOURCES } from '../../api/schema/resources.ts';
+import { comparePolls, framesOf } from '../timeline/frames.ts';
+import { Buckets, maxAt } from './buckets.ts';
+import type { TrendClass, TrendRow, TrendsSource } from './types.ts';
+
+interface Obs {
+  lag: bigint;
+  committed: bigint;
+  translated: bigint;
+}
+
+interface Group {
+  /** when a committed offset last moved, and whether translation moved since */
+  lastCommit: bigint;
+  translatedSince: boolean;
+  lastTime: bigint;
+  first: Obs | undefined;
+  last: Obs | undefined;
+  min: bigint;
+  max: bigint;
+  partitions: Set<number>;
+  series: number[];
+    bucketLast: (Obs | undefined)[];
+}
+
+/** `stalled` when translation advanced but no commit did, else `ok` (commit lag is a sawtooth, so a rise alone means little). */
+function classify(a: Obs, z: Obs): TrendClass {
+  return z.committed <= a.committed && z.translated > a.translated ? 'stalled' : 'ok';
+}
+
+/** Computes Iceberg commit lag rows grouped by partition or topic. */
+export function icebergLag(
+  source: TrendsSource,
+  by: string,
+  window: { since: bigint; until: bigint; cluster?: string },
+  buckets: Buckets,
+  stallAfter: bigint,
+): { rows: TrendRow[]; overall: number } {
+  const ops = new Set<string>(RESOURCES['iceberg-topics'].operations);
+  const polls = source
+    .polls({ cluster: window.cluster, since: window.since, until: window.until })
+    .filter((p) => p.outcome === 'ok' && ops.has(p.operation))
+    .sort(comparePolls);
+  const groups = new Map<string, Group>();
+  for (const f of framesOf<IcebergTopic>(source.samples('iceberg-topics', window), polls)) {
+    const b = buckets.index(f.time);
+    const sums = new Map<string, { obs: Obs; parts: number[] }>();
+    for (const t of f.rows) {
+      for (const p of t.partitions) {
+        const key = by === 'partition' ? `${t.topic}/${p.partition}` : t.topic;
+        let s = sums.get(key);
+        if (s === undefined) sums.set(key, (s = { obs: { lag: 0n, committed: 0n, translated: 0n }, parts: [] }));
+        s.obs.lag += p.commitLag;
+        s.obs.committed += p.lastCommittedOffset ?? 0n;
+        s.obs.translated += p.lastTranslatedOffset ?? 0n;
+        s.parts.push(p.partition);
+      }
+    }
+    for (const [key, { obs, parts }] of sums) {
+      let g = groups.get(key);
+      if (g === undefined) {
+        g = { lastCommit: f.time, translatedSince: false, lastTime: f.time, first: obs, last: obs, min: obs.lag, max: obs.lag, partitions: new Set(), series: buckets.empty(), bucketLast: [] };
+        groups.set(key, g);
+      } else if (g.last !== undefined) {
+        if (obs.committed > g.last.committed) {
+          g.lastCommit = f.time;
+          g.translatedSince = false;
+        } else if (obs.translated > g.last.translated) g.translatedSince = true;
+      }
+      g.lastTime = f.time;
+      for (const p of parts) g.partitions.add(p);
+      g.last = obs;
+      if (obs.lag < g.min) g.min = obs.lag;
+      if (obs.lag > g.max) g.max = obs.lag;
+      maxAt(g.series, b, Number(obs.lag));
+      g.bucketLast[b] = obs;
+    }
+  }
+  let overall = 0;
+  const rows: TrendRow[] = [];
+  for (const [key, g] of groups) {
+    if (g.first === undefined || g.last === undefined) continue;
+    overall += Number(g.last.lag);
+    // stalled: no commit for the stall threshold while translation advanced, at the end of the window
+    const stalledFor = g.translatedSince ? g.lastTime - g.lastCommit : 0n;
+    const trend: TrendClass = stalledFor >= stallAfter ? 'stalled' : 'ok';
+    rows.push({
+      key,
+      label: '',
+      value: Number(g.last.lag),
+      series: g.series,
+      detail: {
+        commitLag: String(g.last.lag),
+        minLag: String(g.min),
+        maxLag: String(g.max),
+        partitions: g.partitions.size,
+        commitsStalled: trend === 'stalled',
+        noCommitForSeconds: Number(stalledFor) / 1e9,
+      },
+      trend,
+      trendSeries: Array.from({ length: buckets.count }, (_, i) => {
+        let a: Obs | undefined;
+        for (let j = i - 1; j >= 0 && a === undefined; j--) a = g.bucketLast[j];
+        const z = g.bucketLast[i];
+        return a !== undefined && z !== undefined ? classify(a, z) : undefined;
+      }),
+    });
+  }
+  return { rows, overall };
+}

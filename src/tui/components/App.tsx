@@ -1,0 +1,163 @@
+/** The browser: header, the current view (or help), prompt or footer; keys go through the keymap to the reducer. */
+import React, { useCallback, useReducer, useRef } from 'react';
+import { Box, Text, useApp, useInput } from 'ink';
+import { formatTimestampShort } from '../../api/codec/timestamp.ts';
+import { formatAge } from '../../report/format-units.ts';
+import { checkFilterText, describeFilter, fieldPaths } from '../data/filter-check.ts';
+import type { Export, Screen } from '../data/screen.ts';
+import type { BrowseSource } from '../data/source.ts';
+import { useFollow } from '../hooks/use-follow.ts';
+import { useWarmUp } from '../hooks/use-warm-up.ts';
+import { useScreen } from '../hooks/use-screen.ts';
+import { useTerminalSize, type TerminalSize } from '../hooks/use-terminal-size.ts';
+import { burstKeys } from '../input/keys.ts';
+import { initialState, reduceApp, topEntry, breadcrumbs, type AppAction, type AppState } from '../state/app.ts';
+import { cursorInstant } from '../state/cursor.ts';
+import { handleKey, type KeyEnv } from '../state/handle-key.ts';
+import { filterResource, type ViewRef } from '../state/views.ts';
+import type { Theme } from '../theme.ts';
+import { Footer } from './Footer.tsx';
+import { Header, HEADER_LINES } from './Header.tsx';
+import { HelpView } from './HelpView.tsx';
+import { PromptBar } from './PromptBar.tsx';
+import { ScreenView, splitBody } from './ScreenView.tsx';
+import { promptFeedback } from './prompt-feedback.ts';
+
+/** Props of the browser. */
+export interface AppProps {
+  readonly source: BrowseSource;
+  readonly theme: Theme;
+  /** the wall clock in ms (freshness of the data) */
+  readonly now: () => number;
+  /** a fixed terminal size (tests); default: stdout's, following resizes */
+  readonly size?: TerminalSize;
+  readonly start?: ViewRef;
+  /** writes what ctrl-s saves and returns the file's path */
+  readonly save: (data: Export, view: ViewRef, at: bigint | undefined) => string;
+  /** follow mode's refresh period */
+  readonly followMs?: number;
+  /** called once when the user quits */
+  readonly onQuit?: () => void;
+}
+
+const FOOTER_LINES = 2;
+const MIN = { columns: 40, rows: 10 } as const;
+
+/** The root component of `flightrec browse`. */
+export function App(props: AppProps): React.ReactElement {
+  const { source, theme } = props;
+  const { exit } = useApp();
+  const size = useTerminalSize(props.size);
+  const [state, dispatch] = useReducer(reduceApp, undefined, () => initialState(source.instants(), props.start));
+  const [version, bump] = useReducer((v: number) => v + 1, 0);
+  // the reducer's latest state for keys that arrive before the next render
+  const live = useRef<AppState>(state);
+  live.current = state;
+  const entry = topEntry(state);
+  const at = cursorInstant(state.cursor);
+  const screen = useScreen(source, entry, at, state.marks, version);
+  const bodyHeight = Math.max(1, size.rows - 1 - HEADER_LINES - FOOTER_LINES);
+  const split = splitBody(screen, bodyHeight);
+
+  const onInstants = useCallback((instants: readonly bigint[]) => {
+    dispatch({ type: 'instants', instants });
+    bump();
+  }, []);
+  useFollow(source, state.cursor.follow, props.followMs ?? 1000, onInstants);
+  useWarmUp(source, version, bump);
+
+  const env = (s: AppState): KeyEnv => {
+    const instants = s.cursor.instants;
+    const first = instants[0];
+    const latest = instants[instants.length - 1];
+    const cur = cursorInstant(s.cursor);
+    return {
+      extent: { rows: screen.grid.rowCount, height: Math.max(1, split.table - 1) },
+      columns: screen.grid.columns.length,
+      target: screen.grid.rowCount > 0 ? screen.grid.target?.(Math.min(topEntry(s).table.selected, screen.grid.rowCount - 1)) : undefined,
+      time: first !== undefined && latest !== undefined && cur !== undefined ? { first, latest, cursor: cur } : undefined,
+      checkFilter: checkFilterText,
+      fieldPaths,
+    };
+  };
+
+  const apply = (actions: readonly AppAction[]): void => {
+    for (const a of actions) {
+      live.current = reduceApp(live.current, a);
+      dispatch(a);
+    }
+  };
+
+  const save = (s: Screen): void => {
+    const data: Export = s.export ?? {
+      format: 'csv',
+      header: s.grid.columns.map((c) => c.header),
+      rows: Array.from({ length: s.grid.rowCount }, (_, i) => s.grid.cells(i)),
+    };
+    try {
+      const path = props.save(data, topEntry(live.current).view, cursorInstant(live.current.cursor));
+      apply([{ type: 'flash', flash: { tone: 'ok', text: `saved ${data.format.toUpperCase()} to ${path}` } }]);
+    } catch (err) {
+      apply([{ type: 'flash', flash: { tone: 'error', text: `could not save: ${err instanceof Error ? err.message : String(err)}` } }]);
+    }
+  };
+
+  useInput((input, key) => {
+    // several keys may arrive in one event (fast typing, paste, scripts): handle each in turn
+    for (const k of burstKeys(input, key, live.current.prompt !== undefined)) {
+      const outcome = handleKey(live.current, k.name, k.text, env(live.current));
+      apply(outcome.actions);
+      if (outcome.effect === 'save') save(screen);
+      if (outcome.effect === 'quit') {
+        props.onQuit?.();
+        exit();
+        return;
+      }
+    }
+  });
+
+  if (size.columns < MIN.columns || size.rows < MIN.rows) {
+    return <Text wrap="truncate">{`terminal too small: ${size.columns}×${size.rows}, need ${MIN.columns}×${MIN.rows} (q quits)`}</Text>;
+  }
+  const width = size.columns;
+  const gap = at === undefined ? undefined : source.gapAt(at);
+  const latest = state.cursor.instants[state.cursor.instants.length - 1];
+  const nowNs = BigInt(Math.floor(props.now())) * 1_000_000n;
+  const resource = filterResource(entry.view);
+  const status =
+    entry.filter !== undefined
+      ? `filter: ${describeFilter(entry.filter)}   (/ edits, Esc clears)`
+      : resource !== undefined
+        ? `/ filters ${resource} (extended filter)   ? help`
+        : '? help';
+  return (
+    <Box flexDirection="column" width={width} height={size.rows - 1} overflow="hidden">
+      <Header
+        cluster={source.cluster}
+        database={source.database}
+        at={at}
+        index={state.cursor.index}
+        count={state.cursor.instants.length}
+        freshness={latest === undefined ? 'no data' : `latest poll ${formatAge(latest, nowNs)}`}
+        gap={gap === undefined ? undefined : `${formatTimestampShort(gap.start)}–${gap.end === undefined ? 'ongoing' : formatTimestampShort(gap.end)}: ${gap.reason}`}
+        follow={state.cursor.follow}
+        marks={state.marks}
+        crumbs={breadcrumbs(state)}
+        filter={entry.filter === undefined ? undefined : describeFilter(entry.filter)}
+        badge={screen.badge}
+        width={width}
+        theme={theme}
+      />
+      {state.help ? (
+        <HelpView view={entry.view.kind} height={bodyHeight} width={width} theme={theme} />
+      ) : (
+        <ScreenView screen={screen} table={entry.table} height={bodyHeight} width={width} theme={theme} />
+      )}
+      {state.prompt !== undefined ? (
+        <PromptBar prompt={state.prompt} feedback={promptFeedback(state.prompt, resource, env(state).time)} width={width} theme={theme} />
+      ) : (
+        <Footer view={entry.view.kind} flash={state.flash} status={status} width={width} theme={theme} />
+      )}
+    </Box>
+  );
+}

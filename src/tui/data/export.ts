@@ -1,0 +1,40 @@
+/** ctrl-s: writes the current view next to the database as CSV (tables) or JSON, and says where. */
+import { existsSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { formatTimestamp } from '../../api/codec/timestamp.ts';
+import { csvLine } from '../../report/render/csv.ts';
+import type { ViewRef } from '../state/views.ts';
+import type { Export } from './screen.ts';
+
+/** The view as a file-name part: `connections`, `connection-<uid>`, `shadow-topic-<link>-<topic>`. */
+export function viewSlug(view: ViewRef): string {
+  const parts: string[] = [view.kind];
+  if (view.kind === 'connection') parts.push(view.uid);
+  if (view.kind === 'shadow-link') parts.push(view.link);
+  if (view.kind === 'shadow-topic') parts.push(view.link, view.topic);
+  return parts.join('-').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
+}
+
+/** The text of an export. */
+export function exportText(data: Export): string {
+  if (data.format === 'csv') return [csvLine(data.header), ...data.rows.map((r) => csvLine(r))].join('');
+  return `${JSON.stringify(data.data, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`;
+}
+
+/** A free path `<db name>-<view>-<instant>.<ext>` in the database's directory. */
+export function exportPath(database: string, view: ViewRef, at: bigint | undefined, format: Export['format']): string {
+  const dir = dirname(database);
+  const stem = basename(database, extname(database));
+  const when = at === undefined ? 'empty' : formatTimestamp(at).replace(/\.0+Z$/, 'Z').replace(/[:]/g, '');
+  const base = `${stem}-${viewSlug(view)}-${when}`;
+  let path = join(dir, `${base}.${format}`);
+  for (let n = 1; existsSync(path); n++) path = join(dir, `${base}-${n}.${format}`);
+  return path;
+}
+
+/** Writes an export next to the database; returns the path written. */
+export function saveExport(database: string, view: ViewRef, at: bigint | undefined, data: Export): string {
+  const path = exportPath(database, view, at, data.format);
+  writeFileSync(path, exportText(data), { flag: 'wx' });
+  return path;
+}

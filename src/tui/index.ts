@@ -1,0 +1,86 @@
+/**
+ * `flightrec browse`: the interactive history browser. Loaded lazily by the CLI so that other
+ * commands never load React; opens the database read-only and renders the App with ink.
+ */
+import React from 'react';
+import { render } from 'ink';
+import { createHistoryReader, openDatabase } from '../db/index.ts';
+import { App } from './components/App.tsx';
+import { saveExport } from './data/export.ts';
+import { HistorySource } from './data/history-source.ts';
+import type { ViewRef } from './state/views.ts';
+import { BrowseError } from './errors.ts';
+import { TerminalGuard } from './terminal.ts';
+import { pickTheme } from './theme.ts';
+
+export { BrowseError } from './errors.ts';
+export { resolveViewName, TOP_VIEWS } from './state/views.ts';
+
+/** What the browser needs from the command line. */
+export interface BrowseOptions {
+  /** absolute path of the database */
+  readonly database: string;
+  /** the path as the user wrote it (shown in the header) */
+  readonly displayPath: string;
+  readonly cluster?: string;
+  readonly stdin: NodeJS.ReadStream;
+  readonly stdout: NodeJS.WriteStream;
+  readonly stderr: NodeJS.WriteStream;
+  readonly noColor: boolean;
+  /** the wall clock in ms */
+  readonly now: () => number;
+  /** aborting it quits the browser (SIGINT/SIGTERM) */
+  readonly signal?: AbortSignal;
+  readonly start?: ViewRef;
+  readonly followMs?: number;
+}
+
+/** Runs the browser until the user quits; the terminal is restored however it ends. */
+export async function runBrowse(opts: BrowseOptions): Promise<void> {
+  const db = openDatabase(opts.database, { readonly: true });
+  let guard: TerminalGuard | undefined;
+  let source: HistorySource | undefined;
+  try {
+    const reader = createHistoryReader(db);
+    const clusters = reader.clusters();
+    if (opts.cluster !== undefined && clusters.length > 0 && !clusters.includes(opts.cluster)) {
+      throw new BrowseError(`no cluster ${JSON.stringify(opts.cluster)} in ${opts.displayPath}; recorded: ${clusters.join(', ')}`, true);
+    }
+    if (opts.cluster === undefined && clusters.length > 1) {
+      throw new BrowseError(`${opts.displayPath} holds several clusters (${clusters.join(', ')}): choose one with --cluster`, true);
+    }
+    source = new HistorySource(reader, { database: opts.displayPath, cluster: opts.cluster, workerPath: opts.database });
+    guard = new TerminalGuard({ stdout: opts.stdout, stdin: opts.stdin });
+    const app = React.createElement(App, {
+      source,
+      theme: pickTheme({ noColor: opts.noColor }),
+      now: opts.now,
+      start: opts.start,
+      followMs: opts.followMs,
+      save: (data, view, at) => saveExport(opts.database, view, at, data),
+    });
+    const instance = render(app, {
+      stdin: opts.stdin,
+      stdout: opts.stdout,
+      stderr: opts.stderr,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
+    const onAbort = (): void => instance.unmount();
+    // the terminal went away (hang-up): stop instead of crashing on the next write
+    const onError = (): void => instance.unmount();
+    opts.stdout.on('error', onError);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await instance.waitUntilExit();
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+      opts.stdout.off('error', onError);
+      instance.cleanup();
+    }
+  } finally {
+    guard?.restore();
+    source?.close();
+    db.close();
+  }
+}

@@ -1,0 +1,53 @@
+/** The connections at the cursor: a sortable, filterable table coloured by what changed since the previous poll. */
+import type { KafkaConnection } from '../../api/schema/connection.ts';
+import { formatTimestampShort } from '../../api/codec/timestamp.ts';
+import type { GridExtras } from '../data/grid.ts';
+import type { Screen } from '../data/screen.ts';
+import { seg } from '../data/screen.ts';
+import type { BrowseSource } from '../data/source.ts';
+import { CHANGE_STYLE, type ChangeKind } from '../glyphs.ts';
+import type { StackEntry } from '../state/app.ts';
+import { countBadge } from './rows.ts';
+import { resourceTable } from './resource-table.ts';
+
+/** Builds the connections screen for the instant `at`. */
+export function connectionsScreen(source: BrowseSource, entry: StackEntry, at: bigint): Screen {
+  const state = source.stateAt<KafkaConnection>('connections', at);
+  const changes = source.connectionChanges(at);
+  // connections gone since the previous poll stay visible once, marked closed
+  const all = [...state.rows, ...changes.gone];
+  const now = state.poll?.startTime ?? at;
+  const kindOf = (c: KafkaConnection): ChangeKind => changes.kinds.get(c.uid) ?? 'idle';
+  const extras: GridExtras<KafkaConnection> = {
+    now,
+    rowToken: (c) => CHANGE_STYLE[kindOf(c)].token,
+    glyph: (c) => CHANGE_STYLE[kindOf(c)].glyph,
+    target: (c) => ({ view: { kind: 'connection', uid: c.uid } }),
+  };
+  const { grid, rows } = resourceTable('connections', all, entry, extras);
+  const counts: Record<ChangeKind, number> = { new: 0, closed: 0, moving: 0, idle: 0 };
+  for (const c of all) counts[kindOf(c)]++;
+  const poll = state.poll;
+  const panel = [
+    [
+      seg('poll ', 'label'),
+      seg(poll ? formatTimestampShort(poll.startTime) : 'none at or before the cursor', poll ? 'value' : 'warn'),
+      seg('  vs previous ', 'label'),
+      seg(changes.previous ? formatTimestampShort(changes.previous.startTime) : 'none', 'value'),
+      seg('   '),
+      seg(`${CHANGE_STYLE.new.glyph} ${counts.new} new  `, CHANGE_STYLE.new.token),
+      seg(`${CHANGE_STYLE.closed.glyph} ${counts.closed} closed  `, CHANGE_STYLE.closed.token),
+      seg(`${CHANGE_STYLE.moving.glyph} ${counts.moving} moving  `, CHANGE_STYLE.moving.token),
+      seg(`${CHANGE_STYLE.idle.glyph} ${counts.idle} idle`, CHANGE_STYLE.idle.token),
+    ],
+  ];
+  if (poll !== undefined && poll.coverage === 'truncated') {
+    panel.push([seg(`⚠ the cluster reported ${poll.totalSize} connections; this poll returned ${poll.rowsReturned}`, 'warn')]);
+  }
+  return {
+    panel,
+    grid,
+    badge: countBadge(rows.length, all.length),
+    empty: entry.filter !== undefined ? 'no connection matches the filter' : 'no connections at this instant',
+  };
+}

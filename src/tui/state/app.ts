@@ -1,0 +1,150 @@
+/** The browser's whole navigation state (view stack, time cursor, marks, prompt, help) as one pure reducer. */
+import { initialCursor, reduceCursor, type CursorAction, type CursorState } from './cursor.ts';
+import { reduceMarks, type MarksAction, type MarksState } from './marks.ts';
+import { reducePrompt, type PromptAction, type PromptState } from './prompt.ts';
+import { INITIAL_TABLE, reduceTable, type TableAction, type TableExtent, type TableState } from './table.ts';
+import { sameView, type TopView, type ViewRef } from './views.ts';
+
+/** A filter applied to a view's rows. */
+export interface ActiveFilter {
+  readonly expr: string;
+  readonly negate: boolean;
+}
+
+/** One screen on the view stack, with its own table position and filter. */
+export interface StackEntry {
+  readonly view: ViewRef;
+  readonly table: TableState;
+  readonly filter?: ActiveFilter;
+}
+
+/** A one-line message in the status line (saved file, bad time, ...). */
+export interface Flash {
+  readonly text: string;
+  readonly tone: 'ok' | 'info' | 'warn' | 'error';
+}
+
+/** Everything the browser remembers between keypresses. */
+export interface AppState {
+  /** never empty; the last entry is on screen */
+  readonly stack: readonly StackEntry[];
+  readonly cursor: CursorState;
+  readonly marks: MarksState;
+  readonly prompt?: PromptState;
+  readonly help: boolean;
+  readonly flash?: Flash;
+  readonly quit: boolean;
+}
+
+/** Every action the reducer understands. */
+export type AppAction =
+  | CursorAction
+  | MarksAction
+  | PromptAction
+  | { readonly type: 'table'; readonly action: TableAction; readonly extent: TableExtent }
+  /** `:name`: the named view, with the overview under it */
+  | { readonly type: 'goto'; readonly view: TopView }
+  /** drill down (Enter) */
+  | { readonly type: 'push'; readonly view: ViewRef; readonly filter?: ActiveFilter }
+  /** move the time cursor, then drill down (an event's entity) */
+  | { readonly type: 'open-at'; readonly at: bigint; readonly view?: ViewRef; readonly filter?: ActiveFilter }
+  /** Esc: close help, else clear the filter, else pop the stack */
+  | { readonly type: 'back' }
+  | { readonly type: 'filter-set'; readonly filter: ActiveFilter }
+  | { readonly type: 'filter-clear' }
+  | { readonly type: 'help'; readonly on?: boolean }
+  | { readonly type: 'flash'; readonly flash?: Flash }
+  | { readonly type: 'quit' };
+
+/** The state at start-up: the given view over the overview (or the overview alone), cursor on the latest poll. */
+export function initialState(instants: readonly bigint[], start: ViewRef = { kind: 'overview' }): AppState {
+  const stack: StackEntry[] = [{ view: { kind: 'overview' }, table: INITIAL_TABLE }];
+  if (start.kind !== 'overview') stack.push({ view: start, table: INITIAL_TABLE });
+  return { stack, cursor: initialCursor(instants), marks: {}, help: false, quit: false };
+}
+
+/** The entry on screen. */
+export function topEntry(state: AppState): StackEntry {
+  return state.stack[state.stack.length - 1] as StackEntry;
+}
+
+function replaceTop(state: AppState, entry: StackEntry): AppState {
+  return { ...state, stack: [...state.stack.slice(0, -1), entry] };
+}
+
+function push(state: AppState, view: ViewRef, filter?: ActiveFilter): AppState {
+  const entry: StackEntry = filter === undefined ? { view, table: INITIAL_TABLE } : { view, table: INITIAL_TABLE, filter };
+  if (sameView(topEntry(state).view, view)) return filter === undefined ? state : replaceTop(state, entry);
+  return { ...state, help: false, stack: [...state.stack, entry] };
+}
+
+/** Applies one action. */
+export function reduceApp(state: AppState, action: AppAction): AppState {
+  switch (action.type) {
+    case 'step':
+    case 'latest':
+    case 'set':
+    case 'follow':
+    case 'instants': {
+      const cursor = reduceCursor(state.cursor, action);
+      return cursor === state.cursor ? state : { ...state, cursor };
+    }
+    case 'mark':
+    case 'clear-marks':
+      return { ...state, marks: reduceMarks(state.marks, action) };
+    case 'prompt-open':
+    case 'prompt-insert':
+    case 'prompt-backspace':
+    case 'prompt-kill':
+    case 'prompt-set':
+    case 'prompt-close': {
+      const prompt = reducePrompt(state.prompt, action);
+      const { prompt: _old, ...rest } = state;
+      return prompt === undefined ? rest : { ...rest, prompt, help: false };
+    }
+    case 'table': {
+      const top = topEntry(state);
+      const table = reduceTable(top.table, action.action, action.extent);
+      return table === top.table ? state : replaceTop(state, { ...top, table });
+    }
+    case 'goto': {
+      const stack: StackEntry[] = [{ view: { kind: 'overview' }, table: state.stack[0]?.table ?? INITIAL_TABLE }];
+      if (action.view !== 'overview') stack.push({ view: { kind: action.view }, table: INITIAL_TABLE });
+      return { ...state, help: false, stack };
+    }
+    case 'push':
+      return push(state, action.view, action.filter);
+    case 'open-at': {
+      const moved = { ...state, cursor: reduceCursor(state.cursor, { type: 'set', at: action.at }) };
+      return action.view === undefined ? moved : push(moved, action.view, action.filter);
+    }
+    case 'back': {
+      if (state.help) return { ...state, help: false };
+      const top = topEntry(state);
+      if (top.filter !== undefined) {
+        const { filter: _f, ...entry } = top;
+        return replaceTop(state, entry);
+      }
+      return state.stack.length > 1 ? { ...state, stack: state.stack.slice(0, -1) } : state;
+    }
+    case 'filter-set':
+      return replaceTop(state, { ...topEntry(state), filter: action.filter, table: { ...topEntry(state).table, selected: 0, offset: 0 } });
+    case 'filter-clear': {
+      const { filter: _f, ...entry } = topEntry(state);
+      return replaceTop(state, entry);
+    }
+    case 'help':
+      return { ...state, help: action.on ?? !state.help };
+    case 'flash': {
+      const { flash: _old, ...rest } = state;
+      return action.flash === undefined ? rest : { ...rest, flash: action.flash };
+    }
+    case 'quit':
+      return { ...state, quit: true };
+  }
+}
+
+/** The breadcrumbs: the views on the stack, bottom first. */
+export function breadcrumbs(state: AppState): ViewRef[] {
+  return state.stack.map((e) => e.view);
+}

@@ -1,0 +1,137 @@
+/**
+ * `flightrec timeline`, `trends` and `summary` over a database recorded from the simulated
+ * cluster: formats, filters, colour rules and exit codes.
+ */
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordScenario, runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
+
+const tmp = tempDir();
+const db = tmp.path('incident.db');
+beforeAll(async () => {
+  await recordScenario(db, 'incident', '15m', ['--connections', '120']);
+}, 180_000);
+afterAll(() => tmp.remove());
+
+const run = (args: string[], opts: Parameters<typeof runFlightrec>[1] = {}) => runFlightrec(['--db', db, ...args], opts);
+
+describe('flightrec timeline', () => {
+  it('prints the table by default, without escape bytes when stdout is not a terminal', async () => {
+    const r = await run(['timeline']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^Timeline of cluster sim, 2026-01-01T00:00:00Z → /);
+    expect(r.out).toContain('connections.broker-empty');
+    expect(r.out).toContain('Key series');
+    expect(r.out).not.toContain('\u001b');
+  });
+
+  it('colours on a terminal, but never with NO_COLOR or --no-color', async () => {
+    expect((await run(['timeline'], { isTTY: true })).out).toContain('\u001b[');
+    expect((await run(['timeline'], { isTTY: true, env: { NO_COLOR: '1' } })).out).not.toContain('\u001b');
+    expect((await run(['--no-color', 'timeline'], { isTTY: true })).out).not.toContain('\u001b');
+  });
+
+  it('filters by severity and by entity, window included', async () => {
+    const all = JSON.parse((await run(['-o', 'json', 'timeline'])).out) as { events: { severity: string; entity: string; related: string[] }[] };
+    const errors = JSON.parse((await run(['-o', 'json', 'timeline', '--min-severity', 'error'])).out) as typeof all;
+    expect(errors.events.length).toBeGreaterThan(0);
+    expect(errors.events.length).toBeLessThan(all.events.length);
+    expect(errors.events.every((e) => e.severity === 'error')).toBe(true);
+    const broker = JSON.parse((await run(['-o', 'json', 'timeline', '--for', 'broker/2'])).out) as typeof all;
+    expect(broker.events.length).toBeGreaterThan(0);
+    expect(broker.events.every((e) => e.entity === 'broker/2' || e.related.includes('broker/2'))).toBe(true);
+    const early = JSON.parse((await run(['-o', 'json', 'timeline', '--since', '2026-01-01T00:00:00Z', '--until', '2026-01-01T00:01:30Z'])).out) as typeof all;
+    expect(early.events.length).toBeLessThan(all.events.length);
+  });
+
+  it('writes every format: md, ndjson, yaml, html, annotations', async () => {
+    expect((await run(['-o', 'md', 'timeline'])).out).toContain('## Incident timeline: sim');
+    const nd = (await run(['-o', 'ndjson', 'timeline'])).out.trim().split('\n');
+    expect(JSON.parse(nd[0]!)).toHaveProperty('kind');
+    expect((await run(['-o', 'yaml', 'timeline'])).out).toContain('events:');
+    const html = (await run(['-o', 'html', 'timeline'])).out;
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).toContain('<svg');
+    expect(html).not.toMatch(/<script/i);
+    const notes = JSON.parse((await run(['-o', 'annotations', 'timeline'])).out) as { time: number }[];
+    expect(notes.length).toBe(nd.length);
+  });
+
+  it('exits 2 on bad usage, naming the flag', async () => {
+    const bad = [
+      [['timeline', '--min-severity', 'loud'], '--min-severity'],
+      [['timeline', '--for', 'nothing'], '--for'],
+      [['timeline', '--since', 'yesterday'], '--since'],
+      [['-o', 'csv', 'timeline'], '--output'],
+      [['timeline', '--since', '2026-01-01T00:10:00Z', '--until', '2026-01-01T00:01:00Z'], '--since'],
+    ] as const;
+    for (const [args, flag] of bad) {
+      const r = await run([...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toContain(flag);
+    }
+  });
+
+  it('reads thresholds from the config file and rejects unknown keys there', async () => {
+    const good = tmp.path('good.yaml');
+    writeFileSync(good, 'thresholds:\n  connections:\n    brokerMinConnections: 100000\n');
+    const r = await run(['--config', good, '-o', 'json', 'timeline']);
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain('connections.broker-empty');
+    const bad = tmp.path('bad.yaml');
+    writeFileSync(bad, 'thresholds:\n  shadow:\n    lagRecord: 5\n');
+    const e = await run(['--config', bad, 'timeline']);
+    expect(e.code).toBe(2);
+    expect(e.err).toContain('thresholds.shadow.lagRecord: unknown key');
+  });
+});
+
+describe('flightrec trends', () => {
+  it('draws sparklines of rates rolled up by a key', async () => {
+    const r = await run(['trends', 'produce-bytes', '--by', 'principal', '--top', '3']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^produce-bytes by principal/);
+    expect(r.out).toMatch(/[▁▂▃▄▅▆▇█]{5}/);
+    expect(r.out).toMatch(/\/s/);
+    expect(r.out.trim().split('\n').length).toBe(2 + 1 + 3);
+  });
+
+  it('writes JSON and CSV, and the lag trend classes', async () => {
+    const doc = JSON.parse((await run(['-o', 'json', 'trends', 'shadow-lag', '--by', 'topic'])).out) as { rows: { trend: string; detail: { timeLagSeconds?: number } }[] };
+    expect(doc.rows.length).toBeGreaterThan(0);
+    expect(doc.rows.every((r) => ['ok', 'growing', 'stalled', 'stopped'].includes(r.trend))).toBe(true);
+    expect((await run(['-o', 'csv', 'trends', 'connections', '--by', 'broker'])).out.split('\r\n')[0]).toBe('key,bucket_start,value,trend');
+  });
+
+  it('exits 2 on an unknown metric or key', async () => {
+    expect((await run(['trends', 'latency'])).code).toBe(2);
+    const r = await run(['trends', 'iceberg-lag', '--by', 'broker']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('partition, topic');
+    expect((await run(['trends', 'requests', '--top', '0'])).code).toBe(2);
+  });
+});
+
+describe('flightrec summary', () => {
+  it('summarises the window before --until as a chat block, or JSON', async () => {
+    const r = await run(['summary', '--window', '10m', '--until', '2026-01-01T00:10:00Z']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^flightrec summary · cluster sim · 10m00s until 2026-01-01T00:10:00Z/);
+    expect(r.out).toContain('Abnormal now (');
+    const doc = JSON.parse((await run(['-o', 'json', 'summary', '--window', '10m', '--until', '2026-01-01T00:10:00Z'])).out) as { abnormal: unknown[] };
+    expect(doc.abnormal.length).toBeGreaterThan(0);
+  });
+
+  it('defaults the window end to now: a stopped recording shows as a gap', async () => {
+    const now = Date.UTC(2026, 0, 1, 1, 0, 0);
+    const r = await run(['summary', '--window', '1h'], { now: () => now });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('no ListKafkaConnections poll in the last');
+  });
+
+  it('exits 2 on a bad window', async () => {
+    const r = await run(['summary', '--window', 'forever']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--window');
+  });
+});

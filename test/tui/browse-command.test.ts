@@ -1,0 +1,68 @@
+/** `flightrec browse` as a command: refuses without a terminal, maps its errors, and loads React only when it runs. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/main.ts';
+import { registerBrowse } from '../../src/cli/commands/browse.ts';
+import { RuntimeError, UsageError, type CliIo } from '../../src/cli/context.ts';
+import { memoryIo } from '../helpers/memory-io.ts';
+
+/** Runs `flightrec ...args` with browse registered; returns the exit code as the CLI would. */
+async function run(args: string[], io: CliIo): Promise<number> {
+  let code = 0;
+  const program = buildProgram(io, (c) => {
+    code = c;
+  });
+  // registered by the CLI itself once wired in; register it here until then
+  if (!program.commands.some((c) => c.name() === 'browse')) {
+    registerBrowse(program, io, (c) => {
+      code = c;
+    });
+  }
+  try {
+    await program.parseAsync(args, { from: 'user' });
+    return code;
+  } catch (err) {
+    io.stderr.write(`flightrec: ${(err as Error).message}\n`);
+    if (err instanceof UsageError) return 2;
+    if (err instanceof RuntimeError) return 1;
+    throw err;
+  }
+}
+
+/** An io whose stdin and stdout claim to be terminals. */
+function terminalIo(): ReturnType<typeof memoryIo> {
+  const io = memoryIo({ isTTY: true });
+  return Object.assign(io, { stdin: { isTTY: true } as unknown as NodeJS.ReadStream });
+}
+
+describe('flightrec browse', () => {
+  it('refuses to start without a terminal on stdin and stdout, with a hint', async () => {
+    const io = memoryIo();
+    expect(await run(['browse'], io)).toBe(2);
+    expect(io.err()).toContain('browse needs a terminal on stdin and stdout');
+    expect(io.err()).toMatch(/hint: .*flightrec query.*flightrec timeline/);
+    expect(io.out()).toBe('');
+    const half = Object.assign(memoryIo({ isTTY: true }), { stdin: { isTTY: false } as unknown as NodeJS.ReadStream });
+    expect(await run(['browse'], half)).toBe(2);
+  });
+
+  it('says which views exist when --view names none', async () => {
+    const io = terminalIo();
+    expect(await run(['browse', '--view', 'pods'], io)).toBe(2);
+    expect(io.err()).toMatch(/unknown view "pods": expected one of overview, connections/);
+  });
+
+  it('fails cleanly (exit 1, no terminal switch) when the database cannot be opened', async () => {
+    const io = terminalIo();
+    expect(await run(['browse', '--db', '/nonexistent/dir/x.db'], io)).toBe(1);
+    expect(io.err()).toMatch(/x\.db/);
+    expect(io.out()).not.toContain('\u001b[?1049h');
+  });
+
+  it('imports the TUI lazily: nothing of React, ink or src/tui at module level', () => {
+    const text = readFileSync(new URL('../../src/cli/commands/browse.ts', import.meta.url), 'utf8');
+    const staticImports = text.split('\n').filter((l) => /^import\s/.test(l));
+    expect(staticImports.join('\n')).not.toMatch(/react|ink|tui/);
+    expect(text).toContain("await import('../../tui/index.ts')");
+  });
+});

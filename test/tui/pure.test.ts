@@ -1,0 +1,143 @@
+/** Pure helpers of the browser: key names, time input, column layout, connection changes, entity targets. */
+import { describe, expect, it } from 'vitest';
+import { burstKeys, keyName } from '../../src/tui/input/keys.ts';
+import { parseTimeInput, TimeInputError } from '../../src/tui/time-input.ts';
+import { fit, layoutColumns, truncate } from '../../src/tui/text.ts';
+import { classifyConnections } from '../../src/tui/data/connection-changes.ts';
+import { entityFilter, entityTarget, filterString } from '../../src/tui/screens/entity-target.ts';
+import { checkFilterText } from '../../src/tui/data/filter-check.ts';
+import { exportText, viewSlug } from '../../src/tui/data/export.ts';
+import { colourDisabled, pickTheme } from '../../src/tui/theme.ts';
+import { helpLines } from '../../src/tui/components/HelpView.tsx';
+import { KEYMAP } from '../../src/tui/keymap.ts';
+import type { KafkaConnection } from '../../src/api/schema/connection.ts';
+
+const S = 1_000_000_000n;
+const BASE = 1_767_225_600n * S; // 2026-01-01T00:00:00Z
+
+describe('keys', () => {
+  it('names named keys, control keys and text', () => {
+    expect(keyName('', { upArrow: true })).toBe('up');
+    expect(keyName('', { pageDown: true })).toBe('pgdn');
+    expect(keyName('\r', { return: true })).toBe('enter');
+    expect(keyName('s', { ctrl: true })).toBe('ctrl+s');
+    expect(keyName('G', { shift: true })).toBe('G');
+    expect(keyName('', { delete: true })).toBe('backspace');
+  });
+
+  it('splits a burst into keys, keeping text runs together for a prompt', () => {
+    expect(burstKeys('jj\r', {}, false).map((k) => k.name)).toEqual(['j', 'j', 'enter']);
+    expect(burstKeys('abc\r', {}, true)).toEqual([
+      { name: 'abc', text: true },
+      { name: 'enter', text: false },
+    ]);
+    expect(burstKeys('\u0013', {}, false).map((k) => k.name)).toEqual(['ctrl+s']);
+  });
+});
+
+describe('time input', () => {
+  const ctx = { first: BASE, latest: BASE + 1200n * S, cursor: BASE + 600n * S };
+  it('reads RFC 3339, latest, first, times of day and relative forms', () => {
+    expect(parseTimeInput('2026-01-01T00:05:00Z', ctx)).toBe(BASE + 300n * S);
+    expect(parseTimeInput('latest', ctx)).toBe(ctx.latest);
+    expect(parseTimeInput('now', ctx)).toBe(ctx.latest);
+    expect(parseTimeInput('first', ctx)).toBe(BASE);
+    expect(parseTimeInput('00:07', ctx)).toBe(BASE + 420n * S);
+    expect(parseTimeInput('00:07:30', ctx)).toBe(BASE + 450n * S);
+    expect(parseTimeInput('-5m', ctx)).toBe(ctx.latest - 300n * S);
+    expect(parseTimeInput('5m', ctx)).toBe(ctx.latest - 300n * S);
+    expect(parseTimeInput('+1m30s', ctx)).toBe(BASE + 90n * S);
+  });
+
+  it('explains what it accepts', () => {
+    expect(() => parseTimeInput('yesterday', ctx)).toThrow(TimeInputError);
+    expect(() => parseTimeInput('yesterday', ctx)).toThrow(/RFC 3339/);
+    expect(() => parseTimeInput('25:00', ctx)).toThrow(/not a time of day/);
+    expect(() => parseTimeInput('2026-13-01T00:00:00Z', ctx)).toThrow(TimeInputError);
+  });
+});
+
+describe('text layout', () => {
+  it('truncates with an ellipsis and pads to a width', () => {
+    expect(truncate('abcdef', 4)).toBe('abc…');
+    expect(fit('ab', 4, 'right')).toBe('  ab');
+    expect(fit('ab', 4)).toBe('ab  ');
+  });
+
+  it('gives columns their width, cutting the widest first when they do not fit', () => {
+    const shapes = [
+      { header: 'UID', align: 'left' as const, content: 36 },
+      { header: 'NODE', align: 'right' as const, content: 1 },
+      { header: 'CLIENT', align: 'left' as const, content: 20 },
+    ];
+    expect(layoutColumns(shapes, 200)).toEqual([36, 4, 20]);
+    const tight = layoutColumns(shapes, 40);
+    expect(tight.reduce((a, b) => a + b, 0) + 4).toBeLessThanOrEqual(40);
+    expect(tight[1]).toBe(4);
+    expect(tight[0]).toBeGreaterThanOrEqual(tight[2] as number);
+  });
+});
+
+describe('connection changes', () => {
+  const conn = (uid: string, requests: bigint, state = 'KAFKA_CONNECTION_STATE_OPEN'): KafkaConnection =>
+    ({
+      uid,
+      state,
+      closeTime: 0n,
+      totalRequestStatistics: { requestCount: requests, fetchBytes: 0n, produceBytes: 0n, produceBatchCount: 0n },
+    }) as unknown as KafkaConnection;
+
+  it('classifies new, closed, gone, moving and idle', () => {
+    const prev = [conn('a', 1n), conn('b', 5n), conn('c', 1n), conn('d', 1n)];
+    const cur = [conn('a', 2n), conn('b', 5n), conn('c', 1n, 'KAFKA_CONNECTION_STATE_CLOSED'), conn('e', 0n)];
+    const { kinds, gone } = classifyConnections(cur, prev);
+    expect(Object.fromEntries(kinds)).toEqual({ a: 'moving', b: 'idle', c: 'closed', d: 'closed', e: 'new' });
+    expect(gone.map((c) => c.uid)).toEqual(['d']);
+    expect(classifyConnections(cur, undefined).kinds.get('e')).toBe('idle');
+  });
+});
+
+describe('entity targets', () => {
+  it('opens the view of an event entity, with a connections filter where it names some', () => {
+    expect(entityTarget('shadow-topic/dr/orders', 'shadow.lag-growing')).toEqual({ kind: 'shadow-topic', link: 'dr', topic: 'orders' });
+    expect(entityTarget('task/dr/source_topic_sync/1/0', 'shadow.task-state')).toEqual({ kind: 'shadow-link', link: 'dr' });
+    expect(entityTarget('broker/2', 'upgrade.member-down')).toEqual({ kind: 'upgrade' });
+    expect(entityTarget('broker/2', 'connections.broker-drop')).toEqual({ kind: 'connections' });
+    expect(entityTarget('iceberg-catalog/cluster', 'iceberg.catalog-unreachable')).toEqual({ kind: 'iceberg' });
+    expect(entityFilter('broker/2')).toBe('node_id = 2');
+    expect(entityFilter('principal/User:svc-legacy')).toBe('authentication_info.user_principal = "User:svc-legacy"');
+    for (const e of ['client/a"b*', 'group/x\\y', 'listener/in ternal', 'software/librdkafka/2.3.0']) {
+      const f = entityFilter(e);
+      expect(f).toBeDefined();
+      expect(checkFilterText(f as string, 'connections').ok).toBe(true);
+    }
+    expect(filterString('a"b')).toBe('"a\\"b"');
+  });
+});
+
+describe('export, theme, help', () => {
+  it('writes CSV safely and JSON with int64 values as strings', () => {
+    expect(exportText({ format: 'csv', header: ['A', 'B'], rows: [['1', 'x,y'], ['=cmd', 'z']] })).toBe('A,B\r\n1,"x,y"\r\n\'=cmd,z\r\n');
+    expect(exportText({ format: 'json', data: { n: 12345678901234567890n } })).toContain('"12345678901234567890"');
+    expect(viewSlug({ kind: 'shadow-topic', link: 'dr', topic: 'a/b' })).toBe('shadow-topic-dr-a_b');
+  });
+
+  it('honours NO_COLOR: no colour in the plain theme, emphasis kept', () => {
+    expect(colourDisabled({ NO_COLOR: '1' })).toBe(true);
+    expect(colourDisabled({ NO_COLOR: '' })).toBe(false);
+    const plainTheme = pickTheme({ noColor: true });
+    expect(Object.values(plainTheme).every((s) => s.color === undefined && s.dimColor !== true)).toBe(true);
+    expect(plainTheme.selected.inverse).toBe(true);
+  });
+
+  it('lists every binding of a view from the keymap in its help', () => {
+    const text = helpLines('connections')
+      .map((l) => l.map((s) => s.text).join(''))
+      .join('\n');
+    for (const b of KEYMAP.filter((x) => x.views === undefined || x.views.includes('connections'))) {
+      expect(text).toContain(b.keys[0] === ' ' ? 'space' : b.keys[0]);
+    }
+    expect(text).toContain('counters moving');
+    expect(helpLines('overview').map((l) => l.map((s) => s.text).join('')).join('\n')).not.toContain('filter rows');
+  });
+});
