@@ -76,7 +76,8 @@ export function parseConfigFile(text: string, source: string): FileLayer {
     throw new ConfigError('', `${source}: ${(err as Error).message}`);
   }
   if (doc === null || doc === undefined) return { global: {}, clusters: [] };
-  const top = object('', doc, ['clusters', 'schedules', 'jitter', 'retry', 'shutdownTimeout', 'keepRawAnswers']);
+  // `thresholds` belongs to the analysis commands (timeline, trends, summary), which read the same file
+  const top = object('', doc, ['clusters', 'schedules', 'jitter', 'retry', 'shutdownTimeout', 'keepRawAnswers', 'thresholds']);
   const global: GlobalDraft = {
     jitterMs: opt(top, 'jitter', '', (k, v) => durationMs(k, v, { allowZero: true })),
     shutdownTimeoutMs: opt(top, 'shutdownTimeout', '', (k, v) => durationMs(k, v)),

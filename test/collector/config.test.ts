@@ -76,6 +76,11 @@ describe('collector config', () => {
     expect(JSON.stringify(cfg)).not.toContain('s3cret');
   });
 
+  it('leaves the thresholds section to the analysis commands that share the file', () => {
+    const config = load({ text: 'thresholds:\n  shadow: { lagRecords: 5000 }\nclusters: [{ baseUrl: "http://127.0.0.1:9644" }]\n' });
+    expect(config.clusters[0]!.baseUrl).toBe('http://127.0.0.1:9644');
+  });
+
   it('keeps the defaults of the retry keys a file leaves out', () => {
     const cfg = load({ text: 'retry: { maxAttempts: 2 }\nclusters: [{ baseUrl: "http://x:1" }]' });
     expect(cfg.retry).toEqual({ maxAttempts: 2, baseDelayMs: 500, exhaustedDelayMs: 5000, maxDelayMs: 30_000 });
