@@ -141,8 +141,8 @@ try {
   // 3. state of all connections as of T mid-history. "cold": a fresh reader per run (no cached
   // versions or strings; statements prepared beforehand). "warm": one reader answering
   // alternately for two instants in different batches, as a TUI scrubbing through time does.
-  const at = times[57]! + 1n;
-  const other = times[23]! + 1n;
+  const at = times[60]! + 1n; // the 5th poll of its batch: chunks decode half way
+  const other = times[27]! + 1n;
   const expected = createHistoryReader(ro).stateAt('connections', at).rows.length;
   const fresh = Array.from({ length: 21 }, () => createHistoryReader(ro));
   const state = bench(() => {
