@@ -63,6 +63,9 @@ export function createClusterClient(
 ): AdminCaller {
   const key = `cluster ${cluster.name}`;
   const auth = resolveAuth(cluster.auth, key, env, warn);
+  if (cluster.tls?.insecureSkipVerify === true) {
+    warn(`${key}: TLS certificate verification is DISABLED (insecureSkipVerify); anyone on the path can read and alter the answers`);
+  }
   try {
     return factory(cluster, auth);
   } catch (err) {

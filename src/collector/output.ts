@@ -4,6 +4,7 @@
  * No escape sequences, so NO_COLOR and dumb terminals are safe.
  */
 import { formatTimestampShort } from '../api/codec/timestamp.ts';
+import { sanitizeCell } from '../api/safe-text.ts';
 import type { RoundResult } from './poller.ts';
 
 /** A text stream such as process.stderr. */
@@ -44,7 +45,8 @@ export function formatBytes(n: number): string {
 }
 
 function oneLine(text: string, max = 160): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // messages come from the cluster (or a proxy): never let their control bytes reach the terminal
+  const flat = sanitizeCell(text.replace(/\s+/g, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

@@ -8,6 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { isConnectCode } from '../../api/client/connect-codes.ts';
+import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { JsonSyntaxError, parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { isOperationName, OPERATION_NAMES, OPERATIONS, type OperationName } from '../../api/schema/operations.ts';
 import { decodeRequest, decodeAnswer } from '../../api/wire/answers.ts';
@@ -165,7 +166,7 @@ export function runImport(files: readonly string[], opts: ImportOpts, g: GlobalO
       } catch (err) {
         const code = (err as { code?: string }).code;
         const error = `cannot read: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}`;
-        io.stderr.write(`flightrec: import ${name}: ${error}\n`);
+        io.stderr.write(sanitizeForTerminal(`flightrec: import ${name}: ${error}\n`));
         outcomes.push({ file: name, ok: false, error });
         continue;
       }
@@ -191,13 +192,13 @@ export function runImport(files: readonly string[], opts: ImportOpts, g: GlobalO
         poll = writer.writePoll(record).toString();
       } catch (err) {
         const error = `cannot store it: ${err instanceof Error ? err.message : String(err)}`;
-        io.stderr.write(`flightrec: import ${name}: ${error}\n`);
+        io.stderr.write(sanitizeForTerminal(`flightrec: import ${name}: ${error}\n`));
         outcomes.push({ file: name, ok: false, error });
         continue;
       }
-      if (invalid !== undefined) io.stderr.write(`flightrec: import ${name}: ${invalid} (stored as failed poll ${poll})\n`);
-      else if (savedError !== undefined) io.stderr.write(`import ${name}: a saved error answer (${savedError}), stored as failed poll ${poll}\n`);
-      else io.stderr.write(`import ${name}: stored as poll ${poll}\n`);
+      if (invalid !== undefined) io.stderr.write(sanitizeForTerminal(`flightrec: import ${name}: ${invalid} (stored as failed poll ${poll})\n`));
+      else if (savedError !== undefined) io.stderr.write(sanitizeForTerminal(`import ${name}: a saved error answer (${savedError}), stored as failed poll ${poll}\n`));
+      else io.stderr.write(sanitizeForTerminal(`import ${name}: stored as poll ${poll}\n`));
       outcomes.push({ file: name, poll, ok: invalid === undefined, ...(invalid === undefined ? {} : { error: invalid }) });
     }
   } finally {

@@ -6,6 +6,7 @@ import { registerCollect } from './collect.ts';
 import { registerDb } from './db.ts';
 import { registerDemo, type Dispatch } from './demo.ts';
 import { registerDiff } from './diff.ts';
+import { registerExport } from './export.ts';
 import { registerFilterCheck } from './filter-check.ts';
 import { registerImport } from './import.ts';
 import { registerQuery } from './query.ts';
@@ -27,5 +28,6 @@ export function registerCommands(program: Command, io: CliIo, done: (code: numbe
   registerSummary(program, io, done);
   registerBrowse(program, io, done);
   registerFilterCheck(program, io, done);
+  registerExport(program, io, done);
   registerDb(program, io, done);
 }

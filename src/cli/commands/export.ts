@@ -1,0 +1,164 @@
+/**
+ * `flightrec export [--redact] [--since T] [--until T] [--out FILE]`: writes the polls of a
+ * time range, each with its request and reconstructed answer (or failure), as one JSON bundle.
+ * With `--redact`, IP addresses, principals, client ids, transactional ids and group ids become
+ * stable tokens and the mapping goes to `FILE.mapping.json`. Both files are created mode 0600
+ * and never overwrite an existing file.
+ */
+import { closeSync, fchmodSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { sanitizeForTerminal } from '../../api/safe-text.ts';
+import { createHistoryReader, HistoryQueryError, openDatabase, type FlightrecDb } from '../../db/index.ts';
+import { mappingDocument, writeExportBundle, type ExportResult } from '../../report/export/index.ts';
+import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { VERSION } from '../version.ts';
+import { timeOption } from './query.ts';
+
+interface ExportOpts {
+  redact?: boolean;
+  since?: string;
+  until?: string;
+  out: string;
+}
+
+interface GlobalOpts {
+  db: string;
+  cluster?: string;
+}
+
+/** Default bundle file, in the working directory. */
+export const DEFAULT_EXPORT_FILE = 'flightrec-export.json';
+
+/** A file opened for writing that did not exist before (mode 0600), written in buffered pieces. */
+class PrivateFile {
+  readonly path: string;
+  readonly #fd: number;
+  #pending: string[] = [];
+  #size = 0;
+
+  constructor(path: string) {
+    this.path = path;
+    try {
+      this.#fd = openSync(path, 'wx', 0o600);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (code === 'EEXIST') throw new RuntimeError(`${path} already exists: remove it or choose another --out`);
+      throw new RuntimeError(`cannot create ${path}: ${(err as Error).message}`);
+    }
+    fchmodSync(this.#fd, 0o600);
+  }
+
+  write(chunk: string): void {
+    this.#pending.push(chunk);
+    this.#size += chunk.length;
+    if (this.#size >= 1 << 20) this.flush();
+  }
+
+  flush(): void {
+    if (this.#pending.length === 0) return;
+    const text = this.#pending.join('');
+    this.#pending = [];
+    this.#size = 0;
+    const bytes = Buffer.from(text, 'utf8');
+    for (let off = 0; off < bytes.length; ) off += writeSync(this.#fd, bytes, off);
+  }
+
+  close(): void {
+    try {
+      this.flush();
+    } finally {
+      closeSync(this.#fd);
+    }
+  }
+
+  /** Closes and removes the file (after a failure: no half-written export is left behind). */
+  discard(): void {
+    try {
+      closeSync(this.#fd);
+    } catch {
+      // already closed
+    }
+    try {
+      unlinkSync(this.path);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function openHistory(path: string): FlightrecDb {
+  try {
+    return openDatabase(path, { readonly: true });
+  } catch (err) {
+    throw new RuntimeError(`cannot open the history database: ${(err as Error).message}`);
+  }
+}
+
+/** Registers `export`. */
+export function registerExport(program: Command, io: CliIo, done: (code: number) => void): void {
+  program
+    .command('export')
+    .description('write the polls of a time range, with their answers, as one JSON bundle (optionally redacted)')
+    .option('--redact', 'replace IP addresses, principals, client, transactional and group ids by stable tokens; mapping to FILE.mapping.json')
+    .option('--since <time>', 'from TIME (RFC 3339, now, -2h, 30m); default the first poll')
+    .option('--until <time>', 'up to TIME; default the last poll')
+    .option('--out <file>', `the bundle file (created mode 0600, never overwritten); - for stdout without --redact`, DEFAULT_EXPORT_FILE)
+    .action((opts: ExportOpts, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOpts & ExportOpts>();
+      done(runExport(opts, g, io));
+    });
+}
+
+/** Runs `export` with parsed options; returns the exit code. */
+export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
+  const since = timeOption('--since', opts.since, io);
+  const until = timeOption('--until', opts.until, io);
+  if (since !== undefined && until !== undefined && until < since) throw new UsageError('--since must not be after --until');
+  const toStdout = opts.out === '-';
+  if (toStdout && opts.redact === true) {
+    throw new UsageError('--redact writes the mapping to a separate file next to the bundle: give --out FILE');
+  }
+  const db = openHistory(resolve(io.cwd, g.db));
+  let result: ExportResult;
+  let outPath: string | undefined;
+  try {
+    const reader = createHistoryReader(db);
+    if (g.cluster !== undefined && !reader.clusters().includes(g.cluster)) {
+      throw new UsageError(`no cluster ${JSON.stringify(sanitizeForTerminal(g.cluster))} is recorded; recorded: ${reader.clusters().join(', ')}`);
+    }
+    const base = { since, until, cluster: g.cluster, redact: opts.redact === true, now: io.now(), generator: `flightrec ${VERSION}` };
+    if (toStdout) {
+      result = writeExportBundle(reader, (s) => io.stdout.write(s), base);
+    } else {
+      outPath = resolve(io.cwd, opts.out);
+      const mappingPath = `${outPath}.mapping.json`;
+      const file = new PrivateFile(outPath);
+      let mapping: PrivateFile | undefined;
+      try {
+        if (base.redact) mapping = new PrivateFile(mappingPath);
+        result = writeExportBundle(reader, (s) => file.write(s), { ...base, ...(mapping === undefined ? {} : { mappingFile: basename(mappingPath) }) });
+        file.close();
+        if (mapping !== undefined) {
+          mapping.write(mappingDocument(result.mapping, basename(outPath), io.now()));
+          mapping.close();
+        }
+      } catch (err) {
+        file.discard();
+        mapping?.discard();
+        throw err;
+      }
+    }
+  } catch (err) {
+    if (err instanceof HistoryQueryError) throw new RuntimeError(err.message);
+    throw err;
+  } finally {
+    db.close();
+  }
+  if (outPath !== undefined) {
+    const what = `${result.polls} polls (${result.failed} failed)`;
+    const mapped = opts.redact === true ? `; ${result.mapping.length} values replaced by tokens, mapping in ${outPath}.mapping.json (keep it private)` : '';
+    io.stderr.write(`exported ${what} to ${outPath}${mapped}\n`);
+  }
+  return EXIT.ok;
+}
