@@ -64,6 +64,27 @@ export class ConnPartsLoader {
     return out;
   }
 
+  /** The parts of these version ids, in the same order (loading the ones not cached in one query). */
+  inOrder(ids: readonly number[]): ConnParts[] {
+    const out = new Array<ConnParts>(ids.length);
+    let missing = false;
+    for (let i = 0; i < ids.length; i++) {
+      const hit = this.#cache.get(ids[i]!);
+      if (hit === undefined) missing = true;
+      else out[i] = hit;
+    }
+    if (missing) {
+      const loaded = this.byIds(ids.filter((id) => !this.#cache.has(id)));
+      for (let i = 0; i < ids.length; i++) {
+        if (out[i] !== undefined) continue;
+        const p = loaded.get(ids[i]!);
+        if (p === undefined) throw new Error(`connection version ${ids[i]} is missing`);
+        out[i] = p;
+      }
+    }
+    return out;
+  }
+
   /** The parts of the versions listed in a frame's version blob, in answer order. */
   ofFrame(versions: Uint8Array, rows: number): ConnParts[] {
     const ids = decodeIdList(versions, rows);

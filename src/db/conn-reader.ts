@@ -114,34 +114,55 @@ export class ConnReader {
   rows(f: Frame, pre?: Prefilter, reuseBatch = false): KafkaConnection[] {
     const ids = decodeIdList(f.versions, f.rows);
     const allowed = pre === undefined || pre.where === '1' ? undefined : this.passing(ids, pre);
-    const keep: number[] = [];
-    for (let i = 0; i < ids.length; i++) if (allowed === undefined || allowed.has(ids[i]!)) keep.push(i);
-    if (keep.length === 0) return [];
-    const parts = this.#parts.byIds(keep.map((i) => ids[i]!));
-    const out = new Array<KafkaConnection>(keep.length);
-    this.#eachSample(f, keep, (k, entityOf, sample) => {
-      const p = parts.get(ids[keep[k]!]!)!;
-      if (entityOf !== undefined && entityOf !== p.entity) throw new Error(`poll ${f.poll}: row ${keep[k]} belongs to another connection`);
+    // keep: the kept positions, or undefined for every row (the unfiltered scan: no index arrays)
+    let keep: number[] | undefined;
+    let keptIds: readonly number[] = ids;
+    if (allowed !== undefined) {
+      keep = [];
+      const kept: number[] = [];
+      for (let i = 0; i < ids.length; i++) {
+        if (allowed.has(ids[i]!)) {
+          keep.push(i);
+          kept.push(ids[i]!);
+        }
+      }
+      keptIds = kept;
+    }
+    if (keptIds.length === 0) return [];
+    const parts = this.#parts.inOrder(keptIds);
+    const out = new Array<KafkaConnection>(parts.length);
+    this.#eachSample(f, keep, parts, (k, entityOf, sample) => {
+      const p = parts[k]!;
+      if (entityOf !== undefined && entityOf !== p.entity) throw new Error(`poll ${f.poll}: row ${keep === undefined ? k : keep[k]} belongs to another connection`);
       out[k] = buildConnection(p, sample ?? missing(f, p.entity));
-    }, (k) => parts.get(ids[keep[k]!]!)!.entity, reuseBatch);
+    }, reuseBatch);
     return out;
   }
 
   /**
-   * Calls `use` with the fast sample of each kept row (positions `keep`, ascending), from the
-   * head blob or the batch's chunks. The sample's value array may be reused after `use` returns.
+   * Calls `use` with the fast sample of each kept row (positions `keep`, ascending, or every row
+   * when undefined; `parts[k]` is the k-th kept row's), from the head blob or the batch's chunks.
+   * The sample's value array may be reused after `use` returns.
    */
   #eachSample(
     f: Frame,
-    keep: readonly number[],
+    keep: readonly number[] | undefined,
+    parts: readonly ConnParts[],
     use: (k: number, entity: number | undefined, sample: FastSample | undefined) => void,
-    entityOf: (k: number) => number,
     reuseBatch: boolean,
   ): void {
+    const n = parts.length;
     if (f.head !== null) {
       const r = new ByteReader(f.head);
+      if (keep === undefined) {
+        for (let i = 0; i < n; i++) {
+          const e = readHeadEntry(r);
+          use(i, e.entity, e.sample);
+        }
+        return;
+      }
       let k = 0;
-      for (let i = 0; i < f.rows && k < keep.length; i++) {
+      for (let i = 0; i < f.rows && k < n; i++) {
         const e = readHeadEntry(r);
         if (i === keep[k]) use(k++, e.entity, e.sample);
       }
@@ -149,8 +170,9 @@ export class ConnReader {
     }
     if (reuseBatch) {
       const d = this.#batch(f.batch);
-      for (let k = 0; k < keep.length; k++) {
-        const entity = entityOf(k);
+      const seq = f.seq;
+      for (let k = 0; k < n; k++) {
+        const entity = parts[k]!.entity;
         let c = d.chunks.get(entity);
         if (c === undefined && !d.chunks.has(entity)) {
           // decoded on first use: a filtered scan touches only the connections that pass
@@ -159,14 +181,19 @@ export class ConnReader {
           c = r === undefined ? undefined : readChunk(r);
           d.chunks.set(entity, c);
         }
-        const at = c === undefined ? -1 : c.seqs.lastIndexOf(f.seq);
+        let at = -1;
+        if (c !== undefined) {
+          // seqs ascend; a connection listed in every frame of the batch has seqs[seq] === seq
+          const seqs = c.seqs;
+          at = seqs[seq] === seq ? seq : seqs.lastIndexOf(seq);
+        }
         use(k, undefined, at < 0 ? undefined : c!.samples[at]);
       }
       return;
     }
     const scratch: Num[] = new Array<Num>(FAST_FIELDS);
     let groupFor: (entity: number) => ChunkGroup | undefined;
-    if (keep.length < 100) {
+    if (n < 100) {
       groupFor = (entity) => {
         const blob = this.#q.chunk.get(f.batch, entity) as Buffer | undefined;
         return blob === undefined ? undefined : readChunkGroup(blob);
@@ -175,8 +202,8 @@ export class ConnReader {
       const groups = (this.#q.chunks.all(f.batch) as Buffer[]).map(readChunkGroup);
       groupFor = (entity) => groupOf(groups, entity);
     }
-    for (let k = 0; k < keep.length; k++) {
-      const entity = entityOf(k);
+    for (let k = 0; k < n; k++) {
+      const entity = parts[k]!.entity;
       const g = groupFor(entity);
       const r = g === undefined ? undefined : chunkOf(g, entity);
       use(k, undefined, r === undefined ? undefined : readSampleAt(r, f.seq, scratch));
