@@ -2,15 +2,20 @@
 //
 //   node scripts/bench.mjs                      every bench/*.bench.ts, sorted
 //   node scripts/bench.mjs bench/x.bench.ts     only the named files
+//   node scripts/bench.mjs --list               the bench files a run would take, and exit
+//   node scripts/bench.mjs --budget 10 [files]  warn when the run takes longer than 10 minutes
+//                                               (default 10; also BENCH_BUDGET_MIN)
 //
 // Each bench runs as `node --import tsx <file>`; its stderr is streamed, its stdout lines
 // `FIGURE <json>` are collected. Results go to bench/results/latest.json (figures of benches not
 // named this time are kept from the previous file) and to the table between the markers in
 // docs/performance.md. Exit status 1 when a bench crashes or prints a bad FIGURE line; a
-// missed goal only prints a warning.
+// missed goal, or a run over the time budget, only prints a warning. Each bench's duration and
+// the load average are printed, and kept in latest.json (`benches`, next to `figures`).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +24,25 @@ const resultsFile = resolve(root, 'bench/results/latest.json');
 const docFile = resolve(root, 'docs/performance.md');
 const START = '<!-- figures:start -->';
 const END = '<!-- figures:end -->';
+
+/** Splits the arguments into options and bench files. */
+function parseArgs(argv) {
+  const opts = { list: false, budgetMin: Number(process.env.BENCH_BUDGET_MIN ?? 10), files: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--list') opts.list = true;
+    else if (a === '--budget' || a.startsWith('--budget=')) {
+      const v = a === '--budget' ? argv[++i] : a.slice('--budget='.length);
+      opts.budgetMin = Number(v);
+    } else if (a.startsWith('--')) throw new Error(`unknown option ${a} (expected --list or --budget MINUTES)`);
+    else opts.files.push(a);
+  }
+  if (!(opts.budgetMin > 0)) throw new Error('--budget needs a number of minutes above 0');
+  return opts;
+}
+
+const load1 = () => Math.round(loadavg()[0] * 10) / 10;
+const duration = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${s.toFixed(1)} s`);
 
 function benchFiles(args) {
   if (args.length > 0) {
@@ -88,8 +112,9 @@ function cell(text) {
 }
 
 function renderTable(result) {
+  const took = result.totalSeconds === undefined ? '' : ` Took ${duration(result.totalSeconds)} (load average ${result.loadAverage.join(' → ')}).`;
   const lines = [
-    `Last run: ${result.generatedAt}, Node ${result.node}, ${result.cpus} CPUs.`,
+    `Last run: ${result.generatedAt}, Node ${result.node}, ${result.cpus} CPUs.${took}`,
     '',
     '| figure | value | unit | goal | met | bench |',
     '|---|---:|---|---|:---:|---|',
@@ -114,41 +139,67 @@ function updateDoc(result) {
   writeFileSync(docFile, updated);
 }
 
-function previousFigures() {
+function previous() {
   try {
-    return JSON.parse(readFileSync(resultsFile, 'utf8')).figures ?? [];
+    return JSON.parse(readFileSync(resultsFile, 'utf8'));
   } catch {
-    return [];
+    return {};
   }
 }
 
 async function main() {
-  const files = benchFiles(process.argv.slice(2));
+  const opts = parseArgs(process.argv.slice(2));
+  const files = benchFiles(opts.files);
   if (files.length === 0) throw new Error('no bench/*.bench.ts files found');
+  if (opts.list) {
+    for (const f of files) process.stdout.write(`${f}\n`);
+    return;
+  }
   const collected = [];
   const failures = [];
+  const benches = [];
+  const loads = [load1()];
+  const started = performance.now();
   for (const file of files) {
-    process.stdout.write(`▶ ${file}\n`);
+    process.stdout.write(`▶ ${file} (load average ${load1()})\n`);
+    const t0 = performance.now();
     const { figures, failure } = await runBench(file);
+    const seconds = Math.round((performance.now() - t0) / 100) / 10;
+    benches.push({ file, seconds, ok: failure === null, loadAverage: Number(load1()) });
+    process.stdout.write(`  ${failure ? '✗' : '✓'} ${file} took ${duration(seconds)}\n`);
     collected.push(...figures);
     if (failure) {
       failures.push(`${file}: ${failure}`);
       process.stderr.write(`✗ ${file}: ${failure}\n`);
     }
   }
+  const totalSeconds = Math.round((performance.now() - started) / 100) / 10;
+  loads.push(load1());
   // A partial run keeps the other benches' figures (if their files still exist); a full run
   // starts afresh.
   const ran = new Set(files);
-  const partial = process.argv.length > 2;
-  const kept = partial
-    ? previousFigures().filter((f) => !ran.has(f.bench) && existsSync(resolve(root, f.bench)))
-    : [];
+  const partial = opts.files.length > 0;
+  const before = partial ? previous() : {};
+  const kept = partial ? (before.figures ?? []).filter((f) => !ran.has(f.bench) && existsSync(resolve(root, f.bench))) : [];
+  const keptBenches = partial ? (before.benches ?? []).filter((b) => !ran.has(b.file) && existsSync(resolve(root, b.file))) : [];
   const figures = [...kept, ...collected].sort((a, b) => a.bench.localeCompare(b.bench));
-  const result = { generatedAt: new Date().toISOString(), node: process.version, cpus: cpus().length, figures };
+  const result = {
+    generatedAt: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    ...(partial ? {} : { totalSeconds, loadAverage: loads }),
+    benches: [...keptBenches, ...benches].sort((a, b) => a.file.localeCompare(b.file)),
+    figures,
+  };
   mkdirSync(resolve(root, 'bench/results'), { recursive: true });
   writeFileSync(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
   updateDoc(result);
   process.stdout.write(`wrote ${relative(root, resultsFile)} and ${relative(root, docFile)} (${figures.length} figures)\n`);
+  process.stdout.write(`${files.length} bench file(s) in ${duration(totalSeconds)}; load average ${loads.join(' → ')}\n`);
+  if (totalSeconds > opts.budgetMin * 60) {
+    const slow = [...benches].sort((a, b) => b.seconds - a.seconds).slice(0, 3).map((b) => `${b.file} ${duration(b.seconds)}`);
+    process.stderr.write(`warning: the run took ${duration(totalSeconds)}, over its budget of ${opts.budgetMin} min; slowest: ${slow.join(', ')}\n`);
+  }
   for (const f of collected.filter((x) => x.met === false)) {
     process.stderr.write(`warning: ${f.name} = ${f.value} ${f.unit} misses its goal ${f.goal.op} ${f.goal.value} (${f.bench})\n`);
   }
