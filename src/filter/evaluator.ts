@@ -7,6 +7,7 @@
 import type { FieldType } from '../api/schema/index.ts';
 import type { CheckedNode, CheckedRestriction, CompareOp, Literal, PathStep, Test } from './ast.ts';
 import { compareBytes, compareUtf8, utf8Bytes } from './utf8.ts';
+import { defaultValue } from '../api/wire/defaults.ts';
 
 /** A compiled predicate over a decoded row (or list element, or map value). */
 export type Pred = (row: any) => boolean;
@@ -104,24 +105,8 @@ function any(ps: Pred[]): Pred {
 
 /** The value a field reads as when it is absent (also behind an unset message): its default. */
 export function defaultOf(type: FieldType): unknown {
-  switch (type.kind) {
-    case 'string':
-      return '';
-    case 'bool':
-      return false;
-    case 'int32':
-    case 'uint32':
-      return 0;
-    case 'int64':
-    case 'uint64':
-    case 'duration':
-    case 'timestamp':
-      return 0n;
-    case 'enum':
-      return type.table.values[0];
-    default:
-      return undefined;
-  }
+  // scalars read as their wire default; an absent message, list or map stays absent
+  return type.kind === 'message' || type.kind === 'list' || type.kind === 'map' ? undefined : defaultValue(type);
 }
 
 /** The JS value a literal compares against, for a leaf of `type`. */
