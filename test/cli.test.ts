@@ -41,3 +41,21 @@ describe('flightrec command line', () => {
     expect(await main(['info', '--nope'], memoryIo())).toBe(2);
   });
 });
+
+describe('lazy command loading', () => {
+  it('finds the command word after global options', async () => {
+    const { commandWord } = await import('../src/cli/commands/index.ts');
+    expect(commandWord(['--db', 'x.db', '-o', 'json', '--no-color', 'query', 'connections'])).toBe('query');
+    expect(commandWord(['--cluster', 'prod', 'db', 'stats'])).toBe('db');
+    expect(commandWord(['--help'])).toBeUndefined();
+  });
+
+  it('runs a command whose module alone was loaded, with its own --help', async () => {
+    const io = memoryIo();
+    expect(await main(['--db', 'x.db', 'filter', 'check', 'node_id = 1'], io)).toBe(0);
+    expect(io.out()).toBe('node_id = 1\n');
+    const help = memoryIo();
+    expect(await main(['query', '--help'], help)).toBe(0);
+    expect(help.out()).toContain('--order-by');
+  });
+});

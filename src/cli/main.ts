@@ -9,8 +9,8 @@ import { registerCommands } from './commands/index.ts';
 import { VERSION } from './version.ts';
 import { sanitizeForTerminal } from '../api/safe-text.ts';
 
-/** Builds the root program with its global options. */
-export function buildProgram(io: CliIo, done: (code: number) => void): Command {
+/** Builds the root program with its global options and the commands `argv` needs. */
+export async function buildProgram(io: CliIo, done: (code: number) => void, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('flightrec')
     .description('Flight recorder and offline analyzer for the admin API (v2) of a Kafka-compatible cluster')
     .version(VERSION, '-V, --version')
@@ -26,17 +26,21 @@ export function buildProgram(io: CliIo, done: (code: number) => void): Command {
       writeErr: (s) => io.stderr.write(s),
     });
   registerInfo(program, io, done);
-  registerCommands(program, io, done, (argv) => main(argv, io));
+  await registerCommands(program, io, done, (args) => main(args, io), argv);
   return program;
 }
 
 /** Runs the command line with injected I/O and returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(io, (c) => {
-    code = c;
-  });
   try {
+    const program = await buildProgram(
+      io,
+      (c) => {
+        code = c;
+      },
+      argv,
+    );
     await program.parseAsync([...argv], { from: 'user' });
     return code;
   } catch (err) {

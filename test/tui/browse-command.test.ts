@@ -9,7 +9,7 @@ import { memoryIo } from '../helpers/memory-io.ts';
 /** Runs `flightrec ...args` with browse registered; returns the exit code as the CLI would. */
 async function run(args: string[], io: CliIo): Promise<number> {
   let code = 0;
-  const program = buildProgram(io, (c) => {
+  const program = await buildProgram(io, (c) => {
     code = c;
   });
   // registered by the CLI itself once wired in; register it here until then

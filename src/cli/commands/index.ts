@@ -1,33 +1,61 @@
-/** Registers every command that works today; `--help` lists only these. */
+/**
+ * Registers every command that works today; `--help` lists only these. A command's module (and
+ * what it imports: the store, the simulator, React) is loaded only when that command runs, so
+ * `flightrec query` never pays for the TUI and `--version` pays for nothing.
+ */
 import type { Command } from 'commander';
 import type { CliIo } from '../context.ts';
-import { registerBrowse } from './browse.ts';
-import { registerCollect } from './collect.ts';
-import { registerDb } from './db.ts';
-import { registerDemo, type Dispatch } from './demo.ts';
-import { registerDiff } from './diff.ts';
-import { registerExport } from './export.ts';
-import { registerFilterCheck } from './filter-check.ts';
-import { registerImport } from './import.ts';
-import { registerQuery } from './query.ts';
-import { registerSim } from './sim.ts';
-import { registerSummary } from './summary.ts';
-import { registerTimeline } from './timeline.ts';
-import { registerTrends } from './trends.ts';
+import type { Dispatch } from './demo.ts';
 
-/** Adds the commands of the landed issues to the program. */
-export function registerCommands(program: Command, io: CliIo, done: (code: number) => void, dispatch: Dispatch): void {
-  registerCollect(program, io, done);
-  registerSim(program, io, done);
-  registerDemo(program, io, done, dispatch);
-  registerImport(program, io, done);
-  registerQuery(program, io, done);
-  registerDiff(program, io, done);
-  registerTrends(program, io, done);
-  registerTimeline(program, io, done);
-  registerSummary(program, io, done);
-  registerBrowse(program, io, done);
-  registerFilterCheck(program, io, done);
-  registerExport(program, io, done);
-  registerDb(program, io, done);
+/** What registers one command on the program. */
+type Register = (program: Command, io: CliIo, done: (code: number) => void, dispatch: Dispatch) => void;
+
+/** Each top-level command and the loader of the module that registers it, in --help order. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  collect: async () => (await import('./collect.ts')).registerCollect,
+  sim: async () => (await import('./sim.ts')).registerSim,
+  demo: async () => (await import('./demo.ts')).registerDemo,
+  import: async () => (await import('./import.ts')).registerImport,
+  query: async () => (await import('./query.ts')).registerQuery,
+  diff: async () => (await import('./diff.ts')).registerDiff,
+  trends: async () => (await import('./trends.ts')).registerTrends,
+  timeline: async () => (await import('./timeline.ts')).registerTimeline,
+  summary: async () => (await import('./summary.ts')).registerSummary,
+  browse: async () => (await import('./browse.ts')).registerBrowse,
+  filter: async () => (await import('./filter-check.ts')).registerFilterCheck,
+  export: async () => (await import('./export.ts')).registerExport,
+  db: async () => (await import('./db.ts')).registerDb,
+};
+
+/** Global options that take a value, so the command word can be found after them. */
+const GLOBAL_WITH_VALUE = new Set(['--db', '--config', '--cluster', '-o', '--output']);
+
+/** The command word of an argument list (the first argument that is not a global option), if any. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (GLOBAL_WITH_VALUE.has(arg)) {
+      i++;
+      continue;
+    }
+    if (arg.startsWith('-')) continue;
+    return arg;
+  }
+  return undefined;
+}
+
+/** Adds the command named in `argv` (or, for help and unknown words, every command) to the program. */
+export async function registerCommands(
+  program: Command,
+  io: CliIo,
+  done: (code: number) => void,
+  dispatch: Dispatch,
+  argv: readonly string[] = [],
+): Promise<void> {
+  const word = commandWord(argv);
+  // info is registered by main itself; --version needs no command at all
+  const noCommandNeeded = word === 'info' || (word === undefined && (argv.includes('-V') || argv.includes('--version')));
+  const wanted = noCommandNeeded ? [] : word !== undefined && Object.hasOwn(COMMANDS, word) ? [word] : Object.keys(COMMANDS);
+  const registers = await Promise.all(wanted.map((name) => COMMANDS[name]!()));
+  for (const register of registers) register(program, io, done, dispatch);
 }

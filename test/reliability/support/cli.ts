@@ -53,8 +53,8 @@ const COMMANDS: readonly [string, Register][] = [
 ];
 
 /** The root program with every command, whichever of them src/cli/commands/index.ts registers already. */
-export function fullProgram(io: CliIo, done: (code: number) => void): Command {
-  const program = buildProgram(io, done);
+export async function fullProgram(io: CliIo, done: (code: number) => void): Promise<Command> {
+  const program = await buildProgram(io, done);
   const have = new Set(program.commands.map((c) => c.name()));
   for (const [name, register] of COMMANDS) if (!have.has(name)) register(program, io, done);
   return program;
@@ -63,7 +63,7 @@ export function fullProgram(io: CliIo, done: (code: number) => void): Command {
 /** Parses argv on the full program; returns the exit code and whether the error was unexpected. */
 export async function runProgram(argv: readonly string[], io: CliIo): Promise<{ code: number; unexpected: boolean }> {
   let code: number = EXIT.ok;
-  const program = fullProgram(io, (c) => {
+  const program = await fullProgram(io, (c) => {
     code = c;
   });
   try {
