@@ -3,7 +3,7 @@
  * while it lives) and its slow attributes (a change makes a new version), compared field by field.
  */
 import type { KafkaConnection } from '../api/schema/connection.ts';
-import { slowUnknown } from './conn-codec.ts';
+import { slowUnknown, type ConnAttrs } from './conn-codec.ts';
 
 /** A connection the writer remembers. */
 export interface Entity {
@@ -21,23 +21,8 @@ export interface Entity {
   seen: number;
 }
 
-/** Slow attributes as the writer compares them. */
-export interface Attrs {
-  readonly clientId: string;
-  readonly softwareName: string;
-  readonly softwareVersion: string;
-  readonly mechanism: string;
-  readonly authState: string;
-  readonly principal: string;
-  readonly state: string;
-  readonly closeTime: bigint;
-  readonly groupId: string;
-  readonly groupInstanceId: string;
-  readonly groupMemberId: string;
-  readonly transactionalId: string;
-  readonly apiVersions: Readonly<Record<string, number>>;
-  readonly unknown: string | undefined;
-}
+/** Slow attributes as the writer compares them: the stored form, unknown fields still as JSON text. */
+export type Attrs = Omit<ConnAttrs, 'unknown'> & { readonly unknown: string | undefined };
 
 /** The open batch of a cluster. */
 export interface Batch {
