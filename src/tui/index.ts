@@ -1,15 +1,14 @@
 /**
  * `flightrec browse`: the interactive history browser. Loaded lazily by the CLI so that other
- * commands never load React; opens the database read-only and renders the App with ink.
+ * commands never load React; opens the database read-only and renders the App with ink, which
+ * it imports only here (with live rendering forced on, see live-rendering.ts).
  */
-import React from 'react';
-import { render } from 'ink';
 import { createHistoryReader, openDatabase } from '../db/index.ts';
-import { App } from './components/App.tsx';
 import { saveExport } from './data/export.ts';
 import { HistorySource } from './data/history-source.ts';
 import type { ViewRef } from './state/views.ts';
 import { BrowseError } from './errors.ts';
+import { importWithLiveRendering } from './live-rendering.ts';
 import { TerminalGuard } from './terminal.ts';
 import { pickTheme } from './theme.ts';
 
@@ -50,22 +49,19 @@ export async function runBrowse(opts: BrowseOptions): Promise<void> {
       throw new BrowseError(`${opts.displayPath} holds several clusters (${clusters.join(', ')}): choose one with --cluster`, true);
     }
     source = new HistorySource(reader, { database: opts.displayPath, cluster: opts.cluster, workerPath: opts.database });
+    const { mountApp } = await importWithLiveRendering(() => import('./mount.ts'));
     guard = new TerminalGuard({ stdout: opts.stdout, stdin: opts.stdin });
-    const app = React.createElement(App, {
-      source,
-      theme: pickTheme({ noColor: opts.noColor }),
-      now: opts.now,
-      start: opts.start,
-      followMs: opts.followMs,
-      save: (data, view, at) => saveExport(opts.database, view, at, data),
-    });
-    const instance = render(app, {
-      stdin: opts.stdin,
-      stdout: opts.stdout,
-      stderr: opts.stderr,
-      exitOnCtrlC: false,
-      patchConsole: false,
-    });
+    const instance = mountApp(
+      {
+        source,
+        theme: pickTheme({ noColor: opts.noColor }),
+        now: opts.now,
+        start: opts.start,
+        followMs: opts.followMs,
+        save: (data, view, at) => saveExport(opts.database, view, at, data),
+      },
+      { stdin: opts.stdin, stdout: opts.stdout, stderr: opts.stderr },
+    );
     const onAbort = (): void => instance.unmount();
     // the terminal went away (hang-up): stop instead of crashing on the next write
     const onError = (): void => instance.unmount();

@@ -16,6 +16,12 @@ import { recordScenario, tempDir } from '../fixtures/timeline/run-cli.ts';
 const S = 1_000_000_000n;
 /** Every operation is polled every 30 s in these recordings. */
 const POLL_INTERVAL = 30n * S;
+/**
+ * The call deadline is real time while the simulated clock runs as fast as possible: each call
+ * into api-faults' `slow` window waits the whole deadline, about fifty of them. Half a second
+ * still times out against the 15 s delay and keeps the recording to seconds instead of minutes.
+ */
+const EXTRA_ARGS: Record<string, readonly string[]> = { 'api-faults': ['--timeout', '500ms'] };
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -41,7 +47,7 @@ describe('timeline over every built-in scenario', () => {
       const scenario = loadScenario(name);
       const duration = `${(scenario.duration ?? 600n * S) / S}s`;
       const db = tmp.path(`${name}.db`);
-      await recordScenario(db, name, duration);
+      await recordScenario(db, name, duration, EXTRA_ARGS[name] ?? []);
       const timeline = timelineOf(db);
       const start = DEFAULT_START_NS;
       const world = createWorld({ seed: 1, scenario }).describe();

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { runBrowse } from '../../src/tui/index.ts';
 import { ESC, TerminalGuard } from '../../src/tui/terminal.ts';
 import { demoDatabase } from './helpers/demo-db.ts';
-import { tick } from './helpers/render.ts';
+// not helpers/render.ts: it imports ink, and this file must leave ink's first import to runBrowse
+import { tick } from './helpers/tick.ts';
 
 class FakeOut extends EventEmitter {
   readonly isTTY = true;
@@ -62,6 +63,25 @@ async function browse(keys: (input: FakeIn, abort: AbortController, out: FakeOut
 }
 
 describe('terminal restore', () => {
+  it('draws live frames on a terminal even when CI is set (ink would hold them back until exit)', async () => {
+    const saved = process.env['CI'];
+    process.env['CI'] = 'true';
+    let liveBeforeQuit = false;
+    try {
+      await browse(async (i, _abort, o) => {
+        const deadline = Date.now() + 30_000;
+        while (!o.text.includes('Latest events') && Date.now() < deadline) await tick(50);
+        liveBeforeQuit = o.text.includes('Latest events');
+        i.type('q');
+      });
+      expect(process.env['CI']).toBe('true');
+    } finally {
+      if (saved === undefined) delete process.env['CI'];
+      else process.env['CI'] = saved;
+    }
+    expect(liveBeforeQuit).toBe(true);
+  }, 120_000);
+
   it('enters the alternate screen and leaves it when the user quits with q', async () => {
     const { out, input } = await browse(async (i, _abort, o) => {
       // the timeline is computed by the worker thread a little after the first frame

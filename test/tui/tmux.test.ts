@@ -56,9 +56,10 @@ function keys(...k: string[]): void {
 
 describe.skipIf(reason !== undefined)(`browse in a real terminal (tmux)${reason === undefined ? '' : ` — SKIPPED: ${reason}`}`, () => {
   beforeAll(async () => {
+    // CI=true always: ink renders only the final frame under CI unless the browser forces live rendering
     const db = await demoDatabase();
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} browse --db ${JSON.stringify(db)}; echo "EXITED=$?"; sleep 30`;
-    const r = tmux('new-session', '-d', '-s', SESSION, '-x', '120', '-y', '40', '-e', 'TERM=xterm-256color', command);
+    const r = tmux('new-session', '-d', '-s', SESSION, '-x', '120', '-y', '40', '-e', 'TERM=xterm-256color', '-e', 'CI=true', command);
     if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
   }, 120_000);
   afterAll(() => {

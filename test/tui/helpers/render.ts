@@ -6,6 +6,7 @@ import { App, type AppProps } from '../../../src/tui/components/App.tsx';
 import { createHistoryReader, openDatabase, type FlightrecDb } from '../../../src/db/index.ts';
 import { HistorySource } from '../../../src/tui/data/history-source.ts';
 import { pickTheme } from '../../../src/tui/theme.ts';
+import { tick } from './tick.ts';
 
 /** A terminal-sized output stream that keeps the frames. */
 class Screen extends EventEmitter {
@@ -56,10 +57,7 @@ export function plain(text: string): string {
   return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 }
 
-/** Waits for pending renders (and the timeline computed after the first frame). */
-export function tick(ms = 0): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
+export { tick } from './tick.ts';
 
 /** A rendered browser. */
 export interface Browser {
