@@ -244,13 +244,12 @@ export class Collector {
   #record(record: PollRecord): void {
     this.stats.polls++;
     if (!record.outcome.ok) this.stats.errors++;
-    if (this.#tryWrite(record)) this.#flush();
-    else {
-      this.#unwritten.push(record);
-      if (this.#unwritten.length > MAX_UNWRITTEN) {
-        this.#unwritten.shift();
-        this.#dropped++;
-      }
+    // behind any held records, so that polls reach the store (and get their ids) in time order
+    this.#unwritten.push(record);
+    this.#flush();
+    if (this.#unwritten.length > MAX_UNWRITTEN) {
+      this.#unwritten.shift();
+      this.#dropped++;
     }
     this.stats.unwritten = this.#unwritten.length;
     this.#reporter.status(this.stats);
@@ -277,6 +276,7 @@ export class Collector {
     }
   }
 
+  /** Writes the held records oldest first, stopping at the first the store refuses. */
   #flush(): void {
     while (this.#unwritten.length > 0) {
       if (!this.#tryWrite(this.#unwritten[0]!)) break;

@@ -1,9 +1,9 @@
 /**
  * Opening the history database: file creation with mode 0600, a schema-version check that
  * refuses (and never touches) a database written by a newer flightrec, pragmas, and the
- * committed drizzle migrations applied at start-up.
+ * committed drizzle migrations applied at start-up; a writer leaves WAL mode when it closes last.
  */
-import { closeSync, chmodSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { accessSync, closeSync, chmodSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -126,6 +126,36 @@ function describe(err: unknown): string {
   return String(err);
 }
 
+/** Why a read-only open failed; names the WAL trap (no -shm file, and no right to create one) when that is it. */
+function describeReadFailure(path: string, err: unknown): string {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (code !== 'SQLITE_CANTOPEN' && code !== 'SQLITE_READONLY_DIRECTORY') return describe(err);
+  const dir = dirname(path);
+  try {
+    accessSync(dir, constants.W_OK);
+    return describe(err);
+  } catch {
+    return (
+      `it is in WAL mode (its last writer is still running or did not close it cleanly) and SQLite must create ${path}-shm to read it, ` +
+      `but ${dir} is not writable; copy ${path} (and ${path}-wal if there is one) to a writable directory and read the copy`
+    );
+  }
+}
+
+/**
+ * Switches a closing writer's database back to a rollback journal when no other connection has it
+ * open, so that it can be read where no -shm file can be created (a read-only directory, mount or
+ * copy). The next writer switches it to WAL again.
+ */
+function leaveWalMode(sqlite: Database.Database): void {
+  try {
+    sqlite.pragma('busy_timeout = 0');
+    sqlite.pragma('journal_mode = DELETE');
+  } catch {
+    // another connection has it open: it stays in WAL, which its own last close checkpoints
+  }
+}
+
 /** Opens (creating with mode 0600 and migrating, unless read-only) a history database. */
 export function openDatabase(path: string, opts: OpenOptions = {}): FlightrecDb {
   const readonly = opts.readonly ?? false;
@@ -151,7 +181,7 @@ export function openDatabase(path: string, opts: OpenOptions = {}): FlightrecDb 
     try {
       found = inspect(sqlite);
     } catch (err) {
-      throw new DatabaseOpenError(path, describe(err), { cause: err });
+      throw new DatabaseOpenError(path, readonly ? describeReadFailure(path, err) : describe(err), { cause: err });
     }
     checkVersion(path, found, journal, readonly);
     sqlite.pragma('cache_size = -65536');
@@ -179,7 +209,9 @@ export function openDatabase(path: string, opts: OpenOptions = {}): FlightrecDb 
     keepRawAnswers: opts.keepRawAnswers ?? false,
     schemaVersion: journal.entries.length,
     close: () => {
-      if (sqlite.open) sqlite.close();
+      if (!sqlite.open) return;
+      if (!readonly && path !== ':memory:') leaveWalMode(sqlite);
+      sqlite.close();
     },
   };
 }

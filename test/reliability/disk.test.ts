@@ -8,6 +8,7 @@
 import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHistoryReader, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
 import { runCli, runCliChild, type CliRun } from './support/cli.ts';
@@ -115,11 +116,7 @@ for (const fault of [
       }
     });
 
-    // BUG (src/collector/collector.ts, #record): when the store accepts writes again, the newest
-    // record is written first and the held ones after it, so poll ids are no longer in time
-    // order (and with a nearly full disk, small polls overtake large ones). Remove `.fails` once
-    // #record queues behind a non-empty backlog and flushes oldest first.
-    it.fails('writes the held polls before newer ones: poll ids stay in time order', () => {
+    it('writes the held polls before newer ones: poll ids stay in time order', () => {
       const db = openDatabase(run.path, { readonly: true });
       try {
         const polls = createHistoryReader(db).polls({});
@@ -207,10 +204,11 @@ describe('a database file that cannot be trusted or written', () => {
   }, 60_000);
 
   /** A history in a directory the user may read but not write, the file itself read-only. */
-  const readOnlyCopy = (): { path: string; as: { uid?: number; gid?: number } } => {
+  const readOnlyCopy = (prepare: (path: string) => void = () => {}): { path: string; as: { uid?: number; gid?: number } } => {
     const ro = mkdtempSync(join(dir, 'ro-'));
     const path = join(ro, 'readonly.db');
     copyFileSync(base, path);
+    prepare(path);
     chmodSync(path, 0o444);
     chmodSync(ro, 0o555);
     // as root, file modes do not bind: run the commands as an unprivileged user
@@ -227,15 +225,21 @@ describe('a database file that cannot be trusted or written', () => {
     expect(fileDigest(path)).toBe(digest);
   }, 60_000);
 
-  // BUG (src/db/open.ts): a closed history is left in WAL mode, and SQLite cannot open a WAL
-  // database read-only when its directory is not writable (it must create the -shm file), so
-  // `query` on a read-only copy (a read-only mount, another user's directory) fails with
-  // "unable to open database file" / SQLITE_READONLY_DIRECTORY. Remove `.fails` once fixed.
-  it.fails('a read-only file in a read-only directory: reading commands still read it', async () => {
+  it('a read-only file in a read-only directory: reading commands still read it', async () => {
     const { path, as } = readOnlyCopy();
     const query = await runCliChild(['--db', path, '-o', 'json', 'query', 'polls', '--since', '2025-12-31T00:00:00Z'], { ...as, cwd: dir });
     expect(query.unexpected, query.err).toBe(false);
     expect(query.code, query.err).toBe(0);
     expect((JSON.parse(query.out) as { rows: unknown[] }).rows.length).toBeGreaterThan(50);
+  }, 60_000);
+
+  it('a read-only copy still in WAL mode (taken while its writer ran): the error names the cause and the way out', async () => {
+    const { path, as } = readOnlyCopy((p) => {
+      const raw = new Database(p);
+      raw.pragma('journal_mode = WAL'); // what a copy taken while the collector runs looks like
+      raw.close();
+    });
+    const query = await runCliChild(['--db', path, 'query', 'polls', '--since', '2025-12-31T00:00:00Z'], { ...as, cwd: dir });
+    expectClearError(query, /WAL mode.*readonly\.db-shm.*not writable; copy/, 'query');
   }, 60_000);
 });

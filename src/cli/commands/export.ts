@@ -9,11 +9,11 @@ import { closeSync, fchmodSync, openSync, unlinkSync, writeSync } from 'node:fs'
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
-import { createHistoryReader, HistoryQueryError, openDatabase, type FlightrecDb } from '../../db/index.ts';
+import { createHistoryReader, HistoryQueryError } from '../../db/index.ts';
 import { mappingDocument, writeExportBundle, type ExportResult } from '../../report/export/index.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { VERSION } from '../version.ts';
-import { timeOption } from './query.ts';
+import { openHistoryReadOnly, timeOption } from './query.ts';
 
 interface ExportOpts {
   redact?: boolean;
@@ -87,13 +87,6 @@ class PrivateFile {
   }
 }
 
-function openHistory(path: string): FlightrecDb {
-  try {
-    return openDatabase(path, { readonly: true });
-  } catch (err) {
-    throw new RuntimeError(`cannot open the history database: ${(err as Error).message}`);
-  }
-}
 
 /** Registers `export`. */
 export function registerExport(program: Command, io: CliIo, done: (code: number) => void): void {
@@ -119,7 +112,7 @@ export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
   if (toStdout && opts.redact === true) {
     throw new UsageError('--redact writes the mapping to a separate file next to the bundle: give --out FILE');
   }
-  const db = openHistory(resolve(io.cwd, g.db));
+  const db = openHistoryReadOnly(resolve(io.cwd, g.db));
   let result: ExportResult;
   let outPath: string | undefined;
   try {

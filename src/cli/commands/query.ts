@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../api/schema/resources.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { parseTimeArg, TimeArgError } from '../../collector/time-args.ts';
-import { createHistoryReader, HistoryQueryError, openDatabase } from '../../db/index.ts';
+import { createHistoryReader, DatabaseOpenError, DatabaseVersionError, HistoryQueryError, openDatabase, type FlightrecDb } from '../../db/index.ts';
 import { FilterError, type Dialect } from '../../filter/index.ts';
 import {
   QUERY_FORMATS,
@@ -65,15 +65,21 @@ export function timeOption(flag: string, text: string | undefined, io: CliIo): b
   }
 }
 
+/** Opens the history read-only; a failure is a RuntimeError whose message says what is wrong with the file. */
+export function openHistoryReadOnly(path: string): FlightrecDb {
+  try {
+    return openDatabase(path, { readonly: true });
+  } catch (err) {
+    // the store's own errors already name the file and the cause
+    if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw new RuntimeError(err.message);
+    throw new RuntimeError(`cannot open the history database: ${(err as Error).message}`);
+  }
+}
+
 /** Opens the history read-only, resolves the cluster, runs `fn` and closes the database. */
 export function withHistory<T>(g: GlobalOpts, io: CliIo, fn: (reader: ReportReader, cluster: string | undefined) => T): T {
   const path = resolve(io.cwd, g.db);
-  let db: ReturnType<typeof openDatabase>;
-  try {
-    db = openDatabase(path, { readonly: true });
-  } catch (err) {
-    throw new RuntimeError(`cannot open the history database: ${(err as Error).message}`);
-  }
+  const db = openHistoryReadOnly(path);
   try {
     const reader = createHistoryReader(db);
     const clusters = reader.clusters();
