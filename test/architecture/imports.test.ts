@@ -1,0 +1,88 @@
+/**
+ * The module boundaries of docs/architecture.md, checked on the sources: every import (static,
+ * type-only or dynamic) from one module of src/ to another must be an allowed edge.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../../src');
+
+/** Who may import whom (docs/architecture.md, "Who imports whom"). */
+const ALLOWED: Record<string, readonly string[]> = {
+  api: [],
+  filter: ['api'],
+  db: ['api', 'filter'],
+  collector: ['api', 'db'],
+  report: ['api', 'filter', 'db'],
+  sim: ['api', 'filter'],
+  tui: ['report', 'filter', 'db', 'api'],
+  cli: ['api', 'filter', 'db', 'collector', 'report', 'sim', 'tui'],
+};
+
+/** Every .ts/.tsx file under `dir`. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sources(path);
+    return /\.tsx?$/.test(e.name) ? [path] : [];
+  });
+}
+
+/** The relative specifiers a file imports: `from '…'`, `import '…'` and `import('…')`. */
+function specifiers(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)['"](\.[^'"]+)['"]/gm)) out.push(m[1] as string);
+  return out;
+}
+
+/** The top-level module of a path under src/ ('api', 'db', …), or undefined for src/ itself. */
+function moduleOf(path: string): string | undefined {
+  const rel = relative(SRC, path).split(/[\\/]/);
+  return rel.length > 1 ? rel[0] : undefined;
+}
+
+interface Edge {
+  readonly file: string;
+  readonly from: string;
+  readonly to: string;
+  readonly target: string;
+}
+
+const edges: Edge[] = sources(SRC).flatMap((file) => {
+  const from = moduleOf(file);
+  if (from === undefined) return [];
+  return specifiers(readFileSync(file, 'utf8')).flatMap((spec) => {
+    const target = resolve(dirname(file), spec);
+    const to = moduleOf(target);
+    return to === undefined || to === from ? [] : [{ file: relative(SRC, file), from, to, target: relative(SRC, target) }];
+  });
+});
+
+describe('module boundaries (docs/architecture.md)', () => {
+  it('finds the imports it checks', () => {
+    expect(edges.length).toBeGreaterThan(50);
+    // every module but src/api imports another one
+    expect(Object.keys(ALLOWED).filter((m) => m !== 'api').sort()).toEqual([...new Set(edges.map((e) => e.from))].sort());
+  });
+
+  it('every import between modules is an allowed edge', () => {
+    const bad = edges.filter((e) => !(ALLOWED[e.from] ?? []).includes(e.to)).map((e) => `${e.file} imports ${e.target}`);
+    expect(bad).toEqual([]);
+  });
+
+  it('the collector sees only the store’s writer contract', () => {
+    const bad = edges.filter((e) => e.from === 'collector' && e.to === 'db' && e.target !== 'db/poll-record.ts').map((e) => `${e.file} imports ${e.target}`);
+    expect(bad).toEqual([]);
+  });
+
+  it('only the CLI loads the TUI and the simulator, and only lazily', () => {
+    for (const file of sources(join(SRC, 'cli'))) {
+      const text = readFileSync(file, 'utf8');
+      const eager = [...text.matchAll(/^\s*import\s+(?!type\b)[^;]*?from\s+['"](\.[^'"]+)['"]/gm)]
+        .map((m) => resolve(dirname(file), m[1] as string))
+        .filter((t) => moduleOf(t) === 'tui' || (moduleOf(t) === 'sim' && !t.endsWith('sim/time.ts')));
+      expect(eager.map((t) => relative(SRC, t)), relative(SRC, file)).toEqual([]);
+    }
+  });
+});
