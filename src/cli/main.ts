@@ -92,6 +92,21 @@ export async function run(argv: readonly string[]): Promise<void> {
   process.exitCode = code;
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  // let pending writes flush, then leave even if a library kept a handle open
-  setImmediate(() => process.exit(code));
+  // stdout to a pipe is asynchronous: leave only once everything written has reached the OS,
+  // then exit even if a library kept a handle open
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
+
+/** Resolves once everything written to `stream` so far has been handed to the OS, or the stream failed or closed. */
+export function flushed(stream: NodeJS.WritableStream & { destroyed?: boolean; writable?: boolean }): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed === true || stream.writable === false) {
+      resolve();
+      return;
+    }
+    stream.once('error', () => resolve());
+    stream.once('close', () => resolve());
+    stream.write('', () => resolve());
+  });
 }
