@@ -140,7 +140,8 @@ export class RowBuilder {
   /** The parts of a connection that never change, computed once and kept on the connection. */
   private fixed(c: Conn, a: AppProfile): Fixed {
     if (c.fixed !== undefined) return c.fixed as Fixed;
-    const host = hash(c.h, 11) % a.hosts;
+    // a client process keeps its host (and so its client id and address) across reconnects
+    const host = (c.kind === CONN_KIND.regular ? hash(this.plan.config.seed, c.slot, 0, 79) : hash(c.h, 11)) % a.hosts;
     const clientId = c.kind === CONN_KIND.storm ? `${a.name}-storm-${c.gen % 97}` : `${a.name}-${host}`;
     const consumes = a.role !== 'producer' && a.role !== 'admin';
     const instance = a.staticMembers ? `${a.name}-${host}` : '';

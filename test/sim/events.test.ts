@@ -38,6 +38,21 @@ describe('each scenario event is observable at its scheduled time', () => {
     expect(open(at(w, 600)).some((c) => c.nodeId === 2 && c.openTime > w.config.start + 180n * S)).toBe(true);
   });
 
+  it('broker_down: the clients of the lost broker reconnect elsewhere under the same client id and address', () => {
+    const w = world('  - { at: 60s, kind: broker_down, broker: 2, duration: 2m }');
+    const lost = open(at(w, 59)).filter((c) => c.nodeId === 2 && !c.clientId.includes('storm'));
+    expect(lost.length).toBeGreaterThan(10);
+    // every client id of the lost broker has as many connections again within seconds, elsewhere
+    const count = (conns: readonly { clientId: string; source: { ipAddress: string } }[], id: string, ip: string): number =>
+      conns.filter((c) => c.clientId === id && c.source.ipAddress === ip).length;
+    const before = open(at(w, 59));
+    const after = open(at(w, 75));
+    const clients = [...new Map(lost.map((c) => [`${c.clientId}@${c.source.ipAddress}`, c])).values()];
+    const kept = clients.filter((c) => count(after, c.clientId, c.source.ipAddress) >= count(before, c.clientId, c.source.ipAddress));
+    expect(kept.length / clients.length).toBeGreaterThan(0.9);
+    expect(after.filter((c) => c.nodeId === 2)).toHaveLength(0);
+  });
+
   it('connection_storm: one client opens many short-lived connections', () => {
     const w = world('  - { at: 60s, kind: connection_storm, client: reporting-batch, rate: 20, duration: 60s }');
     const storm = () => w.connections().filter((c) => c.clientId.startsWith('reporting-batch-storm'));
