@@ -4,7 +4,7 @@
  * in one row, so reading a whole batch costs a few hundred rows instead of one per connection.
  */
 import { ByteReader, ByteWriter, isZero, normal, subNum, toBig, type Num } from './bytes.ts';
-import { EXTRA, FAST_FIELDS, HAS_MORE, INFLIGHT, readTail, writeTail, type FastSample } from './conn-codec.ts';
+import { EXTRA, FAST_FIELDS, HAS_MORE, INFLIGHT, readTail, writeTail, type FastSample, type InFlightSample } from './conn-codec.ts';
 
 /**
  * Payload budget of a chunk group row: small enough to stay inside its b-tree page (SQLite keeps
@@ -126,6 +126,137 @@ function skipTail(r: ByteReader, flags: number): void {
     if (head % 2 === 0) r.pos += n;
     else for (let i = 0; i < n; i++) r.uint();
   }
+}
+
+const seqScratch: number[] = [];
+
+/** Idle durations of many samples by index, and where their in-flight lists are, as scanChunkIdle fills them. */
+export interface IdleSamples {
+  /** 1 where a sample was read */
+  present: Uint8Array;
+  /** idle durations that are numbers (below 2^51) */
+  idle: Float64Array;
+  /** idle durations that are bigints */
+  readonly bigIdle: Map<number, bigint>;
+  /** 1 + the offset of the sample's in-flight list in its group's data (readInFlightAt), or 0 when it has none */
+  inFlightAt: Int32Array;
+  /** the index of that group among those scanned (the `group` argument of scanChunkIdle) */
+  inFlightGroup: Int32Array;
+}
+
+/**
+ * Reads one connection's chunk of a group for scans that need no counters: each sample's idle
+ * duration and the place of its in-flight list go to index `base + seq` of `into` (`seq` below
+ * `stride`; `group` names the group there); the other values and the unknown fields are skipped.
+ * Varints are read straight from the bytes, in plain arithmetic while they fit 7 bytes.
+ */
+export function scanChunkIdle(g: ChunkGroup, group: number, k: number, into: IdleSamples, base: number, stride: number): void {
+  const buf = g.data;
+  const r = g.reader;
+  const { present, idle: idleOut } = into;
+  let p = g.starts[k]!;
+  let n = buf[p++]!;
+  if (n >= 128) {
+    r.pos = p - 1;
+    n = r.uint();
+    p = r.pos;
+  }
+  const seqs = seqScratch;
+  let seq = -1;
+  for (let i = 0; i < n; i++) {
+    let gap = buf[p++]!;
+    if (gap >= 128) {
+      r.pos = p - 1;
+      gap = r.uint();
+      p = r.pos;
+    }
+    seq += gap + 1;
+    if (seq >= stride) throw new Error(`chunk of connection ${g.entities[k]}: sample ${seq} beyond the batch's ${stride} frames`);
+    seqs[i] = seq;
+  }
+  let idle: Num = 0;
+  let idleDelta: Num = 0;
+  for (let s = 0; s < n; s++) {
+    let flags = buf[p++]!;
+    if (flags >= 128) flags = (flags & 127) | (buf[p++]! << 7); // 12 flag bits: two bytes at most
+    let d: Num = 0;
+    if (flags & 8) {
+      // the idle value's zigzag varint: up to 7 bytes (49 bits) in plain arithmetic, else the reader
+      const start = p;
+      let byte = buf[p++]!;
+      let z = byte & 127;
+      let mul = 128;
+      while (byte >= 128 && p - start < 7) {
+        byte = buf[p++]!;
+        z += (byte & 127) * mul;
+        mul *= 128;
+      }
+      if (byte >= 128) {
+        r.pos = start;
+        d = r.num();
+        p = r.pos;
+      } else {
+        d = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+      }
+    }
+    if (s < 2) idleDelta = d;
+    else if (d !== 0) idleDelta = addExact(d, idleDelta);
+    idle = addExact(idle, idleDelta);
+    // values 1..8 (counters) are skipped: as many varints as flag bits 4..11, each ending at a byte below 128
+    let m = (flags >> 4) & 0xff;
+    m -= (m >> 1) & 0x55;
+    m = (m & 0x33) + ((m >> 2) & 0x33);
+    m = (m + (m >> 4)) & 0x0f;
+    while (m > 0) m -= 1 - (buf[p++]! >> 7);
+    const at = base + seqs[s]!;
+    present[at] = 1;
+    if (typeof idle === 'number') idleOut[at] = idle;
+    else into.bigIdle.set(at, idle);
+    if (flags & (INFLIGHT | EXTRA)) {
+      if (flags & INFLIGHT) {
+        into.inFlightAt[at] = p + 1;
+        into.inFlightGroup[at] = group;
+      }
+      r.pos = p;
+      skipTail(r, flags);
+      p = r.pos;
+    }
+  }
+}
+
+/** The in-flight list at an offset of a chunk group's data (as scanChunkIdle recorded it). */
+export function readInFlightAt(g: ChunkGroup, offset: number): InFlightSample[] {
+  const buf = g.data;
+  let p = offset;
+  const count = buf[p++]!;
+  if (count >= 128) return readInFlightSlowly(g.reader, offset);
+  const out = new Array<InFlightSample>(count);
+  for (let i = 0; i < count; i++) {
+    // apiKey: a one-byte zigzag varint in practice; the duration: up to 7 bytes in plain arithmetic
+    const key = buf[p]!;
+    if (key >= 128) return readInFlightSlowly(g.reader, offset);
+    let byte = buf[p + 1]!;
+    let z = byte & 127;
+    let mul = 128;
+    let end = p + 2;
+    while (byte >= 128 && end - p < 8) {
+      byte = buf[end++]!;
+      z += (byte & 127) * mul;
+      mul *= 128;
+    }
+    if (byte >= 128) return readInFlightSlowly(g.reader, offset);
+    out[i] = { apiKey: key & 1 ? -(key + 1) / 2 : key / 2, inFlightDuration: z % 2 === 0 ? z / 2 : -(z + 1) / 2 };
+    p = end;
+  }
+  return out;
+}
+
+function readInFlightSlowly(r: ByteReader, offset: number): InFlightSample[] {
+  r.pos = offset;
+  const count = r.uint();
+  const out = new Array<InFlightSample>(count);
+  for (let i = 0; i < count; i++) out[i] = { apiKey: r.int(), inFlightDuration: r.num() };
+  return out;
 }
 
 /** Encodes chunks of connections (ascending ids) into groups that fit CHUNK_GROUP_BYTES. */
