@@ -148,9 +148,18 @@ export interface IdleSamples {
  * Reads one connection's chunk of a group for scans that need no counters: each sample's idle
  * duration and the place of its in-flight list go to index `base + seq` of `into` (`seq` below
  * `stride`; `group` names the group there); the other values and the unknown fields are skipped.
- * Varints are read straight from the bytes, in plain arithmetic while they fit 7 bytes.
+ * Varints are read straight from the bytes, and idle durations computed in plain numbers while
+ * they stay below 2^51 (as they do but for durations of years); otherwise the chunk is read
+ * again exactly.
  */
 export function scanChunkIdle(g: ChunkGroup, group: number, k: number, into: IdleSamples, base: number, stride: number): void {
+  if (!scanSamples(g, group, k, into, base, stride, false)) scanSamples(g, group, k, into, base, stride, true);
+}
+
+const SAFE = 2 ** 51;
+
+/** scanChunkIdle in plain numbers (false as soon as a value does not fit), or `exact` with Nums. */
+function scanSamples(g: ChunkGroup, group: number, k: number, into: IdleSamples, base: number, stride: number, exact: boolean): boolean {
   const buf = g.data;
   const r = g.reader;
   const { present, idle: idleOut } = into;
@@ -174,14 +183,17 @@ export function scanChunkIdle(g: ChunkGroup, group: number, k: number, into: Idl
     if (seq >= stride) throw new Error(`chunk of connection ${g.entities[k]}: sample ${seq} beyond the batch's ${stride} frames`);
     seqs[i] = seq;
   }
-  let idle: Num = 0;
-  let idleDelta: Num = 0;
+  let idle = 0;
+  let idleDelta = 0;
+  let idleExact: Num = 0;
+  let idleDeltaExact: Num = 0;
   for (let s = 0; s < n; s++) {
     let flags = buf[p++]!;
     if (flags >= 128) flags = (flags & 127) | (buf[p++]! << 7); // 12 flag bits: two bytes at most
-    let d: Num = 0;
+    let d = 0;
+    let dExact: Num = 0;
     if (flags & 8) {
-      // the idle value's zigzag varint: up to 7 bytes (49 bits) in plain arithmetic, else the reader
+      // the idle value's zigzag varint: up to 7 bytes (49 bits) in plain arithmetic
       const start = p;
       let byte = buf[p++]!;
       let z = byte & 127;
@@ -191,27 +203,34 @@ export function scanChunkIdle(g: ChunkGroup, group: number, k: number, into: Idl
         z += (byte & 127) * mul;
         mul *= 128;
       }
-      if (byte >= 128) {
+      if (byte < 128) d = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+      else if (!exact) return false;
+      if (exact) {
         r.pos = start;
-        d = r.num();
+        dExact = r.num();
         p = r.pos;
-      } else {
-        d = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
       }
     }
-    if (s < 2) idleDelta = d;
-    else if (d !== 0) idleDelta = addExact(d, idleDelta);
-    idle = addExact(idle, idleDelta);
+    const at = base + seqs[s]!;
+    if (exact) {
+      if (s < 2) idleDeltaExact = dExact;
+      else if (dExact !== 0) idleDeltaExact = addExact(dExact, idleDeltaExact);
+      idleExact = addExact(idleExact, idleDeltaExact);
+      if (typeof idleExact === 'number') idleOut[at] = idleExact;
+      else into.bigIdle.set(at, idleExact);
+    } else {
+      idleDelta = s < 2 ? d : d + idleDelta;
+      idle += idleDelta;
+      if (!(idleDelta < SAFE && idleDelta > -SAFE && idle < SAFE && idle > -SAFE)) return false;
+      idleOut[at] = idle;
+    }
+    present[at] = 1;
     // values 1..8 (counters) are skipped: as many varints as flag bits 4..11, each ending at a byte below 128
     let m = (flags >> 4) & 0xff;
     m -= (m >> 1) & 0x55;
     m = (m & 0x33) + ((m >> 2) & 0x33);
     m = (m + (m >> 4)) & 0x0f;
     while (m > 0) m -= 1 - (buf[p++]! >> 7);
-    const at = base + seqs[s]!;
-    present[at] = 1;
-    if (typeof idle === 'number') idleOut[at] = idle;
-    else into.bigIdle.set(at, idle);
     if (flags & (INFLIGHT | EXTRA)) {
       if (flags & INFLIGHT) {
         into.inFlightAt[at] = p + 1;
@@ -222,6 +241,7 @@ export function scanChunkIdle(g: ChunkGroup, group: number, k: number, into: Idl
       p = r.pos;
     }
   }
+  return true;
 }
 
 /** The in-flight list at an offset of a chunk group's data (as scanChunkIdle recorded it). */

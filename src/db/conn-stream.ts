@@ -2,8 +2,8 @@
  * The lean connection stream: per successful ListKafkaConnections poll, the listed rows as one
  * shared, frozen object per version (the slow fields) plus each row's idle duration and sampled
  * in-flight requests, without building full rows. For scans that need no counters (the
- * timeline): a sealed batch's chunks are decoded once with the counters skipped, and a row in
- * the same position as in the previous frame reuses what that frame resolved.
+ * timeline): a sealed batch's chunks are decoded once with the counters skipped, and a row found
+ * near its place in the previous frame reuses what that frame resolved.
  */
 import type Database from 'better-sqlite3';
 import type { PollRow } from '../api/schema/resources.ts';
@@ -32,7 +32,9 @@ const LOOKAHEAD = 4;
 interface DecodedBatch {
   readonly batch: number;
   readonly stride: number;
-  readonly slotOf: Map<number, number>;
+  /** the batch's entities, ascending (the slot of an entity is its index; storage reused, only `slots` count) */
+  readonly entities: Float64Array;
+  readonly slots: number;
   readonly groups: readonly ChunkGroup[];
   readonly samples: IdleSamples;
 }
@@ -98,11 +100,12 @@ export class ConnFrameReader {
       const stride = d.stride;
       for (let i = 0; i < n; i++) {
         const j = same === undefined ? -1 : same[i]!;
-        const slot = j >= 0 ? prev!.slots[j]! : (d.slotOf.get(versions[i]!.entityId) ?? -1);
+        const slot = j >= 0 ? prev!.slots[j]! : slotOf(d, versions[i]!.entityId);
         const at = slot * stride + seq;
         if (slot < 0 || present[at] !== 1) missing(f, versions[i]!.entityId);
         slots[i] = slot;
-        idle[i] = bigIdle.size !== 0 && bigIdle.has(at) ? bigIdle.get(at)! : idleOf[at]!;
+        if (bigIdle.size !== 0 && bigIdle.has(at)) idle[i] = bigIdle.get(at)!;
+        else idle[i] = idleOf[at]!;
         const list = inFlightAt[at]!;
         inFlight[i] = list === 0 ? NONE : readInFlightAt(d.groups[inFlightGroup[at]!]!, list - 1);
       }
@@ -144,12 +147,15 @@ export class ConnFrameReader {
     let slots = 0;
     for (const g of groups) slots += g.entities.length;
     const samples = reuse(last?.samples, slots * stride);
-    const d: DecodedBatch = { batch, stride, slotOf: new Map(), groups, samples };
+    const entities = last !== undefined && last.entities.length >= slots ? last.entities : new Float64Array(slots);
+    const d: DecodedBatch = { batch, stride, entities, slots, groups, samples };
     let slot = 0;
     for (let gi = 0; gi < groups.length; gi++) {
       const g = groups[gi]!;
       for (let k = 0; k < g.entities.length; k++) {
-        d.slotOf.set(g.entities[k]!, slot);
+        const entity = g.entities[k]!;
+        if (slot > 0 && entity <= entities[slot - 1]!) throw new Error(`connection batch ${batch}: chunks out of entity order`);
+        entities[slot] = entity;
         scanChunkIdle(g, gi, k, samples, slot * stride, stride);
         slot++;
       }
@@ -157,6 +163,21 @@ export class ConnFrameReader {
     this.#decoded = d;
     return d;
   }
+}
+
+/** The slot of an entity in a decoded batch (its index among the batch's ascending entities), or -1. */
+function slotOf(d: DecodedBatch, entity: number): number {
+  const { entities } = d;
+  let lo = 0;
+  let hi = d.slots - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const e = entities[mid]!;
+    if (e === entity) return mid;
+    if (e < entity) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /**

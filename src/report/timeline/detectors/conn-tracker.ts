@@ -107,6 +107,7 @@ const SLACK = 1_000_000_000n;
 
 /** What is kept per uid: small, and no reference to the row (rows are garbage after their poll). */
 interface Entry {
+  readonly uid: string;
   readonly nodeId: number;
   seen: number;
   closed: boolean;
@@ -193,6 +194,7 @@ export class ConnTracker {
       if (e === undefined) {
         const groupId = row.groupId;
         e = {
+          uid: row.uid,
           nodeId: row.nodeId,
           seen: gen,
           closed: isClosed,
@@ -272,10 +274,11 @@ export class ConnTracker {
     this.previousEntries = entries;
     // only when some uid known before was not listed now (the common case lists them all)
     if (complete && this.uids.size > seen) {
-      for (const [uid, e] of this.uids) {
+      // by value: entries iterated as [key, value] pairs would cost an array each
+      for (const e of this.uids.values()) {
         if (e.seen === gen) continue;
-        if (!e.closed) vanished.push({ uid, nodeId: e.nodeId });
-        this.uids.delete(uid);
+        if (!e.closed) vanished.push({ uid: e.uid, nodeId: e.nodeId });
+        this.uids.delete(e.uid);
       }
     }
     const d: ConnDigest = { frame, gen, previousTime: this.previousTime, first, complete, opened, closed, vanished, clients, brokers, groups, stuck, openCount, duplicates };
