@@ -119,8 +119,9 @@ describe('HistoryReader.connectionFrames', () => {
     expectSameAsSamples(reader, { since: polls[5]!.startTime, until: polls[17]!.startTime });
     writer.close();
     // and everything sealed
-    const sealed = createHistoryReader(openDatabase(db.sqlite.name, { readonly: true }));
-    expectSameAsSamples(sealed, ALL);
+    const sealed = openDatabase(db.sqlite.name, { readonly: true });
+    expectSameAsSamples(createHistoryReader(sealed), ALL);
+    sealed.close();
   });
 
   it('shares one frozen object per version, which changes when an attribute does', () => {
@@ -142,6 +143,28 @@ describe('HistoryReader.connectionFrames', () => {
     expect(() => {
       (first(frames[0]!) as { clientId: string }).clientId = 'x';
     }).toThrow(TypeError);
+    writer.close();
+  });
+
+  it('reads the polls committed when it started, while a writer seals batches under it', () => {
+    const path = tempDbPath();
+    const writer = createHistoryWriter(openDatabase(path), { batchFrames: 3 });
+    const world = new ConnectionWorld({ connections: 30, churn: 0.1, seed: 8 });
+    const write = (): void => {
+      const { at, answer } = world.next();
+      writer.writePoll(okRecord('ListKafkaConnections', answer, { at, request: LIST_REQUEST }));
+    };
+    for (let i = 0; i < 20; i++) write();
+    const rdb = openDatabase(path, { readonly: true });
+    const it = createHistoryReader(rdb).connectionFrames(ALL)[Symbol.iterator]();
+    const got = [it.next().value as ConnectionFrame];
+    for (let i = 0; i < 10; i++) write();
+    for (let f = it.next(); !f.done; f = it.next()) got.push(f.value);
+    expect(got.length).toBe(20);
+    const again = [...createHistoryReader(rdb).connectionFrames(ALL)].slice(0, 20);
+    const lean = (f: ConnectionFrame) => [f.poll.id, f.versions.map((v) => v.uid), f.idle, f.inFlight];
+    expect(got.map(lean)).toEqual(again.map(lean));
+    rdb.close();
     writer.close();
   });
 
