@@ -4,7 +4,7 @@
  * in one row, so reading a whole batch costs a few hundred rows instead of one per connection.
  */
 import { ByteReader, ByteWriter, isZero, normal, subNum, toBig, type Num } from './bytes.ts';
-import { EXTRA, FAST_FIELDS, HAS_MORE, INFLIGHT, readTail, writeTail, type FastSample, type InFlightSample } from './conn-codec.ts';
+import { EXTRA, FAST_FIELDS, HAS_MORE, INFLIGHT, readTail, writeTail, type FastSample } from './conn-codec.ts';
 
 /**
  * Payload budget of a chunk group row: small enough to stay inside its b-tree page (SQLite keeps
@@ -244,39 +244,49 @@ function scanSamples(g: ChunkGroup, group: number, k: number, into: IdleSamples,
   return true;
 }
 
-/** The in-flight list at an offset of a chunk group's data (as scanChunkIdle recorded it). */
-export function readInFlightAt(g: ChunkGroup, offset: number): InFlightSample[] {
+/** Sampled in-flight requests, flattened: API keys and durations (exact: numbers below 2^51, bigints beyond). */
+export interface InFlightColumns {
+  readonly apiKeys: number[];
+  readonly durations: Num[];
+}
+
+/** Appends the in-flight list at an offset of a chunk group's data (as scanChunkIdle recorded it) to `out`. */
+export function readInFlightAt(g: ChunkGroup, offset: number, out: InFlightColumns): void {
   const buf = g.data;
   let p = offset;
   const count = buf[p++]!;
-  if (count >= 128) return readInFlightSlowly(g.reader, offset);
-  const out = new Array<InFlightSample>(count);
+  if (count >= 128) return readInFlightSlowly(g.reader, offset, out);
+  // apiKey: a one-byte zigzag varint in practice; the duration: up to 7 bytes in plain arithmetic
   for (let i = 0; i < count; i++) {
-    // apiKey: a one-byte zigzag varint in practice; the duration: up to 7 bytes in plain arithmetic
-    const key = buf[p]!;
-    if (key >= 128) return readInFlightSlowly(g.reader, offset);
-    let byte = buf[p + 1]!;
+    if (buf[p]! >= 128) return readInFlightSlowly(g.reader, offset, out, i);
+    let end = p + 1;
+    let byte = buf[end++]!;
     let z = byte & 127;
     let mul = 128;
-    let end = p + 2;
     while (byte >= 128 && end - p < 8) {
       byte = buf[end++]!;
       z += (byte & 127) * mul;
       mul *= 128;
     }
-    if (byte >= 128) return readInFlightSlowly(g.reader, offset);
-    out[i] = { apiKey: key & 1 ? -(key + 1) / 2 : key / 2, inFlightDuration: z % 2 === 0 ? z / 2 : -(z + 1) / 2 };
+    if (byte >= 128) return readInFlightSlowly(g.reader, offset, out, i);
+    const key = buf[p]!;
+    out.apiKeys.push(key & 1 ? -(key + 1) / 2 : key / 2);
+    out.durations.push(z % 2 === 0 ? z / 2 : -(z + 1) / 2);
     p = end;
   }
-  return out;
 }
 
-function readInFlightSlowly(r: ByteReader, offset: number): InFlightSample[] {
+/** readInFlightAt through the reader, from the list's `skip`-th request on (those before it were appended). */
+function readInFlightSlowly(r: ByteReader, offset: number, out: InFlightColumns, skip = 0): void {
   r.pos = offset;
   const count = r.uint();
-  const out = new Array<InFlightSample>(count);
-  for (let i = 0; i < count; i++) out[i] = { apiKey: r.int(), inFlightDuration: r.num() };
-  return out;
+  for (let i = 0; i < count; i++) {
+    const apiKey = r.int();
+    const duration = r.num();
+    if (i < skip) continue;
+    out.apiKeys.push(apiKey);
+    out.durations.push(duration);
+  }
 }
 
 /** Encodes chunks of connections (ascending ids) into groups that fit CHUNK_GROUP_BYTES. */

@@ -28,12 +28,6 @@ export interface FastSample {
   readonly extra: string | undefined;
 }
 
-/** One sampled in-flight request of a lean read: API key and duration (exact: a number below 2^51, else a bigint). */
-export interface InFlightSample {
-  readonly apiKey: number;
-  readonly inFlightDuration: Num;
-}
-
 /** Unknown fields of a connection's slow parts as JSON by path, or undefined when there are none. */
 export function slowUnknown(c: KafkaConnection): string | undefined {
   if (

@@ -8,23 +8,29 @@
 import type Database from 'better-sqlite3';
 import type { PollRow } from '../api/schema/resources.ts';
 import { ByteReader, type Num } from './bytes.ts';
-import { buildVersionRow, readHeadEntry, type ConnectionVersion, type InFlightSample } from './conn-codec.ts';
-import { readChunkGroup, readInFlightAt, scanChunkIdle, type ChunkGroup, type IdleSamples } from './conn-chunk.ts';
+import { buildVersionRow, readHeadEntry, type ConnectionVersion } from './conn-codec.ts';
+import { readChunkGroup, readInFlightAt, scanChunkIdle, type ChunkGroup, type IdleSamples, type InFlightColumns } from './conn-chunk.ts';
 import type { ConnPartsLoader } from './conn-parts.ts';
 import type { ConnReader, Frame } from './conn-reader.ts';
 import { decodeIdList } from './sql-values.ts';
 
-/** One successful ListKafkaConnections poll, lean: per row, in answer order, its version, idle duration and in-flight requests. */
+/**
+ * One successful ListKafkaConnections poll, lean: per row, in answer order, its version, idle
+ * duration and sampled in-flight requests, column by column. The in-flight requests are
+ * flattened: row i's are entries `inFlightOffsets[i]` to `inFlightOffsets[i + 1] - 1` of
+ * `inFlightApiKeys` and `inFlightDurations` (without unknown fields).
+ */
 export interface ConnectionFrame {
   readonly poll: PollRow;
   readonly versions: readonly ConnectionVersion[];
   /** each row's idleDuration, exact: a number below 2^51, else a bigint */
   readonly idle: readonly Num[];
-  /** each row's sampledInFlightRequests, without unknown fields (read-only; often one shared empty list) */
-  readonly inFlight: readonly (readonly InFlightSample[])[];
+  /** one more than there are rows */
+  readonly inFlightOffsets: Int32Array;
+  readonly inFlightApiKeys: readonly number[];
+  /** exact: numbers below 2^51, bigints beyond */
+  readonly inFlightDurations: readonly Num[];
 }
-
-const NONE: readonly InFlightSample[] = Object.freeze([]);
 /** How far ahead of the expected position a row is looked for in the previous frame. */
 const LOOKAHEAD = 4;
 
@@ -82,7 +88,8 @@ export class ConnFrameReader {
     const from = prev === undefined ? undefined : alignTo(prev.ids, ids);
     const versions = this.#versionsOf(ids, prev, from);
     const idle = new Array<Num>(n);
-    const inFlight = new Array<readonly InFlightSample[]>(n);
+    const inFlightOffsets = new Int32Array(n + 1);
+    const inFlight: InFlightColumns = { apiKeys: [], durations: [] };
     const slots = new Int32Array(n);
     if (f.head !== null) {
       const r = new ByteReader(f.head);
@@ -90,7 +97,11 @@ export class ConnFrameReader {
         const e = readHeadEntry(r);
         if (e.entity !== versions[i]!.entityId) throw new Error(`poll ${f.poll}: row ${i} belongs to another connection`);
         idle[i] = e.sample.v[0]!;
-        inFlight[i] = e.sample.inflight === undefined ? NONE : e.sample.inflight.map(([apiKey, d]) => ({ apiKey, inFlightDuration: d }));
+        inFlightOffsets[i] = inFlight.apiKeys.length;
+        for (const [apiKey, d] of e.sample.inflight ?? []) {
+          inFlight.apiKeys.push(apiKey);
+          inFlight.durations.push(d);
+        }
       }
     } else {
       const d = this.#batch(f.batch);
@@ -106,12 +117,14 @@ export class ConnFrameReader {
         slots[i] = slot;
         if (bigIdle.size !== 0 && bigIdle.has(at)) idle[i] = bigIdle.get(at)!;
         else idle[i] = idleOf[at]!;
+        inFlightOffsets[i] = inFlight.apiKeys.length;
         const list = inFlightAt[at]!;
-        inFlight[i] = list === 0 ? NONE : readInFlightAt(d.groups[inFlightGroup[at]!]!, list - 1);
+        if (list !== 0) readInFlightAt(d.groups[inFlightGroup[at]!]!, list - 1, inFlight);
       }
     }
+    inFlightOffsets[n] = inFlight.apiKeys.length;
     this.#prev = { ids, versions, batch: f.head === null ? f.batch : -1, slots };
-    return { poll, versions, idle, inFlight };
+    return { poll, versions, idle, inFlightOffsets, inFlightApiKeys: inFlight.apiKeys, inFlightDurations: inFlight.durations };
   }
 
   /** The versions of a frame's rows, in order: from the previous frame where found there, else cached or loaded. */

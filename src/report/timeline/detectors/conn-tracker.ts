@@ -165,7 +165,7 @@ export class ConnTracker {
     clients.touched = [];
     brokers.touched = [];
     groups.touched = [];
-    const { rows, idle: idles, inFlight } = frame;
+    const { rows, idle: idles, inFlightOffsets, inFlightApiKeys, inFlightDurations } = frame;
     // a young connection has been idle since it opened when idle >= now - openTime - SLACK; one
     // opened before oldBefore is older than groupIdle, more than any idle time below groupIdle
     const youngSince = frame.time - SLACK;
@@ -239,12 +239,13 @@ export class ConnTracker {
       brokers.count(b, gen, principal);
       if (b.open === 0 || row.openTime < b.firstOpen) b.firstOpen = row.openTime;
       b.open++;
-      const sampled = inFlight[i]!;
+      const firstRequest = inFlightOffsets[i]!;
+      const endRequest = inFlightOffsets[i + 1]!;
       const g = e.group;
       if (g !== undefined) {
         groups.count(g, gen, principal);
         g.open++;
-        if (sampled.length === 0) {
+        if (firstRequest === endRequest) {
           const idle = idles[i]!;
           if (typeof idle === 'number' && groupIdleNumber === groupIdleNumber ? idle >= groupIdleNumber : idle >= groupIdle) {
             g.idle++;
@@ -256,14 +257,14 @@ export class ConnTracker {
           }
         }
       }
-      if (sampled.length !== 0) {
+      if (firstRequest !== endRequest) {
         let longest: number | bigint = 0;
         let apiKey = -1;
-        for (let k = 0; k < sampled.length; k++) {
-          const r = sampled[k]!;
-          if (r.inFlightDuration > longest) {
-            longest = r.inFlightDuration;
-            apiKey = r.apiKey;
+        for (let k = firstRequest; k < endRequest; k++) {
+          const duration = inFlightDurations[k]!;
+          if (duration > longest) {
+            longest = duration;
+            apiKey = inFlightApiKeys[k]!;
           }
         }
         const isStuck = typeof longest === 'number' && inFlightStuckNumber === inFlightStuckNumber ? longest >= inFlightStuckNumber : longest >= inFlightStuck;
