@@ -3,7 +3,8 @@
  * over the rows: which uids are new, which were seen closed for the first time, which vanished
  * without closing, and the open connections counted per client id, broker and consumer group.
  * State per uid is a few fields and references to its tallies (never the row itself, so rows
- * die young), and a row costs one map lookup.
+ * die young), and a row costs one map lookup, or none when the previous poll listed the same
+ * row object near the same place (the store's lean read shares one object per version).
  */
 import type { ConnFacts, ConnFrame } from '../conn-frame.ts';
 import type { Thresholds } from '../thresholds.ts';
