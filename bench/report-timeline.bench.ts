@@ -1,5 +1,6 @@
 // The incident timeline over 24 hours of 30-second ListKafkaConnections polls (2,880 polls) of
-// 1,000 connections: one streaming pass through the store's sample stream and every detector.
+// 1,000 connections: one streaming pass through the store's lean connection frames
+// (HistoryReader.connectionFrames) and every detector.
 // Run: node scripts/bench.mjs bench/report-timeline.bench.ts
 import { ok } from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -7,12 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../src/db/index.ts';
+import { connFrameOfStored, emptyConnFrame, mergeConnFanout, type ConnFrame } from '../src/report/timeline/conn-frame.ts';
 import { connectionsDetector } from '../src/report/timeline/detectors/connections.ts';
-import { framesOf, mergeFanout } from '../src/report/timeline/frames.ts';
+import { padFrames } from '../src/report/timeline/frames.ts';
 import { DEFAULT_THRESHOLDS } from '../src/report/timeline/thresholds.ts';
 import { buildTimeline, type TimelineSource } from '../src/report/timeline/timeline.ts';
-import type { Frame } from '../src/report/timeline/types.ts';
-import type { KafkaConnection } from '../src/api/schema/connection.ts';
 import { ConnectionWorld } from '../test/helpers/connection-answers.ts';
 import { reportFigure, round, timeIt } from './lib/figures.ts';
 
@@ -64,12 +64,12 @@ try {
     'the broker outage is on the timeline',
   );
   let rows = 0;
-  for (const _ of reader.samples('connections', { since: timeline.since, until: timeline.until })) rows++;
+  for (const f of reader.connectionFrames({ since: timeline.since, until: timeline.until })) rows += f.versions.length;
   process.stderr.write(`${rows} connection samples, ${timeline.events.length} events\n`);
 
   // read alone and end to end in alternating rounds, so background load hits both alike
   const readOnly = (): void => {
-    for (const _ of reader.samples('connections', { since: timeline.since, until: timeline.until })) {
+    for (const _ of reader.connectionFrames({ since: timeline.since, until: timeline.until })) {
       // read only
     }
   };
@@ -89,7 +89,8 @@ try {
   // the connection detectors alone, over the first two hours held in memory (no reading)
   const twoHours = START + 2n * 3_600_000_000_000n;
   const early = reader.polls({ until: twoHours - 1n }).filter((p) => p.outcome === 'ok');
-  const frames: Frame<KafkaConnection>[] = [...mergeFanout(framesOf<KafkaConnection>(reader.samples('connections', { since: START, until: twoHours - 1n }), early))];
+  const stored = [...reader.connectionFrames({ since: START, until: twoHours - 1n })].map(connFrameOfStored);
+  const frames: ConnFrame[] = [...mergeConnFanout(padFrames(stored, early, emptyConnFrame))];
   const earlyRows = frames.reduce((n, f) => n + f.rows.length, 0);
   const detect = timeIt(
     () => {
@@ -106,13 +107,13 @@ try {
     value: round(full.medianMs, 0),
     unit: 'ms',
     goal: { op: '<=', value: 2000 },
-    note: `buildTimeline end to end through HistoryReader.samples(), ${rows} connection samples, median of 3 rounds`,
+    note: `buildTimeline end to end through HistoryReader.connectionFrames(), ${rows} connection samples, median of 3 rounds`,
   });
   reportFigure({
     name: 'report.timeline_read_24h_1k_ms',
     value: round(read.medianMs, 0),
     unit: 'ms',
-    note: 'of which: reading the same samples through HistoryReader.samples() alone',
+    note: 'of which: reading the same samples through HistoryReader.connectionFrames() alone',
   });
   reportFigure({
     name: 'report.timeline_over_read_ratio',

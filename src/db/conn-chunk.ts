@@ -128,6 +128,167 @@ function skipTail(r: ByteReader, flags: number): void {
   }
 }
 
+const seqScratch: number[] = [];
+
+/** Idle durations of many samples by index, and where their in-flight lists are, as scanChunkIdle fills them. */
+export interface IdleSamples {
+  /** 1 where a sample was read */
+  present: Uint8Array;
+  /** idle durations that are numbers (below 2^51) */
+  idle: Float64Array;
+  /** idle durations that are bigints */
+  readonly bigIdle: Map<number, bigint>;
+  /** 1 + the offset of the sample's in-flight list in its group's data (readInFlightAt), or 0 when it has none */
+  inFlightAt: Int32Array;
+  /** the index of that group among those scanned (the `group` argument of scanChunkIdle) */
+  inFlightGroup: Int32Array;
+}
+
+/**
+ * Reads one connection's chunk of a group for scans that need no counters: each sample's idle
+ * duration and the place of its in-flight list go to index `base + seq` of `into` (`seq` below
+ * `stride`; `group` names the group there); the other values and the unknown fields are skipped.
+ * Varints are read straight from the bytes, and idle durations computed in plain numbers while
+ * they stay below 2^51 (as they do but for durations of years); otherwise the chunk is read
+ * again exactly.
+ */
+export function scanChunkIdle(g: ChunkGroup, group: number, k: number, into: IdleSamples, base: number, stride: number): void {
+  if (!scanSamples(g, group, k, into, base, stride, false)) scanSamples(g, group, k, into, base, stride, true);
+}
+
+const SAFE = 2 ** 51;
+
+/** scanChunkIdle in plain numbers (false as soon as a value does not fit), or `exact` with Nums. */
+function scanSamples(g: ChunkGroup, group: number, k: number, into: IdleSamples, base: number, stride: number, exact: boolean): boolean {
+  const buf = g.data;
+  const r = g.reader;
+  const { present, idle: idleOut } = into;
+  let p = g.starts[k]!;
+  let n = buf[p++]!;
+  if (n >= 128) {
+    r.pos = p - 1;
+    n = r.uint();
+    p = r.pos;
+  }
+  const seqs = seqScratch;
+  let seq = -1;
+  for (let i = 0; i < n; i++) {
+    let gap = buf[p++]!;
+    if (gap >= 128) {
+      r.pos = p - 1;
+      gap = r.uint();
+      p = r.pos;
+    }
+    seq += gap + 1;
+    if (seq >= stride) throw new Error(`chunk of connection ${g.entities[k]}: sample ${seq} beyond the batch's ${stride} frames`);
+    seqs[i] = seq;
+  }
+  let idle = 0;
+  let idleDelta = 0;
+  let idleExact: Num = 0;
+  let idleDeltaExact: Num = 0;
+  for (let s = 0; s < n; s++) {
+    let flags = buf[p++]!;
+    if (flags >= 128) flags = (flags & 127) | (buf[p++]! << 7); // 12 flag bits: two bytes at most
+    let d = 0;
+    let dExact: Num = 0;
+    if (flags & 8) {
+      // the idle value's zigzag varint: up to 7 bytes (49 bits) in plain arithmetic
+      const start = p;
+      let byte = buf[p++]!;
+      let z = byte & 127;
+      let mul = 128;
+      while (byte >= 128 && p - start < 7) {
+        byte = buf[p++]!;
+        z += (byte & 127) * mul;
+        mul *= 128;
+      }
+      if (byte < 128) d = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+      else if (!exact) return false;
+      if (exact) {
+        r.pos = start;
+        dExact = r.num();
+        p = r.pos;
+      }
+    }
+    const at = base + seqs[s]!;
+    if (exact) {
+      if (s < 2) idleDeltaExact = dExact;
+      else if (dExact !== 0) idleDeltaExact = addExact(dExact, idleDeltaExact);
+      idleExact = addExact(idleExact, idleDeltaExact);
+      if (typeof idleExact === 'number') idleOut[at] = idleExact;
+      else into.bigIdle.set(at, idleExact);
+    } else {
+      idleDelta = s < 2 ? d : d + idleDelta;
+      idle += idleDelta;
+      if (!(idleDelta < SAFE && idleDelta > -SAFE && idle < SAFE && idle > -SAFE)) return false;
+      idleOut[at] = idle;
+    }
+    present[at] = 1;
+    // values 1..8 (counters) are skipped: as many varints as flag bits 4..11, each ending at a byte below 128
+    let m = (flags >> 4) & 0xff;
+    m -= (m >> 1) & 0x55;
+    m = (m & 0x33) + ((m >> 2) & 0x33);
+    m = (m + (m >> 4)) & 0x0f;
+    while (m > 0) m -= 1 - (buf[p++]! >> 7);
+    if (flags & (INFLIGHT | EXTRA)) {
+      if (flags & INFLIGHT) {
+        into.inFlightAt[at] = p + 1;
+        into.inFlightGroup[at] = group;
+      }
+      r.pos = p;
+      skipTail(r, flags);
+      p = r.pos;
+    }
+  }
+  return true;
+}
+
+/** Sampled in-flight requests, flattened: API keys and durations (exact: numbers below 2^51, bigints beyond). */
+export interface InFlightColumns {
+  readonly apiKeys: number[];
+  readonly durations: Num[];
+}
+
+/** Appends the in-flight list at an offset of a chunk group's data (as scanChunkIdle recorded it) to `out`. */
+export function readInFlightAt(g: ChunkGroup, offset: number, out: InFlightColumns): void {
+  const buf = g.data;
+  let p = offset;
+  const count = buf[p++]!;
+  if (count >= 128) return readInFlightSlowly(g.reader, offset, out);
+  // apiKey: a one-byte zigzag varint in practice; the duration: up to 7 bytes in plain arithmetic
+  for (let i = 0; i < count; i++) {
+    if (buf[p]! >= 128) return readInFlightSlowly(g.reader, offset, out, i);
+    let end = p + 1;
+    let byte = buf[end++]!;
+    let z = byte & 127;
+    let mul = 128;
+    while (byte >= 128 && end - p < 8) {
+      byte = buf[end++]!;
+      z += (byte & 127) * mul;
+      mul *= 128;
+    }
+    if (byte >= 128) return readInFlightSlowly(g.reader, offset, out, i);
+    const key = buf[p]!;
+    out.apiKeys.push(key & 1 ? -(key + 1) / 2 : key / 2);
+    out.durations.push(z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+    p = end;
+  }
+}
+
+/** readInFlightAt through the reader, from the list's `skip`-th request on (those before it were appended). */
+function readInFlightSlowly(r: ByteReader, offset: number, out: InFlightColumns, skip = 0): void {
+  r.pos = offset;
+  const count = r.uint();
+  for (let i = 0; i < count; i++) {
+    const apiKey = r.int();
+    const duration = r.num();
+    if (i < skip) continue;
+    out.apiKeys.push(apiKey);
+    out.durations.push(duration);
+  }
+}
+
 /** Encodes chunks of connections (ascending ids) into groups that fit CHUNK_GROUP_BYTES. */
 export function encodeChunkGroups(
   entities: readonly number[],

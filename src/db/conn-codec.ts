@@ -274,6 +274,47 @@ export function buildConnection(p: ConnSlow, s: FastSample): KafkaConnection {
   return c;
 }
 
+/** A connection row's fast-moving fields: what a version of its slow parts does not hold. */
+export type FastConnectionField = 'idleDuration' | 'inFlightRequests' | 'totalRequestStatistics' | 'recentRequestStatistics';
+
+/** A connection row's slow fields as of one stored version (shared by all its samples, frozen), with the store's ids. */
+export type ConnectionVersion = Readonly<Omit<KafkaConnection, FastConnectionField>> & {
+  /** the stored version: the same id means the same slow fields */
+  readonly versionId: number;
+  /** the stored connection: its identity (uid plus immutable facts) */
+  readonly entityId: number;
+};
+
+/** A row's slow fields as of one version, for reads that skip the fast ones: frozen, shared by every sample of it. */
+export function buildVersionRow(p: ConnSlow & { readonly version: number; readonly entity: number }): ConnectionVersion {
+  if (p.auth === undefined) share(p);
+  const row: Omit<KafkaConnection, FastConnectionField> & { versionId: number; entityId: number } = {
+    apiVersions: p.apiVersions as Record<string, number>,
+    authenticationInfo: p.auth!,
+    clientId: p.clientId,
+    clientSoftwareName: p.softwareName,
+    clientSoftwareVersion: p.softwareVersion,
+    closeTime: p.closeTime,
+    groupId: p.groupId,
+    groupInstanceId: p.groupInstanceId,
+    groupMemberId: p.groupMemberId,
+    listenerName: p.listenerName,
+    nodeId: p.nodeId,
+    openTime: p.openTime,
+    shardId: p.shardId,
+    source: p.source!,
+    state: p.state as KafkaConnection['state'],
+    tlsInfo: p.tlsInfo!,
+    transactionalId: p.transactionalId,
+    uid: p.uid,
+    versionId: p.version,
+    entityId: p.entity,
+  };
+  const top = p.unknown?.[''];
+  if (top !== undefined) row.$unknown = structuredClone(top) as Record<string, JsonValue>;
+  return freeze(row);
+}
+
 function withUnknown<T extends object>(o: T, unknown: JsonValue | undefined): T & { $unknown?: Record<string, JsonValue> } {
   if (unknown !== undefined) (o as { $unknown?: unknown }).$unknown = structuredClone(unknown);
   return o;

@@ -11,6 +11,7 @@ import { toSqlPrefilter, type SqlColumnMap } from '../filter/sql.ts';
 import type { CompiledFilter } from '../filter/index.ts';
 import { ConnPartsLoader } from './conn-parts.ts';
 import { ConnReader, type Prefilter } from './conn-reader.ts';
+import { ConnFrameReader, type ConnectionFrame } from './conn-stream.ts';
 import { Resolver } from './dictionary.ts';
 import { keyedPolls } from './entity-polls.ts';
 import { HistoryQueryError } from './errors.ts';
@@ -75,6 +76,12 @@ export interface HistoryReader {
   stateAt(resource: ResourceName, at: bigint, opts?: ReadOptions): StateAt;
   /** Every sample of a resource in a time range, in poll time order. */
   samples(resource: ResourceName, q: ReadOptions & { since: bigint; until: bigint }): Iterable<Sample>;
+  /**
+   * Every successful ListKafkaConnections poll in a time range, lean, in poll time order: per row
+   * its version (slow fields, one shared object per version), idle duration and in-flight
+   * requests; no counters, no full rows. For scans over many polls (the timeline).
+   */
+  connectionFrames(q: { cluster?: string; since: bigint; until: bigint }): Iterable<ConnectionFrame>;
   /** Every sample of one entity (key fields by wire name, e.g. `{ uid }`), in poll time order. */
   entityHistory(resource: ResourceName, key: Record<string, unknown>, q?: { since?: bigint; until?: bigint; cluster?: string }): Sample[];
   /** A poll's complete answer (or failure) exactly as decoded at write time. */
@@ -98,6 +105,8 @@ function prefilterOf(resource: ResourceName, o: ReadOptions): Prefilter | undefi
 }
 
 const MAX_TIME = 2n ** 63n - 1n;
+/** Lean connection frames read per read transaction. */
+const FRAMES_PER_READ = 8;
 const MIN_TIME = -(2n ** 63n);
 
 /** Creates the reader of an open database (read-only or not). */
@@ -106,11 +115,13 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const resolver = new Resolver(sqlite);
   const parts = new ConnPartsLoader(sqlite, resolver);
   const conns = new ConnReader(sqlite, parts);
+  const lean = new ConnFrameReader(sqlite, conns, parts);
   const small = new SmallReader(sqlite, resolver);
   const pq = new PollQueries(sqlite);
   const maintenance = new Maintenance(db, () => {
     resolver.reset();
     parts.reset();
+    lean.reset();
   });
   const q = {
     clusters: sqlite.prepare('SELECT name FROM cluster ORDER BY name').pluck(),
@@ -238,6 +249,17 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         }
         const got = read(() => rows.rowsOf(resource, p, pre, true));
         for (const r of got) if (o.filter === undefined || o.filter.matches(r.row)) yield { poll: p.row, row: r.row };
+      }
+    },
+
+    *connectionFrames(o) {
+      const cid = read(() => clusterId(o.cluster));
+      if (cid === undefined) return;
+      const polls = read(() => pq.range({ clusterId: cid, operation: 'ListKafkaConnections', since: o.since, until: o.until, limit: -1 })).filter((p) => p.ok);
+      // a few frames per read transaction (none held open across a yield)
+      for (let i = 0; i < polls.length; i += FRAMES_PER_READ) {
+        const frames = read(() => polls.slice(i, i + FRAMES_PER_READ).map((p) => lean.frameOf(p.row, p.id)));
+        for (const f of frames) if (f !== undefined) yield f;
       }
     },
 

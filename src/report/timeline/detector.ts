@@ -3,10 +3,10 @@ import type { PollRow } from '../../api/schema/resources.ts';
 import type { Thresholds } from './thresholds.ts';
 import type { Frame, TimelineEvent } from './types.ts';
 
-/** Consumes one resource's frames. */
-export interface FrameDetector<R> {
+/** Consumes one resource's frames (of type F: frames of R rows, unless said otherwise). */
+export interface FrameDetector<R, F extends Frame<R> = Frame<R>> {
   /** Feeds the next poll's rows. */
-  frame(f: Frame<R>): void;
+  frame(f: F): void;
   /** The events found; intervals still open at `until` are ongoing. */
   finish(until: bigint): TimelineEvent[];
   /** Key series recorded on the way, for sparklines. */

@@ -17,34 +17,43 @@ export function comparePolls(a: PollRow, b: PollRow): number {
  * Yields one frame per successful poll of `okPolls` (sorted), with the rows the sample stream
  * holds for it; polls without samples become empty frames, in their place.
  */
-export function* framesOf<R>(samples: Iterable<{ poll: PollRow; row: object }>, okPolls: readonly PollRow[]): Generator<Frame<R>> {
-  const index = new Map<bigint, number>();
-  okPolls.forEach((p, i) => index.set(p.id, i));
-  let next = 0;
+export function framesOf<R>(samples: Iterable<{ poll: PollRow; row: object }>, okPolls: readonly PollRow[]): Generator<Frame<R>> {
+  return padFrames(groupSamples<R>(samples), okPolls, (poll) => ({ poll, time: pollTime(poll), rows: [] }));
+}
+
+/** Groups a sample stream into one frame per run of samples of the same poll. */
+function* groupSamples<R>(samples: Iterable<{ poll: PollRow; row: object }>): Generator<Frame<R>> {
   let current: PollRow | undefined;
   let rows: R[] = [];
-  const flushEmptyBefore = function* (limit: number): Generator<Frame<R>> {
-    while (next < limit) {
-      const p = okPolls[next++] as PollRow;
-      yield { poll: p, time: pollTime(p), rows: [] };
-    }
-  };
   for (const s of samples) {
     if (current !== undefined && s.poll.id === current.id) {
       rows.push(s.row as R);
       continue;
     }
     if (current !== undefined) yield { poll: current, time: pollTime(current), rows };
-    const at = index.get(s.poll.id);
-    if (at !== undefined) {
-      yield* flushEmptyBefore(at);
-      next = Math.max(next, at + 1);
-    }
     current = s.poll;
     rows = [s.row as R];
   }
   if (current !== undefined) yield { poll: current, time: pollTime(current), rows };
-  yield* flushEmptyBefore(okPolls.length);
+}
+
+/**
+ * Yields the frames with an `empty` one for each poll of `okPolls` (sorted) that has none, in
+ * its place: the frames of a stream that skips polls without rows, one per successful poll.
+ */
+export function* padFrames<F extends { readonly poll: PollRow }>(frames: Iterable<F>, okPolls: readonly PollRow[], empty: (poll: PollRow) => F): Generator<F> {
+  const index = new Map<bigint, number>();
+  okPolls.forEach((p, i) => index.set(p.id, i));
+  let next = 0;
+  for (const f of frames) {
+    const at = index.get(f.poll.id);
+    if (at !== undefined) {
+      while (next < at) yield empty(okPolls[next++] as PollRow);
+      next = Math.max(next, at + 1);
+    }
+    yield f;
+  }
+  while (next < okPolls.length) yield empty(okPolls[next++] as PollRow);
 }
 
 /**
@@ -54,33 +63,29 @@ export function* framesOf<R>(samples: Iterable<{ poll: PollRow; row: object }>, 
  * first call's rows that no slice listed; it is complete when it lists as many distinct
  * connections as the first call said matched.
  */
-export function* mergeFanout<R extends { uid: string }>(frames: Iterable<Frame<R>>): Generator<Frame<R>> {
-  let head: Frame<R> | undefined;
-  let slices: R[] = [];
-  let sliced = false;
-  const flush = (): Frame<R> | undefined => {
-    if (head === undefined) return undefined;
-    if (!sliced) return head;
-    const seen = new Set<string>();
-    for (const r of slices) seen.add(r.uid);
-    const rows = slices.slice();
-    for (const r of head.rows) if (!seen.has(r.uid)) {
-      rows.push(r);
-      seen.add(r.uid);
-    }
-    const coverage = BigInt(seen.size) >= head.poll.totalSize ? 'complete' : 'truncated';
-    return { poll: { ...head.poll, coverage, rowsReturned: BigInt(rows.length) }, time: head.time, rows };
-  };
+export function mergeFanout<R extends { uid: string }>(frames: Iterable<Frame<R>>): Generator<Frame<R>> {
+  return mergeRounds(frames, (head, slices) => {
+    const { picks, poll } = roundPicks(head, slices);
+    return { poll, time: head.time, rows: picks.map(([f, i]) => f.rows[i] as R) };
+  });
+}
+
+/**
+ * Yields each frame, except that a truncated frame followed by slices (frames with
+ * fanoutCalls > 1) is replaced by `merge` of it and its slices.
+ */
+export function* mergeRounds<F extends Frame<unknown>>(frames: Iterable<F>, merge: (head: F, slices: readonly F[]) => F): Generator<F> {
+  let head: F | undefined;
+  let slices: F[] = [];
+  const flush = (): F | undefined => (head === undefined ? undefined : slices.length === 0 ? head : merge(head, slices));
   for (const f of frames) {
     if (head !== undefined && f.poll.fanoutCalls > 1) {
-      sliced = true;
-      for (const r of f.rows) slices.push(r);
+      slices.push(f);
       continue;
     }
     const done = flush();
     if (done !== undefined) yield done;
     slices = [];
-    sliced = false;
     // only a truncated answer is followed by slices: any other frame is complete at once
     if (f.poll.coverage !== 'truncated') {
       head = undefined;
@@ -91,4 +96,28 @@ export function* mergeFanout<R extends { uid: string }>(frames: Iterable<Frame<R
   }
   const done = flush();
   if (done !== undefined) yield done;
+}
+
+/**
+ * The rows of a merged round, as (frame, row index): every slice's rows, then the first call's
+ * rows whose uid no slice listed (once each); and the round's poll, complete when it lists as
+ * many distinct connections as the first call said matched.
+ */
+export function roundPicks<F extends Frame<{ readonly uid: string }>>(head: F, slices: readonly F[]): { picks: [F, number][]; poll: PollRow } {
+  const seen = new Set<string>();
+  const picks: [F, number][] = [];
+  for (const s of slices) {
+    for (let i = 0; i < s.rows.length; i++) {
+      picks.push([s, i]);
+      seen.add(s.rows[i]!.uid);
+    }
+  }
+  for (let i = 0; i < head.rows.length; i++) {
+    const uid = head.rows[i]!.uid;
+    if (seen.has(uid)) continue;
+    picks.push([head, i]);
+    seen.add(uid);
+  }
+  const coverage = BigInt(seen.size) >= head.poll.totalSize ? 'complete' : 'truncated';
+  return { picks, poll: { ...head.poll, coverage, rowsReturned: BigInt(picks.length) } };
 }

@@ -3,10 +3,12 @@
  * recorded samples (plus the poll log), from a warm-up before `since` to `until`; the events
  * are clipped to the window, filtered and ordered.
  */
+import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { RESOURCES, type PollRow, type ResourceName } from '../../api/schema/resources.ts';
 import type { ReportReader } from '../query.ts';
+import { connFrameOfRows, connFrameOfStored, emptyConnFrame, mergeConnFanout, type ConnFrame, type StoredConnFrame } from './conn-frame.ts';
 import type { DetectorContext, FrameDetector, Series } from './detector.ts';
-import { comparePolls, framesOf, mergeFanout } from './frames.ts';
+import { comparePolls, framesOf, padFrames } from './frames.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.ts';
 import { compareEvents, pollTime, severityRank, type Frame, type Severity, type TimelineEvent } from './types.ts';
 import { collectionDetector } from './detectors/collection.ts';
@@ -22,6 +24,11 @@ export interface TimelineSource {
   samples: ReportReader['samples'];
   /** a poll's complete answer: the timeline reads the Iceberg catalog status from it */
   reconstructAnswer?(pollId: bigint): { readonly answer?: unknown };
+  /**
+   * the successful ListKafkaConnections polls in a range, lean (the store's HistoryReader offers
+   * them): when present, the timeline reads connections from these instead of `samples`
+   */
+  connectionFrames?(q: { since: bigint; until: bigint; cluster?: string }): Iterable<StoredConnFrame>;
 }
 
 /** Options of buildTimeline; times in ns since the epoch. */
@@ -50,9 +57,8 @@ export interface Timeline {
   readonly polls: { readonly total: number; readonly failed: number };
 }
 
-/** The resources the timeline reads, each with its detector. */
+/** The resources the timeline reads as rows, each with its detector (connections are read column-wise). */
 const RESOURCE_DETECTORS: readonly [ResourceName, (ctx: DetectorContext) => FrameDetector<never>][] = [
-  ['connections', connectionsDetector as (ctx: DetectorContext) => FrameDetector<never>],
   ['shadow-links', shadowLinksDetector as (ctx: DetectorContext) => FrameDetector<never>],
   ['shadow-topics', shadowTopicsDetector as (ctx: DetectorContext) => FrameDetector<never>],
   ['upgrade', upgradeDetector as (ctx: DetectorContext) => FrameDetector<never>],
@@ -90,15 +96,19 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
     const ops = new Set<string>(RESOURCES[resource].operations);
     return polls.filter((p) => p.outcome === 'ok' && ops.has(p.operation));
   };
-  const run = (resource: ResourceName, det: FrameDetector<never>): void => {
-    const ok = okPolls(resource);
-    if (ok.length === 0) return;
-    const frames = framesOf<never>(source.samples(resource, { since: from, until, cluster }), ok);
-    for (const f of resource === 'connections' ? mergeFanout(frames as Iterable<Frame<{ uid: string }>>) : frames) det.frame(f as Frame<never>);
+  const run = <R, F extends Frame<R>>(det: FrameDetector<R, F>, frames: Iterable<F>): void => {
+    for (const f of frames) det.frame(f);
     events.push(...det.finish(until));
     if (det.series !== undefined) series.push(...det.series());
   };
-  for (const [resource, make] of RESOURCE_DETECTORS) run(resource, make(ctx));
+  const rowFrames = <R>(resource: ResourceName, ok: readonly PollRow[]): Iterable<Frame<R>> =>
+    framesOf<R>(source.samples(resource, { since: from, until, cluster }), ok);
+  const connPolls = okPolls('connections');
+  if (connPolls.length > 0) run(connectionsDetector(ctx), mergeConnFanout(connectionFrames(source, { since: from, until, cluster }, connPolls)));
+  for (const [resource, make] of RESOURCE_DETECTORS) {
+    const ok = okPolls(resource);
+    if (ok.length > 0) run(make(ctx), rowFrames<never>(resource, ok));
+  }
   const iceberg = icebergDetector(ctx);
   if (source.reconstructAnswer !== undefined) {
     for (const p of okPolls('iceberg-topics')) {
@@ -106,7 +116,8 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
       if (answer?.catalog !== undefined) iceberg.catalog(answer.catalog, pollTime(p), p.id);
     }
   }
-  run('iceberg-topics', iceberg as unknown as FrameDetector<never>);
+  const icebergPolls = okPolls('iceberg-topics');
+  if (icebergPolls.length > 0) run(iceberg, rowFrames('iceberg-topics', icebergPolls));
 
   const min = severityRank(opts.minSeverity ?? 'info');
   const kept = events.filter(
@@ -126,6 +137,18 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
     series: series.map((s) => clipSeries(s, since, until)),
     polls: { total: inWindow.length, failed: inWindow.filter((p) => p.outcome !== 'ok').length },
   };
+}
+
+/** One column-wise frame per successful connection poll of `ok`: from the lean read when the source has it, else from rows. */
+function connectionFrames(source: TimelineSource, q: { since: bigint; until: bigint; cluster: string | undefined }, ok: readonly PollRow[]): Iterable<ConnFrame> {
+  if (source.connectionFrames !== undefined) {
+    return padFrames(mapFrames(source.connectionFrames(q), connFrameOfStored), ok, emptyConnFrame);
+  }
+  return mapFrames(framesOf<KafkaConnection>(source.samples('connections', q), ok), connFrameOfRows);
+}
+
+function* mapFrames<A, B>(frames: Iterable<A>, fn: (a: A) => B): Generator<B> {
+  for (const f of frames) yield fn(f);
 }
 
 function clipSeries(s: Series, since: bigint, until: bigint): Series {

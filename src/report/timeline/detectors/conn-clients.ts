@@ -27,6 +27,8 @@ interface Client {
   vanished: boolean;
   multiplied: boolean;
   principal: string;
+  /** it is in the watch set */
+  watched: boolean;
 }
 
 const ALPHA = 0.05;
@@ -42,21 +44,46 @@ export function clientDetector(ctx: DetectorContext): ConnDetector {
   // not (any more): so a poll costs what changed, not every client ever seen
   let previous: Client[] = [];
   const watch = new Set<Client>();
+  const startWatching = (c: Client): void => {
+    if (c.watched) return;
+    c.watched = true;
+    watch.add(c);
+  };
+  const stopWatching = (c: Client): void => {
+    if (!c.watched) return;
+    c.watched = false;
+    watch.delete(c);
+  };
+  // the previous poll's tallies and their clients, by position: a tally counted again nearby is
+  // found without a lookup (its client, looked at in that poll with connections, is still known)
+  let previousTallies: readonly Tally[] = [];
 
   return {
     digest(d) {
       if (!d.complete) return;
-      const current: Client[] = [];
-      for (const t of d.clients.touched) {
-        let c = clients.get(t.key);
+      const touched = d.clients.touched;
+      const current = new Array<Client>(touched.length);
+      let j = 0;
+      for (let i = 0; i < touched.length; i++) {
+        const t = touched[i]!;
+        let c: Client | undefined;
+        for (let k = j; k < j + 4 && k < previousTallies.length; k++) {
+          if (previousTallies[k] === t) {
+            c = previous[k];
+            j = k + 1;
+            break;
+          }
+        }
+        c ??= clients.get(t.key);
         if (c === undefined) {
-          c = { tally: t, ref: entity('client', t.key), related: t.principal !== '' ? [entity('principal', t.principal)] : [], lastSeen: 0n, oldestOpen: 0n, done: 0, baseline: d.first ? t.open : 0, count: t.open, zeroSince: undefined, zeroPolls: 0, vanished: false, multiplied: false, principal: t.principal };
+          c = { tally: t, ref: entity('client', t.key), related: t.principal !== '' ? [entity('principal', t.principal)] : [], lastSeen: 0n, oldestOpen: 0n, done: 0, baseline: d.first ? t.open : 0, count: t.open, zeroSince: undefined, zeroPolls: 0, vanished: false, multiplied: false, principal: t.principal, watched: false };
           clients.set(t.key, c);
         }
-        current.push(c);
+        current[i] = c;
       }
-      for (const c of previous) if (c.tally.gen !== d.gen) watch.add(c);
+      for (const c of previous) if (c.tally.gen !== d.gen) startWatching(c);
       previous = current;
+      previousTallies = touched;
       const time = d.frame.time;
       const pollId = d.frame.poll.id;
       const look = (c: Client): void => {
@@ -92,7 +119,7 @@ export function clientDetector(ctx: DetectorContext): ConnDetector {
           // gone for good and not worth watching: forget it (it is new again if it comes back)
           if (!c.vanished && c.zeroPolls >= 2 && !c.multiplied) {
             clients.delete(id);
-            watch.delete(c);
+            stopWatching(c);
             return;
           }
         } else {
@@ -102,7 +129,7 @@ export function clientDetector(ctx: DetectorContext): ConnDetector {
           }
           c.zeroSince = undefined;
           c.zeroPolls = 0;
-          if (!c.multiplied) watch.delete(c);
+          if (!c.multiplied) stopWatching(c);
         }
         // multiplying
         const many = c.baseline > 0 && n >= t.clientMultiplyFactor * c.baseline && n - c.baseline >= t.clientMultiplyMin;
@@ -119,7 +146,7 @@ export function clientDetector(ctx: DetectorContext): ConnDetector {
             after: { open: String(n) },
             pollId,
           });
-          watch.add(c);
+          startWatching(c);
         } else if (c.multiplied) {
           if (n <= 2 * c.baseline) {
             book.end(`${key}\u0000many`, time, pollId, { open: String(n) });

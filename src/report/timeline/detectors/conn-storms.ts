@@ -3,10 +3,10 @@
  * connections far faster than usual. The interval runs from the first to the last open (or
  * close) of the storm, read from the connections' own open and close times.
  */
-import type { KafkaConnection } from '../../../api/schema/connection.ts';
 import { formatHumanDuration } from '../../../api/codec/duration.ts';
 import type { DetectorContext } from '../detector.ts';
 import { IntervalBook } from '../interval-book.ts';
+import type { ConnFacts } from '../conn-frame.ts';
 import type { TimelineEvent } from '../types.ts';
 import { authFailed, ownerOf, topCounts, type ConnDigest } from './conn-tracker.ts';
 
@@ -36,7 +36,7 @@ interface Tally {
   /** open and close times, to place the end of the storm */
   openTimes: bigint[];
   closeTimes: bigint[];
-  rows: KafkaConnection[];
+  rows: ConnFacts[];
 }
 
 /** Where a storm's activity in its last poll interval ends: the 95th percentile, so a straggler does not stretch it. */
@@ -55,7 +55,7 @@ export function stormDetector(ctx: DetectorContext): ConnDetector {
   const windowS = Number(t.stormWindow) / 1e9;
   let learned = false;
 
-  const tally = (into: Map<string, Tally>, c: KafkaConnection, at: bigint, open: boolean): void => {
+  const tally = (into: Map<string, Tally>, c: ConnFacts, at: bigint, open: boolean): void => {
     const key = ownerOf(c);
     let x = into.get(key);
     if (x === undefined) into.set(key, (x = { opens: 0, closes: 0, firstAt: at, openTimes: [], closeTimes: [], rows: [] }));

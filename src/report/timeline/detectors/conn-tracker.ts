@@ -3,11 +3,11 @@
  * over the rows: which uids are new, which were seen closed for the first time, which vanished
  * without closing, and the open connections counted per client id, broker and consumer group.
  * State per uid is a few fields and references to its tallies (never the row itself, so rows
- * die young), and a row costs one map lookup.
+ * die young), and a row costs one map lookup, or none when the previous poll listed the same
+ * row object near the same place (the store's lean read shares one object per version).
  */
-import type { KafkaConnection } from '../../../api/schema/connection.ts';
+import type { ConnFacts, ConnFrame } from '../conn-frame.ts';
 import type { Thresholds } from '../thresholds.ts';
-import type { Frame } from '../types.ts';
 
 /** Counts of one key (a client id, a broker, a consumer group) in one poll; reused across polls. */
 export class Tally {
@@ -67,14 +67,14 @@ export class TallyMap {
 
 /** A connection with a request in flight longer than the threshold. */
 export interface StuckRequest {
-  readonly row: KafkaConnection;
+  readonly row: ConnFacts;
   readonly longest: bigint;
   readonly apiKey: number;
 }
 
 /** One poll of connections, with what changed since the previous one. */
 export interface ConnDigest {
-  readonly frame: Frame<KafkaConnection>;
+  readonly frame: ConnFrame;
   /** the poll generation (1 for the first poll) */
   readonly gen: number;
   /** the time of the previous poll (undefined for the first) */
@@ -84,9 +84,9 @@ export interface ConnDigest {
   /** the answer held every connection (not truncated) */
   readonly complete: boolean;
   /** rows whose uid is seen for the first time */
-  readonly opened: readonly KafkaConnection[];
+  readonly opened: readonly ConnFacts[];
   /** rows seen in state CLOSED for the first time */
-  readonly closed: readonly KafkaConnection[];
+  readonly closed: readonly ConnFacts[];
   /** uids that were open in an earlier poll and are no longer listed (with their broker) */
   readonly vanished: readonly { readonly uid: string; readonly nodeId: number }[];
   /** open connections per client id, broker (decimal node id) and consumer group */
@@ -108,6 +108,7 @@ const SLACK = 1_000_000_000n;
 
 /** What is kept per uid: small, and no reference to the row (rows are garbage after their poll). */
 interface Entry {
+  readonly uid: string;
   readonly nodeId: number;
   seen: number;
   closed: boolean;
@@ -119,12 +120,12 @@ interface Entry {
 }
 
 /** True for a connection in state OPEN. */
-export function isOpen(c: KafkaConnection): boolean {
+export function isOpen(c: ConnFacts): boolean {
   return c.state === OPEN;
 }
 
 /** True for a connection whose authentication failed. */
-export function authFailed(c: KafkaConnection): boolean {
+export function authFailed(c: ConnFacts): boolean {
   return c.authenticationInfo.state === 'AUTHENTICATION_STATE_FAILURE';
 }
 
@@ -136,37 +137,65 @@ export class ConnTracker {
   private readonly groups = new TallyMap();
   private readonly groupIdle: bigint;
   private readonly inFlightStuck: bigint;
+  /** the same thresholds as numbers, when exact (else NaN: compared as bigints) */
+  private readonly groupIdleNumber: number;
+  private readonly inFlightStuckNumber: number;
   private generation = 0;
   private previousTime: bigint | undefined;
+  /** the previous frame's rows and their entries, by position: a row listed again nearby is found without a lookup */
+  private previousRows: readonly ConnFacts[] = [];
+  private previousEntries: Entry[] = [];
 
   constructor(th: Thresholds['connections']) {
     this.groupIdle = th.groupIdle;
     this.inFlightStuck = th.inFlightStuck;
+    this.groupIdleNumber = exactNumber(th.groupIdle);
+    this.inFlightStuckNumber = exactNumber(th.inFlightStuck);
   }
 
   /** Digests the next frame. */
-  digest(frame: Frame<KafkaConnection>): ConnDigest {
+  digest(frame: ConnFrame): ConnDigest {
     const gen = ++this.generation;
     const first = gen === 1;
     const complete = frame.poll.coverage !== 'truncated';
-    const opened: KafkaConnection[] = [];
-    const closed: KafkaConnection[] = [];
+    const opened: ConnFacts[] = [];
+    const closed: ConnFacts[] = [];
     const vanished: { uid: string; nodeId: number }[] = [];
     const stuck: StuckRequest[] = [];
-    const { clients, brokers, groups } = this;
+    const { clients, brokers, groups, groupIdle, inFlightStuck, groupIdleNumber, inFlightStuckNumber } = this;
     clients.touched = [];
     brokers.touched = [];
     groups.touched = [];
-    const now = frame.time;
+    const { rows, idle: idles, inFlightOffsets, inFlightApiKeys, inFlightDurations } = frame;
+    // a young connection has been idle since it opened when idle >= now - openTime - SLACK; one
+    // opened before oldBefore is older than groupIdle, more than any idle time below groupIdle
+    const youngSince = frame.time - SLACK;
+    const oldBefore = youngSince - groupIdle;
     let openCount = 0;
     let duplicates = 0;
     let seen = 0;
-    for (const row of frame.rows) {
-      const isClosed = row.state === CLOSED;
-      let e = this.uids.get(row.uid);
+    const { previousRows, previousEntries } = this;
+    const entries = new Array<Entry>(rows.length);
+    let j = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      const state = row.state;
+      const isOpen = state === OPEN;
+      const isClosed = !isOpen && state === CLOSED;
+      // the same row object as nearby in the previous frame: the same uid, so the same entry
+      let e: Entry | undefined;
+      for (let k = j; k < j + 4 && k < previousRows.length; k++) {
+        if (previousRows[k] === row) {
+          e = previousEntries[k];
+          j = k + 1;
+          break;
+        }
+      }
+      e ??= this.uids.get(row.uid);
       if (e === undefined) {
         const groupId = row.groupId;
         e = {
+          uid: row.uid,
           nodeId: row.nodeId,
           seen: gen,
           closed: isClosed,
@@ -177,10 +206,12 @@ export class ConnTracker {
           group: groupId === '' ? undefined : groups.get(groupId),
         };
         this.uids.set(row.uid, e);
+        entries[i] = e;
         seen++;
         opened.push(row);
         if (isClosed) closed.push(row);
       } else {
+        entries[i] = e;
         if (e.seen === gen) {
           duplicates++;
           continue;
@@ -198,7 +229,7 @@ export class ConnTracker {
           e.group = row.groupId === '' ? undefined : groups.get(row.groupId);
         }
       }
-      if (row.state !== OPEN) continue;
+      if (!isOpen) continue;
       openCount++;
       const principal = row.authenticationInfo.userPrincipal;
       const c = e.client;
@@ -209,42 +240,47 @@ export class ConnTracker {
       brokers.count(b, gen, principal);
       if (b.open === 0 || row.openTime < b.firstOpen) b.firstOpen = row.openTime;
       b.open++;
-      const sampled = row.inFlightRequests.sampledInFlightRequests;
+      const firstRequest = inFlightOffsets[i]!;
+      const endRequest = inFlightOffsets[i + 1]!;
       const g = e.group;
       if (g !== undefined) {
         groups.count(g, gen, principal);
         g.open++;
-        if (sampled.length === 0) {
-          const idle = row.idleDuration;
-          if (idle >= this.groupIdle) {
+        if (firstRequest === endRequest) {
+          const idle = idles[i]!;
+          if (typeof idle === 'number' && groupIdleNumber === groupIdleNumber ? idle >= groupIdleNumber : idle >= groupIdle) {
             g.idle++;
-            if (g.long === 0 || idle < g.minIdle) g.minIdle = idle;
+            if (g.long === 0 || idle < g.minIdle) g.minIdle = BigInt(idle);
             g.long++;
-          } else if (row.openTime !== 0n && idle + SLACK >= now - row.openTime) {
+          } else if (row.openTime !== 0n && row.openTime >= oldBefore && idle >= youngSince - row.openTime) {
             // a young connection that has done nothing since it opened does not break the idleness
             g.idle++;
           }
         }
       }
-      if (sampled.length !== 0) {
-        let longest = 0n;
+      if (firstRequest !== endRequest) {
+        let longest: number | bigint = 0;
         let apiKey = -1;
-        for (let i = 0; i < sampled.length; i++) {
-          const r = sampled[i] as (typeof sampled)[number];
-          if (r.inFlightDuration > longest) {
-            longest = r.inFlightDuration;
-            apiKey = r.apiKey;
+        for (let k = firstRequest; k < endRequest; k++) {
+          const duration = inFlightDurations[k]!;
+          if (duration > longest) {
+            longest = duration;
+            apiKey = inFlightApiKeys[k]!;
           }
         }
-        if (longest >= this.inFlightStuck) stuck.push({ row, longest, apiKey });
+        const isStuck = typeof longest === 'number' && inFlightStuckNumber === inFlightStuckNumber ? longest >= inFlightStuckNumber : longest >= inFlightStuck;
+        if (isStuck) stuck.push({ row, longest: BigInt(longest), apiKey });
       }
     }
+    this.previousRows = rows;
+    this.previousEntries = entries;
     // only when some uid known before was not listed now (the common case lists them all)
     if (complete && this.uids.size > seen) {
-      for (const [uid, e] of this.uids) {
+      // by value: entries iterated as [key, value] pairs would cost an array each
+      for (const e of this.uids.values()) {
         if (e.seen === gen) continue;
-        if (!e.closed) vanished.push({ uid, nodeId: e.nodeId });
-        this.uids.delete(uid);
+        if (!e.closed) vanished.push({ uid: e.uid, nodeId: e.nodeId });
+        this.uids.delete(e.uid);
       }
     }
     const d: ConnDigest = { frame, gen, previousTime: this.previousTime, first, complete, opened, closed, vanished, clients, brokers, groups, stuck, openCount, duplicates };
@@ -253,8 +289,14 @@ export class ConnTracker {
   }
 }
 
+/** A bigint as a number when that is exact, else NaN. */
+function exactNumber(v: bigint): number {
+  return v >= -MAX_EXACT && v <= MAX_EXACT ? Number(v) : NaN;
+}
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** Who a connection belongs to for storms: its principal, else its client id. */
-export function ownerOf(c: KafkaConnection): string {
+export function ownerOf(c: ConnFacts): string {
   const p = c.authenticationInfo.userPrincipal;
   return p !== '' ? `principal/${p}` : `client/${c.clientId}`;
 }

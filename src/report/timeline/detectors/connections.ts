@@ -1,5 +1,5 @@
 /** Every connection detector behind one frame detector: the stream is digested once per poll. */
-import type { KafkaConnection } from '../../../api/schema/connection.ts';
+import type { ConnFacts, ConnFrame } from '../conn-frame.ts';
 import { newSeries, type DetectorContext, type FrameDetector, type Series } from '../detector.ts';
 import { ConnTracker, authFailed } from './conn-tracker.ts';
 import { stormDetector, type ConnDetector } from './conn-storms.ts';
@@ -23,8 +23,8 @@ export const CONNECTION_DETECTORS: readonly ((ctx: DetectorContext) => ConnDetec
   duplicateDetector,
 ];
 
-/** Runs the connection detectors over the connections resource; records open and failed-auth counts. */
-export function connectionsDetector(ctx: DetectorContext): FrameDetector<KafkaConnection> {
+/** Runs the connection detectors over the connections resource, fed column-wise frames; records open and failed-auth counts. */
+export function connectionsDetector(ctx: DetectorContext): FrameDetector<ConnFacts, ConnFrame> {
   const tracker = new ConnTracker(ctx.thresholds.connections);
   const detectors = CONNECTION_DETECTORS.map((make) => make(ctx));
   const open = newSeries('connections.open', 'connections');

@@ -1,0 +1,231 @@
+/**
+ * The lean connection stream: per successful ListKafkaConnections poll, the listed rows as one
+ * shared, frozen object per version (the slow fields) plus each row's idle duration and sampled
+ * in-flight requests, without building full rows. For scans that need no counters (the
+ * timeline): a sealed batch's chunks are decoded once with the counters skipped, and a row found
+ * near its place in the previous frame reuses what that frame resolved.
+ */
+import type Database from 'better-sqlite3';
+import type { PollRow } from '../api/schema/resources.ts';
+import { ByteReader, type Num } from './bytes.ts';
+import { buildVersionRow, readHeadEntry, type ConnectionVersion } from './conn-codec.ts';
+import { readChunkGroup, readInFlightAt, scanChunkIdle, type ChunkGroup, type IdleSamples, type InFlightColumns } from './conn-chunk.ts';
+import type { ConnPartsLoader } from './conn-parts.ts';
+import type { ConnReader, Frame } from './conn-reader.ts';
+import { decodeIdList } from './sql-values.ts';
+
+/**
+ * One successful ListKafkaConnections poll, lean: per row, in answer order, its version, idle
+ * duration and sampled in-flight requests, column by column. The in-flight requests are
+ * flattened: row i's are entries `inFlightOffsets[i]` to `inFlightOffsets[i + 1] - 1` of
+ * `inFlightApiKeys` and `inFlightDurations` (without unknown fields).
+ */
+export interface ConnectionFrame {
+  readonly poll: PollRow;
+  readonly versions: readonly ConnectionVersion[];
+  /** each row's idleDuration, exact: a number below 2^51, else a bigint */
+  readonly idle: readonly Num[];
+  /** one more than there are rows */
+  readonly inFlightOffsets: Int32Array;
+  readonly inFlightApiKeys: readonly number[];
+  /** exact: numbers below 2^51, bigints beyond */
+  readonly inFlightDurations: readonly Num[];
+}
+/** How far ahead of the expected position a row is looked for in the previous frame. */
+const LOOKAHEAD = 4;
+
+/** A sealed batch decoded: idle durations and in-flight lists at `slot * stride + seq` (slot: the entity's place in the batch). */
+interface DecodedBatch {
+  readonly batch: number;
+  readonly stride: number;
+  /** the batch's entities, ascending (the slot of an entity is its index; storage reused, only `slots` count) */
+  readonly entities: Float64Array;
+  readonly slots: number;
+  readonly groups: readonly ChunkGroup[];
+  readonly samples: IdleSamples;
+}
+
+/** What the previous frame resolved, by position: version ids, versions and batch slots (batch -1: a head frame). */
+interface PreviousFrame {
+  readonly ids: readonly number[];
+  readonly versions: readonly ConnectionVersion[];
+  readonly batch: number;
+  readonly slots: Int32Array;
+}
+
+/** Reads lean connection frames; keeps the version objects and the last sealed batch decoded. */
+export class ConnFrameReader {
+  readonly #conns: ConnReader;
+  readonly #parts: ConnPartsLoader;
+  readonly #q;
+  readonly #versions = new Map<number, ConnectionVersion>();
+  #decoded: DecodedBatch | undefined;
+  #prev: PreviousFrame | undefined;
+
+  constructor(sqlite: Database.Database, conns: ConnReader, parts: ConnPartsLoader) {
+    this.#conns = conns;
+    this.#parts = parts;
+    this.#q = {
+      chunks: sqlite.prepare('SELECT data FROM conn_chunk WHERE batch = ? ORDER BY first_entity').pluck(),
+      frames: sqlite.prepare('SELECT frames FROM conn_batch WHERE id = ?').pluck(),
+    };
+  }
+
+  /** Forgets what is cached (after a rollback or a prune). */
+  reset(): void {
+    this.#versions.clear();
+    this.#decoded = undefined;
+    this.#prev = undefined;
+  }
+
+  /** The lean frame of a poll (call inside a read transaction), or undefined when it has none. */
+  frameOf(poll: PollRow, pollId: number): ConnectionFrame | undefined {
+    const f = this.#conns.frame(pollId);
+    if (f === undefined) return undefined;
+    const ids = decodeIdList(f.versions, f.rows);
+    const n = ids.length;
+    const prev = this.#prev;
+    const from = prev === undefined ? undefined : alignTo(prev.ids, ids);
+    const versions = this.#versionsOf(ids, prev, from);
+    const idle = new Array<Num>(n);
+    const inFlightOffsets = new Int32Array(n + 1);
+    const inFlight: InFlightColumns = { apiKeys: [], durations: [] };
+    const slots = new Int32Array(n);
+    if (f.head !== null) {
+      const r = new ByteReader(f.head);
+      for (let i = 0; i < n; i++) {
+        const e = readHeadEntry(r);
+        if (e.entity !== versions[i]!.entityId) throw new Error(`poll ${f.poll}: row ${i} belongs to another connection`);
+        idle[i] = e.sample.v[0]!;
+        inFlightOffsets[i] = inFlight.apiKeys.length;
+        for (const [apiKey, d] of e.sample.inflight ?? []) {
+          inFlight.apiKeys.push(apiKey);
+          inFlight.durations.push(d);
+        }
+      }
+    } else {
+      const d = this.#batch(f.batch);
+      const { present, idle: idleOf, bigIdle, inFlightAt, inFlightGroup } = d.samples;
+      const same = prev !== undefined && prev.batch === f.batch ? from : undefined;
+      const seq = f.seq;
+      const stride = d.stride;
+      for (let i = 0; i < n; i++) {
+        const j = same === undefined ? -1 : same[i]!;
+        const slot = j >= 0 ? prev!.slots[j]! : slotOf(d, versions[i]!.entityId);
+        const at = slot * stride + seq;
+        if (slot < 0 || present[at] !== 1) missing(f, versions[i]!.entityId);
+        slots[i] = slot;
+        if (bigIdle.size !== 0 && bigIdle.has(at)) idle[i] = bigIdle.get(at)!;
+        else idle[i] = idleOf[at]!;
+        inFlightOffsets[i] = inFlight.apiKeys.length;
+        const list = inFlightAt[at]!;
+        if (list !== 0) readInFlightAt(d.groups[inFlightGroup[at]!]!, list - 1, inFlight);
+      }
+    }
+    inFlightOffsets[n] = inFlight.apiKeys.length;
+    this.#prev = { ids, versions, batch: f.head === null ? f.batch : -1, slots };
+    return { poll, versions, idle, inFlightOffsets, inFlightApiKeys: inFlight.apiKeys, inFlightDurations: inFlight.durations };
+  }
+
+  /** The versions of a frame's rows, in order: from the previous frame where found there, else cached or loaded. */
+  #versionsOf(ids: readonly number[], prev: PreviousFrame | undefined, from: Int32Array | undefined): ConnectionVersion[] {
+    const n = ids.length;
+    const out = new Array<ConnectionVersion>(n);
+    const cache = this.#versions;
+    let missingIds: number[] | undefined;
+    for (let i = 0; i < n; i++) {
+      const j = from === undefined ? -1 : from[i]!;
+      const v = j >= 0 ? prev!.versions[j] : cache.get(ids[i]!);
+      if (v !== undefined) out[i] = v;
+      else (missingIds ??= []).push(ids[i]!);
+    }
+    if (missingIds !== undefined) {
+      for (const [id, p] of this.#parts.byIds(missingIds)) if (!cache.has(id)) cache.set(id, buildVersionRow(p));
+      for (let i = 0; i < n; i++) {
+        if (out[i] !== undefined) continue;
+        const v = cache.get(ids[i]!);
+        if (v === undefined) throw new Error(`connection version ${ids[i]} is missing`);
+        out[i] = v;
+      }
+    }
+    return out;
+  }
+
+  /** A sealed batch decoded (the last one is kept; its storage is reused for the next). */
+  #batch(batch: number): DecodedBatch {
+    const last = this.#decoded;
+    if (last?.batch === batch) return last;
+    const groups = (this.#q.chunks.all(batch) as Buffer[]).map(readChunkGroup);
+    const stride = (this.#q.frames.get(batch) as number | undefined) ?? 0;
+    let slots = 0;
+    for (const g of groups) slots += g.entities.length;
+    const samples = reuse(last?.samples, slots * stride);
+    const entities = last !== undefined && last.entities.length >= slots ? last.entities : new Float64Array(slots);
+    const d: DecodedBatch = { batch, stride, entities, slots, groups, samples };
+    let slot = 0;
+    for (let gi = 0; gi < groups.length; gi++) {
+      const g = groups[gi]!;
+      for (let k = 0; k < g.entities.length; k++) {
+        const entity = g.entities[k]!;
+        if (slot > 0 && entity <= entities[slot - 1]!) throw new Error(`connection batch ${batch}: chunks out of entity order`);
+        entities[slot] = entity;
+        scanChunkIdle(g, gi, k, samples, slot * stride, stride);
+        slot++;
+      }
+    }
+    this.#decoded = d;
+    return d;
+  }
+}
+
+/** The slot of an entity in a decoded batch (its index among the batch's ascending entities), or -1. */
+function slotOf(d: DecodedBatch, entity: number): number {
+  const { entities } = d;
+  let lo = 0;
+  let hi = d.slots - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const e = entities[mid]!;
+    if (e === entity) return mid;
+    if (e < entity) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/**
+ * For each id, its position in the previous frame's ids, or -1: answers mostly list the same
+ * connections in the same order, give or take a few opened or closed ones, so each is looked
+ * for just ahead of where the previous match left off.
+ */
+function alignTo(prev: readonly number[], ids: readonly number[]): Int32Array {
+  const out = new Int32Array(ids.length);
+  let j = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    out[i] = -1;
+    for (let k = j; k < j + LOOKAHEAD && k < prev.length; k++) {
+      if (prev[k] === id) {
+        out[i] = k;
+        j = k + 1;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Sample storage for `size` indexes: the previous one cleared when large enough, else a new one. */
+function reuse(old: IdleSamples | undefined, size: number): IdleSamples {
+  if (old === undefined || old.present.length < size) {
+    return { present: new Uint8Array(size), idle: new Float64Array(size), bigIdle: new Map(), inFlightAt: new Int32Array(size), inFlightGroup: new Int32Array(size) };
+  }
+  old.present.fill(0);
+  old.bigIdle.clear();
+  old.inFlightAt.fill(0);
+  return old;
+}
+
+function missing(f: Frame, entity: number): never {
+  throw new Error(`connection ${entity} has no sample at poll ${f.poll}`);
+}
