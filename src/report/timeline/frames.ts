@@ -59,9 +59,9 @@ export function* padFrames<F extends { readonly poll: PollRow }>(frames: Iterabl
 /**
  * Merges the calls of one ListKafkaConnections round into one frame. When an answer is
  * truncated the collector asks again per broker (and per shard): those calls (fanoutCalls > 1)
- * continue the round of the call before them. The merged frame holds the slices' rows plus the
- * first call's rows that no slice listed; it is complete when it lists as many distinct
- * connections as the first call said matched.
+ * continue the round of the call before them. The merged frame lists each connection once
+ * (see roundPicks); it is complete when it lists as many distinct connections as the first
+ * call said matched.
  */
 export function mergeFanout<R extends { uid: string }>(frames: Iterable<Frame<R>>): Generator<Frame<R>> {
   return mergeRounds(frames, (head, slices) => {
@@ -99,25 +99,27 @@ export function* mergeRounds<F extends Frame<unknown>>(frames: Iterable<F>, merg
 }
 
 /**
- * The rows of a merged round, as (frame, row index): every slice's rows, then the first call's
- * rows whose uid no slice listed (once each); and the round's poll, complete when it lists as
- * many distinct connections as the first call said matched.
+ * The rows of a merged round, as (frame, row index): each call's rows whose uid no earlier call
+ * of the round listed (a truncated broker slice and the shard slices that complete it overlap),
+ * then the first call's rows that no slice listed. A uid repeated within one call stays
+ * repeated: that is the API contradicting itself, which the timeline reports. The round's poll
+ * is complete when it lists as many distinct connections as the first call said matched.
  */
 export function roundPicks<F extends Frame<{ readonly uid: string }>>(head: F, slices: readonly F[]): { picks: [F, number][]; poll: PollRow } {
   const seen = new Set<string>();
   const picks: [F, number][] = [];
-  for (const s of slices) {
-    for (let i = 0; i < s.rows.length; i++) {
-      picks.push([s, i]);
-      seen.add(s.rows[i]!.uid);
+  const take = (f: F): void => {
+    const listed: string[] = [];
+    for (let i = 0; i < f.rows.length; i++) {
+      const uid = f.rows[i]!.uid;
+      if (seen.has(uid)) continue;
+      picks.push([f, i]);
+      listed.push(uid);
     }
-  }
-  for (let i = 0; i < head.rows.length; i++) {
-    const uid = head.rows[i]!.uid;
-    if (seen.has(uid)) continue;
-    picks.push([head, i]);
-    seen.add(uid);
-  }
+    for (const uid of listed) seen.add(uid);
+  };
+  for (const s of slices) take(s);
+  take(head);
   const coverage = BigInt(seen.size) >= head.poll.totalSize ? 'complete' : 'truncated';
   return { picks, poll: { ...head.poll, coverage, rowsReturned: BigInt(picks.length) } };
 }
