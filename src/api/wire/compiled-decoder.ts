@@ -34,7 +34,8 @@ interface CompiledField {
   guessable: boolean;
 }
 
-interface DefaultField {
+/** An always-present field, with what it reads as when the input leaves it out. */
+export interface DefaultField {
   readonly name: string;
   /** constant default of a scalar or enum field, when `fresh` is undefined */
   readonly value: unknown;
@@ -99,14 +100,7 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
   for (const entry of ordered) entry.guessable = lookup.get(entry.name) === entry;
   const count = ordered.length;
 
-  const defaults: DefaultField[] = [];
-  for (const name in schema.fields) {
-    const spec = schema.fields[name]!;
-    if (spec.presence !== 'always') continue;
-    const type = spec.type;
-    const mutable = type.kind === 'list' || type.kind === 'map' || type.kind === 'message';
-    defaults.push({ name, value: mutable ? undefined : defaultValue(type), fresh: mutable ? () => defaultValue(type) : undefined });
-  }
+  const defaults = compileDefaults(schema);
   const defaultCount = defaults.length;
   // A plain object (prototype Object.prototype, no own properties) allocated by a constructor
   // of this schema, so V8 sizes its in-object fields for the message (slack tracking) instead of
@@ -165,6 +159,19 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
     if (unknown !== undefined) out.$unknown = unknown;
     return out;
   };
+}
+
+/** The always-present fields of a message, in schema order, with their defaults. */
+export function compileDefaults(schema: MessageSchema): DefaultField[] {
+  const defaults: DefaultField[] = [];
+  for (const name in schema.fields) {
+    const spec = schema.fields[name]!;
+    if (spec.presence !== 'always') continue;
+    const type = spec.type;
+    const mutable = type.kind === 'list' || type.kind === 'map' || type.kind === 'message';
+    defaults.push({ name, value: mutable ? undefined : defaultValue(type), fresh: mutable ? () => defaultValue(type) : undefined });
+  }
+  return defaults;
 }
 
 function compileType(type: FieldType): ValueDecoder {
@@ -300,8 +307,8 @@ function isShortDecimal(s: string, signed: boolean): boolean {
   return true;
 }
 
-/** `/^-?\d{1,10}$/`. */
-function isInt32Key(s: string): boolean {
+/** True for a map key of an int32-keyed map: `/^-?\d{1,10}$/`. */
+export function isInt32Key(s: string): boolean {
   const len = s.length;
   let i = 0;
   if (len > 1 && s.charCodeAt(0) === 45 /* - */) i = 1;
