@@ -179,6 +179,26 @@ describe('direct decoder: the forms the server writes are read in place', () => 
     expectSame(OPERATIONS.GetShadowLink.response, bytes(alias));
   });
 
+  it('builds records in one step or field by field with the same keys in the same order', () => {
+    const full = (fields: string) => `{"fetchBytes":"1","produceBatchCount":"2","produceBytes":"3","requestCount":"4"${fields}}`;
+    const stats = [
+      full(''), // in schema order: one step
+      full(',"extra":{"a":1}'),
+      '{"extra":1,"fetchBytes":"1","produceBatchCount":"2","produceBytes":"3","requestCount":"4"}',
+      '{"produceBatchCount":"2","fetchBytes":"1","produceBytes":"3","requestCount":"4"}', // out of order
+      '{"fetchBytes":"1","produceBatchCount":null,"produceBytes":"3","requestCount":"4"}', // null: a default, last
+      '{"fetchBytes":"1","produceBytes":"3"}', // gaps
+      '{"fetchBytes":"1","produceBatchCount":"2"}', // a prefix
+      '{"requestCount":"4"}',
+      '{"fetch_bytes":"1","produceBatchCount":"2","produceBytes":"3","requestCount":"4"}',
+      '{}',
+    ];
+    for (const s of stats) {
+      const body = bytes(`{"connections":[{"totalRequestStatistics":${s},"recentRequestStatistics":${full('')}},{"totalRequestStatistics":${s}}]}`);
+      expectDirect(LIST, body);
+    }
+  });
+
   it('reuses nothing mutable between answers', () => {
     const body = bytes(connection('"apiVersions":{"3":1},"source":{"ipAddress":"h","port":1}'));
     const a = decodeMessageBytes(LIST, body) as { connections: { apiVersions: object; source: object }[] };
