@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../api/schema/connection.ts';
 import { ByteReader, ByteWriter, textToSql } from './bytes.ts';
 import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './conn-codec.ts';
-import { attrsOf, NO_ATTRS, sameAttrs, sameIdentity, type Attrs, type ClusterState, type Entity } from './conn-match.ts';
+import { attrsOf, indexEntries, NO_ATTRS, sameAttrs, sameIdentity, type Attrs, type ClusterState, type Entity } from './conn-match.ts';
 import { encodeChunkGroups } from './conn-chunk.ts';
 import { Resolver, type StringDict } from './dictionary.ts';
 import { bit, encodeIdList, sqlInt, withBig, type BigValues } from './sql-values.ts';
@@ -27,6 +27,9 @@ export class ConnectionIngest {
   readonly #parts: ConnPartsLoader;
   /** the frame being written lists a uid twice */
   #dup = false;
+  /** the next free entity and version ids inside the current write (0: ask the database) */
+  #nextEntity = 0;
+  #nextVersion = 0;
   readonly #q;
 
   constructor(sqlite: Database.Database, dict: StringDict, batchFrames = DEFAULT_BATCH_FRAMES) {
@@ -96,6 +99,9 @@ export class ConnectionIngest {
     }
     const counter = ++st.frameCounter;
     this.#dup = false;
+    // ids are taken from the database once per write: nothing else inserts inside its transaction
+    this.#nextEntity = 0;
+    this.#nextVersion = 0;
     const rows = answer.connections;
     const versions = new Array<number>(rows.length);
     const head = new ByteWriter(rows.length * 48 + 64);
@@ -176,6 +182,7 @@ export class ConnectionIngest {
         transactionalId: p.transactionalId,
         apiVersions: p.apiVersions,
         unknown: p.unknownText,
+        apiIndex: indexEntries(p.apiVersions),
       },
       seen: 0,
     };
@@ -211,7 +218,8 @@ export class ConnectionIngest {
 
   #newEntity(clusterId: number, st: ClusterState, pollId: number, c: KafkaConnection): Entity {
     const big: BigValues = {};
-    const id = this.#q.nextEntity.get() as number;
+    if (this.#nextEntity === 0) this.#nextEntity = this.#q.nextEntity.get() as number;
+    const id = this.#nextEntity++;
     const listener = this.#dict.id(c.listenerName);
     const packed = packEntity({
       id,
@@ -259,11 +267,16 @@ export class ConnectionIngest {
     return e;
   }
 
+  #takeVersionId(): number {
+    if (this.#nextVersion === 0) this.#nextVersion = this.#q.nextVersion.get() as number;
+    return this.#nextVersion++;
+  }
+
   #insertVersion(entity: number, pollId: number, a: Attrs): number {
     const d = this.#dict;
     const big: BigValues = {};
     const v: PackedVersion = {
-      id: this.#q.nextVersion.get() as number,
+      id: this.#takeVersionId(),
       entity,
       fromPoll: pollId,
       clientId: d.id(a.clientId),
