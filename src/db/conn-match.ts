@@ -8,6 +8,7 @@ import { slowUnknown, type ConnAttrs } from './conn-codec.ts';
 /** A connection the writer remembers. */
 export interface Entity {
   readonly id: number;
+  readonly uid: string;
   readonly nodeId: number;
   readonly shardId: number;
   readonly listenerName: string;
@@ -19,6 +20,10 @@ export interface Entity {
   attrs: Attrs;
   /** frame counter of the last frame that listed it */
   seen: number;
+  /** no other remembered entity has its uid */
+  alone: boolean;
+  /** its row in the last frame written (ClusterState.order), when it was listed there */
+  row: number;
 }
 
 /** Slow attributes as the writer compares them: the stored form, unknown fields still as JSON text. */
@@ -43,6 +48,8 @@ export interface Batch {
 /** What the writer remembers of one cluster between polls (dropped after any failed write). */
 export interface ClusterState {
   readonly byUid: Map<string, Entity[]>;
+  /** the entities of the last frame written, in answer order */
+  order: Entity[];
   batch: Batch | undefined;
   frameCounter: number;
 }
@@ -133,6 +140,24 @@ export function sameIdentity(e: Entity, c: KafkaConnection): boolean {
     e.listenerName === c.listenerName &&
     e.tls === c.tlsInfo.enabled
   );
+}
+
+/** Rows of the last frame looked at for a row's entity, from where it is expected (rows that went). */
+const LOOKAHEAD = 3;
+
+/**
+ * The entity of row `c` when it is among the entities of the last frame from row `expected` on
+ * and no other remembered entity has its uid: then it is exactly the one the uid lookup finds,
+ * found without the lookup (answers keep their order from poll to poll); else undefined.
+ */
+export function entityInPlace(last: readonly Entity[], expected: number, c: KafkaConnection, counter: number): Entity | undefined {
+  const end = Math.min(last.length, expected + LOOKAHEAD);
+  for (let k = expected; k < end; k++) {
+    const known = last[k]!;
+    if (known.uid !== c.uid) continue;
+    return known.alone && known.seen !== counter && sameIdentity(known, c) ? known : undefined;
+  }
+  return undefined;
 }
 
 /** Placeholder attributes of an entity without a version yet (never compared: version 0). */

@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../api/schema/connection.ts';
 import { ByteReader, ByteWriter, textToSql } from './bytes.ts';
 import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './conn-codec.ts';
-import { attrsOf, indexEntries, NO_ATTRS, sameAttrs, sameIdentity, type Attrs, type ClusterState, type Entity } from './conn-match.ts';
+import { attrsOf, entityInPlace, indexEntries, NO_ATTRS, sameAttrs, sameIdentity, type Attrs, type ClusterState, type Entity } from './conn-match.ts';
 import { encodeChunkGroups } from './conn-chunk.ts';
 import { Resolver, type StringDict } from './dictionary.ts';
 import { bit, encodeIdList, sqlInt, withBig, type BigValues } from './sql-values.ts';
@@ -106,9 +106,14 @@ export class ConnectionIngest {
     const versions = new Array<number>(rows.length);
     const head = new ByteWriter(rows.length * 48 + 64);
     const offsets: number[] = [];
+    const last = st.order;
+    const order = new Array<Entity>(rows.length);
+    let expected = 0; // the row of the last frame where the next row's entity is expected
     for (let i = 0; i < rows.length; i++) {
       const c = rows[i]!;
-      const e = this.#entity(clusterId, st, pollId, c, counter);
+      const e = entityInPlace(last, expected, c, counter) ?? this.#entity(clusterId, st, pollId, c, counter);
+      if (e.row < last.length && last[e.row] === e) expected = e.row + 1;
+      order[i] = e;
       e.seen = counter; // marks it used: a uid listed twice in one answer gets a second entity
       if (e.version === 0 || !sameAttrs(e.attrs, c)) {
         const previous = e.version;
@@ -120,6 +125,8 @@ export class ConnectionIngest {
       if (i % HEAD_STRIDE === 0) offsets.push(head.length);
       writeHeadEntry(head, e.id, c);
     }
+    for (let i = 0; i < order.length; i++) order[i]!.row = i;
+    st.order = order;
     for (const o of offsets) head.u32(o);
     head.u32(rows.length);
     this.#q.insertFrame.run(pollId, st.batch.id, st.batch.frames, rows.length, answer.totalSize, this.#dup ? 1 : 0, encodeIdList(versions), head.finish());
@@ -145,7 +152,7 @@ export class ConnectionIngest {
   #state(clusterId: number): ClusterState {
     let st = this.#clusters.get(clusterId);
     if (st !== undefined) return st;
-    st = { byUid: new Map(), batch: undefined, frameCounter: 0 };
+    st = { byUid: new Map(), order: [], batch: undefined, frameCounter: 0 };
     const open = this.#q.openBatch.get(clusterId) as { id: number; frames: number } | undefined;
     if (open !== undefined) st.batch = { id: open.id, frames: open.frames };
     const last = this.#q.lastFrame.get(clusterId) as { versions: Buffer; rows: number } | undefined;
@@ -159,6 +166,7 @@ export class ConnectionIngest {
   #remember(st: ClusterState, p: ConnParts): Entity {
     const e: Entity = {
       id: p.entity,
+      uid: p.uid,
       nodeId: p.nodeId,
       shardId: p.shardId,
       listenerName: p.listenerName,
@@ -185,6 +193,8 @@ export class ConnectionIngest {
         apiIndex: indexEntries(p.apiVersions),
       },
       seen: 0,
+      alone: true,
+      row: -1,
     };
     const list = st.byUid.get(p.uid);
     if (list === undefined) {
@@ -193,7 +203,7 @@ export class ConnectionIngest {
     }
     const known = list.find((x) => x.id === e.id);
     if (known !== undefined) return known;
-    list.push(e);
+    join(list, e);
     return e;
   }
 
@@ -250,6 +260,7 @@ export class ConnectionIngest {
     );
     const e: Entity = {
       id,
+      uid: c.uid,
       nodeId: c.nodeId,
       shardId: c.shardId,
       listenerName: c.listenerName,
@@ -260,10 +271,12 @@ export class ConnectionIngest {
       version: 0,
       attrs: NO_ATTRS,
       seen: 0,
+      alone: true,
+      row: -1,
     };
     const list = st.byUid.get(c.uid);
     if (list === undefined) st.byUid.set(c.uid, [e]);
-    else list.push(e);
+    else join(list, e);
     return e;
   }
 
@@ -352,7 +365,16 @@ export class ConnectionIngest {
     for (const [uid, list] of st.byUid) {
       const kept = list.filter((e) => e.seen > horizon);
       if (kept.length === 0) st.byUid.delete(uid);
-      else if (kept.length !== list.length) st.byUid.set(uid, kept);
+      else if (kept.length !== list.length) {
+        st.byUid.set(uid, kept);
+        if (kept.length === 1) kept[0]!.alone = true;
+      }
     }
   }
+}
+
+/** Adds an entity to the others of its uid (none of them is alone any more). */
+function join(list: Entity[], e: Entity): void {
+  list.push(e);
+  for (const x of list) x.alone = false;
 }
