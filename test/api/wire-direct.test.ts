@@ -137,6 +137,31 @@ describe('direct decoder: the forms the server writes are read in place', () => 
     expectDirect(all, bytes(bodies[11]!));
   });
 
+  it('builds int32-keyed maps by a literal per key set exactly as entry by entry', () => {
+    const inner = message('Inner', { versions: f.map('int32', f.int32()) });
+    const schema = message('Maps', { byId: f.map('int32', f.message(inner)), versions: f.map('int32', f.int32()) });
+    const map = (keys: (string | number)[]): string => `{${keys.map((k, i) => `"${k}":${i}`).join(',')}}`;
+    const sets: (string | number)[][] = [
+      [3, 10, 17, 60],
+      [60, 17, 10, 3], // not ascending
+      [3, 3, 10], // a key twice: the last value
+      [0],
+      [999999999, 0, 5],
+      [1000000000, 5], // an index too long for the literal
+      [3, 10, '-1', 17], // a key that is not an index: the rest entry by entry
+      ['007', 3],
+      Array.from({ length: 70 }, (_, i) => i * 2), // more keys than a literal takes
+      [],
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const keys of sets) {
+        expectDirect(schema, bytes(`{"versions":${map(keys)},"byId":{"1":{"versions":${map(keys)}},"2":{}}}`));
+      }
+    }
+    // more key sets than a field remembers: the others are built entry by entry
+    for (let i = 0; i < 300; i++) expectDirect(schema, bytes(`{"versions":${map([i, i + 1, 1000 + (i % 7)])}}`));
+  });
+
   it('keeps unknown fields at every level, in order, with exact big numbers', () => {
     const body = connection(
       '"zeta":1,"uid":"u","99":[1,{"b":2}],"source":{"port":1,"zone":{"x":null}},"alpha":18446744073709551615,' +

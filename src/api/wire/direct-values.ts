@@ -19,6 +19,7 @@ import {
   skipWs,
 } from './json-bytes.ts';
 import type { FieldType, MessageSchema } from '../schema/fields.ts';
+import { IndexMapBuilders } from './index-map.ts';
 import { MAX_CACHED_TEXT, TextCache } from './text-cache.ts';
 
 const QUOTE = 0x22;
@@ -48,6 +49,10 @@ export interface Slot {
   inner: Slot | undefined;
   /** message reader, resolved on first use */
   record: RecordReader | undefined;
+  /** literal builders of an int32-keyed map */
+  readonly maps: IndexMapBuilders | undefined;
+  /** scratch arrays for the entries of int32-keyed maps being read */
+  readonly scratch: { keys: number[]; values: unknown[] }[];
 }
 
 /** Map keys and unknown keys. */
@@ -61,7 +66,8 @@ const slots = new WeakMap<FieldType, Slot>();
 export function slotOf(type: FieldType): Slot {
   let slot = slots.get(type);
   if (slot === undefined) {
-    slot = { kind: kindOf(type), type, reference: valueDecoderOf(type), cache: cacheOf(type), inner: undefined, record: undefined };
+    const maps = type.kind === 'map' && type.keyKind === 'int32' ? new IndexMapBuilders() : undefined;
+    slot = { kind: kindOf(type), type, reference: valueDecoderOf(type), cache: cacheOf(type), inner: undefined, record: undefined, maps, scratch: [] };
     slots.set(type, slot);
   }
   return slot;
@@ -251,36 +257,82 @@ function readList(c: JsonBytes, s: Slot): unknown {
 function readMap(c: JsonBytes, s: Slot): unknown {
   if (c.b[c.p] !== 0x7b) return s.reference(genericValue(c));
   const inner = (s.inner ??= slotOf(innerType(s.type)));
-  const intKeys = s.type.kind === 'map' && s.type.keyKind === 'int32';
   if (++c.depth > DIRECT_MAX_DEPTH) bail();
   c.p++;
   if (c.b[c.p]! <= 0x20) skipWs(c);
-  const out: Record<string, unknown> = {};
+  let out: Record<string, unknown>;
   if (c.b[c.p] === 0x7d) {
     c.p++;
+    out = {};
   } else {
-    for (;;) {
-      if (c.b[c.p] !== QUOTE) bail();
-      const index = intKeys ? readIndexKey(c) : -1;
-      const key = index >= 0 ? index : readKey(c);
-      if (index < 0 && (intKeys ? !isInt32Key(key as string) : key === '__proto__')) bail();
-      expectByte(c, 0x3a);
-      if (c.b[c.p]! <= 0x20) skipWs(c);
-      out[key] = readValue(c, inner);
-      if (c.b[c.p]! <= 0x20) skipWs(c);
-      const x = c.b[c.p];
-      if (x === 0x2c) {
-        c.p++;
-        if (c.b[c.p]! <= 0x20) skipWs(c);
-        continue;
-      }
-      if (x === 0x7d) {
-        c.p++;
-        break;
-      }
-      bail();
-    }
+    out = s.maps === undefined ? readEntries(c, s, inner, {}) : readIndexMap(c, s, inner, s.maps);
   }
   c.depth--;
+  return out;
+}
+
+/** Reads the entries of a map into `out`, from a key on, and moves past its '}'. */
+function readEntries(c: JsonBytes, s: Slot, inner: Slot, out: Record<string, unknown>): Record<string, unknown> {
+  const intKeys = s.maps !== undefined;
+  for (;;) {
+    if (c.b[c.p] !== QUOTE) bail();
+    const index = intKeys ? readIndexKey(c) : -1;
+    const key = index >= 0 ? index : readKey(c);
+    if (index < 0 && (intKeys ? !isInt32Key(key as string) : key === '__proto__')) bail();
+    expectByte(c, 0x3a);
+    if (c.b[c.p]! <= 0x20) skipWs(c);
+    out[key] = readValue(c, inner);
+    if (nextEntry(c)) continue;
+    return out;
+  }
+}
+
+/** After an entry: true past a ',' (another entry follows), false past the closing '}'. */
+function nextEntry(c: JsonBytes): boolean {
+  if (c.b[c.p]! <= 0x20) skipWs(c);
+  const x = c.b[c.p];
+  c.p++;
+  if (x === 0x2c) {
+    if (c.b[c.p]! <= 0x20) skipWs(c);
+    return true;
+  }
+  if (x !== 0x7d) bail();
+  return false;
+}
+
+/**
+ * Reads an int32-keyed map, from its first key on: while every key is an array index, the
+ * entries are collected and the map is built by the literal of its key set; from another key on,
+ * entry by entry.
+ */
+function readIndexMap(c: JsonBytes, s: Slot, inner: Slot, maps: IndexMapBuilders): Record<string, unknown> {
+  const scratch = s.scratch.pop() ?? { keys: [], values: [] };
+  const { keys, values } = scratch;
+  let n = 0;
+  let out: Record<string, unknown> | undefined;
+  for (;;) {
+    if (c.b[c.p] !== QUOTE) bail();
+    const index = readIndexKey(c);
+    if (index < 0) {
+      out = readEntries(c, s, inner, entriesOf(keys, values, n));
+      break;
+    }
+    expectByte(c, 0x3a);
+    if (c.b[c.p]! <= 0x20) skipWs(c);
+    keys[n] = index;
+    values[n] = readValue(c, inner);
+    n++;
+    if (!nextEntry(c)) {
+      out = maps.build(keys, values, n) ?? entriesOf(keys, values, n);
+      break;
+    }
+  }
+  s.scratch.push(scratch);
+  return out;
+}
+
+function entriesOf(keys: readonly number[], values: readonly unknown[], n: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) out[keys[i]!] = values[i];
   return out;
 }
