@@ -150,7 +150,7 @@ export function readValue(c: JsonBytes, s: Slot): unknown {
 function stringAt(c: JsonBytes, start: number, end: number, cache: TextCache<unknown>): string {
   if (start === end) return '';
   if (!c.ascii || end - start > MAX_CACHED_TEXT || !cache.active()) return c.text(start, end, c.ascii);
-  const h = hashBytes(c.b, start, end);
+  const h = hashBytes(c, start, end);
   const hit = cache.get(c.b, start, end, h);
   if (hit !== undefined) return hit as string;
   const text = c.text(start, end, true);
@@ -184,7 +184,7 @@ function readText(c: JsonBytes, s: Slot): unknown {
   c.p = end + 1;
   const cache = s.cache!;
   if (!c.ascii || end - start > MAX_CACHED_TEXT || !cache.active()) return s.reference(c.text(start, end, c.ascii));
-  const h = hashBytes(c.b, start, end);
+  const h = hashBytes(c, start, end);
   const hit = cache.get(c.b, start, end, h);
   if (hit !== undefined) return hit;
   const text = c.text(start, end, true);

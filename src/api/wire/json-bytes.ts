@@ -98,49 +98,67 @@ export function scanString(c: JsonBytes): number {
   return bail();
 }
 
-/** FNV-1a hash of bytes [start, end): of all of them up to 16, else of the first and last 8 and the length. */
-export function hashBytes(b: Uint8Array, start: number, end: number): number {
+/**
+ * A hash of bytes [start, end), for text caches: FNV-1a of every byte up to 8 bytes, else of the
+ * length and three 4-byte words (first, middle, last).
+ */
+export function hashBytes(c: JsonBytes, start: number, end: number): number {
+  const length = end - start;
   let h = FNV_OFFSET;
-  if (end - start <= 16) {
+  if (length <= 8) {
+    const b = c.b;
     for (let i = start; i < end; i++) h = Math.imul(h ^ b[i]!, FNV_PRIME);
     return h;
   }
-  for (let i = start; i < start + 8; i++) h = Math.imul(h ^ b[i]!, FNV_PRIME);
-  for (let i = end - 8; i < end; i++) h = Math.imul(h ^ b[i]!, FNV_PRIME);
-  return Math.imul(h ^ (end - start), FNV_PRIME);
+  const v = c.v;
+  h = Math.imul(h ^ length, FNV_PRIME);
+  h = Math.imul(h ^ v.getInt32(start, true), FNV_PRIME);
+  h = Math.imul(h ^ v.getInt32(start + (length >> 1) - 2, true), FNV_PRIME);
+  return Math.imul(h ^ v.getInt32(end - 4, true), FNV_PRIME);
 }
 
 /** An exact byte sequence to look for (a key with its quotes), prepared for four-byte compares. */
 export interface ByteMatch {
   readonly length: number;
-  /** little-endian 32-bit words of the leading bytes */
+  /** where each 4-byte word starts (the last one may overlap the one before), for 4 bytes or more */
+  readonly at: Int32Array;
+  /** the little-endian words found there */
   readonly words: Int32Array;
-  /** the bytes after the last whole word */
-  readonly tail: Uint8Array;
+  /** the bytes themselves, compared one by one when fewer than 4 */
+  readonly bytes: Uint8Array;
 }
 
 /** Prepares `bytes` for matchBytes. */
 export function byteMatch(bytes: Uint8Array): ByteMatch {
-  const count = bytes.length >> 2;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const words = new Int32Array(count);
-  for (let i = 0; i < count; i++) words[i] = view.getInt32(4 * i, true);
-  return { length: bytes.length, words, tail: bytes.slice(4 * count) };
+  const at: number[] = [];
+  for (let i = 0; i + 4 <= bytes.length; i += 4) at.push(i);
+  if (bytes.length >= 4 && bytes.length % 4 !== 0) at.push(bytes.length - 4);
+  return {
+    length: bytes.length,
+    at: Int32Array.from(at),
+    words: Int32Array.from(at, (i) => view.getInt32(i, true)),
+    bytes: bytes.slice(),
+  };
 }
 
 /** True (and moves past them) when the bytes at the position are exactly `m`. */
 export function matchBytes(c: JsonBytes, m: ByteMatch): boolean {
   const p = c.p;
-  if (p + m.length > c.n) return false;
-  const v = c.v;
-  const words = m.words;
-  const count = words.length;
-  for (let i = 0; i < count; i++) if (v.getInt32(p + 4 * i, true) !== words[i]) return false;
-  const b = c.b;
-  const tail = m.tail;
-  const q = p + 4 * count;
-  for (let i = 0; i < tail.length; i++) if (b[q + i] !== tail[i]) return false;
-  c.p = p + m.length;
+  const length = m.length;
+  if (p + length > c.n) return false;
+  const at = m.at;
+  const count = at.length;
+  if (count === 0) {
+    const b = c.b;
+    const bytes = m.bytes;
+    for (let i = 0; i < length; i++) if (b[p + i] !== bytes[i]) return false;
+  } else {
+    const v = c.v;
+    const words = m.words;
+    for (let i = 0; i < count; i++) if (v.getInt32(p + at[i]!, true) !== words[i]) return false;
+  }
+  c.p = p + length;
   return true;
 }
 
