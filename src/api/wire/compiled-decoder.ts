@@ -15,6 +15,7 @@ import type { JsonValue } from '../codec/lossless-json.ts';
 import { camelToSnake, type FieldSpec, type FieldType, type MessageSchema } from '../schema/fields.ts';
 import { canonicalEnumName, type EnumTable } from '../schema/enum-table.ts';
 import { defaultValue } from './defaults.ts';
+import { recordLiteral } from './record-literal.ts';
 import { ValidationError } from './validation-error.ts';
 
 /** Decodes one value; throws ValidationError (or CodecError) relative to the value. */
@@ -102,18 +103,31 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
 
   const defaults = compileDefaults(schema);
   const defaultCount = defaults.length;
-  // A plain object (prototype Object.prototype, no own properties) allocated by a constructor
-  // of this schema, so V8 sizes its in-object fields for the message (slack tracking) instead of
-  // growing a property array field by field.
+  // A record whose fields all come in schema order, none null, is built in one step by a literal
+  // (record-literal.ts); any other field by field, as a plain object (prototype Object.prototype,
+  // no own properties) allocated by a constructor of this schema, so V8 sizes its in-object
+  // fields for the message (slack tracking) instead of growing a property array field by field.
+  const build = recordLiteral(ordered.map((entry) => entry.name));
   const Shape = function (this: object) {} as unknown as new () => object;
   Shape.prototype = Object.prototype;
+  /** scratch arrays for the values of records read in schema order (nested reads take their own) */
+  const scratch: unknown[][] = [];
+  /** The record of the first `n` fields, read in schema order, built field by field. */
+  const partial = (values: unknown[], n: number): Record<string, unknown> => {
+    const out = new Shape() as Record<string, unknown>;
+    for (let i = 0; i < n; i++) out[ordered[i]!.name] = values[i];
+    return out;
+  };
 
   return (value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new ValidationError('', `expected object ${schemaName}, got ${describeValue(value)}`);
     }
     const src = value as Record<string, unknown>;
-    const out = new Shape() as Record<string, unknown>;
+    const values = scratch.pop() ?? new Array<unknown>(count);
+    // undefined while every field so far came in schema order: their values wait in `values`
+    let out: Record<string, unknown> | undefined;
+    let inOrder = 0;
     let unknown: Record<string, JsonValue> | undefined;
     let oneofSeen: Map<string, string> | undefined;
     let next = 0;
@@ -135,7 +149,10 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
           continue;
         }
         next = entry.index + 1;
-        if (raw === null || raw === undefined) continue; // null reads as the default / unset
+        if (raw === null || raw === undefined) {
+          out ??= partial(values, inOrder); // null reads as the default / unset
+          continue;
+        }
         const name = entry.name;
         const group = entry.oneof;
         if (group !== undefined) {
@@ -147,11 +164,15 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
           }
           oneofSeen.set(group, name);
         }
-        out[name] = entry.decode(raw);
+        const decoded = entry.decode(raw);
+        if (out === undefined && entry.index === inOrder) values[inOrder++] = decoded;
+        else (out ??= partial(values, inOrder))[name] = decoded;
       }
     } catch (err) {
       throw wrap ? rethrow(err, `.${key}`) : err;
     }
+    if (out === undefined) out = inOrder === count && build !== undefined ? build(values) : partial(values, inOrder);
+    scratch.push(values);
     for (let i = 0; i < defaultCount; i++) {
       const d = defaults[i]!;
       if (!(d.name in out)) out[d.name] = d.fresh === undefined ? d.value : d.fresh();

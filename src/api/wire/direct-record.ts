@@ -1,15 +1,14 @@
 /**
  * The direct decoder's message readers (see direct-decoder.ts), compiled once per schema. A
  * record whose fields all arrive in schema order, none null (the server's style), is built in
- * one step by an object literal made for the schema: faster than adding its properties one by
- * one, and V8 can allocate such objects straight in the old generation when they live long, as
- * decoded answers do. Any other record is built field by field in input order, as the compiled
- * decoder builds it; both give the same object, keys in the same order.
+ * one step (record-literal.ts); any other record field by field in input order, as the compiled
+ * decoder builds it. Both give the same object, keys in the same order.
  */
 import type { JsonValue } from '../codec/lossless-json.ts';
 import { camelToSnake, type MessageSchema } from '../schema/fields.ts';
 import { compileDefaults } from './compiled-decoder.ts';
 import { readKey, readValue, slotOf, type Slot } from './direct-values.ts';
+import { recordLiteral } from './record-literal.ts';
 import {
   bail,
   byteMatch,
@@ -53,17 +52,6 @@ export function recordReaderOf(schema: MessageSchema): RecordReader {
   return reader;
 }
 
-/**
- * A function building the record from its values in schema order: `(v) => ({ "a": v[0], ... })`.
- * Generated code, made only of the schema's own field names (quoted by JSON.stringify); never
- * anything from an answer.
- */
-function literalBuilder(names: readonly string[]): ((values: unknown[]) => Record<string, unknown>) | undefined {
-  if (names.includes('__proto__')) return undefined; // a literal would set the prototype
-  const body = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ');
-  return new Function('v', `return { ${body} };`) as (values: unknown[]) => Record<string, unknown>;
-}
-
 function compileRecord(schema: MessageSchema): RecordReader {
   const fields: DirectField[] = Object.entries(schema.fields).map(([name, spec], index) => ({
     name,
@@ -85,7 +73,7 @@ function compileRecord(schema: MessageSchema): RecordReader {
   const defaults = compileDefaults(schema);
   const defaultBits = defaults.map((d) => lookup.get(d.name)!.bit);
   const defaultCount = defaults.length;
-  const build = literalBuilder(fields.map((f) => f.name));
+  const build = recordLiteral(fields.map((f) => f.name));
   // plain objects of one constructor per schema, as the compiled decoder makes them
   const Shape = function (this: object) {} as unknown as new () => object;
   Shape.prototype = Object.prototype;
