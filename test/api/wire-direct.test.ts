@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJsonLossless } from '../../src/api/codec/lossless-json.ts';
@@ -231,6 +232,32 @@ describe('direct decoder: the forms the server writes are read in place', () => 
     expect(a.connections[0]!.apiVersions).not.toBe(b.connections[0]!.apiVersions);
     expect(a.connections[0]!.source).not.toBe(b.connections[0]!.source);
     expect(a).toEqual(b);
+  });
+});
+
+describe('decoders where code generation is forbidden', () => {
+  it('build every record and map field by field, with the same result', () => {
+    const script = `
+      const { parseAnswer, encodeAnswer } = await import('./src/api/wire/answers.ts');
+      const { decodeMessage } = await import('./src/api/wire/decode.ts');
+      const { parseJsonLossless } = await import('./src/api/codec/lossless-json.ts');
+      const { OPERATIONS } = await import('./src/api/schema/operations.ts');
+      const { ConnectionWorld } = await import('./test/helpers/connection-answers.ts');
+      const { isDeepStrictEqual } = await import('node:util');
+      let refused = false;
+      try { new Function('return 1'); } catch { refused = true; }
+      const world = new ConnectionWorld({ connections: 40, seed: 5, unknownFields: true });
+      const body = Buffer.from(encodeAnswer('ListKafkaConnections', world.next().answer));
+      const direct = parseAnswer('ListKafkaConnections', body);
+      const reference = decodeMessage(OPERATIONS.ListKafkaConnections.response, parseJsonLossless(body));
+      const same = isDeepStrictEqual(direct, reference) && JSON.stringify(Object.keys(direct.connections[0])) === JSON.stringify(Object.keys(reference.connections[0]));
+      process.stdout.write(JSON.stringify({ refused, same, rows: direct.connections.length }));
+    `;
+    const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: new URL('../..', import.meta.url),
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(out)).toEqual({ refused: true, same: true, rows: 40 });
   });
 });
 

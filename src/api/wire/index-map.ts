@@ -14,6 +14,8 @@ export const MAX_LITERAL_KEYS = 64;
 /** Keys a generated literal may hold: canonical array indices below 10^9, digits only. */
 const MAX_KEY = 999_999_999;
 
+import { generate } from './record-literal.ts';
+
 type Build = (values: readonly unknown[]) => Record<string, unknown>;
 
 /** The literal builders of one map field, by key set. */
@@ -62,5 +64,5 @@ function literal(keys: readonly number[], n: number): Build | undefined {
     if (!Number.isInteger(k) || k < 0 || k > MAX_KEY) return undefined;
     parts.push(`${k}: v[${i}]`);
   }
-  return new Function('v', `return { ${parts.join(', ')} };`) as Build;
+  return generate<Build>(`return { ${parts.join(', ')} };`);
 }
