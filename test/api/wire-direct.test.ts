@@ -163,6 +163,17 @@ describe('direct decoder: the forms the server writes are read in place', () => 
     for (let i = 0; i < 300; i++) expectDirect(schema, bytes(`{"versions":${map([i, i + 1, 1000 + (i % 7)])}}`));
   });
 
+  it('leaves messages of more than 31 fields to the compiled decoder, nested or not', () => {
+    const wide = message('Wide', Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}`, f.int32()])));
+    const outer = message('Outer', { wide: f.message(wide), list: f.list(f.message(wide)) });
+    const fields = (n: number) => Array.from({ length: n }, (_, i) => `"f${i}":${i}`).join(',');
+    for (const body of [`{${fields(40)}}`, `{${fields(40)},"f3":7}`, `{"f39":1,"f0":2}`, '{"f1":true}']) {
+      expectSame(wide, bytes(body));
+      expectSame(outer, bytes(`{"wide":${body},"list":[${body},{}]}`));
+    }
+    expectDirect(outer, bytes(`{"wide":{${fields(40)}},"list":[]}`));
+  });
+
   it('keeps unknown fields at every level, in order, with exact big numbers', () => {
     const body = connection(
       '"zeta":1,"uid":"u","99":[1,{"b":2}],"source":{"port":1,"zone":{"x":null}},"alpha":18446744073709551615,' +

@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from '../codec/lossless-json.ts';
 import { camelToSnake, type MessageSchema } from '../schema/fields.ts';
-import { compileDefaults } from './compiled-decoder.ts';
+import { compileDefaults, recordDecoderOf } from './compiled-decoder.ts';
 import { readKey, readValue, slotOf, type Slot } from './direct-values.ts';
 import { recordLiteral } from './record-literal.ts';
 import {
@@ -40,7 +40,7 @@ interface DirectField {
 }
 
 const readers = new WeakMap<MessageSchema, RecordReader>();
-const ascii = new TextEncoder();
+const utf8 = new TextEncoder();
 
 /** The reader of a message schema (built once, cached). */
 export function recordReaderOf(schema: MessageSchema): RecordReader {
@@ -52,12 +52,19 @@ export function recordReaderOf(schema: MessageSchema): RecordReader {
   return reader;
 }
 
+/** Most fields of a message read in place (one bit each in a 32-bit mask). */
+const MAX_FIELDS = 31;
+
 function compileRecord(schema: MessageSchema): RecordReader {
+  if (Object.keys(schema.fields).length > MAX_FIELDS) {
+    const reference = recordDecoderOf(schema);
+    return (c) => reference(genericValue(c));
+  }
   const fields: DirectField[] = Object.entries(schema.fields).map(([name, spec], index) => ({
     name,
     index,
     bit: 1 << index,
-    key: byteMatch(ascii.encode(JSON.stringify(name))),
+    key: byteMatch(utf8.encode(JSON.stringify(name))),
     slot: slotOf(spec.type),
     oneof: spec.oneof,
     guessable: false,

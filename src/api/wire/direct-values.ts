@@ -34,8 +34,6 @@ const K_TEXT = 6;
 const K_MESSAGE = 7;
 const K_LIST = 8;
 const K_MAP = 9;
-/** decoded by the reference decoder from the lossless parse (messages with more than 31 fields) */
-const K_REFERENCE = 10;
 
 /** How the values of one field type are read. */
 export interface Slot {
@@ -92,7 +90,7 @@ function kindOf(type: FieldType): number {
     case 'enum':
       return K_TEXT;
     case 'message':
-      return Object.keys(type.message.fields).length > 31 ? K_REFERENCE : K_MESSAGE;
+      return K_MESSAGE;
     case 'list':
       return K_LIST;
     case 'map':
