@@ -62,7 +62,7 @@ export class ConnectionIngest {
            state, close_time, group_id, group_instance_id, group_member_id, transactional_id, api_versions, unknown, packed)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      endVersion: sqlite.prepare('UPDATE conn_version SET to_poll = ? WHERE id = ?'),
+      endVersions: sqlite.prepare('UPDATE conn_version SET to_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
       batchFrames: sqlite.prepare('SELECT poll, seq, head FROM conn_frame WHERE batch = ? ORDER BY seq'),
       insertChunk: sqlite.prepare('INSERT INTO conn_chunk (batch, first_entity, data) VALUES (?, ?, ?)'),
       lastPoll: sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
@@ -109,6 +109,7 @@ export class ConnectionIngest {
     const last = st.order;
     const order = new Array<Entity>(rows.length);
     let expected = 0; // the row of the last frame where the next row's entity is expected
+    const ended: number[] = []; // versions replaced in this poll
     for (let i = 0; i < rows.length; i++) {
       const c = rows[i]!;
       const e = entityInPlace(last, expected, c, counter) ?? this.#entity(clusterId, st, pollId, c, counter);
@@ -119,12 +120,13 @@ export class ConnectionIngest {
         const previous = e.version;
         e.attrs = attrsOf(c);
         e.version = this.#insertVersion(e.id, pollId, e.attrs);
-        if (previous !== 0) this.#q.endVersion.run(pollId, previous);
+        if (previous !== 0) ended.push(previous);
       }
       versions[i] = e.version;
       if (i % HEAD_STRIDE === 0) offsets.push(head.length);
       writeHeadEntry(head, e.id, c);
     }
+    if (ended.length > 0) this.#q.endVersions.run(pollId, JSON.stringify(ended));
     for (let i = 0; i < order.length; i++) order[i]!.row = i;
     st.order = order;
     for (const o of offsets) head.u32(o);

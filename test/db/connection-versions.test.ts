@@ -63,6 +63,11 @@ describe('connection versions follow every change of apiVersions, and only those
     changed[7] = 0; // { '007': 5, '3': 1, ... } enumerates as the poll before
     const expected = changed.map((_, i) => changed.slice(0, i + 1).reduce((a, b) => a + b, 0));
     expect(versions).toEqual(expected);
+    // each version ends at the poll of the next one; the last is open
+    const spans = db.sqlite
+      .prepare('SELECT v.from_poll AS "from", v.to_poll AS "to" FROM conn_version v JOIN conn_entity e ON e.id = v.entity WHERE e.uid = ? ORDER BY v.id')
+      .all(rows[1]!.uid) as { from: number; to: number | null }[];
+    expect(spans.map((v) => v.to)).toEqual([...spans.slice(1).map((v) => v.from), null]);
     writer.close();
     const reader = createHistoryReader(openDatabase(path, { readonly: true }));
     const history = reader.entityHistory('connections', { uid: rows[1]!.uid });
