@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJsonLossless } from '../../src/api/codec/lossless-json.ts';
@@ -234,6 +236,20 @@ describe('direct decoder: the forms the server writes are read in place', () => 
       const body = bytes(`{"connections":[{"totalRequestStatistics":${s},"recentRequestStatistics":${full('')}},{"totalRequestStatistics":${s}}]}`);
       expectDirect(LIST, body);
     }
+  });
+
+  it('keeps nothing of an answer once it is decoded (both decoders)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const body = bytes(encodeAnswer('ListKafkaConnections', new ConnectionWorld({ connections: 50, seed: 8 }).next().answer));
+    const refs = (() => {
+      const direct = decodeMessageBytes(LIST, body) as { connections: object[] };
+      const reference = decodeMessage(LIST, parseJsonLossless(body)) as { connections: object[] };
+      return [new WeakRef(direct.connections), new WeakRef(direct.connections[49]!), new WeakRef(reference.connections)];
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    expect(refs.map((r) => r.deref() === undefined)).toEqual([true, true, true]);
   });
 
   it('reuses nothing mutable between answers', () => {

@@ -172,6 +172,7 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
       throw wrap ? rethrow(err, `.${key}`) : err;
     }
     if (out === undefined) out = inOrder === count && build !== undefined ? build(values) : partial(values, inOrder);
+    values.fill(undefined, 0, inOrder); // holds nothing of the answer once it is built
     scratch.push(values);
     for (let i = 0; i < defaultCount; i++) {
       const d = defaults[i]!;

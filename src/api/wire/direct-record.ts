@@ -161,6 +161,7 @@ function compileRecord(schema: MessageSchema): RecordReader {
     }
     c.depth--;
     if (out === undefined) out = next === count && build !== undefined ? build(values) : partial(values, next);
+    values.fill(undefined, 0, count); // holds nothing of the answer once it is built
     scratch.push(values);
     for (let i = 0; i < defaultCount; i++) {
       if ((set & defaultBits[i]!) !== 0) continue;

@@ -325,6 +325,7 @@ function readIndexMap(c: JsonBytes, s: Slot, inner: Slot, maps: IndexMapBuilders
       break;
     }
   }
+  values.fill(undefined, 0, n); // holds nothing of the answer once it is built
   s.scratch.push(scratch);
   return out;
 }
