@@ -7,7 +7,17 @@ import type Database from 'better-sqlite3';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../api/schema/connection.ts';
 import { ByteReader, ByteWriter, textToSql } from './bytes.ts';
 import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './conn-codec.ts';
-import { attrsOf, entityInPlace, indexEntries, NO_ATTRS, sameAttrs, sameIdentity, type Attrs, type ClusterState, type Entity } from './conn-match.ts';
+import {
+  attrsOf,
+  entityInPlace,
+  indexEntries,
+  NO_ATTRS,
+  sameAttrs,
+  sameIdentity,
+  type Attrs,
+  type ClusterState,
+  type Entity,
+} from './conn-match.ts';
 import { encodeChunkGroups } from './conn-chunk.ts';
 import { Resolver, type StringDict } from './dictionary.ts';
 import { bit, encodeIdList, sqlInt, withBig, type BigValues } from './sql-values.ts';

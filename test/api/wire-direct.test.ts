@@ -100,7 +100,8 @@ describe('direct decoder: the forms the server writes are read in place', () => 
   });
 
   it('reads int32 and uint32 at their extremes, and every integer form JSON allows', () => {
-    for (const port of ['0', '-0', '2147483647', '-2147483648', '2147483648', '1.0', '1e3', '"42"', '-1', '4294967295', '01', '-01', '00', '-', '12345678901']) {
+    const ports = ['0', '-0', '2147483647', '-2147483648', '2147483648', '1.0', '1e3', '"42"', '-1', '4294967295', '01', '-01', '00', '-'];
+    for (const port of [...ports, '12345678901']) {
       expectSame(LIST, bytes(connection(`"source":{"ipAddress":"h","port":${port}}`)));
     }
   });
@@ -277,7 +278,8 @@ describe('decoders where code generation is forbidden', () => {
       const body = Buffer.from(encodeAnswer('ListKafkaConnections', world.next().answer));
       const direct = parseAnswer('ListKafkaConnections', body);
       const reference = decodeMessage(OPERATIONS.ListKafkaConnections.response, parseJsonLossless(body));
-      const same = isDeepStrictEqual(direct, reference) && JSON.stringify(Object.keys(direct.connections[0])) === JSON.stringify(Object.keys(reference.connections[0]));
+      const keys = (a) => JSON.stringify(Object.keys(a.connections[0]));
+      const same = isDeepStrictEqual(direct, reference) && keys(direct) === keys(reference);
       process.stdout.write(JSON.stringify({ refused, same, rows: direct.connections.length }));
     `;
     const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', '--input-type=module', '-e', script], {

@@ -65,7 +65,8 @@ export function slotOf(type: FieldType): Slot {
   let slot = slots.get(type);
   if (slot === undefined) {
     const maps = type.kind === 'map' && type.keyKind === 'int32' ? new IndexMapBuilders() : undefined;
-    slot = { kind: kindOf(type), type, reference: valueDecoderOf(type), cache: cacheOf(type), inner: undefined, record: undefined, maps, scratch: [] };
+    const reference = valueDecoderOf(type);
+    slot = { kind: kindOf(type), type, reference, cache: cacheOf(type), inner: undefined, record: undefined, maps, scratch: [] };
     slots.set(type, slot);
   }
   return slot;
