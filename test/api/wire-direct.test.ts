@@ -203,6 +203,7 @@ describe('direct decoder: the forms the server writes are read in place', () => 
       ' \n{ "connections" : [ { "uid" : "a\\"b\\u00e9\\ud83d\\ude00" , "clientId":"\\/x" } ] ,\t"totalSize":"2" }\r\n',
       connection('"\\u0075id":"escaped key","clientId":"é ünïcode ✓ 😀","userPrincipal":"x"'),
       `\ufeff${connection('"uid":"after a BOM"')}`,
+      connection('"uid":"\ufeffa BOM inside a string","clientId":"\u2028\u2029"'),
     ];
     for (const body of bodies) expectSame(LIST, bytes(body));
   });
