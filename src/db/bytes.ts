@@ -37,9 +37,17 @@ export class ByteWriter {
     this.#ensure(8);
     const buf = this.#buf;
     let p = this.#pos;
-    while (n >= 128) {
-      buf[p++] = (n % 128) | 128;
-      n = Math.floor(n / 128);
+    if (n < 0x80000000) {
+      // 31 bits: integer arithmetic
+      while (n >= 128) {
+        buf[p++] = (n & 127) | 128;
+        n >>>= 7;
+      }
+    } else {
+      while (n >= 128) {
+        buf[p++] = (n % 128) | 128;
+        n = Math.floor(n / 128);
+      }
     }
     buf[p++] = n;
     this.#pos = p;

@@ -8,6 +8,7 @@ import { slowUnknown, type ConnAttrs } from './conn-codec.ts';
 /** A connection the writer remembers. */
 export interface Entity {
   readonly id: number;
+  readonly uid: string;
   readonly nodeId: number;
   readonly shardId: number;
   readonly listenerName: string;
@@ -19,10 +20,24 @@ export interface Entity {
   attrs: Attrs;
   /** frame counter of the last frame that listed it */
   seen: number;
+  /** no other remembered entity has its uid */
+  alone: boolean;
+  /** its row in the last frame written (ClusterState.order), when it was listed there */
+  row: number;
 }
 
 /** Slow attributes as the writer compares them: the stored form, unknown fields still as JSON text. */
-export type Attrs = Omit<ConnAttrs, 'unknown'> & { readonly unknown: string | undefined };
+export type Attrs = Omit<ConnAttrs, 'unknown'> & {
+  readonly unknown: string | undefined;
+  /** the apiVersions map as index keys and values, when every key is an array index */
+  readonly apiIndex: IndexEntries | undefined;
+};
+
+/** The entries of a map whose keys are all array indices, keys ascending (their enumeration order). */
+export interface IndexEntries {
+  readonly keys: readonly number[];
+  readonly values: readonly number[];
+}
 
 /** The open batch of a cluster. */
 export interface Batch {
@@ -33,6 +48,8 @@ export interface Batch {
 /** What the writer remembers of one cluster between polls (dropped after any failed write). */
 export interface ClusterState {
   readonly byUid: Map<string, Entity[]>;
+  /** the entities of the last frame written, in answer order */
+  order: Entity[];
   batch: Batch | undefined;
   frameCounter: number;
 }
@@ -54,44 +71,38 @@ export function attrsOf(c: KafkaConnection): Attrs {
     transactionalId: c.transactionalId,
     apiVersions: c.apiVersions,
     unknown: slowUnknown(c),
+    apiIndex: indexEntries(c.apiVersions),
   };
 }
 
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,8})$/;
-/** Key count of an apiVersions map, or -1 when a key is not an array index (then order matters). */
-const keyShape = new WeakMap<object, number>();
-function shapeOf(m: Readonly<Record<string, number>>): number {
-  let n = keyShape.get(m);
-  if (n === undefined) {
-    n = 0;
-    for (const k in m) {
-      if (!ARRAY_INDEX.test(k)) {
-        n = -1;
-        break;
-      }
-      n++;
-    }
-    keyShape.set(m, n);
+
+/** The entries of a map whose keys are all array indices, or undefined. */
+export function indexEntries(m: Readonly<Record<string, number>>): IndexEntries | undefined {
+  const keys: number[] = [];
+  const values: number[] = [];
+  for (const k in m) {
+    if (!ARRAY_INDEX.test(k)) return undefined;
+    keys.push(Number(k));
+    values.push(m[k]!);
   }
-  return n;
+  return { keys, values };
 }
 
-/** Same keys, values and key order (array-index keys are always in ascending order). */
-function sameMap(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
-  if (a === b) return true;
-  const n = shapeOf(a);
-  if (n >= 0) {
-    let i = 0;
-    for (const k in b) {
-      if (a[k] !== b[k]) return false;
-      i++;
-    }
-    return i === n;
+/** Same keys, values and key order as the stored map (array-index keys are always in ascending order). */
+function sameMap(a: Attrs, b: Readonly<Record<string, number>>): boolean {
+  const index = a.apiIndex;
+  if (index !== undefined) {
+    // element reads by index, then a count: no key strings made (for-in over indices makes them)
+    const { keys, values } = index;
+    const n = keys.length;
+    for (let i = 0; i < n; i++) if (b[keys[i]!] !== values[i]) return false;
+    return Object.values(b).length === n;
   }
-  const ka = Object.keys(a);
+  const ka = Object.keys(a.apiVersions);
   let i = 0;
   for (const k in b) {
-    if (k !== ka[i] || a[k] !== b[k]) return false;
+    if (k !== ka[i] || a.apiVersions[k] !== b[k]) return false;
     i++;
   }
   return i === ka.length;
@@ -114,7 +125,7 @@ export function sameAttrs(a: Attrs, c: KafkaConnection): boolean {
     a.groupInstanceId === c.groupInstanceId &&
     a.transactionalId === c.transactionalId &&
     a.unknown === slowUnknown(c) &&
-    sameMap(a.apiVersions, c.apiVersions)
+    sameMap(a, c.apiVersions)
   );
 }
 
@@ -129,6 +140,24 @@ export function sameIdentity(e: Entity, c: KafkaConnection): boolean {
     e.listenerName === c.listenerName &&
     e.tls === c.tlsInfo.enabled
   );
+}
+
+/** Rows of the last frame looked at for a row's entity, from where it is expected (rows that went). */
+const LOOKAHEAD = 3;
+
+/**
+ * The entity of row `c` when it is among the entities of the last frame from row `expected` on
+ * and no other remembered entity has its uid: then it is exactly the one the uid lookup finds,
+ * found without the lookup (answers keep their order from poll to poll); else undefined.
+ */
+export function entityInPlace(last: readonly Entity[], expected: number, c: KafkaConnection, counter: number): Entity | undefined {
+  const end = Math.min(last.length, expected + LOOKAHEAD);
+  for (let k = expected; k < end; k++) {
+    const known = last[k]!;
+    if (known.uid !== c.uid) continue;
+    return known.alone && known.seen !== counter && sameIdentity(known, c) ? known : undefined;
+  }
+  return undefined;
 }
 
 /** Placeholder attributes of an entity without a version yet (never compared: version 0). */
@@ -147,4 +176,5 @@ export const NO_ATTRS: Attrs = {
   transactionalId: '',
   apiVersions: {},
   unknown: undefined,
+  apiIndex: undefined,
 };

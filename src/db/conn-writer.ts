@@ -7,7 +7,17 @@ import type Database from 'better-sqlite3';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../api/schema/connection.ts';
 import { ByteReader, ByteWriter, textToSql } from './bytes.ts';
 import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './conn-codec.ts';
-import { attrsOf, NO_ATTRS, sameAttrs, sameIdentity, type Attrs, type ClusterState, type Entity } from './conn-match.ts';
+import {
+  attrsOf,
+  entityInPlace,
+  indexEntries,
+  NO_ATTRS,
+  sameAttrs,
+  sameIdentity,
+  type Attrs,
+  type ClusterState,
+  type Entity,
+} from './conn-match.ts';
 import { encodeChunkGroups } from './conn-chunk.ts';
 import { Resolver, type StringDict } from './dictionary.ts';
 import { bit, encodeIdList, sqlInt, withBig, type BigValues } from './sql-values.ts';
@@ -27,6 +37,9 @@ export class ConnectionIngest {
   readonly #parts: ConnPartsLoader;
   /** the frame being written lists a uid twice */
   #dup = false;
+  /** the next free entity and version ids inside the current write (0: ask the database) */
+  #nextEntity = 0;
+  #nextVersion = 0;
   readonly #q;
 
   constructor(sqlite: Database.Database, dict: StringDict, batchFrames = DEFAULT_BATCH_FRAMES) {
@@ -59,7 +72,7 @@ export class ConnectionIngest {
            state, close_time, group_id, group_instance_id, group_member_id, transactional_id, api_versions, unknown, packed)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      endVersion: sqlite.prepare('UPDATE conn_version SET to_poll = ? WHERE id = ?'),
+      endVersions: sqlite.prepare('UPDATE conn_version SET to_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
       batchFrames: sqlite.prepare('SELECT poll, seq, head FROM conn_frame WHERE batch = ? ORDER BY seq'),
       insertChunk: sqlite.prepare('INSERT INTO conn_chunk (batch, first_entity, data) VALUES (?, ?, ?)'),
       lastPoll: sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
@@ -96,24 +109,36 @@ export class ConnectionIngest {
     }
     const counter = ++st.frameCounter;
     this.#dup = false;
+    // ids are taken from the database once per write: nothing else inserts inside its transaction
+    this.#nextEntity = 0;
+    this.#nextVersion = 0;
     const rows = answer.connections;
     const versions = new Array<number>(rows.length);
     const head = new ByteWriter(rows.length * 48 + 64);
     const offsets: number[] = [];
+    const last = st.order;
+    const order = new Array<Entity>(rows.length);
+    let expected = 0; // the row of the last frame where the next row's entity is expected
+    const ended: number[] = []; // versions replaced in this poll
     for (let i = 0; i < rows.length; i++) {
       const c = rows[i]!;
-      const e = this.#entity(clusterId, st, pollId, c, counter);
+      const e = entityInPlace(last, expected, c, counter) ?? this.#entity(clusterId, st, pollId, c, counter);
+      if (e.row < last.length && last[e.row] === e) expected = e.row + 1;
+      order[i] = e;
       e.seen = counter; // marks it used: a uid listed twice in one answer gets a second entity
       if (e.version === 0 || !sameAttrs(e.attrs, c)) {
         const previous = e.version;
         e.attrs = attrsOf(c);
         e.version = this.#insertVersion(e.id, pollId, e.attrs);
-        if (previous !== 0) this.#q.endVersion.run(pollId, previous);
+        if (previous !== 0) ended.push(previous);
       }
       versions[i] = e.version;
       if (i % HEAD_STRIDE === 0) offsets.push(head.length);
       writeHeadEntry(head, e.id, c);
     }
+    if (ended.length > 0) this.#q.endVersions.run(pollId, JSON.stringify(ended));
+    for (let i = 0; i < order.length; i++) order[i]!.row = i;
+    st.order = order;
     for (const o of offsets) head.u32(o);
     head.u32(rows.length);
     this.#q.insertFrame.run(pollId, st.batch.id, st.batch.frames, rows.length, answer.totalSize, this.#dup ? 1 : 0, encodeIdList(versions), head.finish());
@@ -139,7 +164,7 @@ export class ConnectionIngest {
   #state(clusterId: number): ClusterState {
     let st = this.#clusters.get(clusterId);
     if (st !== undefined) return st;
-    st = { byUid: new Map(), batch: undefined, frameCounter: 0 };
+    st = { byUid: new Map(), order: [], batch: undefined, frameCounter: 0 };
     const open = this.#q.openBatch.get(clusterId) as { id: number; frames: number } | undefined;
     if (open !== undefined) st.batch = { id: open.id, frames: open.frames };
     const last = this.#q.lastFrame.get(clusterId) as { versions: Buffer; rows: number } | undefined;
@@ -153,6 +178,7 @@ export class ConnectionIngest {
   #remember(st: ClusterState, p: ConnParts): Entity {
     const e: Entity = {
       id: p.entity,
+      uid: p.uid,
       nodeId: p.nodeId,
       shardId: p.shardId,
       listenerName: p.listenerName,
@@ -176,8 +202,11 @@ export class ConnectionIngest {
         transactionalId: p.transactionalId,
         apiVersions: p.apiVersions,
         unknown: p.unknownText,
+        apiIndex: indexEntries(p.apiVersions),
       },
       seen: 0,
+      alone: true,
+      row: -1,
     };
     const list = st.byUid.get(p.uid);
     if (list === undefined) {
@@ -186,7 +215,7 @@ export class ConnectionIngest {
     }
     const known = list.find((x) => x.id === e.id);
     if (known !== undefined) return known;
-    list.push(e);
+    join(list, e);
     return e;
   }
 
@@ -211,7 +240,8 @@ export class ConnectionIngest {
 
   #newEntity(clusterId: number, st: ClusterState, pollId: number, c: KafkaConnection): Entity {
     const big: BigValues = {};
-    const id = this.#q.nextEntity.get() as number;
+    if (this.#nextEntity === 0) this.#nextEntity = this.#q.nextEntity.get() as number;
+    const id = this.#nextEntity++;
     const listener = this.#dict.id(c.listenerName);
     const packed = packEntity({
       id,
@@ -242,6 +272,7 @@ export class ConnectionIngest {
     );
     const e: Entity = {
       id,
+      uid: c.uid,
       nodeId: c.nodeId,
       shardId: c.shardId,
       listenerName: c.listenerName,
@@ -252,18 +283,25 @@ export class ConnectionIngest {
       version: 0,
       attrs: NO_ATTRS,
       seen: 0,
+      alone: true,
+      row: -1,
     };
     const list = st.byUid.get(c.uid);
     if (list === undefined) st.byUid.set(c.uid, [e]);
-    else list.push(e);
+    else join(list, e);
     return e;
+  }
+
+  #takeVersionId(): number {
+    if (this.#nextVersion === 0) this.#nextVersion = this.#q.nextVersion.get() as number;
+    return this.#nextVersion++;
   }
 
   #insertVersion(entity: number, pollId: number, a: Attrs): number {
     const d = this.#dict;
     const big: BigValues = {};
     const v: PackedVersion = {
-      id: this.#q.nextVersion.get() as number,
+      id: this.#takeVersionId(),
       entity,
       fromPoll: pollId,
       clientId: d.id(a.clientId),
@@ -339,7 +377,16 @@ export class ConnectionIngest {
     for (const [uid, list] of st.byUid) {
       const kept = list.filter((e) => e.seen > horizon);
       if (kept.length === 0) st.byUid.delete(uid);
-      else if (kept.length !== list.length) st.byUid.set(uid, kept);
+      else if (kept.length !== list.length) {
+        st.byUid.set(uid, kept);
+        if (kept.length === 1) kept[0]!.alone = true;
+      }
     }
   }
+}
+
+/** Adds an entity to the others of its uid (none of them is alone any more). */
+function join(list: Entity[], e: Entity): void {
+  list.push(e);
+  for (const x of list) x.alone = false;
 }

@@ -3,6 +3,7 @@ import { parseJsonLossless, stringifyJson, type JsonValue } from '../codec/lossl
 import { OPERATIONS, type OperationName, type RequestOf, type ResponseOf } from '../schema/operations.ts';
 import type { MessageSchema } from '../schema/fields.ts';
 import { decodeMessage } from './decode.ts';
+import { decodeMessageBytes } from './direct-decoder.ts';
 import { encodeMessage } from './encode.ts';
 
 /** Validates and decodes an operation's answer from a parsed JSON tree. */
@@ -11,9 +12,13 @@ export function decodeAnswer<N extends OperationName>(op: N, json: unknown): Res
   return decodeMessage(schema, json) as never;
 }
 
-/** Parses (losslessly) and decodes an operation's answer from its body text. */
+/**
+ * Parses (losslessly) and decodes an operation's answer from its body: bytes go through the
+ * direct decoder (same result and errors, no intermediate JSON tree), text through the parser.
+ */
 export function parseAnswer<N extends OperationName>(op: N, body: string | Uint8Array): ResponseOf<N> {
   const schema: MessageSchema = OPERATIONS[op].response;
+  if (typeof body !== 'string') return decodeMessageBytes(schema, body) as never;
   return decodeMessage(schema, parseJsonLossless(body)) as never;
 }
 

@@ -15,6 +15,7 @@ import type { JsonValue } from '../codec/lossless-json.ts';
 import { camelToSnake, type FieldSpec, type FieldType, type MessageSchema } from '../schema/fields.ts';
 import { canonicalEnumName, type EnumTable } from '../schema/enum-table.ts';
 import { defaultValue } from './defaults.ts';
+import { recordLiteral } from './record-literal.ts';
 import { ValidationError } from './validation-error.ts';
 
 /** Decodes one value; throws ValidationError (or CodecError) relative to the value. */
@@ -34,7 +35,8 @@ interface CompiledField {
   guessable: boolean;
 }
 
-interface DefaultField {
+/** An always-present field, with what it reads as when the input leaves it out. */
+export interface DefaultField {
   readonly name: string;
   /** constant default of a scalar or enum field, when `fresh` is undefined */
   readonly value: unknown;
@@ -99,27 +101,33 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
   for (const entry of ordered) entry.guessable = lookup.get(entry.name) === entry;
   const count = ordered.length;
 
-  const defaults: DefaultField[] = [];
-  for (const name in schema.fields) {
-    const spec = schema.fields[name]!;
-    if (spec.presence !== 'always') continue;
-    const type = spec.type;
-    const mutable = type.kind === 'list' || type.kind === 'map' || type.kind === 'message';
-    defaults.push({ name, value: mutable ? undefined : defaultValue(type), fresh: mutable ? () => defaultValue(type) : undefined });
-  }
+  const defaults = compileDefaults(schema);
   const defaultCount = defaults.length;
-  // A plain object (prototype Object.prototype, no own properties) allocated by a constructor
-  // of this schema, so V8 sizes its in-object fields for the message (slack tracking) instead of
-  // growing a property array field by field.
+  // A record whose fields all come in schema order, none null, is built in one step by a literal
+  // (record-literal.ts); any other field by field, as a plain object (prototype Object.prototype,
+  // no own properties) allocated by a constructor of this schema, so V8 sizes its in-object
+  // fields for the message (slack tracking) instead of growing a property array field by field.
+  const build = recordLiteral(ordered.map((entry) => entry.name));
   const Shape = function (this: object) {} as unknown as new () => object;
   Shape.prototype = Object.prototype;
+  /** scratch arrays for the values of records read in schema order (nested reads take their own) */
+  const scratch: unknown[][] = [];
+  /** The record of the first `n` fields, read in schema order, built field by field. */
+  const partial = (values: unknown[], n: number): Record<string, unknown> => {
+    const out = new Shape() as Record<string, unknown>;
+    for (let i = 0; i < n; i++) out[ordered[i]!.name] = values[i];
+    return out;
+  };
 
   return (value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new ValidationError('', `expected object ${schemaName}, got ${describeValue(value)}`);
     }
     const src = value as Record<string, unknown>;
-    const out = new Shape() as Record<string, unknown>;
+    const values = scratch.pop() ?? new Array<unknown>(count);
+    // undefined while every field so far came in schema order: their values wait in `values`
+    let out: Record<string, unknown> | undefined;
+    let inOrder = 0;
     let unknown: Record<string, JsonValue> | undefined;
     let oneofSeen: Map<string, string> | undefined;
     let next = 0;
@@ -141,7 +149,10 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
           continue;
         }
         next = entry.index + 1;
-        if (raw === null || raw === undefined) continue; // null reads as the default / unset
+        if (raw === null || raw === undefined) {
+          out ??= partial(values, inOrder); // null reads as the default / unset
+          continue;
+        }
         const name = entry.name;
         const group = entry.oneof;
         if (group !== undefined) {
@@ -153,11 +164,16 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
           }
           oneofSeen.set(group, name);
         }
-        out[name] = entry.decode(raw);
+        const decoded = entry.decode(raw);
+        if (out === undefined && entry.index === inOrder) values[inOrder++] = decoded;
+        else (out ??= partial(values, inOrder))[name] = decoded;
       }
     } catch (err) {
       throw wrap ? rethrow(err, `.${key}`) : err;
     }
+    if (out === undefined) out = inOrder === count && build !== undefined ? build(values) : partial(values, inOrder);
+    values.fill(undefined, 0, inOrder); // holds nothing of the answer once it is built
+    scratch.push(values);
     for (let i = 0; i < defaultCount; i++) {
       const d = defaults[i]!;
       if (!(d.name in out)) out[d.name] = d.fresh === undefined ? d.value : d.fresh();
@@ -165,6 +181,19 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
     if (unknown !== undefined) out.$unknown = unknown;
     return out;
   };
+}
+
+/** The always-present fields of a message, in schema order, with their defaults. */
+export function compileDefaults(schema: MessageSchema): DefaultField[] {
+  const defaults: DefaultField[] = [];
+  for (const name in schema.fields) {
+    const spec = schema.fields[name]!;
+    if (spec.presence !== 'always') continue;
+    const type = spec.type;
+    const mutable = type.kind === 'list' || type.kind === 'map' || type.kind === 'message';
+    defaults.push({ name, value: mutable ? undefined : defaultValue(type), fresh: mutable ? () => defaultValue(type) : undefined });
+  }
+  return defaults;
 }
 
 function compileType(type: FieldType): ValueDecoder {
@@ -300,8 +329,8 @@ function isShortDecimal(s: string, signed: boolean): boolean {
   return true;
 }
 
-/** `/^-?\d{1,10}$/`. */
-function isInt32Key(s: string): boolean {
+/** True for a map key of an int32-keyed map: `/^-?\d{1,10}$/`. */
+export function isInt32Key(s: string): boolean {
   const len = s.length;
   let i = 0;
   if (len > 1 && s.charCodeAt(0) === 45 /* - */) i = 1;
