@@ -17,6 +17,7 @@ import {
   genericValue,
   matchBytes,
   matchNull,
+  nextItem,
   skipWs,
   type ByteMatch,
   type JsonBytes,
@@ -145,18 +146,7 @@ function compileRecord(schema: MessageSchema): RecordReader {
           }
           next = field.index + 1;
         }
-        if (c.b[c.p]! <= 0x20) skipWs(c);
-        const x = c.b[c.p];
-        if (x === 0x2c) {
-          c.p++;
-          if (c.b[c.p]! <= 0x20) skipWs(c);
-          continue;
-        }
-        if (x === 0x7d) {
-          c.p++;
-          break;
-        }
-        bail();
+        if (!nextItem(c, 0x7d)) break;
       }
     }
     c.depth--;

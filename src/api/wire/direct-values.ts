@@ -12,6 +12,7 @@ import {
   genericValue,
   hashBytes,
   JsonBytes,
+  nextItem,
   readPlainInt,
   readIndexKey,
   readQuotedInt,
@@ -235,18 +236,7 @@ function readList(c: JsonBytes, s: Slot): unknown {
   } else {
     for (;;) {
       out.push(readValue(c, inner));
-      if (c.b[c.p]! <= 0x20) skipWs(c);
-      const x = c.b[c.p];
-      if (x === 0x2c) {
-        c.p++;
-        if (c.b[c.p]! <= 0x20) skipWs(c);
-        continue;
-      }
-      if (x === 0x5d) {
-        c.p++;
-        break;
-      }
-      bail();
+      if (!nextItem(c, 0x5d)) break;
     }
   }
   c.depth--;
@@ -281,22 +271,9 @@ function readEntries(c: JsonBytes, s: Slot, inner: Slot, out: Record<string, unk
     expectByte(c, 0x3a);
     if (c.b[c.p]! <= 0x20) skipWs(c);
     out[key] = readValue(c, inner);
-    if (nextEntry(c)) continue;
+    if (nextItem(c, 0x7d)) continue;
     return out;
   }
-}
-
-/** After an entry: true past a ',' (another entry follows), false past the closing '}'. */
-function nextEntry(c: JsonBytes): boolean {
-  if (c.b[c.p]! <= 0x20) skipWs(c);
-  const x = c.b[c.p];
-  c.p++;
-  if (x === 0x2c) {
-    if (c.b[c.p]! <= 0x20) skipWs(c);
-    return true;
-  }
-  if (x !== 0x7d) bail();
-  return false;
 }
 
 /**
@@ -321,7 +298,7 @@ function readIndexMap(c: JsonBytes, s: Slot, inner: Slot, maps: IndexMapBuilders
     keys[n] = index;
     values[n] = readValue(c, inner);
     n++;
-    if (!nextEntry(c)) {
+    if (!nextItem(c, 0x7d)) {
       out = maps.build(keys, values, n) ?? entriesOf(keys, values, n);
       break;
     }

@@ -193,6 +193,19 @@ function skipString(c: JsonBytes): void {
   bail();
 }
 
+/** After an item of an object or array: true past a ',' (another item follows), false past `close` ('}' or ']'); bails on anything else. */
+export function nextItem(c: JsonBytes, close: number): boolean {
+  if (c.b[c.p]! <= 0x20) skipWs(c);
+  const x = c.b[c.p];
+  c.p++;
+  if (x === 0x2c) {
+    if (c.b[c.p]! <= 0x20) skipWs(c);
+    return true;
+  }
+  if (x !== close) bail();
+  return false;
+}
+
 /**
  * Moves past the value at the position without checking it (the caller parses the span, which
  * checks it). Bails when the value nests beyond DIRECT_MAX_DEPTH or the input ends.
