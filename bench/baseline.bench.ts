@@ -46,6 +46,7 @@ import type { PollRecord } from '../src/db/poll-record.ts';
 import { runQuery, type ReportReader } from '../src/report/index.ts';
 import { computeTrends } from '../src/report/trends/index.ts';
 import { startSimServer } from '../src/sim/index.ts';
+import { listPollRecord } from './lib/list-poll.ts';
 import { reportFigure, round, timeIt } from './lib/figures.ts';
 
 const CONNECTIONS = 10_000;
@@ -185,19 +186,7 @@ function cli(args: readonly string[]): Run | undefined {
 const cliNote = (r: Run | undefined): string => (r === undefined ? '' : `; the CLI command end to end ${round(r.wall, 0)} ms`);
 
 function record(answer: ListKafkaConnectionsResponse, at: bigint, bytes: number, i: number, fetchNs: bigint): PollRecord {
-  return {
-    cluster: 'sim',
-    operation: 'ListKafkaConnections',
-    target: '',
-    request: { filter: '', orderBy: '', pageSize: PAGE_SIZE },
-    round: `r${i}`,
-    attempt: 1,
-    scheduledAt: at,
-    startedAt: at,
-    endedAt: at + fetchNs,
-    outcome: { ok: true, answer, bytes },
-    coverage: { rowsReturned: answer.connections.length, totalSize: answer.totalSize, fanoutCalls: 1, slice: '' },
-  };
+  return listPollRecord(answer, { at, durationNs: fetchNs, bytes, round: `r${i}`, cluster: 'sim', pageSize: PAGE_SIZE });
 }
 
 // --- the run ----------------------------------------------------------------------------------

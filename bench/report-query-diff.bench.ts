@@ -10,6 +10,7 @@ import type { KafkaConnection } from '../src/api/schema/connection.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../src/db/index.ts';
 import { diffStates, runQuery, type ReportReader } from '../src/report/index.ts';
 import { ConnectionWorld } from '../test/helpers/connection-answers.ts';
+import { listPollRecord } from './lib/list-poll.ts';
 import { reportFigure, round, timeIt } from './lib/figures.ts';
 
 const CONNECTIONS = 1_000;
@@ -32,19 +33,7 @@ try {
   for (let i = 0; i < POLLS; i++) {
     const { at, answer } = world.next();
     if (i === 6 * 120 || i === 7 * 120) served.push({ at, connections: answer.connections });
-    writer.writePoll({
-      cluster: 'bench',
-      operation: 'ListKafkaConnections',
-      target: '',
-      request: { filter: '', orderBy: '', pageSize: 0 },
-      round: `r${i}`,
-      attempt: 1,
-      scheduledAt: at,
-      startedAt: at,
-      endedAt: at + 40_000_000n,
-      outcome: { ok: true, answer, bytes: 1_100 * answer.connections.length },
-      coverage: { rowsReturned: answer.connections.length, totalSize: answer.totalSize, fanoutCalls: 1, slice: '' },
-    });
+    writer.writePoll(listPollRecord(answer, { at, durationNs: 40_000_000n, bytes: 1_100 * answer.connections.length, round: `r${i}` }));
   }
   writer.close();
   const generateMs = performance.now() - t0;

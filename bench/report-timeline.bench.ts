@@ -14,6 +14,7 @@ import { padFrames } from '../src/report/timeline/frames.ts';
 import { DEFAULT_THRESHOLDS } from '../src/report/timeline/thresholds.ts';
 import { buildTimeline, type TimelineSource } from '../src/report/timeline/timeline.ts';
 import { ConnectionWorld } from '../test/helpers/connection-answers.ts';
+import { listPollRecord } from './lib/list-poll.ts';
 import { reportFigure, round, timeIt } from './lib/figures.ts';
 
 const CONNECTIONS = 1_000;
@@ -34,19 +35,8 @@ try {
     const { at, answer } = world.next();
     const outage = i >= OUTAGE.from && i < OUTAGE.to;
     const connections = outage ? answer.connections.filter((c) => c.nodeId !== OUTAGE.node) : answer.connections;
-    writer.writePoll({
-      cluster: 'bench',
-      operation: 'ListKafkaConnections',
-      target: '',
-      request: { filter: '', orderBy: '', pageSize: 0 },
-      round: `r${i}`,
-      attempt: 1,
-      scheduledAt: at,
-      startedAt: at,
-      endedAt: at + 40_000_000n,
-      outcome: { ok: true, answer: { ...answer, connections, totalSize: BigInt(connections.length) }, bytes: 1_100 * connections.length },
-      coverage: { rowsReturned: connections.length, totalSize: BigInt(connections.length), fanoutCalls: 1, slice: '' },
-    });
+    const listed = { ...answer, connections, totalSize: BigInt(connections.length) };
+    writer.writePoll(listPollRecord(listed, { at, durationNs: 40_000_000n, bytes: 1_100 * connections.length, round: `r${i}` }));
   }
   writer.close();
   const generateMs = performance.now() - t0;

@@ -18,6 +18,7 @@ import type { ListKafkaConnectionsResponse } from '../src/api/schema/connection.
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../src/db/index.ts';
 import type { PollRecord } from '../src/db/poll-record.ts';
 import { ConnectionWorld } from '../test/helpers/connection-answers.ts';
+import { listPollRecord } from './lib/list-poll.ts';
 import { reportFigure, round, timeIt } from './lib/figures.ts';
 
 const CONNECTIONS = 10_000;
@@ -29,19 +30,7 @@ const dir = mkdtempSync(join(tmpdir(), 'flightrec-bench-'));
 const log = (s: string): void => void process.stderr.write(`${s}\n`);
 
 function record(answer: ListKafkaConnectionsResponse, at: bigint, bytes: number): PollRecord {
-  return {
-    cluster: 'bench',
-    operation: 'ListKafkaConnections',
-    target: '',
-    request: { filter: '', orderBy: '', pageSize: 0 },
-    round: `r${at}`,
-    attempt: 1,
-    scheduledAt: at,
-    startedAt: at,
-    endedAt: at + 50_000_000n,
-    outcome: { ok: true, answer, bytes },
-    coverage: { rowsReturned: answer.connections.length, totalSize: answer.totalSize, fanoutCalls: 1, slice: '' },
-  };
+  return listPollRecord(answer, { at, durationNs: 50_000_000n, bytes, round: `r${at}` });
 }
 
 /** Wall and CPU milliseconds of one call. */
