@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import type { CliIo } from '../../../src/cli/context.ts';
 import { registerCollect } from '../../../src/cli/commands/collect.ts';
+import { flushed } from '../../../src/cli/main.ts';
 
 const controller = new AbortController();
 process.on('SIGTERM', () => controller.abort());
@@ -34,4 +35,6 @@ try {
   code = 1;
 }
 process.stderr.write(`child: exit ${code}\n`);
+// as the production entry point does: leave once stdout and stderr reached the pipe
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 process.exit(code);

@@ -1,5 +1,6 @@
 /** Child process: runs `flightrec ...argv` with every command, real stdio and signals, and exits with its code. */
 import type { CliIo } from '../../../src/cli/context.ts';
+import { flushed } from '../../../src/cli/main.ts';
 import { runProgram } from './cli.ts';
 
 const controller = new AbortController();
@@ -15,5 +16,6 @@ const io: CliIo = {
   signal: controller.signal,
 };
 const { code } = await runProgram(process.argv.slice(2), io);
-process.exitCode = code;
-setImmediate(() => process.exit(code));
+// as the production entry point does: leave once stdout and stderr reached the pipe
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit(code);
