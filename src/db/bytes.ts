@@ -270,6 +270,7 @@ export class ByteReader {
     const sec = this.num();
     const nano = this.uint();
     if (sec === 0 && nano === 0) return 0n;
+    if (typeof sec === 'number' && sec >= 0 && sec < TIME_FAST_SECONDS && nano < 1e9) return nanosFromParts(sec, nano);
     return toBig(sec) * NS + BigInt(nano);
   }
 
@@ -278,6 +279,31 @@ export class ByteReader {
     const b = this.#buf;
     return (b[offset]! | (b[offset + 1]! << 8) | (b[offset + 2]! << 16)) + b[offset + 3]! * 0x1000000;
   }
+}
+
+/** 2^33 s (until the year 2242): sec * 1e9 + nano stays below 2^63. */
+const TIME_FAST_SECONDS = 2 ** 33;
+const TWO16 = 65_536;
+const TWO32 = 4_294_967_296;
+const timeScratch = new DataView(new ArrayBuffer(8));
+
+/**
+ * `sec * 10^9 + nano` as a bigint with one allocation (the generic form makes three temporary
+ * bigints): the product is put together exactly from 16-bit limbs in doubles, then read as a
+ * 64-bit integer. Needs 0 <= sec < 2^33 and 0 <= nano < 10^9.
+ */
+export function nanosFromParts(sec: number, nano: number): bigint {
+  const secLo = sec % TWO16;
+  const secHi = (sec - secLo) / TWO16; // < 2^17
+  const a = secLo * 1e9 + nano; // < 2^46: exact
+  const b = secHi * 1e9; // < 2^47: exact; the total is b * 2^16 + a
+  const bLo = b % TWO16;
+  const bHi = (b - bLo) / TWO16; // < 2^31
+  const low = bLo * TWO16 + a; // < 2^47: exact
+  const lowWord = low % TWO32;
+  timeScratch.setUint32(0, lowWord, true);
+  timeScratch.setUint32(4, bHi + (low - lowWord) / TWO32, true);
+  return timeScratch.getBigUint64(0, true);
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

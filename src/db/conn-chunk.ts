@@ -4,7 +4,7 @@
  * in one row, so reading a whole batch costs a few hundred rows instead of one per connection.
  */
 import { ByteReader, ByteWriter, isZero, normal, subNum, toBig, type Num } from './bytes.ts';
-import { EXTRA, FAST_FIELDS, HAS_MORE, INFLIGHT, readTail, writeTail, type FastSample } from './conn-codec.ts';
+import { EXTRA, FAST_FIELDS, HAS_MORE, INFLIGHT, readTail, readTailInto, sampleSlot, writeTail, type FastSample, type SampleSlot } from './conn-codec.ts';
 
 /**
  * Payload budget of a chunk group row: small enough to stay inside its b-tree page (SQLite keeps
@@ -83,9 +83,10 @@ export function readChunk(r: ByteReader, until = Infinity): { seqs: number[]; sa
 
 /**
  * The sample at sequence number `seq` of the chunk at the reader's position, decoding only up to
- * it; its values go into `v` when given (a scratch array the caller reuses).
+ * it, written into `slot` (which the caller reuses from row to row); undefined when the chunk has
+ * no sample there.
  */
-export function readSampleAt(r: ByteReader, seq: number, v: Num[] = new Array<Num>(FAST_FIELDS)): FastSample | undefined {
+export function readSampleAt(r: ByteReader, seq: number, slot: SampleSlot = sampleSlot()): SampleSlot | undefined {
   const n = r.uint();
   let at = -1;
   let s = -1;
@@ -94,6 +95,7 @@ export function readSampleAt(r: ByteReader, seq: number, v: Num[] = new Array<Nu
     if (s === seq) at = i;
   }
   if (at < 0) return undefined;
+  const v = slot.v;
   v.fill(0);
   let prevIdleDelta: Num = 0;
   for (let k = 0; ; k++) {
@@ -108,7 +110,7 @@ export function readSampleAt(r: ByteReader, seq: number, v: Num[] = new Array<Nu
         v[i] = addExact(v[i]!, d);
       }
     }
-    if (k === at) return readTail(r, v, flags & 7);
+    if (k === at) return readTailInto(r, slot, flags & 7);
     skipTail(r, flags);
   }
 }
@@ -347,13 +349,14 @@ export function readChunkGroup(data: Uint8Array): ChunkGroup {
   const entities = new Array<number>(n);
   let e = 0;
   for (let i = 0; i < n; i++) entities[i] = e += r.uint();
-  const lengths = new Array<number>(n);
-  for (let i = 0; i < n; i++) lengths[i] = r.uint();
+  // chunk lengths, turned into start offsets: the chunks follow the lengths
   const starts = new Array<number>(n);
+  for (let i = 0; i < n; i++) starts[i] = r.uint();
   let p = r.pos;
   for (let i = 0; i < n; i++) {
+    const length = starts[i]!;
     starts[i] = p;
-    p += lengths[i]!;
+    p += length;
   }
   return { data, entities, starts, reader: r };
 }

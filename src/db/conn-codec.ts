@@ -116,6 +116,33 @@ export function readTail(r: ByteReader, v: Num[], flags: number): FastSample {
   return { v, hasMore: (flags & HAS_MORE) !== 0, inflight, extra };
 }
 
+/** A sample that a reader fills again for each row (valid until the next read). */
+export interface SampleSlot extends FastSample {
+  readonly v: Num[];
+  hasMore: boolean;
+  inflight: readonly (readonly [number, Num])[] | undefined;
+  extra: string | undefined;
+}
+
+/** An empty SampleSlot. */
+export function sampleSlot(): SampleSlot {
+  return { v: new Array<Num>(FAST_FIELDS).fill(0), hasMore: false, inflight: undefined, extra: undefined };
+}
+
+/** readTail into a slot whose `v` already holds the values: no object allocated unless in-flight requests are sampled. */
+export function readTailInto(r: ByteReader, slot: SampleSlot, flags: number): SampleSlot {
+  let inflight: [number, Num][] | undefined;
+  if (flags & INFLIGHT) {
+    const n = r.uint();
+    inflight = new Array<[number, Num]>(n);
+    for (let i = 0; i < n; i++) inflight[i] = [r.int(), r.num()];
+  }
+  slot.inflight = inflight;
+  slot.extra = flags & EXTRA ? r.string() : undefined;
+  slot.hasMore = (flags & HAS_MORE) !== 0;
+  return slot;
+}
+
 /** Writes the in-flight list and extra JSON that follow a sample's values. */
 export function writeTail(w: ByteWriter, s: FastSample): void {
   if (s.inflight !== undefined) {
@@ -163,7 +190,9 @@ export interface ConnAttrs {
   readonly unknown: Readonly<Record<string, JsonValue>> | undefined;
 }
 
-const big = (v: Num): bigint => (typeof v === 'bigint' ? v : v === 0 ? 0n : BigInt(v));
+/** bigints 0..1023, shared: counters and recent statistics are often small (a bigint is immutable, sharing is invisible) */
+const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
+const big = (v: Num): bigint => (typeof v === 'bigint' ? v : v >= 0 && v < 1024 ? SMALL_BIGINTS[v]! : BigInt(v));
 
 /**
  * The slow parts of a row in one flat object, with slots for the frozen sub-objects that depend
@@ -176,29 +205,40 @@ export type ConnSlow = ConnIdentity &
     tlsInfo?: KafkaConnection['tlsInfo'];
   };
 
-type Auth = KafkaConnection['authenticationInfo'];
+/** A connection's authenticationInfo. */
+export type Auth = KafkaConnection['authenticationInfo'];
 type Tls = KafkaConnection['tlsInfo'];
 /** authenticationInfo and tlsInfo objects without unknown fields take few values: one frozen copy each. */
 const AUTHS = new Map<string, Auth>();
 const TLS_ON: Tls = Object.freeze({ enabled: true });
 const TLS_OFF: Tls = Object.freeze({ enabled: false });
 
-function share(p: ConnSlow): void {
+/**
+ * Fills the frozen sub-objects of a version's slow parts (authenticationInfo, source, tlsInfo).
+ * `auth` is an already shared authenticationInfo with the same three values, when the caller
+ * keeps its own cache of them.
+ */
+export function shareSlow(p: ConnSlow, auth?: Auth): void {
   const u = p.unknown;
   if (u?.authenticationInfo === undefined) {
-    const key = `${p.mechanism}\u0000${p.authState}\u0000${p.principal}`;
-    let a = AUTHS.get(key);
-    if (a === undefined) {
-      a = Object.freeze({ mechanism: p.mechanism, state: p.authState, userPrincipal: p.principal }) as Auth;
-      if (AUTHS.size > 10_000) AUTHS.clear();
-      AUTHS.set(key, a);
-    }
-    p.auth = a;
+    p.auth = auth ?? sharedAuth(p.mechanism, p.authState, p.principal);
   } else {
     p.auth = freeze(withUnknown({ mechanism: p.mechanism, state: p.authState, userPrincipal: p.principal } as Auth, u.authenticationInfo));
   }
   p.source = freeze(withUnknown({ ipAddress: p.ipAddress, port: p.port }, u?.source));
   p.tlsInfo = u?.tlsInfo === undefined ? (p.tls ? TLS_ON : TLS_OFF) : freeze(withUnknown({ enabled: p.tls }, u.tlsInfo));
+}
+
+/** The one frozen authenticationInfo (without unknown fields) with these values. */
+export function sharedAuth(mechanism: string, state: string, principal: string): Auth {
+  const key = `${mechanism}\u0000${state}\u0000${principal}`;
+  let a = AUTHS.get(key);
+  if (a === undefined) {
+    a = Object.freeze({ mechanism, state, userPrincipal: principal }) as Auth;
+    if (AUTHS.size > 10_000) AUTHS.clear();
+    AUTHS.set(key, a);
+  }
+  return a;
 }
 
 function freeze<T>(o: T): T {
@@ -236,7 +276,7 @@ function inFlight(s: FastSample, x: Record<string, Record<string, JsonValue>> | 
 
 /** Puts a connection row back together from its slow parts and a sample (shared parts are frozen). */
 export function buildConnection(p: ConnSlow, s: FastSample): KafkaConnection {
-  if (p.auth === undefined) share(p);
+  if (p.auth === undefined) shareSlow(p);
   const x = s.extra === undefined ? undefined : (parseJsonLossless(s.extra) as Record<string, Record<string, JsonValue>>);
   const v = s.v;
   const c: KafkaConnection = {
@@ -287,7 +327,7 @@ export type ConnectionVersion = Readonly<Omit<KafkaConnection, FastConnectionFie
 
 /** A row's slow fields as of one version, for reads that skip the fast ones: frozen, shared by every sample of it. */
 export function buildVersionRow(p: ConnSlow & { readonly version: number; readonly entity: number }): ConnectionVersion {
-  if (p.auth === undefined) share(p);
+  if (p.auth === undefined) shareSlow(p);
   const row: Omit<KafkaConnection, FastConnectionField> & { versionId: number; entityId: number } = {
     apiVersions: p.apiVersions as Record<string, number>,
     authenticationInfo: p.auth!,

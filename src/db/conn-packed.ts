@@ -4,7 +4,7 @@
  * the 10,000 versions of an answer then costs one query returning two blobs (SQLite's
  * group_concat of the records) instead of 10,000 rows of 28 values.
  */
-import { ByteReader, ByteWriter } from './bytes.ts';
+import { ByteWriter } from './bytes.ts';
 
 /** The identity of a connection as packed (strings of the dictionary as ids). */
 export interface PackedEntity {
@@ -75,19 +75,4 @@ export function packVersion(v: PackedVersion): Buffer {
     w.string(v.unknown);
   }
   return w.finish();
-}
-
-/** Reads one entity record at the reader's position. */
-export function readEntity(r: ByteReader): PackedEntity {
-  return {
-    id: r.uint(),
-    uid: r.string(),
-    nodeId: r.int(),
-    shardId: r.int(),
-    listener: r.uint(),
-    ipAddress: r.string(),
-    port: r.int(),
-    tls: r.uint() === 1,
-    openTime: r.time(),
-  };
 }

@@ -5,10 +5,10 @@
  */
 import type Database from 'better-sqlite3';
 import { parseJsonLossless, type JsonValue } from '../api/codec/lossless-json.ts';
-import type { ConnSlow } from './conn-codec.ts';
-import { readEntity } from './conn-packed.ts';
+import { shareSlow, sharedAuth, type Auth, type ConnSlow } from './conn-codec.ts';
 import { ByteReader } from './bytes.ts';
 import type { Resolver } from './dictionary.ts';
+import { IdCache } from './id-cache.ts';
 import { decodeIdList } from './sql-values.ts';
 
 /** The slow parts of one connection version, flat (identity, attributes and bookkeeping). */
@@ -25,11 +25,15 @@ const blobs = (rows: string): string =>
 
 type Blobs = [Buffer | null, Buffer | null];
 
+/** 2^17: three dictionary ids below it make one exact numeric key (51 bits). */
+const AUTH_KEY = 131_072;
+
 /** Loads and caches ConnParts. */
 export class ConnPartsLoader {
   readonly #resolver: Resolver;
-  readonly #cache = new Map<number, ConnParts>();
+  readonly #cache = new IdCache<ConnParts>();
   readonly #apiVersions = new Map<number, Readonly<Record<string, number>>>();
+  readonly #auths = new Map<number, Auth>();
   readonly #byIds: Database.Statement;
   readonly #allOfEntity: Database.Statement;
 
@@ -46,38 +50,34 @@ export class ConnPartsLoader {
   reset(): void {
     this.#cache.clear();
     this.#apiVersions.clear();
+    this.#auths.clear();
   }
 
   /** The parts of these version ids (loading the ones not cached in one query). */
   byIds(ids: Iterable<number>): Map<number, ConnParts> {
+    const list = Array.isArray(ids) ? (ids as readonly number[]) : [...ids];
+    const parts = this.inOrder(list);
     const out = new Map<number, ConnParts>();
-    const missing: number[] = [];
-    for (const id of ids) {
-      if (out.has(id)) continue;
-      const hit = this.#cache.get(id);
-      if (hit !== undefined) out.set(id, hit);
-      else missing.push(id);
-    }
-    if (missing.length > 0) {
-      for (const p of this.#build(this.#byIds.get(JSON.stringify(missing)) as Blobs)) out.set(p.version, p);
-    }
+    for (let i = 0; i < list.length; i++) out.set(list[i]!, parts[i]!);
     return out;
   }
 
   /** The parts of these version ids, in the same order (loading the ones not cached in one query). */
   inOrder(ids: readonly number[]): ConnParts[] {
+    const cache = this.#cache;
     const out = new Array<ConnParts>(ids.length);
-    let missing = false;
+    let missing: number[] | undefined;
     for (let i = 0; i < ids.length; i++) {
-      const hit = this.#cache.get(ids[i]!);
-      if (hit === undefined) missing = true;
+      const hit = cache.get(ids[i]!);
+      if (hit === undefined) (missing ??= []).push(ids[i]!);
       else out[i] = hit;
     }
-    if (missing) {
-      const loaded = this.byIds(ids.filter((id) => !this.#cache.has(id)));
+    if (missing !== undefined) {
+      // decoded records land in the cache; the query lists each missing id once per mention
+      this.#build(this.#byIds.get(JSON.stringify(missing)) as Blobs);
       for (let i = 0; i < ids.length; i++) {
         if (out[i] !== undefined) continue;
-        const p = loaded.get(ids[i]!);
+        const p = cache.get(ids[i]!);
         if (p === undefined) throw new Error(`connection version ${ids[i]} is missing`);
         out[i] = p;
       }
@@ -87,13 +87,7 @@ export class ConnPartsLoader {
 
   /** The parts of the versions listed in a frame's version blob, in answer order. */
   ofFrame(versions: Uint8Array, rows: number): ConnParts[] {
-    const ids = decodeIdList(versions, rows);
-    const map = this.byIds(ids);
-    return ids.map((id) => {
-      const p = map.get(id);
-      if (p === undefined) throw new Error(`connection version ${id} is missing`);
-      return p;
-    });
+    return this.inOrder(decodeIdList(versions, rows));
   }
 
   /** The current (latest) version of an entity. */
@@ -106,65 +100,99 @@ export class ConnPartsLoader {
     return this.#build(this.#allOfEntity.get(entity) as Blobs).sort((a, b) => a.fromPoll - b.fromPoll || a.version - b.version);
   }
 
-  /** Decodes the version and entity records, which come in lockstep (row i of both aggregates). */
+  /** Decodes the version and entity records, which come in lockstep (row i of both aggregates), into the cache. */
   #build([vblob, eblob]: Blobs): ConnParts[] {
     if (vblob === null || eblob === null) return [];
     const r = this.#resolver;
     // many records: load the (usually small) dictionary at once; a few: look strings up one by one
     if (vblob.length > 20_000) r.preload();
-    const s = (id: number): string => r.s(id);
     const rv = new ByteReader(vblob);
     const re = new ByteReader(eblob);
+    const cache = this.#cache;
     const out: ConnParts[] = [];
     while (!rv.atEnd()) {
       const version = rv.uint();
       const entity = rv.uint();
       const fromPoll = rv.uint();
-      const e = readEntity(re);
-      if (e.id !== entity) throw new Error(`connection version ${version}: entity record ${e.id} instead of ${entity}`);
-      const parts: ConnParts = {
-        version,
-        entity,
-        fromPoll,
-        clientId: s(rv.uint()),
-        softwareName: s(rv.uint()),
-        softwareVersion: s(rv.uint()),
-        mechanism: s(rv.uint()),
-        authState: s(rv.uint()),
-        principal: s(rv.uint()),
-        state: s(rv.uint()),
-        closeTime: rv.time(),
-        groupId: s(rv.uint()),
-        groupInstanceId: s(rv.uint()),
-        groupMemberId: rv.string(),
-        transactionalId: s(rv.uint()),
-        apiVersions: this.#api(rv.uint()),
-        unknownText: rv.uint() === 1 ? rv.string() : undefined,
-        unknown: undefined,
-        uid: e.uid,
-        nodeId: e.nodeId,
-        shardId: e.shardId,
-        listenerName: s(e.listener),
-        ipAddress: e.ipAddress,
-        port: e.port,
-        tls: e.tls,
-        openTime: e.openTime,
-        auth: undefined,
-        source: undefined,
-        tlsInfo: undefined,
-      };
-      if (parts.unknownText !== undefined) {
-        (parts as { unknown: unknown }).unknown = parseJsonLossless(parts.unknownText) as Record<string, JsonValue>;
-      }
-      const cached = this.#cache.get(version);
+      const clientId = rv.uint();
+      const softwareName = rv.uint();
+      const softwareVersion = rv.uint();
+      const mechanism = rv.uint();
+      const authState = rv.uint();
+      const principal = rv.uint();
+      const state = rv.uint();
+      const closeTime = rv.time();
+      const groupId = rv.uint();
+      const groupInstanceId = rv.uint();
+      const groupMemberId = rv.string();
+      const transactionalId = rv.uint();
+      const apiVersions = rv.uint();
+      const unknownText = rv.uint() === 1 ? rv.string() : undefined;
+      // the entity record, in the layout of conn-packed.ts packEntity
+      const entityId = re.uint();
+      if (entityId !== entity) throw new Error(`connection version ${version}: entity record ${entityId} instead of ${entity}`);
+      const uid = re.string();
+      const nodeId = re.int();
+      const shardId = re.int();
+      const listener = re.uint();
+      const ipAddress = re.string();
+      const port = re.int();
+      const tls = re.uint() === 1;
+      const openTime = re.time();
+      const cached = cache.get(version);
       if (cached !== undefined) {
         out.push(cached);
         continue;
       }
-      this.#cache.set(version, parts);
+      const parts: ConnParts = {
+        version,
+        entity,
+        fromPoll,
+        clientId: r.s(clientId),
+        softwareName: r.s(softwareName),
+        softwareVersion: r.s(softwareVersion),
+        mechanism: r.s(mechanism),
+        authState: r.s(authState),
+        principal: r.s(principal),
+        state: r.s(state),
+        closeTime,
+        groupId: r.s(groupId),
+        groupInstanceId: r.s(groupInstanceId),
+        groupMemberId,
+        transactionalId: r.s(transactionalId),
+        apiVersions: this.#api(apiVersions),
+        unknownText,
+        unknown: unknownText === undefined ? undefined : (parseJsonLossless(unknownText) as Record<string, JsonValue>),
+        uid,
+        nodeId,
+        shardId,
+        listenerName: r.s(listener),
+        ipAddress,
+        port,
+        tls,
+        openTime,
+        auth: undefined,
+        source: undefined,
+        tlsInfo: undefined,
+      };
+      shareSlow(parts, parts.unknown?.authenticationInfo === undefined ? this.#auth(mechanism, authState, principal, parts) : undefined);
+      cache.set(version, parts);
       out.push(parts);
     }
     return out;
+  }
+
+  /** The shared authenticationInfo of these dictionary ids (a numeric key: no string built per version). */
+  #auth(mechanism: number, state: number, principal: number, p: ConnParts): Auth {
+    const small = mechanism < AUTH_KEY && state < AUTH_KEY && principal < AUTH_KEY;
+    if (!small) return sharedAuth(p.mechanism, p.authState, p.principal);
+    const key = (principal * AUTH_KEY + state) * AUTH_KEY + mechanism;
+    let a = this.#auths.get(key);
+    if (a === undefined) {
+      a = sharedAuth(p.mechanism, p.authState, p.principal);
+      this.#auths.set(key, a);
+    }
+    return a;
   }
 
   #api(id: number): Readonly<Record<string, number>> {

@@ -4,8 +4,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { KafkaConnection } from '../api/schema/connection.ts';
-import { ByteReader, type Num } from './bytes.ts';
-import { buildConnection, FAST_FIELDS, HEAD_STRIDE, readHeadEntry, type FastSample } from './conn-codec.ts';
+import { ByteReader } from './bytes.ts';
+import { buildConnection, HEAD_STRIDE, readHeadEntry, sampleSlot, type FastSample } from './conn-codec.ts';
 import { chunkOf, readChunk, readChunkGroup, readSampleAt, type ChunkGroup } from './conn-chunk.ts';
 import type { ConnParts, ConnPartsLoader } from './conn-parts.ts';
 import { decodeIdList } from './sql-values.ts';
@@ -191,7 +191,7 @@ export class ConnReader {
       }
       return;
     }
-    const scratch: Num[] = new Array<Num>(FAST_FIELDS);
+    const slot = sampleSlot();
     let groupFor: (entity: number) => ChunkGroup | undefined;
     if (n < 100) {
       groupFor = (entity) => {
@@ -206,7 +206,7 @@ export class ConnReader {
       const entity = parts[k]!.entity;
       const g = groupFor(entity);
       const r = g === undefined ? undefined : chunkOf(g, entity);
-      use(k, undefined, r === undefined ? undefined : readSampleAt(r, f.seq, scratch));
+      use(k, undefined, r === undefined ? undefined : readSampleAt(r, f.seq, slot));
     }
   }
 

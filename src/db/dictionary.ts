@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { textFromSql, textToSql } from './bytes.ts';
+import { IdCache } from './id-cache.ts';
 
 /** A 52-bit hash of a string's UTF-16 code units (two 32-bit FNV-1a style lanes). */
 export function hash52(s: string): number {
@@ -68,18 +69,21 @@ export class DocStore extends Interner {
 
 /** Reader side: resolves dictionary ids to strings (and doc ids to texts), cached. */
 export class Resolver {
-  readonly #strings = new Map<number, string>();
+  readonly #strings = new IdCache<string>();
   readonly #docs = new Map<number, string>();
   readonly #manyStrings: Database.Statement;
   readonly #oneString: Database.Statement;
   readonly #oneDoc: Database.Statement;
   readonly #count: Database.Statement;
-  readonly #all: Database.Statement;
+  readonly #allIds: Database.Statement;
+  readonly #allStrings: Database.Statement;
   #preloaded = false;
 
   constructor(sqlite: Database.Database) {
     this.#count = sqlite.prepare('SELECT count(*) FROM str').pluck();
-    this.#all = sqlite.prepare('SELECT id, s FROM str').raw();
+    // ids and strings as two plain lists (no array per row): one pass each over the table
+    this.#allIds = sqlite.prepare('SELECT id FROM str ORDER BY id').pluck();
+    this.#allStrings = sqlite.prepare('SELECT s FROM str ORDER BY id').pluck();
     this.#manyStrings = sqlite.prepare('SELECT id, s FROM str WHERE id IN (SELECT value FROM json_each(?))').raw();
     this.#oneString = sqlite.prepare('SELECT s FROM str WHERE id = ?').pluck();
     this.#oneDoc = sqlite.prepare('SELECT body FROM doc WHERE id = ?').pluck();
@@ -100,7 +104,10 @@ export class Resolver {
     if (this.#preloaded) return;
     this.#preloaded = true;
     if ((this.#count.get() as number) > max) return;
-    for (const [id, s] of this.#all.all() as [number, unknown][]) this.#strings.set(id, textFromSql(s));
+    const ids = this.#allIds.all() as number[];
+    const strings = this.#allStrings.all() as unknown[];
+    if (ids.length !== strings.length) return; // written in between (a reader outside a transaction): load one by one
+    for (let i = 0; i < ids.length; i++) this.#strings.set(ids[i]!, textFromSql(strings[i]));
   }
 
   /** Loads, in one query, the strings of these ids that are not cached yet. */
