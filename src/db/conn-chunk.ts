@@ -377,3 +377,75 @@ export function chunkOf(g: ChunkGroup, entity: number): ByteReader | undefined {
   }
   return undefined;
 }
+
+/**
+ * The chunks of a whole batch as one directory: the batch's chunk groups concatenated in
+ * first-entity order (one blob from SQLite instead of a row per group), with every entity and
+ * where its chunk starts in two flat arrays (entities ascend across groups).
+ */
+export interface BatchChunks {
+  readonly entities: Float64Array;
+  readonly starts: Float64Array;
+  /** one reader over the blob, repositioned for each chunk read */
+  readonly reader: ByteReader;
+}
+
+/** The directory of a batch's concatenated chunk groups (see BatchChunks). */
+export function readBatchChunks(data: Uint8Array): BatchChunks {
+  const r = new ByteReader(data);
+  // pass 1: count the entities, skipping each group's chunks
+  let total = 0;
+  while (!r.atEnd()) {
+    const n = r.uint();
+    for (let i = 0; i < n; i++) r.uint();
+    let bytes = 0;
+    for (let i = 0; i < n; i++) bytes += r.uint();
+    r.pos += bytes;
+    total += n;
+  }
+  if (r.pos !== data.length) throw new Error(`chunk groups overrun their blob (${r.pos} of ${data.length} bytes)`);
+  // pass 2: fill the directory
+  const entities = new Float64Array(total);
+  const starts = new Float64Array(total);
+  r.pos = 0;
+  let k = 0;
+  let last = -1;
+  while (!r.atEnd()) {
+    const n = r.uint();
+    let e = 0;
+    for (let i = 0; i < n; i++) {
+      e += r.uint();
+      // the binary search in chunkIn needs one ascending list
+      if (e <= last) throw new Error(`chunk groups of a batch out of entity order (${e} after ${last})`);
+      entities[k + i] = last = e;
+    }
+    for (let i = 0; i < n; i++) starts[k + i] = r.uint(); // lengths for now
+    let p = r.pos;
+    for (let i = 0; i < n; i++) {
+      const length = starts[k + i]!;
+      starts[k + i] = p;
+      p += length;
+    }
+    r.pos = p;
+    k += n;
+  }
+  return { entities, starts, reader: r };
+}
+
+/** The batch's reader positioned at one entity's chunk, or undefined when it has none. */
+export function chunkIn(b: BatchChunks, entity: number): ByteReader | undefined {
+  const es = b.entities;
+  let lo = 0;
+  let hi = es.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const e = es[mid]!;
+    if (e === entity) {
+      b.reader.pos = b.starts[mid]!;
+      return b.reader;
+    }
+    if (e < entity) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}

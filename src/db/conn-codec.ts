@@ -116,28 +116,35 @@ export function readTail(r: ByteReader, v: Num[], flags: number): FastSample {
   return { v, hasMore: (flags & HAS_MORE) !== 0, inflight, extra };
 }
 
-/** A sample that a reader fills again for each row (valid until the next read). */
+type InFlightRequest = KafkaConnection['inFlightRequests']['sampledInFlightRequests'][number];
+
+/**
+ * A sample that a reader fills again for each row (valid until the next read). Its sampled
+ * in-flight requests come as the row's objects (`requests`), not as `inflight` pairs.
+ */
 export interface SampleSlot extends FastSample {
   readonly v: Num[];
   hasMore: boolean;
-  inflight: readonly (readonly [number, Num])[] | undefined;
+  inflight: undefined;
   extra: string | undefined;
+  /** the sampled in-flight requests as a row holds them (without unknown fields) */
+  requests: InFlightRequest[] | undefined;
 }
 
 /** An empty SampleSlot. */
 export function sampleSlot(): SampleSlot {
-  return { v: new Array<Num>(FAST_FIELDS).fill(0), hasMore: false, inflight: undefined, extra: undefined };
+  return { v: new Array<Num>(FAST_FIELDS).fill(0), hasMore: false, inflight: undefined, extra: undefined, requests: undefined };
 }
 
-/** readTail into a slot whose `v` already holds the values: no object allocated unless in-flight requests are sampled. */
+/** readTail into a slot whose `v` already holds the values: nothing allocated unless in-flight requests are sampled. */
 export function readTailInto(r: ByteReader, slot: SampleSlot, flags: number): SampleSlot {
-  let inflight: [number, Num][] | undefined;
+  let requests: InFlightRequest[] | undefined;
   if (flags & INFLIGHT) {
     const n = r.uint();
-    inflight = new Array<[number, Num]>(n);
-    for (let i = 0; i < n; i++) inflight[i] = [r.int(), r.num()];
+    requests = new Array<InFlightRequest>(n);
+    for (let i = 0; i < n; i++) requests[i] = { apiKey: r.int(), inFlightDuration: big(r.num()) };
   }
-  slot.inflight = inflight;
+  slot.requests = requests;
   slot.extra = flags & EXTRA ? r.string() : undefined;
   slot.hasMore = (flags & HAS_MORE) !== 0;
   return slot;
@@ -194,39 +201,43 @@ export interface ConnAttrs {
 const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
 const big = (v: Num): bigint => (typeof v === 'bigint' ? v : v >= 0 && v < 1024 ? SMALL_BIGINTS[v]! : BigInt(v));
 
-/**
- * The slow parts of a row in one flat object, with slots for the frozen sub-objects that depend
- * on the version only and are shared by every row of that version.
- */
-export type ConnSlow = ConnIdentity &
-  ConnAttrs & {
-    auth?: KafkaConnection['authenticationInfo'];
-    source?: KafkaConnection['source'];
-    tlsInfo?: KafkaConnection['tlsInfo'];
-  };
-
 /** A connection's authenticationInfo. */
 export type Auth = KafkaConnection['authenticationInfo'];
+/** A connection's source. */
+export type Source = KafkaConnection['source'];
 type Tls = KafkaConnection['tlsInfo'];
+
+/**
+ * The slow parts of a row as rows are built from them: identity and attributes, with the
+ * sub-objects that depend on the version only (authenticationInfo, source, tlsInfo) already
+ * built, frozen and shared by every row of that version.
+ */
+export type ConnSlow = Omit<ConnIdentity, 'ipAddress' | 'port' | 'tls'> &
+  Omit<ConnAttrs, 'mechanism' | 'authState' | 'principal'> & {
+    readonly auth: Auth;
+    readonly source: Source;
+    readonly tlsInfo: Tls;
+  };
+
 /** authenticationInfo and tlsInfo objects without unknown fields take few values: one frozen copy each. */
 const AUTHS = new Map<string, Auth>();
 const TLS_ON: Tls = Object.freeze({ enabled: true });
 const TLS_OFF: Tls = Object.freeze({ enabled: false });
 
-/**
- * Fills the frozen sub-objects of a version's slow parts (authenticationInfo, source, tlsInfo).
- * `auth` is an already shared authenticationInfo with the same three values, when the caller
- * keeps its own cache of them.
- */
-export function shareSlow(p: ConnSlow, auth?: Auth): void {
-  const u = p.unknown;
-  if (u?.authenticationInfo === undefined) {
-    p.auth = auth ?? sharedAuth(p.mechanism, p.authState, p.principal);
-  } else {
-    p.auth = freeze(withUnknown({ mechanism: p.mechanism, state: p.authState, userPrincipal: p.principal } as Auth, u.authenticationInfo));
-  }
-  p.source = freeze(withUnknown({ ipAddress: p.ipAddress, port: p.port }, u?.source));
-  p.tlsInfo = u?.tlsInfo === undefined ? (p.tls ? TLS_ON : TLS_OFF) : freeze(withUnknown({ enabled: p.tls }, u.tlsInfo));
+/** A version's frozen source object. */
+export function sharedSource(ipAddress: string, port: number, unknown: Readonly<Record<string, JsonValue>> | undefined): Source {
+  return freeze(withUnknown({ ipAddress, port }, unknown?.source));
+}
+
+/** A version's frozen tlsInfo object. */
+export function sharedTls(tls: boolean, unknown: Readonly<Record<string, JsonValue>> | undefined): Tls {
+  return unknown?.tlsInfo === undefined ? (tls ? TLS_ON : TLS_OFF) : freeze(withUnknown({ enabled: tls }, unknown.tlsInfo));
+}
+
+/** A version's frozen authenticationInfo object (`shared`: the caller's copy for these values, used without unknown fields). */
+export function authOf(mechanism: string, state: string, principal: string, unknown: Readonly<Record<string, JsonValue>> | undefined, shared?: Auth): Auth {
+  if (unknown?.authenticationInfo === undefined) return shared ?? sharedAuth(mechanism, state, principal);
+  return freeze(withUnknown({ mechanism, state, userPrincipal: principal } as Auth, unknown.authenticationInfo));
 }
 
 /** The one frozen authenticationInfo (without unknown fields) with these values. */
@@ -259,29 +270,29 @@ const NO_INFLIGHT: readonly never[] = Object.freeze([]);
 const IDLE = Object.freeze({ hasMoreRequests: false, sampledInFlightRequests: NO_INFLIGHT });
 const IDLE_MORE = Object.freeze({ hasMoreRequests: true, sampledInFlightRequests: NO_INFLIGHT });
 
-function inFlight(s: FastSample, x: Record<string, Record<string, JsonValue>> | undefined): KafkaConnection['inFlightRequests'] {
-  if (s.inflight === undefined && x?.inFlightRequests === undefined) {
+function inFlight(s: FastSample | SampleSlot, x: Record<string, Record<string, JsonValue>> | undefined): KafkaConnection['inFlightRequests'] {
+  const requests = (s as Partial<SampleSlot>).requests;
+  if (s.inflight === undefined && requests === undefined && x?.inFlightRequests === undefined) {
     return (s.hasMore ? IDLE_MORE : IDLE) as unknown as KafkaConnection['inFlightRequests'];
   }
-  return withUnknown(
-    {
-      hasMoreRequests: s.hasMore,
-      sampledInFlightRequests: (s.inflight ?? []).map(([apiKey, d], i) =>
-        withUnknown({ apiKey, inFlightDuration: big(d) }, x?.[`sampled.${i}`]),
-      ),
-    },
-    x?.inFlightRequests,
-  );
+  let sampled: InFlightRequest[];
+  if (requests !== undefined) {
+    // already the row's objects (fresh for this row); unknown fields, when stored, go onto them
+    sampled = requests;
+    if (x !== undefined) sampled.forEach((q, i) => withUnknown(q, x[`sampled.${i}`]));
+  } else {
+    sampled = (s.inflight ?? []).map(([apiKey, d], i) => withUnknown({ apiKey, inFlightDuration: big(d) }, x?.[`sampled.${i}`]));
+  }
+  return withUnknown({ hasMoreRequests: s.hasMore, sampledInFlightRequests: sampled }, x?.inFlightRequests);
 }
 
 /** Puts a connection row back together from its slow parts and a sample (shared parts are frozen). */
 export function buildConnection(p: ConnSlow, s: FastSample): KafkaConnection {
-  if (p.auth === undefined) shareSlow(p);
   const x = s.extra === undefined ? undefined : (parseJsonLossless(s.extra) as Record<string, Record<string, JsonValue>>);
   const v = s.v;
   const c: KafkaConnection = {
     apiVersions: p.apiVersions as Record<string, number>,
-    authenticationInfo: p.auth!,
+    authenticationInfo: p.auth,
     clientId: p.clientId,
     clientSoftwareName: p.softwareName,
     clientSoftwareVersion: p.softwareVersion,
@@ -299,9 +310,9 @@ export function buildConnection(p: ConnSlow, s: FastSample): KafkaConnection {
       x?.recentRequestStatistics,
     ),
     shardId: p.shardId,
-    source: p.source!,
+    source: p.source,
     state: p.state as KafkaConnection['state'],
-    tlsInfo: p.tlsInfo!,
+    tlsInfo: p.tlsInfo,
     totalRequestStatistics: withUnknown(
       { fetchBytes: big(v[1]!), produceBatchCount: big(v[2]!), produceBytes: big(v[3]!), requestCount: big(v[4]!) },
       x?.totalRequestStatistics,
@@ -327,10 +338,9 @@ export type ConnectionVersion = Readonly<Omit<KafkaConnection, FastConnectionFie
 
 /** A row's slow fields as of one version, for reads that skip the fast ones: frozen, shared by every sample of it. */
 export function buildVersionRow(p: ConnSlow & { readonly version: number; readonly entity: number }): ConnectionVersion {
-  if (p.auth === undefined) shareSlow(p);
   const row: Omit<KafkaConnection, FastConnectionField> & { versionId: number; entityId: number } = {
     apiVersions: p.apiVersions as Record<string, number>,
-    authenticationInfo: p.auth!,
+    authenticationInfo: p.auth,
     clientId: p.clientId,
     clientSoftwareName: p.softwareName,
     clientSoftwareVersion: p.softwareVersion,
@@ -342,9 +352,9 @@ export function buildVersionRow(p: ConnSlow & { readonly version: number; readon
     nodeId: p.nodeId,
     openTime: p.openTime,
     shardId: p.shardId,
-    source: p.source!,
+    source: p.source,
     state: p.state as KafkaConnection['state'],
-    tlsInfo: p.tlsInfo!,
+    tlsInfo: p.tlsInfo,
     transactionalId: p.transactionalId,
     uid: p.uid,
     versionId: p.version,

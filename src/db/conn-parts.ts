@@ -5,13 +5,13 @@
  */
 import type Database from 'better-sqlite3';
 import { parseJsonLossless, type JsonValue } from '../api/codec/lossless-json.ts';
-import { shareSlow, sharedAuth, type Auth, type ConnSlow } from './conn-codec.ts';
+import { authOf, sharedAuth, sharedSource, sharedTls, type Auth, type ConnSlow } from './conn-codec.ts';
 import { ByteReader } from './bytes.ts';
 import type { Resolver } from './dictionary.ts';
 import { IdCache } from './id-cache.ts';
 import { decodeIdList } from './sql-values.ts';
 
-/** The slow parts of one connection version, flat (identity, attributes and bookkeeping). */
+/** The slow parts of one connection version (identity, attributes, shared sub-objects) and its bookkeeping. */
 export type ConnParts = ConnSlow & {
   readonly version: number;
   readonly entity: number;
@@ -144,6 +144,10 @@ export class ConnPartsLoader {
         out.push(cached);
         continue;
       }
+      const unknown = unknownText === undefined ? undefined : (parseJsonLossless(unknownText) as Record<string, JsonValue>);
+      const mechanismText = r.s(mechanism);
+      const authStateText = r.s(authState);
+      const principalText = r.s(principal);
       const parts: ConnParts = {
         version,
         entity,
@@ -151,9 +155,6 @@ export class ConnPartsLoader {
         clientId: r.s(clientId),
         softwareName: r.s(softwareName),
         softwareVersion: r.s(softwareVersion),
-        mechanism: r.s(mechanism),
-        authState: r.s(authState),
-        principal: r.s(principal),
         state: r.s(state),
         closeTime,
         groupId: r.s(groupId),
@@ -162,20 +163,22 @@ export class ConnPartsLoader {
         transactionalId: r.s(transactionalId),
         apiVersions: this.#api(apiVersions),
         unknownText,
-        unknown: unknownText === undefined ? undefined : (parseJsonLossless(unknownText) as Record<string, JsonValue>),
+        unknown,
         uid,
         nodeId,
         shardId,
         listenerName: r.s(listener),
-        ipAddress,
-        port,
-        tls,
         openTime,
-        auth: undefined,
-        source: undefined,
-        tlsInfo: undefined,
+        auth: authOf(
+          mechanismText,
+          authStateText,
+          principalText,
+          unknown,
+          unknown?.authenticationInfo === undefined ? this.#auth(mechanism, authState, principal, mechanismText, authStateText, principalText) : undefined,
+        ),
+        source: sharedSource(ipAddress, port, unknown),
+        tlsInfo: sharedTls(tls, unknown),
       };
-      shareSlow(parts, parts.unknown?.authenticationInfo === undefined ? this.#auth(mechanism, authState, principal, parts) : undefined);
       cache.set(version, parts);
       out.push(parts);
     }
@@ -183,13 +186,13 @@ export class ConnPartsLoader {
   }
 
   /** The shared authenticationInfo of these dictionary ids (a numeric key: no string built per version). */
-  #auth(mechanism: number, state: number, principal: number, p: ConnParts): Auth {
+  #auth(mechanism: number, state: number, principal: number, mechanismText: string, stateText: string, principalText: string): Auth {
     const small = mechanism < AUTH_KEY && state < AUTH_KEY && principal < AUTH_KEY;
-    if (!small) return sharedAuth(p.mechanism, p.authState, p.principal);
+    if (!small) return sharedAuth(mechanismText, stateText, principalText);
     const key = (principal * AUTH_KEY + state) * AUTH_KEY + mechanism;
     let a = this.#auths.get(key);
     if (a === undefined) {
-      a = sharedAuth(p.mechanism, p.authState, p.principal);
+      a = sharedAuth(mechanismText, stateText, principalText);
       this.#auths.set(key, a);
     }
     return a;

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import type { KafkaConnection } from '../api/schema/connection.ts';
 import { ByteReader } from './bytes.ts';
 import { buildConnection, HEAD_STRIDE, readHeadEntry, sampleSlot, type FastSample } from './conn-codec.ts';
-import { chunkOf, readChunk, readChunkGroup, readSampleAt, type ChunkGroup } from './conn-chunk.ts';
+import { chunkIn, chunkOf, readBatchChunks, readChunk, readChunkGroup, readSampleAt, type BatchChunks } from './conn-chunk.ts';
 import type { ConnParts, ConnPartsLoader } from './conn-parts.ts';
 import { decodeIdList } from './sql-values.ts';
 
@@ -29,10 +29,10 @@ export interface Prefilter {
   readonly params: readonly unknown[];
 }
 
-/** A sealed batch being scanned: its chunk groups, and the chunks decoded so far. */
+/** A sealed batch being scanned: its chunk directory, and the chunks decoded so far. */
 interface DecodedBatch {
   readonly batch: number;
-  readonly groups: ChunkGroup[];
+  readonly directory: BatchChunks;
   readonly chunks: Map<number, { seqs: number[]; samples: FastSample[] } | undefined>;
 }
 
@@ -52,7 +52,9 @@ export class ConnReader {
       frame: sqlite
         .prepare('SELECT poll, batch, seq, rows, total_size AS totalSize, dup_uids AS dupUids, versions, head FROM conn_frame WHERE poll = ?')
         .safeIntegers(),
-      chunks: sqlite.prepare('SELECT data FROM conn_chunk WHERE batch = ? ORDER BY first_entity').pluck(),
+      batchChunks: sqlite
+        .prepare(`SELECT CAST(group_concat(data, '' ORDER BY first_entity) AS BLOB) FROM conn_chunk WHERE batch = ?`)
+        .pluck(),
       chunk: sqlite
         .prepare('SELECT data FROM conn_chunk WHERE batch = ? AND first_entity <= ? ORDER BY first_entity DESC LIMIT 1')
         .pluck(),
@@ -176,8 +178,7 @@ export class ConnReader {
         let c = d.chunks.get(entity);
         if (c === undefined && !d.chunks.has(entity)) {
           // decoded on first use: a filtered scan touches only the connections that pass
-          const g = groupOf(d.groups, entity);
-          const r = g === undefined ? undefined : chunkOf(g, entity);
+          const r = chunkIn(d.directory, entity);
           c = r === undefined ? undefined : readChunk(r);
           d.chunks.set(entity, c);
         }
@@ -192,28 +193,31 @@ export class ConnReader {
       return;
     }
     const slot = sampleSlot();
-    let groupFor: (entity: number) => ChunkGroup | undefined;
+    let chunkFor: (entity: number) => ByteReader | undefined;
     if (n < 100) {
-      groupFor = (entity) => {
+      chunkFor = (entity) => {
         const blob = this.#q.chunk.get(f.batch, entity) as Buffer | undefined;
-        return blob === undefined ? undefined : readChunkGroup(blob);
+        return blob === undefined ? undefined : chunkOf(readChunkGroup(blob), entity);
       };
     } else {
-      const groups = (this.#q.chunks.all(f.batch) as Buffer[]).map(readChunkGroup);
-      groupFor = (entity) => groupOf(groups, entity);
+      const directory = this.#directory(f.batch);
+      chunkFor = (entity) => chunkIn(directory, entity);
     }
     for (let k = 0; k < n; k++) {
-      const entity = parts[k]!.entity;
-      const g = groupFor(entity);
-      const r = g === undefined ? undefined : chunkOf(g, entity);
+      const r = chunkFor(parts[k]!.entity);
       use(k, undefined, r === undefined ? undefined : readSampleAt(r, f.seq, slot));
     }
   }
 
+  /** The chunk directory of a sealed batch: all its chunk groups in one blob. */
+  #directory(batch: number): BatchChunks {
+    const blob = this.#q.batchChunks.get(batch) as Buffer | null | undefined;
+    return readBatchChunks(blob ?? new Uint8Array(0));
+  }
+
   #batch(batch: number): DecodedBatch {
     if (this.#decoded?.batch === batch) return this.#decoded;
-    const groups = (this.#q.chunks.all(batch) as Buffer[]).map(readChunkGroup);
-    this.#decoded = { batch, groups, chunks: new Map() };
+    this.#decoded = { batch, directory: this.#directory(batch), chunks: new Map() };
     return this.#decoded;
   }
 
@@ -271,24 +275,6 @@ export class ConnReader {
 
 function missing(f: Frame, entity: number): never {
   throw new Error(`connection ${entity} has no sample at poll ${f.poll}`);
-}
-
-/** The group holding an entity: the last group whose first entity is not above it. */
-function groupOf(groups: readonly ChunkGroup[], entity: number): ChunkGroup | undefined {
-  let lo = 0;
-  let hi = groups.length - 1;
-  let found: ChunkGroup | undefined;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const g = groups[mid]!;
-    if (g.entities[0]! <= entity) {
-      found = g;
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return found;
 }
 
 /** The version of an entity in force at a poll (versions sorted by from_poll). */

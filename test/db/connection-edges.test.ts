@@ -5,14 +5,15 @@ import { createHistoryReader, createHistoryWriter, HistoryQueryError, openDataba
 import { cloneConnection, generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
 
-const base = (): KafkaConnection[] => generateConnectionPolls({ connections: 6, polls: 1, seed: 2 })[0]!.answer.connections;
+const base = (connections = 6): KafkaConnection[] => generateConnectionPolls({ connections, polls: 1, seed: 2 })[0]!.answer.connections;
 const MIN = 60_000_000_000n;
 
 describe('connections: edge cases stay exact', () => {
-  it('duplicate uids in one answer, identity changes under one uid, odd strings, times beyond int64', () => {
+  // 6 rows read a sealed batch chunk by chunk; 130 read it through the batch's chunk directory
+  it.each([6, 130])('duplicate uids in one answer, identity changes under one uid, odd strings, times beyond int64 (%i rows)', (size) => {
     const db = openDatabase(tempDbPath());
     const writer = createHistoryWriter(db, { batchFrames: 2 });
-    const rows = base();
+    const rows = base(size);
     const answers = [0, 1, 2, 3, 4].map((v) => {
       const cs = rows.map(cloneConnection);
       cs[1] = { ...cloneConnection(cs[0]!), totalRequestStatistics: { ...cs[0]!.totalRequestStatistics, requestCount: BigInt(v) } }; // same uid twice

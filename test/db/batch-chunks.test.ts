@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { chunkIn, encodeChunkGroups, readBatchChunks, readChunk } from '../../src/db/conn-chunk.ts';
+import type { FastSample } from '../../src/db/conn-codec.ts';
+
+const sample = (x: number): FastSample => ({ v: [x, x * 2, 3, 4, 5, 0, 0, x % 7, 1], hasMore: x % 2 === 0, inflight: undefined, extra: undefined });
+const chunkFor = (e: number): { seqs: number[]; samples: FastSample[] } => ({ seqs: [0, 2, 5], samples: [sample(e), sample(e + 1), sample(e + 2)] });
+
+describe('a batch chunk directory', () => {
+  const entities = Array.from({ length: 300 }, (_, i) => 10 + i * 3);
+  const groups = encodeChunkGroups(entities, chunkFor);
+  const blob = Buffer.concat(groups.map((g) => g.data));
+
+  it('finds every entity of the concatenated groups, and no other', () => {
+    expect(groups.length).toBeGreaterThan(1);
+    const dir = readBatchChunks(blob);
+    expect(dir.entities.length).toBe(entities.length);
+    for (const e of entities) {
+      const r = chunkIn(dir, e);
+      expect(r, `entity ${e}`).toBeDefined();
+      expect(readChunk(r!)).toEqual(chunkFor(e));
+    }
+    for (const e of [0, 11, 12, 10 + 300 * 3]) expect(chunkIn(dir, e)).toBeUndefined();
+  });
+
+  it('is empty for a batch without chunks', () => {
+    expect(readBatchChunks(new Uint8Array(0)).entities.length).toBe(0);
+  });
+
+  it('refuses groups out of entity order and a truncated blob, naming the problem', () => {
+    const swapped = Buffer.concat([groups[1]!.data, groups[0]!.data]);
+    expect(() => readBatchChunks(swapped)).toThrow(/out of entity order/);
+    expect(() => readBatchChunks(blob.subarray(0, blob.length - 3))).toThrow(/overrun/);
+  });
+});
