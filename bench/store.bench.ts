@@ -25,8 +25,7 @@ import { createHistoryReader, createHistoryWriter, openDatabase } from '../src/d
 import type { PollRecord } from '../src/db/poll-record.ts';
 import { ConnectionWorld } from '../test/helpers/connection-answers.ts';
 import { listPollRecord } from './lib/list-poll.ts';
-import type { ReadTiming } from './lib/store-reads.ts';
-import { reportFigure, round, timeIt } from './lib/figures.ts';
+import { median, reportFigure, round, timeWallAndCpu, type WallCpuTiming } from './lib/figures.ts';
 
 const CONNECTIONS = 10_000;
 const POLLS = 100;
@@ -50,36 +49,16 @@ function measure<T>(fn: () => T): { value: T; wall: number; cpu: number } {
   return { value, wall, cpu: (d.user + d.system) / 1000 };
 }
 
-/** timeIt (wall clock), plus the median CPU time of the timed runs. */
-function bench(fn: () => unknown, warmup: number, runs: number): { wall: number; cpu: number; p90: number; min: number } {
-  const cpu: number[] = [];
-  const t = timeIt(
-    () => {
-      const c = process.cpuUsage();
-      fn();
-      const d = process.cpuUsage(c);
-      cpu.push((d.user + d.system) / 1000);
-    },
-    { warmup, runs },
-  );
-  return { wall: t.medianMs, cpu: median(cpu.slice(warmup)), p90: t.p90Ms, min: t.minMs };
-}
-
 /** The read figures of bench/lib/store-reads.ts, run in a child process on the finished database. */
-function readInOwnProcess(db: string, at: bigint, other: bigint): { expected: number; cold: ReadTiming; warm: ReadTiming } {
+function readInOwnProcess(db: string, at: bigint, other: bigint): { expected: number; cold: WallCpuTiming; warm: WallCpuTiming } {
   const script = fileURLToPath(new URL('./lib/store-reads.ts', import.meta.url));
   const out = execFileSync(process.execPath, ['--import', 'tsx', script, db, String(at), String(other)], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return JSON.parse(out.trim().split('\n').at(-1)!) as { expected: number; cold: ReadTiming; warm: ReadTiming };
+  return JSON.parse(out.trim().split('\n').at(-1)!) as { expected: number; cold: WallCpuTiming; warm: WallCpuTiming };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 try {
   const load = loadavg()[0]!.toFixed(1);
@@ -104,7 +83,7 @@ try {
   if (n !== 1_000) throw new Error(`expected 1000 samples of ${uid}, got ${n}`);
   // fresh readers (cold data), warm code: enough untimed runs for V8 to optimise the path
   const readers = Array.from({ length: 45 }, () => createHistoryReader(hro));
-  const history = bench(() => readers.pop()!.entityHistory('connections', { uid }), 20, 25);
+  const history = timeWallAndCpu(() => readers.pop()!.entityHistory('connections', { uid }), { warmup: 20, runs: 25 });
   hro.close();
 
   // 2. ingest 100 polls of 10,000 connections
@@ -160,9 +139,9 @@ try {
   if (keep !== undefined) log(`kept ${keep}; the read half again: node --import tsx bench/lib/store-reads.ts ${keep} ${at} ${other}`);
   const expected = reads.expected;
   const fresh = Array.from({ length: 21 }, () => createHistoryReader(ro));
-  const afterIngest = bench(() => {
+  const afterIngest = timeWallAndCpu(() => {
     if (fresh.pop()!.stateAt('connections', at).rows.length !== expected) throw new Error('stateAt changed');
-  }, 6, 15);
+  }, { warmup: 6, runs: 15 });
   ro.close();
   const state = reads.cold;
   const stateWarm = reads.warm;

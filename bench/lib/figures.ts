@@ -44,6 +44,36 @@ export function timeIt(fn: () => void, opts: { warmup: number; runs: number }): 
   return { medianMs, p90Ms: quantile(samples, 0.9), minMs: samples[0] as number };
 }
 
+/** Median of samples (the mean of the two middle ones for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Wall-clock timing (timeIt) plus the median CPU time of the timed runs, in milliseconds. */
+export interface WallCpuTiming {
+  wall: number;
+  cpu: number;
+  p90: number;
+  min: number;
+}
+
+/**
+ * timeIt, and the process's CPU time of each timed run (it includes V8's helper threads, so it
+ * can exceed the wall time; a wall time well above it means the run waited for a core).
+ */
+export function timeWallAndCpu(fn: () => unknown, opts: { warmup: number; runs: number }): WallCpuTiming {
+  const cpu: number[] = [];
+  const t = timeIt(() => {
+    const c = process.cpuUsage();
+    fn();
+    const d = process.cpuUsage(c);
+    cpu.push((d.user + d.system) / 1000);
+  }, opts);
+  return { wall: t.medianMs, cpu: median(cpu.slice(opts.warmup)), p90: t.p90Ms, min: t.minMs };
+}
+
 /** Rounds a figure for display (3 significant decimals at most). */
 export function round(value: number, decimals = 3): number {
   const f = 10 ** decimals;

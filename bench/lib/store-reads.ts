@@ -4,33 +4,9 @@
 // collector that wrote the history, so this process opens the finished database and only reads.
 //
 // Run: node --import tsx bench/lib/store-reads.ts DB AT OTHER   (instants in ns since the epoch)
-// Prints one JSON line on stdout: { expected, cold, warm }, each timing { wall, cpu, p90, min }.
+// Prints one JSON line on stdout: { expected, cold, warm }, each a WallCpuTiming (bench/lib/figures.ts).
 import { createHistoryReader, openDatabase } from '../../src/db/index.ts';
-import { timeIt } from './figures.ts';
-
-/** Wall-clock timing (timeIt) plus the median CPU time of the timed runs, in milliseconds. */
-export interface ReadTiming {
-  wall: number;
-  cpu: number;
-  p90: number;
-  min: number;
-}
-
-function bench(fn: () => unknown, warmup: number, runs: number): ReadTiming {
-  const cpu: number[] = [];
-  const t = timeIt(
-    () => {
-      const c = process.cpuUsage();
-      fn();
-      const d = process.cpuUsage(c);
-      cpu.push((d.user + d.system) / 1000);
-    },
-    { warmup, runs },
-  );
-  const timed = cpu.slice(warmup).sort((a, b) => a - b);
-  const m = timed.length >> 1;
-  return { wall: t.medianMs, cpu: timed.length % 2 === 1 ? timed[m]! : (timed[m - 1]! + timed[m]!) / 2, p90: t.p90Ms, min: t.minMs };
-}
+import { timeWallAndCpu } from './figures.ts';
 
 const [path, atText, otherText] = process.argv.slice(2);
 if (path === undefined || atText === undefined || otherText === undefined) {
@@ -44,13 +20,13 @@ const expected = createHistoryReader(ro).stateAt('connections', at).rows.length;
 // cold: a fresh reader per run (no cached versions or strings; its statements are prepared
 // beforehand); warm code: enough untimed runs for V8 to optimise the path
 const fresh = Array.from({ length: 21 }, () => createHistoryReader(ro));
-const cold = bench(() => {
+const cold = timeWallAndCpu(() => {
   if (fresh.pop()!.stateAt('connections', at).rows.length !== expected) throw new Error('stateAt changed');
-}, 6, 15);
+}, { warmup: 6, runs: 15 });
 // warm: one reader answering alternately for two instants in different batches, as a TUI
 // scrubbing through time does
 const warmReader = createHistoryReader(ro);
 let flip = false;
-const warm = bench(() => warmReader.stateAt('connections', (flip = !flip) ? at : other), 2, 15);
+const warm = timeWallAndCpu(() => warmReader.stateAt('connections', (flip = !flip) ? at : other), { warmup: 2, runs: 15 });
 ro.close();
 process.stdout.write(`${JSON.stringify({ expected, cold, warm })}\n`);

@@ -363,19 +363,24 @@ export function readChunkGroup(data: Uint8Array): ChunkGroup {
 
 /** The group's reader positioned at one entity's chunk, or undefined when it has none. */
 export function chunkOf(g: ChunkGroup, entity: number): ByteReader | undefined {
+  const i = indexOfSorted(g.entities, entity);
+  if (i < 0) return undefined;
+  g.reader.pos = g.starts[i]!;
+  return g.reader;
+}
+
+/** The index of `value` in an ascending list, or -1 (binary search). */
+function indexOfSorted(list: ArrayLike<number>, value: number): number {
   let lo = 0;
-  let hi = g.entities.length - 1;
+  let hi = list.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const e = g.entities[mid]!;
-    if (e === entity) {
-      g.reader.pos = g.starts[mid]!;
-      return g.reader;
-    }
-    if (e < entity) lo = mid + 1;
+    const e = list[mid]!;
+    if (e === value) return mid;
+    if (e < value) lo = mid + 1;
     else hi = mid - 1;
   }
-  return undefined;
+  return -1;
 }
 
 /**
@@ -434,18 +439,8 @@ export function readBatchChunks(data: Uint8Array): BatchChunks {
 
 /** The batch's reader positioned at one entity's chunk, or undefined when it has none. */
 export function chunkIn(b: BatchChunks, entity: number): ByteReader | undefined {
-  const es = b.entities;
-  let lo = 0;
-  let hi = es.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const e = es[mid]!;
-    if (e === entity) {
-      b.reader.pos = b.starts[mid]!;
-      return b.reader;
-    }
-    if (e < entity) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
+  const i = indexOfSorted(b.entities, entity);
+  if (i < 0) return undefined;
+  b.reader.pos = b.starts[i]!;
+  return b.reader;
 }
