@@ -11,9 +11,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../src/api/schema/operations.ts';
 import { encodeAnswer, parseAnswer } from '../../src/api/wire/answers.ts';
-import { Collector, createReporter, defaultCluster, defaultCollectorConfig, type RoundResult, type Sleep } from '../../src/collector/index.ts';
+import { Collector, createReporter, defaultCluster, defaultCollectorConfig, type RoundResult } from '../../src/collector/index.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase, type ReconstructedPoll } from '../../src/db/index.ts';
-import { createWorld, parseScenario, startSimServer, type SimServer } from '../../src/sim/index.ts';
+import { createWorld, parseScenario, simClock, startSimServer, type SimServer } from '../../src/sim/index.ts';
 import { closedLoopbackPort } from '../helpers/loopback-server.ts';
 
 const SCENARIO = `name: collector-test
@@ -75,15 +75,7 @@ beforeAll(async () => {
   const config = { ...defaultCollectorConfig([simCluster, goneCluster]), jitterMs: 0 };
   const db = join(dir, 'history.db');
   const writer = createHistoryWriter(openDatabase(db));
-  const nowMs = (): number => Number(sim.world.now() / 1_000_000n);
-  const advanceTo = (ms: number): void => {
-    if (ms > nowMs()) sim.advance((ms - nowMs()) / 1000);
-  };
-  const sleep: Sleep = async (ms, signal) => {
-    if (signal?.aborted) return false;
-    advanceTo(nowMs() + ms); // back-off passes in simulated time
-    return true;
-  };
+  const { nowMs, advanceTo, sleep } = simClock(sim); // back-off passes in simulated time
   const collector = new Collector({
     config,
     writer,

@@ -13,10 +13,10 @@ import type { OperationName } from '../../src/api/schema/operations.ts';
 import type { PollRow } from '../../src/api/schema/resources.ts';
 import type { ShadowLink } from '../../src/api/schema/shadow-link.ts';
 import { parseAnswer } from '../../src/api/wire/answers.ts';
-import { Collector, createReporter, defaultCluster, defaultCollectorConfig, type Sleep } from '../../src/collector/index.ts';
+import { Collector, createReporter, defaultCluster, defaultCollectorConfig } from '../../src/collector/index.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase, type FlightrecDb, type HistoryReader } from '../../src/db/index.ts';
 import { diffStates, type DiffResult, type ResourceDiff } from '../../src/report/index.ts';
-import { createWorld, parseScenario, startSimServer, type SimServer } from '../../src/sim/index.ts';
+import { createWorld, parseScenario, simClock, startSimServer, type SimServer } from '../../src/sim/index.ts';
 
 const SCENARIO = `name: report-diff
 description: connections come and go, a link pauses and a task faults
@@ -55,15 +55,7 @@ beforeAll(async () => {
   };
   const path = join(dir, 'history.db');
   const writer = createHistoryWriter(openDatabase(path));
-  const nowMs = (): number => Number(sim.world.now() / 1_000_000n);
-  const advanceTo = (ms: number): void => {
-    if (ms > nowMs()) sim.advance((ms - nowMs()) / 1000);
-  };
-  const sleep: Sleep = async (ms, signal) => {
-    if (signal?.aborted) return false;
-    advanceTo(nowMs() + ms);
-    return true;
-  };
+  const { nowMs, advanceTo, sleep } = simClock(sim);
   const collector = new Collector({
     config: { ...defaultCollectorConfig([cluster]), jitterMs: 0 },
     writer,

@@ -224,7 +224,7 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
   const forMs = opts.for === undefined ? undefined : usage(() => parseDurationMs(opts.for!));
   const seed = wholeNumber('--seed', opts.seed);
   const connections = wholeNumber('--connections', opts.connections);
-  const { startSimServer } = await import('../../sim/index.ts');
+  const { startSimServer, simClock } = await import('../../sim/index.ts');
   const named = typeof opts.simulate === 'string' ? opts.simulate : undefined;
   // a file path is relative to the working directory; a bare word is a built-in scenario
   const scenario = named !== undefined && /[/\\.]/.test(named) ? resolve(io.cwd, named) : named;
@@ -259,20 +259,9 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
       })),
     };
     const config: CollectorConfig = { ...base, clusters: [cluster], jitterMs: 0 };
-    const nowNs = (): bigint => sim.world.now();
-    const nowMs = (): number => Number(nowNs() / 1_000_000n);
     const rate = speed ?? (forMs === undefined ? 1 : Infinity);
     const pace = Number.isFinite(rate) ? (simMs: number) => realSleep(simMs / rate, io.signal) : undefined;
-    const advanceTo = (ms: number): void => {
-      const delta = ms - nowMs();
-      if (delta > 0) sim.advance(delta / 1000);
-    };
-    const sleep: Sleep = async (ms, signal) => {
-      if (signal?.aborted) return false;
-      if (pace !== undefined && !(await pace(ms))) return false;
-      advanceTo(nowMs() + ms);
-      return true;
-    };
+    const { nowNs, nowMs, advanceTo, sleep } = simClock(sim, pace);
     const until = forMs === undefined ? Infinity : nowMs() + forMs;
     io.stderr.write(
       `simulated cluster at ${sim.baseUrl}${scenario === undefined ? '' : ` playing ${scenario}`}; ` +

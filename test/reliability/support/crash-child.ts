@@ -4,9 +4,9 @@
  * seconds of downtime). Prints `ready <first tick ms>` once recording starts, then runs until
  * killed (or, with `argv[4]` = `finish`, for 2 minutes of simulated time and exits 0).
  */
-import { Collector, defaultCluster, defaultCollectorConfig, type Sleep } from '../../../src/collector/index.ts';
+import { Collector, defaultCluster, defaultCollectorConfig } from '../../../src/collector/index.ts';
 import { createHistoryWriter, openDatabase } from '../../../src/db/index.ts';
-import { createWorld, DEFAULT_START_NS, startSimServer } from '../../../src/sim/index.ts';
+import { createWorld, DEFAULT_START_NS, simClock, startSimServer } from '../../../src/sim/index.ts';
 import { CRASH_TOPICS, CRASH_WORLD } from './crash-world.ts';
 
 const [path, downtime = '0', mode = 'run'] = process.argv.slice(2);
@@ -36,15 +36,7 @@ const cluster = {
     GetUpgradeStatus: every,
   },
 };
-const nowMs = (): number => Number(sim.world.now() / 1_000_000n);
-const advanceTo = (ms: number): void => {
-  if (ms > nowMs()) sim.advance((ms - nowMs()) / 1000);
-};
-const sleep: Sleep = async (ms, signal) => {
-  if (signal?.aborted) return false;
-  advanceTo(nowMs() + ms);
-  return true;
-};
+const { nowMs, advanceTo, sleep } = simClock(sim);
 const collector = new Collector({
   config: { ...defaultCollectorConfig([cluster]), jitterMs: 0 },
   writer: createHistoryWriter(db, { batchFrames: 3 }),

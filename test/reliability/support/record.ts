@@ -13,10 +13,9 @@ import {
   type CollectorConfig,
   type RoundResult,
   type ShutdownReport,
-  type Sleep,
 } from '../../../src/collector/index.ts';
 import { createHistoryWriter, openDatabase, type FlightrecDb } from '../../../src/db/index.ts';
-import { createWorld, parseScenario, startSimServer, type SimServer } from '../../../src/sim/index.ts';
+import { createWorld, parseScenario, simClock, startSimServer, type SimServer } from '../../../src/sim/index.ts';
 import { startFaultProxy, type FaultProxy, type ProxyRule } from './fault-proxy.ts';
 
 /** What to record. */
@@ -84,15 +83,7 @@ export async function recordThroughProxy(spec: RecordSpec): Promise<Recording> {
     const db = openDatabase(spec.dbPath);
     spec.onDb?.(db);
     const writer = createHistoryWriter(db);
-    const nowMs = (): number => Number(sim.world.now() / 1_000_000n);
-    const advanceTo = (ms: number): void => {
-      if (ms > nowMs()) sim.advance((ms - nowMs()) / 1000);
-    };
-    const sleep: Sleep = async (ms, signal) => {
-      if (signal?.aborted) return false;
-      advanceTo(nowMs() + ms);
-      return true;
-    };
+    const { nowMs, advanceTo, sleep } = simClock(sim);
     const clientFactory: ClientFactory | undefined =
       spec.maxAnswerBytes === undefined
         ? undefined
