@@ -369,10 +369,10 @@ export function chunkOf(g: ChunkGroup, entity: number): ByteReader | undefined {
   return g.reader;
 }
 
-/** The index of `value` in an ascending list, or -1 (binary search). */
-function indexOfSorted(list: ArrayLike<number>, value: number): number {
+/** The index of `value` among the first `length` items of an ascending list, or -1 (binary search). */
+export function indexOfSorted(list: ArrayLike<number>, value: number, length = list.length): number {
   let lo = 0;
-  let hi = list.length - 1;
+  let hi = length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const e = list[mid]!;

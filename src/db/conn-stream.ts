@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import type { PollRow } from '../api/schema/resources.ts';
 import { ByteReader, type Num } from './bytes.ts';
 import { buildVersionRow, readHeadEntry, type ConnectionVersion } from './conn-codec.ts';
-import { readChunkGroup, readInFlightAt, scanChunkIdle, type ChunkGroup, type IdleSamples, type InFlightColumns } from './conn-chunk.ts';
+import { indexOfSorted, readChunkGroup, readInFlightAt, scanChunkIdle, type ChunkGroup, type IdleSamples, type InFlightColumns } from './conn-chunk.ts';
 import type { ConnPartsLoader } from './conn-parts.ts';
 import type { ConnReader, Frame } from './conn-reader.ts';
 import { decodeIdList } from './sql-values.ts';
@@ -180,17 +180,7 @@ export class ConnFrameReader {
 
 /** The slot of an entity in a decoded batch (its index among the batch's ascending entities), or -1. */
 function slotOf(d: DecodedBatch, entity: number): number {
-  const { entities } = d;
-  let lo = 0;
-  let hi = d.slots - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const e = entities[mid]!;
-    if (e === entity) return mid;
-    if (e < entity) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  return indexOfSorted(d.entities, entity, d.slots);
 }
 
 /**

@@ -10,7 +10,7 @@
 import { CodecError } from '../codec/errors.ts';
 import { decodeWireInt32, decodeWireInt64, describeValue } from '../codec/int64.ts';
 import { parseWireDuration } from '../codec/duration.ts';
-import { parseTimestamp } from '../codec/timestamp.ts';
+import { daysFromCivil, parseTimestamp } from '../codec/timestamp.ts';
 import type { JsonValue } from '../codec/lossless-json.ts';
 import { camelToSnake, type FieldSpec, type FieldType, type MessageSchema } from '../schema/fields.ts';
 import { canonicalEnumName, type EnumTable } from '../schema/enum-table.ts';
@@ -374,17 +374,6 @@ function fastDuration(s: string): bigint | undefined {
 }
 
 const NANOS_PER_SECOND = 1_000_000_000n;
-
-/** Days from 1970-01-01 to the given proleptic Gregorian date (as in the timestamp codec). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const mp = (month + 9) % 12;
-  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
-}
 
 function digit(s: string, i: number): number {
   const d = s.charCodeAt(i) - 48;
