@@ -3,8 +3,15 @@
 // their dependencies) so `browse` starts faster; `react-devtools-core`, which ink imports only
 // when DEV is set, is aliased to a stub. Other commands never load the TUI's chunk. The timeline
 // worker is a second entry so the browser can compute the timeline off its UI thread.
+//
+// `npm pack` and `npm publish` run prepack and then prepare: the package is built once, by
+// prepack, without source maps (they would triple dist/ and serve no user; the package's
+// `files` leaves them out too), and prepare then has nothing to do.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+
+const packing = ['pack', 'publish'].includes(process.env.npm_command ?? '');
+if (packing && process.env.npm_lifecycle_event === 'prepare') process.exit(0);
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const bundled = new Set(['ink', 'react']);
@@ -26,7 +33,7 @@ await build({
   define: { 'process.env.NODE_ENV': '"production"' },
   banner: { js: "import { createRequire as __flightrecRequire } from 'node:module'; const require = __flightrecRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
-  sourcemap: 'linked',
+  sourcemap: packing ? false : 'linked',
   jsx: 'automatic',
   logLevel: 'warning',
 });
