@@ -1,42 +1,46 @@
 /** `flightrec info`: where things are and which versions run, never a secret. */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { sanitizeCell } from '../../api/safe-text.ts';
 import { DEFAULT_SERVICE_PREFIX } from '../../api/schema/operations.ts';
 import type { CliIo } from '../context.ts';
+import { describeInstallation, findPackageRoot } from '../installation.ts';
 import { VERSION } from '../version.ts';
 
-/** The directory holding flightrec's package.json (from source or from the dist bundle). */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-
-function packageVersion(name: string): string {
-  const file = join(packageRoot(), 'node_modules', name, 'package.json');
-  try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-  } catch {
-    return 'not installed';
+/**
+ * The version of dependency `name` that Node would load for flightrec: the first
+ * node_modules/`name` upward from flightrec's package (nested in a global install, hoisted into
+ * the project's node_modules in a local one).
+ */
+function packageVersion(root: string, name: string): string {
+  for (let dir = root; ; dir = dirname(dir)) {
+    try {
+      return (JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    } catch {
+      if (dirname(dir) === dir) return 'not installed';
+    }
   }
 }
 
 /** The facts `info` prints, as data. */
 export function collectInfo(opts: { db: string; config?: string; servicePrefix?: string }, io: CliIo): Record<string, string> {
+  const root = findPackageRoot();
+  const version = (name: string): string => packageVersion(root, name);
   return {
     flightrec: VERSION,
+    installed: describeInstallation(root).description,
+    package: root,
     node: process.versions.node,
     database: resolve(io.cwd, opts.db),
     config: opts.config ? resolve(io.cwd, opts.config) : '(none: defaults, environment and flags)',
     servicePrefix: opts.servicePrefix ?? DEFAULT_SERVICE_PREFIX,
-    'better-sqlite3': packageVersion('better-sqlite3'),
-    'drizzle-orm': packageVersion('drizzle-orm'),
-    undici: packageVersion('undici'),
-    'node-cron': packageVersion('node-cron'),
-    ink: packageVersion('ink'),
-    react: packageVersion('react'),
+    'better-sqlite3': version('better-sqlite3'),
+    'drizzle-orm': version('drizzle-orm'),
+    undici: version('undici'),
+    'node-cron': version('node-cron'),
+    ink: version('ink'),
+    react: version('react'),
   };
 }
 
@@ -52,7 +56,8 @@ export function registerInfo(program: Command, io: CliIo, done: (code: number) =
         io.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
       } else {
         const width = Math.max(...Object.keys(info).map((k) => k.length));
-        for (const [k, v] of Object.entries(info)) io.stdout.write(`${k.padEnd(width)}  ${v}\n`);
+        // one write: a reader that stops early (`| head`) gets no EPIPE from a later line
+        io.stdout.write(Object.entries(info).map(([k, v]) => `${k.padEnd(width)}  ${sanitizeCell(v)}\n`).join(''));
       }
       done(0);
     });
