@@ -1,6 +1,6 @@
 /** The history store: open a database, write polls, read history. */
 export { openDatabase, migrationsFolder, type FlightrecDb, type OpenOptions } from './open.ts';
-export { DatabaseOpenError, DatabaseVersionError, HistoryQueryError, PollWriteError } from './errors.ts';
+export { CorruptDataError, DatabaseOpenError, DatabaseVersionError, HistoryQueryError, PollWriteError, type DamageSite } from './errors.ts';
 export { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } from './writer.ts';
 export {
   createHistoryReader,

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { formatBytes, parseCutoffArg, TimeArgError } from '../../collector/index.ts';
 import {
+  CorruptDataError,
   createHistoryReader,
   createHistoryWriter,
   DatabaseOpenError,
@@ -27,7 +28,7 @@ interface GlobalOpts {
 }
 
 function openFailure(err: unknown): never {
-  if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError || err instanceof HistoryQueryError) {
+  if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError || err instanceof HistoryQueryError || err instanceof CorruptDataError) {
     throw new RuntimeError(err.message);
   }
   throw err;
