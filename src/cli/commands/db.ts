@@ -21,6 +21,7 @@ import {
   type StoreStats,
 } from '../../db/index.ts';
 import { RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { registerDbCheck } from './db-check.ts';
 
 interface GlobalOpts {
   db: string;
@@ -132,4 +133,6 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
       else io.stdout.write(`vacuumed ${path}: ${formatBytes(before)} -> ${formatBytes(after)}\n`);
       done(0);
     });
+
+  registerDbCheck(db, io, done);
 }
