@@ -77,14 +77,13 @@ export function checkStore(db: FlightrecDb): StoreCheck {
   };
   /** Pages through a table by an integer key; a page SQLite cannot read is damage of the whole rest of the table. */
   const pages = (table: string, sql: string, each: (row: Row) => void): void => {
-    const stmt = sqlite.prepare(`${sql} LIMIT ${PAGE}`).raw();
     let after = -1;
     for (;;) {
       let rows: Row[];
       try {
-        rows = stmt.all(after) as Row[];
+        rows = sqlite.prepare(`${sql} LIMIT ${PAGE}`).raw().all(after) as Row[];
       } catch (err) {
-        found({ table, item: `rows after key ${after}`, reason: reasonOf(err) });
+        found({ table, item: after < 0 ? 'its rows' : `rows after key ${after}`, reason: reasonOf(err) });
         return;
       }
       for (const row of rows) {
@@ -96,22 +95,40 @@ export function checkStore(db: FlightrecDb): StoreCheck {
     }
   };
 
+  /** Runs one part of the check; what SQLite cannot read there is damage of that table, and the check goes on. */
+  const section = (table: string, fn: () => void, item = 'the table'): void => {
+    try {
+      fn();
+    } catch (err) {
+      found({ table, item, reason: reasonOf(err) });
+    }
+  };
+
+  const batches = new Map<number, { first: number; last: number; frames: number }>();
   const run = (): void => {
     // SQLite's pages and indexes first: its messages name tables and pages
     try {
       const problems = (sqlite.prepare('PRAGMA integrity_check(100)').pluck().all() as string[]).filter((m) => m !== 'ok');
-      for (const p of problems) found({ table: 'sqlite', item: 'file', reason: p });
+      for (const p of problems) found({ table: 'sqlite', item: 'the file', reason: p });
       count('sqlite file');
     } catch (err) {
-      found({ table: 'sqlite', item: 'file', reason: reasonOf(err) });
+      found({ table: 'sqlite', item: 'the file', reason: reasonOf(err) });
     }
 
-    const batches = new Map<number, { first: number; last: number; frames: number }>();
     pages('conn_batch', 'SELECT id, first_poll, last_poll, frames FROM conn_batch WHERE id > ? ORDER BY id', (r) => {
       batches.set(Number(r[0]), { first: Number(r[1]), last: Number(r[2]), frames: Number(r[3]) });
     });
 
     // chunks: every group's directory, then every chunk decoded to its exact end
+    section('conn_chunk', () => checkChunks());
+    const versionOf = new Map<number, number>();
+    section('conn_version', () => checkVersions(versionOf));
+    section('conn_frame', () => checkFrames(versionOf));
+    section('str', () => checkTexts());
+    section('poll', () => checkPolls());
+  };
+
+  const checkChunks = (): void => {
     const chunkPage = sqlite.prepare(
       `SELECT batch, first_entity, data FROM conn_chunk WHERE batch > ? OR (batch = ? AND first_entity > ?)
        ORDER BY batch, first_entity LIMIT ${PAGE}`,
@@ -155,9 +172,11 @@ export function checkStore(db: FlightrecDb): StoreCheck {
       at = [Number(last[0]), Number(last[1])];
     }
 
-    // versions and entities: decoded and resolved through the readers' own loader, in pages
+  };
+
+  /** Versions and entities: decoded and resolved through the readers' own loader, in pages. */
+  const checkVersions = (versionOf: Map<number, number>): void => {
     const resolver = new Resolver(sqlite);
-    const versionOf = new Map<number, number>();
     pages('conn_version', 'SELECT id, entity, from_poll FROM conn_version WHERE id > ? ORDER BY id', (r) => {
       versionOf.set(Number(r[0]), Number(r[1]));
     });
@@ -172,13 +191,21 @@ export function checkStore(db: FlightrecDb): StoreCheck {
           try {
             new ConnPartsLoader(sqlite, resolver).byIds([id]);
           } catch (err) {
+            if (unreadable(err)) {
+              // a page SQLite cannot read: one entry for the slice, not one per version
+              found({ table: 'conn_version', item: `versions ${slice[0]} to ${slice.at(-1)}`, reason: reasonOf(err) });
+              break;
+            }
             found({ table: 'conn_version', item: `version ${id} of connection ${versionOf.get(id)}`, reason: reasonOf(err) });
           }
         }
       }
     }
 
-    // frames: the version list, and the head samples while their batch is open
+  };
+
+  /** Frames: the version list, and the head samples while their batch is open. */
+  const checkFrames = (versionOf: ReadonlyMap<number, number>): void => {
     pages('conn_frame', 'SELECT poll, batch, seq, rows, versions, head FROM conn_frame WHERE poll > ? ORDER BY poll', (r) => {
       const [poll, b, seq, rows, versions, head] = r as [number, number, number, number, Uint8Array, Uint8Array | null];
       try {
@@ -193,7 +220,10 @@ export function checkStore(db: FlightrecDb): StoreCheck {
       }
     });
 
-    // the dictionary and documents: each text against its stored hash
+  };
+
+  /** The dictionary and documents: each text against its stored hash. */
+  const checkTexts = (): void => {
     for (const [table, column] of [['str', 's'], ['doc', 'body']] as const) {
       pages(table, `SELECT id, h, ${column} FROM ${table} WHERE id > ? ORDER BY id`, (r) => {
         try {
@@ -206,7 +236,10 @@ export function checkStore(db: FlightrecDb): StoreCheck {
       });
     }
 
-    // polls: requests and details; every answer but the connections (checked above) rebuilt as a reader would
+  };
+
+  /** Polls: requests and details; every answer but the connections (checked above) rebuilt as a reader would; raw bodies. */
+  const checkPolls = (): void => {
     const reader = createHistoryReader(db);
     pages('poll', 'SELECT id, operation, ok, request, details, extra FROM poll WHERE id > ? ORDER BY id', (r) => {
       const [id, op, ok, request, details, extra] = r as [number, OperationName, number, string, string | null, string | null];
@@ -230,9 +263,17 @@ export function checkStore(db: FlightrecDb): StoreCheck {
     });
   };
   // one snapshot: a collector writing meanwhile does not make references look broken
-  if (sqlite.inTransaction) run();
-  else sqlite.transaction(run).deferred();
+  section('sqlite', () => (sqlite.inTransaction ? run() : sqlite.transaction(run).deferred()), 'the file');
   return { checked, damage, truncated };
+}
+
+/** True when SQLite itself could not read a page (as opposed to bytes that do not decode). */
+function unreadable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_')) return true;
+  }
+  return false;
 }
 
 /** A head blob: every entry decoded, of the frame's connections, then the offset table and the count. */
