@@ -82,6 +82,10 @@ export function registerDbCheck(db: Command, io: CliIo, done: (code: number) => 
         store.close();
       }
       io.stdout.write(g.output === 'json' ? checkJson(result, path) : formatCheck(result, path));
+      if (result.damage.length > 0) {
+        const n = `${result.damage.length}${result.truncated ? '+' : ''}`;
+        io.stderr.write(`flightrec: the history database ${path} is damaged: ${n} damaged item${n === '1' ? '' : 's'} (listed on stdout)\n`);
+      }
       done(result.damage.length === 0 ? EXIT.ok : EXIT.failure);
     });
 }
