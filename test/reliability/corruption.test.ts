@@ -131,7 +131,10 @@ describe('corruption that passes PRAGMA integrity_check', () => {
     for (let c = 0; c < 2; c++) {
       const path = damagedCopy(`flip-${c}.db`, (bytes) => {
         // past the header page: flips in the first page make every open fail the same way
-        for (let i = 0; i < 4; i++) bytes[4096 + Math.floor(rnd() * (bytes.length - 4096))] ^= 1 << Math.floor(rnd() * 8);
+        for (let i = 0; i < 4; i++) {
+          const at = 4096 + Math.floor(rnd() * (bytes.length - 4096));
+          bytes[at] = bytes[at]! ^ (1 << Math.floor(rnd() * 8));
+        }
         return bytes;
       });
       expectContained(await readAll(path), false);
