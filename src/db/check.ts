@@ -134,6 +134,8 @@ export function checkStore(db: FlightrecDb): StoreCheck {
        ORDER BY batch, first_entity LIMIT ${PAGE}`,
     ).raw();
     let at: [number, number] = [-1, -1];
+    // the groups of a batch are read as one ascending list: the last connection of the group before
+    let before = { batch: -1, last: -1 };
     for (;;) {
       let rows: Row[];
       try {
@@ -151,6 +153,9 @@ export function checkStore(db: FlightrecDb): StoreCheck {
           if (!(data instanceof Uint8Array)) throw new Error('the chunk group is not a blob');
           const g = readChunkGroup(data);
           if (g.entities[0] !== firstEntity) throw new Error(`the group starts at connection ${g.entities[0]}, its key says ${firstEntity}`);
+          const previous = before.batch === b ? before.last : -1;
+          before = { batch: b, last: g.entities.at(-1) ?? firstEntity };
+          if (firstEntity <= previous) throw new Error(`the group before ends at connection ${previous}, past this group's first ${firstEntity}`);
           for (let k = 0; k < g.entities.length; k++) {
             entity = g.entities[k]!;
             if (k > 0 && entity <= g.entities[k - 1]!) throw new Error('connections out of order');
