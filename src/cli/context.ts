@@ -20,7 +20,8 @@ export interface CliIo {
   readonly cwd: string;
   /** the current time in milliseconds (Date.now in production) */
   readonly now: () => number;
-  /** aborted on SIGINT/SIGTERM (long-running commands stop cleanly) */
+  /** aborted on SIGINT/SIGTERM (long-running commands stop cleanly); in `run()`, reading it installs the
+   *  signal handlers: a command that never reads it ends at once on a signal (docs/cli.md) */
   readonly signal: AbortSignal;
   /** stdin, for the TUI (process.stdin in production) */
   readonly stdin?: NodeJS.ReadStream;

@@ -72,13 +72,25 @@ function reportError(err: unknown, io: CliIo): number {
 export async function run(argv: readonly string[]): Promise<void> {
   const controller = new AbortController();
   let signals = 0;
+  let graceful = false;
   const onSignal = (): void => {
     signals += 1;
     if (signals > 1) process.exit(130);
     controller.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // A JavaScript signal handler runs only on the event loop, which a long synchronous read never
+  // returns to: a reader command with a handler would ignore Ctrl-C until its read ends. So the
+  // handlers are installed only by the commands that stop gracefully and do return to the loop
+  // (collect, sim, demo, browse): they are the ones that read io.signal. Every other command holds
+  // nothing needing cleanup (a read, or a write SQLite rolls back) and keeps the default action.
+  const signal = (): AbortSignal => {
+    if (!graceful) {
+      graceful = true;
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+    }
+    return controller.signal;
+  };
   const io: CliIo = {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -86,7 +98,9 @@ export async function run(argv: readonly string[]): Promise<void> {
     env: process.env,
     cwd: process.cwd(),
     now: Date.now,
-    signal: controller.signal,
+    get signal() {
+      return signal();
+    },
   };
   const code = await main(argv, io);
   process.exitCode = code;

@@ -1,7 +1,9 @@
 /**
  * Compact binary encoding for the history store: unsigned LEB128 varints, zigzag for signed
  * values, exact for any bigint (values beyond 2^52 take a slower bigint path), and strings.
+ * The reader checks its bounds: a value running past its blob throws CorruptDataError.
  */
+import { CorruptDataError } from './errors.ts';
 
 /** 2^51: an integer below it in magnitude zigzags into a safe float integer. */
 const FAST_NUM = 2 ** 51;
@@ -175,7 +177,7 @@ export class ByteReader {
 
   /** True when every byte has been read (up to `end`). */
   atEnd(end = this.#buf.length): boolean {
-    return this.pos >= end;
+    return !(this.pos < end); // NaN counts as the end: no loop over a broken position
   }
 
   /** Reads an unsigned varint that fits a safe integer. */
@@ -194,8 +196,24 @@ export class ByteReader {
       result += (b & 127) * mul;
       mul *= 128;
     } while (b >= 128);
+    // past the end, bytes read as undefined and end the loop: checked once, off the one-byte path
+    if (!(p <= buf.length)) this.#overrun('a varint');
     this.pos = p;
     return result;
+  }
+
+  /** Throws the CorruptDataError of a value running past the end of the blob. */
+  #overrun(what: string): never {
+    throw new CorruptDataError(`${what} at offset ${this.pos} runs past the end of its ${this.#buf.length}-byte blob`);
+  }
+
+  /** Reads an unsigned varint that counts items of at least `minBytes` bytes each still to come (so at most what remains). */
+  count(minBytes = 1): number {
+    const n = this.uint();
+    if (n * minBytes > this.#buf.length - this.pos) {
+      throw new CorruptDataError(`a count of ${n} at offset ${this.pos} exceeds the ${this.#buf.length - this.pos} bytes left in its blob`);
+    }
+    return n;
   }
 
   /** Reads a zigzag varint as a Num (number in the fast zone, else bigint). */
@@ -227,6 +245,7 @@ export class ByteReader {
     let shift = 0n;
     let p = this.pos;
     for (;;) {
+      if (!(p < buf.length)) this.#overrun('a varint');
       const b = buf[p++]!;
       z |= BigInt(b & 127) << shift;
       shift += 7n;
@@ -251,6 +270,7 @@ export class ByteReader {
   string(): string {
     const head = this.uint();
     const n = Math.floor(head / 2);
+    if (n > this.#buf.length - this.pos) this.#overrun(`a string of ${n} ${head % 2 === 0 ? 'bytes' : 'code units'}`);
     if (head % 2 === 0) {
       const buf = this.#buf;
       const start = this.pos;
@@ -277,6 +297,7 @@ export class ByteReader {
   /** Reads a 32-bit little-endian unsigned integer at an absolute offset. */
   u32At(offset: number): number {
     const b = this.#buf;
+    if (!(offset >= 0 && offset + 4 <= b.length)) throw new CorruptDataError(`an offset table entry at ${offset} lies outside its ${b.length}-byte blob`);
     return (b[offset]! | (b[offset + 1]! << 8) | (b[offset + 2]! << 16)) + b[offset + 3]! * 0x1000000;
   }
 }

@@ -4,6 +4,7 @@
  * in one row, so reading a whole batch costs a few hundred rows instead of one per connection.
  */
 import { ByteReader, ByteWriter, isZero, normal, subNum, toBig, type Num } from './bytes.ts';
+import { CorruptDataError } from './errors.ts';
 import { EXTRA, FAST_FIELDS, HAS_MORE, INFLIGHT, readTail, readTailInto, sampleSlot, writeTail, type FastSample, type SampleSlot } from './conn-codec.ts';
 
 /**
@@ -52,7 +53,7 @@ export function writeChunk(w: ByteWriter, seqs: readonly number[], samples: read
 
 /** Reads the chunk at the reader's position: every sample, or up to sequence number `until`. */
 export function readChunk(r: ByteReader, until = Infinity): { seqs: number[]; samples: FastSample[] } {
-  const n = r.uint();
+  const n = r.count();
   const seqs = new Array<number>(n);
   let seq = -1;
   for (let i = 0; i < n; i++) {
@@ -87,7 +88,7 @@ export function readChunk(r: ByteReader, until = Infinity): { seqs: number[]; sa
  * no sample there.
  */
 export function readSampleAt(r: ByteReader, seq: number, slot: SampleSlot = sampleSlot()): SampleSlot | undefined {
-  const n = r.uint();
+  const n = r.count();
   let at = -1;
   let s = -1;
   for (let i = 0; i < n; i++) {
@@ -172,6 +173,8 @@ function scanSamples(g: ChunkGroup, group: number, k: number, into: IdleSamples,
     n = r.uint();
     p = r.pos;
   }
+  // a sample takes a byte at least: a larger count is damage (and would loop on bytes past the end)
+  if (!(n <= buf.length - p)) throw new CorruptDataError(`the chunk of connection ${g.entities[k]} counts ${n} samples in ${buf.length - p} bytes`);
   const seqs = seqScratch;
   let seq = -1;
   for (let i = 0; i < n; i++) {
@@ -182,7 +185,7 @@ function scanSamples(g: ChunkGroup, group: number, k: number, into: IdleSamples,
       p = r.pos;
     }
     seq += gap + 1;
-    if (seq >= stride) throw new Error(`chunk of connection ${g.entities[k]}: sample ${seq} beyond the batch's ${stride} frames`);
+    if (!(seq < stride)) throw new CorruptDataError(`chunk of connection ${g.entities[k]}: sample ${seq} beyond the batch's ${stride} frames`);
     seqs[i] = seq;
   }
   let idle = 0;
@@ -243,6 +246,7 @@ function scanSamples(g: ChunkGroup, group: number, k: number, into: IdleSamples,
       p = r.pos;
     }
   }
+  if (p > buf.length) throw new CorruptDataError(`the chunk of connection ${g.entities[k]} runs past the end of its group`);
   return true;
 }
 
@@ -345,7 +349,7 @@ export interface ChunkGroup {
 /** Reads a chunk group's directory. */
 export function readChunkGroup(data: Uint8Array): ChunkGroup {
   const r = new ByteReader(data);
-  const n = r.uint();
+  const n = r.count(2);
   const entities = new Array<number>(n);
   let e = 0;
   for (let i = 0; i < n; i++) entities[i] = e += r.uint();
@@ -358,6 +362,7 @@ export function readChunkGroup(data: Uint8Array): ChunkGroup {
     starts[i] = p;
     p += length;
   }
+  if (p > data.length) throw new CorruptDataError(`the chunks of a group end at byte ${p} of its ${data.length}`);
   return { data, entities, starts, reader: r };
 }
 
@@ -401,14 +406,14 @@ export function readBatchChunks(data: Uint8Array): BatchChunks {
   // pass 1: count the entities, skipping each group's chunks
   let total = 0;
   while (!r.atEnd()) {
-    const n = r.uint();
+    const n = r.count(2);
     for (let i = 0; i < n; i++) r.uint();
     let bytes = 0;
     for (let i = 0; i < n; i++) bytes += r.uint();
     r.pos += bytes;
     total += n;
   }
-  if (r.pos !== data.length) throw new Error(`chunk groups overrun their blob (${r.pos} of ${data.length} bytes)`);
+  if (r.pos !== data.length) throw new CorruptDataError(`chunk groups overrun their blob (${r.pos} of ${data.length} bytes)`);
   // pass 2: fill the directory
   const entities = new Float64Array(total);
   const starts = new Float64Array(total);
@@ -421,7 +426,7 @@ export function readBatchChunks(data: Uint8Array): BatchChunks {
     for (let i = 0; i < n; i++) {
       e += r.uint();
       // the binary search in chunkIn needs one ascending list
-      if (e <= last) throw new Error(`chunk groups of a batch out of entity order (${e} after ${last})`);
+      if (e <= last) throw new CorruptDataError(`chunk groups of a batch out of entity order (${e} after ${last})`);
       entities[k + i] = last = e;
     }
     for (let i = 0; i < n; i++) starts[k + i] = r.uint(); // lengths for now

@@ -108,7 +108,7 @@ export function readHeadEntry(r: ByteReader): { entity: number; sample: FastSamp
 export function readTail(r: ByteReader, v: Num[], flags: number): FastSample {
   let inflight: [number, Num][] | undefined;
   if (flags & INFLIGHT) {
-    const n = r.uint();
+    const n = r.count(2);
     inflight = new Array<[number, Num]>(n);
     for (let i = 0; i < n; i++) inflight[i] = [r.int(), r.num()];
   }
@@ -140,7 +140,7 @@ export function sampleSlot(): SampleSlot {
 export function readTailInto(r: ByteReader, slot: SampleSlot, flags: number): SampleSlot {
   let requests: InFlightRequest[] | undefined;
   if (flags & INFLIGHT) {
-    const n = r.uint();
+    const n = r.count(2);
     requests = new Array<InFlightRequest>(n);
     for (let i = 0; i < n; i++) requests[i] = { apiKey: r.int(), inFlightDuration: big(r.num()) };
   }

@@ -8,6 +8,7 @@ import { parseJsonLossless, type JsonValue } from '../api/codec/lossless-json.ts
 import { authOf, sharedAuth, sharedSource, sharedTls, type Auth, type ConnSlow } from './conn-codec.ts';
 import { ByteReader } from './bytes.ts';
 import type { Resolver } from './dictionary.ts';
+import { decoding } from './errors.ts';
 import { IdCache } from './id-cache.ts';
 import { decodeIdList } from './sql-values.ts';
 
@@ -74,7 +75,7 @@ export class ConnPartsLoader {
     }
     if (missing !== undefined) {
       // decoded records land in the cache; the query lists each missing id once per mention
-      this.#build(this.#byIds.get(JSON.stringify(missing)) as Blobs);
+      decoding({ table: 'conn_version' }, () => this.#build(this.#byIds.get(JSON.stringify(missing)) as Blobs));
       for (let i = 0; i < ids.length; i++) {
         if (out[i] !== undefined) continue;
         const p = cache.get(ids[i]!);
@@ -97,7 +98,7 @@ export class ConnPartsLoader {
 
   /** Every version of an entity, oldest first. */
   allOfEntity(entity: number): ConnParts[] {
-    return this.#build(this.#allOfEntity.get(entity) as Blobs).sort((a, b) => a.fromPoll - b.fromPoll || a.version - b.version);
+    return decoding({ table: 'conn_version', entity: `connection ${entity}` }, () => this.#build(this.#allOfEntity.get(entity) as Blobs)).sort((a, b) => a.fromPoll - b.fromPoll || a.version - b.version);
   }
 
   /** Decodes the version and entity records, which come in lockstep (row i of both aggregates), into the cache. */

@@ -8,6 +8,7 @@ import { ByteReader } from './bytes.ts';
 import { buildConnection, HEAD_STRIDE, readHeadEntry, sampleSlot, type FastSample } from './conn-codec.ts';
 import { chunkIn, chunkOf, readBatchChunks, readChunk, readChunkGroup, readSampleAt, type BatchChunks } from './conn-chunk.ts';
 import type { ConnParts, ConnPartsLoader } from './conn-parts.ts';
+import { damaged, decoding } from './errors.ts';
 import { decodeIdList } from './sql-values.ts';
 
 /** A stored frame (one successful ListKafkaConnections answer). */
@@ -133,11 +134,16 @@ export class ConnReader {
     if (keptIds.length === 0) return [];
     const parts = this.#parts.inOrder(keptIds);
     const out = new Array<KafkaConnection>(parts.length);
-    this.#eachSample(f, keep, parts, (k, entityOf, sample) => {
-      const p = parts[k]!;
-      if (entityOf !== undefined && entityOf !== p.entity) throw new Error(`poll ${f.poll}: row ${keep === undefined ? k : keep[k]} belongs to another connection`);
-      out[k] = buildConnection(p, sample ?? missing(f, p.entity));
-    }, reuseBatch);
+    try {
+      this.#eachSample(f, keep, parts, (k, entityOf, sample) => {
+        const p = parts[k]!;
+        if (entityOf !== undefined && entityOf !== p.entity) throw new Error(`poll ${f.poll}: row ${keep === undefined ? k : keep[k]} belongs to another connection`);
+        out[k] = buildConnection(p, sample ?? missing(f, p.entity));
+      }, reuseBatch);
+    } catch (err) {
+      if (f.head === null && this.#decoded?.batch === f.batch) this.#decoded = undefined;
+      throw damaged(err, f.head !== null ? { table: 'conn_frame', poll: f.poll } : { table: 'conn_chunk', poll: f.poll, entity: `batch ${f.batch}` });
+    }
     return out;
   }
 
@@ -236,9 +242,11 @@ export class ConnReader {
           seqPoll.set(`${b}:${seq}`, poll);
         }
         for (const [b, blob] of chunks) {
-          const r = blob === null ? undefined : chunkOf(readChunkGroup(blob), entity);
-          if (r === undefined) continue;
-          const d = readChunk(r);
+          const d = decoding({ table: 'conn_chunk', entity: `batch ${b}, connection ${entity}` }, () => {
+            const r = blob === null ? undefined : chunkOf(readChunkGroup(blob), entity);
+            return r === undefined ? undefined : readChunk(r);
+          });
+          if (d === undefined) continue;
           d.seqs.forEach((seq, k) => {
             const poll = seqPoll.get(`${b}:${seq}`);
             if (poll !== undefined && poll >= fromPoll && poll <= toPoll) samples.push({ poll, sample: d.samples[k]! });
@@ -258,17 +266,19 @@ export class ConnReader {
     const mine = new Set(versions.map((v) => v.version));
     for (const [poll, rows, blob, head] of this.#q.headFrames.all(clusterId, from) as [number, number, Buffer, Buffer][]) {
       if (poll > to) break;
-      const ids = decodeIdList(blob, rows);
-      const r = new ByteReader(head);
-      const strides = Math.ceil(rows / HEAD_STRIDE);
-      const table = head.length - 4 - 4 * strides;
-      for (let i = 0; i < ids.length; i++) {
-        if (!mine.has(ids[i]!)) continue;
-        r.pos = r.u32At(table + 4 * Math.floor(i / HEAD_STRIDE));
-        for (let skip = i % HEAD_STRIDE; skip > 0; skip--) readHeadEntry(r);
-        const e = readHeadEntry(r);
-        if (e.entity === entity) out.push({ poll, sample: e.sample });
-      }
+      decoding({ table: 'conn_frame', poll }, () => {
+        const ids = decodeIdList(blob, rows);
+        const r = new ByteReader(head);
+        const strides = Math.ceil(rows / HEAD_STRIDE);
+        const table = head.length - 4 - 4 * strides;
+        for (let i = 0; i < ids.length; i++) {
+          if (!mine.has(ids[i]!)) continue;
+          r.pos = r.u32At(table + 4 * Math.floor(i / HEAD_STRIDE));
+          for (let skip = i % HEAD_STRIDE; skip > 0; skip--) readHeadEntry(r);
+          const e = readHeadEntry(r);
+          if (e.entity === entity) out.push({ poll, sample: e.sample });
+        }
+      });
     }
   }
 }

@@ -12,6 +12,7 @@ import { buildVersionRow, readHeadEntry, type ConnectionVersion } from './conn-c
 import { indexOfSorted, readChunkGroup, readInFlightAt, scanChunkIdle, type ChunkGroup, type IdleSamples, type InFlightColumns } from './conn-chunk.ts';
 import type { ConnPartsLoader } from './conn-parts.ts';
 import type { ConnReader, Frame } from './conn-reader.ts';
+import { CorruptDataError, damaged } from './errors.ts';
 import { decodeIdList } from './sql-values.ts';
 
 /**
@@ -33,6 +34,10 @@ export interface ConnectionFrame {
 }
 /** How far ahead of the expected position a row is looked for in the previous frame. */
 const LOOKAHEAD = 4;
+/** Most frames a stored batch may claim (the writer seals at a few). */
+const MAX_FRAMES = 65_536;
+/** Most sample indexes (connections x frames) of one decoded batch. */
+const MAX_INDEXES = 2 ** 25;
 
 /** A sealed batch decoded: idle durations and in-flight lists at `slot * stride + seq` (slot: the entity's place in the batch). */
 interface DecodedBatch {
@@ -93,15 +98,19 @@ export class ConnFrameReader {
     const slots = new Int32Array(n);
     if (f.head !== null) {
       const r = new ByteReader(f.head);
-      for (let i = 0; i < n; i++) {
-        const e = readHeadEntry(r);
-        if (e.entity !== versions[i]!.entityId) throw new Error(`poll ${f.poll}: row ${i} belongs to another connection`);
-        idle[i] = e.sample.v[0]!;
-        inFlightOffsets[i] = inFlight.apiKeys.length;
-        for (const [apiKey, d] of e.sample.inflight ?? []) {
-          inFlight.apiKeys.push(apiKey);
-          inFlight.durations.push(d);
+      try {
+        for (let i = 0; i < n; i++) {
+          const e = readHeadEntry(r);
+          if (e.entity !== versions[i]!.entityId) throw new Error(`row ${i} belongs to another connection`);
+          idle[i] = e.sample.v[0]!;
+          inFlightOffsets[i] = inFlight.apiKeys.length;
+          for (const [apiKey, d] of e.sample.inflight ?? []) {
+            inFlight.apiKeys.push(apiKey);
+            inFlight.durations.push(d);
+          }
         }
+      } catch (err) {
+        throw damaged(err, { table: 'conn_frame', poll: f.poll, entity: 'its head blob' });
       }
     } else {
       const d = this.#batch(f.batch);
@@ -119,7 +128,13 @@ export class ConnFrameReader {
         else idle[i] = idleOf[at]!;
         inFlightOffsets[i] = inFlight.apiKeys.length;
         const list = inFlightAt[at]!;
-        if (list !== 0) readInFlightAt(d.groups[inFlightGroup[at]!]!, list - 1, inFlight);
+        if (list !== 0) {
+          try {
+            readInFlightAt(d.groups[inFlightGroup[at]!]!, list - 1, inFlight);
+          } catch (err) {
+            throw damaged(err, { table: 'conn_chunk', poll: f.poll, entity: `batch ${f.batch}, connection ${versions[i]!.entityId}` });
+          }
+        }
       }
     }
     inFlightOffsets[n] = inFlight.apiKeys.length;
@@ -155,10 +170,26 @@ export class ConnFrameReader {
   #batch(batch: number): DecodedBatch {
     const last = this.#decoded;
     if (last?.batch === batch) return last;
-    const groups = (this.#q.chunks.all(batch) as Buffer[]).map(readChunkGroup);
     const stride = (this.#q.frames.get(batch) as number | undefined) ?? 0;
+    let entity = -1;
+    try {
+      return this.#decode(batch, stride, (e) => (entity = e));
+    } catch (err) {
+      throw damaged(err, { table: 'conn_chunk', entity: entity < 0 ? `batch ${batch}` : `batch ${batch}, connection ${entity}` });
+    }
+  }
+
+  /** #batch's decoding; `at` is told each entity before its chunk is read (to name it when damaged). */
+  #decode(batch: number, stride: number, at: (entity: number) => void): DecodedBatch {
+    const last = this.#decoded;
+    this.#decoded = undefined; // its storage is reused: no stale answer if this decoding fails
+    const groups = (this.#q.chunks.all(batch) as Buffer[]).map(readChunkGroup);
     let slots = 0;
     for (const g of groups) slots += g.entities.length;
+    // bounded before the sample storage (17 bytes an index) is allocated: batches hold a few frames
+    if (!(Number.isInteger(stride) && stride >= 0 && stride <= MAX_FRAMES && slots * stride <= MAX_INDEXES)) {
+      throw new CorruptDataError(`${slots} connections over ${stride} frames is not a batch this flightrec writes`, { table: 'conn_batch' });
+    }
     const samples = reuse(last?.samples, slots * stride);
     const entities = last !== undefined && last.entities.length >= slots ? last.entities : new Float64Array(slots);
     const d: DecodedBatch = { batch, stride, entities, slots, groups, samples };
@@ -167,6 +198,7 @@ export class ConnFrameReader {
       const g = groups[gi]!;
       for (let k = 0; k < g.entities.length; k++) {
         const entity = g.entities[k]!;
+        at(entity);
         if (slot > 0 && entity <= entities[slot - 1]!) throw new Error(`connection batch ${batch}: chunks out of entity order`);
         entities[slot] = entity;
         scanChunkIdle(g, gi, k, samples, slot * stride, stride);

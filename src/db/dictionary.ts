@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { textFromSql, textToSql } from './bytes.ts';
+import { CorruptDataError } from './errors.ts';
 import { IdCache } from './id-cache.ts';
 
 /** A 52-bit hash of a string's UTF-16 code units (two 32-bit FNV-1a style lanes). */
@@ -123,7 +124,7 @@ export class Resolver {
     let v = this.#strings.get(id);
     if (v === undefined) {
       const raw: unknown = this.#oneString.get(id);
-      if (raw === undefined) throw new Error(`string dictionary id ${id} is missing`);
+      if (raw === undefined) throw new CorruptDataError(`string dictionary id ${id} is missing`, { table: 'str' });
       v = textFromSql(raw);
       this.#strings.set(id, v);
     }
@@ -135,7 +136,7 @@ export class Resolver {
     let v = this.#docs.get(id);
     if (v === undefined) {
       v = this.#oneDoc.get(id) as string | undefined;
-      if (v === undefined) throw new Error(`document id ${id} is missing`);
+      if (v === undefined) throw new CorruptDataError(`document id ${id} is missing`, { table: 'doc' });
       this.#docs.set(id, v);
     }
     return v;

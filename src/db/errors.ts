@@ -45,3 +45,88 @@ export class PollWriteError extends Error {
 export class HistoryQueryError extends Error {
   override readonly name = 'HistoryQueryError';
 }
+
+/** Where damaged stored data was found, as far as the reader knows it. */
+export interface DamageSite {
+  /** the table holding the damaged value (conn_chunk, conn_frame, str, ...) */
+  readonly table?: string;
+  /** the poll being read */
+  readonly poll?: number;
+  /** the stored entity (a connection id, a version id, a dictionary id, a batch) */
+  readonly entity?: string;
+}
+
+/**
+ * Stored bytes that do not decode (a value running past its blob, a count larger than its data,
+ * a missing dictionary entry, a page SQLite calls malformed): the database is damaged. The
+ * message names what is damaged and how to go on.
+ */
+export class CorruptDataError extends Error {
+  override readonly name = 'CorruptDataError';
+  readonly site: DamageSite;
+  /** what is wrong, without the location */
+  readonly reason: string;
+
+  constructor(reason: string, site: DamageSite = {}, options?: { cause?: unknown }) {
+    super(corruptMessage(reason, site), options);
+    this.reason = reason;
+    this.site = site;
+  }
+
+  /** The same damage with more of its location filled in (what the caller knows and the thrower did not). */
+  within(site: DamageSite): CorruptDataError {
+    const merged: DamageSite = { ...site, ...definedOf(this.site) };
+    if (merged.table === this.site.table && merged.poll === this.site.poll && merged.entity === this.site.entity) return this;
+    return new CorruptDataError(this.reason, merged, { cause: this.cause ?? this });
+  }
+}
+
+function definedOf(site: DamageSite): DamageSite {
+  const out: { table?: string; poll?: number; entity?: string } = {};
+  if (site.table !== undefined) out.table = site.table;
+  if (site.poll !== undefined) out.poll = site.poll;
+  if (site.entity !== undefined) out.entity = site.entity;
+  return out;
+}
+
+function corruptMessage(reason: string, site: DamageSite): string {
+  const where = [
+    site.table === undefined ? undefined : `table ${site.table}`,
+    site.poll === undefined ? undefined : `poll ${site.poll}`,
+    site.entity,
+  ].filter((x) => x !== undefined);
+  return (
+    `the history database is damaged${where.length > 0 ? ` (${where.join(', ')})` : ''}: ${reason}. ` +
+    'Run `flightrec db check` to list every damaged range; read around it (--since/--until, --at) or restore the file from a backup'
+  );
+}
+
+/** SQLite result codes that say the file itself is damaged. */
+const CORRUPT_CODES = /^SQLITE_(CORRUPT|NOTADB)/;
+
+/**
+ * What a failure while reading stored data means: a CorruptDataError at `site` (one already
+ * typed gains the location) unless it is not about the data (a query the store cannot answer,
+ * a database that cannot be opened, a busy or failing disk: those are passed on unchanged).
+ */
+export function damaged(err: unknown, site: DamageSite = {}): unknown {
+  if (err instanceof CorruptDataError) return err.within(site);
+  if (err instanceof HistoryQueryError || err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) return err;
+  const code = (err as { code?: unknown } | undefined)?.code;
+  const text = err instanceof Error ? err.message : String(err);
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) {
+    if (!CORRUPT_CODES.test(code)) return err;
+    return new CorruptDataError(`SQLite reports a malformed page (${text})`, site, { cause: err });
+  }
+  // anything else thrown while decoding stored bytes (a count out of range, a missing id, bad JSON) is damage
+  return new CorruptDataError(text, site, { cause: err });
+}
+
+/** Runs a decoding step; a failure is rethrown as damaged(err, site) says. */
+export function decoding<T>(site: DamageSite, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw damaged(err, site);
+  }
+}

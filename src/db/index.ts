@@ -1,6 +1,6 @@
 /** The history store: open a database, write polls, read history. */
 export { openDatabase, migrationsFolder, type FlightrecDb, type OpenOptions } from './open.ts';
-export { DatabaseOpenError, DatabaseVersionError, HistoryQueryError, PollWriteError } from './errors.ts';
+export { CorruptDataError, DatabaseOpenError, DatabaseVersionError, HistoryQueryError, PollWriteError, type DamageSite } from './errors.ts';
 export { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } from './writer.ts';
 export {
   createHistoryReader,
@@ -14,5 +14,6 @@ export {
 export type { ConnectionFrame } from './conn-stream.ts';
 export type { ConnectionVersion } from './conn-codec.ts';
 export type { PruneResult, StoreStats } from './maintenance.ts';
+export { checkStore, type Damage, type StoreCheck } from './check.ts';
 export { CONNECTION_COLUMNS } from './sql-columns.ts';
 export type { HistoryWriter, PollCoverage, PollFailure, PollRecord, PollSuccess } from './poll-record.ts';

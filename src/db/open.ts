@@ -116,11 +116,14 @@ function checkVersion(path: string, found: FoundVersion, journal: Journal, reado
   }
 }
 
+/** How to go on with a file SQLite cannot read. */
+const DAMAGED_HINT = '; restore it from a backup, or save what is readable with `sqlite3 FILE .recover | sqlite3 NEW`';
+
 function describe(err: unknown): string {
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
-    if (code === 'SQLITE_NOTADB') return 'not an SQLite database (or encrypted, or corrupt)';
-    if (code === 'SQLITE_CORRUPT') return `database file is corrupt (${err.message})`;
+    if (code === 'SQLITE_NOTADB') return `not an SQLite database (or encrypted, or its first page is damaged)${DAMAGED_HINT}`;
+    if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) return `the file is damaged or truncated (SQLite: ${err.message})${DAMAGED_HINT}`;
     return err.message;
   }
   return String(err);

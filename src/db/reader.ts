@@ -14,7 +14,7 @@ import { ConnReader, type Prefilter } from './conn-reader.ts';
 import { ConnFrameReader, type ConnectionFrame } from './conn-stream.ts';
 import { Resolver } from './dictionary.ts';
 import { keyedPolls } from './entity-polls.ts';
-import { HistoryQueryError } from './errors.ts';
+import { damaged, decoding, HistoryQueryError, type DamageSite } from './errors.ts';
 import { Maintenance, type PruneResult, type StoreStats } from './maintenance.ts';
 import type { FlightrecDb } from './open.ts';
 import type { PollFailure } from './poll-record.ts';
@@ -105,6 +105,8 @@ function prefilterOf(resource: ResourceName, o: ReadOptions): Prefilter | undefi
 }
 
 const MAX_TIME = 2n ** 63n - 1n;
+/** Largest raw body a poll_raw row may inflate to (a larger one is damage, not an answer). */
+const MAX_RAW_BYTES = 2 ** 30;
 /** Lean connection frames read per read transaction. */
 const FRAMES_PER_READ = 8;
 const MIN_TIME = -(2n ** 63n);
@@ -135,7 +137,14 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     return text === undefined ? {} : (parseJsonLossless(text) as Record<string, unknown>);
   };
   const rows = new ResourceRows(pq, conns, small, requestOf);
-  const read = <T>(fn: () => T): T => (sqlite.inTransaction ? fn() : sqlite.transaction(fn).deferred());
+  /** Runs `fn` in a read transaction; damaged stored data becomes a CorruptDataError naming `site` (see errors.ts). */
+  const read = <T>(fn: () => T, site: DamageSite = {}): T => {
+    try {
+      return sqlite.inTransaction ? fn() : sqlite.transaction(fn).deferred();
+    } catch (err) {
+      throw damaged(err, site);
+    }
+  };
 
   const clusterId = (name: string | undefined): number | undefined => {
     if (name !== undefined) {
@@ -156,7 +165,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     const detail = q.pollDetail.get(id) as { details: string | null; path: string | null; request: string };
     const request = decodeRequest(op, parseJsonLossless(detail.request));
     const gz = q.raw.get(id) as Buffer | undefined;
-    const raw = gz === undefined ? undefined : new Uint8Array(gunzipSync(gz));
+    const raw = gz === undefined ? undefined : decoding({ table: 'poll_raw', poll: id }, () => new Uint8Array(gunzipSync(gz, { maxOutputLength: MAX_RAW_BYTES })));
     const base = { poll: info.row, operation: op, request, ...(raw === undefined ? {} : { raw }) };
     if (!info.ok) {
       const failure: PollFailure = {
@@ -184,7 +193,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   };
 
   return {
-    clusters: () => q.clusters.all() as string[],
+    clusters: () => read(() => q.clusters.all() as string[]),
 
     polls: (o) =>
       read(() => {
@@ -247,7 +256,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
           yield { poll: p.row, row: p.row };
           continue;
         }
-        const got = read(() => rows.rowsOf(resource, p, pre, true));
+        const got = read(() => rows.rowsOf(resource, p, pre, true), { poll: p.id });
         for (const r of got) if (o.filter === undefined || o.filter.matches(r.row)) yield { poll: p.row, row: r.row };
       }
     },
@@ -258,7 +267,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       const polls = read(() => pq.range({ clusterId: cid, operation: 'ListKafkaConnections', since: o.since, until: o.until, limit: -1 })).filter((p) => p.ok);
       // a few frames per read transaction (none held open across a yield)
       for (let i = 0; i < polls.length; i += FRAMES_PER_READ) {
-        const frames = read(() => polls.slice(i, i + FRAMES_PER_READ).map((p) => lean.frameOf(p.row, p.id)));
+        const frames = read(() => polls.slice(i, i + FRAMES_PER_READ).map((p) => decoding({ poll: p.id }, () => lean.frameOf(p.row, p.id))));
         for (const f of frames) if (f !== undefined) yield f;
       }
     },
@@ -300,7 +309,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         return out.sort(order);
       }),
 
-    reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId))),
+    reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId)), { poll: Number(pollId) }),
     sqlColumns,
     stats: () => read(() => maintenance.stats()),
     prune: (olderThan) => maintenance.prune(olderThan),

@@ -10,6 +10,7 @@ import { SchemaRegistrySyncStatus, ShadowLinkConfigurations } from '../api/schem
 import type { ShadowTopic, ShadowTopicPartition } from '../api/schema/shadow-topic.ts';
 import { decodeMessage } from '../api/wire/decode.ts';
 import type { Resolver } from './dictionary.ts';
+import { decoding } from './errors.ts';
 import { fromSqlInt, parseExtra, type ExtraJson } from './sql-values.ts';
 
 type Row = unknown[];
@@ -21,6 +22,15 @@ function withUnknown<T extends object>(o: T, extra: ExtraJson | undefined, path:
   if (u !== undefined) (o as { $unknown?: Record<string, JsonValue> }).$unknown = u;
   return o;
 }
+
+/** The tables an answer of each small operation is stored in (named when one of them is damaged). */
+const SMALL_TABLES: Record<Exclude<OperationName, 'ListKafkaConnections'>, string> = {
+  GetShadowLink: 'link_sample, shadow_task_sample, shadow_topic_sample, shadow_partition_sample, doc or poll',
+  ListShadowTopics: 'shadow_topic_sample, shadow_partition_sample or poll',
+  GetShadowTopic: 'shadow_topic_sample, shadow_partition_sample or poll',
+  GetUpgradeStatus: 'upgrade_sample, upgrade_member_sample or poll',
+  GetIcebergStatus: 'iceberg_sample, iceberg_topic_sample, iceberg_partition_sample or poll',
+};
 
 const bool = (v: unknown): boolean => v !== 0n && v !== 0;
 const int = (v: unknown): number => Number(v as bigint);
@@ -61,8 +71,12 @@ export class SmallReader {
     return this.#r.s(int(v));
   }
 
-  /** The stored answer of a successful poll of a small operation. */
+  /** The stored answer of a successful poll of a small operation (damaged rows: CorruptDataError naming them). */
   answer(op: Exclude<OperationName, 'ListKafkaConnections'>, poll: number, extraText: string | null): SmallAnswer {
+    return decoding({ table: SMALL_TABLES[op], poll }, () => this.#answer(op, poll, extraText));
+  }
+
+  #answer(op: Exclude<OperationName, 'ListKafkaConnections'>, poll: number, extraText: string | null): SmallAnswer {
     const extra = parseExtra(extraText);
     switch (op) {
       case 'GetShadowLink':
@@ -205,7 +219,7 @@ export class SmallReader {
 
   /** The shadow topics of a poll of any of the three operations that carry them, with their link. */
   topicsOf(poll: number): { link: string; topic: ShadowTopic }[] {
-    return this.#topics(poll);
+    return decoding({ table: SMALL_TABLES.ListShadowTopics, poll }, () => this.#topics(poll));
   }
 }
 

@@ -2,6 +2,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { parseJsonLossless, stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
 import { ByteReader, ByteWriter } from './bytes.ts';
+import { CorruptDataError } from './errors.ts';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -64,7 +65,15 @@ export function encodeIdList(ids: readonly number[]): Buffer {
 
 /** Decodes an id list written by encodeIdList. */
 export function decodeIdList(blob: Uint8Array, count: number): number[] {
-  const r = new ByteReader(inflateRawSync(blob));
+  let bytes: Buffer;
+  try {
+    // an id delta takes at most 8 bytes (zigzag of a safe integer): more output is damage, not data
+    bytes = inflateRawSync(blob, { maxOutputLength: Math.min(count * 8 + 64, 2 ** 31 - 1) });
+  } catch (err) {
+    throw new CorruptDataError(`the id list of ${count} rows does not inflate (${(err as Error).message})`, { table: 'conn_frame' });
+  }
+  const r = new ByteReader(bytes);
+  if (!(count >= 0 && count <= bytes.length)) throw new CorruptDataError(`an id list of ${bytes.length} bytes cannot hold ${count} ids`, { table: 'conn_frame' });
   const out = new Array<number>(count);
   let prev = 0;
   for (let i = 0; i < count; i++) {

@@ -53,7 +53,7 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
         });
       } catch (err) {
         if (err instanceof tui.BrowseError) throw err.usage ? new UsageError(err.message) : new RuntimeError(err.message);
-        if (err instanceof Error && (err.name === 'DatabaseOpenError' || err.name === 'DatabaseVersionError' || err.name === 'HistoryQueryError')) {
+        if (err instanceof Error && (err.name === 'DatabaseOpenError' || err.name === 'DatabaseVersionError' || err.name === 'HistoryQueryError' || err.name === 'CorruptDataError')) {
           throw new RuntimeError(err.message);
         }
         throw err;

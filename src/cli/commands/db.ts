@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { formatBytes, parseCutoffArg, TimeArgError } from '../../collector/index.ts';
 import {
+  CorruptDataError,
   createHistoryReader,
   createHistoryWriter,
   DatabaseOpenError,
@@ -20,6 +21,7 @@ import {
   type StoreStats,
 } from '../../db/index.ts';
 import { RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { registerDbCheck } from './db-check.ts';
 
 interface GlobalOpts {
   db: string;
@@ -27,7 +29,7 @@ interface GlobalOpts {
 }
 
 function openFailure(err: unknown): never {
-  if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError || err instanceof HistoryQueryError) {
+  if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError || err instanceof HistoryQueryError || err instanceof CorruptDataError) {
     throw new RuntimeError(err.message);
   }
   throw err;
@@ -131,4 +133,6 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
       else io.stdout.write(`vacuumed ${path}: ${formatBytes(before)} -> ${formatBytes(after)}\n`);
       done(0);
     });
+
+  registerDbCheck(db, io, done);
 }

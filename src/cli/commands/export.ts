@@ -9,7 +9,7 @@ import { closeSync, fchmodSync, openSync, unlinkSync, writeSync } from 'node:fs'
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
-import { createHistoryReader, HistoryQueryError } from '../../db/index.ts';
+import { CorruptDataError, createHistoryReader, HistoryQueryError } from '../../db/index.ts';
 import { mappingDocument, writeExportBundle, type ExportResult } from '../../report/export/index.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { VERSION } from '../version.ts';
@@ -143,7 +143,7 @@ export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
       }
     }
   } catch (err) {
-    if (err instanceof HistoryQueryError) throw new RuntimeError(err.message);
+    if (err instanceof HistoryQueryError || err instanceof CorruptDataError) throw new RuntimeError(err.message);
     throw err;
   } finally {
     db.close();

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../api/schema/resources.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { parseTimeArg, TimeArgError } from '../../collector/time-args.ts';
-import { createHistoryReader, DatabaseOpenError, DatabaseVersionError, HistoryQueryError, openDatabase, type FlightrecDb } from '../../db/index.ts';
+import { CorruptDataError, createHistoryReader, DatabaseOpenError, DatabaseVersionError, HistoryQueryError, openDatabase, type FlightrecDb } from '../../db/index.ts';
 import { FilterError, type Dialect } from '../../filter/index.ts';
 import {
   QUERY_FORMATS,
@@ -93,7 +93,7 @@ export function withHistory<T>(g: GlobalOpts, io: CliIo, fn: (reader: ReportRead
     cluster ??= clusters[0];
     return fn(reader, cluster);
   } catch (err) {
-    if (err instanceof HistoryQueryError) throw new RuntimeError(err.message);
+    if (err instanceof HistoryQueryError || err instanceof CorruptDataError) throw new RuntimeError(err.message);
     throw err;
   } finally {
     db.close();
