@@ -10,6 +10,7 @@ import { connFrameOfRows, connFrameOfStored, emptyConnFrame, mergeConnFanout, ty
 import type { DetectorContext, FrameDetector, Series } from './detector.ts';
 import { comparePolls, framesOf, padFrames } from './frames.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.ts';
+import { clipToRecording, laterOf } from './recording-start.ts';
 import { compareEvents, pollTime, severityRank, type Frame, type Severity, type TimelineEvent } from './types.ts';
 import { collectionDetector } from './detectors/collection.ts';
 import { connectionsDetector } from './detectors/connections.ts';
@@ -86,19 +87,28 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
     return t >= from && t <= until;
   });
 
+  // no event starts before the recording's first poll, nor before the first poll its detector read
+  const recorded = source.polls({ cluster, limit: 1 })[0];
+  const recordingStart = recorded === undefined ? undefined : pollTime(recorded);
+  const scansFromStart = recordingStart !== undefined && from <= recordingStart;
   const events: TimelineEvent[] = [];
   const series: Series[] = [];
   const collection = collectionDetector(ctx);
   for (const p of polls) collection.poll(p);
-  events.push(...collection.finish(until));
+  events.push(...collection.finish(until).map((e) => clipToRecording(e, recordingStart)));
 
   const okPolls = (resource: ResourceName): PollRow[] => {
     const ops = new Set<string>(RESOURCES[resource].operations);
     return polls.filter((p) => p.outcome === 'ok' && ops.has(p.operation));
   };
   const run = <R, F extends Frame<R>>(det: FrameDetector<R, F>, frames: Iterable<F>): void => {
-    for (const f of frames) det.frame(f);
-    events.push(...det.finish(until));
+    let first: bigint | undefined;
+    for (const f of frames) {
+      first ??= f.time;
+      det.frame(f);
+    }
+    const floor = laterOf(recordingStart, scansFromStart ? first : undefined);
+    events.push(...det.finish(until).map((e) => clipToRecording(e, floor)));
     if (det.series !== undefined) series.push(...det.series());
   };
   const rowFrames = <R>(resource: ResourceName, ok: readonly PollRow[]): Iterable<Frame<R>> =>
