@@ -72,6 +72,33 @@ describe('flightrec timeline', () => {
     }
   });
 
+  it('--for a client includes the events whose evidence names it, and its key series', async () => {
+    const r = await run(['-o', 'json', 'timeline', '--for', 'client/svc-legacy-client']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out) as { events: { kind: string; entity: string }[]; series: { name: string }[] };
+    // the wave of failed logins is about listener/external; its evidence names the client
+    expect(doc.events.some((e) => e.kind === 'connections.auth-failures' && e.entity === 'listener/external')).toBe(true);
+    // the key series are the client's own, not the cluster's
+    expect(doc.series.map((x) => x.name)).toEqual(['connections.open/client/svc-legacy-client', 'connections.auth-failures/client/svc-legacy-client']);
+    const link = JSON.parse((await run(['-o', 'json', 'timeline', '--for', 'link/dr-primary'])).out) as typeof doc;
+    expect(link.series.map((x) => x.name)).toEqual(['shadow.lag/dr-primary']);
+  });
+
+  it('--for an entity never recorded exits 2 with the nearest known names', async () => {
+    const typo = await run(['timeline', '--for', 'client/svc-legacy-clinet']);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('nearest known: client/svc-legacy-client');
+    const kind = await run(['timeline', '--for', 'foo/bar']);
+    expect(kind.code).toBe(2);
+    expect(kind.err).toContain('unknown kind "foo"');
+    const broker = await run(['timeline', '--for', 'broker/9']);
+    expect(broker.code).toBe(2);
+    expect(broker.err).toMatch(/no such entity in the recording/);
+    // a known entity without events is fine
+    const quiet = await run(['timeline', '--for', 'iceberg-topic/legacy-events', '--min-severity', 'error']);
+    expect(quiet.code).toBe(0);
+  });
+
   it('reads thresholds from the config file and rejects unknown keys there', async () => {
     const good = tmp.path('good.yaml');
     writeFileSync(good, 'thresholds:\n  connections:\n    brokerMinConnections: 100000\n');
