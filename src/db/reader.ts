@@ -19,6 +19,7 @@ import { Maintenance, type PruneResult, type StoreStats } from './maintenance.ts
 import type { FlightrecDb } from './open.ts';
 import type { PollFailure } from './poll-record.ts';
 import { PollQueries, type PollInfo } from './poll-rows.ts';
+import { RecentPolls } from './recent-polls.ts';
 import { ResourceRows } from './resource-rows.ts';
 import { SmallReader } from './small-reader.ts';
 import { sqlColumns } from './sql-columns.ts';
@@ -70,6 +71,8 @@ export interface HistoryReader {
   clusters(): string[];
   /** Polls (ok or not) in a time range, oldest first. */
   polls(q: { cluster?: string; operation?: OperationName; since?: bigint; until?: bigint; limit?: number }): PollRow[];
+  /** The newest polls (ok or not) of one operation at or before `until`, newest first, at most `limit` (up to 1000). */
+  recentPolls(q: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
   /** Stretches longer than 1.5 expected intervals without a successful poll. */
   gaps(q: { cluster?: string; operation: OperationName; target?: string; since: bigint; until: bigint; expectedIntervalNs: bigint }): Gap[];
   /** The rows of a resource from the latest successful poll(s) at or before `at`. */
@@ -118,6 +121,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const lean = new ConnFrameReader(sqlite, conns, parts);
   const small = new SmallReader(sqlite, resolver);
   const pq = new PollQueries(sqlite);
+  const recent = new RecentPolls(sqlite);
   const maintenance = new Maintenance(db, () => {
     resolver.reset();
     parts.reset();
@@ -192,6 +196,12 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         return pq
           .range({ clusterId: cid, operation: o.operation, since: o.since ?? MIN_TIME, until: o.until ?? MAX_TIME, limit: o.limit ?? -1 })
           .map((p) => p.row);
+      }),
+
+    recentPolls: (o) =>
+      read(() => {
+        const cid = clusterId(o.cluster);
+        return cid === undefined ? [] : recent.newest(cid, o.operation, o.until, o.limit);
       }),
 
     gaps: (o) =>

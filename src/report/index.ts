@@ -31,4 +31,14 @@ export {
   type MetricUnit,
 } from './diff.ts';
 export { DIFF_RULES, classify } from './diff-fields.ts';
+export {
+  freshnessOf,
+  freshnessOfRecording,
+  scheduleInterval,
+  DEFAULT_INTERVAL_NS,
+  STALE_AFTER_INTERVALS,
+  type Freshness,
+  type FreshnessReader,
+  type OperationFreshness,
+} from './freshness.ts';
 export * from './render/index.ts';
