@@ -16,10 +16,12 @@ export {
 } from './query.ts';
 export {
   diffStates,
+  DIFF_CLASSES,
   observe,
   keyFunction,
   DiffOptionsError,
   DIFF_RESOURCES,
+  type DiffClass,
   type DiffOptions,
   type DiffResult,
   type ResourceDiff,

@@ -151,10 +151,10 @@ function commands(db: string): { readers: string[][]; writers: string[][] } {
   };
 }
 
-/** Asserts a run ended in a clear, typed error (exit 1) naming the cause, not a stack trace. */
+/** Asserts a run ended in a clear, typed error (exit 1; 2 for diff, which follows diff(1)) naming the cause, not a stack trace. */
 function expectClearError(run: CliRun, cause: RegExp, what: string): void {
   expect(run.unexpected, `${what}: ${run.err}`).toBe(false);
-  expect(run.code, `${what}: ${run.err}`).toBe(1);
+  expect(run.code, `${what}: ${run.err}`).toBe(what.startsWith('diff ') ? 2 : 1);
   expect(run.err, what).toMatch(cause);
   expect(run.err, what).not.toMatch(/\n\s+at /);
 }

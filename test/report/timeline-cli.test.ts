@@ -113,6 +113,33 @@ describe('flightrec timeline', () => {
   });
 });
 
+describe('flightrec diff across the incident\'s lag rise', () => {
+  it('reports the lag change of the shadow partitions (both values and the delta) and exits 1', async () => {
+    const r = await run(['diff', '--from', '2026-01-01T00:10:00Z', '--to', '2026-01-01T00:16:00Z', 'shadow-partitions']);
+    expect(r.code).toBe(1);
+    expect(r.out).not.toContain('no differences');
+    const total = /\n {4}lag (\d+) → (\d+) \((-?\+?\d+); \d+ moving\)/.exec(r.out);
+    expect(total, r.out.slice(-600)).not.toBeNull();
+    const [, from, to, delta] = total!;
+    expect(BigInt(from!)).not.toBe(BigInt(to!));
+    expect(BigInt(delta!.replace('+', ''))).toBe(BigInt(to!) - BigInt(from!));
+    expect(r.out).toMatch(/ {6}lag: \d+ → \d+ \([+-]\d+\)/);
+    const doc = JSON.parse((await run(['-o', 'json', 'diff', '--from', '2026-01-01T00:10:00Z', '--to', '2026-01-01T00:16:00Z', 'shadow-partitions'])).out) as {
+      differences: number;
+      resources: { changed: { gauges: { path: string; old: string; new: string; delta: string }[] }[] }[];
+    };
+    expect(doc.differences).toBeGreaterThan(0);
+    const lag = doc.resources[0]!.changed.flatMap((e) => e.gauges).find((g) => g.path === 'lag');
+    expect(BigInt(lag!.new) - BigInt(lag!.old)).toBe(BigInt(lag!.delta));
+  });
+
+  it('exits 2 when the database is missing', async () => {
+    const r = await runFlightrec(['--db', tmp.path('missing.db'), 'diff', '--from', '2026-01-01T00:10:00Z', '--to', '2026-01-01T00:16:00Z']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('missing.db');
+  });
+});
+
 describe('flightrec trends', () => {
   it('draws sparklines of rates rolled up by a key', async () => {
     const r = await run(['trends', 'produce-bytes', '--by', 'principal', '--top', '3']);

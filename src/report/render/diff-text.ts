@@ -12,7 +12,8 @@ export interface DiffTextOptions {
 /** Renders a diff as text for a terminal or a log. */
 export function renderDiffText(result: DiffResult, opts: DiffTextOptions): string {
   const c = opts.color;
-  const lines: string[] = [paint(`diff ${formatTime(result.from)} → ${formatTime(result.to)}`, 'bold', c), ''];
+  const only = result.only.length < 3 ? ` (only ${result.only.join(', ')})` : '';
+  const lines: string[] = [paint(`diff ${formatTime(result.from)} → ${formatTime(result.to)}${only}`, 'bold', c), ''];
   for (const r of result.resources) {
     lines.push(...resourceLines(r, c), '');
   }
@@ -49,8 +50,8 @@ function resourceLines(r: ResourceDiff, c: boolean): string[] {
 function changedLines(e: EntityChange, c: boolean): string[] {
   const out = [paint(`  ~ ${e.label}`, 'changed', c)];
   for (const ch of e.changes) out.push(`      ${formatChange(ch)}`);
-  for (const ch of e.counters) out.push(paint(`      ${formatChange(ch)}`, 'muted', c));
-  for (const ch of e.gauges) out.push(paint(`      ${formatChange(ch)}`, 'muted', c));
+  for (const ch of e.counters) out.push(`      ${formatChange(ch)}`);
+  for (const ch of e.gauges) out.push(`      ${formatChange(ch)}`);
   return out;
 }
 

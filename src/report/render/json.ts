@@ -91,7 +91,7 @@ export function queryToNdjson(result: QueryResult): string {
 }
 
 function observation(o: Observation): { [key: string]: JsonValue } {
-  const out: { [key: string]: JsonValue } = { at: formatTimestamp(o.at), observed: o.observed, ...pollRef(o.poll), failures: o.failures };
+  const out: { [key: string]: JsonValue } = { at: formatTimestamp(o.at), observed: o.observed, ...pollRef(o.poll), stale: o.stale, failures: o.failures };
   if (o.lastFailure !== undefined) {
     out.lastFailure = encodeMessage(RESOURCES.polls.schema, o.lastFailure as unknown as Record<string, unknown>);
   }
@@ -151,6 +151,7 @@ export function diffToJson(result: DiffResult): { [key: string]: JsonValue } {
     from: formatTimestamp(result.from),
     to: formatTimestamp(result.to),
     differences: result.differences,
+    only: [...result.only],
     unobserved: result.unobserved,
     skipped: result.skipped,
     resources: result.resources.map(resourceDiff),
