@@ -8,6 +8,7 @@ import { RESOURCES, type PollRow, type ResourceName } from '../api/schema/resour
 import type { ShadowLink } from '../api/schema/shadow-link.ts';
 import { compileOrderBy } from '../filter/index.ts';
 import { COLUMN_MODELS } from './columns/index.ts';
+import { compareConnections, connectionChangeCounts, type ConnectionChange } from './connection-changes.ts';
 import { describeShadowLinkChanges } from './diff-describe.ts';
 import { changeClass, DIFF_CLASSES, DIFF_RULES, diffRows, type DiffClass, type FieldChange, type MetricUnit } from './diff-fields.ts';
 import { secondsBetween } from './format-units.ts';
@@ -95,6 +96,12 @@ export interface ResourceDiff {
   /** entities present at both instants without a difference of the classes asked for */
   readonly unchanged: number;
   readonly totals: MetricTotal[];
+  /**
+   * connections only: how many are new, closed, vanished, expired (and moving, idle), by the one
+   * definition the browser and the timeline use; `added` are the new ones, `removed` the vanished
+   * and the expired ones
+   */
+  readonly connectionChanges?: Readonly<Record<ConnectionChange, number>>;
 }
 
 /** The result of a diff. */
@@ -207,6 +214,7 @@ function diffResource(reader: ReportReader, resource: ResourceName, opts: DiffOp
     if (resource === 'shadow-links') describeShadowLinkChanges(changes, oldRow as ShadowLink, newRow as ShadowLink);
     changed.push({ ...ref([keyOf(newRow), newRow]), oldRow, changes, counters, gauges });
   }
+  const counts = resource === 'connections' ? { connectionChanges: connectionChangeCounts(compareConnections(a.rows as never, b.rows as never)) } : {};
   return {
     ...base,
     elapsedSeconds,
@@ -215,6 +223,7 @@ function diffResource(reader: ReportReader, resource: ResourceName, opts: DiffOp
     changed,
     unchanged: common.length - changed.length,
     totals: totals(resource, pairs, elapsedSeconds),
+    ...counts,
   };
 }
 

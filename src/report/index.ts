@@ -34,6 +34,15 @@ export {
 } from './diff.ts';
 export { DIFF_RULES, classify } from './diff-fields.ts';
 export {
+  compareConnections,
+  connectionChangeCounts,
+  isClosedConnection,
+  CONNECTION_CHANGE_WORDS,
+  type ConnectionChange,
+  type ConnectionChanges,
+  type ConnectionListing,
+} from './connection-changes.ts';
+export {
   freshnessOf,
   freshnessOfRecording,
   scheduleInterval,

@@ -39,6 +39,10 @@ function resourceLines(r: ResourceDiff, c: boolean): string[] {
   const none = r.added.length + r.removed.length + r.changed.length === 0;
   const tail = `${r.unchanged} unchanged${none ? ' (no differences)' : ''}`;
   out.push(paint(`  ${r.added.length} added, ${r.removed.length} removed, ${r.changed.length} changed, ${tail}`, 'muted', c));
+  const cc = r.connectionChanges;
+  if (cc !== undefined) {
+    out.push(paint(`  connections: ${cc.new} new, ${cc.closed} closed, ${cc.vanished} vanished, ${cc.expired} expired (added = new; removed = vanished + expired)`, 'muted', c));
+  }
   const moving = r.totals.filter((t) => t.moving > 0);
   if (moving.length > 0) {
     out.push(paint('  totals over entities present at both instants:', 'muted', c));

@@ -142,6 +142,7 @@ function resourceDiff(r: ResourceDiff): { [key: string]: JsonValue } {
     changed: r.changed.map(entity),
     unchanged: r.unchanged,
     totals: r.totals.map(total),
+    ...(r.connectionChanges === undefined ? {} : { connectionChanges: { ...r.connectionChanges } }),
   };
 }
 

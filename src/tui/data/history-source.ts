@@ -174,8 +174,8 @@ export class HistorySource implements BrowseSource {
         previous = p;
       }
       const prevRows = previous === undefined ? undefined : (this.stateAt<KafkaConnection>('connections', pollInstant(previous)).rows as KafkaConnection[]);
-      const { kinds, gone } = classifyConnections(cur.rows as KafkaConnection[], prevRows);
-      return previous === undefined ? { kinds, gone } : { kinds, gone, previous };
+      const { kinds, gone, counts } = classifyConnections(cur.rows as KafkaConnection[], prevRows);
+      return previous === undefined ? { kinds, gone, counts } : { kinds, gone, counts, previous };
     });
   }
 
@@ -221,6 +221,7 @@ export class HistorySource implements BrowseSource {
   }
 
   diff(from: bigint, to: bigint): DiffResult {
-    return this.diffs.get(`${from}-${to}`, () => diffStates(this.reader, { from, to, ...this.clusterOpt }));
+    // states and configuration entity by entity; moving values show as the totals of the panel
+    return this.diffs.get(`${from}-${to}`, () => diffStates(this.reader, { from, to, ...this.clusterOpt, only: ['state', 'config'] }));
   }
 }

@@ -27,10 +27,12 @@ export interface StateAt<R = object> {
   readonly rows: readonly R[];
 }
 
-/** What changed per connection since the previous poll; `gone` lists those no longer reported. */
+/** What changed per connection since the previous poll; `gone` lists those that vanished (no longer listed, not closed). */
 export interface ConnectionChanges {
   readonly kinds: ReadonlyMap<string, ChangeKind>;
   readonly gone: readonly KafkaConnection[];
+  /** how many are new, closed, vanished, expired, moving, idle (the report's definitions; new and closed overlap) */
+  readonly counts?: Readonly<Record<'new' | 'closed' | 'vanished' | 'expired' | 'moving' | 'idle', number>>;
   /** the previous poll compared against, when there was one */
   readonly previous?: PollRow;
 }

@@ -64,7 +64,7 @@ export function diffRows(result: DiffResult): DiffRow[] {
     for (const e of r.added) rows.push({ cells: [r.resource, '+ added', e.label, ''], token: 'rowNew', glyph: '+', target: target(e, result.to) });
     for (const e of r.removed) rows.push({ cells: [r.resource, '- removed', e.label, ''], token: 'rowClosed', glyph: '-', target: target(e, result.from) });
     for (const e of r.changed) {
-      const details = [...e.changes, ...e.counters, ...e.gauges].map(formatChange).join('; ');
+      const details = e.changes.map(formatChange).join('; ');
       rows.push({ cells: [r.resource, '~ changed', e.label, sanitizeCell(details)], token: 'rowMoving', glyph: '~', target: target(e, result.to) });
     }
   }
