@@ -14,5 +14,6 @@ export {
 export type { ConnectionFrame } from './conn-stream.ts';
 export type { ConnectionVersion } from './conn-codec.ts';
 export type { PruneResult, StoreStats } from './maintenance.ts';
+export type { EmptiedOperation, PrunePlan } from './prune-plan.ts';
 export { CONNECTION_COLUMNS } from './sql-columns.ts';
 export type { HistoryWriter, PollCoverage, PollFailure, PollRecord, PollSuccess } from './poll-record.ts';

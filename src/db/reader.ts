@@ -16,6 +16,7 @@ import { Resolver } from './dictionary.ts';
 import { keyedPolls } from './entity-polls.ts';
 import { HistoryQueryError } from './errors.ts';
 import { Maintenance, type PruneResult, type StoreStats } from './maintenance.ts';
+import type { PrunePlan } from './prune-plan.ts';
 import type { FlightrecDb } from './open.ts';
 import type { PollFailure } from './poll-record.ts';
 import { PollQueries, type PollInfo } from './poll-rows.ts';
@@ -95,6 +96,8 @@ export interface HistoryReader {
   stats(): StoreStats;
   /** Deletes whole polls older than T and what they alone referenced (needs a writable database). */
   prune(olderThan: bigint): PruneResult;
+  /** What prune(olderThan) would remove, read-only: counts, samples, bytes, time range, operations left empty. */
+  planPrune(olderThan: bigint): PrunePlan;
   /** Rebuilds the file to reclaim free pages (needs a writable database). */
   vacuum(): void;
 }
@@ -314,6 +317,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     sqlColumns,
     stats: () => read(() => maintenance.stats()),
     prune: (olderThan) => maintenance.prune(olderThan),
+    planPrune: (olderThan) => maintenance.planPrune(olderThan),
     vacuum: () => maintenance.vacuum(),
   };
 }
