@@ -124,3 +124,23 @@ export function freshnessOfRecording(reader: FreshnessReader, polls: readonly Po
   }
   return freshnessOf(reader, [...newest.values()], asOf, cluster);
 }
+
+/**
+ * The freshness of everything recorded at `asOf`, read through the reader: per operation ever
+ * polled, its newest successful poll at or before `asOf` (for `summary`'s "now").
+ */
+export function freshnessAt(reader: FreshnessReader, operations: readonly OperationName[], asOf: bigint, cluster: string | undefined): Freshness {
+  const newest: PollRow[] = [];
+  for (const operation of operations) {
+    const recent =
+      reader.recentPolls !== undefined
+        ? reader.recentPolls({ cluster, operation, until: asOf, limit: RECENT_POLLS })
+        : reader.polls({ cluster, operation, until: asOf }).slice(-RECENT_POLLS).reverse();
+    if (recent.length === 0) continue;
+    let ok = recent.find((p) => p.outcome === 'ok');
+    // failing for longer than the recent polls: the last success is further back
+    ok ??= reader.polls({ cluster, operation, until: asOf }).filter((p) => p.outcome === 'ok').at(-1);
+    if (ok !== undefined) newest.push(ok);
+  }
+  return freshnessOf(reader, newest, asOf, cluster);
+}

@@ -62,6 +62,15 @@ describe('stale answers', () => {
     expect(fresh.err).not.toContain('stale');
   });
 
+  it('summary says when its "now" was observed, and that it is stale', async () => {
+    const doc = async (now: number): Promise<{ observedAt: string; stale: boolean }> =>
+      JSON.parse((await runFlightrec(['--db', db, '-o', 'json', 'summary', '--window', '10m'], { now: () => now })).out) as { observedAt: string; stale: boolean };
+    expect(await doc(LAST + 10_000)).toMatchObject({ observedAt: '2026-01-01T00:02:00.000000000Z', stale: false });
+    expect(await doc(LAST + 6 * 60_000)).toMatchObject({ observedAt: '2026-01-01T00:02:00.000000000Z', stale: true });
+    const text = await runFlightrec(['--db', db, 'summary', '--window', '10m'], { now: () => LAST + 6 * 60_000 });
+    expect(text.out).toMatch(/\nObserved: newest poll 2026-01-01T00:02:00Z; stale: /);
+  });
+
   describe('the browser', () => {
     let b: Browser | undefined;
     afterAll(() => b?.close());

@@ -35,8 +35,15 @@ export function staleNote(what: string, f: Freshness): string | undefined {
   if (!f.stale) return undefined;
   const head = `${what} at ${formatTime(f.asOf)}: stale`;
   if (f.operations.length === 0) return `${head}: no successful poll at or before it`;
-  const parts = f.operations
-    .filter((o) => o.stale)
+  const stale = f.operations.filter((o) => o.stale);
+  if (stale.length > 2) {
+    const oldest = stale.reduce((a, b) => (b.ageNs > a.ageNs ? b : a));
+    return (
+      `${head}: the newest polls of ${stale.length} operations (${stale.map((o) => o.operation).join(', ')}) are older than twice their schedule intervals; ` +
+      `the oldest, ${oldest.operation} poll ${oldest.newest.id} at ${formatTime(oldest.newest.startTime)}, is ${formatDuration(oldest.ageNs)} old`
+    );
+  }
+  const parts = stale
     .map(
       (o) =>
         `the newest ${o.operation} poll (${o.newest.id} at ${formatTime(o.newest.startTime)}) is ${formatDuration(o.ageNs)} old, ` +
