@@ -102,6 +102,12 @@ describe('db prune', () => {
     expect(flag.err()).not.toContain('Delete them?');
   });
 
+  it('refuses a cut-off outside the years 0001 to 9999 as bad usage (exit 2), not a crash', async () => {
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--db', copy(), 'db', 'prune', '--older-than=212309w'], io)).toBe(2);
+    expect(io.err()).toMatch(/^flightrec: --older-than: "212309w" is out of range/);
+  });
+
   it('off a terminal (a script) prunes without asking, as it always did', async () => {
     const db = copy();
     const io = memoryIo({ cwd: dir });

@@ -89,7 +89,12 @@ export async function runPrune(path: string, g: { output?: string }, opts: Prune
     throw err;
   }
   const json = g.output === 'json';
-  const when = formatTimestampShort(cutoff);
+  let when: string;
+  try {
+    when = formatTimestampShort(cutoff);
+  } catch {
+    throw new UsageError(`--older-than: ${JSON.stringify(sanitizeForTerminal(opts.olderThan))} is out of range (a cut-off between the years 0001 and 9999)`);
+  }
   // planned with reads only: a dry run leaves the file byte for byte as it was
   const plan = withReader(path, false, (r) => r.planPrune(cutoff));
   if (opts.dryRun === true) {

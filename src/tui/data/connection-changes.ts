@@ -14,7 +14,8 @@ export function classifyConnections(
 ): { kinds: Map<string, ChangeKind>; gone: KafkaConnection[]; counts: Record<ConnectionChange, number> } {
   const changes = compareConnections(previous, current);
   const kinds = new Map<string, ChangeKind>();
-  for (const uid of changes.idle) kinds.set(uid, 'idle');
+  // without a previous poll nothing is known to have changed
+  for (const c of current) kinds.set(c.uid, 'idle');
   for (const uid of changes.moving) kinds.set(uid, 'moving');
   for (const uid of changes.new) kinds.set(uid, 'new');
   for (const uid of changes.closed) kinds.set(uid, 'closed');
