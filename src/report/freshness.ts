@@ -112,15 +112,28 @@ export function freshnessOf(reader: FreshnessReader, answered: readonly PollRow[
   return { asOf, observedAt, stale: operations.length === 0 || operations.some((o) => o.stale), operations };
 }
 
+/** The operations of a list of polls, computed once per list. */
+const OPERATIONS_OF = new WeakMap<readonly PollRow[], Set<string>>();
+
 /**
  * The freshness of everything recorded, at `asOf`: per operation its newest successful poll at
  * or before `asOf`, among `polls` (every recorded poll, oldest first). For a screen header.
  */
 export function freshnessOfRecording(reader: FreshnessReader, polls: readonly PollRow[], asOf: bigint, cluster: string | undefined): Freshness {
+  let operations = OPERATIONS_OF.get(polls);
+  if (operations === undefined) OPERATIONS_OF.set(polls, (operations = new Set(polls.map((p) => p.operation))));
   const newest = new Map<string, PollRow>();
-  for (const p of polls) {
-    if (p.startTime > asOf) break;
-    if (p.outcome === 'ok') newest.set(p.operation, p);
+  // from the newest poll at or before asOf backwards, until every operation has its newest success
+  let lo = 0;
+  let hi = polls.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (polls[mid]!.startTime <= asOf) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo - 1; i >= 0 && newest.size < operations.size; i--) {
+    const p = polls[i]!;
+    if (p.outcome === 'ok' && !newest.has(p.operation)) newest.set(p.operation, p);
   }
   return freshnessOf(reader, [...newest.values()], asOf, cluster);
 }
