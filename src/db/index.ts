@@ -15,5 +15,6 @@ export type { ConnectionFrame } from './conn-stream.ts';
 export type { ConnectionVersion } from './conn-codec.ts';
 export type { PruneResult, StoreStats } from './maintenance.ts';
 export { checkStore, type Damage, type StoreCheck } from './check.ts';
+export type { EmptiedOperation, PrunePlan } from './prune-plan.ts';
 export { CONNECTION_COLUMNS } from './sql-columns.ts';
 export type { HistoryWriter, PollCoverage, PollFailure, PollRecord, PollSuccess } from './poll-record.ts';

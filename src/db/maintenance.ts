@@ -4,6 +4,7 @@ import { ConnectionIngest } from './conn-writer.ts';
 import { StringDict } from './dictionary.ts';
 import { HistoryQueryError } from './errors.ts';
 import type { FlightrecDb } from './open.ts';
+import { GONE_BATCHES, planPrune, type PrunePlan } from './prune-plan.ts';
 
 /** Counts and sizes of a history database. */
 export interface StoreStats {
@@ -116,13 +117,7 @@ export class Maintenance {
     const run = (sql: string, ...params: unknown[]): number => sqlite.prepare(sql).run(...params).changes;
     const result = sqlite.transaction((): PruneResult => {
       new ConnectionIngest(sqlite, new StringDict(sqlite)).sealOpenBatches();
-      const batches = sqlite
-        .prepare(
-          `SELECT b.id FROM conn_batch b WHERE NOT EXISTS
-             (SELECT 1 FROM conn_frame f JOIN poll p ON p.id = f.poll WHERE f.batch = b.id AND p.started_at >= ?)`,
-        )
-        .pluck()
-        .all(olderThan) as number[];
+      const batches = sqlite.prepare(GONE_BATCHES).pluck().all(olderThan) as number[];
       const gone = JSON.stringify(batches);
       const polls = run(
         `DELETE FROM poll WHERE started_at < ? AND NOT EXISTS
@@ -156,6 +151,11 @@ export class Maintenance {
     }).immediate();
     this.#onPrune();
     return result;
+  }
+
+  /** What `prune(olderThan)` would remove, with reads only (a dry run: nothing changes). */
+  planPrune(olderThan: bigint): PrunePlan {
+    return planPrune(this.#db.sqlite, olderThan);
   }
 
   /** VACUUM, then truncate the WAL. */

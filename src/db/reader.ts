@@ -16,9 +16,11 @@ import { Resolver } from './dictionary.ts';
 import { keyedPolls } from './entity-polls.ts';
 import { damaged, decoding, HistoryQueryError, type DamageSite } from './errors.ts';
 import { Maintenance, type PruneResult, type StoreStats } from './maintenance.ts';
+import type { PrunePlan } from './prune-plan.ts';
 import type { FlightrecDb } from './open.ts';
 import type { PollFailure } from './poll-record.ts';
 import { PollQueries, type PollInfo } from './poll-rows.ts';
+import { RecentPolls } from './recent-polls.ts';
 import { ResourceRows } from './resource-rows.ts';
 import { SmallReader } from './small-reader.ts';
 import { sqlColumns } from './sql-columns.ts';
@@ -70,6 +72,8 @@ export interface HistoryReader {
   clusters(): string[];
   /** Polls (ok or not) in a time range, oldest first. */
   polls(q: { cluster?: string; operation?: OperationName; since?: bigint; until?: bigint; limit?: number }): PollRow[];
+  /** The newest polls (ok or not) of one operation at or before `until`, newest first, at most `limit` (up to 1000). */
+  recentPolls(q: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
   /** Stretches longer than 1.5 expected intervals without a successful poll. */
   gaps(q: { cluster?: string; operation: OperationName; target?: string; since: bigint; until: bigint; expectedIntervalNs: bigint }): Gap[];
   /** The rows of a resource from the latest successful poll(s) at or before `at`. */
@@ -92,6 +96,8 @@ export interface HistoryReader {
   stats(): StoreStats;
   /** Deletes whole polls older than T and what they alone referenced (needs a writable database). */
   prune(olderThan: bigint): PruneResult;
+  /** What prune(olderThan) would remove, read-only: counts, samples, bytes, time range, operations left empty. */
+  planPrune(olderThan: bigint): PrunePlan;
   /** Rebuilds the file to reclaim free pages (needs a writable database). */
   vacuum(): void;
 }
@@ -120,6 +126,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const lean = new ConnFrameReader(sqlite, conns, parts);
   const small = new SmallReader(sqlite, resolver);
   const pq = new PollQueries(sqlite);
+  const recent = new RecentPolls(sqlite);
   const maintenance = new Maintenance(db, () => {
     resolver.reset();
     parts.reset();
@@ -201,6 +208,12 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         return pq
           .range({ clusterId: cid, operation: o.operation, since: o.since ?? MIN_TIME, until: o.until ?? MAX_TIME, limit: o.limit ?? -1 })
           .map((p) => p.row);
+      }),
+
+    recentPolls: (o) =>
+      read(() => {
+        const cid = clusterId(o.cluster);
+        return cid === undefined ? [] : recent.newest(cid, o.operation, o.until, o.limit);
       }),
 
     gaps: (o) =>
@@ -313,6 +326,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     sqlColumns,
     stats: () => read(() => maintenance.stats()),
     prune: (olderThan) => maintenance.prune(olderThan),
+    planPrune: (olderThan) => maintenance.planPrune(olderThan),
     vacuum: () => maintenance.vacuum(),
   };
 }

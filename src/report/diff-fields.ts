@@ -37,7 +37,14 @@ interface Rules {
   readonly skip: readonly string[];
   readonly counters: Readonly<Record<string, MetricUnit>>;
   readonly gauges: Readonly<Record<string, MetricUnit>>;
+  /** subtrees that are configuration (what an operator set) rather than state */
+  readonly config?: readonly string[];
 }
+
+/** What a difference is about: `state` (presence, states, attributes), `config` (settings), `values` (counters and gauges). */
+export const DIFF_CLASSES = ['state', 'config', 'values'] as const;
+/** One class of difference. */
+export type DiffClass = (typeof DIFF_CLASSES)[number];
 
 const REQUEST_STATS = (prefix: string): Record<string, MetricUnit> => ({
   [`${prefix}.fetchBytes`]: 'bytes',
@@ -65,6 +72,7 @@ export const DIFF_RULES: Readonly<Record<ResourceName, Rules>> = {
     gauges: { ...REQUEST_STATS('recentRequestStatistics'), idleDuration: 'duration' },
   },
   'shadow-links': {
+    config: ['configurations'],
     skip: ['status.shadowTopics', 'status.taskStatuses', 'status.schemaRegistrySyncStatus.currentSync'],
     counters: SR_COUNTERS('status.schemaRegistrySyncStatus.totalsSinceTaskStart'),
     gauges: {
@@ -81,7 +89,7 @@ export const DIFF_RULES: Readonly<Record<ResourceName, Rules>> = {
     counters: { highWatermark: 'offset', sourceHighWatermark: 'offset', sourceLastStableOffset: 'offset' },
     gauges: { lag: 'count', sourceLastUpdatedTimestamp: 'time' },
   },
-  upgrade: { skip: ['members'], counters: {}, gauges: {} },
+  upgrade: { skip: ['members'], counters: {}, gauges: {}, config: ['autoFinalizationEnabled'] },
   'upgrade-members': NONE,
   'iceberg-topics': { skip: ['partitions'], counters: {}, gauges: {} },
   'iceberg-partitions': {
@@ -101,6 +109,13 @@ export function classify(resource: ResourceName, path: string): { cls: FieldClas
   const g = rules.gauges[path];
   if (g !== undefined) return { cls: 'gauge', unit: g };
   return { cls: 'value' };
+}
+
+/** The class of one change: counters and gauges are `values`; a value under a configuration subtree is `config`; the rest `state`. */
+export function changeClass(resource: ResourceName, c: Pick<FieldChange, 'kind' | 'path'>): DiffClass {
+  if (c.kind !== 'value') return 'values';
+  const config = DIFF_RULES[resource].config ?? [];
+  return config.some((p) => c.path === p || c.path.startsWith(`${p}.`) || c.path.startsWith(`${p}[`)) ? 'config' : 'state';
 }
 
 /** Canonical text of a decoded value, for equality of lists and messages. */

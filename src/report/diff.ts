@@ -8,12 +8,15 @@ import { RESOURCES, type PollRow, type ResourceName } from '../api/schema/resour
 import type { ShadowLink } from '../api/schema/shadow-link.ts';
 import { compileOrderBy } from '../filter/index.ts';
 import { COLUMN_MODELS } from './columns/index.ts';
+import { compareConnections, connectionChangeCounts, type ConnectionChange } from './connection-changes.ts';
 import { describeShadowLinkChanges } from './diff-describe.ts';
-import { DIFF_RULES, diffRows, type FieldChange, type MetricUnit } from './diff-fields.ts';
+import { changeClass, DIFF_CLASSES, DIFF_RULES, diffRows, type DiffClass, type FieldChange, type MetricUnit } from './diff-fields.ts';
 import { secondsBetween } from './format-units.ts';
+import { freshnessOf } from './freshness.ts';
 import { failuresSince, type ReportReader } from './query.ts';
 
-export type { FieldChange, MetricUnit } from './diff-fields.ts';
+export type { DiffClass, FieldChange, MetricUnit } from './diff-fields.ts';
+export { DIFF_CLASSES } from './diff-fields.ts';
 
 /** Options of diffStates; times in ns since the epoch. */
 export interface DiffOptions {
@@ -22,6 +25,11 @@ export interface DiffOptions {
   /** the resources to compare; default: every resource ever recorded (polls excluded) */
   readonly resources?: readonly ResourceName[];
   readonly cluster?: string;
+  /**
+   * the classes of difference to report (default all): `state` (entities added or removed, state
+   * and attribute changes), `config` (configuration), `values` (counters and gauges that moved)
+   */
+  readonly only?: readonly DiffClass[];
 }
 
 /** What is known of a resource at one instant. */
@@ -35,6 +43,8 @@ export interface Observation {
   readonly lastFailure?: PollRow;
   /** true when a successful poll answers for `at` and nothing failed since */
   readonly observed: boolean;
+  /** the newest successful poll of one of its operations is older than twice its schedule interval at `at` (or none answered) */
+  readonly stale: boolean;
 }
 
 /** An entity by its key, with a short label and its row. */
@@ -46,14 +56,14 @@ export interface EntityRef {
   readonly row: object;
 }
 
-/** An entity present at both instants whose values changed. */
+/** An entity present at both instants that differs in the classes asked for. */
 export interface EntityChange extends EntityRef {
   readonly oldRow: object;
-  /** value changes (and counter resets): these make a difference */
+  /** state and configuration changes (as asked for) */
   readonly changes: FieldChange[];
-  /** counters that moved: delta and rate */
+  /** counters that moved (resets included): old, new, delta and rate (when values are asked for) */
   readonly counters: FieldChange[];
-  /** gauges that moved (lag, idle time, one-minute statistics) */
+  /** gauges that moved (lag, idle time, one-minute statistics): old, new and delta (when values are asked for) */
   readonly gauges: FieldChange[];
 }
 
@@ -83,9 +93,15 @@ export interface ResourceDiff {
   readonly added: EntityRef[];
   readonly removed: EntityRef[];
   readonly changed: EntityChange[];
-  /** entities present at both instants without value changes (counters may have moved) */
+  /** entities present at both instants without a difference of the classes asked for */
   readonly unchanged: number;
   readonly totals: MetricTotal[];
+  /**
+   * connections only: how many are new, closed, vanished, expired (and moving, idle), by the one
+   * definition the browser and the timeline use; `added` are the new ones, `removed` the vanished
+   * and the expired ones
+   */
+  readonly connectionChanges?: Readonly<Record<ConnectionChange, number>>;
 }
 
 /** The result of a diff. */
@@ -97,6 +113,8 @@ export interface DiffResult {
   readonly skipped: ResourceName[];
   /** added + removed + changed entities over all resources */
   readonly differences: number;
+  /** the classes of difference compared */
+  readonly only: readonly DiffClass[];
   /** resources for which one instant (or both) was not observed */
   readonly unobserved: ResourceName[];
 }
@@ -125,8 +143,13 @@ export function diffStates(reader: ReportReader, opts: DiffOptions): DiffResult 
     resources,
     skipped,
     differences,
+    only: classesOf(opts),
     unobserved: resources.filter((r) => !r.observed).map((r) => r.resource),
   };
+}
+
+function classesOf(opts: DiffOptions): readonly DiffClass[] {
+  return opts.only === undefined || opts.only.length === 0 ? DIFF_CLASSES : DIFF_CLASSES.filter((c) => opts.only!.includes(c));
 }
 
 function everRecorded(reader: ReportReader, resource: ResourceName, cluster: string | undefined): boolean {
@@ -151,6 +174,7 @@ export function observe(
     failures,
     ...(lastFailure === undefined ? {} : { lastFailure }),
     observed: state.poll !== undefined && failures === 0,
+    stale: freshnessOf(reader, state.polls ?? (state.poll === undefined ? [] : [state.poll]), at, cluster).stale,
   };
   return { observation, rows: state.rows };
 }
@@ -172,25 +196,25 @@ function diffResource(reader: ReportReader, resource: ResourceName, opts: DiffOp
   const byOrder = (x: [string, object], y: [string, object]): number => order.compare(x[1], y[1]);
   const ref = ([key, row]: [string, object]): EntityRef => ({ key, label: model.label(row as never), row });
 
-  const added = [...after].filter(([k]) => !before.has(k)).sort(byOrder).map(ref);
-  const removed = [...before].filter(([k]) => !after.has(k)).sort(byOrder).map(ref);
+  const want = new Set(classesOf(opts));
+  // an entity appearing or disappearing is a difference of state
+  const added = want.has('state') ? [...after].filter(([k]) => !before.has(k)).sort(byOrder).map(ref) : [];
+  const removed = want.has('state') ? [...before].filter(([k]) => !after.has(k)).sort(byOrder).map(ref) : [];
   const common = [...after].filter(([k]) => before.has(k)).sort(byOrder);
   const pairs = common.map(([k, row]) => [before.get(k)!, row] as const);
   const changed: EntityChange[] = [];
   const schema = RESOURCES[resource].schema;
   for (const [oldRow, newRow] of pairs) {
     const all = diffRows(resource, schema, oldRow as Record<string, unknown>, newRow as Record<string, unknown>, elapsedSeconds);
-    const changes = all.filter((c) => c.kind === 'value' || (c.kind === 'counter' && (c.delta ?? 0n) < 0n));
-    if (changes.length === 0) continue;
+    // a measurement that moved is a difference too (class `values`), shown with both values and the delta
+    const changes = all.filter((c) => c.kind === 'value' && want.has(changeClass(resource, c)));
+    const counters = want.has('values') ? all.filter((c) => c.kind === 'counter') : [];
+    const gauges = want.has('values') ? all.filter((c) => c.kind === 'gauge') : [];
+    if (changes.length + counters.length + gauges.length === 0) continue;
     if (resource === 'shadow-links') describeShadowLinkChanges(changes, oldRow as ShadowLink, newRow as ShadowLink);
-    changed.push({
-      ...ref([keyOf(newRow), newRow]),
-      oldRow,
-      changes,
-      counters: all.filter((c) => c.kind === 'counter' && (c.delta ?? 0n) >= 0n),
-      gauges: all.filter((c) => c.kind === 'gauge'),
-    });
+    changed.push({ ...ref([keyOf(newRow), newRow]), oldRow, changes, counters, gauges });
   }
+  const counts = resource === 'connections' ? { connectionChanges: connectionChangeCounts(compareConnections(a.rows as never, b.rows as never)) } : {};
   return {
     ...base,
     elapsedSeconds,
@@ -199,6 +223,7 @@ function diffResource(reader: ReportReader, resource: ResourceName, opts: DiffOp
     changed,
     unchanged: common.length - changed.length,
     totals: totals(resource, pairs, elapsedSeconds),
+    ...counts,
   };
 }
 

@@ -16,10 +16,12 @@ export {
 } from './query.ts';
 export {
   diffStates,
+  DIFF_CLASSES,
   observe,
   keyFunction,
   DiffOptionsError,
   DIFF_RESOURCES,
+  type DiffClass,
   type DiffOptions,
   type DiffResult,
   type ResourceDiff,
@@ -31,4 +33,23 @@ export {
   type MetricUnit,
 } from './diff.ts';
 export { DIFF_RULES, classify } from './diff-fields.ts';
+export {
+  compareConnections,
+  connectionChangeCounts,
+  isClosedConnection,
+  CONNECTION_CHANGE_WORDS,
+  type ConnectionChange,
+  type ConnectionChanges,
+  type ConnectionListing,
+} from './connection-changes.ts';
+export {
+  freshnessOf,
+  freshnessOfRecording,
+  scheduleInterval,
+  DEFAULT_INTERVAL_NS,
+  STALE_AFTER_INTERVALS,
+  type Freshness,
+  type FreshnessReader,
+  type OperationFreshness,
+} from './freshness.ts';
 export * from './render/index.ts';

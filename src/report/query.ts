@@ -14,6 +14,7 @@ import {
   type SqlColumnMap,
   type SqlPrefilter,
 } from '../filter/index.ts';
+import { freshnessOf, type Freshness } from './freshness.ts';
 
 /** The part of the history reader that query and diff use (the store's HistoryReader satisfies it). */
 export interface ReportReader {
@@ -30,6 +31,8 @@ export interface ReportReader {
   ): Iterable<{ poll: PollRow; row: object }>;
   /** recorded polls, successful or not */
   polls(opts: { cluster?: string; operation?: OperationName; since?: bigint; until?: bigint; limit?: number }): PollRow[];
+  /** the newest polls of one operation at or before `until`, newest first (the store offers it; freshness falls back to `polls`) */
+  recentPolls?(opts: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
   /** the SQL columns a pre-filter may use for this resource, when the store offers them */
   sqlColumns?(resource: ResourceName): SqlColumnMap | undefined;
 }
@@ -76,6 +79,8 @@ export interface QueryResult {
   /** `at` queries: polls that failed after the answering poll, up to `at` (the answer may be stale) */
   readonly failures?: number;
   readonly lastFailure?: PollRow;
+  /** `at` queries of a resource: when the answer was observed and whether it is stale at `at` */
+  readonly freshness?: Freshness;
 }
 
 /** Options that contradict each other (both `at` and a range, since after until, a bad limit). */
@@ -131,8 +136,9 @@ export function runQuery(reader: ReportReader, opts: QueryOptions): QueryResult 
     const state = reader.stateAt(opts.resource, at, { cluster: opts.cluster, prefilter });
     const rows = state.rows.filter((r) => filter.matches(r)).sort(order.compare);
     const since = state.polls?.[0]?.startTime ?? state.poll?.startTime;
-    const stale = failuresSince(reader, opts.resource, at, opts.cluster, since);
-    return { ...base, mode: 'at', at, poll: state.poll, rows: rows.slice(0, limit), total: rows.length, ...stale };
+    const failed = failuresSince(reader, opts.resource, at, opts.cluster, since);
+    const freshness = freshnessOf(reader, state.polls ?? (state.poll === undefined ? [] : [state.poll]), at, opts.cluster);
+    return { ...base, mode: 'at', at, poll: state.poll, rows: rows.slice(0, limit), total: rows.length, ...failed, freshness };
   }
 
   const since = opts.since as bigint;

@@ -3,6 +3,8 @@
  * the window) and what changed in the window (events grouped by kind), with a few headline
  * figures. Pure over the timeline; renderers make the chat block and the JSON.
  */
+import { OPERATION_NAMES } from '../api/schema/operations.ts';
+import { freshnessAt, type Freshness, type FreshnessReader } from './freshness.ts';
 import { buildTimeline, type Timeline, type TimelineOptions, type TimelineSource } from './timeline/timeline.ts';
 import type { Series } from './timeline/detector.ts';
 import { maxSeverity, severityRank, type Severity, type TimelineEvent } from './timeline/types.ts';
@@ -39,6 +41,8 @@ export interface Summary {
   readonly eventCount: number;
   readonly figures: readonly Figure[];
   readonly polls: { readonly total: number; readonly failed: number };
+  /** how fresh the recording is at `until` (the summary's "now"): observed when, and stale or not */
+  readonly freshness?: Freshness;
 }
 
 /** Options of summarize: the window ends at `until` and lasts `window` ns. */
@@ -87,7 +91,7 @@ export function summarizeTimeline(t: Timeline): Summary {
 }
 
 /** Builds the timeline of the window and summarises it. */
-export function summarize(source: TimelineSource, opts: SummaryOptions): Summary {
+export function summarize(source: TimelineSource & FreshnessReader, opts: SummaryOptions): Summary {
   const t = buildTimeline(source, { ...opts, since: opts.until - opts.window, until: opts.until });
-  return summarizeTimeline(t);
+  return { ...summarizeTimeline(t), freshness: freshnessAt(source, OPERATION_NAMES, opts.until, opts.cluster) };
 }

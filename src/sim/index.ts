@@ -18,7 +18,7 @@ export {
   type EventKind,
   type ApiFaultKind,
 } from './scenario/types.ts';
-export { DEFAULT_START_NS } from './time.ts';
+export { DEFAULT_START_NS, MAX_START_NS, MIN_START_NS, startTimeProblem, wallClockStart } from './time.ts';
 export { simClock, type SimClock } from './sim-clock.ts';
 export { DEFAULT_LINKS, TASKS } from './links.ts';
 export { DEFAULT_PAGE_SIZE, BYTES_PER_CONNECTION, DEFAULT_MEMORY_BUDGET } from './list-connections.ts';

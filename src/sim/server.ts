@@ -42,6 +42,8 @@ export interface SimServerOptions {
   readonly connections?: number;
   readonly links?: readonly string[];
   readonly brokers?: number;
+  /** the world's start, ns since the epoch (ignored with `world`); default 2026-01-01T00:00:00Z */
+  readonly startTime?: bigint;
   /** how long an overlapping ListKafkaConnections waits before 429, ms; default 3000-5000 */
   readonly overlapWaitMs?: number;
   /** extra processing time of every ListKafkaConnections, ms (to provoke overlaps); default 0 */
@@ -108,7 +110,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const scenario = typeof opts.scenario === 'string' ? loadScenario(opts.scenario) : opts.scenario;
   const world =
     opts.world ??
-    createWorld({ seed: opts.seed ?? 1, scenario, connections: opts.connections, links: opts.links, brokers: opts.brokers });
+    createWorld({ seed: opts.seed ?? 1, scenario, connections: opts.connections, links: opts.links, brokers: opts.brokers, startTime: opts.startTime });
   const prefix = opts.servicePrefix ?? DEFAULT_SERVICE_PREFIX;
   const routes = routeTable(prefix);
   const manual = opts.clock === 'manual';

@@ -2,12 +2,13 @@
 import type { Token } from './theme.ts';
 
 /** What happened to a row since the previous poll. */
-export type ChangeKind = 'new' | 'closed' | 'moving' | 'idle';
+export type ChangeKind = 'new' | 'closed' | 'vanished' | 'moving' | 'idle';
 
 /** Glyph, token and word of each change kind. */
 export const CHANGE_STYLE: Readonly<Record<ChangeKind, { glyph: string; token: Token; word: string }>> = {
   new: { glyph: '+', token: 'rowNew', word: 'new since the previous poll' },
-  closed: { glyph: '×', token: 'rowClosed', word: 'closed (or gone) since the previous poll' },
+  closed: { glyph: '×', token: 'rowClosed', word: 'closed since the previous poll (reported CLOSED)' },
+  vanished: { glyph: '⊘', token: 'rowClosed', word: 'vanished: no longer listed, without a reported close' },
   moving: { glyph: '↑', token: 'rowMoving', word: 'counters moving' },
   idle: { glyph: '·', token: 'rowIdle', word: 'idle: no counter moved' },
 };

@@ -40,16 +40,38 @@ describe('flightrec diff', () => {
   });
 
   it('exits 0 when both instants were observed and nothing differs', async () => {
-    const r = await diff(['--from', '2025-09-01T10:02:00Z', '--to', 'now', 'connections']);
+    const r = await diff(['--from', '2025-09-01T10:02:00Z', '--to', 'now', 'connections', '--only', 'state']);
     expect(r.code).toBe(0);
     expect(r.out).toContain('no differences');
+    const same = await diff(['--from', '2025-09-01T10:02:00Z', '--to', '2025-09-01T10:02:30Z']);
+    expect(same.code).toBe(0);
   });
 
-  it('reports an unobserved instant, warns, and exits 1', async () => {
-    const r = await diff(['--from', '2025-09-01T10:00:00Z', '--to', '2025-09-01T10:03:00Z', 'connections', 'shadow-links']);
+  it('reports moving values as differences with both values and the delta; --only narrows', async () => {
+    const r = await diff(['--from', '2025-09-01T10:00:00Z', '--to', '2025-09-01T10:02:00Z', 'shadow-partitions']);
     expect(r.code).toBe(1);
+    expect(r.out).toMatch(/lag: 0 → 100 \(\+100\)/);
+    expect(r.out).toContain('2 changed');
+    const state = await diff(['--from', '2025-09-01T10:00:00Z', '--to', '2025-09-01T10:02:00Z', 'shadow-partitions', '--only', 'state']);
+    expect(state.code).toBe(0);
+    expect(state.out).toContain('(only state)');
+    const bad = await diff(['--from', '-1h', '--to', 'now', '--only', 'moods']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--only');
+  });
+
+  it('reports an unobserved instant and exits 2: the differences are unknown (trouble, as diff(1))', async () => {
+    const r = await diff(['--from', '2025-09-01T10:00:00Z', '--to', '2025-09-01T10:03:00Z', 'connections', 'shadow-links']);
+    expect(r.code).toBe(2);
     expect(r.out).toBe(golden('diff-unobserved.txt'));
     expect(r.err).toContain('differences unknown: connections, shadow-links');
+  });
+
+  it('exits 2 when the database is missing', async () => {
+    const io = memoryIo({ now });
+    const code = await runCli(['--db', `${db.path}.missing`, 'diff', '--from', '-1h', '--to', 'now'], io);
+    expect(code).toBe(2);
+    expect(io.err()).toMatch(/^flightrec: cannot open/);
   });
 
   it('exits 2 on bad usage', async () => {

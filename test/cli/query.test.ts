@@ -23,7 +23,8 @@ describe('flightrec query', () => {
     const r = await query(['connections', '--at', '2025-09-01T10:02:00Z']);
     expect(r.code).toBe(0);
     expect(r.out).toBe(golden('query-connections.txt'));
-    expect(r.err).toBe('');
+    // the table says on stderr which poll answered and when it was observed
+    expect(r.err).toBe('note: connections at 2025-09-01T10:02:00Z: poll 5 at 2025-09-01T10:02:00Z, 3 rows\n');
   });
 
   it('accepts relative times (-2m is two minutes before now)', async () => {

@@ -46,6 +46,31 @@ describe('prune, vacuum and stats', () => {
     writer.close();
   });
 
+  it('plans exactly what prune then removes, with reads only (open batches included)', () => {
+    for (const k of [4, 10, 19, 25]) {
+      const path = tempDbPath();
+      const db = openDatabase(path);
+      const writer = createHistoryWriter(db, { batchFrames: 3 });
+      const polls = generateConnectionPolls({ connections: 60, churn: 0.2, polls: 20, seed: 3 });
+      polls.forEach((p, i) => {
+        writer.writePoll(okRecord('GetShadowLink', shadowLinkAnswer(i % 3), { at: p.at + 1n, request: { name: 'dr-link' }, target: 'dr-link' }));
+        if (i < 12) writer.writePoll(okRecord('GetUpgradeStatus', upgradeAnswer(i), { at: p.at + 2n, request: {} }));
+        writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
+      });
+      const cut = k < polls.length ? polls[k]!.at : polls[polls.length - 1]!.at + MIN;
+      const reader = createHistoryReader(db);
+      const changes = db.sqlite.prepare('SELECT total_changes()').pluck();
+      const before = changes.get();
+      const plan = reader.planPrune(cut);
+      expect(changes.get(), 'a plan writes nothing').toBe(before);
+      const result = reader.prune(cut);
+      expect({ polls: plan.polls, connectionBatches: plan.connectionBatches, connections: plan.connections, versions: plan.versions, documents: plan.documents }, `cut at poll ${k}`).toEqual(result);
+      // GetUpgradeStatus stopped after poll 11: a cut after it empties that operation
+      expect(plan.emptied.map((e) => e.operation)).toEqual(k > 11 ? (k >= 20 ? ['GetShadowLink', 'GetUpgradeStatus', 'ListKafkaConnections'] : ['GetUpgradeStatus']) : []);
+      writer.close();
+    }
+  });
+
   it('counts entities and samples per resource', () => {
     const db = openDatabase(tempDbPath());
     const writer = createHistoryWriter(db);

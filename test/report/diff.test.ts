@@ -15,6 +15,7 @@ const byUid = (rows: KafkaConnection[], uid: string): KafkaConnection => rows.fi
 describe('diffStates on connections', () => {
   const result = diffStates(reader, { from: T[0]!, to: T[2]! });
   const conns = of(result, 'connections');
+  const stateOnly = diffStates(reader, { from: T[0]!, to: T[2]!, only: ['state', 'config'] });
 
   it('finds the added, removed and changed entities against the served answers', () => {
     expect(conns.observed).toBe(true);
@@ -24,10 +25,24 @@ describe('diffStates on connections', () => {
     expect(conns.added.map((e) => e.key)).toEqual([byUid(connectionsAt(2), 'd').uid]);
     expect(conns.added[0]!.row).toEqual(byUid(connectionsAt(2), 'd'));
     expect(conns.removed.map((e) => e.key)).toEqual([byUid(connectionsAt(0), 'b').uid]);
-    expect(conns.changed.map((e) => e.key)).toEqual([byUid(connectionsAt(0), 'a').uid]);
-    expect(conns.unchanged).toBe(1);
-    expect(result.differences).toBe(5);
+    // c only moved its idle time: a moving value is a difference too
+    expect(conns.changed.map((e) => e.key)).toEqual([byUid(connectionsAt(0), 'a').uid, byUid(connectionsAt(0), 'c').uid]);
+    expect(conns.unchanged).toBe(0);
     expect(result.unobserved).toEqual([]);
+    expect(result.only).toEqual(['state', 'config', 'values']);
+  });
+
+  it('--only state and config leaves the moving values out', () => {
+    const c = of(stateOnly, 'connections');
+    expect(c.changed.map((e) => e.key)).toEqual([byUid(connectionsAt(0), 'a').uid]);
+    expect(c.changed[0]!.counters).toEqual([]);
+    expect(c.changed[0]!.gauges).toEqual([]);
+    expect(c.unchanged).toBe(1);
+    expect(stateOnly.differences).toBe(5);
+    const values = diffStates(reader, { from: T[0]!, to: T[2]!, only: ['values'] });
+    const v = of(values, 'connections');
+    expect([v.added, v.removed]).toEqual([[], []]);
+    expect(v.changed.every((e) => e.changes.length === 0 && e.counters.length + e.gauges.length > 0)).toBe(true);
   });
 
   it('reports each value change with its path and exact old and new values', () => {
@@ -53,12 +68,11 @@ describe('diffStates on connections', () => {
     expect(Object.keys(counters)).not.toContain('totalRequestStatistics.produceBytes');
   });
 
-  it('keeps gauges apart (they never count as differences) and skips in-flight samples', () => {
+  it('reports gauges with both values and the delta, and skips in-flight samples', () => {
     const a = conns.changed[0]!;
     expect(a.gauges.map((g) => g.path)).toEqual(['idleDuration']);
     expect(a.gauges[0]).toMatchObject({ old: 250_000_000n, new: 252_000_000n, delta: 2_000_000n, unit: 'duration' });
-    // connection c only moved its idle time: unchanged
-    expect(conns.changed.map((e) => e.key[0])).not.toContain('c');
+    expect(a.changes.map((c) => c.path)).not.toContain('inFlightRequests');
   });
 
   it('sums counters over the entities present at both instants', () => {
@@ -91,7 +105,7 @@ describe('diffStates on shadow links', () => {
     expect(rotated.new).toBe(linkAt(2).configurations.clientOptions.authenticationConfiguration.scramConfiguration!.passwordSetAt);
   });
 
-  it('reports task state changes in shadow-tasks, and partition movement as counters only', () => {
+  it('reports task state changes in shadow-tasks, and partition movement as values', () => {
     const task = of(result, 'shadow-tasks').changed[0]!;
     expect(task.key).toBe('dr-link/consumer-offsets/2/0');
     expect(task.changes.map((c) => [c.path, c.old, c.new])).toEqual([
@@ -99,10 +113,16 @@ describe('diffStates on shadow links', () => {
       ['reason', '', 'SASL authentication failed'],
     ]);
     const parts = of(result, 'shadow-partitions');
-    expect(parts.changed).toEqual([]);
-    expect(parts.unchanged).toBe(2);
+    expect(parts.changed).toHaveLength(2);
+    for (const p of parts.changed) {
+      expect(p.changes).toEqual([]);
+      expect(p.counters.map((c) => c.path)).toContain('highWatermark');
+      expect(p.gauges.find((g) => g.path === 'lag')).toMatchObject({ old: 0n, new: 100n, delta: 100n });
+    }
     const lag = parts.totals.find((t) => t.path === 'lag')!;
     expect([lag.oldSum, lag.newSum]).toEqual([0n, 200n]);
+    const stateOnly = diffStates(reader, { from: T[0]!, to: T[2]!, resources: ['shadow-partitions'], only: ['state'] });
+    expect(of(stateOnly, 'shadow-partitions')).toMatchObject({ changed: [], unchanged: 2 });
   });
 
   it('spells a switch of the authentication alternative and a removed filter', () => {
@@ -180,7 +200,7 @@ describe('unobserved instants', () => {
   });
 
   it('observes again after the failure is followed by a success', () => {
-    const result = diffStates(reader, { from: T[2]!, to: T[4]!, resources: ['connections'] });
+    const result = diffStates(reader, { from: T[2]!, to: T[4]!, resources: ['connections'], only: ['state'] });
     expect(result.unobserved).toEqual([]);
     expect(of(result, 'connections').changed).toEqual([]);
     expect(result.differences).toBe(0);
@@ -209,9 +229,10 @@ describe('diffStates edge cases', () => {
     expect(ch.changes.map((c) => [c.path, c.kind, c.old, c.new])).toEqual([
       ['apiVersions.1', 'value', 13, 14],
       ['apiVersions.18', 'value', undefined, 3],
-      ['totalRequestStatistics.requestCount', 'counter', a.totalRequestStatistics.requestCount, 3n],
     ]);
-    expect(ch.changes[2]!.delta).toBe(3n - a.totalRequestStatistics.requestCount);
+    const reset = ch.counters.find((c) => c.path === 'totalRequestStatistics.requestCount')!;
+    expect([reset.kind, reset.old, reset.new]).toEqual(['counter', a.totalRequestStatistics.requestCount, 3n]);
+    expect(reset.delta).toBe(3n - a.totalRequestStatistics.requestCount);
   });
 });
 

@@ -44,6 +44,9 @@ describe('timeline cases (data files)', () => {
       }
       // every event carries the polls that showed it
       for (const e of timeline.events) expect(e.evidence.pollIds.length).toBeGreaterThan(0);
+      // and none starts before the recording's first poll
+      const first = c.polls.reduce((t, p) => (p.poll.startTime < t ? p.poll.startTime : t), c.polls[0]!.poll.startTime);
+      expect(timeline.events.filter((e) => e.start < first).map(show)).toEqual([]);
     });
   }
 });

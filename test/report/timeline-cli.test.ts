@@ -72,6 +72,33 @@ describe('flightrec timeline', () => {
     }
   });
 
+  it('--for a client includes the events whose evidence names it, and its key series', async () => {
+    const r = await run(['-o', 'json', 'timeline', '--for', 'client/svc-legacy-client']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out) as { events: { kind: string; entity: string }[]; series: { name: string }[] };
+    // the wave of failed logins is about listener/external; its evidence names the client
+    expect(doc.events.some((e) => e.kind === 'connections.auth-failures' && e.entity === 'listener/external')).toBe(true);
+    // the key series are the client's own, not the cluster's
+    expect(doc.series.map((x) => x.name)).toEqual(['connections.open/client/svc-legacy-client', 'connections.auth-failures/client/svc-legacy-client']);
+    const link = JSON.parse((await run(['-o', 'json', 'timeline', '--for', 'link/dr-primary'])).out) as typeof doc;
+    expect(link.series.map((x) => x.name)).toEqual(['shadow.lag/dr-primary']);
+  });
+
+  it('--for an entity never recorded exits 2 with the nearest known names', async () => {
+    const typo = await run(['timeline', '--for', 'client/svc-legacy-clinet']);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('nearest known: client/svc-legacy-client');
+    const kind = await run(['timeline', '--for', 'foo/bar']);
+    expect(kind.code).toBe(2);
+    expect(kind.err).toContain('unknown kind "foo"');
+    const broker = await run(['timeline', '--for', 'broker/9']);
+    expect(broker.code).toBe(2);
+    expect(broker.err).toMatch(/no such entity in the recording/);
+    // a known entity without events is fine
+    const quiet = await run(['timeline', '--for', 'iceberg-topic/legacy-events', '--min-severity', 'error']);
+    expect(quiet.code).toBe(0);
+  });
+
   it('reads thresholds from the config file and rejects unknown keys there', async () => {
     const good = tmp.path('good.yaml');
     writeFileSync(good, 'thresholds:\n  connections:\n    brokerMinConnections: 100000\n');
@@ -83,6 +110,33 @@ describe('flightrec timeline', () => {
     const e = await run(['--config', bad, 'timeline']);
     expect(e.code).toBe(2);
     expect(e.err).toContain('thresholds.shadow.lagRecord: unknown key');
+  });
+});
+
+describe('flightrec diff across the incident\'s lag rise', () => {
+  it('reports the lag change of the shadow partitions (both values and the delta) and exits 1', async () => {
+    const r = await run(['diff', '--from', '2026-01-01T00:10:00Z', '--to', '2026-01-01T00:16:00Z', 'shadow-partitions']);
+    expect(r.code).toBe(1);
+    expect(r.out).not.toContain('no differences');
+    const total = /\n {4}lag (\d+) → (\d+) \((-?\+?\d+); \d+ moving\)/.exec(r.out);
+    expect(total, r.out.slice(-600)).not.toBeNull();
+    const [, from, to, delta] = total!;
+    expect(BigInt(from!)).not.toBe(BigInt(to!));
+    expect(BigInt(delta!.replace('+', ''))).toBe(BigInt(to!) - BigInt(from!));
+    expect(r.out).toMatch(/ {6}lag: \d+ → \d+ \([+-]\d+\)/);
+    const doc = JSON.parse((await run(['-o', 'json', 'diff', '--from', '2026-01-01T00:10:00Z', '--to', '2026-01-01T00:16:00Z', 'shadow-partitions'])).out) as {
+      differences: number;
+      resources: { changed: { gauges: { path: string; old: string; new: string; delta: string }[] }[] }[];
+    };
+    expect(doc.differences).toBeGreaterThan(0);
+    const lag = doc.resources[0]!.changed.flatMap((e) => e.gauges).find((g) => g.path === 'lag');
+    expect(BigInt(lag!.new) - BigInt(lag!.old)).toBe(BigInt(lag!.delta));
+  });
+
+  it('exits 2 when the database is missing', async () => {
+    const r = await runFlightrec(['--db', tmp.path('missing.db'), 'diff', '--from', '2026-01-01T00:10:00Z', '--to', '2026-01-01T00:16:00Z']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('missing.db');
   });
 });
 

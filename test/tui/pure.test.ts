@@ -87,11 +87,13 @@ describe('connection changes', () => {
       totalRequestStatistics: { requestCount: requests, fetchBytes: 0n, produceBytes: 0n, produceBatchCount: 0n },
     }) as unknown as KafkaConnection;
 
-  it('classifies new, closed, gone, moving and idle', () => {
+  it('classifies new, closed, vanished, moving and idle', () => {
     const prev = [conn('a', 1n), conn('b', 5n), conn('c', 1n), conn('d', 1n)];
     const cur = [conn('a', 2n), conn('b', 5n), conn('c', 1n, 'KAFKA_CONNECTION_STATE_CLOSED'), conn('e', 0n)];
-    const { kinds, gone } = classifyConnections(cur, prev);
-    expect(Object.fromEntries(kinds)).toEqual({ a: 'moving', b: 'idle', c: 'closed', d: 'closed', e: 'new' });
+    const { kinds, gone, counts } = classifyConnections(cur, prev);
+    // d is no longer listed without a reported close: vanished, not closed (the report's words)
+    expect(Object.fromEntries(kinds)).toEqual({ a: 'moving', b: 'idle', c: 'closed', d: 'vanished', e: 'new' });
+    expect(counts).toEqual({ new: 1, closed: 1, vanished: 1, expired: 0, moving: 1, idle: 1 });
     expect(gone.map((c) => c.uid)).toEqual(['d']);
     expect(classifyConnections(cur, undefined).kinds.get('e')).toBe('idle');
   });

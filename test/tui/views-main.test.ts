@@ -37,7 +37,7 @@ describe('browse on a recorded incident', () => {
   it('shows the connections at the cursor, coloured by change with glyphs, and a count badge', async () => {
     const f = await go('conn');
     expect(crumbs(f)).toMatch(/overview › connections +\[214 rows\]/);
-    expect(f).toMatch(/\+ 5 new {2}× 2 closed {2}↑ \d+ moving {2}· \d+ idle/);
+    expect(f).toMatch(/\+ 5 new {2}× 2 closed {2}⊘ 0 vanished {2}↑ \d+ moving {2}· \d+ idle/);
     expect(f).toMatch(/UID +NODE +CLIENT ID +PRINCIPAL +STATE/);
     expect(selectedRow(f)).toMatch(/^›[↑·+×] [0-9a-f]{8}-/);
     expectFits(f, COLS, ROWS);

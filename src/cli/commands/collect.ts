@@ -21,7 +21,9 @@ import {
   type RoundResult,
   type Sleep,
 } from '../../collector/index.ts';
+import { DEFAULT_START_NS, wallClockStart } from '../../sim/time.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { simStart } from '../sim-start.ts';
 import { openHistoryWriter } from './db.ts';
 
 /** The options of `collect` as commander gives them. */
@@ -50,6 +52,7 @@ interface CollectOpts {
   for?: string;
   seed?: string;
   connections?: string;
+  start?: string;
 }
 
 interface GlobalOpts {
@@ -89,6 +92,7 @@ export function registerCollect(program: Command, io: CliIo, done: (code: number
     .option('--for <duration>', 'with --simulate: stop after this much simulated time, e.g. 10m')
     .addOption(new Option('--seed <n>', 'with --simulate: world seed'))
     .addOption(new Option('--connections <n>', 'with --simulate: number of open connections'))
+    .option('--start <time>', "with --simulate: the world's start (default 2026-01-01T00:00:00Z accelerated, now in real time)")
     .action(async (opts: CollectOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOpts & CollectOpts>();
       done(await runCollect(opts, g, io));
@@ -154,7 +158,7 @@ function exitCodeOf(results: readonly RoundResult[]): number {
 export async function runCollect(opts: CollectOpts, g: GlobalOpts, io: CliIo): Promise<number> {
   const file = g.config === undefined ? undefined : usage(() => readConfigFile(resolve(io.cwd, g.config!)));
   if (opts.simulate !== undefined && opts.simulate !== false) return runSimulated(opts, g, io, file);
-  for (const [flag, v] of [['--speed', opts.speed], ['--for', opts.for], ['--seed', opts.seed], ['--connections', opts.connections]] as const) {
+  for (const [flag, v] of [['--speed', opts.speed], ['--for', opts.for], ['--seed', opts.seed], ['--connections', opts.connections], ['--start', opts.start]] as const) {
     if (v !== undefined) throw new UsageError(`${flag} needs --simulate`);
   }
   const config = usage(() => loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) }));
@@ -224,6 +228,8 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
   const forMs = opts.for === undefined ? undefined : usage(() => parseDurationMs(opts.for!));
   const seed = wholeNumber('--seed', opts.seed);
   const connections = wholeNumber('--connections', opts.connections);
+  const rate = speed ?? (forMs === undefined ? 1 : Infinity);
+  const startTime = simStart(opts.start, rate === 1 ? wallClockStart(io.now()) : DEFAULT_START_NS, io.now());
   const { startSimServer, simClock } = await import('../../sim/index.ts');
   const named = typeof opts.simulate === 'string' ? opts.simulate : undefined;
   // a file path is relative to the working directory; a bare word is a built-in scenario
@@ -234,6 +240,7 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
       host: '127.0.0.1',
       port: 0,
       clock: 'manual',
+      startTime,
       ...(seed === undefined ? {} : { seed }),
       ...(scenario === undefined ? {} : { scenario }),
       ...(connections === undefined ? {} : { connections }),
@@ -259,7 +266,6 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
       })),
     };
     const config: CollectorConfig = { ...base, clusters: [cluster], jitterMs: 0 };
-    const rate = speed ?? (forMs === undefined ? 1 : Infinity);
     const pace = Number.isFinite(rate) ? (simMs: number) => realSleep(simMs / rate, io.signal) : undefined;
     const { nowNs, nowMs, advanceTo, sleep } = simClock(sim, pace);
     const until = forMs === undefined ? Infinity : nowMs() + forMs;

@@ -1,12 +1,11 @@
 /**
- * `flightrec db stats | prune --older-than DURATION | vacuum`: look after the history
- * database. Also the one place the commands open the store for writing.
+ * `flightrec db stats | prune --older-than DURATION [--dry-run] [--yes] [--force] | vacuum`:
+ * look after the history database. Also the one place the commands open the store for writing.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { formatTimestampShort } from '../../api/codec/timestamp.ts';
-import { formatBytes, parseCutoffArg, TimeArgError } from '../../collector/index.ts';
+import { formatBytes } from '../../collector/index.ts';
 import {
   CorruptDataError,
   createHistoryReader,
@@ -22,6 +21,7 @@ import {
 } from '../../db/index.ts';
 import { RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { registerDbCheck } from './db-check.ts';
+import { runPrune, type PruneOpts } from './db-prune.ts';
 
 interface GlobalOpts {
   db: string;
@@ -45,7 +45,7 @@ export function openHistoryWriter(path: string, opts: { keepRawAnswers?: boolean
 }
 
 /** Opens an existing database (read-only unless `write`) and runs `fn` with its reader, then closes it. */
-function withReader<T>(path: string, write: boolean, fn: (reader: HistoryReader, db: FlightrecDb) => T): T {
+export function withReader<T>(path: string, write: boolean, fn: (reader: HistoryReader, db: FlightrecDb) => T): T {
   if (!existsSync(path)) throw new RuntimeError(`no history database at ${path} (give --db FILE or set FLIGHTREC_DB)`);
   let db: FlightrecDb;
   try {
@@ -99,25 +99,12 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
   db.command('prune')
     .description('delete every poll older than DURATION (e.g. 7d) or a time (RFC 3339), with what only it referenced')
     .requiredOption('--older-than <duration|time>', 'cut-off: a duration ago (7d, 12h) or an instant (2025-09-01T00:00:00Z)')
-    .action((opts: { olderThan: string }, cmd: Command) => {
+    .option('--dry-run', 'print what would go (polls, samples, bytes, time range) and change nothing')
+    .option('-y, --yes', 'do not ask for confirmation on a terminal')
+    .option('--force', "also remove an operation's newest poll (nothing of it is left)")
+    .action(async (opts: PruneOpts, cmd: Command) => {
       const { path, g } = pathOf(cmd);
-      let cutoff: bigint;
-      try {
-        cutoff = parseCutoffArg(opts.olderThan, io.now());
-      } catch (err) {
-        if (err instanceof TimeArgError) throw new UsageError(`--older-than: ${err.message}`);
-        throw err;
-      }
-      const result = withReader(path, true, (r) => r.prune(cutoff));
-      if (g.output === 'json') {
-        io.stdout.write(`${JSON.stringify({ olderThan: formatTimestampShort(cutoff), ...result }, null, 2)}\n`);
-      } else {
-        io.stdout.write(
-          `pruned polls before ${formatTimestampShort(cutoff)}: ${result.polls} polls, ${result.connectionBatches} connection batches, ` +
-            `${result.connections} connections, ${result.versions} versions, ${result.documents} documents\n`,
-        );
-      }
-      done(0);
+      done(await runPrune(path, g, opts, io));
     });
 
   db.command('vacuum')

@@ -1,51 +1,104 @@
 /**
- * `flightrec diff --from T1 --to T2 [RESOURCE...]`: what was added, removed and changed between
- * two instants. Exit 1 when there are differences, or when an instant was not observed (the
- * differences are then unknown); 0 when both instants were observed and nothing differs.
+ * `flightrec diff --from T1 --to T2 [--only state|config|values] [RESOURCE...]`: what was added,
+ * removed and changed between two instants, moving values included. The exit code follows
+ * diff(1), so a script can tell a difference from a failure: 0 no differences, 1 differences,
+ * 2 trouble of any kind (bad usage, a missing or unreadable database, an instant not observed).
  */
 import type { Command } from 'commander';
 import { isResourceName, type ResourceName } from '../../api/schema/resources.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
-import { DIFF_FORMATS, DIFF_RESOURCES, DiffOptionsError, diffStates, renderDiff, type DiffFormat } from '../../report/index.ts';
-import { EXIT, UsageError, type CliIo } from '../context.ts';
+import {
+  DIFF_CLASSES,
+  DIFF_FORMATS,
+  DIFF_RESOURCES,
+  DiffOptionsError,
+  diffStates,
+  formatTime,
+  renderDiff,
+  type DiffClass,
+  type DiffFormat,
+  type DiffResult,
+} from '../../report/index.ts';
+import { RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { chooseOutput, timeOption, withHistory } from './query.ts';
 
 interface DiffOpts {
   from?: string;
   to?: string;
+  only?: string;
+}
+
+/** diff(1)'s exit codes. */
+export const DIFF_EXIT = { same: 0, differ: 1, trouble: 2 } as const;
+
+/** Parses `--only state,values`: a comma-separated list of classes. */
+function parseOnly(text: string | undefined): DiffClass[] | undefined {
+  if (text === undefined) return undefined;
+  const parts = text.split(',').map((p) => p.trim());
+  for (const p of parts) {
+    if (!(DIFF_CLASSES as readonly string[]).includes(p)) {
+      throw new UsageError(`invalid --only ${JSON.stringify(sanitizeForTerminal(text))}: expected ${DIFF_CLASSES.join(', ')} (or several, comma-separated)`);
+    }
+  }
+  return parts as DiffClass[];
 }
 
 /** Registers `diff`. */
 export function registerDiff(program: Command, io: CliIo, done: (code: number) => void): void {
   program
     .command('diff')
-    .description('entities added, removed and changed between two instants (exit 1 when they differ)')
+    .description('entities added, removed and changed between two instants (exit 0 same, 1 different, 2 trouble)')
     .argument('[resources...]', `resources to compare (default: every recorded one of ${DIFF_RESOURCES.join(', ')})`)
     .requiredOption('--from <time>', 'the earlier instant (RFC 3339, now, -2h, 30m)')
     .requiredOption('--to <time>', 'the later instant')
+    .option('--only <classes>', `only these differences: ${DIFF_CLASSES.join(', ')} (comma-separated; default all)`)
     .action((resources: string[], opts: DiffOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<{ db: string; cluster?: string; output?: string; color?: boolean }>();
-      for (const r of resources) {
-        if (!isResourceName(r) || r === 'polls') {
-          throw new UsageError(`cannot diff ${JSON.stringify(sanitizeForTerminal(r))}: expected any of ${DIFF_RESOURCES.join(', ')}`);
+      let result: DiffResult;
+      try {
+        result = runDiff(resources, opts, g, io);
+      } catch (err) {
+        // usage errors already exit 2; a runtime failure is trouble too (diff(1)), not a difference
+        if (err instanceof RuntimeError) {
+          io.stderr.write(`flightrec: ${sanitizeForTerminal(err.message)}\n`);
+          return done(DIFF_EXIT.trouble);
         }
+        if (err instanceof UsageError) throw err;
+        const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+        io.stderr.write(`flightrec: unexpected error: ${sanitizeForTerminal(message)}\n`);
+        return done(DIFF_EXIT.trouble);
       }
       const out = chooseOutput<DiffFormat>(g, io, DIFF_FORMATS);
-      const from = timeOption('--from', opts.from, io) as bigint;
-      const to = timeOption('--to', opts.to, io) as bigint;
-      let result;
-      try {
-        result = withHistory(g, io, (reader, cluster) =>
-          diffStates(reader, { from, to, resources: resources as ResourceName[], cluster }),
-        );
-      } catch (err) {
-        if (err instanceof DiffOptionsError) throw new UsageError(err.message);
-        throw err;
-      }
       io.stdout.write(renderDiff(result, out.format, out));
-      if (result.unobserved.length > 0) {
-        io.stderr.write(`warning: not observed at one of the instants, differences unknown: ${result.unobserved.join(', ')}\n`);
+      for (const r of result.resources) {
+        for (const [flag, o] of [['--from', r.from], ['--to', r.to]] as const) {
+          if (o.observed && o.stale && o.poll !== undefined) {
+            io.stderr.write(`warning: ${r.resource} at ${flag} ${formatTime(o.at)}: stale: observed at ${formatTime(o.poll.startTime)} (poll ${o.poll.id}), more than twice its schedule interval earlier\n`);
+          }
+        }
       }
-      done(result.differences > 0 || result.unobserved.length > 0 ? EXIT.differences : EXIT.ok);
+      if (result.unobserved.length > 0) {
+        io.stderr.write(`flightrec: not observed at one of the instants, differences unknown: ${result.unobserved.join(', ')}\n`);
+        return done(DIFF_EXIT.trouble);
+      }
+      done(result.differences > 0 ? DIFF_EXIT.differ : DIFF_EXIT.same);
     });
+}
+
+function runDiff(resources: string[], opts: DiffOpts, g: { db: string; cluster?: string; output?: string; color?: boolean }, io: CliIo): DiffResult {
+  for (const r of resources) {
+    if (!isResourceName(r) || r === 'polls') {
+      throw new UsageError(`cannot diff ${JSON.stringify(sanitizeForTerminal(r))}: expected any of ${DIFF_RESOURCES.join(', ')}`);
+    }
+  }
+  chooseOutput<DiffFormat>(g, io, DIFF_FORMATS);
+  const only = parseOnly(opts.only);
+  const from = timeOption('--from', opts.from, io) as bigint;
+  const to = timeOption('--to', opts.to, io) as bigint;
+  try {
+    return withHistory(g, io, (reader, cluster) => diffStates(reader, { from, to, resources: resources as ResourceName[], cluster, only }));
+  } catch (err) {
+    if (err instanceof DiffOptionsError) throw new UsageError(err.message);
+    throw err;
+  }
 }

@@ -17,6 +17,7 @@ import {
   QueryOptionsError,
   renderQuery,
   runQuery,
+  staleNote,
   type QueryFormat,
   type ReportReader,
 } from '../../report/index.ts';
@@ -177,8 +178,13 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: GlobalOpts, io: C
   );
   io.stdout.write(renderQuery(result, out.format, out));
   const unobserved = result.mode === 'at' && result.resource !== 'polls' && (result.poll === undefined || (result.failures ?? 0) > 0);
-  if (unobserved || result.rows.length < result.total || result.total === 0) {
+  // JSON and YAML carry the observation time and staleness in the document; other formats get them on stderr
+  const documented = out.format === 'json' || out.format === 'yaml';
+  const asOf = result.mode === 'at' && result.resource !== 'polls' && !documented;
+  if (asOf || unobserved || result.rows.length < result.total || result.total === 0) {
     io.stderr.write(`${unobserved ? 'warning' : 'note'}: ${queryNote(result)}\n`);
   }
+  const stale = result.freshness === undefined || documented || result.poll === undefined ? undefined : staleNote(result.resource, result.freshness);
+  if (stale !== undefined) io.stderr.write(`warning: ${stale}\n`);
   return EXIT.ok;
 }

@@ -14,7 +14,8 @@ import { renderTimelineMarkdown } from '../../report/render/timeline-md.ts';
 import { renderTimelineText } from '../../report/render/timeline-text.ts';
 import { renderYaml } from '../../report/render/yaml.ts';
 import { resolveThresholds, ThresholdError, type Thresholds } from '../../report/timeline/thresholds.ts';
-import { buildTimeline, type TimelineSource } from '../../report/timeline/timeline.ts';
+import { ENTITY_KINDS, nearestNames, recordedNames, splitEntity } from '../../report/timeline/entity-names.ts';
+import { buildTimeline, type Timeline, type TimelineSource } from '../../report/timeline/timeline.ts';
 import { isSeverity, SEVERITIES, type Severity } from '../../report/timeline/types.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { chooseOutput, timeOption, withHistory } from './query.ts';
@@ -78,24 +79,34 @@ export function registerTimeline(program: Command, io: CliIo, done: (code: numbe
       if (opts.for !== undefined && !/^[a-z-]+\/./.test(opts.for)) {
         throw new UsageError(`invalid --for ${JSON.stringify(sanitizeForTerminal(opts.for))}: expected KIND/NAME, e.g. broker/2 or link/dr-primary`);
       }
+      if (opts.for !== undefined && !(ENTITY_KINDS as readonly string[]).includes(splitEntity(opts.for).kind)) {
+        throw new UsageError(`invalid --for ${JSON.stringify(sanitizeForTerminal(opts.for))}: unknown kind ${JSON.stringify(sanitizeForTerminal(splitEntity(opts.for).kind))}; expected one of ${ENTITY_KINDS.join(', ')}`);
+      }
       const out = chooseOutput<TimelineFormat>(g, io, TIMELINE_FORMATS);
       const since = timeOption('--since', opts.since, io);
       const until = timeOption('--until', opts.until, io);
       if (since !== undefined && until !== undefined && until < since) throw new UsageError('--since must not be after --until');
       const thresholds = thresholdsFromConfig(g, io);
-      const timeline = withHistory(g, io, (reader, cluster) =>
-        buildTimeline(reader as unknown as TimelineSource, {
-          since,
-          until,
-          cluster,
-          thresholds,
-          for: opts.for,
-          minSeverity: opts.minSeverity as Severity,
-        }),
-      );
+      const timeline = withHistory(g, io, (reader, cluster) => {
+        const source = reader as unknown as TimelineSource;
+        const t = buildTimeline(source, { since, until, cluster, thresholds, for: opts.for, minSeverity: opts.minSeverity as Severity });
+        if (opts.for !== undefined) requireKnownEntity(source, opts.for, cluster, t);
+        return t;
+      });
       io.stdout.write(renderTimelineAs(timeline, out.format, out));
       done(EXIT.ok);
     });
+}
+
+/** Refuses (exit 2) an entity the recording never saw, naming the nearest known ones. */
+function requireKnownEntity(source: TimelineSource, target: string, cluster: string | undefined, t: Timeline): void {
+  if (t.events.length > 0) return;
+  const known = recordedNames(source, target, { cluster, since: -(2n ** 63n), until: 2n ** 63n - 1n });
+  if (known.found) return;
+  const near = nearestNames(target, known.names);
+  const { kind } = splitEntity(target);
+  const hint = near.length > 0 ? `; nearest known: ${near.map(sanitizeForTerminal).join(', ')}` : known.names.length === 0 ? `; no ${kind} is recorded` : '';
+  throw new UsageError(`--for ${JSON.stringify(sanitizeForTerminal(target))}: no such entity in the recording${hint}`);
 }
 
 function renderTimelineAs(t: ReturnType<typeof buildTimeline>, format: TimelineFormat, out: { color: boolean; width: number | undefined }): string {

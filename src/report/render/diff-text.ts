@@ -12,7 +12,8 @@ export interface DiffTextOptions {
 /** Renders a diff as text for a terminal or a log. */
 export function renderDiffText(result: DiffResult, opts: DiffTextOptions): string {
   const c = opts.color;
-  const lines: string[] = [paint(`diff ${formatTime(result.from)} → ${formatTime(result.to)}`, 'bold', c), ''];
+  const only = result.only.length < 3 ? ` (only ${result.only.join(', ')})` : '';
+  const lines: string[] = [paint(`diff ${formatTime(result.from)} → ${formatTime(result.to)}${only}`, 'bold', c), ''];
   for (const r of result.resources) {
     lines.push(...resourceLines(r, c), '');
   }
@@ -38,6 +39,10 @@ function resourceLines(r: ResourceDiff, c: boolean): string[] {
   const none = r.added.length + r.removed.length + r.changed.length === 0;
   const tail = `${r.unchanged} unchanged${none ? ' (no differences)' : ''}`;
   out.push(paint(`  ${r.added.length} added, ${r.removed.length} removed, ${r.changed.length} changed, ${tail}`, 'muted', c));
+  const cc = r.connectionChanges;
+  if (cc !== undefined) {
+    out.push(paint(`  connections: ${cc.new} new, ${cc.closed} closed, ${cc.vanished} vanished, ${cc.expired} expired (added = new; removed = vanished + expired)`, 'muted', c));
+  }
   const moving = r.totals.filter((t) => t.moving > 0);
   if (moving.length > 0) {
     out.push(paint('  totals over entities present at both instants:', 'muted', c));
@@ -49,8 +54,8 @@ function resourceLines(r: ResourceDiff, c: boolean): string[] {
 function changedLines(e: EntityChange, c: boolean): string[] {
   const out = [paint(`  ~ ${e.label}`, 'changed', c)];
   for (const ch of e.changes) out.push(`      ${formatChange(ch)}`);
-  for (const ch of e.counters) out.push(paint(`      ${formatChange(ch)}`, 'muted', c));
-  for (const ch of e.gauges) out.push(paint(`      ${formatChange(ch)}`, 'muted', c));
+  for (const ch of e.counters) out.push(`      ${formatChange(ch)}`);
+  for (const ch of e.gauges) out.push(`      ${formatChange(ch)}`);
   return out;
 }
 

@@ -16,6 +16,7 @@ export { renderYaml } from './yaml.ts';
 export { renderDiffText } from './diff-text.ts';
 export { renderDiffMarkdown, renderQueryMarkdown, mdTable, mdText, mdCode } from './markdown.ts';
 export { queryView, queryNote, renderQueryTable } from './query-text.ts';
+export { freshnessToJson, staleNote } from './freshness.ts';
 export { formatValue, formatChange, formatTotal, unobservedReason } from './values.ts';
 
 /** Output formats of `query`. */

@@ -10,6 +10,7 @@ import { RESOURCES, type PollRow, type ResourceName } from '../../api/schema/res
 import { encodeMessage, encodeValue } from '../../api/wire/encode.ts';
 import type { DiffResult, EntityChange, FieldChange, MetricTotal, Observation, ResourceDiff } from '../diff.ts';
 import type { QueryResult, QuerySample } from '../query.ts';
+import { freshnessToJson } from './freshness.ts';
 
 const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 
@@ -61,7 +62,13 @@ export function queryToJson(result: QueryResult): { [key: string]: JsonValue } {
   const head: { [key: string]: JsonValue } = { resource: result.resource };
   if (result.mode === 'at') {
     head.at = formatTimestamp(result.at!);
-    if (result.resource !== 'polls') Object.assign(head, pollRef(result.poll), { failuresSince: result.failures ?? 0 });
+    if (result.resource !== 'polls') {
+      Object.assign(head, pollRef(result.poll));
+      // additive: when the answer was observed, and whether it is stale at `at` (docs/cli.md)
+      if (result.freshness !== undefined) head.stale = result.freshness.stale;
+      head.failuresSince = result.failures ?? 0;
+      if (result.freshness !== undefined) head.freshness = freshnessToJson(result.freshness);
+    }
   } else {
     head.since = formatTimestamp(result.since!);
     head.until = formatTimestamp(result.until!);
@@ -84,7 +91,7 @@ export function queryToNdjson(result: QueryResult): string {
 }
 
 function observation(o: Observation): { [key: string]: JsonValue } {
-  const out: { [key: string]: JsonValue } = { at: formatTimestamp(o.at), observed: o.observed, ...pollRef(o.poll), failures: o.failures };
+  const out: { [key: string]: JsonValue } = { at: formatTimestamp(o.at), observed: o.observed, ...pollRef(o.poll), stale: o.stale, failures: o.failures };
   if (o.lastFailure !== undefined) {
     out.lastFailure = encodeMessage(RESOURCES.polls.schema, o.lastFailure as unknown as Record<string, unknown>);
   }
@@ -135,6 +142,7 @@ function resourceDiff(r: ResourceDiff): { [key: string]: JsonValue } {
     changed: r.changed.map(entity),
     unchanged: r.unchanged,
     totals: r.totals.map(total),
+    ...(r.connectionChanges === undefined ? {} : { connectionChanges: { ...r.connectionChanges } }),
   };
 }
 
@@ -144,6 +152,7 @@ export function diffToJson(result: DiffResult): { [key: string]: JsonValue } {
     from: formatTimestamp(result.from),
     to: formatTimestamp(result.to),
     differences: result.differences,
+    only: [...result.only],
     unobserved: result.unobserved,
     skipped: result.skipped,
     resources: result.resources.map(resourceDiff),

@@ -2,6 +2,7 @@
 import type { JsonValue } from '../../api/codec/lossless-json.ts';
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
 import type { Summary } from '../summary.ts';
+import { freshnessToJson } from './freshness.ts';
 import { formatJson } from './json.ts';
 import { eventToJson } from './timeline-json.ts';
 
@@ -11,6 +12,14 @@ export function summaryToJson(s: Summary): { [key: string]: JsonValue } {
     cluster: s.cluster ?? null,
     since: formatTimestamp(s.since),
     until: formatTimestamp(s.until),
+    // additive: when the newest poll was taken, and whether the recording is stale at `until`
+    ...(s.freshness === undefined
+      ? {}
+      : {
+          observedAt: s.freshness.observedAt === undefined ? null : formatTimestamp(s.freshness.observedAt),
+          stale: s.freshness.stale,
+          freshness: freshnessToJson(s.freshness),
+        }),
     abnormal: s.abnormal.map(eventToJson),
     changes: s.changes.map((c) => ({
       kind: c.kind,

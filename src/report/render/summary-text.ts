@@ -8,6 +8,7 @@ import { sanitizeCell } from '../../api/safe-text.ts';
 import type { Summary } from '../summary.ts';
 import { formatCount } from '../format-units.ts';
 import { paint } from './color.ts';
+import { staleNote } from './freshness.ts';
 
 const MARK: Readonly<Record<string, string>> = { error: '[ERROR]', warn: '[WARN] ', info: '[info] ' };
 const MAX_CHANGES = 12;
@@ -46,5 +47,10 @@ export function renderSummaryText(s: Summary, opts: { color: boolean } = { color
   });
   figs.push(`polls ${s.polls.total}, ${s.polls.failed} failed`);
   out.push(`Now: ${figs.join(' · ')}`);
+  const f = s.freshness;
+  if (f !== undefined && f.observedAt !== undefined) {
+    const stale = staleNote('the recording', f);
+    out.push(stale === undefined ? `Observed: newest poll ${formatTimestampShort(f.observedAt)}` : paint(`Observed: newest poll ${formatTimestampShort(f.observedAt)}; ${stale.replace(/^the recording at \S+: /, '')}`, 'warn', opts.color));
+  }
   return `${out.join('\n')}\n`;
 }

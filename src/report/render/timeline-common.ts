@@ -24,16 +24,25 @@ export function durationText(e: TimelineEvent, until: bigint): string {
   return `${formatHumanDuration(end > e.start ? end - e.start : 0n)}${e.end === null ? '+' : ''}`;
 }
 
-/** The evidence in one line: `state: ACTIVE → PAUSED; polls 12, 45`. */
+/**
+ * The evidence in one line. A point: `state: ACTIVE → PAUSED; polls 12, 45`. An interval: the
+ * values before it and during it (`reachable: true → false; errorCode: io_error`), then apart
+ * what the poll that ended it showed (`; then reachable: true`), so a recovery never reads as
+ * the state during the interval.
+ */
 export function evidenceText(e: TimelineEvent): string {
-  const keys = [...new Set([...Object.keys(e.evidence.before), ...Object.keys(e.evidence.after)])];
+  const ev = e.evidence;
+  const during = e.type === 'interval' ? (ev.during ?? {}) : ev.after;
+  const keys = [...new Set([...Object.keys(ev.before), ...Object.keys(during)])];
   const parts = keys.map((k) => {
-    const b = e.evidence.before[k];
-    const a = e.evidence.after[k];
+    const b = ev.before[k];
+    const a = during[k];
     if (b !== undefined && a !== undefined && b !== a) return `${k}: ${b} → ${a}`;
     return `${k}: ${a ?? b ?? ''}`;
   });
-  if (e.evidence.pollIds.length > 0) parts.push(`polls ${e.evidence.pollIds.join(', ')}`);
+  const after = e.type === 'interval' ? Object.entries(ev.after).filter(([, v]) => v !== '') : [];
+  if (after.length > 0) parts.push(`then ${after.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+  if (ev.pollIds.length > 0) parts.push(`polls ${ev.pollIds.join(', ')}`);
   return parts.join('; ');
 }
 

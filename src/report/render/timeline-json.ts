@@ -26,6 +26,7 @@ export function eventToJson(e: TimelineEvent): Obj {
     description: e.description,
     evidence: {
       before: { ...e.evidence.before },
+      during: { ...(e.evidence.during ?? {}) },
       after: { ...e.evidence.after },
       pollIds: e.evidence.pollIds.map(String),
     },

@@ -64,13 +64,24 @@ function formatMetricValue(value: bigint, unit: MetricUnit): string {
   return unit === 'bytes' ? formatBytes(value) : String(value);
 }
 
-/** One change as a line: its description, or `path: old → new`; counters as `path: +delta (rate)`. */
+/** The exact signed change of a measurement, in its unit: `+1.2 MiB`, `-2879252`, `+2ms`, `+30s`. */
+function exactDelta(delta: bigint, unit: MetricUnit | undefined): string {
+  if (unit === 'bytes') return formatDelta(delta, 'bytes');
+  if (unit === 'duration' || unit === 'time') return `${delta < 0n ? '-' : '+'}${formatDuration(delta < 0n ? -delta : delta)}`;
+  return delta >= 0n ? `+${delta}` : String(delta);
+}
+
+/**
+ * One change as a line: its description, or `path: old → new`; a counter or gauge that moved
+ * with both values and the delta (and a counter's rate): `lag: 6347408 → 3468156 (-2879252)`.
+ */
 export function formatChange(c: FieldChange): string {
   if (c.description !== undefined) return sanitizeCell(c.description);
-  if (c.kind === 'counter' && c.delta !== undefined) {
-    const rate = c.ratePerSecond === undefined ? '' : `, ${formatMetricRate(c.ratePerSecond, c.unit)}`;
-    const reset = c.delta < 0n ? ' (reset?)' : '';
-    return `${c.path}: ${formatMetricDelta(c.delta, c.unit)}${rate}${reset}`;
+  if ((c.kind === 'counter' || c.kind === 'gauge') && c.delta !== undefined) {
+    const value = (v: unknown): string => (c.unit === 'bytes' && typeof v === 'bigint' ? formatBytes(v) : formatValue(c.type, v));
+    const rate = c.kind === 'counter' && c.ratePerSecond !== undefined ? `, ${formatMetricRate(c.ratePerSecond, c.unit)}` : '';
+    const reset = c.kind === 'counter' && c.delta < 0n ? ', reset?' : '';
+    return `${c.path}: ${value(c.old)} → ${value(c.new)} (${exactDelta(c.delta, c.unit)}${rate}${reset})`;
   }
   if (c.path.endsWith('[]')) {
     const path = c.path.slice(0, -2);
@@ -87,7 +98,7 @@ export function formatTotal(t: MetricTotal): string {
     const rate = t.ratePerSecond === undefined ? '' : `, ${formatMetricRate(t.ratePerSecond, t.unit)}`;
     return `${t.path} ${formatMetricDelta(t.delta, t.unit)}${rate} (${t.moving} moving)`;
   }
-  return `${t.path} ${formatMetricValue(t.oldSum, t.unit)} → ${formatMetricValue(t.newSum, t.unit)} (${t.moving} moving)`;
+  return `${t.path} ${formatMetricValue(t.oldSum, t.unit)} → ${formatMetricValue(t.newSum, t.unit)} (${exactDelta(t.delta, t.unit)}; ${t.moving} moving)`;
 }
 
 /** Why an instant is unobserved, in words; undefined when it is observed. */

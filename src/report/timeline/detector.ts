@@ -24,6 +24,8 @@ export interface PollDetector {
 /** What every detector is built with. */
 export interface DetectorContext {
   readonly thresholds: Thresholds;
+  /** the entity the timeline is asked about (`--for`): detectors add its own series */
+  readonly focus?: string;
 }
 
 /** A named series of values over time, for sparklines. */
@@ -34,9 +36,11 @@ export interface Series {
   readonly unit: string;
   readonly times: bigint[];
   readonly values: number[];
+  /** the entity the series is about (`link/dr-primary`); none for cluster-wide series */
+  readonly entity?: string;
 }
 
-/** Creates an empty series. */
-export function newSeries(name: string, unit: string): Series {
-  return { name, unit, times: [], values: [] };
+/** Creates an empty series, about `entity` when given. */
+export function newSeries(name: string, unit: string, entity?: string): Series {
+  return entity === undefined ? { name, unit, times: [], values: [] } : { name, unit, times: [], values: [], entity };
 }

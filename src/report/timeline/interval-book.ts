@@ -1,6 +1,8 @@
 /**
  * Bookkeeping shared by the detectors: intervals opened and closed per key, with their
- * evidence, and point events; `finish` turns what is still open into ongoing intervals.
+ * evidence, and point events; `finish` turns what is still open into ongoing intervals. For an
+ * interval, the values given when it opens or is updated describe it (`during`); the values
+ * given when it ends describe the recovery (`after`), kept apart.
  */
 import { maxSeverity, type Severity, type TimelineEvent } from './types.ts';
 
@@ -13,7 +15,10 @@ export interface OpenSpec {
   readonly start: bigint;
   readonly description: string;
   readonly before?: Record<string, string>;
+  /** points: the values after the change; intervals opened with `start`: the state during it */
   readonly after?: Record<string, string>;
+  /** `closed` intervals: the state during it (`after` is then the recovery) */
+  readonly during?: Record<string, string>;
   readonly pollId: bigint;
   readonly startedBefore?: boolean;
 }
@@ -26,6 +31,7 @@ interface Open {
   start: bigint;
   description: string;
   before: Record<string, string>;
+  during: Record<string, string>;
   after: Record<string, string>;
   pollIds: bigint[];
   startedBefore: boolean;
@@ -60,23 +66,24 @@ export class IntervalBook {
       start: spec.start,
       description: spec.description,
       before: spec.before ?? {},
-      after: spec.after ?? {},
+      during: { ...(spec.during ?? {}), ...(spec.after ?? {}) },
+      after: {},
       pollIds: [spec.pollId],
       startedBefore: spec.startedBefore ?? false,
     });
   }
 
-  /** Updates an open interval: raises its severity, refreshes the description and latest values. */
+  /** Updates an open interval: raises its severity, refreshes the description and the state during it (`after`). */
   update(key: string, u: { severity?: Severity; description?: string; after?: Record<string, string>; pollId?: bigint }): void {
     const o = this.open.get(key);
     if (o === undefined) return;
     if (u.severity !== undefined) o.severity = maxSeverity(o.severity, u.severity);
     if (u.description !== undefined) o.description = u.description;
-    if (u.after !== undefined) Object.assign(o.after, u.after);
+    if (u.after !== undefined) Object.assign(o.during, u.after);
     if (u.pollId !== undefined) addPollId(o.pollIds, u.pollId);
   }
 
-  /** Closes the interval under `key` at `end`; returns false when none was open. */
+  /** Closes the interval under `key` at `end`, with what the ending poll showed (`after`); false when none was open. */
   end(key: string, end: bigint, pollId: bigint, after?: Record<string, string>): boolean {
     const o = this.open.get(key);
     if (o === undefined) return false;
@@ -87,7 +94,7 @@ export class IntervalBook {
     return true;
   }
 
-  /** Records an interval whose start and end are both known already. */
+  /** Records an interval whose start and end are both known already (`during` describes it, `after` the ending poll). */
   closed(spec: OpenSpec & { readonly end: bigint; readonly endPollId: bigint }): void {
     const ids = [spec.pollId];
     addPollId(ids, spec.endPollId);
@@ -101,7 +108,7 @@ export class IntervalBook {
       end: spec.end,
       startedBefore: spec.startedBefore ?? false,
       description: spec.description,
-      evidence: { before: spec.before ?? {}, after: spec.after ?? {}, pollIds: ids },
+      evidence: { before: spec.before ?? {}, during: spec.during ?? {}, after: spec.after ?? {}, pollIds: ids },
     });
   }
 
@@ -117,7 +124,7 @@ export class IntervalBook {
       end: spec.start,
       startedBefore: false,
       description: spec.description,
-      evidence: { before: spec.before ?? {}, after: spec.after ?? {}, pollIds: [spec.pollId] },
+      evidence: { before: spec.before ?? {}, during: {}, after: spec.after ?? {}, pollIds: [spec.pollId] },
     });
   }
 
@@ -139,7 +146,7 @@ export class IntervalBook {
       end,
       startedBefore: o.startedBefore,
       description: o.description,
-      evidence: { before: o.before, after: o.after, pollIds: o.pollIds },
+      evidence: { before: o.before, during: o.during, after: o.after, pollIds: o.pollIds },
     };
   }
 }

@@ -67,7 +67,7 @@ export class StateIntervals {
       return;
     }
     const before: Record<string, string> = prev === undefined ? {} : { state: shortState(this.spec.prefix, prev.state), reason: prev.reason };
-    if (prev !== undefined) this.book.end(o.key, o.time, o.pollId, { next: short });
+    if (prev !== undefined) this.book.end(o.key, o.time, o.pollId, { state: short, reason });
     this.last.set(o.key, { state: o.state, reason });
     const severity = this.spec.severity[o.state];
     if (severity === undefined) return;
@@ -89,7 +89,7 @@ export class StateIntervals {
   gone(key: string, time: bigint, pollId: bigint): void {
     if (!this.last.has(key)) return;
     this.last.delete(key);
-    this.book.end(key, time, pollId, { next: '(gone)' });
+    this.book.end(key, time, pollId, { state: '(gone)' });
   }
 
   /** The keys currently tracked. */

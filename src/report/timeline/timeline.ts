@@ -10,6 +10,8 @@ import { connFrameOfRows, connFrameOfStored, emptyConnFrame, mergeConnFanout, ty
 import type { DetectorContext, FrameDetector, Series } from './detector.ts';
 import { comparePolls, framesOf, padFrames } from './frames.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.ts';
+import { eventConcerns } from './entity-names.ts';
+import { clipToRecording, laterOf } from './recording-start.ts';
 import { compareEvents, pollTime, severityRank, type Frame, type Severity, type TimelineEvent } from './types.ts';
 import { collectionDetector } from './detectors/collection.ts';
 import { connectionsDetector } from './detectors/connections.ts';
@@ -64,16 +66,18 @@ const RESOURCE_DETECTORS: readonly [ResourceName, (ctx: DetectorContext) => Fram
   ['upgrade', upgradeDetector as (ctx: DetectorContext) => FrameDetector<never>],
 ];
 
-/** True when an event concerns `target` (`KIND/NAME`): its entity or a related one, or a child of either. */
-export function eventConcerns(e: TimelineEvent, target: string): boolean {
-  const hit = (ref: string): boolean => ref === target || ref.startsWith(`${target}/`);
-  return hit(e.entity) || e.related.some(hit);
+export { eventConcerns } from './entity-names.ts';
+
+/** True when a series is about `target` or one of its children, or `target` is part of what it is about. */
+function seriesConcerns(s: Series, target: string): boolean {
+  const e = s.entity;
+  return e !== undefined && (e === target || e.startsWith(`${target}/`) || target.startsWith(`${e}/`));
 }
 
 /** Builds the timeline: one pass per resource over the samples, then clip, filter and order. */
 export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}): Timeline {
   const thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
-  const ctx: DetectorContext = { thresholds };
+  const ctx: DetectorContext = opts.for === undefined ? { thresholds } : { thresholds, focus: opts.for };
   const cluster = opts.cluster;
   const all = source.polls({ cluster, since: opts.since !== undefined ? opts.since - thresholds.warmup : undefined, until: opts.until }).slice().sort(comparePolls);
   const first = all[0];
@@ -86,19 +90,28 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
     return t >= from && t <= until;
   });
 
+  // no event starts before the recording's first poll, nor before the first poll its detector read
+  const recorded = source.polls({ cluster, limit: 1 })[0];
+  const recordingStart = recorded === undefined ? undefined : pollTime(recorded);
+  const scansFromStart = recordingStart !== undefined && from <= recordingStart;
   const events: TimelineEvent[] = [];
   const series: Series[] = [];
   const collection = collectionDetector(ctx);
   for (const p of polls) collection.poll(p);
-  events.push(...collection.finish(until));
+  events.push(...collection.finish(until).map((e) => clipToRecording(e, recordingStart)));
 
   const okPolls = (resource: ResourceName): PollRow[] => {
     const ops = new Set<string>(RESOURCES[resource].operations);
     return polls.filter((p) => p.outcome === 'ok' && ops.has(p.operation));
   };
   const run = <R, F extends Frame<R>>(det: FrameDetector<R, F>, frames: Iterable<F>): void => {
-    for (const f of frames) det.frame(f);
-    events.push(...det.finish(until));
+    let first: bigint | undefined;
+    for (const f of frames) {
+      first ??= f.time;
+      det.frame(f);
+    }
+    const floor = laterOf(recordingStart, scansFromStart ? first : undefined);
+    events.push(...det.finish(until).map((e) => clipToRecording(e, floor)));
     if (det.series !== undefined) series.push(...det.series());
   };
   const rowFrames = <R>(resource: ResourceName, ok: readonly PollRow[]): Iterable<Frame<R>> =>
@@ -134,7 +147,8 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
     since,
     until,
     events: kept,
-    series: series.map((s) => clipSeries(s, since, until)),
+    // with --for, the key series are those of the entity (or of what it is part of)
+    series: series.filter((s) => opts.for === undefined || seriesConcerns(s, opts.for)).map((s) => clipSeries(s, since, until)),
     polls: { total: inWindow.length, failed: inWindow.filter((p) => p.outcome !== 'ok').length },
   };
 }
@@ -152,7 +166,7 @@ function* mapFrames<A, B>(frames: Iterable<A>, fn: (a: A) => B): Generator<B> {
 }
 
 function clipSeries(s: Series, since: bigint, until: bigint): Series {
-  const out: Series = { name: s.name, unit: s.unit, times: [], values: [] };
+  const out: Series = s.entity === undefined ? { name: s.name, unit: s.unit, times: [], values: [] } : { name: s.name, unit: s.unit, times: [], values: [], entity: s.entity };
   for (let i = 0; i < s.times.length; i++) {
     const t = s.times[i] as bigint;
     if (t < since || t > until) continue;

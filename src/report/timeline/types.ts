@@ -24,11 +24,17 @@ export function isSeverity(text: string): text is Severity {
   return (SEVERITIES as readonly string[]).includes(text);
 }
 
-/** What supports an event: values before and after, and the polls that showed them. */
+/**
+ * What supports an event, and the polls that showed it. A point: the values before and after
+ * the change. An interval: the values before it, the state during it (its latest observation
+ * inside the interval), and apart from that, what the poll that ended it showed (the recovery).
+ */
 export interface Evidence {
-  /** values before the change (or at the start of the interval) */
+  /** values before the change, or before the interval began */
   readonly before: Readonly<Record<string, string>>;
-  /** values after the change (or at the end / latest observation of the interval) */
+  /** intervals: the state during the interval, as last observed inside it (empty for points) */
+  readonly during: Readonly<Record<string, string>>;
+  /** points: the values after the change; intervals: what the poll that ended it showed (empty while ongoing) */
   readonly after: Readonly<Record<string, string>>;
   /** ids of the polls that showed it: first observation, then the one that ended it */
   readonly pollIds: readonly bigint[];

@@ -4,6 +4,7 @@ import { Box, Text, useApp, useInput } from 'ink';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { formatAge } from '../../report/format-units.ts';
 import { checkFilterText, describeFilter, fieldPaths } from '../data/filter-check.ts';
+import { staleBadge } from '../data/stale-badge.ts';
 import type { Export, Screen } from '../data/screen.ts';
 import type { BrowseSource } from '../data/source.ts';
 import { useFollow } from '../hooks/use-follow.ts';
@@ -123,6 +124,11 @@ export function App(props: AppProps): React.ReactElement {
   const gap = at === undefined ? undefined : source.gapAt(at);
   const latest = state.cursor.instants[state.cursor.instants.length - 1];
   const nowNs = BigInt(Math.floor(props.now())) * 1_000_000n;
+  // as of the cursor; on the latest poll, as of now (to the second, so the answer caches)
+  const onLatest = state.cursor.index === state.cursor.instants.length - 1;
+  const nowSecond = (nowNs / 1_000_000_000n) * 1_000_000_000n;
+  const asOf = at === undefined ? undefined : onLatest && nowSecond > at ? nowSecond : at;
+  const stale = asOf === undefined ? undefined : staleBadge(source.freshness?.(asOf));
   const resource = filterResource(entry.view);
   const status =
     entry.filter !== undefined
@@ -139,6 +145,7 @@ export function App(props: AppProps): React.ReactElement {
         index={state.cursor.index}
         count={state.cursor.instants.length}
         freshness={latest === undefined ? 'no data' : `latest poll ${formatAge(latest, nowNs)}`}
+        stale={stale}
         gap={gap === undefined ? undefined : `${formatTimestampShort(gap.start)}–${gap.end === undefined ? 'ongoing' : formatTimestampShort(gap.end)}: ${gap.reason}`}
         follow={state.cursor.follow}
         marks={state.marks}

@@ -1,4 +1,4 @@
-/** The header: cluster and database, the instant under the cursor, data freshness, gap and follow badges, breadcrumbs. */
+/** The header: cluster and database, the instant under the cursor, data freshness and the stale marker, gap and follow badges, breadcrumbs. */
 import React from 'react';
 import { Box } from 'ink';
 import { sanitizeCell } from '../../api/safe-text.ts';
@@ -23,6 +23,8 @@ export interface HeaderProps {
   readonly count: number;
   /** e.g. `latest poll 5s ago` */
   readonly freshness: string;
+  /** the stale marker (`STALE: GetUpgradeStatus 6m old (every 1m)`), when the data shown is stale */
+  readonly stale?: string;
   /** the collection gap the instant falls in, as text (`10:00:00Z–10:02:00Z`) */
   readonly gap?: string;
   readonly follow: boolean;
@@ -54,6 +56,7 @@ export function Header(p: HeaderProps): React.ReactElement {
     if (p.index === p.count - 1) second.push(seg(' (latest)', 'muted'));
   }
   second.push(seg(`  ${p.freshness}`, 'label'));
+  if (p.stale !== undefined) second.push(seg(`  ⚠ ${p.stale}`, 'warn'));
   if (p.gap !== undefined) second.push(seg(`  ⚠ GAP ${p.gap}`, 'gap'));
   if (p.follow) second.push(seg('  ⟳ FOLLOW', 'badge'));
   if (p.marks.a !== undefined) {

@@ -1,40 +1,27 @@
 /**
- * What changed per connection between two polls: new, closed (or gone), counters moving, idle.
- * A small adapter over the rows the reader returns; src/report should own this classification
- * (k9s-style "delta" colouring) and the TUI would then only call it.
+ * What changed per connection between two polls, for the connections view: the report's one
+ * definition of new, closed, vanished, moving and idle (src/report/connection-changes.ts), as a
+ * kind per row (a connection both new and closed is drawn closed) and the counts of each set.
  */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
+import { compareConnections, connectionChangeCounts, type ConnectionChange } from '../../report/connection-changes.ts';
 import type { ChangeKind } from '../glyphs.ts';
-
-const counters = (c: KafkaConnection): string => {
-  const t = c.totalRequestStatistics;
-  return `${t.requestCount}/${t.fetchBytes}/${t.produceBytes}/${t.produceBatchCount}`;
-};
-
-const isClosed = (c: KafkaConnection): boolean => c.state.endsWith('_CLOSED') || c.closeTime !== 0n;
 
 /** Classifies each connection of `current` against `previous` (undefined: no previous poll). */
 export function classifyConnections(
   current: readonly KafkaConnection[],
   previous: readonly KafkaConnection[] | undefined,
-): { kinds: Map<string, ChangeKind>; gone: KafkaConnection[] } {
+): { kinds: Map<string, ChangeKind>; gone: KafkaConnection[]; counts: Record<ConnectionChange, number> } {
+  const changes = compareConnections(previous, current);
   const kinds = new Map<string, ChangeKind>();
-  const before = new Map<string, KafkaConnection>();
-  for (const c of previous ?? []) before.set(c.uid, c);
-  for (const c of current) {
-    const old = before.get(c.uid);
-    if (isClosed(c) && (old === undefined || !isClosed(old))) kinds.set(c.uid, 'closed');
-    else if (old === undefined) kinds.set(c.uid, previous === undefined ? 'idle' : 'new');
-    else kinds.set(c.uid, counters(old) !== counters(c) ? 'moving' : 'idle');
-  }
-  const gone: KafkaConnection[] = [];
-  if (previous !== undefined) {
-    const now = new Set(current.map((c) => c.uid));
-    for (const c of previous) {
-      if (now.has(c.uid) || isClosed(c)) continue;
-      gone.push(c);
-      kinds.set(c.uid, 'closed');
-    }
-  }
-  return { kinds, gone };
+  // without a previous poll nothing is known to have changed
+  for (const c of current) kinds.set(c.uid, 'idle');
+  for (const uid of changes.moving) kinds.set(uid, 'moving');
+  for (const uid of changes.new) kinds.set(uid, 'new');
+  for (const uid of changes.closed) kinds.set(uid, 'closed');
+  for (const uid of changes.vanished) kinds.set(uid, 'vanished');
+  // vanished connections stay visible once, marked so
+  const vanished = new Set(changes.vanished);
+  const gone = (previous ?? []).filter((c) => vanished.delete(c.uid));
+  return { kinds, gone, counts: connectionChangeCounts(changes) };
 }

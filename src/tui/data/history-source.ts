@@ -8,6 +8,7 @@ import type { IcebergStatus } from '../../api/schema/iceberg.ts';
 import type { PollRow, ResourceName } from '../../api/schema/resources.ts';
 import type { HistoryReader } from '../../db/index.ts';
 import { diffStates, type DiffResult } from '../../report/diff.ts';
+import { freshnessOfRecording, type Freshness } from '../../report/freshness.ts';
 import { buildTimeline, type Timeline } from '../../report/timeline/timeline.ts';
 import { pollTime as pollInstant, type TimelineEvent } from '../../report/timeline/types.ts';
 import { classifyConnections } from './connection-changes.ts';
@@ -33,6 +34,7 @@ export class HistorySource implements BrowseSource {
   private details = new Lru<string, ConnectionDetail | undefined>(4);
   private diffs = new Lru<string, DiffResult>(4);
   private catalogs = new Lru<bigint, IcebergStatus['catalog'] | undefined>(8);
+  private fresh = new Lru<bigint, Freshness>(8);
   private timelineCache: Timeline | undefined;
   private members: Map<number, VersionStep[]> | undefined;
 
@@ -81,6 +83,7 @@ export class HistorySource implements BrowseSource {
     this.members = undefined;
     this.details.clear();
     this.diffs.clear();
+    this.fresh.clear();
     return this.instantList;
   }
 
@@ -147,6 +150,10 @@ export class HistorySource implements BrowseSource {
     return undefined;
   }
 
+  freshness(asOf: bigint): Freshness {
+    return this.fresh.get(asOf, () => freshnessOfRecording(this.reader, this.pollList, asOf, this.clusterOpt.cluster));
+  }
+
   stateAt<R = object>(resource: ResourceName, at: bigint): StateAt<R> {
     return this.states.get(`${resource}@${at}`, () => {
       const s = this.reader.stateAt(resource, at, this.clusterOpt);
@@ -167,8 +174,8 @@ export class HistorySource implements BrowseSource {
         previous = p;
       }
       const prevRows = previous === undefined ? undefined : (this.stateAt<KafkaConnection>('connections', pollInstant(previous)).rows as KafkaConnection[]);
-      const { kinds, gone } = classifyConnections(cur.rows as KafkaConnection[], prevRows);
-      return previous === undefined ? { kinds, gone } : { kinds, gone, previous };
+      const { kinds, gone, counts } = classifyConnections(cur.rows as KafkaConnection[], prevRows);
+      return previous === undefined ? { kinds, gone, counts } : { kinds, gone, counts, previous };
     });
   }
 
@@ -214,6 +221,7 @@ export class HistorySource implements BrowseSource {
   }
 
   diff(from: bigint, to: bigint): DiffResult {
-    return this.diffs.get(`${from}-${to}`, () => diffStates(this.reader, { from, to, ...this.clusterOpt }));
+    // states and configuration entity by entity; moving values show as the totals of the panel
+    return this.diffs.get(`${from}-${to}`, () => diffStates(this.reader, { from, to, ...this.clusterOpt, only: ['state', 'config'] }));
   }
 }

@@ -7,6 +7,7 @@ import type { KafkaConnection } from '../../api/schema/connection.ts';
 import type { IcebergStatus } from '../../api/schema/iceberg.ts';
 import type { PollRow, ResourceName } from '../../api/schema/resources.ts';
 import type { DiffResult } from '../../report/diff.ts';
+import type { Freshness } from '../../report/freshness.ts';
 import type { TimelineEvent } from '../../report/timeline/types.ts';
 import type { ChangeKind } from '../glyphs.ts';
 import type { Token } from '../theme.ts';
@@ -26,10 +27,12 @@ export interface StateAt<R = object> {
   readonly rows: readonly R[];
 }
 
-/** What changed per connection since the previous poll; `gone` lists those no longer reported. */
+/** What changed per connection since the previous poll; `gone` lists those that vanished (no longer listed, not closed). */
 export interface ConnectionChanges {
   readonly kinds: ReadonlyMap<string, ChangeKind>;
   readonly gone: readonly KafkaConnection[];
+  /** how many are new, closed, vanished, expired, moving, idle (the report's definitions; new and closed overlap) */
+  readonly counts?: Readonly<Record<'new' | 'closed' | 'vanished' | 'expired' | 'moving' | 'idle', number>>;
   /** the previous poll compared against, when there was one */
   readonly previous?: PollRow;
 }
@@ -99,6 +102,8 @@ export interface BrowseSource {
   refresh(): readonly bigint[] | undefined;
   /** the collection gap `at` falls in, if any */
   gapAt(at: bigint): Gap | undefined;
+  /** how fresh the recording is at `asOf`: per operation its newest successful poll, stale when older than twice its interval */
+  freshness?(asOf: bigint): Freshness;
   /** a resource's rows answering for `at` */
   stateAt<R = object>(resource: ResourceName, at: bigint): StateAt<R>;
   /** per connection, what changed since the poll before the one answering for `at` */

@@ -14,7 +14,7 @@ import { resourceTable } from './resource-table.ts';
 export function connectionsScreen(source: BrowseSource, entry: StackEntry, at: bigint): Screen {
   const state = source.stateAt<KafkaConnection>('connections', at);
   const changes = source.connectionChanges(at);
-  // connections gone since the previous poll stay visible once, marked closed
+  // connections that vanished since the previous poll stay visible once, marked so
   const all = [...state.rows, ...changes.gone];
   const now = state.poll?.startTime ?? at;
   const kindOf = (c: KafkaConnection): ChangeKind => changes.kinds.get(c.uid) ?? 'idle';
@@ -25,8 +25,8 @@ export function connectionsScreen(source: BrowseSource, entry: StackEntry, at: b
     target: (c) => ({ view: { kind: 'connection', uid: c.uid } }),
   };
   const { grid, rows } = resourceTable('connections', all, entry, extras);
-  const counts: Record<ChangeKind, number> = { new: 0, closed: 0, moving: 0, idle: 0 };
-  for (const c of all) counts[kindOf(c)]++;
+  // the counts of the report's definitions (a connection opened and closed between the polls is new and closed)
+  const counts = changes.counts ?? { new: 0, closed: 0, vanished: 0, expired: 0, moving: 0, idle: 0 };
   const poll = state.poll;
   const panel = [
     [
@@ -37,6 +37,7 @@ export function connectionsScreen(source: BrowseSource, entry: StackEntry, at: b
       seg('   '),
       seg(`${CHANGE_STYLE.new.glyph} ${counts.new} new  `, CHANGE_STYLE.new.token),
       seg(`${CHANGE_STYLE.closed.glyph} ${counts.closed} closed  `, CHANGE_STYLE.closed.token),
+      seg(`${CHANGE_STYLE.vanished.glyph} ${counts.vanished} vanished  `, CHANGE_STYLE.vanished.token),
       seg(`${CHANGE_STYLE.moving.glyph} ${counts.moving} moving  `, CHANGE_STYLE.moving.token),
       seg(`${CHANGE_STYLE.idle.glyph} ${counts.idle} idle`, CHANGE_STYLE.idle.token),
     ],

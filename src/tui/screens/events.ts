@@ -17,17 +17,27 @@ const COLUMNS = [
   { id: 'description', header: 'DESCRIPTION', align: 'left', flexible: true },
 ] as const;
 
-/** How long an event lasted, `ongoing` while open, `-` for a point. */
+/**
+ * How long an event lasted, as of the cursor `at`: `later` when it has not started yet (it is
+ * in the cursor's future), `ongoing 3m00s` when it started and had not ended by then (ended
+ * after the cursor, or still open), its duration once over, `-` for a past point.
+ */
 export function eventDuration(e: TimelineEvent, at: bigint | undefined): string {
+  if (at !== undefined && e.start > at) return 'later';
   if (e.type === 'point') return '-';
-  if (e.end === null || (at !== undefined && e.end > at)) return at !== undefined && at >= e.start ? `${formatSpan(at - e.start)}…` : 'ongoing';
+  if (e.end === null || (at !== undefined && e.end > at)) return at !== undefined ? `ongoing ${formatSpan(at - e.start)}` : 'ongoing';
   return `${e.startedBefore ? '≥' : ''}${formatSpan(e.end - e.start)}`;
+}
+
+/** True when, as of `at`, the event has not started yet. */
+export function eventIsLater(e: TimelineEvent, at: bigint | undefined): boolean {
+  return at !== undefined && e.start > at;
 }
 
 /** The cells of one event row. */
 export function eventCells(e: TimelineEvent, at: bigint | undefined): string[] {
   return [
-    formatTimestampShort(e.start),
+    `${e.startedBefore ? '≤' : ''}${formatTimestampShort(e.start)}`,
     e.severity,
     sanitizeCell(e.kind),
     sanitizeCell(e.entity),
@@ -49,7 +59,8 @@ export function eventGrid(events: readonly TimelineEvent[], at: bigint | undefin
   return gridFromCells(COLUMNS, rows, {
     rowToken: (i) => {
       const e = events[i];
-      return e === undefined ? undefined : SEVERITY_STYLE[e.severity].token;
+      // what has not happened yet as of the cursor is drawn muted, apart from the past
+      return e === undefined ? undefined : eventIsLater(e, at) ? 'muted' : SEVERITY_STYLE[e.severity].token;
     },
     glyph: (i) => {
       const e = events[i];

@@ -24,9 +24,11 @@ export function timelineScreen(source: BrowseSource, entry: StackEntry, at: bigi
   const events = sortEvents(all, entry.table.sort, at);
   const counts = { info: 0, warn: 0, error: 0 };
   let active = 0;
+  let later = 0;
   for (const e of all) {
     counts[e.severity]++;
-    if (at !== undefined && e.start <= at && (e.end === null || e.end >= at) && e.type === 'interval') active++;
+    if (at !== undefined && e.start <= at && (e.end === null || e.end > at) && e.type === 'interval') active++;
+    if (at !== undefined && e.start > at) later++;
   }
   return {
     panel: [
@@ -34,7 +36,8 @@ export function timelineScreen(source: BrowseSource, entry: StackEntry, at: bigi
         seg(`${SEVERITY_STYLE.error.glyph} ${counts.error} error  `, SEVERITY_STYLE.error.token),
         seg(`${SEVERITY_STYLE.warn.glyph} ${counts.warn} warn  `, SEVERITY_STYLE.warn.token),
         seg(`${SEVERITY_STYLE.info.glyph} ${counts.info} info`, SEVERITY_STYLE.info.token),
-        seg(`   ${active} interval(s) open at the cursor`, 'label'),
+        seg(`   ${active} interval(s) ongoing at the cursor`, 'label'),
+        seg(later > 0 ? `   ${later} later (after the cursor)` : '', 'muted'),
       ],
     ],
     grid: eventGrid(events, at),

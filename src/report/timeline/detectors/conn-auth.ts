@@ -42,7 +42,7 @@ export function authDetector(ctx: DetectorContext): ConnDetector {
       }
       for (const [listener, w] of waves) {
         if (perListener.has(listener)) continue;
-        book.end(listener, w.last, d.frame.poll.id, values(w));
+        book.end(listener, w.last, d.frame.poll.id);
         waves.delete(listener);
       }
       for (const [listener, x] of perListener) {
@@ -50,7 +50,7 @@ export function authDetector(ctx: DetectorContext): ConnDetector {
         let w = waves.get(listener);
         if (perWindow < t.authFailureMin) {
           if (w !== undefined) {
-            book.end(listener, w.last, d.frame.poll.id, values(w));
+            book.end(listener, w.last, d.frame.poll.id);
             waves.delete(listener);
           }
           continue;

@@ -103,7 +103,7 @@ export function stormDetector(ctx: DetectorContext): ConnDetector {
         const isStorm = perWindow >= t.stormMinOpens && perWindow >= t.stormFactor * o.baseline;
         if (!isStorm) {
           if (o.storm) {
-            book.end(key, o.lastActivity, d.frame.poll.id, stormValues(o));
+            book.end(key, o.lastActivity, d.frame.poll.id);
             o.storm = false;
           }
           o.baseline = o.baseline === 0 ? perWindow : o.baseline * (1 - ALPHA) + perWindow * ALPHA;

@@ -83,11 +83,11 @@ export interface ConnDigest {
   readonly first: boolean;
   /** the answer held every connection (not truncated) */
   readonly complete: boolean;
-  /** rows whose uid is seen for the first time */
+  /** rows whose uid is seen for the first time: the "new" of src/report/connection-changes.ts */
   readonly opened: readonly ConnFacts[];
-  /** rows seen in state CLOSED for the first time */
+  /** rows seen in state CLOSED for the first time: "closed" there */
   readonly closed: readonly ConnFacts[];
-  /** uids that were open in an earlier poll and are no longer listed (with their broker) */
+  /** uids listed and not closed at the previous complete poll, no longer listed: "vanished" there (with their broker) */
   readonly vanished: readonly { readonly uid: string; readonly nodeId: number }[];
   /** open connections per client id, broker (decimal node id) and consumer group */
   readonly clients: TallyMap;

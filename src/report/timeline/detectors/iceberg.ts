@@ -46,6 +46,8 @@ export function icebergDetector(ctx: DetectorContext): IcebergDetector {
   const book = new IntervalBook();
   const topics = new Map<string, TopicMemory>();
   const lagSeries = newSeries('iceberg.commit-lag', 'records');
+  /** the commit lag of the topic the timeline is asked about, when it is one */
+  let topicLag: Series | undefined;
   let firstFrame = true;
   let lastCode = '';
 
@@ -113,6 +115,11 @@ export function icebergDetector(ctx: DetectorContext): IcebergDetector {
             m.translated.set(p.partition, tr);
           }
         }
+        if (ctx.focus === ref) {
+          topicLag ??= newSeries(`iceberg.commit-lag/${t.topic}`, 'records', ref);
+          topicLag.times.push(f.time);
+          topicLag.values.push(Number(maxLag));
+        }
         const lagKey = `lag\u0000${t.topic}`;
         if (maxLag > th.commitLag) {
           book.start(lagKey, { kind: 'iceberg.commit-lag-high', severity: 'warn', entity: ref, related: [CATALOG], start: f.time, description: '', pollId });
@@ -167,7 +174,7 @@ export function icebergDetector(ctx: DetectorContext): IcebergDetector {
       return book.finish();
     },
     series(): Series[] {
-      return [lagSeries];
+      return topicLag === undefined ? [lagSeries] : [lagSeries, topicLag];
     },
   };
 }

@@ -120,7 +120,8 @@ export class TopicLag {
     if (step.kind === 'started' || step.kind === 'growing') {
       this.book.update(growKey, { description: `${this.label}: lag growing, now ${total} records${timeText}`, after: values, pollId });
     } else if (step.kind === 'ended') {
-      this.book.end(growKey, step.peak.time, pollId, { peakLag: String(step.peak.value), totalLag: String(total) });
+      this.book.update(growKey, { after: { peakLag: String(step.peak.value) } });
+      this.book.end(growKey, step.peak.time, pollId, { totalLag: String(total) });
     }
 
     // replication stopped while the source moves; stale source information

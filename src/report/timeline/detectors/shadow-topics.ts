@@ -57,10 +57,16 @@ export function shadowTopicsDetector(ctx: DetectorContext): FrameDetector<Shadow
         if (perLink === undefined) latest.set(t.shadowLinkName, (perLink = new Map()));
         perLink.set(t.name, reading.totalLag);
         touched.add(t.shadowLinkName);
+        if (ctx.focus === ref) {
+          let own = series.get(ref);
+          if (own === undefined) series.set(ref, (own = newSeries(`shadow.lag/${t.shadowLinkName}/${t.name}`, 'records', ref)));
+          own.times.push(f.time);
+          own.values.push(Number(reading.totalLag));
+        }
       }
       for (const link of touched) {
         let s = series.get(link);
-        if (s === undefined) series.set(link, (s = newSeries(`shadow.lag/${link}`, 'records')));
+        if (s === undefined) series.set(link, (s = newSeries(`shadow.lag/${link}`, 'records', entity('link', link))));
         let sum = 0n;
         for (const v of (latest.get(link) as Map<string, bigint>).values()) sum += v;
         s.times.push(f.time);
