@@ -25,6 +25,8 @@ export interface SimServerOptions {
   /** an existing world (seed, scenario, connections and links are then ignored) */
   readonly world?: SimWorld;
   readonly seed?: number;
+  /** absolute start of the world, ns since the epoch; default 2026-01-01T00:00:00Z */
+  readonly startTime?: bigint;
   /** a Scenario, a built-in name or a file path */
   readonly scenario?: Scenario | string;
   /** default 127.0.0.1 */
@@ -108,7 +110,14 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const scenario = typeof opts.scenario === 'string' ? loadScenario(opts.scenario) : opts.scenario;
   const world =
     opts.world ??
-    createWorld({ seed: opts.seed ?? 1, scenario, connections: opts.connections, links: opts.links, brokers: opts.brokers });
+    createWorld({
+      seed: opts.seed ?? 1,
+      scenario,
+      connections: opts.connections,
+      links: opts.links,
+      brokers: opts.brokers,
+      ...(opts.startTime === undefined ? {} : { startTime: opts.startTime }),
+    });
   const prefix = opts.servicePrefix ?? DEFAULT_SERVICE_PREFIX;
   const routes = routeTable(prefix);
   const manual = opts.clock === 'manual';

@@ -36,23 +36,26 @@ describe('keys', () => {
 });
 
 describe('time input', () => {
-  const ctx = { first: BASE, latest: BASE + 1200n * S, cursor: BASE + 600n * S };
-  it('reads RFC 3339, latest, first, times of day and relative forms', () => {
+  // the recording ended at 00:20; the wall clock says 00:25 the same day
+  const ctx = { first: BASE, latest: BASE + 1200n * S, cursor: BASE + 600n * S, now: BASE + 1500n * S };
+  it('reads RFC 3339, now, times of day and relative forms as the command line does, plus latest and first', () => {
     expect(parseTimeInput('2026-01-01T00:05:00Z', ctx)).toBe(BASE + 300n * S);
+    expect(parseTimeInput('2026-01-01 00:05:00Z', ctx)).toBe(BASE + 300n * S);
     expect(parseTimeInput('latest', ctx)).toBe(ctx.latest);
-    expect(parseTimeInput('now', ctx)).toBe(ctx.latest);
+    expect(parseTimeInput('now', ctx)).toBe(ctx.now);
     expect(parseTimeInput('first', ctx)).toBe(BASE);
     expect(parseTimeInput('00:07', ctx)).toBe(BASE + 420n * S);
     expect(parseTimeInput('00:07:30', ctx)).toBe(BASE + 450n * S);
-    expect(parseTimeInput('-5m', ctx)).toBe(ctx.latest - 300n * S);
-    expect(parseTimeInput('5m', ctx)).toBe(ctx.latest - 300n * S);
-    expect(parseTimeInput('+1m30s', ctx)).toBe(BASE + 90n * S);
+    // relative forms count back from now, as on the command line
+    expect(parseTimeInput('-5m', ctx)).toBe(ctx.now - 300n * S);
+    expect(parseTimeInput('5m', ctx)).toBe(ctx.now - 300n * S);
   });
 
   it('explains what it accepts', () => {
     expect(() => parseTimeInput('yesterday', ctx)).toThrow(TimeInputError);
     expect(() => parseTimeInput('yesterday', ctx)).toThrow(/RFC 3339/);
     expect(() => parseTimeInput('25:00', ctx)).toThrow(/not a time of day/);
+    expect(() => parseTimeInput('+1m30s', ctx)).toThrow(/future/);
     expect(() => parseTimeInput('2026-13-01T00:00:00Z', ctx)).toThrow(TimeInputError);
   });
 });

@@ -12,6 +12,7 @@ import {
   createReporter,
   loadCollectorConfig,
   parseDurationMs,
+  parseTimeArg,
   readConfigFile,
   realSleep,
   TimeArgError,
@@ -23,6 +24,7 @@ import {
 } from '../../collector/index.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { openHistoryWriter } from './db.ts';
+import { globalOptionsHelp } from './help.ts';
 
 /** The options of `collect` as commander gives them. */
 interface CollectOpts {
@@ -50,6 +52,7 @@ interface CollectOpts {
   for?: string;
   seed?: string;
   connections?: string;
+  start?: string;
 }
 
 interface GlobalOpts {
@@ -89,6 +92,15 @@ export function registerCollect(program: Command, io: CliIo, done: (code: number
     .option('--for <duration>', 'with --simulate: stop after this much simulated time, e.g. 10m')
     .addOption(new Option('--seed <n>', 'with --simulate: world seed'))
     .addOption(new Option('--connections <n>', 'with --simulate: number of open connections'))
+    .option('--start <time>', 'with --simulate: when the simulated world starts (RFC 3339, now, -25m); default 2026-01-01T00:00:00Z')
+    .addHelpText(
+      'after',
+      globalOptionsHelp({
+        db: 'the history database to record into (created mode 0600 when missing)',
+        cluster: 'the cluster the flags and FLIGHTREC_* variables apply to (env FLIGHTREC_CLUSTER)',
+        config: 'clusters, schedules, retry and the other collector settings',
+      }),
+    )
     .action(async (opts: CollectOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOpts & CollectOpts>();
       done(await runCollect(opts, g, io));
@@ -154,7 +166,7 @@ function exitCodeOf(results: readonly RoundResult[]): number {
 export async function runCollect(opts: CollectOpts, g: GlobalOpts, io: CliIo): Promise<number> {
   const file = g.config === undefined ? undefined : usage(() => readConfigFile(resolve(io.cwd, g.config!)));
   if (opts.simulate !== undefined && opts.simulate !== false) return runSimulated(opts, g, io, file);
-  for (const [flag, v] of [['--speed', opts.speed], ['--for', opts.for], ['--seed', opts.seed], ['--connections', opts.connections]] as const) {
+  for (const [flag, v] of [['--speed', opts.speed], ['--for', opts.for], ['--seed', opts.seed], ['--connections', opts.connections], ['--start', opts.start]] as const) {
     if (v !== undefined) throw new UsageError(`${flag} needs --simulate`);
   }
   const config = usage(() => loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) }));
@@ -175,7 +187,7 @@ async function record(
 ): Promise<number> {
   const dbPath = resolve(io.cwd, g.db);
   const writer = openHistoryWriter(dbPath, { keepRawAnswers: config.keepRawAnswers });
-  const reporter: Reporter = createReporter(io.stderr, () => databaseSize(dbPath));
+  const reporter: Reporter = io.collectorReporter ?? createReporter(io.stderr, () => databaseSize(dbPath));
   let collector: Collector;
   try {
     collector = usage(() => new Collector({ config, writer, env: io.env, now: io.now, reporter, ...extra }));
@@ -224,6 +236,7 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
   const forMs = opts.for === undefined ? undefined : usage(() => parseDurationMs(opts.for!));
   const seed = wholeNumber('--seed', opts.seed);
   const connections = wholeNumber('--connections', opts.connections);
+  const startTime = opts.start === undefined ? undefined : usage(() => parseTimeArg(opts.start!, io.now()));
   const { startSimServer, simClock } = await import('../../sim/index.ts');
   const named = typeof opts.simulate === 'string' ? opts.simulate : undefined;
   // a file path is relative to the working directory; a bare word is a built-in scenario
@@ -237,6 +250,7 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
       ...(seed === undefined ? {} : { seed }),
       ...(scenario === undefined ? {} : { scenario }),
       ...(connections === undefined ? {} : { connections }),
+      ...(startTime === undefined ? {} : { startTime }),
     });
   } catch (err) {
     throw new UsageError(`--simulate: ${err instanceof Error ? err.message : String(err)}`);

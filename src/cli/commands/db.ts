@@ -3,7 +3,7 @@
  * database. Also the one place the commands open the store for writing.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { formatBytes, parseCutoffArg, TimeArgError } from '../../collector/index.ts';
@@ -20,6 +20,8 @@ import {
   type StoreStats,
 } from '../../db/index.ts';
 import { RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { globalOptionsHelp } from './help.ts';
+import { missingDatabaseMessage } from './missing-db.ts';
 
 interface GlobalOpts {
   db: string;
@@ -43,8 +45,8 @@ export function openHistoryWriter(path: string, opts: { keepRawAnswers?: boolean
 }
 
 /** Opens an existing database (read-only unless `write`) and runs `fn` with its reader, then closes it. */
-function withReader<T>(path: string, write: boolean, fn: (reader: HistoryReader, db: FlightrecDb) => T): T {
-  if (!existsSync(path)) throw new RuntimeError(`no history database at ${path} (give --db FILE or set FLIGHTREC_DB)`);
+function withReader<T>(path: string, write: boolean, fn: (reader: HistoryReader, db: FlightrecDb) => T, typed?: { given: string; cwd: string }): T {
+  if (!existsSync(path)) throw new RuntimeError(missingDatabaseMessage(path, typed?.given ?? path, typed?.cwd ?? dirname(path)));
   let db: FlightrecDb;
   try {
     db = openDatabase(path, { readonly: !write });
@@ -84,11 +86,13 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     return { path: resolve(io.cwd, g.db), g };
   };
 
+  const help = (write: string): string => globalOptionsHelp({ db: write, output: ['text', 'json'] });
   db.command('stats')
     .description('polls, entities and samples per resource, bytes per connection sample, file size')
+    .addHelpText('after', help('the history database to inspect'))
     .action((_opts: unknown, cmd: Command) => {
       const { path, g } = pathOf(cmd);
-      const stats = withReader(path, false, (r) => r.stats());
+      const stats = withReader(path, false, (r) => r.stats(), { given: g.db, cwd: io.cwd });
       if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, ...stats }, null, 2)}\n`);
       else io.stdout.write(formatStats(stats, path));
       done(0);
@@ -97,6 +101,7 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
   db.command('prune')
     .description('delete every poll older than DURATION (e.g. 7d) or a time (RFC 3339), with what only it referenced')
     .requiredOption('--older-than <duration|time>', 'cut-off: a duration ago (7d, 12h) or an instant (2025-09-01T00:00:00Z)')
+    .addHelpText('after', help('the history database to prune'))
     .action((opts: { olderThan: string }, cmd: Command) => {
       const { path, g } = pathOf(cmd);
       let cutoff: bigint;
@@ -106,7 +111,7 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
         if (err instanceof TimeArgError) throw new UsageError(`--older-than: ${err.message}`);
         throw err;
       }
-      const result = withReader(path, true, (r) => r.prune(cutoff));
+      const result = withReader(path, true, (r) => r.prune(cutoff), { given: g.db, cwd: io.cwd });
       if (g.output === 'json') {
         io.stdout.write(`${JSON.stringify({ olderThan: formatTimestampShort(cutoff), ...result }, null, 2)}\n`);
       } else {
@@ -120,13 +125,14 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
 
   db.command('vacuum')
     .description('rebuild the database file to give free pages back to the file system')
+    .addHelpText('after', help('the history database to rebuild'))
     .action((_opts: unknown, cmd: Command) => {
       const { path, g } = pathOf(cmd);
       const [before, after] = withReader(path, true, (r) => {
         const b = r.stats().fileBytes;
         r.vacuum();
         return [b, r.stats().fileBytes] as const;
-      });
+      }, { given: g.db, cwd: io.cwd });
       if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, bytesBefore: before, bytesAfter: after })}\n`);
       else io.stdout.write(`vacuumed ${path}: ${formatBytes(before)} -> ${formatBytes(after)}\n`);
       done(0);

@@ -9,6 +9,8 @@ import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { DIFF_FORMATS, DIFF_RESOURCES, DiffOptionsError, diffStates, renderDiff, type DiffFormat } from '../../report/index.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { chooseOutput, timeOption, withHistory } from './query.ts';
+import { unknownNameMessage } from '../suggest.ts';
+import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
 
 interface DiffOpts {
   from?: string;
@@ -23,11 +25,12 @@ export function registerDiff(program: Command, io: CliIo, done: (code: number) =
     .argument('[resources...]', `resources to compare (default: every recorded one of ${DIFF_RESOURCES.join(', ')})`)
     .requiredOption('--from <time>', 'the earlier instant (RFC 3339, now, -2h, 30m)')
     .requiredOption('--to <time>', 'the later instant')
+    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, output: DIFF_FORMATS, color: true }))
     .action((resources: string[], opts: DiffOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<{ db: string; cluster?: string; output?: string; color?: boolean }>();
       for (const r of resources) {
         if (!isResourceName(r) || r === 'polls') {
-          throw new UsageError(`cannot diff ${JSON.stringify(sanitizeForTerminal(r))}: expected any of ${DIFF_RESOURCES.join(', ')}`);
+          throw new UsageError(`cannot diff: ${unknownNameMessage('resource', r, DIFF_RESOURCES)}`);
         }
       }
       const out = chooseOutput<DiffFormat>(g, io, DIFF_FORMATS);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { DEFAULT_SERVICE_PREFIX } from '../../api/schema/operations.ts';
 import type { CliIo } from '../context.ts';
+import { globalOptionsHelp } from './help.ts';
 import { VERSION } from '../version.ts';
 
 /** The directory holding flightrec's package.json (from source or from the dist bundle). */
@@ -45,6 +46,7 @@ export function registerInfo(program: Command, io: CliIo, done: (code: number) =
   program
     .command('info')
     .description('show the paths of config and database, versions, and the service prefix in use')
+    .addHelpText('after', globalOptionsHelp({ db: 'the database path to show', config: 'the config path to show', output: ['text', 'json'] }))
     .action((_opts: unknown, cmd: Command) => {
       const g = cmd.optsWithGlobals<{ db: string; config?: string; output?: string }>();
       const info = collectInfo({ db: g.db, config: g.config }, io);

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { globalOptionsHelp } from './help.ts';
 
 interface SimOpts {
   host: string;
@@ -35,6 +36,7 @@ export function registerSim(program: Command, io: CliIo, done: (code: number) =>
     .option('--links <names>', 'comma-separated shadow link names')
     .option('--brokers <n>', 'number of brokers')
     .option('--service-prefix <prefix>', 'service prefix of the paths (default platform.core.admin.v2)')
+    .addHelpText('after', globalOptionsHelp({}))
     .action(async (opts: SimOpts) => {
       const { startSimServer, ScenarioError } = await import('../../sim/index.ts');
       const port = number(opts.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number');

@@ -30,6 +30,8 @@ export interface Grid {
   glyph?(i: number): string;
   /** where Enter on row i leads */
   target?(i: number): RowTarget | undefined;
+  /** a stable identity of row i (to find a row again after sorting or filtering) */
+  key?(i: number): string;
 }
 
 /** Where Enter leads from a row: a view, possibly after moving the time cursor. */
@@ -137,7 +139,12 @@ export function gridFromModel<R>(model: ColumnModel<R>, rows: readonly R[], extr
 export function gridFromCells(
   columns: readonly GridColumn[],
   rows: readonly (readonly string[])[],
-  extras: { rowToken?: (i: number) => Token | undefined; glyph?: (i: number) => string; target?: (i: number) => RowTarget | undefined } = {},
+  extras: {
+    rowToken?: (i: number) => Token | undefined;
+    glyph?: (i: number) => string;
+    target?: (i: number) => RowTarget | undefined;
+    key?: (i: number) => string;
+  } = {},
 ): Grid {
   return { columns, rowCount: rows.length, cells: (i) => rows[i] ?? [], ...extras };
 }

@@ -3,6 +3,7 @@ import { sanitizeCell } from '../../api/safe-text.ts';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { formatSpan } from '../../report/format-units.ts';
 import type { TimelineEvent } from '../../report/timeline/types.ts';
+import { eventKey } from '../../report/timeline/worst-incident.ts';
 import type { Grid, RowTarget } from '../data/grid.ts';
 import { gridFromCells } from '../data/grid.ts';
 import { SEVERITY_STYLE } from '../glyphs.ts';
@@ -58,6 +59,10 @@ export function eventGrid(events: readonly TimelineEvent[], at: bigint | undefin
     target: (i) => {
       const e = events[i];
       return e === undefined ? undefined : eventTarget(e);
+    },
+    key: (i) => {
+      const e = events[i];
+      return e === undefined ? '' : eventKey(e);
     },
   });
 }

@@ -56,11 +56,31 @@ export type AppAction =
   | { readonly type: 'flash'; readonly flash?: Flash }
   | { readonly type: 'quit' };
 
-/** The state at start-up: the given view over the overview (or the overview alone), cursor on the latest poll. */
-export function initialState(instants: readonly bigint[], start: ViewRef = { kind: 'overview' }): AppState {
-  const stack: StackEntry[] = [{ view: { kind: 'overview' }, table: INITIAL_TABLE }];
-  if (start.kind !== 'overview') stack.push({ view: start, table: INITIAL_TABLE });
-  return { stack, cursor: initialCursor(instants), marks: {}, help: false, quit: false };
+/** Where the browser opens beyond its view: an instant for the cursor, a selected row, a message. */
+export interface StartPosition {
+  /** the cursor goes to the first recorded instant at or after it (default: the latest poll) */
+  readonly at?: bigint;
+  /** the row selected in the start view's table */
+  readonly selected?: number;
+  /** shown in the status line until the first key */
+  readonly flash?: Flash;
+}
+
+/** The first instant at or after `at` (the latest when none is). */
+function indexAtOrAfter(instants: readonly bigint[], at: bigint): number {
+  const i = instants.findIndex((t) => t >= at);
+  return i < 0 ? Math.max(0, instants.length - 1) : i;
+}
+
+/** The state at start-up: the given view over the overview (or the overview alone), cursor on the latest poll or `position.at`. */
+export function initialState(instants: readonly bigint[], start: ViewRef = { kind: 'overview' }, position: StartPosition = {}): AppState {
+  const table: TableState = position.selected === undefined ? INITIAL_TABLE : { ...INITIAL_TABLE, selected: position.selected };
+  const stack: StackEntry[] = [{ view: { kind: 'overview' }, table: start.kind === 'overview' ? table : INITIAL_TABLE }];
+  if (start.kind !== 'overview') stack.push({ view: start, table });
+  const cursor = initialCursor(instants);
+  const placed = position.at === undefined ? cursor : { ...cursor, index: indexAtOrAfter(instants, position.at) };
+  const state: AppState = { stack, cursor: placed, marks: {}, help: false, quit: false };
+  return position.flash === undefined ? state : { ...state, flash: position.flash };
 }
 
 /** The entry on screen. */
