@@ -67,17 +67,29 @@ describe('text layout', () => {
     expect(fit('ab', 4)).toBe('ab  ');
   });
 
-  it('gives columns their width, cutting the widest first when they do not fit', () => {
+  it('gives columns their width, cutting free text down to its minimum, then dropping low-priority columns', () => {
     const shapes = [
-      { header: 'UID', align: 'left' as const, content: 36 },
-      { header: 'NODE', align: 'right' as const, content: 1 },
-      { header: 'CLIENT', align: 'left' as const, content: 20 },
+      { header: 'UID', align: 'left' as const, content: 36, flexible: true, priority: 1, min: 9 },
+      { header: 'NODE', align: 'right' as const, content: 1, priority: 1 },
+      { header: 'CLIENT', align: 'left' as const, content: 20, flexible: true, priority: 1, min: 12 },
+      { header: 'PRODUCE/S', align: 'right' as const, content: 10, priority: 2 },
+      { header: 'PRINCIPAL', align: 'left' as const, content: 24, flexible: true, priority: 4, min: 12 },
     ];
-    expect(layoutColumns(shapes, 200)).toEqual([36, 4, 20]);
-    const tight = layoutColumns(shapes, 40);
-    expect(tight.reduce((a, b) => a + b, 0) + 4).toBeLessThanOrEqual(40);
-    expect(tight[1]).toBe(4);
-    expect(tight[0]).toBeGreaterThanOrEqual(tight[2] as number);
+    expect(layoutColumns(shapes, 200)).toEqual([36, 4, 20, 10, 24]);
+    // 60 columns: the free text shrinks (widest first), numbers keep their width
+    const mid = layoutColumns(shapes, 60);
+    expect(mid.reduce((a, b) => a + b, 0) + 8).toBeLessThanOrEqual(60);
+    expect(mid[1]).toBe(4);
+    expect(mid[3]).toBe(10);
+    expect(mid[0]).toBeGreaterThanOrEqual(9);
+    expect(mid[4]).toBeGreaterThanOrEqual(12);
+    // 45 columns: the minimums do not fit; the lowest priority (PRINCIPAL) drops out, no column goes under its minimum
+    const tight = layoutColumns(shapes, 45);
+    expect(tight[4]).toBe(0);
+    expect(tight[3]).toBe(10);
+    expect(tight[0]).toBeGreaterThanOrEqual(9);
+    expect(tight[2]).toBeGreaterThanOrEqual(12);
+    expect(tight.reduce((a, b) => a + b, 0) + 6).toBeLessThanOrEqual(45);
   });
 });
 

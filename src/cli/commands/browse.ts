@@ -37,7 +37,6 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
     .action(async (opts: BrowseOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOpts & BrowseOpts>();
       if (io.stdin?.isTTY !== true || io.stdout.isTTY !== true) throw new UsageError(NOT_A_TERMINAL);
-      requireDatabase(resolve(io.cwd, g.db), g.db, io.cwd);
       const tui = await import('../../tui/index.ts');
       let start;
       if (opts.view !== undefined) {
@@ -45,6 +44,7 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
         if (view === undefined) throw new UsageError(`--view: ${unknownNameMessage('view', opts.view, tui.TOP_VIEWS)}`);
         start = { kind: view };
       }
+      requireDatabase(resolve(io.cwd, g.db), g.db, io.cwd);
       try {
         await tui.runBrowse({
           database: resolve(io.cwd, g.db),

@@ -18,7 +18,7 @@ import { filterResource, type ViewRef } from '../state/views.ts';
 import type { Theme } from '../theme.ts';
 import { Footer } from './Footer.tsx';
 import { Header, HEADER_LINES } from './Header.tsx';
-import { HelpView } from './HelpView.tsx';
+import { helpLayout, HelpView } from './HelpView.tsx';
 import { PromptBar } from './PromptBar.tsx';
 import { ScreenView, splitBody } from './ScreenView.tsx';
 import { promptFeedback } from './prompt-feedback.ts';
@@ -83,7 +83,14 @@ export function App(props: AppProps): React.ReactElement {
           : undefined,
       checkFilter: checkFilterText,
       fieldPaths,
+      ...helpScroll(s),
     };
+  };
+
+  const helpScroll = (s: AppState): Pick<KeyEnv, 'helpScroll'> => {
+    if (!s.help) return {};
+    const layout = helpLayout(topEntry(s).view.kind, bodyHeight, size.columns);
+    return layout.kind === 'scroll' ? { helpScroll: { rows: layout.lines.length, height: layout.height } } : {};
   };
 
   const apply = (actions: readonly AppAction[]): void => {
@@ -154,7 +161,7 @@ export function App(props: AppProps): React.ReactElement {
         theme={theme}
       />
       {state.help ? (
-        <HelpView view={entry.view.kind} height={bodyHeight} width={width} theme={theme} />
+        <HelpView view={entry.view.kind} height={bodyHeight} width={width} theme={theme} offset={state.helpOffset ?? 0} />
       ) : (
         <ScreenView screen={screen} table={entry.table} height={bodyHeight} width={width} theme={theme} />
       )}

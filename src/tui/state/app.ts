@@ -32,6 +32,8 @@ export interface AppState {
   readonly marks: MarksState;
   readonly prompt?: PromptState;
   readonly help: boolean;
+  /** first help line shown when the help scrolls (a small terminal) */
+  readonly helpOffset?: number;
   readonly flash?: Flash;
   readonly quit: boolean;
 }
@@ -53,6 +55,8 @@ export type AppAction =
   | { readonly type: 'filter-set'; readonly filter: ActiveFilter }
   | { readonly type: 'filter-clear' }
   | { readonly type: 'help'; readonly on?: boolean }
+  /** scrolls the help by `delta` lines, within 0..max */
+  | { readonly type: 'help-scroll'; readonly delta: number; readonly max: number }
   | { readonly type: 'flash'; readonly flash?: Flash }
   | { readonly type: 'quit' };
 
@@ -154,7 +158,9 @@ export function reduceApp(state: AppState, action: AppAction): AppState {
       return replaceTop(state, entry);
     }
     case 'help':
-      return { ...state, help: action.on ?? !state.help };
+      return { ...state, help: action.on ?? !state.help, helpOffset: 0 };
+    case 'help-scroll':
+      return { ...state, helpOffset: Math.max(0, Math.min(action.max, (state.helpOffset ?? 0) + action.delta)) };
     case 'flash': {
       const { flash: _old, ...rest } = state;
       return action.flash === undefined ? rest : { ...rest, flash: action.flash };
