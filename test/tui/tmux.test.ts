@@ -19,8 +19,8 @@ const SESSION = 'browse';
 function unavailable(): string | undefined {
   if (spawnSync('tmux', ['-V']).status !== 0) return 'tmux is not installed (apt-get install -y tmux)';
   if (!existsSync(BIN)) return `${BIN} is missing (npm run build)`;
-  const help = spawnSync(process.execPath, [BIN, 'browse', '--help'], { encoding: 'utf8' }).stdout ?? '';
-  if (!help.includes('--incident')) return `the built CLI (${BIN}) is older than this test (npm run build)`;
+  const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).stdout ?? '';
+  if (!/^\s+browse\b/m.test(help)) return `the built CLI (${BIN}) has no browse command yet (register it, then npm run build)`;
   return undefined;
 }
 

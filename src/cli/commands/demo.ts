@@ -76,7 +76,8 @@ export function simStartArgs(startNs: bigint): string[] {
 /** The path as the user should type it: relative to the working directory when inside it. */
 function displayPath(path: string, cwd: string): string {
   const rel = relative(cwd, path);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  if (rel === '') return '.';
+  return !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
 
 /** A captured stream (the collector's own lines, shown only when the recording fails). */
