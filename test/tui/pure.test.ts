@@ -156,3 +156,38 @@ describe('export, theme, help', () => {
     expect(helpLines('overview').map((l) => l.map((s) => s.text).join('')).join('\n')).not.toContain('filter rows');
   });
 });
+
+describe('fitting 80 columns', () => {
+  it('keeps ? help and q quit at the end of the footer whatever the width', async () => {
+    const { footerKeys } = await import('../../src/tui/components/Footer.tsx');
+    for (const width of [40, 60, 80, 200]) {
+      const keys = footerKeys('connections', width);
+      expect(keys.length, String(width)).toBeLessThanOrEqual(width);
+      expect(keys.endsWith('? help  q quit'), keys).toBe(true);
+    }
+    expect(footerKeys('connections', 200)).toMatch(/^Enter open {2}Esc back/);
+  });
+
+  it('wraps help texts under their first line instead of cutting them', async () => {
+    const { wrapText } = await import('../../src/tui/components/HelpView.tsx');
+    expect(wrapText('go to a time, as on the command line', 12)).toEqual(['go to a', 'time, as on', 'the command', 'line']);
+    const text = helpLines('timeline', 40).map((l) => l.map((s) => s.text).join(''));
+    for (const l of text) expect(Array.from(l).length, l).toBeLessThanOrEqual(40);
+    expect(text.join('\n')).toContain('RFC 3339');
+    expect(text.join('\n')).not.toContain('…');
+  });
+
+  it('holds the last observed lag in slices without a poll (no gaps in the sparkline)', async () => {
+    const { holdLast } = await import('../../src/tui/data/histories.ts');
+    expect(holdLast([Number.NaN, 1, Number.NaN, Number.NaN, 3, Number.NaN])).toEqual([Number.NaN, 1, 1, 1, 3, 3]);
+  });
+
+  it('shrinks times to what differs between rows', async () => {
+    const { compactTimeFormat } = await import('../../src/tui/time-format.ts');
+    const day = 1_767_225_600_000_000_000n;
+    const H = 3_600_000_000_000n;
+    expect(compactTimeFormat([day + H, day + 2n * H])(day + H + 690_000_000_000n)).toBe('01:11:30');
+    expect(compactTimeFormat([day, day + 30n * H])(day + 30n * H)).toBe('01-02 06:00:00');
+    expect(compactTimeFormat([day, day + 400n * 24n * H])(day)).toBe('2026-01-01 00:00:00');
+  });
+});
