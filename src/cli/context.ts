@@ -1,4 +1,5 @@
 /** What every command receives: injected I/O, environment and clock, so tests run commands in-process. */
+import type { Reporter } from '../collector/output.ts';
 
 /** A writable text stream (process.stdout or a test buffer). */
 export interface TextSink {
@@ -25,6 +26,8 @@ export interface CliIo {
   readonly signal: AbortSignal;
   /** stdin, for the TUI (process.stdin in production) */
   readonly stdin?: NodeJS.ReadStream;
+  /** replaces the collector's round lines (the demo draws one progress line instead) */
+  readonly collectorReporter?: Reporter;
 }
 
 /** Bad usage, bad config, invalid filter or order_by: exit code 2. */

@@ -24,10 +24,23 @@ export async function buildProgram(io: CliIo, done: (code: number) => void, argv
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(commanderErrorText(s)),
     });
   registerInfo(program, io, done);
-  await registerCommands(program, io, done, (args) => main(args, io), argv);
+  await registerCommands(program, io, done, (args, over) => main(args, over === undefined ? io : { ...io, ...over }), argv);
   return program;
+}
+
+/**
+ * commander's own error text in our form: `flightrec: unknown command 'qurey' (did you mean
+ * query?)` instead of `error: unknown command 'qurey'` and a second `(Did you mean query?)` line.
+ */
+export function commanderErrorText(text: string): string {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const [first = 'error', ...rest] = lines;
+  const head = first.replace(/^error: /, '');
+  const more = rest.map((l) => l.trim().replace(/^\((.*)\)$/, '$1').replace(/^Did you mean/, 'did you mean'));
+  return `flightrec: ${sanitizeForTerminal([head, ...more.map((m) => `(${m})`)].join(' '))}\n`;
 }
 
 /** Runs the command line with injected I/O and returns the exit code. */

@@ -1,9 +1,10 @@
 /**
- * Time and duration arguments of the command line and the config file: RFC 3339 instants,
- * `now`, relative forms (`-2h`, `30m` meaning that long ago, `-1d`), and durations such as
- * `10m`, `7d`, `1h30m`, `500ms`. Pure: the current time is passed in.
+ * Time and duration arguments of the command line and the config file, in the time language
+ * shared with the browser (src/api/time-text.ts): RFC 3339 instants, `now`, UTC times of day,
+ * relative forms (`-2h`, `30m` meaning that long ago), and durations such as `10m`, `7d`,
+ * `1h30m`, `500ms`. Pure: the current time is passed in.
  */
-import { parseTimestamp } from '../api/codec/timestamp.ts';
+import { parseDurationText, parseTimeText, TimeTextError } from '../api/time-text.ts';
 
 const NS_PER_MS = 1_000_000n;
 
@@ -19,11 +20,18 @@ const UNITS: Readonly<Record<string, bigint>> = {
   w: 604_800_000n * NS_PER_MS,
 };
 
-const GROUP = /([0-9]+)(?:\.([0-9]+))?(ns|us|ms|s|m|h|d|w)/y;
-
 /** A time or duration argument that cannot be understood; the message says what is accepted. */
 export class TimeArgError extends Error {
   override readonly name = 'TimeArgError';
+}
+
+function asArgError<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof TimeTextError) throw new TimeArgError(err.message);
+    throw err;
+  }
 }
 
 /**
@@ -31,27 +39,7 @@ export class TimeArgError extends Error {
  * nanoseconds. Negative durations are refused; use {@link parseTimeArg} for relative instants.
  */
 export function parseDurationArg(text: string): bigint {
-  const trimmed = text.trim();
-  if (trimmed === '0') return 0n;
-  if (trimmed === '') throw new TimeArgError('empty duration: use a number with a unit, e.g. 30s, 10m, 7d');
-  if (trimmed.startsWith('-')) throw new TimeArgError(`duration ${JSON.stringify(text)} must not be negative`);
-  let total = 0n;
-  let pos = 0;
-  while (pos < trimmed.length) {
-    GROUP.lastIndex = pos;
-    const m = GROUP.exec(trimmed);
-    if (m === null) {
-      throw new TimeArgError(
-        `invalid duration ${JSON.stringify(text)}: use a number with a unit (ns, us, ms, s, m, h, d, w), e.g. 30s, 10m, 1h30m, 7d`,
-      );
-    }
-    const [group, whole = '0', frac = '', unit = 's'] = m;
-    const perUnit = UNITS[unit]!;
-    const scale = 10n ** BigInt(frac.length);
-    total += (BigInt(whole + frac) * perUnit) / scale;
-    pos += group.length;
-  }
-  return total;
+  return asArgError(() => parseDurationText(text));
 }
 
 /** Parses a duration argument into whole milliseconds (rounded up, so `1ns` is 1 ms). */
@@ -61,28 +49,12 @@ export function parseDurationMs(text: string): number {
 }
 
 /**
- * Parses a time argument into nanoseconds since the epoch: RFC 3339 (`2025-09-01T10:00:00Z`),
- * `now`, or a relative form meaning that long before `nowMs` (`-2h`, `30m`, `-1d`, `-1h30m`).
+ * Parses a time argument into nanoseconds since the epoch, in the time language shared with the
+ * browser (src/api/time-text.ts): RFC 3339, `now`, a UTC time of day (`10:03`: the latest such
+ * instant at or before now), or a duration ago (`-2h`, `30m`). Clamped to years 1678..2261.
  */
 export function parseTimeArg(text: string, nowMs: number): bigint {
-  const trimmed = text.trim();
-  const now = BigInt(Math.floor(nowMs)) * NS_PER_MS;
-  if (trimmed === 'now') return now;
-  if (/^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt]/.test(trimmed)) {
-    try {
-      return parseTimestamp(trimmed);
-    } catch (err) {
-      throw new TimeArgError((err as Error).message);
-    }
-  }
-  const relative = trimmed.startsWith('-') ? trimmed.slice(1) : trimmed;
-  try {
-    return now - parseDurationArg(relative);
-  } catch {
-    throw new TimeArgError(
-      `invalid time ${JSON.stringify(text)}: use RFC 3339 (2025-09-01T10:00:00Z), now, or a relative form such as -2h, 30m, -1d`,
-    );
-  }
+  return asArgError(() => parseTimeText(text, BigInt(Math.floor(nowMs)) * NS_PER_MS));
 }
 
 /**

@@ -8,6 +8,7 @@ import { freshnessAt, type Freshness, type FreshnessReader } from './freshness.t
 import { buildTimeline, type Timeline, type TimelineOptions, type TimelineSource } from './timeline/timeline.ts';
 import type { Series } from './timeline/detector.ts';
 import { maxSeverity, severityRank, type Severity, type TimelineEvent } from './timeline/types.ts';
+import { instantBefore } from '../api/time-text.ts';
 
 /** Events of one kind in the window. */
 export interface ChangeGroup {
@@ -92,6 +93,28 @@ export function summarizeTimeline(t: Timeline): Summary {
 
 /** Builds the timeline of the window and summarises it. */
 export function summarize(source: TimelineSource & FreshnessReader, opts: SummaryOptions): Summary {
-  const t = buildTimeline(source, { ...opts, since: opts.until - opts.window, until: opts.until });
+  const t = buildTimeline(source, { ...opts, since: instantBefore(opts.until, opts.window), until: opts.until });
   return { ...summarizeTimeline(t), freshness: freshnessAt(source, OPERATION_NAMES, opts.until, opts.cluster) };
+}
+
+/** The default window of `summary`, when neither a window nor an end is given. */
+export const DEFAULT_SUMMARY_WINDOW = 6n * 3_600_000_000_000n;
+
+/** The window a summary covers: its end, its length, and whether it is the whole recording. */
+export interface SummaryWindow {
+  readonly until: bigint;
+  readonly window: bigint;
+  /** true: the recording ended before the default window, which would hold nothing; it covers the recording */
+  readonly wholeRecording: boolean;
+}
+
+/**
+ * The default window: the last `window` up to now, unless the recording (first and last poll
+ * times) ended before that window began; then the whole recording, so a summary of a past
+ * recording (the demo, an incident copied from production) is never empty.
+ */
+export function defaultSummaryWindow(recorded: { first: bigint; last: bigint } | undefined, now: bigint, window = DEFAULT_SUMMARY_WINDOW): SummaryWindow {
+  if (recorded === undefined || recorded.last >= instantBefore(now, window)) return { until: now, window, wholeRecording: false };
+  const length = recorded.last - recorded.first;
+  return { until: recorded.last, window: length > 0n ? length : 1n, wholeRecording: true };
 }

@@ -25,6 +25,8 @@ export interface SimServerOptions {
   /** an existing world (seed, scenario, connections and links are then ignored) */
   readonly world?: SimWorld;
   readonly seed?: number;
+  /** absolute start of the world, ns since the epoch; default 2026-01-01T00:00:00Z */
+  readonly startTime?: bigint;
   /** a Scenario, a built-in name or a file path */
   readonly scenario?: Scenario | string;
   /** default 127.0.0.1 */
@@ -42,8 +44,6 @@ export interface SimServerOptions {
   readonly connections?: number;
   readonly links?: readonly string[];
   readonly brokers?: number;
-  /** the world's start, ns since the epoch (ignored with `world`); default 2026-01-01T00:00:00Z */
-  readonly startTime?: bigint;
   /** how long an overlapping ListKafkaConnections waits before 429, ms; default 3000-5000 */
   readonly overlapWaitMs?: number;
   /** extra processing time of every ListKafkaConnections, ms (to provoke overlaps); default 0 */

@@ -6,6 +6,8 @@
 import { createHistoryReader, openDatabase } from '../db/index.ts';
 import { saveExport } from './data/export.ts';
 import { HistorySource } from './data/history-source.ts';
+import { incidentStart } from './data/incident-start.ts';
+import type { StartPosition } from './state/app.ts';
 import type { ViewRef } from './state/views.ts';
 import { BrowseError } from './errors.ts';
 import { importWithLiveRendering } from './live-rendering.ts';
@@ -31,6 +33,8 @@ export interface BrowseOptions {
   /** aborting it quits the browser (SIGINT/SIGTERM) */
   readonly signal?: AbortSignal;
   readonly start?: ViewRef;
+  /** open at the worst incident (the timeline computed first), that event selected */
+  readonly incident?: boolean;
   readonly followMs?: number;
 }
 
@@ -49,6 +53,14 @@ export async function runBrowse(opts: BrowseOptions): Promise<void> {
       throw new BrowseError(`${opts.displayPath} holds several clusters (${clusters.join(', ')}): choose one with --cluster`, true);
     }
     source = new HistorySource(reader, { database: opts.displayPath, cluster: opts.cluster, workerPath: opts.database });
+    let start = opts.start;
+    let position: StartPosition | undefined;
+    if (opts.incident === true) {
+      await source.prepareTimeline();
+      const found = incidentStart(source);
+      if (found !== undefined) ({ view: start, position } = found);
+      else position = { flash: { tone: 'info', text: 'no error event recorded: opening at the latest poll' } };
+    }
     const { mountApp } = await importWithLiveRendering(() => import('./mount.ts'));
     guard = new TerminalGuard({ stdout: opts.stdout, stdin: opts.stdin });
     const instance = mountApp(
@@ -56,7 +68,8 @@ export async function runBrowse(opts: BrowseOptions): Promise<void> {
         source,
         theme: pickTheme({ noColor: opts.noColor }),
         now: opts.now,
-        start: opts.start,
+        start,
+        position,
         followMs: opts.followMs,
         save: (data, view, at) => saveExport(opts.database, view, at, data),
       },

@@ -63,7 +63,7 @@ export const KEYMAP: readonly Binding[] = [
   { command: 'step-forward', keys: [']'], label: ']', help: 'one poll forward in time', footer: 'next poll', group: 'time' },
   { command: 'jump-back', keys: ['{'], label: '{', help: 'ten polls back', group: 'time' },
   { command: 'jump-forward', keys: ['}'], label: '}', help: 'ten polls forward', group: 'time' },
-  { command: 'time', keys: ['t'], label: 't', help: 'go to a time: RFC 3339, latest, 10:03 (UTC), -5m before the latest poll', footer: 'time', group: 'time' },
+  { command: 'time', keys: ['t'], label: 't', help: 'go to a time, as on the command line: RFC 3339, 10:03 (UTC), -5m (before now), now; or latest, first', footer: 'time', group: 'time' },
   { command: 'latest', keys: ['T'], label: 'T', help: 'back to the latest poll', group: 'time' },
   { command: 'follow', keys: ['F'], label: 'F', help: 'follow the newest poll as it is recorded', group: 'time' },
   { command: 'mark', keys: ['m'], label: 'm', help: 'mark this instant for a diff (A, then B)', group: 'time' },

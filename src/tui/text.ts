@@ -24,45 +24,69 @@ export function fit(text: string, width: number, align: 'left' | 'right' = 'left
   return align === 'right' ? ' '.repeat(pad) + t : t + ' '.repeat(pad);
 }
 
-/** A column to lay out: its header, alignment and the widest content seen. */
+/** A column to lay out: its header, alignment, the widest content seen, and how it gives way. */
 export interface ColumnShape {
   readonly header: string;
   readonly align: 'left' | 'right';
   /** widest cell text seen (header excluded) */
   readonly content: number;
-  /** the column may be shrunk below its content (long free text) */
+  /** the column may be shrunk below its content, down to `min` (long free text) */
   readonly flexible?: boolean;
+  /** 1 keeps the column longest; higher numbers drop out first when the table does not fit (default 2) */
+  readonly priority?: number;
+  /** narrowest a flexible column may become (never below its header); default 8 */
+  readonly min?: number;
 }
 
-/** Cuts the widest of the `allowed` columns down together (water-filling) until `fits`, never below `floor`. */
-function waterFill(widths: number[], allowed: readonly boolean[], floor: number, over: () => number): void {
+/** Default narrowest width of a flexible column. */
+const FLEX_MIN = 8;
+
+/** Cuts the widest of the `allowed` columns down together (water-filling) until `fits`, never below their floors. */
+function waterFill(widths: number[], floors: readonly number[], allowed: readonly boolean[], over: () => number): void {
   while (over() > 0) {
-    const candidates = widths.map((w, i) => (allowed[i] === true && w > floor ? w : -1));
+    const candidates = widths.map((w, i) => (allowed[i] === true && w > (floors[i] ?? 0) ? w : -1));
     const top = Math.max(...candidates);
-    if (top <= floor) return;
+    if (top <= 0) return;
     const widest = candidates.flatMap((w, i) => (w === top ? [i] : []));
-    const next = Math.max(floor, ...candidates.filter((w) => w >= 0 && w < top));
+    const next = Math.max(...widest.map((i) => floors[i] ?? 0), ...candidates.filter((w) => w >= 0 && w < top));
     const cut = Math.max(1, Math.min(top - next, Math.ceil(over() / widest.length)));
-    for (const i of widest) widths[i] = top - cut;
+    for (const i of widest) widths[i] = Math.max(floors[i] ?? 0, top - cut);
   }
 }
 
 /**
- * Widths for columns separated by `gap` spaces within `total` columns: each gets its content
- * width (at least its header's). When that does not fit, the flexible columns (free text) give
- * way first, down to 8, then all of them, widest first, down to 4; columns that still do not
- * fit get width 0 (hidden).
+ * Widths for columns separated by `gap` spaces within `total` columns. Each gets its content
+ * width (at least its header's). When that does not fit, flexible columns (free text) give way
+ * down to their minimum (never below their header, so every header stays readable); numbers,
+ * times and states are never cut, so they keep their units. When the minimums still do not fit,
+ * the column of the highest priority number (the rightmost among equals) drops out (width 0),
+ * and the layout starts again. Only when a single column is left is it cut to the width.
  */
 export function layoutColumns(shapes: readonly ColumnShape[], total: number, gap = 2): number[] {
   const want = shapes.map((s) => Math.max(textWidth(s.header), s.content, 1));
+  const floor = shapes.map((s, i) => (s.flexible === true ? Math.min(want[i] ?? 1, Math.max(textWidth(s.header), s.min ?? FLEX_MIN)) : (want[i] ?? 1)));
+  const shown = shapes.map(() => true);
   const room = (ws: readonly number[]): number => ws.reduce((a, w) => a + w, 0) + gap * Math.max(0, ws.filter((w) => w > 0).length - 1);
-  const widths = [...want];
-  const over = (): number => room(widths) - total;
-  waterFill(widths, shapes.map((s) => s.flexible === true), 8, over);
-  waterFill(widths, shapes.map(() => true), 4, over);
-  // still too wide: hide columns from the right
-  for (let i = widths.length - 1; i > 0 && room(widths) > total; i--) widths[i] = 0;
-  return widths;
+  for (;;) {
+    const widths = want.map((w, i) => (shown[i] ? w : 0));
+    const over = (): number => room(widths) - total;
+    if (over() <= 0) return widths;
+    const floors = floor.map((f, i) => (shown[i] ? f : 0));
+    if (room(floors) <= total) {
+      waterFill(widths, floors, shapes.map((s, i) => shown[i] === true && s.flexible === true), over);
+      return widths;
+    }
+    const visible = shown.flatMap((v, i) => (v ? [i] : []));
+    if (visible.length <= 1) {
+      const only = visible[0];
+      if (only !== undefined) widths[only] = Math.max(0, Math.min(want[only] ?? 0, total));
+      return widths;
+    }
+    // drop the least important column: highest priority number, rightmost among equals
+    let drop = visible[0] as number;
+    for (const i of visible) if ((shapes[i]?.priority ?? 2) >= (shapes[drop]?.priority ?? 2)) drop = i;
+    shown[drop] = false;
+  }
 }
 
 /** Joins cells into one line using the widths (hidden columns skipped). */

@@ -114,7 +114,8 @@ describe('flightrec filter check', () => {
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
     expect(r.err).toBe(
-      'OR is not accepted by the cluster; use the extended dialect locally\n  node_id = 1 OR node_id = 2\n              ^^\n  hint: run one query per alternative, or use --dialect extended\n',
+      // every error of the command line starts with flightrec:, the caret display included
+      'flightrec: OR is not accepted by the cluster; use the extended dialect locally\n  node_id = 1 OR node_id = 2\n              ^^\n  hint: run one query per alternative, or use --dialect extended\n',
     );
   });
 
@@ -129,6 +130,6 @@ describe('flightrec filter check', () => {
     expect((await runCli(['--dialect', 'sql', 'x = 1'])).code).toBe(2);
     const r = await runCli(['--resource', 'brokers', 'x = 1']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('unknown --resource "brokers"');
+    expect(r.err).toMatch(/^flightrec: --resource: unknown resource "brokers"/);
   });
 });

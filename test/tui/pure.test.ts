@@ -36,23 +36,26 @@ describe('keys', () => {
 });
 
 describe('time input', () => {
-  const ctx = { first: BASE, latest: BASE + 1200n * S, cursor: BASE + 600n * S };
-  it('reads RFC 3339, latest, first, times of day and relative forms', () => {
+  // the recording ended at 00:20; the wall clock says 00:25 the same day
+  const ctx = { first: BASE, latest: BASE + 1200n * S, cursor: BASE + 600n * S, now: BASE + 1500n * S };
+  it('reads RFC 3339, now, times of day and relative forms as the command line does, plus latest and first', () => {
     expect(parseTimeInput('2026-01-01T00:05:00Z', ctx)).toBe(BASE + 300n * S);
+    expect(parseTimeInput('2026-01-01 00:05:00Z', ctx)).toBe(BASE + 300n * S);
     expect(parseTimeInput('latest', ctx)).toBe(ctx.latest);
-    expect(parseTimeInput('now', ctx)).toBe(ctx.latest);
+    expect(parseTimeInput('now', ctx)).toBe(ctx.now);
     expect(parseTimeInput('first', ctx)).toBe(BASE);
     expect(parseTimeInput('00:07', ctx)).toBe(BASE + 420n * S);
     expect(parseTimeInput('00:07:30', ctx)).toBe(BASE + 450n * S);
-    expect(parseTimeInput('-5m', ctx)).toBe(ctx.latest - 300n * S);
-    expect(parseTimeInput('5m', ctx)).toBe(ctx.latest - 300n * S);
-    expect(parseTimeInput('+1m30s', ctx)).toBe(BASE + 90n * S);
+    // relative forms count back from now, as on the command line
+    expect(parseTimeInput('-5m', ctx)).toBe(ctx.now - 300n * S);
+    expect(parseTimeInput('5m', ctx)).toBe(ctx.now - 300n * S);
   });
 
   it('explains what it accepts', () => {
     expect(() => parseTimeInput('yesterday', ctx)).toThrow(TimeInputError);
     expect(() => parseTimeInput('yesterday', ctx)).toThrow(/RFC 3339/);
     expect(() => parseTimeInput('25:00', ctx)).toThrow(/not a time of day/);
+    expect(() => parseTimeInput('+1m30s', ctx)).toThrow(/future/);
     expect(() => parseTimeInput('2026-13-01T00:00:00Z', ctx)).toThrow(TimeInputError);
   });
 });
@@ -64,17 +67,29 @@ describe('text layout', () => {
     expect(fit('ab', 4)).toBe('ab  ');
   });
 
-  it('gives columns their width, cutting the widest first when they do not fit', () => {
+  it('gives columns their width, cutting free text down to its minimum, then dropping low-priority columns', () => {
     const shapes = [
-      { header: 'UID', align: 'left' as const, content: 36 },
-      { header: 'NODE', align: 'right' as const, content: 1 },
-      { header: 'CLIENT', align: 'left' as const, content: 20 },
+      { header: 'UID', align: 'left' as const, content: 36, flexible: true, priority: 1, min: 9 },
+      { header: 'NODE', align: 'right' as const, content: 1, priority: 1 },
+      { header: 'CLIENT', align: 'left' as const, content: 20, flexible: true, priority: 1, min: 12 },
+      { header: 'PRODUCE/S', align: 'right' as const, content: 10, priority: 2 },
+      { header: 'PRINCIPAL', align: 'left' as const, content: 24, flexible: true, priority: 4, min: 12 },
     ];
-    expect(layoutColumns(shapes, 200)).toEqual([36, 4, 20]);
-    const tight = layoutColumns(shapes, 40);
-    expect(tight.reduce((a, b) => a + b, 0) + 4).toBeLessThanOrEqual(40);
-    expect(tight[1]).toBe(4);
-    expect(tight[0]).toBeGreaterThanOrEqual(tight[2] as number);
+    expect(layoutColumns(shapes, 200)).toEqual([36, 4, 20, 10, 24]);
+    // 60 columns: the free text shrinks (widest first), numbers keep their width
+    const mid = layoutColumns(shapes, 60);
+    expect(mid.reduce((a, b) => a + b, 0) + 8).toBeLessThanOrEqual(60);
+    expect(mid[1]).toBe(4);
+    expect(mid[3]).toBe(10);
+    expect(mid[0]).toBeGreaterThanOrEqual(9);
+    expect(mid[4]).toBeGreaterThanOrEqual(12);
+    // 45 columns: the minimums do not fit; the lowest priority (PRINCIPAL) drops out, no column goes under its minimum
+    const tight = layoutColumns(shapes, 45);
+    expect(tight[4]).toBe(0);
+    expect(tight[3]).toBe(10);
+    expect(tight[0]).toBeGreaterThanOrEqual(9);
+    expect(tight[2]).toBeGreaterThanOrEqual(12);
+    expect(tight.reduce((a, b) => a + b, 0) + 6).toBeLessThanOrEqual(45);
   });
 });
 
@@ -141,5 +156,40 @@ describe('export, theme, help', () => {
     }
     expect(text).toContain('counters moving');
     expect(helpLines('overview').map((l) => l.map((s) => s.text).join('')).join('\n')).not.toContain('filter rows');
+  });
+});
+
+describe('fitting 80 columns', () => {
+  it('keeps ? help and q quit at the end of the footer whatever the width', async () => {
+    const { footerKeys } = await import('../../src/tui/components/Footer.tsx');
+    for (const width of [40, 60, 80, 200]) {
+      const keys = footerKeys('connections', width);
+      expect(keys.length, String(width)).toBeLessThanOrEqual(width);
+      expect(keys.endsWith('? help  q quit'), keys).toBe(true);
+    }
+    expect(footerKeys('connections', 200)).toMatch(/^Enter open {2}Esc back/);
+  });
+
+  it('wraps help texts under their first line instead of cutting them', async () => {
+    const { wrapText } = await import('../../src/tui/components/HelpView.tsx');
+    expect(wrapText('go to a time, as on the command line', 12)).toEqual(['go to a', 'time, as on', 'the command', 'line']);
+    const text = helpLines('timeline', 40).map((l) => l.map((s) => s.text).join(''));
+    for (const l of text) expect(Array.from(l).length, l).toBeLessThanOrEqual(40);
+    expect(text.join('\n')).toContain('RFC 3339');
+    expect(text.join('\n')).not.toContain('…');
+  });
+
+  it('holds the last observed lag in slices without a poll (no gaps in the sparkline)', async () => {
+    const { holdLast } = await import('../../src/tui/data/histories.ts');
+    expect(holdLast([Number.NaN, 1, Number.NaN, Number.NaN, 3, Number.NaN])).toEqual([Number.NaN, 1, 1, 1, 3, 3]);
+  });
+
+  it('shrinks times to what differs between rows', async () => {
+    const { compactTimeFormat } = await import('../../src/tui/time-format.ts');
+    const day = 1_767_225_600_000_000_000n;
+    const H = 3_600_000_000_000n;
+    expect(compactTimeFormat([day + H, day + 2n * H])(day + H + 690_000_000_000n)).toBe('01:11:30');
+    expect(compactTimeFormat([day, day + 30n * H])(day + 30n * H)).toBe('01-02 06:00:00');
+    expect(compactTimeFormat([day, day + 400n * 24n * H])(day)).toBe('2026-01-01 00:00:00');
   });
 });

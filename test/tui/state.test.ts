@@ -15,7 +15,7 @@ const INSTANTS = [T(0), T(30), T(60), T(90), T(120)];
 const env = (over: Partial<KeyEnv> = {}): KeyEnv => ({
   extent: { rows: 100, height: 10 },
   columns: 5,
-  time: { first: T(0), latest: T(120), cursor: T(120) },
+  time: { first: T(0), latest: T(120), cursor: T(120), now: T(150) },
   checkFilter: checkFilterText,
   fieldPaths,
   ...over,
@@ -224,7 +224,7 @@ describe('keys', () => {
   it('t opens the time prompt; a valid time moves the cursor, a bad one keeps the prompt open', () => {
     let s = keys(start(), ['t', '-', '1', 'm', 'enter']);
     expect(s.prompt).toBeUndefined();
-    expect(cursorInstant(s.cursor)).toBe(T(60));
+    expect(cursorInstant(s.cursor)).toBe(T(90)); // -1m counts back from now (T(150)), as on the command line
     s = keys(s, ['t', 'x', 'enter']);
     expect(s.prompt?.kind).toBe('time');
     s = keys(s, ['esc']);

@@ -22,7 +22,8 @@ describe('browse on a recorded incident', () => {
     expect(f).toContain('db demo.db');
     expect(cursorLine(f)).toMatch(/at 2026-01-01T00:20:00Z {2}poll 41\/41 \(latest\)/);
     for (const op of ['ListKafkaConnections', 'GetShadowLink', 'ListShadowTopics', 'GetShadowTopic', 'GetUpgradeStatus', 'GetIcebergStatus']) {
-      expect(f).toMatch(new RegExp(`✓ ${op} +2026-01-01T00:20:00Z`));
+      // every poll is on the cursor's day: the time of day is enough
+      expect(f).toMatch(new RegExp(`✓ ${op} +00:20:00 `));
     }
     expect(f).toMatch(/connections +\d+ open of 214 +[▁▂▃▄▅▆▇█]+/);
     expect(f).toMatch(/produce +[\d.]+ MiB\/s/);
@@ -96,7 +97,7 @@ describe('browse on a recorded incident', () => {
   it('moves the time cursor: [ ] step one poll, { } ten, t types a time, T returns to the latest', async () => {
     let f = await b.press('[');
     expect(cursorLine(f)).toContain('at 2026-01-01T00:19:30Z  poll 40/41');
-    expect(f).toMatch(/poll 2026-01-01T00:19:30Z {2}vs previous 2026-01-01T00:19:00Z/);
+    expect(f).toMatch(/poll 00:19:30 vs 00:19:00/);
     f = await b.press('{');
     expect(cursorLine(f)).toContain('poll 30/41');
     f = await b.press('}', ']');
@@ -107,7 +108,7 @@ describe('browse on a recorded incident', () => {
     expect(cursorLine(f)).toContain('at 2026-01-01T00:05:00Z');
     expect(crumbs(f)).toMatch(/\[[\d,]+ rows\]/);
     f = await b.press('t', 'soon');
-    expect(f).toMatch(/✗ cannot read "soon"/);
+    expect(f).toMatch(/✗ invalid time "soon": use RFC 3339/);
     f = await b.press(KEY.esc, 'T');
     expect(cursorLine(f)).toContain('(latest)');
   });
@@ -131,7 +132,7 @@ describe('browse on a recorded incident', () => {
   it('shows help for the current view from the keymap, and closes it', async () => {
     let f = await b.press('?');
     expect(f).toContain('Help: connections');
-    expect(f).toMatch(/j down +next row/);
+    expect(f).toMatch(/j ↓ +next row/);
     expect(f).toMatch(/\/ +filter rows/);
     expect(f).toMatch(/enter +open the connection/);
     expect(f).toContain('counters moving');

@@ -5,6 +5,9 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { unknownNameMessage } from '../suggest.ts';
+import { requireDatabase } from './missing-db.ts';
+import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
 
 /** The global options browse reads. */
 interface GlobalOpts {
@@ -16,6 +19,7 @@ interface GlobalOpts {
 /** browse's own options. */
 interface BrowseOpts {
   view?: string;
+  incident?: boolean;
 }
 
 const NOT_A_TERMINAL =
@@ -28,6 +32,8 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
     .command('browse')
     .description('browse the recorded history interactively: views, time cursor, filters (needs a terminal)')
     .option('--view <name>', 'start in this view: overview, connections, shadow-links, upgrade, iceberg, timeline, diff')
+    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, color: true }))
+    .option('--incident', 'open the timeline at the worst incident (the error event with the widest impact), selected')
     .action(async (opts: BrowseOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOpts & BrowseOpts>();
       if (io.stdin?.isTTY !== true || io.stdout.isTTY !== true) throw new UsageError(NOT_A_TERMINAL);
@@ -35,9 +41,10 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
       let start;
       if (opts.view !== undefined) {
         const view = tui.resolveViewName(opts.view);
-        if (view === undefined) throw new UsageError(`unknown view ${JSON.stringify(opts.view)}: expected one of ${tui.TOP_VIEWS.join(', ')}`);
+        if (view === undefined) throw new UsageError(`--view: ${unknownNameMessage('view', opts.view, tui.TOP_VIEWS)}`);
         start = { kind: view };
       }
+      requireDatabase(resolve(io.cwd, g.db), g.db, io.cwd);
       try {
         await tui.runBrowse({
           database: resolve(io.cwd, g.db),
@@ -50,6 +57,7 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
           now: io.now,
           signal: io.signal,
           start,
+          incident: opts.incident === true,
         });
       } catch (err) {
         if (err instanceof tui.BrowseError) throw err.usage ? new UsageError(err.message) : new RuntimeError(err.message);

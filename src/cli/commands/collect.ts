@@ -12,6 +12,7 @@ import {
   createReporter,
   loadCollectorConfig,
   parseDurationMs,
+  parseTimeArg,
   readConfigFile,
   realSleep,
   TimeArgError,
@@ -25,6 +26,7 @@ import { DEFAULT_START_NS, wallClockStart } from '../../sim/time.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { simStart } from '../sim-start.ts';
 import { openHistoryWriter } from './db.ts';
+import { globalOptionsHelp } from './help.ts';
 
 /** The options of `collect` as commander gives them. */
 interface CollectOpts {
@@ -93,6 +95,14 @@ export function registerCollect(program: Command, io: CliIo, done: (code: number
     .addOption(new Option('--seed <n>', 'with --simulate: world seed'))
     .addOption(new Option('--connections <n>', 'with --simulate: number of open connections'))
     .option('--start <time>', "with --simulate: the world's start (default 2026-01-01T00:00:00Z accelerated, now in real time)")
+    .addHelpText(
+      'after',
+      globalOptionsHelp({
+        db: 'the history database to record into (created mode 0600 when missing)',
+        cluster: 'the cluster the flags and FLIGHTREC_* variables apply to (env FLIGHTREC_CLUSTER)',
+        config: 'clusters, schedules, retry and the other collector settings',
+      }),
+    )
     .action(async (opts: CollectOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOpts & CollectOpts>();
       done(await runCollect(opts, g, io));
@@ -179,7 +189,7 @@ async function record(
 ): Promise<number> {
   const dbPath = resolve(io.cwd, g.db);
   const writer = openHistoryWriter(dbPath, { keepRawAnswers: config.keepRawAnswers });
-  const reporter: Reporter = createReporter(io.stderr, () => databaseSize(dbPath));
+  const reporter: Reporter = io.collectorReporter ?? createReporter(io.stderr, () => databaseSize(dbPath));
   let collector: Collector;
   try {
     collector = usage(() => new Collector({ config, writer, env: io.env, now: io.now, reporter, ...extra }));
@@ -244,6 +254,7 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
       ...(seed === undefined ? {} : { seed }),
       ...(scenario === undefined ? {} : { scenario }),
       ...(connections === undefined ? {} : { connections }),
+      ...(startTime === undefined ? {} : { startTime }),
     });
   } catch (err) {
     throw new UsageError(`--simulate: ${err instanceof Error ? err.message : String(err)}`);

@@ -3,7 +3,7 @@
  * look after the history database. Also the one place the commands open the store for writing.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { formatBytes } from '../../collector/index.ts';
 import {
@@ -22,6 +22,8 @@ import {
 import { RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { registerDbCheck } from './db-check.ts';
 import { runPrune, type PruneOpts } from './db-prune.ts';
+import { globalOptionsHelp } from './help.ts';
+import { missingDatabaseMessage } from './missing-db.ts';
 
 interface GlobalOpts {
   db: string;
@@ -45,8 +47,8 @@ export function openHistoryWriter(path: string, opts: { keepRawAnswers?: boolean
 }
 
 /** Opens an existing database (read-only unless `write`) and runs `fn` with its reader, then closes it. */
-export function withReader<T>(path: string, write: boolean, fn: (reader: HistoryReader, db: FlightrecDb) => T): T {
-  if (!existsSync(path)) throw new RuntimeError(`no history database at ${path} (give --db FILE or set FLIGHTREC_DB)`);
+export function withReader<T>(path: string, write: boolean, fn: (reader: HistoryReader, db: FlightrecDb) => T, typed?: { given: string; cwd: string }): T {
+  if (!existsSync(path)) throw new RuntimeError(missingDatabaseMessage(path, typed?.given ?? path, typed?.cwd ?? dirname(path)));
   let db: FlightrecDb;
   try {
     db = openDatabase(path, { readonly: !write });
@@ -86,11 +88,13 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     return { path: resolve(io.cwd, g.db), g };
   };
 
+  const help = (write: string): string => globalOptionsHelp({ db: write, output: ['text', 'json'] });
   db.command('stats')
     .description('polls, entities and samples per resource, bytes per connection sample, file size')
+    .addHelpText('after', help('the history database to inspect'))
     .action((_opts: unknown, cmd: Command) => {
       const { path, g } = pathOf(cmd);
-      const stats = withReader(path, false, (r) => r.stats());
+      const stats = withReader(path, false, (r) => r.stats(), { given: g.db, cwd: io.cwd });
       if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, ...stats }, null, 2)}\n`);
       else io.stdout.write(formatStats(stats, path));
       done(0);
@@ -102,6 +106,7 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     .option('--dry-run', 'print what would go (polls, samples, bytes, time range) and change nothing')
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
     .option('--force', "also remove an operation's newest poll (nothing of it is left)")
+    .addHelpText('after', help('the history database to prune'))
     .action(async (opts: PruneOpts, cmd: Command) => {
       const { path, g } = pathOf(cmd);
       done(await runPrune(path, g, opts, io));
@@ -109,13 +114,14 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
 
   db.command('vacuum')
     .description('rebuild the database file to give free pages back to the file system')
+    .addHelpText('after', help('the history database to rebuild'))
     .action((_opts: unknown, cmd: Command) => {
       const { path, g } = pathOf(cmd);
       const [before, after] = withReader(path, true, (r) => {
         const b = r.stats().fileBytes;
         r.vacuum();
         return [b, r.stats().fileBytes] as const;
-      });
+      }, { given: g.db, cwd: io.cwd });
       if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, bytesBefore: before, bytesAfter: after })}\n`);
       else io.stdout.write(`vacuumed ${path}: ${formatBytes(before)} -> ${formatBytes(after)}\n`);
       done(0);

@@ -21,6 +21,8 @@ import {
 } from '../../report/index.ts';
 import { RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { chooseOutput, timeOption, withHistory } from './query.ts';
+import { unknownNameMessage } from '../suggest.ts';
+import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
 
 interface DiffOpts {
   from?: string;
@@ -52,6 +54,7 @@ export function registerDiff(program: Command, io: CliIo, done: (code: number) =
     .requiredOption('--from <time>', 'the earlier instant (RFC 3339, now, -2h, 30m)')
     .requiredOption('--to <time>', 'the later instant')
     .option('--only <classes>', `only these differences: ${DIFF_CLASSES.join(', ')} (comma-separated; default all)`)
+    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, output: DIFF_FORMATS, color: true }))
     .action((resources: string[], opts: DiffOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<{ db: string; cluster?: string; output?: string; color?: boolean }>();
       let result: DiffResult;
@@ -88,7 +91,7 @@ export function registerDiff(program: Command, io: CliIo, done: (code: number) =
 function runDiff(resources: string[], opts: DiffOpts, g: { db: string; cluster?: string; output?: string; color?: boolean }, io: CliIo): DiffResult {
   for (const r of resources) {
     if (!isResourceName(r) || r === 'polls') {
-      throw new UsageError(`cannot diff ${JSON.stringify(sanitizeForTerminal(r))}: expected any of ${DIFF_RESOURCES.join(', ')}`);
+      throw new UsageError(`cannot diff: ${unknownNameMessage('resource', r, DIFF_RESOURCES)}`);
     }
   }
   chooseOutput<DiffFormat>(g, io, DIFF_FORMATS);

@@ -14,6 +14,7 @@ import { mappingDocument, writeExportBundle, type ExportResult } from '../../rep
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { VERSION } from '../version.ts';
 import { openHistoryReadOnly, timeOption } from './query.ts';
+import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
 
 interface ExportOpts {
   redact?: boolean;
@@ -97,6 +98,7 @@ export function registerExport(program: Command, io: CliIo, done: (code: number)
     .option('--since <time>', 'from TIME (RFC 3339, now, -2h, 30m); default the first poll')
     .option('--until <time>', 'up to TIME; default the last poll')
     .option('--out <file>', `the bundle file (created mode 0600, never overwritten); - for stdout without --redact`, DEFAULT_EXPORT_FILE)
+    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: 'which recorded cluster (default: every cluster in the database)' }))
     .action((opts: ExportOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOpts & ExportOpts>();
       done(runExport(opts, g, io));
@@ -112,7 +114,7 @@ export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
   if (toStdout && opts.redact === true) {
     throw new UsageError('--redact writes the mapping to a separate file next to the bundle: give --out FILE');
   }
-  const db = openHistoryReadOnly(resolve(io.cwd, g.db));
+  const db = openHistoryReadOnly(resolve(io.cwd, g.db), { given: g.db, cwd: io.cwd });
   let result: ExportResult;
   let outPath: string | undefined;
   try {

@@ -5,6 +5,8 @@ import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { checkFilter, type Dialect } from '../../filter/index.ts';
 import { caretLines } from '../../filter/errors.ts';
 import { EXIT, type CliIo } from '../context.ts';
+import { unknownNameMessage } from '../suggest.ts';
+import { globalOptionsHelp } from './help.ts';
 
 /** Registers `filter check [--dialect extended|server] [--resource R] <expr>` (under `filter`). */
 export function registerFilterCheck(program: Command, io: CliIo, done: (code: number) => void): void {
@@ -16,6 +18,7 @@ export function registerFilterCheck(program: Command, io: CliIo, done: (code: nu
     .argument('<expr>', 'the filter expression (quote it for the shell)')
     .option('--dialect <dialect>', 'extended (full AIP-160, local) or server (what the cluster accepts)', 'extended')
     .option('--resource <resource>', `resource whose fields the filter uses: ${RESOURCE_NAMES.join(', ')}`, 'connections')
+    .addHelpText('after', globalOptionsHelp({}))
     .action((expr: string, opts: { dialect: string; resource: string }) => {
       if (opts.dialect !== 'extended' && opts.dialect !== 'server') {
         io.stderr.write(`flightrec: invalid --dialect ${JSON.stringify(sanitizeForTerminal(opts.dialect))}: expected extended or server\n`);
@@ -24,14 +27,14 @@ export function registerFilterCheck(program: Command, io: CliIo, done: (code: nu
       }
       if (!isResourceName(opts.resource)) {
         io.stderr.write(
-          `flightrec: unknown --resource ${JSON.stringify(sanitizeForTerminal(opts.resource))}: expected one of ${RESOURCE_NAMES.join(', ')}\n`,
+          `flightrec: --resource: ${unknownNameMessage('resource', opts.resource, RESOURCE_NAMES)}\n`,
         );
         done(EXIT.usage);
         return;
       }
       const result = checkFilter(expr, { resource: opts.resource, dialect: opts.dialect as Dialect });
       if (!result.ok) {
-        io.stderr.write(`${result.error.render()}\n`);
+        io.stderr.write(`flightrec: ${result.error.render()}\n`);
         done(EXIT.usage);
         return;
       }

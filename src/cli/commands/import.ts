@@ -17,6 +17,8 @@ import { ValidationError } from '../../api/wire/validation-error.ts';
 import { ConfigError, parseConfigFile, parseTimeArg, readConfigFile, TimeArgError } from '../../collector/index.ts';
 import type { PollFailure, PollRecord, PollSuccess } from '../../db/poll-record.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
+import { unknownNameMessage } from '../suggest.ts';
+import { globalOptionsHelp } from './help.ts';
 import { openHistoryWriter } from './db.ts';
 
 interface ImportOpts {
@@ -51,6 +53,15 @@ export function registerImport(program: Command, io: CliIo, done: (code: number)
     .option('--at <time>', 'poll time: RFC 3339, now, or relative (-2h); default: each file\'s modification time')
     .option('--request <json>', 'the request the answer belongs to, as JSON (e.g. {"name":"dr-primary"})')
     .argument('<files...>', 'saved answer files')
+    .addHelpText(
+      'after',
+      globalOptionsHelp({
+        db: 'the history database to store into (created when missing)',
+        cluster: 'the cluster name stored with the polls (default: the config file\'s, else default)',
+        config: 'the cluster name',
+        output: ['text', 'json'],
+      }),
+    )
     .action((files: string[], opts: ImportOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOpts & ImportOpts>();
       done(runImport(files, opts, g, io));
@@ -142,7 +153,7 @@ export function outcomeOf(op: OperationName, body: Buffer): { outcome: PollSucce
 
 /** Runs `import`; returns the exit code (1 when a file was invalid or unreadable). */
 export function runImport(files: readonly string[], opts: ImportOpts, g: GlobalOpts, io: CliIo): number {
-  if (!isOperationName(opts.op)) throw new UsageError(`--op: unknown operation ${JSON.stringify(opts.op)} (one of ${OPERATION_NAMES.join(', ')})`);
+  if (!isOperationName(opts.op)) throw new UsageError(`--op: ${unknownNameMessage('operation', opts.op, OPERATION_NAMES)}`);
   const op = opts.op;
   let at: bigint | undefined;
   try {

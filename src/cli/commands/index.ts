@@ -58,4 +58,28 @@ export async function registerCommands(
   const wanted = noCommandNeeded ? [] : word !== undefined && Object.hasOwn(COMMANDS, word) ? [word] : Object.keys(COMMANDS);
   const registers = await Promise.all(wanted.map((name) => COMMANDS[name]!()));
   for (const register of registers) register(program, io, done, dispatch);
+  if (argv.includes('--help') || argv.includes('-h') || word === 'help') await addScenarioHelp(program);
+}
+
+/** Commands whose `--help` lists the built-in scenarios. */
+const SCENARIO_COMMANDS = ['sim', 'collect'];
+
+/** One line per built-in scenario: its name and the first sentence of its description. */
+export function scenarioLines(texts: Readonly<Record<string, string>>): string[] {
+  const names = Object.keys(texts);
+  const width = Math.max(...names.map((n) => n.length));
+  return names.map((name) => {
+    const description = /^description: (.*)$/m.exec(texts[name] ?? '')?.[1] ?? '';
+    const sentence = /^.*?\.(?=\s|$)/.exec(description)?.[0] ?? description;
+    return `  ${name.padEnd(width)}  ${sentence}`;
+  });
+}
+
+/** Adds the list of built-in scenarios to the help of `sim` and `collect` (loaded only for --help). */
+async function addScenarioHelp(program: Command): Promise<void> {
+  const commands = program.commands.filter((c) => SCENARIO_COMMANDS.includes(c.name()));
+  if (commands.length === 0) return;
+  const { BUILTIN_SCENARIO_TEXT } = await import('../../sim/scenarios/index.ts');
+  const text = `\nBuilt-in scenarios (--${'scenario'} NAME for sim, --simulate NAME for collect; or a YAML file, docs/scenarios.md):\n${scenarioLines(BUILTIN_SCENARIO_TEXT).join('\n')}\n`;
+  for (const c of commands) c.addHelpText('after', text);
 }

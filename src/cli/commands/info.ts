@@ -6,6 +6,7 @@ import { sanitizeCell } from '../../api/safe-text.ts';
 import { DEFAULT_SERVICE_PREFIX } from '../../api/schema/operations.ts';
 import type { CliIo } from '../context.ts';
 import { describeInstallation, findPackageRoot } from '../installation.ts';
+import { globalOptionsHelp } from './help.ts';
 import { VERSION } from '../version.ts';
 
 /**
@@ -49,6 +50,7 @@ export function registerInfo(program: Command, io: CliIo, done: (code: number) =
   program
     .command('info')
     .description('show the paths of config and database, versions, and the service prefix in use')
+    .addHelpText('after', globalOptionsHelp({ db: 'the database path to show', config: 'the config path to show', output: ['text', 'json'] }))
     .action((_opts: unknown, cmd: Command) => {
       const g = cmd.optsWithGlobals<{ db: string; config?: string; output?: string }>();
       const info = collectInfo({ db: g.db, config: g.config }, io);

@@ -22,6 +22,9 @@ import {
   type ReportReader,
 } from '../../report/index.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { unknownNameMessage } from '../suggest.ts';
+import { requireDatabase } from './missing-db.ts';
+import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
 
 /** The global options a report command reads. */
 interface GlobalOpts {
@@ -67,7 +70,8 @@ export function timeOption(flag: string, text: string | undefined, io: CliIo): b
 }
 
 /** Opens the history read-only; a failure is a RuntimeError whose message says what is wrong with the file. */
-export function openHistoryReadOnly(path: string): FlightrecDb {
+export function openHistoryReadOnly(path: string, typed?: { given: string; cwd: string }): FlightrecDb {
+  if (typed !== undefined) requireDatabase(path, typed.given, typed.cwd);
   try {
     return openDatabase(path, { readonly: true });
   } catch (err) {
@@ -80,7 +84,7 @@ export function openHistoryReadOnly(path: string): FlightrecDb {
 /** Opens the history read-only, resolves the cluster, runs `fn` and closes the database. */
 export function withHistory<T>(g: GlobalOpts, io: CliIo, fn: (reader: ReportReader, cluster: string | undefined) => T): T {
   const path = resolve(io.cwd, g.db);
-  const db = openHistoryReadOnly(path);
+  const db = openHistoryReadOnly(path, { given: g.db, cwd: io.cwd });
   try {
     const reader = createHistoryReader(db);
     const clusters = reader.clusters();
@@ -136,6 +140,7 @@ export function registerQuery(program: Command, io: CliIo, done: (code: number) 
     .option('--order-by <expr>', 'AIP-132 order_by (default: the resource key; samples by time)')
     .option('--dialect <dialect>', 'extended (full AIP-160) or server (exactly what the cluster accepts)', 'extended')
     .option('--limit <n>', 'at most N rows')
+    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, output: QUERY_FORMATS, color: true }))
     .action((resource: string, opts: QueryOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOpts>();
       try {
@@ -150,7 +155,7 @@ export function registerQuery(program: Command, io: CliIo, done: (code: number) 
 
 function runQueryCommand(resource: string, opts: QueryOpts, g: GlobalOpts, io: CliIo): number {
   if (!isResourceName(resource)) {
-    throw new UsageError(`unknown resource ${JSON.stringify(sanitizeForTerminal(resource))}: expected one of ${RESOURCE_NAMES.join(', ')}`);
+    throw new UsageError(unknownNameMessage('resource', resource, RESOURCE_NAMES));
   }
   if (opts.dialect !== 'extended' && opts.dialect !== 'server') {
     throw new UsageError(`invalid --dialect ${JSON.stringify(sanitizeForTerminal(opts.dialect))}: expected extended or server`);

@@ -5,6 +5,7 @@ import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { wallClockStart } from '../../sim/time.ts';
 import { RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { simStart } from '../sim-start.ts';
+import { globalOptionsHelp } from './help.ts';
 
 interface SimOpts {
   host: string;
@@ -44,6 +45,7 @@ export function registerSim(program: Command, io: CliIo, done: (code: number) =>
     .option('--brokers <n>', 'number of brokers')
     .option('--service-prefix <prefix>', 'service prefix of the paths (default platform.core.admin.v2)')
     .option('--start <time>', "the world's start: RFC 3339, now or -2h (default: now, the wall-clock time)")
+    .addHelpText('after', globalOptionsHelp({}))
     .action(async (opts: SimOpts) => {
       const { startSimServer, ScenarioError } = await import('../../sim/index.ts');
       const port = number(opts.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number');

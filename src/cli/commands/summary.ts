@@ -7,19 +7,37 @@ import { parseDurationArg, TimeArgError } from '../../collector/time-args.ts';
 import { renderSummaryJson, summaryToJson } from '../../report/render/summary-json.ts';
 import { renderSummaryText } from '../../report/render/summary-text.ts';
 import { renderYaml } from '../../report/render/yaml.ts';
-import { summarize } from '../../report/summary.ts';
+import { DEFAULT_SUMMARY_WINDOW, defaultSummaryWindow, summarize } from '../../report/summary.ts';
+import { formatTimestampShort } from '../../api/codec/timestamp.ts';
+import { instantBefore } from '../../api/time-text.ts';
+import type { PollRow } from '../../api/schema/resources.ts';
+import { formatHumanDuration } from '../../api/codec/duration.ts';
+import { pollTime } from '../../report/timeline/types.ts';
 import type { TimelineSource } from '../../report/timeline/timeline.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { chooseOutput, timeOption, withHistory } from './query.ts';
 import { thresholdsFromConfig, type AnalysisGlobals } from './timeline.ts';
+import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
 
 /** Output formats of `summary`. */
 export const SUMMARY_FORMATS = ['table', 'json', 'yaml', 'md'] as const;
 type SummaryFormat = (typeof SUMMARY_FORMATS)[number];
 
 interface SummaryOpts {
-  window: string;
+  window?: string;
   until?: string;
+}
+
+/** The first and last poll times of a recording, or undefined when it has none. */
+function recordedRange(polls: readonly PollRow[]): { first: bigint; last: bigint } | undefined {
+  let first: bigint | undefined;
+  let last: bigint | undefined;
+  for (const p of polls) {
+    const t = pollTime(p);
+    if (first === undefined || t < first) first = t;
+    if (last === undefined || t > last) last = t;
+  }
+  return first === undefined || last === undefined ? undefined : { first, last };
 }
 
 /** Registers `summary`. */
@@ -27,13 +45,14 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
   program
     .command('summary')
     .description('what is abnormal now and what changed in the window, short enough for a chat')
-    .option('--window <duration>', 'how far back to look (30m, 6h, 1d)', '6h')
+    .option('--window <duration>', 'how far back to look (30m, 6h, 1d); default 6h, or the whole recording when it ended before that')
     .option('--until <time>', 'the end of the window, "now" for the summary (RFC 3339, now, -2h); default now')
+    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, config: 'its thresholds: section', output: SUMMARY_FORMATS, color: true }))
     .action((opts: SummaryOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<AnalysisGlobals>();
-      let window: bigint;
+      let window = DEFAULT_SUMMARY_WINDOW;
       try {
-        window = parseDurationArg(opts.window);
+        if (opts.window !== undefined) window = parseDurationArg(opts.window);
       } catch (err) {
         if (err instanceof TimeArgError) throw new UsageError(`--window: ${err.message}`);
         throw err;
@@ -42,7 +61,21 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
       const out = chooseOutput<SummaryFormat>(g, io, SUMMARY_FORMATS);
       const until = timeOption('--until', opts.until ?? 'now', io) as bigint;
       const thresholds = thresholdsFromConfig(g, io);
-      const summary = withHistory(g, io, (reader, cluster) => summarize(reader as unknown as TimelineSource, { until, window, cluster, thresholds }));
+      const summary = withHistory(g, io, (reader, cluster) => {
+        let chosen = { until, window };
+        if (opts.window === undefined && opts.until === undefined) {
+          const w = defaultSummaryWindow(recordedRange(reader.polls({ cluster })), until);
+          if (w.wholeRecording) {
+            io.stderr.write(
+              `note: nothing was recorded in the last ${formatHumanDuration(DEFAULT_SUMMARY_WINDOW)}; ` +
+                `summarising the whole recording, ${formatTimestampShort(instantBefore(w.until, w.window))} to ${formatTimestampShort(w.until)} ` +
+                '(choose with --window and --until)\n',
+            );
+          }
+          chosen = w;
+        }
+        return summarize(reader as unknown as TimelineSource, { ...chosen, cluster, thresholds });
+      });
       switch (out.format) {
         case 'json':
           io.stdout.write(renderSummaryJson(summary));

@@ -19,6 +19,8 @@ import { buildTimeline, type Timeline, type TimelineSource } from '../../report/
 import { isSeverity, SEVERITIES, type Severity } from '../../report/timeline/types.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { chooseOutput, timeOption, withHistory } from './query.ts';
+import { unknownNameMessage } from '../suggest.ts';
+import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
 
 /** Output formats of `timeline`. */
 export const TIMELINE_FORMATS = ['table', 'wide', 'json', 'ndjson', 'yaml', 'md', 'html', 'annotations'] as const;
@@ -71,10 +73,11 @@ export function registerTimeline(program: Command, io: CliIo, done: (code: numbe
     .option('--until <time>', 'up to TIME; default the last recorded poll')
     .option('--for <kind/name>', 'only events about this entity or its children (broker/2, link/dr-primary, client/orders-7)')
     .option('--min-severity <severity>', `lowest severity shown: ${SEVERITIES.join(', ')}`, 'info')
+    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, config: 'its thresholds: section', output: TIMELINE_FORMATS, color: true }))
     .action((opts: TimelineOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<AnalysisGlobals>();
       if (!isSeverity(opts.minSeverity)) {
-        throw new UsageError(`invalid --min-severity ${JSON.stringify(sanitizeForTerminal(opts.minSeverity))}: expected one of ${SEVERITIES.join(', ')}`);
+        throw new UsageError(`--min-severity: ${unknownNameMessage('severity', opts.minSeverity, SEVERITIES)}`);
       }
       if (opts.for !== undefined && !/^[a-z-]+\/./.test(opts.for)) {
         throw new UsageError(`invalid --for ${JSON.stringify(sanitizeForTerminal(opts.for))}: expected KIND/NAME, e.g. broker/2 or link/dr-primary`);

@@ -9,6 +9,8 @@ import { renderTrendsMarkdown, renderTrendsText } from '../../report/render/tren
 import { renderYaml } from '../../report/render/yaml.ts';
 import { computeTrends, isMetricName, METRIC_NAMES, METRICS, TrendsOptionsError, type TrendsResult } from '../../report/trends/index.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
+import { unknownNameMessage } from '../suggest.ts';
+import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
 import { chooseOutput, timeOption, withHistory } from './query.ts';
 import { thresholdsFromConfig, type AnalysisGlobals } from './timeline.ts';
 
@@ -34,10 +36,11 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
     .option('--since <time>', 'from TIME (RFC 3339, now, -2h, 30m); default the first recorded poll')
     .option('--until <time>', 'up to TIME; default the last recorded poll')
     .option('--top <n>', 'only the N largest rows')
+    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, config: 'its thresholds: section', output: TRENDS_FORMATS, color: true }))
     .action((metric: string, opts: TrendsOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<AnalysisGlobals>();
       if (!isMetricName(metric)) {
-        throw new UsageError(`unknown metric ${JSON.stringify(sanitizeForTerminal(metric))}: expected one of ${METRIC_NAMES.join(', ')}`);
+        throw new UsageError(unknownNameMessage('metric', metric, METRIC_NAMES));
       }
       if (opts.top !== undefined && !/^[1-9][0-9]*$/.test(opts.top)) {
         throw new UsageError(`invalid --top ${JSON.stringify(sanitizeForTerminal(opts.top))}: expected a whole number, at least 1`);

@@ -3,7 +3,11 @@ import { IcebergLifecycleState } from '../../api/schema/enums.ts';
 import type { IcebergTopic } from '../../api/schema/iceberg.ts';
 import type { IcebergPartitionRow } from '../../api/schema/resources.ts';
 import { formatCount, NONE, shortEnum } from '../format-units.ts';
+import { DEFAULT_THRESHOLDS } from '../timeline/thresholds.ts';
 import { cell, numberColumn, stateTone, textColumn, type ColumnModel } from './types.ts';
+
+/** Commit lag (records) above which a partition is marked: the timeline's iceberg.commitLag threshold. */
+export const COMMIT_LAG_WARN = DEFAULT_THRESHOLDS.iceberg.commitLag;
 
 const tone = stateTone(['LIVE'], [], [], ['CLOSED', 'PURGED']);
 const topicState = (t: { lifecycleState: string }): string => shortEnum(IcebergLifecycleState, t.lifecycleState);
@@ -26,7 +30,7 @@ export const icebergTopicColumns: ColumnModel<IcebergTopic> = {
     textColumn('state', 'STATE', topicState, { tone: (t) => tone(topicState(t)), orderBy: 'lifecycle_state' }),
     numberColumn('partitions', 'PARTITIONS', (t) => String(t.partitions.length)),
     numberColumn('commitLag', 'COMMIT LAG', (t) => formatCount(icebergTopicLag(t)), {
-      tone: (t) => (icebergTopicLag(t) > 0n ? 'warn' : undefined),
+      tone: (t) => (t.partitions.some((p) => p.commitLag > COMMIT_LAG_WARN) ? 'warn' : undefined),
     }),
   ],
 };
@@ -36,14 +40,15 @@ export const icebergPartitionColumns: ColumnModel<IcebergPartitionRow> = {
   resource: 'iceberg-partitions',
   label: (p) => `${cell(p.topic)}/${p.partition}`,
   columns: [
-    textColumn('topic', 'TOPIC', (p) => cell(p.topic), { orderBy: 'topic' }),
-    numberColumn('partition', 'PARTITION', (p) => String(p.partition), { orderBy: 'partition' }),
+    textColumn('topic', 'TOPIC', (p) => cell(p.topic), { orderBy: 'topic', priority: 1, min: 12 }),
+    numberColumn('partition', 'PARTITION', (p) => String(p.partition), { orderBy: 'partition', priority: 1 }),
     textColumn('state', 'STATE', topicState, { tone: (p) => tone(topicState(p)), orderBy: 'lifecycle_state' }),
-    numberColumn('translated', 'TRANSLATED', (p) => offset(p.lastTranslatedOffset), { orderBy: 'last_translated_offset' }),
-    numberColumn('committed', 'COMMITTED', (p) => offset(p.lastCommittedOffset), { orderBy: 'last_committed_offset' }),
+    numberColumn('translated', 'TRANSLATED', (p) => offset(p.lastTranslatedOffset), { orderBy: 'last_translated_offset', priority: 3 }),
+    numberColumn('committed', 'COMMITTED', (p) => offset(p.lastCommittedOffset), { orderBy: 'last_committed_offset', priority: 3 }),
     numberColumn('commitLag', 'COMMIT LAG', (p) => String(p.commitLag), {
-      tone: (p) => (p.commitLag > 0n ? 'warn' : undefined),
+      tone: (p) => (p.commitLag > COMMIT_LAG_WARN ? 'warn' : undefined),
       orderBy: 'commit_lag desc',
+      priority: 1,
     }),
   ],
 };

@@ -26,7 +26,8 @@ export type { Column, ColumnContext, ColumnModel, Tone } from './types.ts';
 export { cell, quoted } from './types.ts';
 export { describeAclFilter, describeAuthentication, describeNameFilter, describeTls } from './shadow-links.ts';
 export { shadowTopicLag } from './shadow-topics.ts';
-export { icebergTopicLag } from './iceberg.ts';
+export { COMMIT_LAG_WARN, icebergTopicLag } from './iceberg.ts';
+export { LAG_WARN } from './shadow-partitions.ts';
 
 /** The decoded row type of each resource. */
 export interface ResourceRows {

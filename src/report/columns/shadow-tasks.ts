@@ -12,11 +12,11 @@ export const shadowTaskColumns: ColumnModel<ShadowTaskRow> = {
   resource: 'shadow-tasks',
   label: (t) => `${cell(t.shadowLinkName)}/${cell(t.name)} broker ${t.brokerId} shard ${t.shard}`,
   columns: [
-    textColumn('link', 'LINK', (t) => cell(t.shadowLinkName), { orderBy: 'shadow_link_name' }),
-    textColumn('name', 'TASK', (t) => cell(t.name), { orderBy: 'name' }),
+    textColumn('link', 'LINK', (t) => cell(t.shadowLinkName), { orderBy: 'shadow_link_name', priority: 3, min: 10 }),
+    textColumn('name', 'TASK', (t) => cell(t.name), { orderBy: 'name', priority: 1, min: 12 }),
     numberColumn('broker', 'BROKER', (t) => String(t.brokerId), { orderBy: 'broker_id' }),
     numberColumn('shard', 'SHARD', (t) => String(t.shard), { orderBy: 'shard' }),
-    textColumn('state', 'STATE', state, { tone: (t) => tone(state(t)), orderBy: 'state' }),
-    textColumn('reason', 'REASON', (t) => cell(t.reason)),
+    textColumn('state', 'STATE', state, { tone: (t) => tone(state(t)), orderBy: 'state', priority: 1 }),
+    textColumn('reason', 'REASON', (t) => cell(t.reason), { min: 12 }),
   ],
 };

@@ -30,6 +30,10 @@ export interface Column<R> {
   readonly tone?: (row: R) => Tone | undefined;
   /** the order_by expression that sorts by this column, when there is one */
   readonly orderBy?: string;
+  /** on a narrow terminal: 1 keeps the column longest, higher numbers drop out first (default 2) */
+  readonly priority?: number;
+  /** narrowest a text column may be cut to on a narrow terminal (never below its header) */
+  readonly min?: number;
 }
 
 /** The column model of one resource. */
@@ -55,6 +59,8 @@ export interface ColumnOptions<R> {
   readonly wide?: boolean;
   readonly tone?: (row: R) => Tone | undefined;
   readonly orderBy?: string;
+  readonly priority?: number;
+  readonly min?: number;
 }
 
 /** A left-aligned text column. */

@@ -35,12 +35,12 @@ export const upgradeMemberColumns: ColumnModel<MemberVersion> = {
   resource: 'upgrade-members',
   label: (m) => `node ${m.nodeId}`,
   columns: [
-    numberColumn('node', 'NODE', (m) => String(m.nodeId), { orderBy: 'node_id' }),
+    numberColumn('node', 'NODE', (m) => String(m.nodeId), { orderBy: 'node_id', priority: 1 }),
     textColumn('release', 'RELEASE', (m) => cell(m.releaseVersion), { orderBy: 'release_version' }),
     numberColumn('logical', 'LOGICAL VERSION', (m) => (m.versionKnown ? String(m.logicalVersion) : NONE), {
       orderBy: 'logical_version',
     }),
-    textColumn('known', 'KNOWN', (m) => formatBool(m.versionKnown), { tone: (m) => (m.versionKnown ? undefined : 'warn') }),
+    textColumn('known', 'KNOWN', (m) => formatBool(m.versionKnown), { tone: (m) => (m.versionKnown ? undefined : 'warn'), priority: 3 }),
     textColumn('alive', 'ALIVE', (m) => formatBool(m.alive), { tone: (m) => (m.alive ? 'ok' : 'error'), orderBy: 'alive' }),
   ],
 };

@@ -6,12 +6,13 @@
  *
  * Spreadsheet safety: a cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return
  * gets a leading apostrophe (`'=1+2`), so a spreadsheet never runs it as a formula; plain
- * numbers such as `-5` or `-1.5` are left alone. Control and bidi characters are replaced by
+ * numbers such as `-5` or `-1.5` are left alone. An unset timestamp (the epoch, as the wire
+ * writes `closeTime` of an open connection) is `-`, as in the text tables. Control and bidi characters are replaced by
  * visible escapes (`\x1b`), as on a terminal. Use `-o json` for the exact bytes.
  */
 import { stringifyJson, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { encodeInt64 } from '../../api/codec/int64.ts';
-import { formatTimestamp } from '../../api/codec/timestamp.ts';
+import { formatTimestamp, isUnsetTimestamp } from '../../api/codec/timestamp.ts';
 import type { FieldType, MessageSchema } from '../../api/schema/fields.ts';
 import { RESOURCES, type ResourceName } from '../../api/schema/resources.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
@@ -19,12 +20,14 @@ import { encodeValue } from '../../api/wire/encode.ts';
 import type { QueryResult } from '../query.ts';
 
 const FORMULA = /^[=+\-@\t\r]/;
+/** An unset timestamp (the epoch on the wire), as in the text tables. */
+const UNSET = '-';
 const PLAIN_NUMBER = /^-?[0-9]+(\.[0-9]+)?$/;
 
 /** One cell made spreadsheet-safe and RFC 4180-quoted. */
 export function csvCell(text: string): string {
   let v = sanitizeForTerminal(text);
-  if (FORMULA.test(v) && !PLAIN_NUMBER.test(v)) v = `'${v}`;
+  if (FORMULA.test(v) && !PLAIN_NUMBER.test(v) && v !== UNSET) v = `'${v}`;
   return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
@@ -57,6 +60,8 @@ function leafText(leaf: Leaf, row: object): string {
   let v: unknown = row;
   for (const s of leaf.steps) v = v === undefined || v === null ? undefined : (v as Record<string, unknown>)[s];
   if (v === undefined) return '';
+  // the epoch is how the wire says "not set" (closeTime of an open connection): never a 1970 date
+  if (leaf.type.kind === 'timestamp' && typeof v === 'bigint' && isUnsetTimestamp(v)) return UNSET;
   const encoded: JsonValue = encodeValue(leaf.type, v);
   if (typeof encoded === 'string') return encoded;
   if (typeof encoded === 'object' && encoded !== null) return stringifyJson(encoded);

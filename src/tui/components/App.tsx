@@ -12,14 +12,14 @@ import { useWarmUp } from '../hooks/use-warm-up.ts';
 import { useScreen } from '../hooks/use-screen.ts';
 import { useTerminalSize, type TerminalSize } from '../hooks/use-terminal-size.ts';
 import { burstKeys } from '../input/keys.ts';
-import { initialState, reduceApp, topEntry, breadcrumbs, type AppAction, type AppState } from '../state/app.ts';
+import { initialState, reduceApp, topEntry, breadcrumbs, type AppAction, type AppState, type StartPosition } from '../state/app.ts';
 import { cursorInstant } from '../state/cursor.ts';
 import { handleKey, type KeyEnv } from '../state/handle-key.ts';
 import { filterResource, type ViewRef } from '../state/views.ts';
 import type { Theme } from '../theme.ts';
 import { Footer } from './Footer.tsx';
 import { Header, HEADER_LINES } from './Header.tsx';
-import { HelpView } from './HelpView.tsx';
+import { helpLayout, HelpView } from './HelpView.tsx';
 import { PromptBar } from './PromptBar.tsx';
 import { ScreenView, splitBody } from './ScreenView.tsx';
 import { promptFeedback } from './prompt-feedback.ts';
@@ -33,6 +33,8 @@ export interface AppProps {
   /** a fixed terminal size (tests); default: stdout's, following resizes */
   readonly size?: TerminalSize;
   readonly start?: ViewRef;
+  /** the cursor, selection and message the browser opens with */
+  readonly position?: StartPosition;
   /** writes what ctrl-s saves and returns the file's path */
   readonly save: (data: Export, view: ViewRef, at: bigint | undefined) => string;
   /** follow mode's refresh period */
@@ -49,7 +51,7 @@ export function App(props: AppProps): React.ReactElement {
   const { source, theme } = props;
   const { exit } = useApp();
   const size = useTerminalSize(props.size);
-  const [state, dispatch] = useReducer(reduceApp, undefined, () => initialState(source.instants(), props.start));
+  const [state, dispatch] = useReducer(reduceApp, undefined, () => initialState(source.instants(), props.start, props.position));
   const [version, bump] = useReducer((v: number) => v + 1, 0);
   // the reducer's latest state for keys that arrive before the next render
   const live = useRef<AppState>(state);
@@ -76,10 +78,20 @@ export function App(props: AppProps): React.ReactElement {
       extent: { rows: screen.grid.rowCount, height: Math.max(1, split.table - 1) },
       columns: screen.grid.columns.length,
       target: screen.grid.rowCount > 0 ? screen.grid.target?.(Math.min(topEntry(s).table.selected, screen.grid.rowCount - 1)) : undefined,
-      time: first !== undefined && latest !== undefined && cur !== undefined ? { first, latest, cursor: cur } : undefined,
+      time:
+        first !== undefined && latest !== undefined && cur !== undefined
+          ? { first, latest, cursor: cur, now: BigInt(Math.floor(props.now())) * 1_000_000n }
+          : undefined,
       checkFilter: checkFilterText,
       fieldPaths,
+      ...helpScroll(s),
     };
+  };
+
+  const helpScroll = (s: AppState): Pick<KeyEnv, 'helpScroll'> => {
+    if (!s.help) return {};
+    const layout = helpLayout(topEntry(s).view.kind, bodyHeight, size.columns);
+    return layout.kind === 'scroll' ? { helpScroll: { rows: layout.lines.length, height: layout.height } } : {};
   };
 
   const apply = (actions: readonly AppAction[]): void => {
@@ -156,7 +168,7 @@ export function App(props: AppProps): React.ReactElement {
         theme={theme}
       />
       {state.help ? (
-        <HelpView view={entry.view.kind} height={bodyHeight} width={width} theme={theme} />
+        <HelpView view={entry.view.kind} height={bodyHeight} width={width} theme={theme} offset={state.helpOffset ?? 0} />
       ) : (
         <ScreenView screen={screen} table={entry.table} height={bodyHeight} width={width} theme={theme} />
       )}

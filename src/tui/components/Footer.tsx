@@ -20,12 +20,27 @@ export interface FooterProps {
 
 const GLYPH: Readonly<Record<Flash['tone'], string>> = { ok: '✓', info: 'ℹ', warn: '⚠', error: '✗' };
 
-/** The keys of a view as one footer line (`<Enter> open  <Esc> back ...`). */
-export function footerKeys(view: ViewKind): string {
-  return bindingsFor(view)
-    .filter((b) => b.footer !== undefined)
-    .map((b) => `<${b.label}> ${b.footer}`)
-    .join('  ');
+/** Footer keys that stay whatever the width: help and quit. */
+const KEPT = new Set(['help', 'quit']);
+
+/**
+ * The keys of a view as one footer line within `width` (`Enter open  Esc back ... ? help  q quit`):
+ * `? help` and `q quit` always end it; the others are listed in keymap order while they fit.
+ */
+export function footerKeys(view: ViewKind, width = Infinity): string {
+  const withFooter = bindingsFor(view).filter((b) => b.footer !== undefined);
+  const tail = withFooter.filter((b) => KEPT.has(b.command)).map((b) => `${b.label} ${b.footer}`);
+  const room = width - tail.reduce((n, t) => n + t.length + 2, 0);
+  const head: string[] = [];
+  let used = 0;
+  for (const b of withFooter) {
+    if (KEPT.has(b.command)) continue;
+    const text = `${b.label} ${b.footer}`;
+    if (used + text.length + 2 > room) break;
+    head.push(text);
+    used += text.length + 2;
+  }
+  return [...head, ...tail].join('  ');
 }
 
 /** The footer. */
@@ -42,7 +57,7 @@ export function Footer({ view, flash, status, width, theme }: FooterProps): Reac
         </Text>
       )}
       <Text wrap="truncate" {...theme.muted}>
-        {truncate(footerKeys(view), width)}
+        {truncate(footerKeys(view, width), width)}
       </Text>
     </Box>
   );

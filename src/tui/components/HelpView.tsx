@@ -7,7 +7,7 @@ import { seg } from '../data/screen.ts';
 import { CHANGE_STYLE, SEVERITY_STYLE } from '../glyphs.ts';
 import type { ViewKind } from '../state/views.ts';
 import { fit } from '../text.ts';
-import type { Theme } from '../theme.ts';
+import type { Theme, Token } from '../theme.ts';
 import { Line } from './Line.tsx';
 
 /** Props of the help screen. */
@@ -16,6 +16,8 @@ export interface HelpViewProps {
   readonly height: number;
   readonly width: number;
   readonly theme: Theme;
+  /** first line shown when the help scrolls */
+  readonly offset?: number;
 }
 
 const GROUPS: readonly [Binding['group'], string][] = [
@@ -25,56 +27,155 @@ const GROUPS: readonly [Binding['group'], string][] = [
   ['general', 'General'],
 ];
 
-/** The help lines of a view (pure: the tests and the screen read the same list). */
-export function helpLines(view: ViewKind): PanelLine[] {
-  const lines: PanelLine[] = [[seg(`Help: ${view}`, 'title'), seg('   Esc or ? closes', 'muted')]];
+/** How a key name reads in the help (arrows as arrows). */
+const KEY_TEXT: Readonly<Record<string, string>> = { down: '↓', up: '↑', ' ': 'space' };
+
+/** Splits text into lines of at most `width` columns at spaces (a longer word is cut). */
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter((x) => x !== '')) {
+    let rest = word;
+    while (Array.from(rest).length > w) {
+      if (line !== '') {
+        out.push(line);
+        line = '';
+      }
+      const chars = Array.from(rest);
+      out.push(chars.slice(0, w).join(''));
+      rest = chars.slice(w).join('');
+    }
+    if (line === '') line = rest;
+    else if (Array.from(`${line} ${rest}`).length <= w) line = `${line} ${rest}`;
+    else {
+      out.push(line);
+      line = rest;
+    }
+  }
+  if (line !== '' || out.length === 0) out.push(line);
+  return out;
+}
+
+/** One entry of the help: the keys (or glyph) and what they do. */
+interface Entry {
+  readonly keys: string;
+  readonly text: string;
+  readonly keyToken: Token;
+  readonly textToken: Token;
+}
+
+/** The help of a view as titled groups of entries. */
+function helpGroups(view: ViewKind): { title: string; entries: Entry[] }[] {
   const bindings = bindingsFor(view);
+  const groups: { title: string; entries: Entry[] }[] = [];
   for (const [group, title] of GROUPS) {
     const inGroup = bindings.filter((b) => b.group === group);
     if (inGroup.length === 0) continue;
-    lines.push([seg(title, 'header')]);
-    for (const b of inGroup) {
-      const help = b.command === 'enter' ? (ENTER_HELP[view] ?? b.help) : b.help;
-      const keys = b.keys.map((k) => (k === ' ' ? 'space' : k)).join(' ');
-      lines.push([seg(`  ${fit(keys, 17)}`, 'accent'), seg(help, 'value')]);
-    }
+    groups.push({
+      title,
+      entries: inGroup.map((b) => ({
+        keys: b.keys.map((k) => KEY_TEXT[k] ?? k).join(' '),
+        text: b.command === 'enter' ? (ENTER_HELP[view] ?? b.help) : b.help,
+        keyToken: 'accent',
+        textToken: 'value',
+      })),
+    });
   }
   if (view === 'connections') {
-    lines.push([seg('Rows', 'header')]);
-    for (const s of Object.values(CHANGE_STYLE)) lines.push([seg(`  ${fit(s.glyph, 17)}`, s.token), seg(s.word, s.token)]);
+    groups.push({ title: 'Rows', entries: Object.values(CHANGE_STYLE).map((s) => ({ keys: s.glyph, text: s.word, keyToken: s.token, textToken: s.token })) });
   }
   if (view === 'timeline' || view === 'overview') {
-    lines.push([seg('Severity', 'header')]);
-    for (const [name, s] of Object.entries(SEVERITY_STYLE)) lines.push([seg(`  ${fit(s.glyph, 17)}`, s.token), seg(name, s.token)]);
+    groups.push({ title: 'Severity', entries: Object.entries(SEVERITY_STYLE).map(([name, s]) => ({ keys: s.glyph, text: name, keyToken: s.token, textToken: s.token })) });
+  }
+  return groups;
+}
+
+/**
+ * The help lines of a view for a column `width` wide (pure: the tests and the screen read the
+ * same list): keys in their own column, two spaces from what they do; long texts wrap under
+ * their first line instead of being cut.
+ */
+export function helpLines(view: ViewKind, width = 80): PanelLine[] {
+  const groups = helpGroups(view);
+  const keyWidth = Math.max(...groups.flatMap((g) => g.entries.map((e) => Array.from(e.keys).length)));
+  const indent = 2 + keyWidth + 2;
+  const lines: PanelLine[] = [[seg(`Help: ${view}`, 'title'), seg('   Esc or ? closes', 'muted')]];
+  for (const g of groups) {
+    lines.push([seg(g.title, 'header')]);
+    for (const e of g.entries) {
+      const wrapped = wrapText(e.text, width - indent);
+      lines.push([seg(`  ${fit(e.keys, keyWidth)}  `, e.keyToken), seg(wrapped[0] ?? '', e.textToken)]);
+      for (const more of wrapped.slice(1)) lines.push([seg(' '.repeat(indent)), seg(more, e.textToken)]);
+    }
   }
   return lines;
 }
 
-/** The help screen; lays the lines out in two columns when one does not fit. */
-export function HelpView({ view, height, width, theme }: HelpViewProps): React.ReactElement {
-  const lines = helpLines(view);
-  if (lines.length <= height || width < 80) {
+/** The lines of one column, or two columns side by side, that fit the body; undefined when two columns do not fit either. */
+function twoColumns(view: ViewKind, height: number, width: number): { left: PanelLine[]; right: PanelLine[]; half: number } | undefined {
+  const half = Math.floor(width / 2);
+  const lines = helpLines(view, half - 1);
+  if (lines.length > height * 2) return undefined;
+  // break at a group title when one lies in the second half of the first column
+  let split = Math.min(height, lines.length);
+  for (let i = split; i > Math.floor(height / 2); i--) {
+    const first = lines[i]?.[0];
+    if (first !== undefined && first.token === 'header' && lines.length - i <= height) {
+      split = i;
+      break;
+    }
+  }
+  return { left: lines.slice(0, split), right: lines.slice(split, split + height), half };
+}
+
+/** How the help is laid out in the body: one column, two columns, or one scrolling column. */
+export type HelpLayout =
+  | { readonly kind: 'single'; readonly lines: readonly PanelLine[] }
+  | { readonly kind: 'two'; readonly left: readonly PanelLine[]; readonly right: readonly PanelLine[]; readonly half: number }
+  /** `height` lines of `lines` are shown at a time, above a line saying how to scroll */
+  | { readonly kind: 'scroll'; readonly lines: readonly PanelLine[]; readonly height: number };
+
+/** The layout of the help of `view` in a body of `height` lines and `width` columns. */
+export function helpLayout(view: ViewKind, height: number, width: number): HelpLayout {
+  const single = helpLines(view, width);
+  if (single.length <= height) return { kind: 'single', lines: single };
+  const two = width >= 72 ? twoColumns(view, height, width) : undefined;
+  if (two !== undefined) return { kind: 'two', ...two };
+  return { kind: 'scroll', lines: single, height: Math.max(1, height - 1) };
+}
+
+/** The help screen: one column when it fits, else two, else one that scrolls (j/k, PgDn); texts wrap, never cut. */
+export function HelpView({ view, height, width, theme, offset = 0 }: HelpViewProps): React.ReactElement {
+  const layout = helpLayout(view, height, width);
+  if (layout.kind !== 'two') {
+    let shown = layout.lines;
+    if (layout.kind === 'scroll') {
+      const top = Math.max(0, Math.min(offset, layout.lines.length - layout.height));
+      const below = layout.lines.length - top - layout.height;
+      shown = [
+        ...layout.lines.slice(top, top + layout.height),
+        [seg(`lines ${top + 1}-${top + layout.height} of ${layout.lines.length}: j/k or PgDn/PgUp scroll${below > 0 ? ` (${below} more below)` : ''}`, 'muted')],
+      ];
+    }
     return (
       <Box flexDirection="column" height={height}>
-        {lines.slice(0, height).map((l, i) => (
+        {shown.map((l, i) => (
           <Line key={i} line={l} width={width} theme={theme} />
         ))}
       </Box>
     );
   }
-  const half = Math.floor(width / 2);
-  const left = lines.slice(0, height);
-  const right = lines.slice(height, height * 2);
   return (
     <Box flexDirection="row" height={height}>
-      <Box flexDirection="column" width={half}>
-        {left.map((l, i) => (
-          <Line key={i} line={l} width={half - 1} theme={theme} />
+      <Box flexDirection="column" width={layout.half}>
+        {layout.left.map((l, i) => (
+          <Line key={i} line={l} width={layout.half - 1} theme={theme} />
         ))}
       </Box>
-      <Box flexDirection="column" width={width - half}>
-        {right.map((l, i) => (
-          <Line key={i} line={l} width={width - half} theme={theme} />
+      <Box flexDirection="column" width={width - layout.half}>
+        {layout.right.map((l, i) => (
+          <Line key={i} line={l} width={width - layout.half} theme={theme} />
         ))}
       </Box>
     </Box>

@@ -33,7 +33,14 @@ function gridWidths(grid: Grid, width: number): number[] {
       content[j] = Math.max(content[j] ?? 0, textWidth(c));
     });
   }
-  const shapes = grid.columns.map((c, j) => ({ header: c.header, align: c.align, content: content[j] ?? 0, flexible: c.flexible === true }));
+  const shapes = grid.columns.map((c, j) => ({
+    header: c.header,
+    align: c.align,
+    content: content[j] ?? 0,
+    flexible: c.flexible === true,
+    ...(c.priority !== undefined ? { priority: c.priority } : {}),
+    ...(c.min !== undefined ? { min: c.min } : {}),
+  }));
   return layoutColumns(shapes, Math.max(10, width - 3), GAP);
 }
 

@@ -4,7 +4,7 @@ import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { checkFilterText } from '../data/filter-check.ts';
 import type { PromptState } from '../state/prompt.ts';
 import { completeViewName, resolveViewName } from '../state/views.ts';
-import { parseTimeInput, TimeInputError, type TimeContext } from '../time-input.ts';
+import { outsideRecording, parseTimeInput, TIME_INPUT_HINT, TimeInputError, type TimeContext } from '../time-input.ts';
 import type { PromptFeedback } from './PromptBar.tsx';
 
 /** Feedback for the open prompt. */
@@ -29,9 +29,11 @@ export function promptFeedback(prompt: PromptState, resource: ResourceName | und
     }
     case 'time': {
       if (time === undefined) return { hint: 'nothing recorded yet' };
-      if (prompt.text.trim() === '') return { hint: 'RFC 3339, latest, first, 10:03 (UTC, cursor day), -5m (before latest), +5m (after first)' };
+      if (prompt.text.trim() === '') return { hint: TIME_INPUT_HINT };
       try {
-        return { hint: `✓ ${formatTimestampShort(parseTimeInput(prompt.text, time))}   (Enter goes there)` };
+        const at = parseTimeInput(prompt.text, time);
+        const outside = outsideRecording(at, time);
+        return { hint: `✓ ${formatTimestampShort(at)}   (${outside ?? 'Enter goes there'})` };
       } catch (err) {
         const message = err instanceof TimeInputError ? err.message : String(err);
         return { error: { start: 0, end: prompt.text.length, message }, hint: '' };

@@ -14,6 +14,10 @@ export interface GridColumn {
   readonly align: 'left' | 'right';
   /** free text that may be cut first when the table does not fit (descriptions, names) */
   readonly flexible?: boolean;
+  /** 1 keeps the column longest; higher numbers drop out first on a narrow terminal (default 2) */
+  readonly priority?: number;
+  /** narrowest a flexible column may be cut to (never below its header) */
+  readonly min?: number;
 }
 
 /** A table to draw: columns and lazily computed rows. */
@@ -30,6 +34,8 @@ export interface Grid {
   glyph?(i: number): string;
   /** where Enter on row i leads */
   target?(i: number): RowTarget | undefined;
+  /** a stable identity of row i (to find a row again after sorting or filtering) */
+  key?(i: number): string;
 }
 
 /** Where Enter leads from a row: a view, possibly after moving the time cursor. */
@@ -113,7 +119,14 @@ export function gridFromModel<R>(model: ColumnModel<R>, rows: readonly R[], extr
   const ctx = { now: extras.now };
   const row = (i: number): R => rows[i] as R;
   // report columns: left-aligned text gives way before numbers; screens' extra columns say so themselves
-  const head = (c: GridColumn): GridColumn => ({ id: c.id, header: c.header, align: c.align, flexible: c.flexible ?? c.align === 'left' });
+  const head = (c: GridColumn): GridColumn => ({
+    id: c.id,
+    header: c.header,
+    align: c.align,
+    flexible: c.flexible ?? c.align === 'left',
+    ...(c.priority !== undefined ? { priority: c.priority } : {}),
+    ...(c.min !== undefined ? { min: c.min } : {}),
+  });
   return {
     columns: [...before.map((c) => ({ ...head(c), flexible: c.flexible === true })), ...columns.map(head), ...after.map((c) => ({ ...head(c), flexible: c.flexible === true }))],
     rowCount: rows.length,
@@ -137,7 +150,12 @@ export function gridFromModel<R>(model: ColumnModel<R>, rows: readonly R[], extr
 export function gridFromCells(
   columns: readonly GridColumn[],
   rows: readonly (readonly string[])[],
-  extras: { rowToken?: (i: number) => Token | undefined; glyph?: (i: number) => string; target?: (i: number) => RowTarget | undefined } = {},
+  extras: {
+    rowToken?: (i: number) => Token | undefined;
+    glyph?: (i: number) => string;
+    target?: (i: number) => RowTarget | undefined;
+    key?: (i: number) => string;
+  } = {},
 ): Grid {
   return { columns, rowCount: rows.length, cells: (i) => rows[i] ?? [], ...extras };
 }

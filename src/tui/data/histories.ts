@@ -67,6 +67,20 @@ export function connectionDetail(all: readonly ConnSample[], at: bigint): Connec
   return { row: current.row, observedAt: current.at, samples, rates, changes };
 }
 
+/**
+ * Fills the empty slices of a resampled series with the value before them: between two polls
+ * the lag is the one last observed, so slices without a poll are not drawn as gaps.
+ */
+export function holdLast(values: readonly number[]): number[] {
+  const out: number[] = [];
+  let last = Number.NaN;
+  for (const v of values) {
+    if (!Number.isNaN(v)) last = v;
+    out.push(last);
+  }
+  return out;
+}
+
 /** Per partition id of one topic, a lag sparkline over [since, until] and the latest lag. */
 export function partitionLagSparks(samples: readonly Sample[], link: string, topic: string, since: bigint, until: bigint): Map<string, string> {
   const series = new Map<string, { times: bigint[]; values: number[] }>();
@@ -82,7 +96,7 @@ export function partitionLagSparks(samples: readonly Sample[], link: string, top
   const out = new Map<string, string>();
   const width = 30;
   for (const [key, e] of series) {
-    const values = e.values.length <= width ? e.values : resample(e.times, e.values, since, until, width, 'max');
+    const values = e.values.length <= width ? e.values : holdLast(resample(e.times, e.values, since, until, width, 'max'));
     const last = e.values[e.values.length - 1] ?? 0;
     out.set(key, `${sparkline(values)} ${formatCount(last)}`);
   }

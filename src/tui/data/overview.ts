@@ -9,6 +9,7 @@ import { OPERATION_NAMES } from '../../api/schema/operations.ts';
 import type { IcebergPartitionRow, PollRow, ShadowPartitionRow } from '../../api/schema/resources.ts';
 import type { MemberVersion, UpgradeStatus } from '../../api/schema/upgrade.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
+import { COMMIT_LAG_WARN, LAG_WARN } from '../../report/columns/index.ts';
 import { formatByteRate, formatCount, shortEnum } from '../../report/format-units.ts';
 import type { Timeline } from '../../report/timeline/timeline.ts';
 import { pollTime, type TimelineEvent } from '../../report/timeline/types.ts';
@@ -80,14 +81,13 @@ export function buildOverview(source: OverviewSource, at: bigint): OverviewData 
   if (parts.poll !== undefined) {
     let worst: ShadowPartitionRow | undefined;
     for (const p of parts.rows) if (worst === undefined || p.lag > worst.lag) worst = p;
+    const where = worst === undefined ? '' : `${sanitizeCell(worst.shadowLinkName)}/${sanitizeCell(worst.topicName)} p${worst.partitionId}`;
     facts.push(
       worst === undefined || worst.lag <= 0n
         ? { label: 'shadow lag', value: '✓ all shadow partitions caught up', token: 'ok' }
-        : {
-            label: 'shadow lag',
-            value: `▲ worst ${formatCount(worst.lag)} records: ${sanitizeCell(worst.shadowLinkName)}/${sanitizeCell(worst.topicName)} p${worst.partitionId}`,
-            token: 'warn',
-          },
+        : worst.lag <= LAG_WARN
+          ? { label: 'shadow lag', value: `✓ worst ${formatCount(worst.lag)} records (${where}), under ${formatCount(LAG_WARN)}`, token: 'ok' }
+          : { label: 'shadow lag', value: `▲ worst ${formatCount(worst.lag)} records: ${where}`, token: 'warn' },
     );
   }
   const ice = source.stateAt<IcebergPartitionRow>('iceberg-partitions', at);
@@ -102,7 +102,8 @@ export function buildOverview(source: OverviewSource, at: bigint): OverviewData 
     const where = worst !== undefined && worst.commitLag > 0n ? ` (worst ${sanitizeCell(worst.topic)} p${worst.partition}: ${formatCount(worst.commitLag)})` : '';
     const reach = catalog === undefined ? '' : catalog.reachable ? 'catalog ✓ reachable, ' : `catalog ✖ unreachable (${sanitizeCell(catalog.errorCode)}), `;
     const bad = catalog !== undefined && !catalog.reachable;
-    facts.push({ label: 'Iceberg', value: `${reach}commit lag ${formatCount(lag)} records${where}`, token: bad ? 'error' : lag > 0n ? 'warn' : 'ok' });
+    const lagging = worst !== undefined && worst.commitLag > COMMIT_LAG_WARN;
+    facts.push({ label: 'Iceberg', value: `${reach}commit lag ${formatCount(lag)} records${where}`, token: bad ? 'error' : lagging ? 'warn' : 'ok' });
   }
   const up = source.stateAt<UpgradeStatus>('upgrade', at);
   const status = up.rows[0];

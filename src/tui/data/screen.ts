@@ -29,6 +29,8 @@ export interface Screen {
   readonly empty?: string;
   /** how many panel lines to keep at most so the table keeps room (default: all) */
   readonly maxPanel?: number;
+  /** a shorter panel drawn when the full one does not fit the terminal */
+  readonly compactPanel?: readonly PanelLine[];
   /** the data ctrl-s saves; default: the grid as CSV */
   readonly export?: Export;
 }

@@ -7,6 +7,7 @@ import { seg } from '../data/screen.ts';
 import type { BrowseSource } from '../data/source.ts';
 import type { StackEntry } from '../state/app.ts';
 import { fit } from '../text.ts';
+import { compactTimeFormat } from '../time-format.ts';
 import { gridFromCells } from '../data/grid.ts';
 import { modelOf } from './rows.ts';
 import { resourceTable } from './resource-table.ts';
@@ -47,12 +48,17 @@ export function connectionScreen(source: BrowseSource, entry: StackEntry, uid: s
     for (const c of detail.changes.slice(-4)) panel.push([seg(`  ${formatTimestampShort(c.at)}  `, 'label'), seg(c.text, 'value')]);
   }
   const samples = detail.samples;
+  const short = compactTimeFormat(
+    samples.map((s) => s.at),
+    at,
+  );
   const timeOf = new Map<KafkaConnection, bigint>(samples.map((s: Sample) => [s.row, s.at]));
   const time: ExtraColumn<KafkaConnection> = {
     id: 'time',
     header: 'TIME',
     align: 'left',
-    value: (r) => formatTimestampShort(timeOf.get(r) ?? 0n),
+    value: (r) => short(timeOf.get(r) ?? 0n),
+    priority: 1,
   };
   const rows = samples.map((s) => s.row);
   const table = resourceTable('connections', rows, entry, {

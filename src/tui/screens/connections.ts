@@ -1,6 +1,6 @@
 /** The connections at the cursor: a sortable, filterable table coloured by what changed since the previous poll. */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
-import { formatTimestampShort } from '../../api/codec/timestamp.ts';
+import { compactTimeFormat } from '../time-format.ts';
 import type { GridExtras } from '../data/grid.ts';
 import type { Screen } from '../data/screen.ts';
 import { seg } from '../data/screen.ts';
@@ -28,12 +28,13 @@ export function connectionsScreen(source: BrowseSource, entry: StackEntry, at: b
   // the counts of the report's definitions (a connection opened and closed between the polls is new and closed)
   const counts = changes.counts ?? { new: 0, closed: 0, vanished: 0, expired: 0, moving: 0, idle: 0 };
   const poll = state.poll;
+  const time = compactTimeFormat([poll?.startTime, changes.previous?.startTime].filter((t): t is bigint => t !== undefined), at);
   const panel = [
     [
       seg('poll ', 'label'),
-      seg(poll ? formatTimestampShort(poll.startTime) : 'none at or before the cursor', poll ? 'value' : 'warn'),
-      seg('  vs previous ', 'label'),
-      seg(changes.previous ? formatTimestampShort(changes.previous.startTime) : 'none', 'value'),
+      seg(poll ? time(poll.startTime) : 'none at or before the cursor', poll ? 'value' : 'warn'),
+      seg(' vs ', 'label'),
+      seg(changes.previous ? time(changes.previous.startTime) : 'none', 'value'),
       seg('   '),
       seg(`${CHANGE_STYLE.new.glyph} ${counts.new} new  `, CHANGE_STYLE.new.token),
       seg(`${CHANGE_STYLE.closed.glyph} ${counts.closed} closed  `, CHANGE_STYLE.closed.token),

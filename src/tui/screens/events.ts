@@ -3,18 +3,20 @@ import { sanitizeCell } from '../../api/safe-text.ts';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { formatSpan } from '../../report/format-units.ts';
 import type { TimelineEvent } from '../../report/timeline/types.ts';
+import { eventKey } from '../../report/timeline/worst-incident.ts';
 import type { Grid, RowTarget } from '../data/grid.ts';
 import { gridFromCells } from '../data/grid.ts';
 import { SEVERITY_STYLE } from '../glyphs.ts';
+import { compactTimeFormat, type TimeFormat } from '../time-format.ts';
 import { entityFilter, entityTarget } from './entity-target.ts';
 
 const COLUMNS = [
-  { id: 'time', header: 'TIME', align: 'left' },
-  { id: 'severity', header: 'SEV', align: 'left' },
-  { id: 'kind', header: 'KIND', align: 'left', flexible: true },
-  { id: 'entity', header: 'ENTITY', align: 'left', flexible: true },
-  { id: 'duration', header: 'FOR', align: 'right' },
-  { id: 'description', header: 'DESCRIPTION', align: 'left', flexible: true },
+  { id: 'time', header: 'TIME', align: 'left', priority: 1 },
+  { id: 'severity', header: 'SEV', align: 'left', priority: 3 },
+  { id: 'kind', header: 'KIND', align: 'left', flexible: true, priority: 1, min: 22 },
+  { id: 'entity', header: 'ENTITY', align: 'left', flexible: true, priority: 1, min: 14 },
+  { id: 'duration', header: 'FOR', align: 'right', priority: 2 },
+  { id: 'description', header: 'DESCRIPTION', align: 'left', flexible: true, priority: 2, min: 14 },
 ] as const;
 
 /**
@@ -34,10 +36,10 @@ export function eventIsLater(e: TimelineEvent, at: bigint | undefined): boolean 
   return at !== undefined && e.start > at;
 }
 
-/** The cells of one event row. */
-export function eventCells(e: TimelineEvent, at: bigint | undefined): string[] {
+/** The cells of one event row; `time` writes the start (default: full RFC 3339). */
+export function eventCells(e: TimelineEvent, at: bigint | undefined, time: TimeFormat = formatTimestampShort): string[] {
   return [
-    `${e.startedBefore ? '≤' : ''}${formatTimestampShort(e.start)}`,
+    `${e.startedBefore ? '≤' : ''}${time(e.start)}`,
     e.severity,
     sanitizeCell(e.kind),
     sanitizeCell(e.entity),
@@ -53,9 +55,18 @@ export function eventTarget(e: TimelineEvent): RowTarget {
   return { at: e.start, view, ...(filter !== undefined ? { filter: { expr: filter, negate: false } } : {}) };
 }
 
+/** The time format of a list of events: as short as their dates (and the cursor's) allow. */
+export function eventTimeFormat(events: readonly TimelineEvent[], at: bigint | undefined): TimeFormat {
+  return compactTimeFormat(
+    events.map((e) => e.start),
+    at,
+  );
+}
+
 /** A grid of events. */
 export function eventGrid(events: readonly TimelineEvent[], at: bigint | undefined): Grid {
-  const rows = events.map((e) => eventCells(e, at));
+  const time = eventTimeFormat(events, at);
+  const rows = events.map((e) => eventCells(e, at, time));
   return gridFromCells(COLUMNS, rows, {
     rowToken: (i) => {
       const e = events[i];
@@ -69,6 +80,10 @@ export function eventGrid(events: readonly TimelineEvent[], at: bigint | undefin
     target: (i) => {
       const e = events[i];
       return e === undefined ? undefined : eventTarget(e);
+    },
+    key: (i) => {
+      const e = events[i];
+      return e === undefined ? '' : eventKey(e);
     },
   });
 }

@@ -2,6 +2,7 @@
 import type { IcebergTopic } from '../../api/schema/iceberg.ts';
 import type { IcebergPartitionRow } from '../../api/schema/resources.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
+import { COMMIT_LAG_WARN } from '../../report/columns/index.ts';
 import { toneToken } from '../data/grid.ts';
 import type { PanelLine, Screen } from '../data/screen.ts';
 import { seg } from '../data/screen.ts';
@@ -38,8 +39,8 @@ export function icebergScreen(source: BrowseSource, entry: StackEntry, at: bigin
   const partitions = source.stateAt<IcebergPartitionRow>('iceberg-partitions', at);
   const t = resourceTable('iceberg-partitions', partitions.rows, entry, {
     now,
-    glyph: (p) => (p.commitLag > 0n ? '▲' : '✓'),
-    rowToken: (p) => (p.commitLag > 0n ? 'warn' : undefined),
+    glyph: (p) => (p.commitLag > COMMIT_LAG_WARN ? '▲' : '✓'),
+    rowToken: (p) => (p.commitLag > COMMIT_LAG_WARN ? 'warn' : undefined),
   });
   return { panel, maxPanel: 7, tableTitle: 'Partitions', grid: t.grid, badge: t.badge, empty: 'no Iceberg partitions at this instant' };
 }

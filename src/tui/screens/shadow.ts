@@ -3,6 +3,7 @@ import type { ShadowPartitionRow, ShadowTaskRow, ShadowTopicRow } from '../../ap
 import type { ShadowLink } from '../../api/schema/shadow-link.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
 import type { ColumnModel } from '../../report/columns/types.ts';
+import { LAG_WARN } from '../../report/columns/index.ts';
 import { toneToken } from '../data/grid.ts';
 import type { PanelLine, Screen, Segment } from '../data/screen.ts';
 import { seg } from '../data/screen.ts';
@@ -23,6 +24,40 @@ function rowLine<R>(model: ColumnModel<R>, row: R, ids: readonly string[], now: 
     out.push(seg(`${c.header.toLowerCase()} `, 'label'), seg(`${glyph}${c.value(row, { now })}   `, toneToken(tone) ?? 'value'));
   }
   return out;
+}
+
+/** Width of one task cell; two fit an 80-column terminal. */
+const TASK_CELL = 38;
+
+/**
+ * Every task of a link, packed two to a line (`✓ source_topic_sync  b0/s1  ACTIVE`); a task
+ * with a reason (faulted, not running) gets a line of its own, with the reason.
+ */
+export function taskLines(tasks: readonly ShadowTaskRow[]): PanelLine[] {
+  const model = modelOf<ShadowTaskRow>('shadow-tasks');
+  const stateCol = model.columns.find((c) => c.id === 'state');
+  const cellOf = (t: ShadowTaskRow): Segment[] => {
+    const tone = stateCol?.tone?.(t);
+    const state = stateCol?.value(t, { now: 0n }) ?? '';
+    return [seg(`  ${toneGlyph(tone)} `, toneToken(tone) ?? 'value'), seg(`${sanitizeCell(t.name)}  b${t.brokerId}/s${t.shard}  `, 'value'), seg(state, toneToken(tone) ?? 'value')];
+  };
+  const width = (cells: readonly Segment[]): number => cells.reduce((n, c) => n + Array.from(c.text).length, 0);
+  const lines: PanelLine[] = [];
+  let pending: Segment[] | undefined;
+  for (const t of tasks) {
+    const cells = cellOf(t);
+    if (t.reason !== '') {
+      lines.push([...cells, seg(`: ${sanitizeCell(t.reason)}`, 'muted')]);
+      continue;
+    }
+    if (pending === undefined) pending = cells;
+    else {
+      lines.push([...pending, seg(' '.repeat(Math.max(1, TASK_CELL - width(pending)))), ...cells]);
+      pending = undefined;
+    }
+  }
+  if (pending !== undefined) lines.push(pending);
+  return lines;
 }
 
 /** The shadow links at `at`. */
@@ -47,12 +82,9 @@ export function shadowLinkScreen(source: BrowseSource, entry: StackEntry, link: 
   const panel: PanelLine[] = [];
   if (row === undefined) panel.push([seg(`link ${sanitizeCell(link)} is not reported at this instant`, 'warn')]);
   else panel.push([seg('link ', 'label'), seg(`${sanitizeCell(link)}   `, 'title'), ...rowLine(modelOf<ShadowLink>('shadow-links'), row, ['state', 'topics', 'tasks', 'bootstrap', 'auth', 'tls'], now)]);
-  const taskModel = modelOf<ShadowTaskRow>('shadow-tasks');
   const tasks = source.stateAt<ShadowTaskRow>('shadow-tasks', at).rows.filter((t) => t.shadowLinkName === link);
   panel.push([seg(`tasks (${tasks.length})`, 'header')]);
-  const shown = tasks.slice(0, 6);
-  for (const task of shown) panel.push([seg('  '), ...rowLine(taskModel, task, ['name', 'broker', 'shard', 'state', 'reason'], now)]);
-  if (tasks.length > shown.length) panel.push([seg(`  … ${tasks.length - shown.length} more (:shadow-links, or ctrl-s saves all)`, 'muted')]);
+  panel.push(...taskLines(tasks));
   const topics = source.stateAt<ShadowTopicRow>('shadow-topics', at).rows.filter((t) => t.shadowLinkName === link);
   const topicModel = modelOf<ShadowTopicRow>('shadow-topics');
   const stateCol = topicModel.columns.find((c) => c.id === 'state');
@@ -61,7 +93,14 @@ export function shadowLinkScreen(source: BrowseSource, entry: StackEntry, link: 
     glyph: (r) => toneGlyph(stateCol?.tone?.(r)),
     target: (r) => ({ view: { kind: 'shadow-topic', link, topic: r.name } }),
   });
-  return { panel, tableTitle: 'Shadow topics', grid: t.grid, badge: t.badge, empty: 'no shadow topics at this instant' };
+  return {
+    panel,
+    tableTitle: 'Shadow topics',
+    grid: t.grid,
+    badge: t.badge,
+    empty: 'no shadow topics at this instant',
+    export: { format: 'json', data: { link: row, tasks, topics: t.rows } },
+  };
 }
 
 /** One shadow topic at `at`: its partitions with lag and a lag sparkline over the history up to `at`. */
@@ -80,8 +119,9 @@ export function shadowTopicScreen(source: BrowseSource, entry: StackEntry, link:
     now,
     only: ['partition', 'hwm', 'sourceHwm', 'lag', 'updated'],
     after: [{ id: 'trend', header: 'LAG OVER TIME', align: 'left', token: 'accent', value: (p) => lags.get(String(p.partitionId)) ?? '' }],
-    glyph: (p) => (p.lag > 0n ? '▲' : '✓'),
-    rowToken: (p) => (p.lag > 0n ? 'warn' : undefined),
+    // the threshold of the timeline decides the mark: a partition 13 records behind is fine
+    glyph: (p) => (p.lag > LAG_WARN ? '▲' : '✓'),
+    rowToken: (p) => (p.lag > LAG_WARN ? 'warn' : undefined),
   });
   return { panel, tableTitle: 'Partitions', grid: t.grid, badge: t.badge, empty: 'no partitions at this instant' };
 }

@@ -51,6 +51,7 @@ export function upgradeScreen(source: BrowseSource, entry: StackEntry, at: bigin
         id: 'versions',
         header: 'VERSIONS OVER TIME',
         flexible: true,
+        min: 20,
         align: 'left',
         value: (m) => versionTrail(history.get(m.nodeId) ?? [], at),
       },

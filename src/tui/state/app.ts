@@ -32,6 +32,8 @@ export interface AppState {
   readonly marks: MarksState;
   readonly prompt?: PromptState;
   readonly help: boolean;
+  /** first help line shown when the help scrolls (a small terminal) */
+  readonly helpOffset?: number;
   readonly flash?: Flash;
   readonly quit: boolean;
 }
@@ -53,14 +55,36 @@ export type AppAction =
   | { readonly type: 'filter-set'; readonly filter: ActiveFilter }
   | { readonly type: 'filter-clear' }
   | { readonly type: 'help'; readonly on?: boolean }
+  /** scrolls the help by `delta` lines, within 0..max */
+  | { readonly type: 'help-scroll'; readonly delta: number; readonly max: number }
   | { readonly type: 'flash'; readonly flash?: Flash }
   | { readonly type: 'quit' };
 
-/** The state at start-up: the given view over the overview (or the overview alone), cursor on the latest poll. */
-export function initialState(instants: readonly bigint[], start: ViewRef = { kind: 'overview' }): AppState {
-  const stack: StackEntry[] = [{ view: { kind: 'overview' }, table: INITIAL_TABLE }];
-  if (start.kind !== 'overview') stack.push({ view: start, table: INITIAL_TABLE });
-  return { stack, cursor: initialCursor(instants), marks: {}, help: false, quit: false };
+/** Where the browser opens beyond its view: an instant for the cursor, a selected row, a message. */
+export interface StartPosition {
+  /** the cursor goes to the first recorded instant at or after it (default: the latest poll) */
+  readonly at?: bigint;
+  /** the row selected in the start view's table */
+  readonly selected?: number;
+  /** shown in the status line until the first key */
+  readonly flash?: Flash;
+}
+
+/** The first instant at or after `at` (the latest when none is). */
+function indexAtOrAfter(instants: readonly bigint[], at: bigint): number {
+  const i = instants.findIndex((t) => t >= at);
+  return i < 0 ? Math.max(0, instants.length - 1) : i;
+}
+
+/** The state at start-up: the given view over the overview (or the overview alone), cursor on the latest poll or `position.at`. */
+export function initialState(instants: readonly bigint[], start: ViewRef = { kind: 'overview' }, position: StartPosition = {}): AppState {
+  const table: TableState = position.selected === undefined ? INITIAL_TABLE : { ...INITIAL_TABLE, selected: position.selected };
+  const stack: StackEntry[] = [{ view: { kind: 'overview' }, table: start.kind === 'overview' ? table : INITIAL_TABLE }];
+  if (start.kind !== 'overview') stack.push({ view: start, table });
+  const cursor = initialCursor(instants);
+  const placed = position.at === undefined ? cursor : { ...cursor, index: indexAtOrAfter(instants, position.at) };
+  const state: AppState = { stack, cursor: placed, marks: {}, help: false, quit: false };
+  return position.flash === undefined ? state : { ...state, flash: position.flash };
 }
 
 /** The entry on screen. */
@@ -134,7 +158,9 @@ export function reduceApp(state: AppState, action: AppAction): AppState {
       return replaceTop(state, entry);
     }
     case 'help':
-      return { ...state, help: action.on ?? !state.help };
+      return { ...state, help: action.on ?? !state.help, helpOffset: 0 };
+    case 'help-scroll':
+      return { ...state, helpOffset: Math.max(0, Math.min(action.max, (state.helpOffset ?? 0) + action.delta)) };
     case 'flash': {
       const { flash: _old, ...rest } = state;
       return action.flash === undefined ? rest : { ...rest, flash: action.flash };

@@ -24,6 +24,8 @@ export interface KeyEnv {
   readonly target?: RowTarget;
   /** the recorded range, for `t` */
   readonly time?: TimeContext;
+  /** when the help does not fit: its line count and the lines shown (the movement keys scroll it) */
+  readonly helpScroll?: { readonly rows: number; readonly height: number };
   readonly checkFilter: (text: string, resource: ResourceName) => FilterCheck;
   readonly fieldPaths: (resource: ResourceName) => readonly string[];
 }
@@ -45,9 +47,33 @@ export function handleKey(state: AppState, name: string, text: boolean, env: Key
   const view = topEntry(state).view;
   const command = commandForKey(name, view.kind);
   if (command === undefined) return none;
+  if (state.help && env.helpScroll !== undefined) {
+    const delta = helpDelta(command, env.helpScroll.height);
+    if (delta !== undefined) return act({ type: 'help-scroll', delta, max: Math.max(0, env.helpScroll.rows - env.helpScroll.height) });
+  }
   const outcome = runCommand(command, state, env);
   // a message stays until the next key that does something
   return state.flash !== undefined ? { ...outcome, actions: [{ type: 'flash' }, ...outcome.actions] } : outcome;
+}
+
+/** How far a movement key scrolls the help; undefined for other keys. */
+function helpDelta(command: Command, height: number): number | undefined {
+  switch (command) {
+    case 'down':
+      return 1;
+    case 'up':
+      return -1;
+    case 'page-down':
+      return height;
+    case 'page-up':
+      return -height;
+    case 'top':
+      return -Infinity;
+    case 'bottom':
+      return Infinity;
+    default:
+      return undefined;
+  }
 }
 
 function runCommand(command: Command, state: AppState, env: KeyEnv): KeyOutcome {

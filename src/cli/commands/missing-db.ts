@@ -1,0 +1,23 @@
+/** The message for a history database that does not exist: the path tried and the next step. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { RuntimeError } from '../context.ts';
+import { DEMO_DB } from './demo-constants.ts';
+
+/** What to say when `path` (resolved; `given` as typed) holds no database. */
+export function missingDatabaseMessage(path: string, given: string, cwd: string): string {
+  const lines = [`no history database at ${path}`];
+  if (existsSync(join(cwd, DEMO_DB)) && path !== join(cwd, DEMO_DB)) {
+    lines.push(`a demo recording exists here: add --db ${DEMO_DB} (e.g. flightrec --db ${DEMO_DB} timeline)`);
+  } else {
+    const db = given === './flightrec.db' ? '' : ` --db ${given}`;
+    lines.push(`to record one: flightrec${db} collect --base-url URL (or --config FILE), or run flightrec demo for a simulated recording`);
+  }
+  lines.push('(another database: --db FILE or FLIGHTREC_DB)');
+  return lines.join('\n');
+}
+
+/** Throws (exit 1) when there is no file at `path`, with the next step. */
+export function requireDatabase(path: string, given: string, cwd: string): void {
+  if (!existsSync(path)) throw new RuntimeError(missingDatabaseMessage(path, given, cwd));
+}
