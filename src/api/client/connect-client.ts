@@ -55,6 +55,7 @@ async function readLimited(res: Dispatcher.ResponseData, limit: number): Promise
     status: res.statusCode,
     contentType: header(res.headers, 'content-type'),
     contentEncoding: header(res.headers, 'content-encoding').toLowerCase(),
+    retryAfter: header(res.headers, 'retry-after'),
   };
   const declared = Number(header(res.headers, 'content-length') || NaN);
   if (declared > limit) {
@@ -171,7 +172,7 @@ export class ConnectClient {
       });
       state.httpStatus = res.statusCode;
       const received = await readLimited(res, this.#opts.maxAnswerBytes);
-      const ctx = { operation: op, elapsedMs: now() - start, redactor: this.#redactor };
+      const ctx = { operation: op, elapsedMs: now() - start, redactor: this.#redactor, maxParseBytes: this.#opts.maxParseBytes };
       if (received.oversize) return { ok: false, error: oversizeError(received, ctx, this.#opts.maxAnswerBytes) };
       const result = interpretAnswer(received, ctx);
       if (!result.ok) return result;
@@ -212,6 +213,7 @@ export class ConnectClient {
       tls: this.#opts.connect === undefined ? undefined : { verify: this.#opts.connect.rejectUnauthorized },
       timeoutMs: this.#opts.timeoutMs,
       maxAnswerBytes: this.#opts.maxAnswerBytes,
+      maxParseBytes: this.#opts.maxParseBytes,
       userAgent: this.#opts.userAgent,
       closed: this.#closed,
     };
