@@ -34,6 +34,8 @@ export class LeaseKeeper {
   readonly #deps: LeaseKeeperDeps;
   readonly #state = new Map<string, State>();
   readonly #failing = new Set<string>();
+  /** the holder last seen while waiting as a standby */
+  readonly #holder = new Map<string, string>();
 
   constructor(deps: LeaseKeeperDeps) {
     this.#deps = deps;
@@ -64,13 +66,15 @@ export class LeaseKeeper {
     if (state.held) {
       this.#state.set(cluster, 'active');
       if (was === 'standby') {
-        line(`${cluster}: taking over the recording from ${state.tookOverFrom ?? 'the previous collector'} (it stopped, or did not renew its lease within ${ago(ttlMs)})`);
+        const why = state.tookOverFrom === undefined ? 'it stopped and gave the lease up' : `it did not renew its lease within ${ago(ttlMs)}`;
+        line(`${cluster}: taking over the recording from ${state.tookOverFrom ?? this.#holder.get(cluster) ?? 'the previous collector'} (${why})`);
       } else if (was === 'unknown' && state.tookOverFrom !== undefined) {
         line(`${cluster}: took over the recording lease of ${state.tookOverFrom}, which stopped without releasing it`);
       }
       return true;
     }
     this.#state.set(cluster, 'standby');
+    this.#holder.set(cluster, state.owner);
     if (was === 'active') {
       line(`error: ${cluster}: another collector (${state.owner}) took over the recording (this one did not renew its lease in time); this one is now a standby`);
     } else if (was === 'unknown') {

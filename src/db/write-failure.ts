@@ -55,7 +55,8 @@ export function refusalCode(err: unknown): string | undefined {
 
 /** One line saying why a write failed: the error's message, with its code when it has one. */
 export function describeWriteError(err: unknown): string {
-  const message = err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
+  const plain = err instanceof Error && (err.name === 'Error' || err.name === 'SqliteError');
+  const message = err instanceof Error ? `${plain ? '' : `${err.name}: `}${err.message}` : String(err);
   const code = codeOf(err);
   const flat = message.replace(/\s+/g, ' ').slice(0, 500);
   return code !== '' && !flat.includes(code) ? `${flat} (${code})` : flat;
