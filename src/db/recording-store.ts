@@ -12,7 +12,10 @@ import { StoreLostError, type ClusterLeases, type FileCheck, type HistoryWriter,
 import { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } from './writer.ts';
 
 /** Options of openRecordingStore. */
-export interface RecordingStoreOptions extends Pick<OpenOptions, 'keepRawAnswers' | 'busyTimeoutMs'>, HistoryWriterOptions {}
+export interface RecordingStoreOptions extends Pick<OpenOptions, 'keepRawAnswers' | 'busyTimeoutMs'>, HistoryWriterOptions {
+  /** called with each database the store opens (the first, and any opened after the file was replaced): tools and tests */
+  readonly onOpen?: (db: FlightrecDb) => void;
+}
 
 /** The recording store: a HistoryWriter with file checks and leases. */
 export interface RecordingStore extends HistoryWriter {
@@ -40,6 +43,7 @@ export function openRecordingStore(path: string, opts: RecordingStoreOptions = {
   const open = (): { db: FlightrecDb; writer: FlightrecWriter; leases: ClusterLeases; identity: Identity | undefined } => {
     const db = openDatabase(path, opts);
     try {
+      opts.onOpen?.(db);
       return { db, writer: createHistoryWriter(db, opts), leases: sqliteLeases(db.sqlite), identity: identityOf(path) };
     } catch (err) {
       db.close();
