@@ -113,7 +113,7 @@ export function failureOf(err: CallError): PollFailure {
     details: err.details,
     ...(err.path === undefined ? {} : { path: err.path }),
     ...(raw === undefined ? {} : { raw }),
-    bytes: raw?.length ?? 0,
+    bytes: err.size ?? raw?.length ?? 0,
   };
 }
 
@@ -187,6 +187,8 @@ async function callWithRetry<N extends OperationName>(
       endedAt: t.end,
       outcome,
       ...(coverage === undefined ? {} : { coverage }),
+      // secrets the client already removed from an error answer
+      ...(res.ok || res.error.redactions === undefined ? {} : { redactions: res.error.redactions }),
     };
     deps.record(record as unknown as PollRecord);
     if (res.ok) return res;

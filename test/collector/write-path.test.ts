@@ -211,3 +211,27 @@ describe('held polls while the database refuses writes', () => {
     expect(out.text()).toContain('error: 6 polls could not be written to the database and are lost');
   });
 });
+
+describe('import of a poisoned file', () => {
+  it('stores a failed poll with the raw bytes instead of nothing, and exits 1', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { memoryIo } = await import('../helpers/memory-io.ts');
+    const { runCli } = await import('./helpers/run-cli.ts');
+    const path = tempDbPath();
+    const file = `${path}.answer.json`;
+    const body = `{"activeVersion":"1","members":[],"x-deep":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    writeFileSync(file, body);
+    const io = memoryIo();
+    const code = await runCli(['--db', path, 'import', '--op', 'GetUpgradeStatus', file], io);
+    expect(code).toBe(1);
+    expect(io.err()).toMatch(/stored as failed poll 1/);
+    const db = openDatabase(path, { readonly: true });
+    try {
+      expect(db.sqlite.prepare('SELECT ok FROM poll').pluck().all()).toEqual([0]);
+      const raw = db.sqlite.prepare('SELECT body FROM poll_raw WHERE poll_id = 1').pluck().get() as Buffer;
+      expect(gunzipSync(raw).toString('utf8')).toBe(body);
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -36,7 +36,7 @@ const MAX_RETRY_AFTER_MS = 86_400_000;
 export function parseRetryAfter(value: string | undefined, wallNow: () => number = Date.now): number | undefined {
   const text = (value ?? '').trim();
   if (text === '') return undefined;
-  if (/^[0-9]{1,12}$/.test(text)) return Math.min(Number(text) * 1000, MAX_RETRY_AFTER_MS);
+  if (/^[0-9]+$/.test(text)) return Math.min(Number(text) * 1000, MAX_RETRY_AFTER_MS);
   if (!/^[A-Za-z]{3}, [0-9]{2} [A-Za-z]{3} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$/.test(text)) return undefined;
   const at = Date.parse(text);
   if (!Number.isFinite(at)) return undefined;
@@ -80,7 +80,8 @@ export function interpretAnswer(answer: ReceivedAnswer, ctx: AnswerContext): Int
         `answer of ${answer.body.length} bytes would need about ${mib(need)} to decode, more than the budget of ` +
         `${mib(ctx.maxParseBytes)} (maxParseBytes); not decoded, its first bytes are kept`;
       const head = answer.body.subarray(0, BODY_PREFIX_BYTES);
-      return { ok: false, error: failure({ ...answer, body: head }, ctx, { kind: 'protocol', code: 'resource_exhausted', message }) };
+      const init = { kind: 'protocol', code: 'resource_exhausted', message, size: answer.body.length } as const;
+      return { ok: false, error: failure({ ...answer, body: head }, ctx, init) };
     }
   }
   try {
@@ -96,10 +97,10 @@ export function interpretAnswer(answer: ReceivedAnswer, ctx: AnswerContext): Int
   }
 }
 
-/** The CallError of an answer larger than maxAnswerBytes (the bytes read so far are kept). */
-export function oversizeError(answer: ReceivedAnswer, ctx: AnswerContext, limit: number): CallError {
+/** The CallError of an answer larger than maxAnswerBytes (its first bytes are kept; `size`: bytes read or declared). */
+export function oversizeError(answer: ReceivedAnswer, ctx: AnswerContext, limit: number, size?: number): CallError {
   const message = `answer exceeds the limit of ${limit} bytes (maxAnswerBytes); reading stopped`;
-  return failure(answer, ctx, { kind: 'protocol', code: 'resource_exhausted', message });
+  return failure(answer, ctx, { kind: 'protocol', code: 'resource_exhausted', message, ...(size === undefined ? {} : { size }) });
 }
 
 function mib(bytes: number): string {
@@ -160,7 +161,7 @@ function parseConnectError(body: Buffer): { code: string; message: string; detai
 function failure(
   answer: ReceivedAnswer,
   ctx: AnswerContext,
-  init: Pick<CallErrorInit, 'kind' | 'code' | 'message' | 'path' | 'retryAfterMs'>,
+  init: Pick<CallErrorInit, 'kind' | 'code' | 'message' | 'path' | 'retryAfterMs' | 'size'>,
 ): CallError {
   const before = ctx.redactor.replaced;
   const body = ctx.redactor.bytes(answer.body);

@@ -24,6 +24,7 @@ export interface CallErrorInit {
   readonly body?: Buffer;
   readonly retryAfterMs?: number;
   readonly redactions?: number;
+  readonly size?: number;
 }
 
 /** Longest body prefix kept on an error, in bytes. */
@@ -54,6 +55,8 @@ export class CallError extends Error {
   readonly retryAfterMs?: number;
   /** occurrences of the client's secrets removed from what the server sent */
   readonly redactions?: number;
+  /** bytes of the answer received, when `body` keeps only its first bytes (oversize, over the decode budget) */
+  readonly size?: number;
   /** raw bytes of the failed answer, secrets scrubbed; only the first 512 of an oversize one (not enumerable) */
   declare readonly body?: Buffer;
 
@@ -70,6 +73,7 @@ export class CallError extends Error {
     if (init.transportCode !== undefined) this.transportCode = init.transportCode;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.redactions !== undefined && init.redactions > 0) this.redactions = init.redactions;
+    if (init.size !== undefined) this.size = init.size;
     if (init.body !== undefined) {
       Object.defineProperty(this, 'body', { value: init.body, enumerable: false, writable: false });
     }

@@ -43,6 +43,8 @@ const encodeUntyped = encodeRequest as unknown as (op: OperationName, request: u
 
 interface Received extends ReceivedAnswer {
   readonly oversize: boolean;
+  /** bytes read (or declared) when oversize */
+  readonly size?: number;
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string {
@@ -60,7 +62,7 @@ async function readLimited(res: Dispatcher.ResponseData, limit: number): Promise
   const declared = Number(header(res.headers, 'content-length') || NaN);
   if (declared > limit) {
     res.body.destroy();
-    return { ...base, body: Buffer.alloc(0), oversize: true };
+    return { ...base, body: Buffer.alloc(0), oversize: true, size: declared };
   }
   const chunks: Buffer[] = [];
   let total = 0;
@@ -69,7 +71,7 @@ async function readLimited(res: Dispatcher.ResponseData, limit: number): Promise
       chunks.push(chunk);
       res.body.destroy();
       // an oversize answer is incomplete anyway: keep only its head for the error
-      return { ...base, body: Buffer.concat(chunks, Math.min(total + chunk.length, BODY_PREFIX_BYTES)), oversize: true };
+      return { ...base, body: Buffer.concat(chunks, Math.min(total + chunk.length, BODY_PREFIX_BYTES)), oversize: true, size: total + chunk.length };
     }
     chunks.push(chunk);
     total += chunk.length;
@@ -173,7 +175,7 @@ export class ConnectClient {
       state.httpStatus = res.statusCode;
       const received = await readLimited(res, this.#opts.maxAnswerBytes);
       const ctx = { operation: op, elapsedMs: now() - start, redactor: this.#redactor, maxParseBytes: this.#opts.maxParseBytes };
-      if (received.oversize) return { ok: false, error: oversizeError(received, ctx, this.#opts.maxAnswerBytes) };
+      if (received.oversize) return { ok: false, error: oversizeError(received, ctx, this.#opts.maxAnswerBytes, received.size) };
       const result = interpretAnswer(received, ctx);
       if (!result.ok) return result;
       return {
