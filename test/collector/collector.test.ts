@@ -130,3 +130,23 @@ describe('collector output', () => {
     expect(line).toBe('1970-01-01T00:00:00Z c ListKafkaConnections ok calls=3 rows=900/1000 (coverage 90.0%) 5ms');
   });
 });
+
+describe('round lines of rounds that did not poll', () => {
+  const base = { cluster: 'c', operation: 'GetShadowTopic', round: 'r', scheduledAt: 0n, targets: 2, calls: 0, failedCalls: 0, failures: [], startedAt: 0n, endedAt: 0n } as const;
+
+  it('a round stopped before its call could start is "not polled", never "ok calls=0"', () => {
+    const line = formatRound({ ...base, stopped: true });
+    expect(line).toBe("1970-01-01T00:00:00Z c GetShadowTopic not polled: the collector stopped before this round's call could start (it waited behind a call in progress)");
+    expect(line).not.toMatch(/\bok\b/);
+  });
+
+  it('a round cut short after some calls says so', () => {
+    expect(formatRound({ ...base, calls: 1, stopped: true })).toBe(
+      '1970-01-01T00:00:00Z c GetShadowTopic STOPPED calls=1 0ms (stopped after 1 call: the rest of this round was not polled)',
+    );
+  });
+
+  it('a standby round says another collector records the cluster', () => {
+    expect(formatRound({ ...base, stopped: false, standby: true })).toBe('1970-01-01T00:00:00Z c GetShadowTopic standby: another collector records this cluster');
+  });
+});

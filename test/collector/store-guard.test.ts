@@ -168,3 +168,45 @@ describe('two collectors for the same cluster on one database', () => {
     db2.close();
   });
 });
+
+describe('the lease heartbeat', () => {
+  it('renews the lease between rounds, and a standby takes over on a heartbeat, without waiting for a round', async () => {
+    const path = tempDbPath();
+    let t = 5_000_000;
+    const beats: ((go: boolean) => void)[] = [];
+    const heartbeatSleep = (_ms: number, signal?: AbortSignal) =>
+      new Promise<boolean>((resolve) => {
+        beats.push(resolve);
+        signal?.addEventListener('abort', () => resolve(false), { once: true });
+      });
+    const noCron = () => ({ start() {}, stop() {}, destroy() {} });
+    const a = new Collector({ config: config(), writer: openRecordingStore(path), env: {}, now: () => t, owner: 'A', clientFactory: () => fakeClient(ok) });
+    await a.runRound('c1', 'GetUpgradeStatus');
+    const out = sink();
+    const b = new Collector({
+      config: config(),
+      writer: openRecordingStore(path),
+      env: {},
+      now: () => t,
+      owner: 'B',
+      clientFactory: () => fakeClient(ok),
+      reporter: createReporter(out),
+      createTask: noCron as never,
+      heartbeatSleep,
+    });
+    b.start();
+    const tick = async (): Promise<void> => {
+      await new Promise((r) => setTimeout(r, 5));
+      beats.shift()?.(true);
+      await new Promise((r) => setTimeout(r, 5));
+    };
+    await tick();
+    expect(b.standby).toEqual(['c1']);
+    await a.shutdown();
+    await tick();
+    expect(b.standby).toEqual([]);
+    expect(out.text()).toContain('c1: taking over the recording from A (it stopped and gave the lease up)');
+    t += 1;
+    await b.shutdown();
+  });
+});

@@ -55,7 +55,12 @@ export class Redactor {
   replaced = 0;
 
   constructor(needles: readonly string[]) {
-    this.#needles = [...new Set(needles.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length);
+    // a form that contains another (base64 with padding, `user:secret`) is found through the shorter one
+    const kept: string[] = [];
+    for (const n of [...new Set(needles.filter((x) => x.length > 0))].sort((a, b) => a.length - b.length)) {
+      if (!kept.some((k) => n.includes(k))) kept.push(n);
+    }
+    this.#needles = kept.sort((a, b) => b.length - a.length);
     this.#needleBytes = this.#needles.map((n) => Buffer.from(n, 'utf8'));
   }
 
