@@ -88,6 +88,8 @@ export class Collector {
   readonly #held: HeldPolls;
   readonly #redactors = new Map<string, Redactor>();
   readonly #leases: LeaseKeeper;
+  /** cluster and operation whose secret removal was already said */
+  readonly #redactionSaid = new Set<string>();
   /** why the store refuses writes, while it does */
   #refusal: string | undefined;
   #fatal: Error | undefined;
@@ -325,15 +327,19 @@ export class Collector {
     const clean = redactor === undefined ? record : scrubRecord(record, redactor, record.redactions ?? 0);
     if ((clean.redactions ?? 0) > 0) {
       this.stats.redactions += clean.redactions ?? 0;
-      this.#reporter.line(
-        `warning: ${record.cluster} ${record.operation}: the answer held a configured secret (${clean.redactions} occurrence${clean.redactions === 1 ? '' : 's'}); ` +
-          'it was removed before storing, the poll records that it was',
-      );
+      const key = `${record.cluster}\u0000${record.operation}`;
+      if (!this.#redactionSaid.has(key)) {
+        this.#redactionSaid.add(key);
+        this.#reporter.line(
+          `warning: ${record.cluster} ${record.operation}: the answer held a configured secret (${clean.redactions} occurrence${clean.redactions === 1 ? '' : 's'}); ` +
+            'it was removed before storing and the poll records that it was (later ones are counted, not printed)',
+        );
+      }
     }
     // behind any held records, so that polls reach the store (and get their ids) in time order
     this.#held.push(clean);
     this.#flush();
-    if (this.#held.size > 0 && this.#held.head() !== undefined) this.#lighten(clean);
+    if (this.#held.size > 0) this.#lighten(clean); // still held: it is the newest
     const dropped = this.#held.enforce();
     if (dropped > 0) this.stats.dropped += dropped;
     this.#updateHeld();
