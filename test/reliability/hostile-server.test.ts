@@ -192,6 +192,61 @@ describe('store faults in the middle of a recording', () => {
     expect(pollsAfter(fromPoll).length).toBe(server.log.length - fromLog);
   });
 
+  it('a second collector for the same cluster on the same database waits as a standby: the server sees one of them', async () => {
+    const fromLog = server.log.length;
+    const fromPoll = lastPollId();
+    const second = new Collector({
+      config: config(server.url, []),
+      writer: openRecordingStore(dbPath),
+      env: { HOSTILE_PASSWORD: PASSWORD },
+      now: Date.now,
+      owner: 'second',
+      sleep: async () => true,
+    });
+    for (const op of ['GetUpgradeStatus', 'ListKafkaConnections'] as const) {
+      expect((await second.runRound('hostile', op)).standby).toBe(true);
+      await collector.runRound('hostile', op);
+    }
+    await second.shutdown();
+    expect(server.log.length - fromLog).toBe(2);
+    expect(pollsAfter(fromPoll).length).toBe(2);
+  });
+
+  it('disk full for longer than the held-memory budget allows: the oldest are dropped and recorded as not_stored', async () => {
+    let small: FlightrecDb | undefined;
+    const path = join(mkdtempSync(join(dir, 'budget-')), 'b.db');
+    const c = new Collector({
+      config: { ...config(server.url, []), maxHeldBytes: 64 * 1024 },
+      writer: openRecordingStore(path, { onOpen: (d) => (small = d) }),
+      env: { HOSTILE_PASSWORD: PASSWORD },
+      now: Date.now,
+      sleep: async () => true,
+    });
+    await c.runRound('hostile', 'ListKafkaConnections');
+    small!.sqlite.pragma(`max_page_count = ${small!.sqlite.pragma('page_count', { simple: true }) as number}`);
+    const fromLog = server.log.length;
+    for (let i = 0; i < 6; i++) await c.runRound('hostile', 'ListKafkaConnections');
+    expect(c.stats.dropped).toBeGreaterThan(0);
+    expect(c.stats.heldBytes).toBeLessThanOrEqual(64 * 1024);
+    small!.sqlite.pragma('max_page_count = 1073741823');
+    await c.runRound('hostile', 'ListKafkaConnections');
+    const reader = createHistoryReader(small!);
+    const polls = reader.polls({}).slice(1);
+    const lost = polls.filter((p) => p.outcome === 'not_stored');
+    // a lost run is written as soon as the store takes it (a small row may fit where a large poll does not)
+    expect(lost.length).toBeGreaterThan(0);
+    let counted = 0;
+    for (const p of lost) {
+      const m = /^([0-9]+) polls? between \S+ and \S+ not stored: the database refused writes: database or disk is full \(SQLITE_FULL\)$/.exec(p.message);
+      expect(m, p.message).not.toBeNull();
+      counted += Number(m![1]);
+    }
+    expect(counted).toBe(c.stats.dropped);
+    // every call the server saw is a stored poll, or counted in the not_stored poll
+    expect(polls.length - lost.length + c.stats.dropped).toBe(server.log.length - fromLog);
+    await c.shutdown();
+  });
+
   it('the database file deleted: recording goes on into a new database at the same path', async () => {
     const old = db;
     rmSync(dbPath);
