@@ -11,20 +11,19 @@ import { randomUUID } from 'node:crypto';
 import type { Redactor } from '../api/client/index.ts';
 import { timestampFromMillis } from '../api/codec/timestamp.ts';
 import type { OperationName } from '../api/schema/operations.ts';
-import { StoreLostError, StoreRefusedError, type HistoryWriter, type PollRecord } from '../db/poll-record.ts';
+import type { HistoryWriter } from '../db/poll-record.ts';
 import { createCallQueue } from './call-queue.ts';
 import { prepareCluster, type ClientFactory, type PreparedCluster } from './clients.ts';
 import type { CollectorConfig } from './config.ts';
 import { emptyTopology } from './fanout.ts';
-import { HeldPolls, MAX_HELD_POLLS } from './held-polls.ts';
+import { MAX_HELD_POLLS } from './held-polls.ts';
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from './lease-keeper.ts';
 import { emptyStats, type CollectorStats, type Reporter } from './output.ts';
-import { runRound, type ClusterRuntime, type RoundDeps, type RoundResult } from './poller.ts';
+import { runRound, targetsOf, type ClusterRuntime, type RoundDeps, type RoundResult } from './poller.ts';
 import { realSleep, type Sleep } from './retry.ts';
 import { createScheduler, OPERATION_ORDER, runVirtual, type Job, type Scheduler, type SchedulerDeps, type VirtualRunDeps } from './schedule.ts';
-import { scrubRecord } from './scrub.ts';
+import { RecordSink } from './record-sink.ts';
 import { shadowSkipLine, startupLine } from './startup.ts';
-import { targetsOf } from './poller.ts';
 
 /** Most records kept in memory while the store refuses writes (the byte budget usually binds first). */
 export const MAX_UNWRITTEN = MAX_HELD_POLLS;
@@ -85,14 +84,8 @@ export class Collector {
   readonly #abortCtl = new AbortController();
   readonly #deps: RoundDeps;
   readonly #inflight = new Set<Promise<unknown>>();
-  readonly #held: HeldPolls;
-  readonly #redactors = new Map<string, Redactor>();
+  readonly #sink: RecordSink;
   readonly #leases: LeaseKeeper;
-  /** cluster and operation whose secret removal was already said */
-  readonly #redactionSaid = new Set<string>();
-  /** why the store refuses writes, while it does */
-  #refusal: string | undefined;
-  #fatal: Error | undefined;
   #scheduler: Scheduler | undefined;
   #heartbeat: Promise<void> | undefined;
   #closed: Promise<ShutdownReport> | undefined;
@@ -104,11 +97,12 @@ export class Collector {
     const warn = (line: string): void => this.#reporter.line(`warning: ${line}`);
     const clusters: ClusterRuntime[] = [];
     const made: PreparedCluster[] = [];
+    const redactors = new Map<string, Redactor>();
     try {
       opts.config.clusters.forEach((config, i) => {
         const p = opts.prepared?.[i] ?? prepareCluster(config, opts.env, warn, opts.clientFactory);
         made.push(p);
-        this.#redactors.set(config.name, p.redactor);
+        redactors.set(config.name, p.redactor);
         clusters.push({ config, client: p.client, queue: createCallQueue(), topology: emptyTopology() });
       });
     } catch (err) {
@@ -116,7 +110,19 @@ export class Collector {
       throw err;
     }
     this.clusters = clusters;
-    this.#held = new HeldPolls(opts.config.maxHeldBytes, MAX_UNWRITTEN);
+    this.#sink = new RecordSink({
+      writer: opts.writer,
+      stats: this.stats,
+      reporter: this.#reporter,
+      redactors,
+      maxHeldBytes: opts.config.maxHeldBytes,
+      keepRawAnswers: opts.config.keepRawAnswers,
+      roundId: opts.roundId ?? randomUUID,
+      onFatal: (err) => {
+        this.#stopCtl.abort();
+        opts.onFatal?.(err);
+      },
+    });
     this.#leases = new LeaseKeeper({
       ...(opts.writer.leases === undefined ? {} : { leases: opts.writer.leases }),
       owner: opts.owner ?? `collector ${randomUUID().slice(0, 8)}`,
@@ -125,7 +131,7 @@ export class Collector {
       line: (text) => this.#reporter.line(text),
     });
     this.#deps = {
-      record: (r) => this.#record(r),
+      record: (r) => this.#sink.record(r),
       nowNs: opts.nowNs ?? (() => timestampFromMillis(opts.now())),
       retry: opts.config.retry,
       sleep: opts.sleep ?? realSleep,
@@ -143,7 +149,7 @@ export class Collector {
 
   /** The error that stopped the collector (the database file lost for good), if any. */
   get fatal(): Error | undefined {
-    return this.#fatal;
+    return this.#sink.fatal;
   }
 
   /** Clusters this collector waits on as a standby (another collector holds their lease). */
@@ -173,7 +179,7 @@ export class Collector {
     if (rt === undefined) throw new Error(`no cluster named ${cluster}`);
     const at = scheduledAt ?? this.#deps.nowNs();
     const p = (async (): Promise<RoundResult> => {
-      this.#checkFile();
+      this.#sink.checkFile();
       if (this.stopping.aborted || !(await this.#leases.hold(cluster))) return standbyRound(rt, op, at, this.#deps);
       return runRound(rt, op, this.#deps, at);
     })().then((r) => {
@@ -273,8 +279,8 @@ export class Collector {
       await this.#drain();
     }
     await this.#heartbeat;
-    this.#flush();
-    if (this.#fatal === undefined) await this.#leases.releaseAll();
+    this.#sink.flush();
+    if (this.#sink.fatal === undefined) await this.#leases.releaseAll();
     for (const rt of this.clusters) {
       try {
         await rt.client.close();
@@ -282,7 +288,7 @@ export class Collector {
         // closing a connection pool cannot lose data
       }
     }
-    const unwritten = this.#held.size + this.#held.lostPending;
+    const unwritten = this.#sink.unwritten;
     if (unwritten > 0) this.#reporter.line(`error: ${unwritten} polls could not be written to the database and are lost`);
     try {
       this.#opts.writer.close();
@@ -320,119 +326,6 @@ export class Collector {
     }
   }
 
-  #record(record: PollRecord): void {
-    this.stats.polls++;
-    if (!record.outcome.ok) this.stats.errors++;
-    const redactor = this.#redactors.get(record.cluster);
-    const clean = redactor === undefined ? record : scrubRecord(record, redactor, record.redactions ?? 0);
-    if ((clean.redactions ?? 0) > 0) {
-      this.stats.redactions += clean.redactions ?? 0;
-      const key = `${record.cluster}\u0000${record.operation}`;
-      if (!this.#redactionSaid.has(key)) {
-        this.#redactionSaid.add(key);
-        this.#reporter.line(
-          `warning: ${record.cluster} ${record.operation}: the answer held a configured secret (${clean.redactions} occurrence${clean.redactions === 1 ? '' : 's'}); ` +
-            'it was removed before storing and the poll records that it was (later ones are counted, not printed)',
-        );
-      }
-    }
-    // behind any held records, so that polls reach the store (and get their ids) in time order
-    this.#held.push(clean);
-    this.#flush();
-    if (this.#held.size > 0) this.#lighten(clean); // still held: it is the newest
-    const dropped = this.#held.enforce();
-    if (dropped > 0) this.stats.dropped += dropped;
-    this.#updateHeld();
-    this.#reporter.status(this.stats);
-  }
-
-  /** A held successful answer keeps no raw bytes the store will not keep anyway. */
-  #lighten(record: PollRecord): void {
-    const o = record.outcome;
-    if (!o.ok || o.raw === undefined || this.#opts.config.keepRawAnswers) return;
-    const { raw: _raw, ...rest } = o;
-    this.#held.replaceNewest({ ...record, outcome: rest });
-  }
-
-  #updateHeld(): void {
-    this.stats.unwritten = this.#held.size;
-    this.stats.heldBytes = this.#held.bytes;
-  }
-
-  /** Checks the database file; a lost store stops the collector. */
-  #checkFile(): boolean {
-    if (this.#fatal !== undefined) return false;
-    try {
-      const check = this.#opts.writer.checkFile?.();
-      if (check?.reopened === true) {
-        this.stats.reopened++;
-        this.#reporter.line(`error: ${check.message ?? 'the database file was replaced; a new one was opened'}`);
-      }
-      return true;
-    } catch (err) {
-      if (!(err instanceof StoreLostError)) throw err;
-      this.#fatal = err;
-      this.#reporter.line(`error: ${err.message}; recording stopped`);
-      this.#stopCtl.abort();
-      this.#opts.onFatal?.(err);
-      return false;
-    }
-  }
-
-  /** Writes lost-poll records, then the held records, oldest first, until the store refuses one. */
-  #flush(): void {
-    if (!this.#checkFile()) return;
-    while (this.#held.size > 0 || this.#held.lostPending > 0) {
-      if (this.#held.lostPending > 0) {
-        if (!this.#writeLost()) break;
-        continue;
-      }
-      const head = this.#held.head()!;
-      if (!this.#store(head)) break;
-      this.#held.shift();
-    }
-    this.#updateHeld();
-  }
-
-  #writeLost(): boolean {
-    for (const { key, record } of this.#held.lostRecords(this.#refusal ?? 'unknown cause', this.#deps.roundId)) {
-      if (!this.#store(record)) return false;
-      this.#held.recorded(key);
-      this.stats.lostRecorded++;
-      this.#reporter.line(`error: ${record.cluster} ${record.operation}${record.target === '' ? '' : ` ${record.target}`}: ${record.outcome.ok ? '' : record.outcome.message}`);
-    }
-    return true;
-  }
-
-  /** Stores one record; false when the store refuses it (it stays held). */
-  #store(record: PollRecord): boolean {
-    try {
-      const stored = this.#opts.writer.storePoll(record);
-      if (stored.substituted !== undefined) {
-        this.stats.unstorable++;
-        this.#reporter.line(
-          `error: ${record.cluster} ${record.operation}: this answer cannot be stored as received (${stored.substituted}); ` +
-            `it was stored as failed poll ${stored.id} with its raw bytes`,
-        );
-      }
-      if (this.#refusal !== undefined) {
-        this.#refusal = undefined;
-        this.#reporter.line('the database accepts writes again');
-      }
-      return true;
-    } catch (err) {
-      const cause = err instanceof StoreRefusedError ? err.message : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      if (this.#refusal === undefined) {
-        this.#refusal = cause;
-        this.#reporter.line(
-          `error: cannot write a poll (${record.cluster} ${record.operation}) to the database: ${cause}; ` +
-            `polls are kept in memory (up to ${Math.round(this.#opts.config.maxHeldBytes / 1048576)} MiB, then the oldest are dropped and recorded as lost) ` +
-            'and written when the database accepts writes again',
-        );
-      }
-      return false;
-    }
-  }
 }
 
 /** The result of a round not run because another collector holds the cluster's lease. */
