@@ -182,3 +182,14 @@ describe('cron matching and virtual time', () => {
     expect(paced).toEqual([10_000, 5_000, 10_000, 10_000]);
   });
 });
+
+describe('five-field cron (minute first)', () => {
+  it('fires at second 0 of the matching minutes, in real and in virtual time', () => {
+    const m = new CronMatcher();
+    const t0 = Date.parse('2026-01-01T00:01:10Z');
+    expect(new Date(m.next('*/5 * * * *', t0)!).toISOString()).toBe('2026-01-01T00:05:00.000Z');
+    expect(m.matches('*/5 * * * *', Date.parse('2026-01-01T00:10:00Z'))).toBe(true);
+    expect(m.matches('*/5 * * * *', Date.parse('2026-01-01T00:10:01Z'))).toBe(false);
+    m.dispose();
+  });
+});
