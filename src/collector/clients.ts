@@ -2,10 +2,11 @@
  * Building one Connect client per configured cluster: secrets are loaded here, from the
  * environment variable or file the config names, and go straight into the client.
  */
-import { ClientConfigError, ConnectClient, loadSecret, type ClientAuth } from '../api/client/index.ts';
+import { ClientConfigError, ConnectClient, loadSecret, type ClientAuth, type Redactor } from '../api/client/index.ts';
 import { ConfigError } from './config-draft.ts';
 import type { AuthConfig, ClusterConfig } from './config.ts';
 import type { AdminCaller } from './poller.ts';
+import { redactorFor } from './scrub.ts';
 
 /** Builds a client for a cluster (the default makes a ConnectClient). */
 export type ClientFactory = (cluster: ClusterConfig, auth: ClientAuth | undefined) => AdminCaller;
@@ -16,6 +17,8 @@ export const connectClientFactory: ClientFactory = (cluster, auth) =>
     baseUrl: cluster.baseUrl,
     servicePrefix: cluster.servicePrefix,
     timeoutMs: cluster.timeoutMs,
+    ...(cluster.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: cluster.maxAnswerBytes }),
+    ...(cluster.maxParseBytes === undefined ? {} : { maxParseBytes: cluster.maxParseBytes }),
     ...(auth === undefined ? {} : { auth }),
     ...(cluster.tls === undefined ? {} : { tls: cluster.tls }),
   });
@@ -54,6 +57,12 @@ export function resolveAuth(
   }
 }
 
+/** A cluster's client and the redactor of its credentials. */
+export interface PreparedCluster {
+  readonly client: AdminCaller;
+  readonly redactor: Redactor;
+}
+
 /** Creates the client of a cluster; a client option that cannot be used becomes a ConfigError. */
 export function createClusterClient(
   cluster: ClusterConfig,
@@ -61,13 +70,27 @@ export function createClusterClient(
   warn: (line: string) => void,
   factory: ClientFactory = connectClientFactory,
 ): AdminCaller {
+  return prepareCluster(cluster, env, warn, factory).client;
+}
+
+/**
+ * Loads a cluster's credentials and creates its client (what can fail in a configuration
+ * before anything is opened or called): a ConfigError names what is wrong.
+ */
+export function prepareCluster(
+  cluster: ClusterConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  warn: (line: string) => void,
+  factory: ClientFactory = connectClientFactory,
+): PreparedCluster {
   const key = `cluster ${cluster.name}`;
   const auth = resolveAuth(cluster.auth, key, env, warn);
+  const redactor = redactorFor(auth);
   if (cluster.tls?.insecureSkipVerify === true) {
     warn(`${key}: TLS certificate verification is DISABLED (insecureSkipVerify); anyone on the path can read and alter the answers`);
   }
   try {
-    return factory(cluster, auth);
+    return { client: factory(cluster, auth), redactor };
   } catch (err) {
     if (err instanceof ClientConfigError || err instanceof RangeError) throw new ConfigError(key, err.message);
     throw err;

@@ -1,31 +1,39 @@
 /**
  * The collector: one client and call queue per cluster, rounds run on cron schedules (or all
- * at once for `--once`, or in virtual time for `--simulate`), every attempt handed to the
- * store, and a clean shutdown with a deadline. A store that refuses writes is reported and
- * its records are kept in memory; the collector never exits on its own.
+ * at once for `--once`, or in virtual time for `--simulate`), every attempt scrubbed of secrets
+ * and handed to the store, and a clean shutdown with a deadline. A record the store cannot
+ * take as it is becomes a failed poll saying why; polls the store refuses are held in memory
+ * (within a byte budget, the oldest dropped and recorded as lost when writes resume). The
+ * database file is checked before every write, and a lease per cluster keeps a second
+ * collector on the same database a standby. The collector never exits on its own.
  */
 import { randomUUID } from 'node:crypto';
+import type { Redactor } from '../api/client/index.ts';
 import { timestampFromMillis } from '../api/codec/timestamp.ts';
 import type { OperationName } from '../api/schema/operations.ts';
-import type { HistoryWriter, PollRecord } from '../db/poll-record.ts';
+import type { HistoryWriter } from '../db/poll-record.ts';
 import { createCallQueue } from './call-queue.ts';
-import { createClusterClient, type ClientFactory } from './clients.ts';
+import { prepareCluster, type ClientFactory, type PreparedCluster } from './clients.ts';
 import type { CollectorConfig } from './config.ts';
 import { emptyTopology } from './fanout.ts';
+import { MAX_HELD_POLLS } from './held-polls.ts';
+import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from './lease-keeper.ts';
 import { emptyStats, type CollectorStats, type Reporter } from './output.ts';
 import { runRound, targetsOf, type ClusterRuntime, type RoundDeps, type RoundResult } from './poller.ts';
 import { realSleep, type Sleep } from './retry.ts';
 import { createScheduler, OPERATION_ORDER, runVirtual, type Job, type Scheduler, type SchedulerDeps, type VirtualRunDeps } from './schedule.ts';
+import { RecordSink } from './record-sink.ts';
+import { shadowSkipLine, startupLine } from './startup.ts';
 
-/** Most records kept in memory while the store refuses writes. */
-export const MAX_UNWRITTEN = 10_000;
+/** Most records kept in memory while the store refuses writes (the byte budget usually binds first). */
+export const MAX_UNWRITTEN = MAX_HELD_POLLS;
 
 /** Everything a collector is built from; all I/O is injected. */
 export interface CollectorOptions {
   readonly config: CollectorConfig;
   readonly writer: HistoryWriter;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** wall clock in ms (used for poll times unless nowNs is given) */
+  /** wall clock in ms (used for poll times unless nowNs is given, and for leases) */
   readonly now: () => number;
   /** poll-time clock in ns since the epoch (e.g. the simulated cluster's clock) */
   readonly nowNs?: () => bigint;
@@ -35,18 +43,30 @@ export interface CollectorOptions {
   /** pause used for retry back-off and jitter (default: real time) */
   readonly sleep?: Sleep;
   readonly clientFactory?: ClientFactory;
+  /** clients and redactors made beforehand (prepareCluster), one per configured cluster, in order */
+  readonly prepared?: readonly PreparedCluster[];
   readonly roundId?: () => string;
   /** node-cron task factory override (tests) */
   readonly createTask?: SchedulerDeps['createTask'];
   /** called after every round */
   readonly onRound?: (result: RoundResult) => void;
+  /** what the start-up lines call the store (the database path) */
+  readonly storeLabel?: string;
+  /** this collector's identity in cluster leases (default: a random id) */
+  readonly owner?: string;
+  /** lease TTL in ms (default 30 s); the heartbeat renews it three times per TTL */
+  readonly leaseTtlMs?: number;
+  /** pause between lease heartbeats while scheduling in real time (default: real time) */
+  readonly heartbeatSleep?: Sleep;
+  /** called once when the store is lost for good (the collector then stops) */
+  readonly onFatal?: (error: Error) => void;
 }
 
 /** How a shutdown went. */
 export interface ShutdownReport {
   /** in-flight polls had to be aborted at the deadline */
   readonly aborted: boolean;
-  /** records the store never accepted */
+  /** records the store never accepted (held at the end, or dropped and never recorded as lost) */
   readonly unwritten: number;
 }
 
@@ -54,7 +74,7 @@ const SILENT: Reporter = { round: () => {}, line: () => {}, status: () => {}, do
 
 /** A running (or runnable) collector. */
 export class Collector {
-  /** live counters for the status line */
+  /** live counters for the status line (and a metrics page) */
   readonly stats: CollectorStats = emptyStats();
   /** the clusters, with their clients, queues and learnt topology */
   readonly clusters: readonly ClusterRuntime[];
@@ -64,10 +84,10 @@ export class Collector {
   readonly #abortCtl = new AbortController();
   readonly #deps: RoundDeps;
   readonly #inflight = new Set<Promise<unknown>>();
-  readonly #unwritten: PollRecord[] = [];
-  #writeFailing = false;
-  #dropped = 0;
+  readonly #sink: RecordSink;
+  readonly #leases: LeaseKeeper;
   #scheduler: Scheduler | undefined;
+  #heartbeat: Promise<void> | undefined;
   #closed: Promise<ShutdownReport> | undefined;
 
   /** Builds clients for every cluster; a bad secret source or client option throws a ConfigError. */
@@ -76,18 +96,42 @@ export class Collector {
     this.#reporter = opts.reporter ?? SILENT;
     const warn = (line: string): void => this.#reporter.line(`warning: ${line}`);
     const clusters: ClusterRuntime[] = [];
+    const made: PreparedCluster[] = [];
+    const redactors = new Map<string, Redactor>();
     try {
-      for (const config of opts.config.clusters) {
-        const client = createClusterClient(config, opts.env, warn, opts.clientFactory);
-        clusters.push({ config, client, queue: createCallQueue(), topology: emptyTopology() });
-      }
+      opts.config.clusters.forEach((config, i) => {
+        const p = opts.prepared?.[i] ?? prepareCluster(config, opts.env, warn, opts.clientFactory);
+        made.push(p);
+        redactors.set(config.name, p.redactor);
+        clusters.push({ config, client: p.client, queue: createCallQueue(), topology: emptyTopology() });
+      });
     } catch (err) {
-      for (const c of clusters) void Promise.resolve(c.client.close()).catch(() => {});
+      for (const c of made) void Promise.resolve(c.client.close()).catch(() => {});
       throw err;
     }
     this.clusters = clusters;
+    this.#sink = new RecordSink({
+      writer: opts.writer,
+      stats: this.stats,
+      reporter: this.#reporter,
+      redactors,
+      maxHeldBytes: opts.config.maxHeldBytes,
+      keepRawAnswers: opts.config.keepRawAnswers,
+      roundId: opts.roundId ?? randomUUID,
+      onFatal: (err) => {
+        this.#stopCtl.abort();
+        opts.onFatal?.(err);
+      },
+    });
+    this.#leases = new LeaseKeeper({
+      ...(opts.writer.leases === undefined ? {} : { leases: opts.writer.leases }),
+      owner: opts.owner ?? `collector ${randomUUID().slice(0, 8)}`,
+      now: opts.now,
+      ttlMs: opts.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
+      line: (text) => this.#reporter.line(text),
+    });
     this.#deps = {
-      record: (r) => this.#record(r),
+      record: (r) => this.#sink.record(r),
       nowNs: opts.nowNs ?? (() => timestampFromMillis(opts.now())),
       retry: opts.config.retry,
       sleep: opts.sleep ?? realSleep,
@@ -103,6 +147,16 @@ export class Collector {
     return this.#stopCtl.signal;
   }
 
+  /** The error that stopped the collector (the database file lost for good), if any. */
+  get fatal(): Error | undefined {
+    return this.#sink.fatal;
+  }
+
+  /** Clusters this collector waits on as a standby (another collector holds their lease). */
+  get standby(): string[] {
+    return this.#leases.standby;
+  }
+
   /** The enabled schedules: operations switched on and with something to poll. */
   jobs(): Job[] {
     const jobs: Job[] = [];
@@ -116,14 +170,26 @@ export class Collector {
     return jobs;
   }
 
-  /** Runs one round of `op` on the named cluster now (what a schedule firing does). */
+  /**
+   * Runs one round of `op` on the named cluster now (what a schedule firing does). While another
+   * collector holds the cluster's lease the round polls nothing and is marked `standby`.
+   */
   runRound(cluster: string, op: OperationName, scheduledAt?: bigint): Promise<RoundResult> {
     const rt = this.clusters.find((c) => c.config.name === cluster);
     if (rt === undefined) throw new Error(`no cluster named ${cluster}`);
-    const p = runRound(rt, op, this.#deps, scheduledAt).then((r) => {
-      this.stats.rounds++;
-      if (r.failures.length > 0) this.stats.failedRounds++;
-      this.#reporter.round(r);
+    const at = scheduledAt ?? this.#deps.nowNs();
+    const p = (async (): Promise<RoundResult> => {
+      this.#sink.checkFile();
+      if (this.stopping.aborted || !(await this.#leases.hold(cluster))) return standbyRound(rt, op, at, this.#deps);
+      return runRound(rt, op, this.#deps, at);
+    })().then((r) => {
+      if (r.standby === true) {
+        this.stats.standbyRounds++;
+      } else {
+        this.stats.rounds++;
+        if (r.failures.length > 0) this.stats.failedRounds++;
+        this.#reporter.round(r);
+      }
       this.#reporter.status(this.stats);
       this.#opts.onRound?.(r);
       return r;
@@ -135,6 +201,7 @@ export class Collector {
 
   /** Polls every enabled operation of every cluster once (clusters in parallel, operations in order). */
   async runAll(): Promise<RoundResult[]> {
+    this.#announce(true);
     const byCluster = new Map<string, Job[]>();
     for (const j of this.jobs()) byCluster.set(j.cluster, [...(byCluster.get(j.cluster) ?? []), j]);
     const results = await Promise.all(
@@ -142,7 +209,9 @@ export class Collector {
         const out: RoundResult[] = [];
         for (const j of jobs) {
           if (this.stopping.aborted) break;
-          out.push(await this.runRound(j.cluster, j.op));
+          const r = await this.runRound(j.cluster, j.op);
+          out.push(r);
+          if (r.standby === true) break;
         }
         return out;
       }),
@@ -150,11 +219,11 @@ export class Collector {
     return results.flat();
   }
 
-  /** Starts the cron schedules (real time). */
+  /** Starts the cron schedules (real time) and the lease heartbeat. */
   start(): void {
     if (this.#scheduler !== undefined || this.stopping.aborted) return;
     const jobs = this.jobs();
-    this.#reportUnpolled();
+    this.#announce(false);
     if (jobs.length === 0) this.#reporter.line('nothing to poll: every schedule is off or has nothing to ask');
     this.#scheduler = createScheduler(jobs, {
       fire: (job) => this.runRound(job.cluster, job.op),
@@ -167,12 +236,13 @@ export class Collector {
       ...(this.#opts.createTask === undefined ? {} : { createTask: this.#opts.createTask }),
     });
     this.#scheduler.start();
+    if (this.#opts.writer.leases !== undefined) this.#heartbeat = this.#beat();
     this.#reporter.status(this.stats);
   }
 
   /** Runs the schedules in virtual time until `untilMs` (the simulated cluster's clock). */
   runVirtual(untilMs: number, deps: Omit<VirtualRunDeps, 'fire' | 'stopping'>): Promise<number> {
-    this.#reportUnpolled();
+    this.#announce(false);
     return runVirtual(this.jobs(), untilMs, {
       ...deps,
       fire: (job) => this.runRound(job.cluster, job.op),
@@ -182,7 +252,7 @@ export class Collector {
 
   /**
    * Stops scheduling, lets rounds in flight finish until the shutdown deadline, then aborts
-   * the calls still running; writes what it can, closes the clients and the store.
+   * the calls still running; writes what it can, gives up its leases, closes the clients and the store.
    */
   shutdown(): Promise<ShutdownReport> {
     this.#closed ??= this.#shutdown();
@@ -208,7 +278,9 @@ export class Collector {
       this.#abortCtl.abort();
       await this.#drain();
     }
-    this.#flush();
+    await this.#heartbeat;
+    this.#sink.flush();
+    if (this.#sink.fatal === undefined) await this.#leases.releaseAll();
     for (const rt of this.clusters) {
       try {
         await rt.client.close();
@@ -216,7 +288,7 @@ export class Collector {
         // closing a connection pool cannot lose data
       }
     }
-    const unwritten = this.#unwritten.length;
+    const unwritten = this.#sink.unwritten;
     if (unwritten > 0) this.#reporter.line(`error: ${unwritten} polls could not be written to the database and are lost`);
     try {
       this.#opts.writer.close();
@@ -232,60 +304,45 @@ export class Collector {
     while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
   }
 
-  #reportUnpolled(): void {
+  /** Renews the leases between rounds, three times per TTL, until the collector stops. */
+  async #beat(): Promise<void> {
+    const every = Math.max(1, Math.floor((this.#opts.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS) / 3));
+    const sleep = this.#opts.heartbeatSleep ?? realSleep;
+    while (await sleep(every, this.stopping)) {
+      for (const rt of this.clusters) {
+        if (this.stopping.aborted) return;
+        await this.#leases.hold(rt.config.name);
+      }
+    }
+  }
+
+  /** The start-up lines: one per cluster, plus the shadow operations skipped and why. */
+  #announce(once: boolean): void {
+    const store = this.#opts.storeLabel ?? 'the database';
     for (const rt of this.clusters) {
-      const off = OPERATION_ORDER.filter((op) => rt.config.schedules[op] !== null && targetsOf(op, rt.config).length === 0);
-      if (off.length > 0) {
-        this.#reporter.line(`${rt.config.name}: not polled, no shadow link or topic configured: ${off.join(', ')}`);
-      }
+      this.#reporter.line(startupLine(rt.config, store, once));
+      const skipped = shadowSkipLine(rt.config);
+      if (skipped !== undefined) this.#reporter.line(skipped);
     }
   }
 
-  #record(record: PollRecord): void {
-    this.stats.polls++;
-    if (!record.outcome.ok) this.stats.errors++;
-    // behind any held records, so that polls reach the store (and get their ids) in time order
-    this.#unwritten.push(record);
-    this.#flush();
-    if (this.#unwritten.length > MAX_UNWRITTEN) {
-      this.#unwritten.shift();
-      this.#dropped++;
-    }
-    this.stats.unwritten = this.#unwritten.length;
-    this.#reporter.status(this.stats);
-  }
+}
 
-  #tryWrite(record: PollRecord): boolean {
-    try {
-      this.#opts.writer.writePoll(record);
-      if (this.#writeFailing) {
-        this.#writeFailing = false;
-        this.#reporter.line('the database accepts writes again');
-      }
-      return true;
-    } catch (err) {
-      if (!this.#writeFailing) {
-        this.#writeFailing = true;
-        const cause = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-        this.#reporter.line(
-          `error: cannot write a poll (${record.cluster} ${record.operation}) to the database: ${cause}; ` +
-            'polls are kept in memory and written when the database accepts writes again',
-        );
-      }
-      return false;
-    }
-  }
-
-  /** Writes the held records oldest first, stopping at the first the store refuses. */
-  #flush(): void {
-    while (this.#unwritten.length > 0) {
-      if (!this.#tryWrite(this.#unwritten[0]!)) break;
-      this.#unwritten.shift();
-    }
-    this.stats.unwritten = this.#unwritten.length;
-    if (this.#dropped > 0 && this.#unwritten.length === 0) {
-      this.#reporter.line(`error: ${this.#dropped} polls were dropped while the database refused writes`);
-      this.#dropped = 0;
-    }
-  }
+/** The result of a round not run because another collector holds the cluster's lease. */
+function standbyRound(rt: ClusterRuntime, op: OperationName, scheduledAt: bigint, deps: RoundDeps): RoundResult {
+  const now = deps.nowNs();
+  return {
+    cluster: rt.config.name,
+    operation: op,
+    round: '',
+    scheduledAt,
+    targets: targetsOf(op, rt.config).length,
+    calls: 0,
+    failedCalls: 0,
+    failures: [],
+    stopped: deps.stopping.aborted,
+    standby: !deps.stopping.aborted,
+    startedAt: now,
+    endedAt: now,
+  };
 }

@@ -44,6 +44,8 @@ export interface ClusterDraft {
   baseUrl?: string;
   servicePrefix?: string;
   timeoutMs?: number;
+  maxAnswerBytes?: number;
+  maxParseBytes?: number;
   auth?: AuthDraft;
   tls?: TlsDraft;
   shadowLinks?: ShadowLinkConfig[];
@@ -55,6 +57,9 @@ export interface ClusterDraft {
 /** The global settings as one layer gives them. */
 export interface GlobalDraft {
   jitterMs?: number;
+  maxHeldBytes?: number;
+  maxAnswerBytes?: number;
+  maxParseBytes?: number;
   keepRawAnswers?: boolean;
   shutdownTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
@@ -105,8 +110,28 @@ export function defined<T extends object>(o: T): Partial<T> {
   return out;
 }
 
-/** Checks a duration text (`10s`, `500ms`) and returns milliseconds. */
-export function durationMs(key: string, value: unknown, { allowZero = false } = {}): number {
+/** Longest duration a timer can wait (setTimeout's limit, about 24.8 days). */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A duration in words: `24d20h31m23.647s` for the limits quoted in messages. */
+export function formatMs(ms: number): string {
+  const parts: string[] = [];
+  let rest = ms;
+  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000]] as const) {
+    const n = Math.floor(rest / size);
+    if (n > 0) parts.push(`${n}${unit}`);
+    rest -= n * size;
+  }
+  if (rest > 0 || parts.length === 0) parts.push(`${rest / 1000}s`);
+  return parts.join('');
+}
+
+/**
+ * Checks a duration text (`10s`, `500ms`; `0` or the number 0 where zero is allowed) and
+ * returns milliseconds, at most `max` (default: the longest a timer can wait).
+ */
+export function durationMs(key: string, value: unknown, { allowZero = false, max = MAX_TIMER_MS } = {}): number {
+  if (allowZero && (value === 0 || value === '0')) return 0;
   if (typeof value !== 'string') throw new ConfigError(key, 'must be a duration such as 10s or 500ms');
   let ms: number;
   try {
@@ -115,7 +140,33 @@ export function durationMs(key: string, value: unknown, { allowZero = false } = 
     throw new ConfigError(key, err instanceof TimeArgError ? err.message : 'must be a duration such as 10s or 500ms');
   }
   if (!allowZero && ms <= 0) throw new ConfigError(key, 'must be longer than 0');
+  if (!(ms <= max)) throw new ConfigError(key, `${value.trim()} is too long: at most ${formatMs(max)}`);
   return ms;
+}
+
+const SIZE_UNITS: Readonly<Record<string, number>> = {
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+  tib: 1024 ** 4,
+};
+
+/** Checks a size (`128MiB`, `1GiB`, `500MB`, `65536`) and returns bytes (at least `min`). */
+export function sizeBytes(key: string, value: unknown, min = 1): number {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const m = /^([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)$/.exec(text);
+  const unit = m === null ? undefined : SIZE_UNITS[(m[2] || 'b').toLowerCase()];
+  if (m === null || unit === undefined) {
+    throw new ConfigError(key, 'must be a size such as 128MiB, 1GiB or 500MB (units B, KB, MB, GB, KiB, MiB, GiB)');
+  }
+  const bytes = Math.floor(Number(m[1]) * unit);
+  if (!Number.isSafeInteger(bytes) || bytes < min) throw new ConfigError(key, `must be a size of at least ${min} bytes, at most ${Number.MAX_SAFE_INTEGER}`);
+  return bytes;
 }
 
 /** Checks an environment variable name. */
@@ -184,14 +235,20 @@ export function servicePrefix(key: string, value: unknown): string {
   return text;
 }
 
-/** Checks a cron expression (six fields, seconds first); `off`, `false` or null switch the schedule off. */
+/**
+ * Checks a cron expression: six fields (second minute hour day month weekday) or five (minute
+ * hour day month weekday, firing at second 0); `off`, `false` or null switch the schedule off.
+ */
 export function cronExpr(key: string, value: unknown): string | null {
   if (value === null || value === false || value === 'off' || value === 'false') return null;
   if (typeof value !== 'string') throw new ConfigError(key, 'must be a cron expression such as "*/30 * * * * *", or off');
   const text = value.trim();
-  const fields = text.split(/\s+/).length;
+  const fields = text === '' ? 0 : text.split(/\s+/).length;
   if (fields !== 6 && fields !== 5) {
-    throw new ConfigError(key, `must have six fields (second minute hour day month weekday), got ${fields}`);
+    throw new ConfigError(
+      key,
+      `must have six fields (second minute hour day month weekday) or five (minute hour day month weekday), got ${fields}`,
+    );
   }
   const check = validateDetailed(text);
   if (!check.valid) {
@@ -201,15 +258,38 @@ export function cronExpr(key: string, value: unknown): string | null {
   return text;
 }
 
+/**
+ * Checks a shadow link name: not empty, no `/` (it separates link and topic in a poll's target),
+ * no control character, not `.` or `..`.
+ */
+export function linkName(key: string, value: unknown): string {
+  const text = nonEmpty(key, value).trim();
+  // eslint-disable-next-line no-control-regex
+  if (text.includes('/') || /[\u0000-\u001f\u007f-\u009f]/.test(text) || text === '.' || text === '..') {
+    throw new ConfigError(key, `${JSON.stringify(text)} cannot be a shadow link name (no "/", no control character, not "." or "..")`);
+  }
+  return text;
+}
+
+/** Checks a topic name as Kafka allows it: 1 to 249 of letters, digits, `.`, `_` and `-`, not `.` or `..`. */
+export function topicName(key: string, value: unknown): string {
+  const text = nonEmpty(key, value).trim();
+  if (!/^[A-Za-z0-9._-]{1,249}$/.test(text) || text === '.' || text === '..') {
+    throw new ConfigError(key, `${JSON.stringify(text)} cannot be a topic name (1 to 249 letters, digits, ".", "_" or "-"; not "." or "..")`);
+  }
+  return text;
+}
+
 /** Parses `link` or `link:topic1,topic2` (flags and FLIGHTREC_SHADOW_LINKS entries). */
 export function linkSpec(key: string, value: string): ShadowLinkConfig {
   const [name = '', topics = ''] = value.split(':', 2);
   if (name.trim() === '') throw new ConfigError(key, `${JSON.stringify(value)}: expected LINK or LINK:TOPIC,TOPIC`);
   return {
-    name: name.trim(),
+    name: linkName(key, name),
     topics: topics
       .split(',')
       .map((t) => t.trim())
-      .filter((t) => t !== ''),
+      .filter((t) => t !== '')
+      .map((t) => topicName(key, t)),
   };
 }

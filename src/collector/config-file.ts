@@ -12,9 +12,12 @@ import {
   durationMs,
   envName,
   int,
+  linkName,
   nonEmpty,
   servicePrefix,
+  sizeBytes,
   str,
+  topicName,
   type AuthDraft,
   type ClusterDraft,
   type GlobalDraft,
@@ -26,6 +29,8 @@ import type { ShadowLinkConfig } from './config.ts';
 export interface FileLayer {
   readonly global: GlobalDraft;
   readonly clusters: ClusterDraft[];
+  /** the `thresholds` section as written (the analysis checks it) */
+  readonly thresholds?: unknown;
 }
 
 /** Schedule keys that stand for several operations. */
@@ -77,9 +82,23 @@ export function parseConfigFile(text: string, source: string): FileLayer {
   }
   if (doc === null || doc === undefined) return { global: {}, clusters: [] };
   // `thresholds` belongs to the analysis commands (timeline, trends, summary), which read the same file
-  const top = object('', doc, ['clusters', 'schedules', 'jitter', 'retry', 'shutdownTimeout', 'keepRawAnswers', 'thresholds']);
+  const top = object('', doc, [
+    'clusters',
+    'schedules',
+    'jitter',
+    'retry',
+    'shutdownTimeout',
+    'keepRawAnswers',
+    'maxHeldMemory',
+    'maxAnswerSize',
+    'maxDecodeMemory',
+    'thresholds',
+  ]);
   const global: GlobalDraft = {
     jitterMs: opt(top, 'jitter', '', (k, v) => durationMs(k, v, { allowZero: true })),
+    maxHeldBytes: opt(top, 'maxHeldMemory', '', (k, v) => sizeBytes(k, v)),
+    maxAnswerBytes: opt(top, 'maxAnswerSize', '', (k, v) => sizeBytes(k, v)),
+    maxParseBytes: opt(top, 'maxDecodeMemory', '', (k, v) => sizeBytes(k, v)),
     shutdownTimeoutMs: opt(top, 'shutdownTimeout', '', (k, v) => durationMs(k, v)),
     keepRawAnswers: opt(top, 'keepRawAnswers', '', bool),
     retry: opt(top, 'retry', '', parseRetry),
@@ -95,7 +114,7 @@ export function parseConfigFile(text: string, source: string): FileLayer {
     }
     seen.set(name, i);
   });
-  return { global, clusters };
+  return { global, clusters, ...(top.thresholds === undefined ? {} : { thresholds: top.thresholds }) };
 }
 
 function parseRetry(key: string, value: unknown): GlobalDraft['retry'] {
@@ -126,6 +145,8 @@ const CLUSTER_KEYS = [
   'baseUrl',
   'servicePrefix',
   'timeout',
+  'maxAnswerSize',
+  'maxDecodeMemory',
   'auth',
   'tls',
   'shadowLinks',
@@ -141,6 +162,8 @@ function parseCluster(key: string, value: unknown): ClusterDraft {
     baseUrl: opt(o, 'baseUrl', key, baseUrl),
     servicePrefix: opt(o, 'servicePrefix', key, servicePrefix),
     timeoutMs: opt(o, 'timeout', key, (k, v) => durationMs(k, v)),
+    maxAnswerBytes: opt(o, 'maxAnswerSize', key, (k, v) => sizeBytes(k, v)),
+    maxParseBytes: opt(o, 'maxDecodeMemory', key, (k, v) => sizeBytes(k, v)),
     auth: opt(o, 'auth', key, parseAuth),
     tls: opt(o, 'tls', key, parseTls),
     shadowLinks: opt(o, 'shadowLinks', key, parseLinks),
@@ -200,10 +223,10 @@ function parseTls(key: string, value: unknown): TlsDraft {
 function parseLinks(key: string, value: unknown): ShadowLinkConfig[] {
   const links = list(key, value).map((item, i): ShadowLinkConfig => {
     const k = `${key}[${i}]`;
-    if (typeof item === 'string') return { name: nonEmpty(k, item), topics: [] };
+    if (typeof item === 'string') return { name: linkName(k, item), topics: [] };
     const o = object(k, item, ['name', 'topics']);
-    const name = nonEmpty(`${k}.name`, o.name);
-    const topics = opt(o, 'topics', k, (kk, v) => list(kk, v).map((t, j) => nonEmpty(`${kk}[${j}]`, t))) ?? [];
+    const name = linkName(`${k}.name`, o.name);
+    const topics = opt(o, 'topics', k, (kk, v) => list(kk, v).map((t, j) => topicName(`${kk}[${j}]`, t))) ?? [];
     return { name, topics };
   });
   const names = new Set<string>();

@@ -32,8 +32,10 @@ import {
   servicePrefix,
   type AuthDraft,
   type ClusterDraft,
+  sizeBytes,
   type GlobalDraft,
 } from './config-draft.ts';
+import { DEFAULT_MAX_HELD_BYTES } from './held-polls.ts';
 import { clusterName, parseConfigFile, parseSchedules } from './config-file.ts';
 import { DEFAULT_RETRY } from './retry.ts';
 
@@ -60,6 +62,10 @@ export interface CollectFlags {
   /** `OPERATION=CRON` or `GROUP=CRON`, repeatable */
   readonly schedule?: readonly string[];
   readonly keepRawAnswers?: boolean;
+  /** a size, e.g. 64MiB */
+  readonly maxAnswerSize?: string;
+  /** a size, e.g. 512MiB */
+  readonly maxHeldMemory?: string;
 }
 
 /** Everything the configuration is built from. */
@@ -110,6 +116,8 @@ export function envLayer(env: ConfigInput['env']): { cluster: ClusterDraft; glob
     baseUrl: on('FLIGHTREC_BASE_URL', baseUrl),
     servicePrefix: on('FLIGHTREC_SERVICE_PREFIX', servicePrefix),
     timeoutMs: on('FLIGHTREC_TIMEOUT', (k, v) => durationMs(k, v)),
+    maxAnswerBytes: on('FLIGHTREC_MAX_ANSWER_SIZE', (k, v) => sizeBytes(k, v)),
+    maxParseBytes: on('FLIGHTREC_MAX_DECODE_MEMORY', (k, v) => sizeBytes(k, v)),
     auth: hasAny(auth) ? auth : undefined,
     tls: tlsDraft({
       caFile: get('FLIGHTREC_CA_FILE'),
@@ -123,6 +131,7 @@ export function envLayer(env: ConfigInput['env']): { cluster: ClusterDraft; glob
     jitterMs: on('FLIGHTREC_JITTER', (k, v) => durationMs(k, v, { allowZero: true })),
     shutdownTimeoutMs: on('FLIGHTREC_SHUTDOWN_TIMEOUT', (k, v) => durationMs(k, v)),
     keepRawAnswers: on('FLIGHTREC_KEEP_RAW_ANSWERS', bool),
+    maxHeldBytes: on('FLIGHTREC_MAX_HELD_MEMORY', (k, v) => sizeBytes(k, v)),
   };
   return { cluster, global };
 }
@@ -153,6 +162,7 @@ export function flagsLayer(flags: CollectFlags): { cluster: ClusterDraft; global
     baseUrl: flags.baseUrl === undefined ? undefined : baseUrl('--base-url', flags.baseUrl),
     servicePrefix: flags.servicePrefix === undefined ? undefined : servicePrefix('--service-prefix', flags.servicePrefix),
     timeoutMs: flags.timeout === undefined ? undefined : durationMs('--timeout', flags.timeout),
+    maxAnswerBytes: flags.maxAnswerSize === undefined ? undefined : sizeBytes('--max-answer-size', flags.maxAnswerSize),
     auth: hasAny(auth) ? auth : undefined,
     tls: tlsDraft({
       caFile: flags.caFile,
@@ -168,6 +178,7 @@ export function flagsLayer(flags: CollectFlags): { cluster: ClusterDraft; global
     jitterMs: flags.jitter === undefined ? undefined : durationMs('--jitter', flags.jitter, { allowZero: true }),
     shutdownTimeoutMs: flags.shutdownTimeout === undefined ? undefined : durationMs('--shutdown-timeout', flags.shutdownTimeout),
     keepRawAnswers: flags.keepRawAnswers,
+    maxHeldBytes: flags.maxHeldMemory === undefined ? undefined : sizeBytes('--max-held-memory', flags.maxHeldMemory),
   };
   return { cluster, global };
 }
@@ -226,6 +237,8 @@ export function loadCollectorConfig(input: ConfigInput): CollectorConfig {
     retry: finalizeRetry(global),
     shutdownTimeoutMs: global.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
     keepRawAnswers: global.keepRawAnswers ?? false,
+    maxHeldBytes: global.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES,
+    ...(file.thresholds === undefined ? {} : { thresholds: file.thresholds }),
   };
 }
 
@@ -246,7 +259,7 @@ export function finalizeCluster(
   env: ConfigInput['env'],
 ): ClusterConfig {
   if (draft.baseUrl === undefined) throw new ConfigError(`${key}.baseUrl`, 'required');
-  const auth = finalizeAuth(draft.auth, `${key}.auth`, env);
+  const auth = finalizeAuth(draft.auth, key, name, env);
   const https = draft.baseUrl.startsWith('https:');
   let tls: ClusterConfig['tls'];
   if (draft.tls !== undefined) {
@@ -264,6 +277,8 @@ export function finalizeCluster(
     auth,
     ...(tls === undefined ? {} : { tls }),
     timeoutMs: draft.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...size('maxAnswerBytes', draft.maxAnswerBytes ?? global.maxAnswerBytes),
+    ...size('maxParseBytes', draft.maxParseBytes ?? global.maxParseBytes),
     shadowLinks,
     connections: { ...DEFAULT_CONNECTIONS, ...defined(draft.connections ?? {}) },
     icebergTopics: draft.icebergTopics ?? [],
@@ -271,30 +286,50 @@ export function finalizeCluster(
   };
 }
 
-function finalizeAuth(draft: AuthDraft | undefined, key: string, env: ConfigInput['env']): AuthConfig {
+function size<K extends string>(key: K, bytes: number | undefined): Partial<Record<K, number>> {
+  return bytes === undefined ? {} : ({ [key]: bytes } as Partial<Record<K, number>>);
+}
+
+/**
+ * Checks the authentication of one cluster. `clusterKey` is the cluster's key in the file
+ * (`clusters[0]`) or `--base-url` for a cluster given by flags; messages use the words the
+ * user wrote: the config keys, the flags, the variables.
+ */
+function finalizeAuth(draft: AuthDraft | undefined, clusterKey: string, cluster: string, env: ConfigInput['env']): AuthConfig {
   if (draft === undefined) return { kind: 'none' };
+  const key = `${clusterKey}.auth`;
+  const inFile = clusterKey.startsWith('clusters[');
   const hasToken = draft.tokenEnv !== undefined || draft.tokenFile !== undefined;
   const hasBasic = draft.username !== undefined || draft.passwordEnv !== undefined || draft.passwordFile !== undefined;
   const kind = draft.kind ?? (hasToken ? 'bearer' : hasBasic ? 'basic' : 'none');
-  const requireSet = (k: string, name: string): void => {
+  const FLAGS: Readonly<Record<string, string>> = { username: '--username (or FLIGHTREC_USERNAME)', kind: `cluster ${cluster} authentication` };
+  const at = (k: string): string => (inFile ? `${key}.${k}` : (FLAGS[k] ?? k));
+  const requireSet = (what: 'password' | 'token', name: string, defaulted: boolean): void => {
     const v = env[name];
-    if (v === undefined || v === '') throw new ConfigError(k, `environment variable ${name} is not set`);
+    if (v !== undefined && v !== '') return;
+    const flag = what === 'password' ? '--password-env/--password-file' : '--token-env/--token-file';
+    const keys = what === 'password' ? 'passwordEnv/passwordFile' : 'tokenEnv/tokenFile';
+    if (defaulted) {
+      throw new ConfigError('', `no ${what} for cluster ${cluster}: set ${name}, or ${keys} in the config (${flag} on the command line)`);
+    }
+    const namedBy = inFile ? `${key}.${what}Env` : what === 'password' ? '--password-env or FLIGHTREC_PASSWORD_ENV' : '--token-env or FLIGHTREC_TOKEN_ENV';
+    throw new ConfigError('', `no ${what} for cluster ${cluster}: the variable ${name} (named by ${namedBy}) is not set or empty`);
   };
   if (kind === 'none') {
-    if (hasToken || hasBasic) throw new ConfigError(`${key}.kind`, 'is none but credentials are given');
+    if (hasToken || hasBasic) throw new ConfigError(at('kind'), 'is none but credentials are given');
     return { kind: 'none' };
   }
   if (kind === 'basic') {
-    if (hasToken) throw new ConfigError(`${key}.kind`, 'basic authentication takes username and passwordEnv/passwordFile, not a token');
-    if (draft.username === undefined) throw new ConfigError(`${key}.username`, 'required for basic authentication');
+    if (hasToken) throw new ConfigError(at('kind'), 'basic authentication takes a user name and a password, not a token');
+    if (draft.username === undefined) throw new ConfigError(at('username'), 'required for basic authentication');
     if (draft.passwordFile !== undefined) return { kind: 'basic', username: draft.username, passwordFile: draft.passwordFile };
     const passwordEnv = draft.passwordEnv ?? DEFAULT_PASSWORD_ENV;
-    requireSet(`${key}.passwordEnv`, passwordEnv);
+    requireSet('password', passwordEnv, draft.passwordEnv === undefined);
     return { kind: 'basic', username: draft.username, passwordEnv };
   }
-  if (hasBasic) throw new ConfigError(`${key}.kind`, 'bearer authentication takes tokenEnv or tokenFile, not a username or password');
+  if (hasBasic) throw new ConfigError(at('kind'), 'bearer authentication takes a token, not a user name or password');
   if (draft.tokenFile !== undefined) return { kind: 'bearer', tokenFile: draft.tokenFile };
   const tokenEnv = draft.tokenEnv ?? DEFAULT_TOKEN_ENV;
-  requireSet(`${key}.tokenEnv`, tokenEnv);
+  requireSet('token', tokenEnv, draft.tokenEnv === undefined);
   return { kind: 'bearer', tokenEnv };
 }

@@ -5,6 +5,7 @@
  */
 import type { OperationName } from '../api/schema/operations.ts';
 import { DEFAULT_SERVICE_PREFIX } from '../api/schema/operations.ts';
+import { DEFAULT_MAX_HELD_BYTES } from './held-polls.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 
 /** How the collector authenticates to a cluster; the secret is named, never given. */
@@ -41,7 +42,7 @@ export interface ConnectionsConfig {
   readonly maxCalls: number;
 }
 
-/** Cron expression per operation (six fields, seconds first), or null when switched off. */
+/** Cron expression per operation (six fields, seconds first, or five without seconds), or null when switched off. */
 export type Schedules = Readonly<Record<OperationName, string | null>>;
 
 /** One cluster to record. */
@@ -54,6 +55,10 @@ export interface ClusterConfig {
   readonly tls?: TlsConfig;
   /** per-call timeout */
   readonly timeoutMs: number;
+  /** largest answer body read, in bytes (default: the client's, 128 MiB) */
+  readonly maxAnswerBytes?: number;
+  /** most memory decoding one answer may take, estimated (default: the client's, 1 GiB or a quarter of the heap) */
+  readonly maxParseBytes?: number;
   readonly shadowLinks: readonly ShadowLinkConfig[];
   readonly connections: ConnectionsConfig;
   /** sent as GetIcebergStatus `topicsFilter` ([] = all Iceberg topics) */
@@ -71,6 +76,10 @@ export interface CollectorConfig {
   readonly shutdownTimeoutMs: number;
   /** keep the raw body (compressed) of successful answers too, not only of failed ones */
   readonly keepRawAnswers: boolean;
+  /** most memory (estimated) of polls held while the database refuses writes; older ones are dropped past it */
+  readonly maxHeldBytes: number;
+  /** the config file's `thresholds` section, as written: it belongs to the analysis, which checks it */
+  readonly thresholds?: unknown;
 }
 
 /** Default schedules: connections, shadow links and topics every 30 s; Iceberg and upgrade every 60 s. */
@@ -128,5 +137,6 @@ export function defaultCollectorConfig(clusters: readonly ClusterConfig[] = []):
     retry: DEFAULT_RETRY,
     shutdownTimeoutMs: DEFAULT_SHUTDOWN_TIMEOUT_MS,
     keepRawAnswers: false,
+    maxHeldBytes: DEFAULT_MAX_HELD_BYTES,
   };
 }

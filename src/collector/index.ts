@@ -12,3 +12,8 @@ export * from './schedule.ts';
 export * from './output.ts';
 export * from './clients.ts';
 export * from './collector.ts';
+export * from './held-polls.ts';
+export * from './lease-keeper.ts';
+export * from './record-sink.ts';
+export * from './scrub.ts';
+export * from './startup.ts';

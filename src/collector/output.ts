@@ -24,11 +24,38 @@ export interface CollectorStats {
   failedRounds: number;
   /** records the store could not write yet (kept in memory) */
   unwritten: number;
+  /** estimated memory of those records, bytes */
+  heldBytes: number;
+  /** records dropped (oldest first) because the held ones passed their memory budget */
+  dropped: number;
+  /** `not_stored` polls written to record dropped ones */
+  lostRecorded: number;
+  /** records stored as failed polls because their content could not be stored as received */
+  unstorable: number;
+  /** occurrences of configured secrets removed before storing */
+  redactions: number;
+  /** times the database file was found deleted or replaced and a new one was opened */
+  reopened: number;
+  /** rounds not run because another collector holds the cluster's lease */
+  standbyRounds: number;
 }
 
 /** Fresh counters. */
 export function emptyStats(): CollectorStats {
-  return { rounds: 0, polls: 0, errors: 0, failedRounds: 0, unwritten: 0 };
+  return {
+    rounds: 0,
+    polls: 0,
+    errors: 0,
+    failedRounds: 0,
+    unwritten: 0,
+    heldBytes: 0,
+    dropped: 0,
+    lostRecorded: 0,
+    unstorable: 0,
+    redactions: 0,
+    reopened: 0,
+    standbyRounds: 0,
+  };
 }
 
 /** Human byte count: `512 B`, `1.2 MiB`. */
@@ -60,7 +87,15 @@ export function formatRound(r: RoundResult): string {
     return parts.join(' ');
   }
   const failed = r.failures.length;
-  parts.push(failed === 0 ? 'ok' : `FAILED ${failed}/${r.targets}`);
+  if (r.standby === true) {
+    parts.push('standby: another collector records this cluster');
+    return parts.join(' ');
+  }
+  if (r.stopped && r.calls === 0) {
+    parts.push('not polled: the collector stopped before this round\'s call could start (it waited behind a call in progress)');
+    return parts.join(' ');
+  }
+  parts.push(failed === 0 ? (r.stopped ? 'STOPPED' : 'ok') : `FAILED ${failed}/${r.targets}`);
   parts.push(`calls=${r.calls}`);
   if (r.failedCalls > 0 && failed === 0) parts.push(`retried=${r.failedCalls}`);
   if (r.coverage !== undefined) {
@@ -69,7 +104,7 @@ export function formatRound(r: RoundResult): string {
     parts.push(`rows=${c.rowsCovered}/${c.totalSize}${c.complete ? '' : ` (coverage ${pct.toFixed(1)}%)`}`);
   }
   parts.push(`${ms}ms`);
-  if (r.stopped) parts.push('(stopped)');
+  if (r.stopped) parts.push(`(stopped after ${r.calls} call${r.calls === 1 ? '' : 's'}: the rest of this round was not polled)`);
   if (failed > 0) {
     const f = r.failures[0]!;
     const status = f.httpStatus === undefined ? f.kind : `HTTP ${f.httpStatus}`;
@@ -107,7 +142,9 @@ export function createReporter(out: TextOut, dbSize?: () => number | undefined):
       `errors ${stats.errors}`,
       `rounds ${stats.rounds}`,
       ...(stats.failedRounds > 0 ? [`failed rounds ${stats.failedRounds}`] : []),
-      ...(stats.unwritten > 0 ? [`UNWRITTEN ${stats.unwritten}`] : []),
+      ...(stats.unwritten > 0 ? [`UNWRITTEN ${stats.unwritten} (${formatBytes(stats.heldBytes)})`] : []),
+      ...(stats.dropped > 0 ? [`DROPPED ${stats.dropped}`] : []),
+      ...(stats.standbyRounds > 0 && stats.rounds === 0 ? ['STANDBY'] : []),
       ...(size === undefined ? [] : [`db ${formatBytes(size)}`]),
     ].join(' · ');
     const width = Math.max(20, (out.columns ?? 80) - 1);

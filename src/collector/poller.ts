@@ -80,6 +80,8 @@ export interface RoundResult {
   readonly coverage?: RoundCoverage;
   /** true when a stop request cut the round short */
   readonly stopped: boolean;
+  /** true when the round did not run: another collector holds the cluster's lease */
+  readonly standby?: boolean;
   readonly startedAt: bigint;
   readonly endedAt: bigint;
 }
@@ -100,19 +102,33 @@ interface RoundState {
 /** The PollFailure of a failed call (no secret can be in it: the client redacts server text). */
 export function failureOf(err: CallError): PollFailure {
   const raw = err.body;
+  const transport = err.transportCode !== undefined && !err.message.includes(err.transportCode) ? ` (${err.transportCode})` : '';
+  const retryAfter = err.retryAfterMs === undefined ? '' : ` (Retry-After: ${formatSeconds(err.retryAfterMs)})`;
   return {
     ok: false,
     code: err.code,
     kind: err.kind,
     ...(err.httpStatus === undefined ? {} : { httpStatus: err.httpStatus }),
-    message: err.transportCode !== undefined && !err.message.includes(err.transportCode)
-      ? `${err.message} (${err.transportCode})`
-      : err.message,
+    message: `${err.message}${transport}${retryAfter}`,
     details: err.details,
     ...(err.path === undefined ? {} : { path: err.path }),
     ...(raw === undefined ? {} : { raw }),
-    bytes: raw?.length ?? 0,
+    bytes: err.size ?? raw?.length ?? 0,
   };
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number.isInteger(ms / 1000) ? ms / 1000 : (ms / 1000).toFixed(3)}s`;
+}
+
+/**
+ * The pause before the next attempt: the back-off of the policy, or longer when the server
+ * asked for it with Retry-After, never more than the policy's maxDelayMs.
+ */
+export function retryDelayMs(err: CallError, attempt: number, policy: RetryPolicy, random: () => number): number {
+  const backoff = backoffDelayMs(err.code, attempt, policy, random);
+  if (err.retryAfterMs === undefined) return backoff;
+  return Math.min(policy.maxDelayMs, Math.max(backoff, err.retryAfterMs));
 }
 
 /**
@@ -171,13 +187,15 @@ async function callWithRetry<N extends OperationName>(
       endedAt: t.end,
       outcome,
       ...(coverage === undefined ? {} : { coverage }),
+      // secrets the client already removed from an error answer
+      ...(res.ok || res.error.redactions === undefined ? {} : { redactions: res.error.redactions }),
     };
     deps.record(record as unknown as PollRecord);
     if (res.ok) return res;
     s.failedCalls++;
     const { code, kind } = res.error;
     const retry = shouldRetry(code, attempt, deps.retry, kind) && !deps.stopping.aborted;
-    if (!retry || !(await deps.sleep(backoffDelayMs(code, attempt, deps.retry, deps.random), deps.stopping))) {
+    if (!retry || !(await deps.sleep(retryDelayMs(res.error, attempt, deps.retry, deps.random), deps.stopping))) {
       if (deps.stopping.aborted) s.stopped = true;
       s.failures.push({
         target,

@@ -36,7 +36,7 @@ export interface SchedulerDeps {
   readonly stopping: AbortSignal;
   /** a firing skipped because the previous round of the same schedule still runs */
   readonly onSkip?: (job: Job) => void;
-  /** node-cron's own warnings and errors */
+  /** scheduling problems, in the collector's own words (node-cron's text is never passed on) */
   readonly log?: (line: string) => void;
   /** the task factory (node-cron's createTask; tests inject a fake) */
   readonly createTask?: (expression: string, fn: () => Promise<void>, options: TaskOptions) => Pick<ScheduledTask, 'start' | 'stop' | 'destroy'>;
@@ -58,13 +58,15 @@ export interface Scheduler {
 export function createScheduler(jobs: readonly Job[], deps: SchedulerDeps): Scheduler {
   const inflight = new Set<Promise<void>>();
   const create = deps.createTask ?? cronCreateTask;
-  const logger: Logger = {
-    info: () => {},
-    debug: () => {},
-    warn: (m) => deps.log?.(`scheduler: ${m}`),
-    error: (m) => deps.log?.(`scheduler: ${m instanceof Error ? m.message : m}`),
-  };
   const tasks = jobs.map((job) => {
+    // node-cron's own messages ("task still running, new execution blocked ...") never reach the
+    // user: overlaps are skipped and reported by onSkip below; anything else is said our way
+    const logger: Logger = {
+      info: () => {},
+      debug: () => {},
+      warn: () => {},
+      error: () => deps.log?.(`${job.cluster} ${job.op}: the schedule failed to start a round at this firing`),
+    };
     let busy = false;
     const fn = (): Promise<void> => {
       if (deps.stopping.aborted) return Promise.resolve();
@@ -91,7 +93,8 @@ export function createScheduler(jobs: readonly Job[], deps: SchedulerDeps): Sche
     };
     return create(job.expression, fn, {
       name: `${job.cluster}:${job.op}`,
-      noOverlap: true,
+      // overlap is handled by `busy` above (with our own message), not by node-cron
+      noOverlap: false,
       logger,
       suppressMissedWarning: true,
     });

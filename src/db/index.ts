@@ -17,4 +17,17 @@ export type { PruneResult, StoreStats } from './maintenance.ts';
 export { checkStore, type Damage, type StoreCheck } from './check.ts';
 export type { EmptiedOperation, PrunePlan } from './prune-plan.ts';
 export { CONNECTION_COLUMNS } from './sql-columns.ts';
-export type { HistoryWriter, PollCoverage, PollFailure, PollRecord, PollSuccess } from './poll-record.ts';
+export { StoreLostError, StoreRefusedError } from './poll-record.ts';
+export type {
+  ClusterLeases,
+  FileCheck,
+  HistoryWriter,
+  LeaseState,
+  PollCoverage,
+  PollFailure,
+  PollRecord,
+  PollSuccess,
+  StoredPoll,
+} from './poll-record.ts';
+export { openRecordingStore, type RecordingStore, type RecordingStoreOptions } from './recording-store.ts';
+export { sqliteLeases } from './lease.ts';

@@ -3,7 +3,7 @@
  * refuses (and never touches) a database written by a newer flightrec, pragmas, and the
  * committed drizzle migrations applied at start-up; a writer leaves WAL mode when it closes last.
  */
-import { accessSync, closeSync, chmodSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
+import { accessSync, closeSync, chmodSync, constants, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -89,6 +89,13 @@ function inspect(sqlite: Database.Database): FoundVersion {
 }
 
 function checkVersion(path: string, found: FoundVersion, journal: Journal, readonly: boolean): void {
+  if (readonly && found.empty && found.applied === 0) {
+    // a file of 0 bytes (or an SQLite file with no table) is no history: say so, not "schema version 0"
+    throw new DatabaseOpenError(
+      path,
+      `the file is empty${fileSize(path) === 0 ? ' (0 bytes)' : ''}: it holds no flightrec history; record into it with flightrec collect, or give the --db of a recording`,
+    );
+  }
   const supported = journal.entries.length;
   const ourLast = journal.entries.at(-1)?.when ?? 0;
   const foundVersion = Math.max(found.userVersion, found.applied);
@@ -118,6 +125,13 @@ function checkVersion(path: string, found: FoundVersion, journal: Journal, reado
 
 /** How to go on with a file SQLite cannot read. */
 const DAMAGED_HINT = '; restore it from a backup, or save what is readable with `sqlite3 FILE .recover | sqlite3 NEW`';
+function fileSize(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
+}
 
 function describe(err: unknown): string {
   if (err instanceof Error) {

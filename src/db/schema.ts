@@ -57,6 +57,8 @@ export const poll = sqliteTable(
     slice: text('slice'),
     /** unknown fields of the answer's fixed parts, JSON, only when present */
     extra: text('extra'),
+    /** occurrences of a configured secret removed from what the server sent before storing it; NULL when none */
+    redactions: integer('redactions'),
   },
   (t) => [
     index('poll_by_cluster_op_time').on(t.clusterId, t.operation, t.startedAt),
@@ -65,6 +67,21 @@ export const poll = sqliteTable(
     index('poll_by_time').on(t.startedAt),
   ],
 );
+
+/**
+ * Which collector records a cluster into this database (one active collector per cluster; the
+ * others wait as standbys): the owner renews its heartbeat, a standby takes an expired lease.
+ */
+export const collectorLease = sqliteTable('collector_lease', {
+  /** the cluster's name, as in `cluster.name` */
+  cluster: text('cluster').primaryKey(),
+  /** who holds it: host, process id and a random suffix */
+  owner: text('owner').notNull(),
+  /** when the owner took it, ms since the epoch (wall clock) */
+  acquiredAt: integer('acquired_at').notNull(),
+  /** the owner's last renewal, ms since the epoch (wall clock) */
+  heartbeatAt: integer('heartbeat_at').notNull(),
+});
 
 /** Raw bodies, gzip'd: of failed or unparseable answers, and of all answers when asked. */
 export const pollRaw = sqliteTable('poll_raw', {

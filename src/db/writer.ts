@@ -5,15 +5,16 @@
  */
 import { gzipSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
-import { stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
+import { JsonDepthError, MAX_JSON_DEPTH, stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
 import { isOperationName, OPERATIONS, type ResponseOf } from '../api/schema/operations.ts';
 import { encodeMessage } from '../api/wire/encode.ts';
 import { ConnectionIngest, DEFAULT_BATCH_FRAMES } from './conn-writer.ts';
 import { DocStore, StringDict } from './dictionary.ts';
 import { PollWriteError } from './errors.ts';
 import type { FlightrecDb } from './open.ts';
-import type { HistoryWriter, PollRecord } from './poll-record.ts';
+import { StoreRefusedError, type HistoryWriter, type PollRecord, type StoredPoll } from './poll-record.ts';
 import { SmallIngest } from './small-writer.ts';
+import { describeWriteError, refusalCode, substituteRecord } from './write-failure.ts';
 
 /** Options of createHistoryWriter. */
 export interface HistoryWriterOptions {
@@ -43,8 +44,8 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
     insertCluster: sqlite.prepare('INSERT INTO cluster (name) VALUES (?)'),
     insertPoll: sqlite.prepare(
       `INSERT INTO poll (cluster_id, operation, target, round, attempt, scheduled_at, started_at, ended_at, ok, outcome, kind,
-         http_status, message, details, path, bytes, request, rows_returned, total_size, fanout_calls, slice)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         http_status, message, details, path, bytes, request, rows_returned, total_size, fanout_calls, slice, redactions)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     setExtra: sqlite.prepare('UPDATE poll SET extra = ? WHERE id = ?'),
     insertRaw: sqlite.prepare(`INSERT INTO poll_raw (poll_id, encoding, body) VALUES (?, 'gzip', ?)`),
@@ -91,7 +92,7 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
         failed?.kind ?? null,
         failed?.httpStatus ?? null,
         failed?.message ?? null,
-        failed?.details === undefined ? null : stringifyJson(failed.details as JsonValue),
+        failed?.details === undefined ? null : boundedJson(failed.details as JsonValue),
         failed?.path ?? null,
         o.bytes,
         request,
@@ -99,12 +100,13 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
         cov?.totalSize ?? null,
         cov?.fanoutCalls ?? null,
         cov?.slice ?? null,
+        r.redactions === undefined || r.redactions <= 0 ? null : r.redactions,
       ).lastInsertRowid,
     );
     if (o.raw !== undefined && (!o.ok || db.keepRawAnswers)) q.insertRaw.run(pollId, gzipSync(o.raw));
     if (o.ok) {
       const extra = writeAnswer(r, cid, pollId, o.answer);
-      if (extra !== null) q.setExtra.run(extra, pollId);
+      if (extra !== null) q.setExtra.run(checkDepth(extra), pollId);
     }
     return BigInt(pollId);
   });
@@ -137,7 +139,7 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
     conns.reset();
   };
 
-  return {
+  const writer: FlightrecWriter = {
     writePoll(record: PollRecord): bigint {
       if (!isOperationName(record.operation)) {
         throw new PollWriteError(record.cluster, String(record.operation), 'unknown operation');
@@ -157,6 +159,24 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
         throw new PollWriteError(record.cluster, record.operation, reason, { cause: err });
       }
     },
+    storePoll(record: PollRecord): StoredPoll {
+      let reason: string;
+      try {
+        return { id: writer.writePoll(record) };
+      } catch (err) {
+        refuse(err);
+        reason = describeWriteError((err as { cause?: unknown }).cause ?? err);
+      }
+      // the record itself cannot be stored: store a failed poll saying why, then a minimal one
+      for (const minimal of [false, true]) {
+        try {
+          return { id: writer.writePoll(substituteRecord(record, reason, minimal)), substituted: reason };
+        } catch (err) {
+          refuse(err);
+        }
+      }
+      throw new StoreRefusedError(`the database cannot take even a minimal poll record (${reason})`, '');
+    },
     seal(): void {
       try {
         conns.sealAll();
@@ -172,4 +192,41 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
       db.close();
     },
   };
+  return writer;
+}
+
+/** Throws a StoreRefusedError when `err` means the store refuses writes. */
+function refuse(err: unknown): void {
+  const code = refusalCode(err);
+  if (code === undefined) return;
+  const cause = (err as { cause?: unknown }).cause ?? err;
+  throw new StoreRefusedError(describeWriteError(cause), code, { cause: err });
+}
+
+/** Nesting depth of JSON text (brackets outside strings). */
+function jsonTextDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}
+
+/** The text itself, when its nesting stays within what the readers parse back (MAX_JSON_DEPTH). */
+function checkDepth(text: string): string {
+  if (text.length > 2 * MAX_JSON_DEPTH && jsonTextDepth(text) > MAX_JSON_DEPTH) throw new JsonDepthError();
+  return text;
+}
+
+/** stringifyJson of a value the readers must parse back: refused beyond MAX_JSON_DEPTH. */
+function boundedJson(value: JsonValue): string {
+  return checkDepth(stringifyJson(value));
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClientConfigError, ConnectClient, loadSecret, Secret, type ConnectClientOptions } from '../../src/api/client/index.ts';
+import { ClientConfigError, ConnectClient, defaultMaxParseBytes, loadSecret, Secret, type ConnectClientOptions } from '../../src/api/client/index.ts';
 
 const VALUE = 'pw-Sup3r-S3cret-7d1f';
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-secret-'));
@@ -144,7 +144,8 @@ describe('client options', () => {
       auth: 'basic (user admin)',
       tls: { verify: false },
       timeoutMs: 10000,
-      maxAnswerBytes: 268435456,
+      maxAnswerBytes: 134217728,
+      maxParseBytes: defaultMaxParseBytes(),
       userAgent: 'flightrec',
       closed: false,
     });

@@ -138,7 +138,7 @@ describe('flightrec collect', () => {
     expect(io2.err()).toMatch(/--timeout: invalid duration "soon"/);
     const io3 = memoryIo({ cwd: dir });
     expect(await runCli(['--db', dbPath(), 'collect', '--base-url', 'http://127.0.0.1:1', '--username', 'u', '--once'], io3)).toBe(2);
-    expect(io3.err()).toContain('environment variable FLIGHTREC_PASSWORD is not set');
+    expect(io3.err()).toContain('no password for cluster default: set FLIGHTREC_PASSWORD, or passwordEnv/passwordFile in the config');
     const io4 = memoryIo({ cwd: dir });
     expect(await runCli(['--db', dbPath(), 'collect', '--simulate', 'no-such-scenario', '--for', '1m'], io4)).toBe(2);
     expect(io4.err()).toMatch(/no built-in scenario "no-such-scenario"/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Collector, createReporter, defaultCluster, defaultCollectorConfig, formatRound, type CollectorConfig } from '../../src/collector/index.ts';
+import { Collector, createReporter, defaultCluster, defaultCollectorConfig, emptyStats, formatRound, type CollectorConfig } from '../../src/collector/index.ts';
 import { fail, fakeClient, memoryWriter, ok } from './helpers/fakes.ts';
 
 const UPGRADE = { activeVersion: 1n, autoFinalizationEnabled: false, members: [], state: 'FINALIZATION_STATE_FINALIZED', versionAfterFinalization: 1n };
@@ -37,7 +37,8 @@ describe('the collector', () => {
     expect(c.jobs().map((j) => j.op)).toEqual(['GetUpgradeStatus', 'ListKafkaConnections']);
     c.start();
     await c.shutdown();
-    expect(lines.text()).toContain('c1: not polled, no shadow link or topic configured: GetShadowLink, ListShadowTopics, GetShadowTopic');
+    expect(lines.text()).toContain('c1: recording http://127.0.0.1:1 into the database: GetUpgradeStatus every minute; ListKafkaConnections every 30s\n');
+    expect(lines.text()).toContain('c1: skipped GetShadowLink, ListShadowTopics, GetShadowTopic: no shadow link is configured');
   });
 
   it('keeps records in memory while the store refuses writes, reports the cause, and writes them later', async () => {
@@ -48,7 +49,7 @@ describe('the collector', () => {
     await c.runRound('c1', 'GetUpgradeStatus');
     await c.runRound('c1', 'GetUpgradeStatus');
     expect(c.stats.unwritten).toBe(2);
-    expect(out.text()).toMatch(/error: cannot write a poll \(c1 GetUpgradeStatus\) to the database: Error: database or disk is full/);
+    expect(out.text()).toMatch(/error: cannot write a poll \(c1 GetUpgradeStatus\) to the database: database or disk is full/);
     expect(out.text().match(/cannot write/g)).toHaveLength(1);
     writer.failing = false;
     await c.runRound('c1', 'GetUpgradeStatus');
@@ -117,7 +118,7 @@ describe('collector output', () => {
     expect(text).toMatch(/\rpolls 4 · errors 4 · rounds 1 · failed rounds 1 · db 2\.0 KiB/);
     expect(text).not.toMatch(/\x1b/);
     const plain = sink(false);
-    createReporter(plain).status({ rounds: 1, polls: 1, errors: 0, failedRounds: 0, unwritten: 0 });
+    createReporter(plain).status({ ...emptyStats(), rounds: 1, polls: 1 });
     expect(plain.text()).toBe('');
   });
 
@@ -127,5 +128,25 @@ describe('collector output', () => {
       coverage: { rowsCovered: 900, totalSize: 1000n, calls: 3, complete: false }, stopped: false, startedAt: 0n, endedAt: 5_000_000n,
     });
     expect(line).toBe('1970-01-01T00:00:00Z c ListKafkaConnections ok calls=3 rows=900/1000 (coverage 90.0%) 5ms');
+  });
+});
+
+describe('round lines of rounds that did not poll', () => {
+  const base = { cluster: 'c', operation: 'GetShadowTopic', round: 'r', scheduledAt: 0n, targets: 2, calls: 0, failedCalls: 0, failures: [], startedAt: 0n, endedAt: 0n } as const;
+
+  it('a round stopped before its call could start is "not polled", never "ok calls=0"', () => {
+    const line = formatRound({ ...base, stopped: true });
+    expect(line).toBe("1970-01-01T00:00:00Z c GetShadowTopic not polled: the collector stopped before this round's call could start (it waited behind a call in progress)");
+    expect(line).not.toMatch(/\bok\b/);
+  });
+
+  it('a round cut short after some calls says so', () => {
+    expect(formatRound({ ...base, calls: 1, stopped: true })).toBe(
+      '1970-01-01T00:00:00Z c GetShadowTopic STOPPED calls=1 0ms (stopped after 1 call: the rest of this round was not polled)',
+    );
+  });
+
+  it('a standby round says another collector records the cluster', () => {
+    expect(formatRound({ ...base, stopped: false, standby: true })).toBe('1970-01-01T00:00:00Z c GetShadowTopic standby: another collector records this cluster');
   });
 });

@@ -119,7 +119,11 @@ describe('collector config', () => {
     const env = { FLIGHTREC_BASE_URL: 'http://x:1', FLIGHTREC_USERNAME: 'admin', FLIGHTREC_PASSWORD: 'pw' };
     expect(load({ env }).clusters[0]!.auth).toEqual({ kind: 'basic', username: 'admin', passwordEnv: 'FLIGHTREC_PASSWORD' });
     const err = errorOf(() => load({ env: { ...env, FLIGHTREC_PASSWORD: undefined } as never }));
-    expect(err.message).toBe('--base-url.auth.passwordEnv: environment variable FLIGHTREC_PASSWORD is not set');
+    // in the user's terms: what to set, not an internal key path such as --base-url.auth.passwordEnv
+    expect(err.message).toBe(
+      'no password for cluster default: set FLIGHTREC_PASSWORD, or passwordEnv/passwordFile in the config (--password-env/--password-file on the command line)',
+    );
+    expect(err.message).not.toContain('--base-url.auth');
   });
 
   it('infers bearer auth from a token source', () => {

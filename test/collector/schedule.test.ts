@@ -20,7 +20,7 @@ function fakeCron() {
 const JOB: Job = { cluster: 'c', op: 'ListKafkaConnections', expression: '*/30 * * * * *' };
 
 describe('the scheduler', () => {
-  it('creates one no-overlap task per job and fires rounds after a jitter', async () => {
+  it('creates one task per job (overlap handled by the scheduler itself) and fires rounds after a jitter', async () => {
     const cron = fakeCron();
     const fired: Job[] = [];
     const slept: number[] = [];
@@ -33,7 +33,7 @@ describe('the scheduler', () => {
       createTask: cron.createTask,
     });
     s.start();
-    expect(cron.tasks[0]).toMatchObject({ expression: '*/30 * * * * *', started: true, options: { noOverlap: true } });
+    expect(cron.tasks[0]).toMatchObject({ expression: '*/30 * * * * *', started: true, options: { noOverlap: false } });
     await cron.tasks[0]!.fn();
     expect(slept).toEqual([500]);
     expect(fired).toEqual([JOB]);
@@ -68,6 +68,25 @@ describe('the scheduler', () => {
     await first;
     await s.drain();
     expect(s.inFlight).toBe(0);
+  });
+
+  it("never passes node-cron's own text on: a warning is dropped, an error said in the collector's words", () => {
+    const cron = fakeCron();
+    const logged: string[] = [];
+    createScheduler([JOB], {
+      fire: async () => {},
+      jitterMs: 0,
+      random: () => 0,
+      sleep: async () => true,
+      stopping: new AbortController().signal,
+      log: (l) => logged.push(l),
+      createTask: cron.createTask,
+    });
+    const logger = cron.tasks[0]!.options.logger as { warn(m: string): void; error(m: unknown): void };
+    logger.warn('task still running, new execution blocked by overlap prevention!');
+    logger.error(new Error('scheduler: task still running...'));
+    expect(logged).toEqual(['c ListKafkaConnections: the schedule failed to start a round at this firing']);
+    expect(logged.join('\n')).not.toMatch(/scheduler:|task still running/);
   });
 
   it('starts no round once stopping', async () => {
@@ -161,5 +180,16 @@ describe('cron matching and virtual time', () => {
     });
     expect(fired).toEqual([0, 10, 40, 50, 60]);
     expect(paced).toEqual([10_000, 5_000, 10_000, 10_000]);
+  });
+});
+
+describe('five-field cron (minute first)', () => {
+  it('fires at second 0 of the matching minutes, in real and in virtual time', () => {
+    const m = new CronMatcher();
+    const t0 = Date.parse('2026-01-01T00:01:10Z');
+    expect(new Date(m.next('*/5 * * * *', t0)!).toISOString()).toBe('2026-01-01T00:05:00.000Z');
+    expect(m.matches('*/5 * * * *', Date.parse('2026-01-01T00:10:00Z'))).toBe(true);
+    expect(m.matches('*/5 * * * *', Date.parse('2026-01-01T00:10:01Z'))).toBe(false);
+    m.dispose();
   });
 });

@@ -22,6 +22,9 @@ export interface CallErrorInit {
   readonly path?: string;
   readonly transportCode?: string;
   readonly body?: Buffer;
+  readonly retryAfterMs?: number;
+  readonly redactions?: number;
+  readonly size?: number;
 }
 
 /** Longest body prefix kept on an error, in bytes. */
@@ -48,6 +51,12 @@ export class CallError extends Error {
   readonly path?: string;
   /** system or undici error code of a transport failure, e.g. `ECONNREFUSED` */
   readonly transportCode?: string;
+  /** the wait the server asked for with a Retry-After header, in ms */
+  readonly retryAfterMs?: number;
+  /** occurrences of the client's secrets removed from what the server sent */
+  readonly redactions?: number;
+  /** bytes of the answer received, when `body` keeps only its first bytes (oversize, over the decode budget) */
+  readonly size?: number;
   /** raw bytes of the failed answer, secrets scrubbed; only the first 512 of an oversize one (not enumerable) */
   declare readonly body?: Buffer;
 
@@ -62,6 +71,9 @@ export class CallError extends Error {
     if (init.bodyPrefix !== undefined) this.bodyPrefix = init.bodyPrefix;
     if (init.path !== undefined) this.path = init.path;
     if (init.transportCode !== undefined) this.transportCode = init.transportCode;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.redactions !== undefined && init.redactions > 0) this.redactions = init.redactions;
+    if (init.size !== undefined) this.size = init.size;
     if (init.body !== undefined) {
       Object.defineProperty(this, 'body', { value: init.body, enumerable: false, writable: false });
     }
@@ -97,6 +109,7 @@ export class CallError extends Error {
       bodyPrefix: this.bodyPrefix,
       path: this.path,
       transportCode: this.transportCode,
+      retryAfterMs: this.retryAfterMs,
     };
   }
 }

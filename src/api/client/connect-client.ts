@@ -43,6 +43,8 @@ const encodeUntyped = encodeRequest as unknown as (op: OperationName, request: u
 
 interface Received extends ReceivedAnswer {
   readonly oversize: boolean;
+  /** bytes read (or declared) when oversize */
+  readonly size?: number;
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string {
@@ -55,11 +57,12 @@ async function readLimited(res: Dispatcher.ResponseData, limit: number): Promise
     status: res.statusCode,
     contentType: header(res.headers, 'content-type'),
     contentEncoding: header(res.headers, 'content-encoding').toLowerCase(),
+    retryAfter: header(res.headers, 'retry-after'),
   };
   const declared = Number(header(res.headers, 'content-length') || NaN);
   if (declared > limit) {
     res.body.destroy();
-    return { ...base, body: Buffer.alloc(0), oversize: true };
+    return { ...base, body: Buffer.alloc(0), oversize: true, size: declared };
   }
   const chunks: Buffer[] = [];
   let total = 0;
@@ -68,7 +71,7 @@ async function readLimited(res: Dispatcher.ResponseData, limit: number): Promise
       chunks.push(chunk);
       res.body.destroy();
       // an oversize answer is incomplete anyway: keep only its head for the error
-      return { ...base, body: Buffer.concat(chunks, Math.min(total + chunk.length, BODY_PREFIX_BYTES)), oversize: true };
+      return { ...base, body: Buffer.concat(chunks, Math.min(total + chunk.length, BODY_PREFIX_BYTES)), oversize: true, size: total + chunk.length };
     }
     chunks.push(chunk);
     total += chunk.length;
@@ -171,8 +174,8 @@ export class ConnectClient {
       });
       state.httpStatus = res.statusCode;
       const received = await readLimited(res, this.#opts.maxAnswerBytes);
-      const ctx = { operation: op, elapsedMs: now() - start, redactor: this.#redactor };
-      if (received.oversize) return { ok: false, error: oversizeError(received, ctx, this.#opts.maxAnswerBytes) };
+      const ctx = { operation: op, elapsedMs: now() - start, redactor: this.#redactor, maxParseBytes: this.#opts.maxParseBytes };
+      if (received.oversize) return { ok: false, error: oversizeError(received, ctx, this.#opts.maxAnswerBytes, received.size) };
       const result = interpretAnswer(received, ctx);
       if (!result.ok) return result;
       return {
@@ -212,6 +215,7 @@ export class ConnectClient {
       tls: this.#opts.connect === undefined ? undefined : { verify: this.#opts.connect.rejectUnauthorized },
       timeoutMs: this.#opts.timeoutMs,
       maxAnswerBytes: this.#opts.maxAnswerBytes,
+      maxParseBytes: this.#opts.maxParseBytes,
       userAgent: this.#opts.userAgent,
       closed: this.#closed,
     };

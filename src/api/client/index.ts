@@ -5,3 +5,4 @@ export * from './call-error.ts';
 export * from './options.ts';
 export * from './redact.ts';
 export * from './connect-client.ts';
+export * from './parse-budget.ts';

@@ -1,8 +1,11 @@
 /** Options of the Connect client, checked and resolved once at construction. */
 import { readFileSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import type { Dispatcher } from 'undici';
 import { DEFAULT_SERVICE_PREFIX } from '../schema/operations.ts';
 import { ClientConfigError } from './call-error.ts';
+import { DEFAULT_MAX_PARSE_BYTES } from './parse-budget.ts';
+import { secretNeedles } from './redact.ts';
 import { Secret } from './secret.ts';
 
 /** How the client authenticates: HTTP Basic (user and password) or a Bearer token. */
@@ -33,8 +36,10 @@ export interface ConnectClientOptions {
   readonly tls?: ClientTlsOptions;
   /** per-call timeout in ms, sent as Connect-Timeout-Ms and enforced locally (default 10000) */
   readonly timeoutMs?: number;
-  /** largest answer body read, in bytes (default 256 MiB) */
+  /** largest answer body read, in bytes (default 128 MiB) */
   readonly maxAnswerBytes?: number;
+  /** most memory decoding one answer may take, estimated from its bytes (default defaultMaxParseBytes()) */
+  readonly maxParseBytes?: number;
   /** User-Agent header (default `flightrec`) */
   readonly userAgent?: string;
   /** an undici dispatcher to use instead of the client's own Agent; the caller closes it */
@@ -45,10 +50,18 @@ export interface ConnectClientOptions {
 
 /** Default per-call timeout in milliseconds. */
 export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
-/** Default limit on the size of an answer body: 256 MiB. */
-export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
-/** Largest timeout Connect-Timeout-Ms can carry (10 digits). */
-export const MAX_TIMEOUT_MS = 9_999_999_999;
+/**
+ * Default limit on the size of an answer body: 128 MiB, more than twice the largest real answers
+ * (50,000 connections take about 55 MB); the parse budget guards what such a body may cost.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 128 * 1024 * 1024;
+
+/** The default parse budget: 1 GiB, or a quarter of this process's heap limit when that is less. */
+export function defaultMaxParseBytes(): number {
+  return Math.min(DEFAULT_MAX_PARSE_BYTES, Math.floor(getHeapStatistics().heap_size_limit / 4));
+}
+/** Largest timeout: the longest a timer can wait (about 24.8 days; Connect-Timeout-Ms itself could carry 10 digits). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /** Options after checking: everything the client needs, secrets still wrapped. */
 export interface ResolvedOptions {
@@ -61,6 +74,7 @@ export interface ResolvedOptions {
   readonly secretNeedles: readonly string[];
   readonly timeoutMs: number;
   readonly maxAnswerBytes: number;
+  readonly maxParseBytes: number;
   readonly userAgent: string;
   readonly connect?: { ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized: boolean };
   readonly now: () => number;
@@ -102,6 +116,10 @@ export function resolveOptions(options: ConnectClientOptions): ResolvedOptions {
   if (!Number.isSafeInteger(maxAnswerBytes) || maxAnswerBytes <= 0) {
     throw new RangeError(`maxAnswerBytes must be a positive integer, got ${String(maxAnswerBytes)}`);
   }
+  const maxParseBytes = options.maxParseBytes ?? defaultMaxParseBytes();
+  if (!Number.isSafeInteger(maxParseBytes) || maxParseBytes <= 0) {
+    throw new RangeError(`maxParseBytes must be a positive integer, got ${String(maxParseBytes)}`);
+  }
   const userAgent = options.userAgent ?? 'flightrec';
   if (/[\u0000-\u001f\u007f]/.test(userAgent)) throw new ClientConfigError('userAgent contains a control character');
   return {
@@ -111,6 +129,7 @@ export function resolveOptions(options: ConnectClientOptions): ResolvedOptions {
     ...resolveAuth(options.auth),
     timeoutMs: checkTimeout(options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, 'timeoutMs'),
     maxAnswerBytes,
+    maxParseBytes,
     userAgent,
     connect: options.tls === undefined ? undefined : resolveTls(options.tls),
     now: options.now ?? (() => performance.now()),
@@ -118,8 +137,6 @@ export function resolveOptions(options: ConnectClientOptions): ResolvedOptions {
 }
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
-/** Secrets shorter than this are not scrubbed from server text (it would mangle every message). */
-const MIN_NEEDLE = 4;
 
 function resolveAuth(auth: ClientAuth | undefined): Pick<ResolvedOptions, 'authorization' | 'authDescription' | 'secretNeedles'> {
   if (auth === undefined) return { authDescription: 'none', secretNeedles: [] };
@@ -134,7 +151,7 @@ function resolveAuth(auth: ClientAuth | undefined): Pick<ResolvedOptions, 'autho
     return {
       authorization: new Secret(`Basic ${encoded}`),
       authDescription: `basic (user ${auth.username})`,
-      secretNeedles: [password, encoded].filter((s) => s.length >= MIN_NEEDLE),
+      secretNeedles: secretNeedles(password, auth.username),
     };
   }
   if (auth.kind === 'bearer') {
@@ -146,7 +163,7 @@ function resolveAuth(auth: ClientAuth | undefined): Pick<ResolvedOptions, 'autho
     return {
       authorization: new Secret(`Bearer ${token}`),
       authDescription: 'bearer',
-      secretNeedles: token.length >= MIN_NEEDLE ? [token] : [],
+      secretNeedles: secretNeedles(token),
     };
   }
   throw new ClientConfigError(`auth.kind must be 'basic' or 'bearer'`);

@@ -302,58 +302,96 @@ export function parseJsonLosslessSlow(input: string): JsonValue {
   return new LosslessParser(input).parse();
 }
 
-function write(value: unknown, out: string[]): void {
-  if (value === null) {
-    out.push('null');
-    return;
+/** A value nested deeper than MAX_JSON_DEPTH, refused by stringifyJson's exact writer. */
+export class JsonDepthError extends Error {
+  override readonly name = 'JsonDepthError';
+  constructor() {
+    super(`value nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
+}
+
+function scalar(value: unknown): string {
+  if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
-      out.push(JSON.stringify(value));
-      return;
+      return JSON.stringify(value);
     case 'number':
-      out.push(Number.isFinite(value) ? String(value) : 'null');
-      return;
+      return Number.isFinite(value) ? String(value) : 'null';
     case 'bigint':
-      out.push(value.toString());
-      return;
+      return value.toString();
     case 'boolean':
-      out.push(value ? 'true' : 'false');
-      return;
-    case 'object':
-      break;
+      return value ? 'true' : 'false';
     default:
-      out.push('null'); // undefined, function, symbol inside an array, like JSON.stringify
+      return 'null'; // undefined, function, symbol inside an array, like JSON.stringify
+  }
+}
+
+interface Frame {
+  readonly keys: readonly string[] | undefined;
+  readonly value: unknown[] | Record<string, unknown>;
+  i: number;
+  first: boolean;
+}
+
+/** The exact writer: iterative (no recursion, so no stack overflow), bigint-aware, depth-bounded. */
+function write(root: unknown, out: string[]): void {
+  const stack: Frame[] = [];
+  const open = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') {
+      out.push(scalar(value));
       return;
-  }
-  if (Array.isArray(value)) {
-    out.push('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(',');
-      write(value[i], out);
     }
-    out.push(']');
-    return;
-  }
-  out.push('{');
-  let first = true;
-  for (const key of Object.keys(value as object)) {
-    const v = (value as Record<string, unknown>)[key];
+    if (stack.length >= MAX_JSON_DEPTH) throw new JsonDepthError();
+    const toJson = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJson === 'function') {
+      open((toJson as () => unknown).call(value));
+      return;
+    }
+    if (Array.isArray(value)) {
+      out.push('[');
+      stack.push({ keys: undefined, value, i: 0, first: true });
+    } else {
+      out.push('{');
+      stack.push({ keys: Object.keys(value), value: value as Record<string, unknown>, i: 0, first: true });
+    }
+  };
+  open(root);
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]!;
+    if (f.keys === undefined) {
+      const arr = f.value as unknown[];
+      if (f.i >= arr.length) {
+        out.push(']');
+        stack.pop();
+        continue;
+      }
+      if (f.i > 0) out.push(',');
+      open(arr[f.i++]);
+      continue;
+    }
+    if (f.i >= f.keys.length) {
+      out.push('}');
+      stack.pop();
+      continue;
+    }
+    const key = f.keys[f.i++]!;
+    const v = (f.value as Record<string, unknown>)[key];
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    out.push(first ? JSON.stringify(key) : `,${JSON.stringify(key)}`, ':');
-    first = false;
-    write(v, out);
+    out.push(f.first ? JSON.stringify(key) : `,${JSON.stringify(key)}`, ':');
+    f.first = false;
+    open(v);
   }
-  out.push('}');
 }
 
 /** JSON.stringify (compact) that writes bigint as a bare integer instead of throwing. */
 export function stringifyJson(value: JsonValue): string {
-  // fast path: JSON.stringify is exact for trees without bigints and throws a TypeError on one
+  // fast path: JSON.stringify is exact for trees without bigints; it throws a TypeError on one
+  // and a RangeError on very deep nesting: any failure goes to the exact writer, which handles
+  // bigints and refuses nesting beyond MAX_JSON_DEPTH with a JsonDepthError
   try {
     return JSON.stringify(value);
-  } catch (err) {
-    if (!(err instanceof TypeError)) throw err;
+  } catch {
+    // fall through
   }
   const out: string[] = [];
   write(value, out);

@@ -4,6 +4,7 @@
  * cluster in accelerated time (`--simulate [SCENARIO] --speed X --for DURATION`).
  */
 import { statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import {
@@ -13,11 +14,13 @@ import {
   loadCollectorConfig,
   parseDurationMs,
   parseTimeArg,
+  prepareCluster,
   readConfigFile,
   realSleep,
   TimeArgError,
   type CollectFlags,
   type CollectorConfig,
+  type PreparedCluster,
   type Reporter,
   type RoundResult,
   type Sleep,
@@ -27,6 +30,9 @@ import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { simStart } from '../sim-start.ts';
 import { openHistoryWriter } from './db.ts';
 import { globalOptionsHelp } from './help.ts';
+import { DatabaseOpenError, DatabaseVersionError, openRecordingStore, type RecordingStore } from '../../db/index.ts';
+import { checkFilter, compileOrderBy, FilterError } from '../../filter/index.ts';
+import { resolveThresholds, ThresholdError } from '../../report/timeline/thresholds.ts';
 
 /** The options of `collect` as commander gives them. */
 interface CollectOpts {
@@ -46,6 +52,8 @@ interface CollectOpts {
   pageSize?: string;
   schedule: string[];
   keepRawAnswers?: boolean;
+  maxAnswerSize?: string;
+  maxHeldMemory?: string;
   jitter?: string;
   shutdownTimeout?: string;
   once?: boolean;
@@ -84,8 +92,10 @@ export function registerCollect(program: Command, io: CliIo, done: (code: number
     .option('--insecure-skip-verify', 'do not verify the server certificate (test clusters only)')
     .option('--link <link[:topic,...]>', 'shadow link to follow, with topics for GetShadowTopic (repeatable)', collect, [])
     .option('--page-size <n>', 'ListKafkaConnections pageSize (0: server default)')
-    .option('--schedule <op=cron>', 'schedule of an operation or group, six-field cron or off (repeatable)', collect, [])
+    .option('--schedule <op=cron>', 'schedule of an operation or group: cron with six fields (seconds first) or five, or off (repeatable)', collect, [])
     .option('--keep-raw-answers', 'also keep the raw body (compressed) of successful answers')
+    .option('--max-answer-size <size>', 'largest answer read, e.g. 64MiB (default 128MiB); larger ones are recorded as failed polls')
+    .option('--max-held-memory <size>', 'memory for polls held while the database refuses writes (default 256MiB); past it the oldest are dropped and recorded as lost')
     .option('--jitter <duration>', 'most random delay before a scheduled round (default 2s)')
     .option('--shutdown-timeout <duration>', 'how long polls in flight may finish on SIGINT/SIGTERM (default 10s)')
     .option('--once', 'poll every operation once and exit: 0, or 3 when a poll failed')
@@ -139,6 +149,8 @@ function flagsOf(opts: CollectOpts, cluster: string | undefined): CollectFlags {
     jitter: opts.jitter,
     shutdownTimeout: opts.shutdownTimeout,
     keepRawAnswers: opts.keepRawAnswers,
+    maxAnswerSize: opts.maxAnswerSize,
+    maxHeldMemory: opts.maxHeldMemory,
   };
 }
 
@@ -160,8 +172,61 @@ function waitForAbort(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
-function exitCodeOf(results: readonly RoundResult[]): number {
-  return results.some((r) => r.failures.length > 0) ? EXIT.pollsFailed : EXIT.ok;
+function exitCodeOf(results: readonly RoundResult[], collector: Collector): number {
+  const failed = results.some((r) => r.failures.length > 0) || collector.stats.unstorable > 0 || collector.stats.lostRecorded > 0;
+  return failed ? EXIT.pollsFailed : EXIT.ok;
+}
+
+/**
+ * Checks what the collector itself does not (it sees neither the filter engine nor the
+ * analysis): each cluster's connections filter and order_by in the server's dialect, and the
+ * file's `thresholds` section. Exit 2 with the key and, for a filter, the caret display.
+ */
+function checkAnalysisAndFilters(config: CollectorConfig, file: { path: string } | undefined): void {
+  if (config.thresholds !== undefined) {
+    try {
+      resolveThresholds(config.thresholds);
+    } catch (err) {
+      if (err instanceof ThresholdError) throw new UsageError(`${file?.path ?? 'config'}: ${err.message}`);
+      throw err;
+    }
+  }
+  for (const c of config.clusters) {
+    const where = `cluster ${c.name}: connections`;
+    if (c.connections.filter !== '') {
+      const checked = checkFilter(c.connections.filter, { resource: 'connections', dialect: 'server' });
+      if (!checked.ok) throw new UsageError(`${where}.filter is not accepted by the cluster (server dialect): ${checked.error.render()}`);
+    }
+    if (c.connections.orderBy !== '') {
+      try {
+        compileOrderBy(c.connections.orderBy, { resource: 'connections', dialect: 'server' });
+      } catch (err) {
+        if (err instanceof FilterError) throw new UsageError(`${where}.orderBy is not accepted by the cluster (server dialect): ${err.render()}`);
+        throw err;
+      }
+    }
+  }
+}
+
+/** Loads the secrets and builds the clients of every cluster (before any file is created). */
+function prepareAll(config: CollectorConfig, io: CliIo, warn: (line: string) => void): PreparedCluster[] {
+  const prepared: PreparedCluster[] = [];
+  try {
+    for (const c of config.clusters) prepared.push(usage(() => prepareCluster(c, io.env, warn)));
+    return prepared;
+  } catch (err) {
+    for (const p of prepared) void Promise.resolve(p.client.close()).catch(() => {});
+    throw err;
+  }
+}
+
+function openStore(path: string, keepRawAnswers: boolean): RecordingStore {
+  try {
+    return openRecordingStore(path, { keepRawAnswers });
+  } catch (err) {
+    if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw new RuntimeError(err.message);
+    throw err;
+  }
 }
 
 /** Runs `collect` with parsed options; returns the exit code. */
@@ -172,9 +237,10 @@ export async function runCollect(opts: CollectOpts, g: GlobalOpts, io: CliIo): P
     if (v !== undefined) throw new UsageError(`${flag} needs --simulate`);
   }
   const config = usage(() => loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) }));
+  checkAnalysisAndFilters(config, file);
   return record(config, g, io, opts.once === true, (collector) => {
     collector.start();
-    return waitForAbort(io.signal);
+    return waitForAbort(collector.stopping);
   });
 }
 
@@ -188,15 +254,18 @@ async function record(
   extra: { nowNs?: () => bigint; sleep?: Sleep } = {},
 ): Promise<number> {
   const dbPath = resolve(io.cwd, g.db);
-  const writer = openHistoryWriter(dbPath, { keepRawAnswers: config.keepRawAnswers });
   const reporter: Reporter = io.collectorReporter ?? createReporter(io.stderr, () => databaseSize(dbPath));
-  let collector: Collector;
+  // everything that can be wrong in the configuration is found before the database is created
+  const prepared = prepareAll(config, io, (line) => reporter.line(`warning: ${line}`));
+  let writer: RecordingStore;
   try {
-    collector = usage(() => new Collector({ config, writer, env: io.env, now: io.now, reporter, ...extra }));
+    writer = openStore(dbPath, config.keepRawAnswers);
   } catch (err) {
-    writer.close();
+    for (const p of prepared) void Promise.resolve(p.client.close()).catch(() => {});
     throw err;
   }
+  const owner = `${hostname()} pid ${process.pid} (${Math.random().toString(16).slice(2, 10)})`;
+  const collector = new Collector({ config, writer, prepared, env: io.env, now: io.now, reporter, storeLabel: dbPath, owner, ...extra });
   const onAbort = (): void => void collector.shutdown();
   io.signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -204,15 +273,24 @@ async function record(
       await collector.shutdown();
       return EXIT.ok;
     }
+    let code: number = EXIT.ok;
     if (once) {
       const results = await collector.runAll();
-      await collector.shutdown();
-      return exitCodeOf(results);
+      code = exitCodeOf(results, collector);
+      const standby = collector.standby;
+      if (standby.length > 0) {
+        await collector.shutdown();
+        throw new RuntimeError(
+          `another collector is recording ${standby.join(', ')} into ${dbPath}; --once does not wait for it: stop it, or give another --db`,
+        );
+      }
+    } else {
+      await body(collector);
     }
-    await body(collector);
     const report = await collector.shutdown();
+    if (collector.fatal !== undefined) throw new RuntimeError(collector.fatal.message);
     if (report.unwritten > 0) throw new RuntimeError(`${report.unwritten} polls could not be written to ${dbPath}`);
-    return EXIT.ok;
+    return code;
   } finally {
     io.signal.removeEventListener('abort', onAbort);
     await collector.shutdown();
@@ -285,6 +363,7 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
         `${forMs === undefined ? 'until interrupted' : `for ${opts.for} of simulated time`}` +
         `${Number.isFinite(rate) ? ` at ${rate}x` : ', as fast as possible'}\n`,
     );
+    checkAnalysisAndFilters(config, file);
     return await record(config, g, io, opts.once === true, (collector) => collector.runVirtual(until, { nowMs, advanceTo, ...(pace === undefined ? {} : { pace }) }), {
       nowNs,
       sleep,

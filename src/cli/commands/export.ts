@@ -10,7 +10,7 @@ import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { CorruptDataError, createHistoryReader, HistoryQueryError } from '../../db/index.ts';
-import { mappingDocument, writeExportBundle, type ExportResult } from '../../report/export/index.ts';
+import { escapeUnsafeJson, mappingDocument, writeExportBundle, type ExportResult } from '../../report/export/index.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { VERSION } from '../version.ts';
 import { openHistoryReadOnly, timeOption } from './query.ts';
@@ -50,6 +50,7 @@ class PrivateFile {
     fchmodSync(this.#fd, 0o600);
   }
 
+  /** Buffers a piece; writes once a MiB is pending. */
   write(chunk: string): void {
     this.#pending.push(chunk);
     this.#size += chunk.length;
@@ -89,6 +90,24 @@ class PrivateFile {
 }
 
 
+const WRITE_ERRORS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'the file is too large for the file system',
+  EIO: 'an I/O error',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+};
+
+/** A failure to write the bundle as a message (the partial file is already removed), not a stack trace. */
+function writeFailure(err: unknown, path: string): unknown {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code) || err instanceof RuntimeError || err instanceof UsageError) return err;
+  const why = WRITE_ERRORS[code] ?? (err as Error).message;
+  return new RuntimeError(`cannot write ${path}: ${why} (${code}); the partial export was removed`);
+}
+
 /** Registers `export`. */
 export function registerExport(program: Command, io: CliIo, done: (code: number) => void): void {
   program
@@ -123,8 +142,9 @@ export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
       throw new UsageError(`no cluster ${JSON.stringify(sanitizeForTerminal(g.cluster))} is recorded; recorded: ${reader.clusters().join(', ')}`);
     }
     const base = { since, until, cluster: g.cluster, redact: opts.redact === true, now: io.now(), generator: `flightrec ${VERSION}` };
+    // raw C1 and bidi controls never reach a terminal (or a file later shown on one): JSON escapes them
     if (toStdout) {
-      result = writeExportBundle(reader, (s) => io.stdout.write(s), base);
+      result = writeExportBundle(reader, (s) => io.stdout.write(escapeUnsafeJson(s)), base);
     } else {
       outPath = resolve(io.cwd, opts.out);
       const mappingPath = `${outPath}.mapping.json`;
@@ -132,16 +152,19 @@ export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
       let mapping: PrivateFile | undefined;
       try {
         if (base.redact) mapping = new PrivateFile(mappingPath);
-        result = writeExportBundle(reader, (s) => file.write(s), { ...base, ...(mapping === undefined ? {} : { mappingFile: basename(mappingPath) }) });
+        result = writeExportBundle(reader, (s) => file.write(escapeUnsafeJson(s)), {
+          ...base,
+          ...(mapping === undefined ? {} : { mappingFile: basename(mappingPath) }),
+        });
         file.close();
         if (mapping !== undefined) {
-          mapping.write(mappingDocument(result.mapping, basename(outPath), io.now()));
+          mapping.write(escapeUnsafeJson(mappingDocument(result.mapping, basename(outPath), io.now())));
           mapping.close();
         }
       } catch (err) {
         file.discard();
         mapping?.discard();
-        throw err;
+        throw writeFailure(err, outPath);
       }
     }
   } catch (err) {

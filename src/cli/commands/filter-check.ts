@@ -42,7 +42,8 @@ export function registerFilterCheck(program: Command, io: CliIo, done: (code: nu
         const { line, caret } = caretLines(expr, w.start, w.end);
         io.stderr.write(`warning: ${sanitizeForTerminal(w.message)}\n  ${line}\n  ${caret}\n`);
       }
-      io.stdout.write(`${result.normalized}\n`);
+      // the normalised form repeats the user's literals: their control and bidi characters are shown as escapes
+      io.stdout.write(`${sanitizeForTerminal(result.normalized)}\n`);
       done(EXIT.ok);
     });
 }

@@ -200,7 +200,15 @@ export function runImport(files: readonly string[], opts: ImportOpts, g: GlobalO
       };
       let poll: string;
       try {
-        poll = writer.writePoll(record).toString();
+        // a file whose content cannot be stored as it is becomes a failed poll saying why
+        const stored = writer.storePoll(record);
+        poll = stored.id.toString();
+        if (stored.substituted !== undefined) {
+          const error = `cannot be stored as it is (${stored.substituted})`;
+          io.stderr.write(sanitizeForTerminal(`flightrec: import ${name}: ${error}; stored as failed poll ${poll} with its raw bytes\n`));
+          outcomes.push({ file: name, poll, ok: false, error });
+          continue;
+        }
       } catch (err) {
         const error = `cannot store it: ${err instanceof Error ? err.message : String(err)}`;
         io.stderr.write(sanitizeForTerminal(`flightrec: import ${name}: ${error}\n`));

@@ -55,15 +55,15 @@ function rawField(raw: Uint8Array, redact: boolean): { [k: string]: JsonValue } 
   }
 }
 
-/** The JSON entry of one poll, before redaction. */
-function pollEntry(source: ExportSource, row: PollRowValue, redact: boolean): { [k: string]: JsonValue } {
+/** The JSON entry of one poll, before redaction (with a redactor: unknown fields already tokenised). */
+function pollEntry(source: ExportSource, row: PollRowValue, redact: boolean, redactor?: Redactor): { [k: string]: JsonValue } {
   const r = source.reconstructAnswer(row.id);
   const op = r.operation as OperationName;
   const entry: { [k: string]: JsonValue } = {
     poll: encodeMessage(PollRow, row as unknown as Record<string, unknown>),
     request: encodeMessage(OPERATIONS[op].request, r.request as Record<string, unknown>),
   };
-  if (r.answer !== undefined) entry.answer = encodeAnswerTree(op, r.answer as never);
+  if (r.answer !== undefined) entry.answer = encodeAnswerTree(op, (redactor === undefined ? r.answer : redactor.redactUnknown(r.answer)) as never);
   if (r.failure !== undefined) {
     const f = r.failure;
     entry.failure = {
@@ -111,7 +111,7 @@ export function writeExportBundle(source: ExportSource, write: (chunk: string) =
   let failed = 0;
   polls.forEach((row, i) => {
     if (row.outcome !== 'ok') failed++;
-    const entry: JsonValue = pollEntry(source, row, opts.redact);
+    const entry: JsonValue = pollEntry(source, row, opts.redact, redactor);
     write(`${i === 0 ? '' : ',\n'}${stringifyJson(redactor === undefined ? entry : redactor.redact(entry))}`);
   });
   write(`\n],"pollCount":${polls.length},"failedPolls":${failed}}\n`);

@@ -8,8 +8,20 @@
  */
 import type { JsonValue } from '../../api/codec/lossless-json.ts';
 
+/** Characters JSON.stringify leaves raw that a terminal would obey: DEL, C1 controls, bidi controls, line separators. */
+const TERMINAL_UNSAFE_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text with DEL, C1 controls (U+009B is a CSI), bidi overrides and isolates (U+202E,
+ * U+2066...) and line separators written as `\u` escapes: the same JSON value, safe on a
+ * terminal. They can only occur inside strings, where the escape means the same character.
+ */
+export function escapeUnsafeJson(json: string): string {
+  return json.replace(TERMINAL_UNSAFE_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** The kinds of values replaced, each with its own token counter. */
-export const REDACTED_KINDS = ['ip', 'principal', 'client', 'txn', 'group', 'group-instance', 'group-member'] as const;
+export const REDACTED_KINDS = ['ip', 'principal', 'client', 'txn', 'group', 'group-instance', 'group-member', 'unknown', 'secret'] as const;
 /** One kind of redacted value. */
 export type RedactedKind = (typeof REDACTED_KINDS)[number];
 
@@ -40,7 +52,24 @@ const FIELD_KINDS: Readonly<Record<string, RedactedKind>> = {
   group_instance_id: 'group-instance',
   groupMemberId: 'group-member',
   group_member_id: 'group-member',
+  authorization: 'secret',
+  Authorization: 'secret',
+  password: 'secret',
+  passwd: 'secret',
+  secret: 'secret',
+  token: 'secret',
+  accessToken: 'secret',
+  access_token: 'secret',
+  apiKey: 'secret',
+  api_key: 'secret',
+  credentials: 'secret',
 };
+
+/** What the mapping file says for a credential: its value is never written anywhere. */
+export const SECRET_NOT_KEPT = '(a credential: not kept)';
+
+/** HTTP credentials inside text: `Basic dXNlcjpw...`, `Bearer eyJ...`. */
+const CREDENTIAL_PATTERN = /\b(Basic|Bearer|Token)\s+[A-Za-z0-9+/=._~-]{6,}/gi;
 
 /**
  * Structured identifiers that are not personal data (resource names, enum-like fields): left
@@ -88,9 +117,9 @@ export class Redactor {
       this.#counters.set(kind, n);
       token = `${kind}-${n}`;
       this.#tokens.set(value, token);
-      this.#entries.push({ kind, token, value });
+      this.#entries.push({ kind, token, value: kind === 'secret' ? SECRET_NOT_KEPT : value });
       // addresses inside text are found by pattern (a prefix match would cut 10.0.0.12 at 10.0.0.1)
-      if (kind !== 'ip' && value.length >= MIN_TEXT_MATCH && !this.#textToken.has(value)) {
+      if (kind !== 'ip' && kind !== 'unknown' && value.length >= MIN_TEXT_MATCH && !this.#textToken.has(value)) {
         this.#textToken.set(value, token);
         const prefix = value.slice(0, 3);
         const list = this.#byPrefix.get(prefix) ?? [];
@@ -132,7 +161,56 @@ export class Redactor {
       }
     }
     out += text.slice(from);
-    return out.replace(IP_PATTERN, (ip) => this.token('ip', ip));
+    return out.replace(CREDENTIAL_PATTERN, (m, scheme: string) => `${scheme} ${this.token('secret', m)}`).replace(IP_PATTERN, (ip) => this.token('ip', ip));
+  }
+
+  /**
+   * A copy of a decoded answer whose unknown fields (`$unknown`, at any level) have every
+   * string replaced by a token: flightrec cannot tell what a field it does not know holds, so a
+   * redacted export keeps its shape and not its text. Known fields are left to `redact`.
+   */
+  redactUnknown<T>(decoded: T): T {
+    return this.#unknownIn(decoded, 0) as T;
+  }
+
+  #unknownIn(v: unknown, depth: number): unknown {
+    if (v === null || typeof v !== 'object' || depth > 64 || v instanceof Uint8Array) return v;
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined;
+      v.forEach((e, i) => {
+        const r = this.#unknownIn(e, depth + 1);
+        if (r !== e) (out ??= v.slice())[i] = r;
+      });
+      return out ?? v;
+    }
+    let out: Record<string, unknown> | undefined;
+    for (const [k, e] of Object.entries(v)) {
+      const r = k === '$unknown' ? this.#opaque(e as JsonValue) : this.#unknownIn(e, depth + 1);
+      if (r !== e) (out ??= { ...(v as Record<string, unknown>) })[k] = r;
+    }
+    return out ?? v;
+  }
+
+  /** Every string of a value flightrec does not know, tokenised (walked without recursion). */
+  #opaque(value: JsonValue): JsonValue {
+    const root: { v: JsonValue } = { v: value };
+    const stack: { holder: { [k: string]: JsonValue } | JsonValue[]; key: string | number }[] = [{ holder: root as unknown as { [k: string]: JsonValue }, key: 'v' }];
+    while (stack.length > 0) {
+      const { holder, key } = stack.pop()!;
+      const x = (holder as Record<string | number, JsonValue>)[key] as JsonValue;
+      if (typeof x === 'string') {
+        if (x !== '') (holder as Record<string | number, JsonValue>)[key] = this.token(FIELD_KINDS[String(key)] === 'secret' ? 'secret' : 'unknown', x);
+      } else if (Array.isArray(x)) {
+        const copy = x.slice();
+        (holder as Record<string | number, JsonValue>)[key] = copy;
+        for (let i = 0; i < copy.length; i++) stack.push({ holder: copy, key: i });
+      } else if (x !== null && typeof x === 'object') {
+        const copy = { ...x };
+        (holder as Record<string | number, JsonValue>)[key] = copy;
+        for (const k of Object.keys(copy)) stack.push({ holder: copy, key: k });
+      }
+    }
+    return root.v;
   }
 
   /** Every token handed out, in order of first sight. */

@@ -3,7 +3,7 @@ import { CallError, type CallResult } from '../../../src/api/client/index.ts';
 import type { OperationName } from '../../../src/api/schema/operations.ts';
 import { KafkaConnection } from '../../../src/api/schema/connection.ts';
 import { defaultMessage } from '../../../src/api/wire/defaults.ts';
-import type { HistoryWriter, PollRecord } from '../../../src/db/poll-record.ts';
+import { StoreRefusedError, type HistoryWriter, type PollRecord, type StoredPoll } from '../../../src/db/poll-record.ts';
 import type { AdminCaller, ClusterRuntime, RoundDeps } from '../../../src/collector/poller.ts';
 import { createCallQueue } from '../../../src/collector/call-queue.ts';
 import { defaultCluster, type ClusterConfig } from '../../../src/collector/config.ts';
@@ -66,6 +66,10 @@ export function memoryWriter(): HistoryWriter & { records: PollRecord[]; failing
       if (w.failing) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
       w.records.push(record);
       return BigInt(w.records.length);
+    },
+    storePoll(record: PollRecord): StoredPoll {
+      if (w.failing) throw new StoreRefusedError('database or disk is full', 'SQLITE_FULL');
+      return { id: w.writePoll(record) };
     },
     close() {
       w.closed = true;

@@ -45,12 +45,14 @@ const failure = (want: { code: string; kind?: string; status?: number; message?:
 const keepsUnknown = (r: ReconstructedPoll): string | undefined =>
   r.answer !== undefined && (r.answer as { $unknown?: object }).$unknown !== undefined ? undefined : 'unknown fields lost';
 
-interface Draft extends Omit<FaultCase, 'from' | 'until'> {
+/** A fault of the plan before it is given a window. */
+export interface Draft extends Omit<FaultCase, 'from' | 'until'> {
   /** seconds the fault lasts (default 20: one round) */
   readonly lasts?: number;
 }
 
-const DRAFTS: readonly Draft[] = [
+/** The faults, without their windows (the hostile server of test/fixtures/hostile-server plays each as a named mode). */
+export const DRAFTS: readonly Draft[] = [
   { name: 'admin API down for 3 minutes (broker 0 down: connections dropped)', lasts: 180, expect: 'fail', sim: 'broker_down, broker: 0',
     evidence: failure({ code: 'unavailable', kind: 'transport', status: 0 }), timeline: { kinds: ['api.unavailable'] } },
   { name: '503 burst (half the calls)', expect: 'mixed', lasts: 20, sim: 'api_fault, fault: unavailable, ratio: 0.5',

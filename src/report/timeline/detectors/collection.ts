@@ -8,6 +8,9 @@ import { IntervalBook } from '../interval-book.ts';
 import { entity, pollTime } from '../types.ts';
 import { formatHumanDuration } from '../../../api/codec/duration.ts';
 
+/** Outcome of a poll that records polls the collector could not store (see src/collector/held-polls.ts). */
+const NOT_STORED = 'not_stored';
+
 /** How a failed poll is classed: the kind is `api.<class>`. */
 export type FailureClass = 'unavailable' | 'timeout' | 'refused' | 'error';
 
@@ -108,6 +111,8 @@ export function collectionDetector(ctx: DetectorContext): PollDetector {
           round: undefined,
         };
         streams.set(key, s);
+      } else if (p.outcome === NOT_STORED) {
+        // handled below: the lost run is the gap, not the pause around it
       } else if (p.scheduledTime !== s.lastScheduled) {
         const delta = p.scheduledTime - s.lastScheduled;
         const usual = expected(s);
@@ -132,6 +137,27 @@ export function collectionDetector(ctx: DetectorContext): PollDetector {
       }
       s.lastTime = t;
       s.lastId = p.id;
+
+      // polls the collector could not store (the database refused writes and the held ones
+      // passed their memory budget): a gap in the recording, from the first lost poll to the last
+      if (p.outcome === NOT_STORED) {
+        const end = p.endTime > t ? p.endTime : t;
+        book.closed({
+          kind: 'collection.gap',
+          severity: 'error',
+          entity: s.entity,
+          start: t,
+          description: p.message,
+          before: { poll: String(p.id) },
+          after: { outcome: p.outcome },
+          pollId: p.id,
+          end,
+          endPollId: p.id,
+        });
+        s.lastScheduled = end;
+        s.lastTime = end;
+        return;
+      }
 
       const errKey = `${key}\u0000err`;
       if (p.outcome !== 'ok') {
