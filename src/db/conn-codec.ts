@@ -4,7 +4,7 @@
  * Head entries hold absolute samples of an open batch; chunks hold one connection's samples
  * over a sealed batch, delta-encoded (docs/storage.md describes both byte layouts).
  */
-import { parseJsonLossless, stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
+import { cloneJson, parseJsonLossless, stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
 import type { KafkaConnection } from '../api/schema/connection.ts';
 import { ByteReader, ByteWriter, type Num } from './bytes.ts';
 
@@ -321,7 +321,7 @@ export function buildConnection(p: ConnSlow, s: FastSample): KafkaConnection {
     uid: p.uid,
   };
   const top = p.unknown?.[''];
-  if (top !== undefined) c.$unknown = structuredClone(top) as Record<string, JsonValue>;
+  if (top !== undefined) c.$unknown = cloneJson(top) as Record<string, JsonValue>;
   return c;
 }
 
@@ -361,11 +361,11 @@ export function buildVersionRow(p: ConnSlow & { readonly version: number; readon
     entityId: p.entity,
   };
   const top = p.unknown?.[''];
-  if (top !== undefined) row.$unknown = structuredClone(top) as Record<string, JsonValue>;
+  if (top !== undefined) row.$unknown = cloneJson(top) as Record<string, JsonValue>;
   return freeze(row);
 }
 
 function withUnknown<T extends object>(o: T, unknown: JsonValue | undefined): T & { $unknown?: Record<string, JsonValue> } {
-  if (unknown !== undefined) (o as { $unknown?: unknown }).$unknown = structuredClone(unknown);
+  if (unknown !== undefined) (o as { $unknown?: unknown }).$unknown = cloneJson(unknown);
   return o;
 }

@@ -8,10 +8,10 @@
  * error is rebuilt only when one is thrown.
  */
 import { CodecError } from '../codec/errors.ts';
-import { decodeWireInt32, decodeWireInt64, describeValue } from '../codec/int64.ts';
+import { decodeWireInt32, decodeWireInt64, describeValue, integerOfLiteral } from '../codec/int64.ts';
 import { parseWireDuration } from '../codec/duration.ts';
 import { daysFromCivil, parseTimestamp } from '../codec/timestamp.ts';
-import type { JsonValue } from '../codec/lossless-json.ts';
+import { JsonNumber, type JsonValue } from '../codec/lossless-json.ts';
 import { camelToSnake, type FieldSpec, type FieldType, type MessageSchema } from '../schema/fields.ts';
 import { canonicalEnumName, type EnumTable } from '../schema/enum-table.ts';
 import { defaultValue } from './defaults.ts';
@@ -120,7 +120,7 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
   };
 
   return (value) => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof JsonNumber) {
       throw new ValidationError('', `expected object ${schemaName}, got ${describeValue(value)}`);
     }
     const src = value as Record<string, unknown>;
@@ -272,7 +272,7 @@ function compileType(type: FieldType): ValueDecoder {
       const intKeys = type.keyKind === 'int32';
       let val: ValueDecoder | undefined;
       return (raw) => {
-        if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+        if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || raw instanceof JsonNumber) {
           throw new ValidationError('', `expected object (map), got ${describeValue(raw)}`);
         }
         const dec = (val ??= valueDecoderOf(valueType));
@@ -312,6 +312,8 @@ function compileEnum(table: EnumTable): ValueDecoder {
       return known !== undefined ? known : (canonicalEnumName(table, raw) ?? raw);
     }
     if (typeof raw === 'number' && Number.isInteger(raw)) return values[raw] ?? String(raw);
+    const n = raw instanceof JsonNumber ? integerOfLiteral(raw.text) : undefined;
+    if (n !== undefined) return (n >= 0n && n < BigInt(values.length) ? values[Number(n)] : undefined) ?? String(n);
     throw new ValidationError('', `expected ${typeName} name, got ${describeValue(raw)}`);
   };
 }

@@ -6,7 +6,7 @@
  * Values are found by field name; they are then also replaced wherever they occur inside other
  * strings (messages, filters, reasons, unknown fields), and IP addresses are found by pattern.
  */
-import type { JsonValue } from '../../api/codec/lossless-json.ts';
+import { JsonNumber, type JsonValue } from '../../api/codec/lossless-json.ts';
 
 /** The kinds of values replaced, each with its own token counter. */
 export const REDACTED_KINDS = ['ip', 'principal', 'client', 'txn', 'group', 'group-instance', 'group-member'] as const;
@@ -149,7 +149,7 @@ export class Redactor {
       return this.text(v);
     }
     if (Array.isArray(v)) return v.map((e) => this.#redact(e, key));
-    if (v !== null && typeof v === 'object') {
+    if (v !== null && typeof v === 'object' && !(v instanceof JsonNumber)) {
       const out: { [k: string]: JsonValue } = {};
       for (const [k, x] of Object.entries(v)) {
         const name = FIELD_KINDS[k] !== undefined || IDENTIFIER_KEYS.has(k) ? k : this.#key(k);
@@ -179,5 +179,5 @@ function walk(v: JsonValue | undefined, key: string | undefined, visit: (kind: R
     for (const e of v) walk(e, key, visit);
     return;
   }
-  if (typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k, visit);
+  if (typeof v === 'object' && !(v instanceof JsonNumber)) for (const [k, x] of Object.entries(v)) walk(x, k, visit);
 }
