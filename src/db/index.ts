@@ -12,7 +12,7 @@ export {
   type StateAt,
 } from './reader.ts';
 export type { ConnectionFrame } from './conn-stream.ts';
-export type { ConnectionVersion } from './conn-codec.ts';
+export type { ConnectionVersion } from './conn-rows.ts';
 export type { PruneResult, StoreStats } from './maintenance.ts';
 export { CONNECTION_COLUMNS } from './sql-columns.ts';
 export type { HistoryWriter, PollCoverage, PollFailure, PollRecord, PollSuccess } from './poll-record.ts';

@@ -10,17 +10,14 @@ import { SchemaRegistrySyncStatus, ShadowLinkConfigurations } from '../api/schem
 import type { ShadowTopic, ShadowTopicPartition } from '../api/schema/shadow-topic.ts';
 import { decodeMessage } from '../api/wire/decode.ts';
 import type { Resolver } from './dictionary.ts';
-import { fromSqlInt, parseExtra, type ExtraJson } from './sql-values.ts';
+import { fromSqlInt, parseExtra, withExtras, type ExtraJson } from './sql-values.ts';
 
 type Row = unknown[];
 /** An answer of one of the five small operations. */
 export type SmallAnswer = ResponseOf<Exclude<OperationName, 'ListKafkaConnections'>>;
 
-function withUnknown<T extends object>(o: T, extra: ExtraJson | undefined, path: string): T {
-  const u = extra?.[path];
-  if (u !== undefined) (o as { $unknown?: Record<string, JsonValue> }).$unknown = u;
-  return o;
-}
+/** Puts the unknown fields and absent names stored at `path` back on a rebuilt message. */
+const withUnknown = withExtras;
 
 const bool = (v: unknown): boolean => v !== 0n && v !== 0;
 const int = (v: unknown): number => Number(v as bigint);

@@ -327,7 +327,7 @@ describe('direct decoder: everything else gives the reference result or error', 
     ];
     for (const body of list) expectSame(LIST, bytes(body));
     expect(() => decodeMessageBytes(LIST, bytes(connection('"totalRequestStatistics":{"produceBytes":true}')))).toThrow(
-      'connections[0].totalRequestStatistics.produceBytes: expected int64, got true',
+      'connections[0].totalRequestStatistics.produceBytes: expected uint64, got true',
     );
   });
 

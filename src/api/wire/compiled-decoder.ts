@@ -174,11 +174,15 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
     if (out === undefined) out = inOrder === count && build !== undefined ? build(values) : partial(values, inOrder);
     values.fill(undefined, 0, inOrder); // holds nothing of the answer once it is built
     scratch.push(values);
+    let absent: string[] | undefined;
     for (let i = 0; i < defaultCount; i++) {
       const d = defaults[i]!;
-      if (!(d.name in out)) out[d.name] = d.fresh === undefined ? d.value : d.fresh();
+      if (d.name in out) continue;
+      out[d.name] = d.fresh === undefined ? d.value : d.fresh();
+      (absent ??= []).push(d.name);
     }
     if (unknown !== undefined) out.$unknown = unknown;
+    if (absent !== undefined) out.$absent = absent;
     return out;
   };
 }
