@@ -175,7 +175,7 @@ async function record(
 ): Promise<number> {
   const dbPath = resolve(io.cwd, g.db);
   const writer = openHistoryWriter(dbPath, { keepRawAnswers: config.keepRawAnswers });
-  const reporter: Reporter = createReporter(io.stderr, () => databaseSize(dbPath));
+  const reporter: Reporter = createReporter(io.stderr, () => databaseSize(dbPath), (name) => config.clusters.find((c) => c.name === name)?.servicePrefix);
   let collector: Collector;
   try {
     collector = usage(() => new Collector({ config, writer, env: io.env, now: io.now, reporter, ...extra }));
