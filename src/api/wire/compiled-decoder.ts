@@ -14,7 +14,7 @@ import { daysFromCivil, parseTimestamp } from '../codec/timestamp.ts';
 import { JsonNumber, type JsonValue } from '../codec/lossless-json.ts';
 import { camelToSnake, type FieldSpec, type FieldType, type MessageSchema } from '../schema/fields.ts';
 import { canonicalEnumName, type EnumTable } from '../schema/enum-table.ts';
-import { defaultValue } from './defaults.ts';
+import { absentMessage, defaultValue } from './defaults.ts';
 import { recordLiteral } from './record-literal.ts';
 import { ValidationError } from './validation-error.ts';
 
@@ -195,7 +195,9 @@ export function compileDefaults(schema: MessageSchema): DefaultField[] {
     if (spec.presence !== 'always') continue;
     const type = spec.type;
     const mutable = type.kind === 'list' || type.kind === 'map' || type.kind === 'message';
-    defaults.push({ name, value: mutable ? undefined : defaultValue(type), fresh: mutable ? () => defaultValue(type) : undefined });
+    // an absent message reads as its default with every field named absent (nothing of it was sent)
+    const fresh = type.kind === 'message' ? () => absentMessage(type.message) : () => defaultValue(type);
+    defaults.push({ name, value: mutable ? undefined : defaultValue(type), fresh: mutable ? fresh : undefined });
   }
   return defaults;
 }
