@@ -3,7 +3,13 @@
  * field must never reach `Maximum call stack size exceeded`; beyond MAX_JSON_DEPTH every reader
  * refuses with a typed JsonDepthError, and the client turns it into a failed call (a failed poll).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { memoryIo } from '../helpers/memory-io.ts';
 import { ConnectClient } from '../../src/api/client/index.ts';
 import { JsonDepthError, JsonNumber, MAX_JSON_DEPTH, parseJsonLossless, stringifyJson, type JsonValue } from '../../src/api/codec/index.ts';
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../../src/api/schema/operations.ts';
@@ -99,6 +105,32 @@ describe('the client records a too-deep answer as a failed call, with the reason
       expect(result.error.body?.length).toBeGreaterThan(10_000);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('import of a too-deep answer stores a failed poll with the reason', () => {
+  it.each([
+    ['a successful answer with a deep unknown field', bodyWith('GetUpgradeStatus', DEEP)],
+    ['a saved error whose details nest deeply', `{"code":"internal","message":"x","details":[${DEEP}]}`],
+  ])('%s', async (_what, body) => {
+    const dir = mkdtempSync(join(tmpdir(), 'flightrec-deep-'));
+    try {
+      writeFileSync(join(dir, 'deep.json'), body);
+      const io = memoryIo({ cwd: dir });
+      const code = await main(['--db', join(dir, 'h.db'), 'import', '--op', 'GetUpgradeStatus', '--at', '2025-09-01T10:00:00Z', 'deep.json'], io);
+      expect(code).toBe(1);
+      expect(io.err()).toContain(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
+      expect(io.err()).toContain('stored as failed poll');
+      expect(io.err()).not.toMatch(/call stack|RangeError/);
+      const db = new Database(join(dir, 'h.db'), { readonly: true });
+      const row = db.prepare('SELECT ok, kind, message, (SELECT length(body) FROM poll_raw WHERE poll_id = poll.id) AS raw FROM poll').get() as Record<string, unknown>;
+      db.close();
+      expect(row).toMatchObject({ ok: 0, kind: 'invalid_answer' });
+      expect(String(row.message)).toContain('nesting deeper than');
+      expect(row.raw).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
