@@ -5,21 +5,10 @@
  * over a sealed batch, delta-encoded (docs/storage.md describes both byte layouts). Fields absent
  * on the wire are kept too (conn-presence.ts): slow ones with the version, fast ones per sample.
  */
-import { cloneJson, parseJsonLossless, stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
+import { stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
 import type { KafkaConnection } from '../api/schema/connection.ts';
-import type { AbsentFields } from '../api/schema/fields.ts';
 import { ByteReader, ByteWriter, type Num } from './bytes.ts';
-import {
-  A_ITEMS,
-  fastAbsentMask,
-  inFlightAbsent,
-  itemAbsent,
-  itemMasks,
-  markAbsent,
-  slowAbsent,
-  statsAbsent,
-  topAbsent,
-} from './conn-presence.ts';
+import { A_ITEMS, fastAbsentMask, itemMasks, slowAbsent } from './conn-presence.ts';
 
 /** Fast numeric fields, in storage order: idle first, then totals, then recent statistics. */
 export const FAST_FIELDS = 9;

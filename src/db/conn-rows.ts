@@ -7,7 +7,7 @@ import { cloneJson, parseJsonLossless, type JsonValue } from '../api/codec/lossl
 import type { KafkaConnection } from '../api/schema/connection.ts';
 import type { AbsentFields } from '../api/schema/fields.ts';
 import { big, type FastSample, type SampleSlot } from './conn-codec.ts';
-import { A_INFLIGHT, A_ITEMS, inFlightAbsent, itemAbsent, markAbsent, statsAbsent, topAbsent } from './conn-presence.ts';
+import { A_ITEMS, inFlightAbsent, itemAbsent, markAbsent, statsAbsent, topAbsent } from './conn-presence.ts';
 
 /** Identity of a connection (what its entity row holds). */
 export interface ConnIdentity {
