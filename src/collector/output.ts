@@ -5,7 +5,7 @@
  */
 import { formatTimestampShort } from '../api/codec/timestamp.ts';
 import { sanitizeCell } from '../api/safe-text.ts';
-import type { RoundResult } from './poller.ts';
+import type { RoundFailure, RoundResult } from './poller.ts';
 
 /** A text stream such as process.stderr. */
 export interface TextOut {
@@ -114,6 +114,29 @@ export function formatRound(r: RoundResult): string {
   return parts.join(' ');
 }
 
+/**
+ * A call that failed the way a server answers a path it does not serve: `unimplemented`, or an
+ * HTTP 404 that is not a Connect error of the operation itself (an unknown shadow link's
+ * `not_found` is one, and says nothing about the path).
+ */
+function pathNotServed(f: RoundFailure): boolean {
+  return f.code === 'unimplemented' || (f.httpStatus === 404 && f.kind !== 'connect');
+}
+
+/**
+ * The notice for a round in which every call failed as if the server did not serve the path:
+ * the service prefix is most likely not the cluster's. Undefined for any other round.
+ */
+export function wrongPrefixNotice(r: RoundResult, prefix: string): string | undefined {
+  if (r.calls === 0 || r.failedCalls !== r.calls || r.failures.length !== r.targets || !r.failures.every(pathNotServed)) return undefined;
+  return (
+    `${r.cluster}: the server does not serve ${r.operation} under the service prefix ${prefix} ` +
+    `(every call answered 404 or unimplemented). A cluster serves its vendor's package name in place of "platform": ` +
+    'set servicePrefix in the cluster\'s config (or --service-prefix, FLIGHTREC_SERVICE_PREFIX); ' +
+    '`flightrec check --base-url URL` shows which operations answer'
+  );
+}
+
 /** Writes round lines, warnings and the live status line. */
 export interface Reporter {
   /** A round's summary line. */
@@ -126,8 +149,13 @@ export interface Reporter {
   done(): void;
 }
 
-/** Creates a reporter on `out`; the status line is drawn only when `out` is a terminal. */
-export function createReporter(out: TextOut, dbSize?: () => number | undefined): Reporter {
+/**
+ * Creates a reporter on `out`; the status line is drawn only when `out` is a terminal. With
+ * `prefixOf` (a cluster's service prefix), a round that looks like a wrong prefix gets the
+ * wrongPrefixNotice, once per cluster.
+ */
+export function createReporter(out: TextOut, dbSize?: () => number | undefined, prefixOf?: (cluster: string) => string | undefined): Reporter {
+  const toldPrefix = new Set<string>();
   const live = out.isTTY === true;
   let shown = '';
   let last: CollectorStats | undefined;
@@ -160,7 +188,14 @@ export function createReporter(out: TextOut, dbSize?: () => number | undefined):
     if (live && last !== undefined) draw(last);
   };
   return {
-    round: (r) => line(formatRound(r)),
+    round: (r) => {
+      line(formatRound(r));
+      const prefix = toldPrefix.has(r.cluster) ? undefined : prefixOf?.(r.cluster);
+      const notice = prefix === undefined ? undefined : wrongPrefixNotice(r, prefix);
+      if (notice === undefined) return;
+      toldPrefix.add(r.cluster);
+      line(`warning: ${notice}`);
+    },
     line,
     status(stats) {
       last = { ...stats };

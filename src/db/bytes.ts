@@ -9,7 +9,8 @@ import { CorruptDataError } from './errors.ts';
 const FAST_NUM = 2 ** 51;
 const NS = 1_000_000_000n;
 const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder('utf-8', { fatal: false });
+/** ignoreBOM: a string that starts with U+FEFF keeps it (the default decoder drops it) */
+const utf8Decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /** A growable byte buffer with varint writers. */
 export class ByteWriter {

@@ -5,7 +5,21 @@
  */
 import { ByteReader, ByteWriter, isZero, normal, subNum, toBig, type Num } from './bytes.ts';
 import { CorruptDataError } from './errors.ts';
-import { EXTRA, FAST_FIELDS, HAS_MORE, INFLIGHT, readTail, readTailInto, sampleSlot, writeTail, type FastSample, type SampleSlot } from './conn-codec.ts';
+import {
+  ABSENT,
+  EXTRA,
+  FAST_FIELDS,
+  INFLIGHT,
+  readTail,
+  readTailInto,
+  sampleSlot,
+  skipTail,
+  TAIL_FLAGS,
+  tailFlags,
+  writeTail,
+  type FastSample,
+  type SampleSlot,
+} from './conn-codec.ts';
 
 /**
  * Payload budget of a chunk group row: small enough to stay inside its b-tree page (SQLite keeps
@@ -36,7 +50,7 @@ export function writeChunk(w: ByteWriter, seqs: readonly number[], samples: read
   let prevIdleDelta: Num = 0;
   const enc: Num[] = new Array<Num>(FAST_FIELDS);
   samples.forEach((s, k) => {
-    let flags = (s.hasMore ? HAS_MORE : 0) | (s.inflight !== undefined ? INFLIGHT : 0) | (s.extra !== undefined ? EXTRA : 0);
+    let flags = tailFlags(s);
     const idleDelta = subNum(s.v[0]!, prev[0]!);
     enc[0] = k < 2 ? idleDelta : subNum(idleDelta, prevIdleDelta);
     prevIdleDelta = idleDelta;
@@ -76,7 +90,7 @@ export function readChunk(r: ByteReader, until = Infinity): { seqs: number[]; sa
         v[i] = d === 0 ? prev[i]! : addExact(prev[i]!, d);
       }
     }
-    samples.push(readTail(r, v, flags & 7));
+    samples.push(readTail(r, v, flags & TAIL_FLAGS));
     prev = v;
   }
   return { seqs: seqs.slice(0, samples.length), samples };
@@ -111,23 +125,8 @@ export function readSampleAt(r: ByteReader, seq: number, slot: SampleSlot = samp
         v[i] = addExact(v[i]!, d);
       }
     }
-    if (k === at) return readTailInto(r, slot, flags & 7);
+    if (k === at) return readTailInto(r, slot, flags & TAIL_FLAGS);
     skipTail(r, flags);
-  }
-}
-
-function skipTail(r: ByteReader, flags: number): void {
-  if (flags & INFLIGHT) {
-    for (let i = r.uint(); i > 0; i--) {
-      r.uint();
-      r.uint();
-    }
-  }
-  if (flags & EXTRA) {
-    const head = r.uint();
-    const n = Math.floor(head / 2);
-    if (head % 2 === 0) r.pos += n;
-    else for (let i = 0; i < n; i++) r.uint();
   }
 }
 
@@ -194,7 +193,7 @@ function scanSamples(g: ChunkGroup, group: number, k: number, into: IdleSamples,
   let idleDeltaExact: Num = 0;
   for (let s = 0; s < n; s++) {
     let flags = buf[p++]!;
-    if (flags >= 128) flags = (flags & 127) | (buf[p++]! << 7); // 12 flag bits: two bytes at most
+    if (flags >= 128) flags = (flags & 127) | (buf[p++]! << 7); // 13 flag bits: two bytes at most
     let d = 0;
     let dExact: Num = 0;
     if (flags & 8) {
@@ -236,7 +235,7 @@ function scanSamples(g: ChunkGroup, group: number, k: number, into: IdleSamples,
     m = (m & 0x33) + ((m >> 2) & 0x33);
     m = (m + (m >> 4)) & 0x0f;
     while (m > 0) m -= 1 - (buf[p++]! >> 7);
-    if (flags & (INFLIGHT | EXTRA)) {
+    if (flags & (INFLIGHT | EXTRA | ABSENT)) {
       if (flags & INFLIGHT) {
         into.inFlightAt[at] = p + 1;
         into.inFlightGroup[at] = group;

@@ -3,7 +3,8 @@
  * while it lives) and its slow attributes (a change makes a new version), compared field by field.
  */
 import type { KafkaConnection } from '../api/schema/connection.ts';
-import { slowUnknown, type ConnAttrs } from './conn-codec.ts';
+import { slowUnknown } from './conn-codec.ts';
+import type { ConnAttrs } from './conn-rows.ts';
 
 /** A connection the writer remembers. */
 export interface Entity {

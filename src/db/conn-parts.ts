@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { parseJsonLossless, type JsonValue } from '../api/codec/lossless-json.ts';
-import { authOf, sharedAuth, sharedSource, sharedTls, type Auth, type ConnSlow } from './conn-codec.ts';
+import { authOf, ownAuth, sharedAuth, sharedSource, sharedTls, slowAbsentOf, type Auth, type ConnSlow } from './conn-rows.ts';
 import { ByteReader } from './bytes.ts';
 import type { Resolver } from './dictionary.ts';
 import { decoding } from './errors.ts';
@@ -165,6 +165,7 @@ export class ConnPartsLoader {
         apiVersions: this.#api(apiVersions),
         unknownText,
         unknown,
+        absent: slowAbsentOf(unknown),
         uid,
         nodeId,
         shardId,
@@ -175,7 +176,7 @@ export class ConnPartsLoader {
           authStateText,
           principalText,
           unknown,
-          unknown?.authenticationInfo === undefined ? this.#auth(mechanism, authState, principal, mechanismText, authStateText, principalText) : undefined,
+          ownAuth(unknown) ? undefined : this.#auth(mechanism, authState, principal, mechanismText, authStateText, principalText),
         ),
         source: sharedSource(ipAddress, port, unknown),
         tlsInfo: sharedTls(tls, unknown),

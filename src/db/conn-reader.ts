@@ -5,7 +5,8 @@
 import type Database from 'better-sqlite3';
 import type { KafkaConnection } from '../api/schema/connection.ts';
 import { ByteReader } from './bytes.ts';
-import { buildConnection, HEAD_STRIDE, readHeadEntry, sampleSlot, type FastSample } from './conn-codec.ts';
+import { HEAD_STRIDE, readHeadEntry, sampleSlot, type FastSample } from './conn-codec.ts';
+import { buildConnection } from './conn-rows.ts';
 import { chunkIn, chunkOf, readBatchChunks, readChunk, readChunkGroup, readSampleAt, type BatchChunks } from './conn-chunk.ts';
 import type { ConnParts, ConnPartsLoader } from './conn-parts.ts';
 import { damaged, decoding } from './errors.ts';

@@ -8,7 +8,8 @@
 import type Database from 'better-sqlite3';
 import type { PollRow } from '../api/schema/resources.ts';
 import { ByteReader, type Num } from './bytes.ts';
-import { buildVersionRow, readHeadEntry, type ConnectionVersion } from './conn-codec.ts';
+import { readHeadEntry } from './conn-codec.ts';
+import { buildVersionRow, type ConnectionVersion } from './conn-rows.ts';
 import { indexOfSorted, readChunkGroup, readInFlightAt, scanChunkIdle, type ChunkGroup, type IdleSamples, type InFlightColumns } from './conn-chunk.ts';
 import type { ConnPartsLoader } from './conn-parts.ts';
 import type { ConnReader, Frame } from './conn-reader.ts';

@@ -20,7 +20,7 @@ import {
 } from './conn-match.ts';
 import { encodeChunkGroups } from './conn-chunk.ts';
 import { Resolver, type StringDict } from './dictionary.ts';
-import { bit, encodeIdList, sqlInt, withBig, type BigValues } from './sql-values.ts';
+import { bit, encodeIdList, sqlInt, sqlUint, withBig, type BigValues } from './sql-values.ts';
 import { ConnPartsLoader, type ConnParts } from './conn-parts.ts';
 import { packEntity, packVersion, type PackedVersion } from './conn-packed.ts';
 
@@ -89,8 +89,12 @@ export class ConnectionIngest {
     this.#parts.reset();
   }
 
-  /** Writes one answer as the frame of poll `pollId` (inside the caller's transaction); true when it sealed a batch. */
-  write(clusterId: number, pollId: number, answer: ListKafkaConnectionsResponse): boolean {
+  /**
+   * Writes one answer as the frame of poll `pollId` (inside the caller's transaction); true when
+   * it sealed a batch. A totalSize beyond 2^63-1 is clamped in its column and kept exactly in
+   * `big` (the poll's extra JSON, `conn_frame.total_size`).
+   */
+  write(clusterId: number, pollId: number, answer: ListKafkaConnectionsResponse, big: BigValues = {}): boolean {
     let sealed = false;
     const st = this.#state(clusterId);
     if (st.batch !== undefined) {
@@ -141,7 +145,8 @@ export class ConnectionIngest {
     st.order = order;
     for (const o of offsets) head.u32(o);
     head.u32(rows.length);
-    this.#q.insertFrame.run(pollId, st.batch.id, st.batch.frames, rows.length, answer.totalSize, this.#dup ? 1 : 0, encodeIdList(versions), head.finish());
+    const totalSize = sqlUint(answer.totalSize, 'conn_frame.total_size', big);
+    this.#q.insertFrame.run(pollId, st.batch.id, st.batch.frames, rows.length, totalSize, this.#dup ? 1 : 0, encodeIdList(versions), head.finish());
     this.#q.bumpBatch.run(pollId, st.batch.id);
     st.batch.frames++;
     return sealed;

@@ -12,7 +12,7 @@ export {
   type StateAt,
 } from './reader.ts';
 export type { ConnectionFrame } from './conn-stream.ts';
-export type { ConnectionVersion } from './conn-codec.ts';
+export type { ConnectionVersion } from './conn-rows.ts';
 export type { PruneResult, StoreStats } from './maintenance.ts';
 export { checkStore, type Damage, type StoreCheck } from './check.ts';
 export type { EmptiedOperation, PrunePlan } from './prune-plan.ts';

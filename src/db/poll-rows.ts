@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { OperationName } from '../api/schema/operations.ts';
 import type { PollRow } from '../api/schema/resources.ts';
+import { bigOf, parseExtra } from './sql-values.ts';
 
 /** A poll row with what the store needs besides the public PollRow. */
 export interface PollInfo {
@@ -29,7 +30,8 @@ export function toInfo(r: unknown[]): PollInfo {
   const operation = r[2] as string;
   const ok = r[14] === 1n;
   const rowsReturned = b(r[11]);
-  const totalSize = b(r[12]);
+  // a totalSize beyond 2^63-1 is NULL in its column, exact in the extra JSON
+  const totalSize = r[12] === null && r[19] !== null ? (bigOf(parseExtra(r[19]), 'total_size') ?? 0n) : b(r[12]);
   const start = r[5] as bigint;
   const end = r[6] as bigint;
   const row: PollRow = {

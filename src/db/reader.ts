@@ -24,6 +24,7 @@ import { RecentPolls } from './recent-polls.ts';
 import { ResourceRows } from './resource-rows.ts';
 import { SmallReader } from './small-reader.ts';
 import { sqlColumns } from './sql-columns.ts';
+import { bigOf, parseExtra, withExtras } from './sql-values.ts';
 
 /** Options of stateAt and samples. */
 export interface ReadOptions {
@@ -191,10 +192,12 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     if (op === 'ListKafkaConnections') {
       const f = conns.frame(id);
       if (f === undefined) throw new HistoryQueryError(`poll ${id} has no stored connections`);
-      const extra = info.extra === null ? undefined : (parseJsonLossless(info.extra) as Record<string, Record<string, never>>);
-      const answer: ResponseOf<'ListKafkaConnections'> = { connections: conns.rows(f), totalSize: f.totalSize };
-      if (extra?.[''] !== undefined) answer.$unknown = extra[''];
-      return { ...base, answer };
+      const extra = parseExtra(info.extra);
+      const answer: ResponseOf<'ListKafkaConnections'> = {
+        connections: conns.rows(f),
+        totalSize: bigOf(extra, 'conn_frame.total_size') ?? f.totalSize,
+      };
+      return { ...base, answer: withExtras(answer, extra, '') };
     }
     return { ...base, answer: small.answer(op, id, info.extra) };
   };

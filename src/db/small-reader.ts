@@ -11,17 +11,14 @@ import type { ShadowTopic, ShadowTopicPartition } from '../api/schema/shadow-top
 import { decodeMessage } from '../api/wire/decode.ts';
 import type { Resolver } from './dictionary.ts';
 import { decoding } from './errors.ts';
-import { fromSqlInt, parseExtra, type ExtraJson } from './sql-values.ts';
+import { fromSqlInt, parseExtra, withExtras, type ExtraJson } from './sql-values.ts';
 
 type Row = unknown[];
 /** An answer of one of the five small operations. */
 export type SmallAnswer = ResponseOf<Exclude<OperationName, 'ListKafkaConnections'>>;
 
-function withUnknown<T extends object>(o: T, extra: ExtraJson | undefined, path: string): T {
-  const u = extra?.[path];
-  if (u !== undefined) (o as { $unknown?: Record<string, JsonValue> }).$unknown = u;
-  return o;
-}
+/** Puts the unknown fields and absent names stored at `path` back on a rebuilt message. */
+const withUnknown = withExtras;
 
 /** The tables an answer of each small operation is stored in (named when one of them is damaged). */
 const SMALL_TABLES: Record<Exclude<OperationName, 'ListKafkaConnections'>, string> = {

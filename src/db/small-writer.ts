@@ -1,7 +1,8 @@
 /**
  * Ingest of the five small operations: shadow links (configuration and sync status as shared
  * documents), tasks, shadow topics and partitions, upgrade status and members, Iceberg status.
- * Each returns the poll's `extra` JSON (unknown fields of the answer's fixed parts) or null.
+ * Each returns the poll's `extra` JSON (unknown fields and absent fields of the answer's fixed
+ * parts) or null; rows keep theirs in their own `unknown` column.
  */
 import type Database from 'better-sqlite3';
 import { stringifyJson } from '../api/codec/lossless-json.ts';
@@ -70,22 +71,27 @@ export class SmallIngest {
     );
     const linkName = d.id(link.name);
     status.taskStatuses.forEach((t, i) => {
-      this.#q.task.run(poll, i, linkName, d.id(t.name), d.id(t.state), d.id(t.reason), t.brokerId, t.shard, extraText({ '': t.$unknown }));
+      const extra = extraText({ '': t.$unknown }, undefined, { '': t.$absent });
+      this.#q.task.run(poll, i, linkName, d.id(t.name), d.id(t.state), d.id(t.reason), t.brokerId, t.shard, extra);
     });
     this.#topics(poll, link.name, status.shadowTopics);
-    return extraText({ '': answer.$unknown, shadowLink: link.$unknown, status: status.$unknown });
+    return extraText(
+      { '': answer.$unknown, shadowLink: link.$unknown, status: status.$unknown },
+      undefined,
+      { '': answer.$absent, shadowLink: link.$absent, status: status.$absent },
+    );
   }
 
   /** ListShadowTopics: the topics of one link. */
   shadowTopics(poll: number, link: string, answer: ResponseOf<'ListShadowTopics'>): string | null {
     this.#topics(poll, link, answer.shadowTopics);
-    return extraText({ '': answer.$unknown });
+    return extraText({ '': answer.$unknown }, undefined, { '': answer.$absent });
   }
 
   /** GetShadowTopic: one topic. */
   shadowTopic(poll: number, link: string, answer: ResponseOf<'GetShadowTopic'>): string | null {
     this.#topics(poll, link, [answer.shadowTopic]);
-    return extraText({ '': answer.$unknown });
+    return extraText({ '': answer.$unknown }, undefined, { '': answer.$absent });
   }
 
   #topics(poll: number, link: string, topics: readonly ShadowTopic[]): void {
@@ -101,7 +107,7 @@ export class SmallIngest {
         d.id(t.sourceTopicName),
         d.id(t.sourceTopicId),
         d.id(t.status.state),
-        extraText({ '': t.$unknown, status: t.status.$unknown }),
+        extraText({ '': t.$unknown, status: t.status.$unknown }, undefined, { '': t.$absent, status: t.status.$absent }),
       );
       t.status.partitionInformation.forEach((p, k) => {
         const big: BigValues = {};
@@ -114,7 +120,7 @@ export class SmallIngest {
           p.sourceHighWatermark,
           p.sourceLastStableOffset,
           sqlInt(p.sourceLastUpdatedTimestamp, 'source_last_updated', big),
-          extraText({ '': p.$unknown }, big),
+          extraText({ '': p.$unknown }, big, { '': p.$absent }),
         );
       });
     });
@@ -125,9 +131,10 @@ export class SmallIngest {
     const d = this.#dict;
     this.#q.upgrade.run(poll, answer.activeVersion, answer.versionAfterFinalization, bit(answer.autoFinalizationEnabled), d.id(answer.state));
     answer.members.forEach((m, i) => {
-      this.#q.member.run(poll, i, m.nodeId, bit(m.alive), m.logicalVersion, d.id(m.releaseVersion), bit(m.versionKnown), extraText({ '': m.$unknown }));
+      const extra = extraText({ '': m.$unknown }, undefined, { '': m.$absent });
+      this.#q.member.run(poll, i, m.nodeId, bit(m.alive), m.logicalVersion, d.id(m.releaseVersion), bit(m.versionKnown), extra);
     });
-    return extraText({ '': answer.$unknown });
+    return extraText({ '': answer.$unknown }, undefined, { '': answer.$absent });
   }
 
   /** GetIcebergStatus: the catalog, topics and partitions. */
@@ -136,7 +143,7 @@ export class SmallIngest {
     const c = answer.catalog;
     this.#q.iceberg.run(poll, bit(c.reachable), d.id(c.errorCode), d.id(c.errorMessage));
     answer.topics.forEach((t, i) => {
-      this.#q.icebergTopic.run(poll, i, d.id(t.topic), d.id(t.lifecycleState), extraText({ '': t.$unknown }));
+      this.#q.icebergTopic.run(poll, i, d.id(t.topic), d.id(t.lifecycleState), extraText({ '': t.$unknown }, undefined, { '': t.$absent }));
       t.partitions.forEach((p, k) => {
         this.#q.icebergPartition.run(
           poll,
@@ -146,10 +153,10 @@ export class SmallIngest {
           p.commitLag,
           p.lastCommittedOffset ?? null,
           p.lastTranslatedOffset ?? null,
-          extraText({ '': p.$unknown }),
+          extraText({ '': p.$unknown }, undefined, { '': p.$absent }),
         );
       });
     });
-    return extraText({ '': answer.$unknown, catalog: c.$unknown });
+    return extraText({ '': answer.$unknown, catalog: c.$unknown }, undefined, { '': answer.$absent, catalog: c.$absent });
   }
 }

@@ -25,18 +25,67 @@ export function fromSqlInt(v: unknown, column: string, extra: ExtraJson | undefi
   return BigInt(exact);
 }
 
-/** The parsed form of an `unknown`/`extra` column: unknown fields by path, plus `#big` values. */
-export type ExtraJson = Record<string, Record<string, JsonValue>> & { '#big'?: Record<string, string> };
+/**
+ * The parsed form of an `unknown`/`extra` column: unknown fields by path, plus `#big` values and
+ * `#absent`: the plain fields absent on the wire, by path (`''` = the row's own message).
+ */
+export type ExtraJson = Record<string, Record<string, JsonValue>> & {
+  '#big'?: Record<string, string>;
+  '#absent'?: Record<string, readonly string[]>;
+};
 
-/** JSON text for an extra column from unknown fields by path and big values; null when empty. */
-export function extraText(parts: Record<string, Record<string, JsonValue> | undefined>, big?: BigValues): string | null {
+/** Absent field names by path, as `$absent` of the decoded messages holds them. */
+export type AbsentByPath = Record<string, readonly string[] | undefined>;
+
+/**
+ * JSON text for an extra column from unknown fields by path, big values and absent fields by
+ * path; null when there is none of them (the common case: nothing is stored).
+ */
+export function extraText(parts: Record<string, Record<string, JsonValue> | undefined>, big?: BigValues, absent?: AbsentByPath): string | null {
   let out: Record<string, JsonValue> | undefined;
   for (const key in parts) {
     const v = parts[key];
     if (v !== undefined) (out ??= {})[key] = v;
   }
   if (big !== undefined && Object.keys(big).length > 0) (out ??= {})['#big'] = big;
+  if (absent !== undefined) {
+    let marks: Record<string, string[]> | undefined;
+    for (const key in absent) {
+      const names = absent[key];
+      if (names !== undefined) (marks ??= {})[key] = names as string[];
+    }
+    if (marks !== undefined) (out ??= {})['#absent'] = marks;
+  }
   return out === undefined ? null : stringifyJson(out);
+}
+
+/** Puts a message's stored unknown fields and absent names (at `path` of an extra column) back on it. */
+export function withExtras<T extends object>(o: T, extra: ExtraJson | undefined, path: string): T {
+  if (extra === undefined) return o;
+  const u = extra[path];
+  if (u !== undefined && !path.startsWith('#')) (o as { $unknown?: Record<string, JsonValue> }).$unknown = u;
+  const absent = extra['#absent']?.[path];
+  if (absent !== undefined) (o as { $absent?: readonly string[] }).$absent = absent;
+  return o;
+}
+
+/** The exact value of a column kept under `#big` (it did not fit int64), or undefined. */
+export function bigOf(extra: ExtraJson | undefined, column: string): bigint | undefined {
+  const exact = extra?.['#big']?.[column];
+  return typeof exact === 'string' ? BigInt(exact) : undefined;
+}
+
+const INT64_MAX_SQL = 2n ** 63n - 1n;
+
+/**
+ * An unsigned 64-bit value for a NOT NULL INTEGER column: itself up to 2^63-1, else 2^63-1 with
+ * the exact value recorded in `big` (read it back with bigOf). The clamped value still sorts
+ * after every smaller one.
+ */
+export function sqlUint(v: bigint, column: string, big: BigValues): bigint {
+  if (v <= INT64_MAX_SQL) return v;
+  big[column] = v.toString();
+  return INT64_MAX_SQL;
 }
 
 /** Parses an extra column (undefined for NULL). */

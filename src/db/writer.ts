@@ -15,6 +15,7 @@ import type { FlightrecDb } from './open.ts';
 import { StoreRefusedError, type HistoryWriter, type PollRecord, type StoredPoll } from './poll-record.ts';
 import { SmallIngest } from './small-writer.ts';
 import { describeWriteError, refusalCode, substituteRecord } from './write-failure.ts';
+import { extraText, sqlInt, withBig, type BigValues } from './sql-values.ts';
 
 /** Options of createHistoryWriter. */
 export interface HistoryWriterOptions {
@@ -77,6 +78,9 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
     const failed = o.ok ? undefined : o;
     const request = stringifyJson(encodeMessage(OPERATIONS[r.operation].request, r.request as Record<string, unknown>));
     const cov = r.coverage;
+    // exact values of INTEGER columns beyond int64 (a uint64 totalSize of a ListKafkaConnections
+    // poll, the only kind with coverage), kept in the poll's extra JSON
+    const big: BigValues = {};
     const pollId = Number(
       q.insertPoll.run(
         cid,
@@ -97,26 +101,24 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
         o.bytes,
         request,
         cov?.rowsReturned ?? null,
-        cov?.totalSize ?? null,
+        cov === undefined ? null : sqlInt(cov.totalSize, 'total_size', big),
         cov?.fanoutCalls ?? null,
         cov?.slice ?? null,
         r.redactions === undefined || r.redactions <= 0 ? null : r.redactions,
       ).lastInsertRowid,
     );
     if (o.raw !== undefined && (!o.ok || db.keepRawAnswers)) q.insertRaw.run(pollId, gzipSync(o.raw));
-    if (o.ok) {
-      const extra = writeAnswer(r, cid, pollId, o.answer);
-      if (extra !== null) q.setExtra.run(checkDepth(extra), pollId);
-    }
+    const extra = o.ok ? writeAnswer(r, cid, pollId, o.answer, big) : withBig(undefined, big);
+    if (extra !== null) q.setExtra.run(checkDepth(extra), pollId);
     return BigInt(pollId);
   });
 
-  const writeAnswer = (r: PollRecord, cid: number, pollId: number, answer: unknown): string | null => {
+  const writeAnswer = (r: PollRecord, cid: number, pollId: number, answer: unknown, big: BigValues): string | null => {
     switch (r.operation) {
       case 'ListKafkaConnections': {
         const a = answer as ResponseOf<'ListKafkaConnections'>;
-        if (conns.write(cid, pollId, a)) checkpointDue = true;
-        return a.$unknown === undefined ? null : stringifyJson({ '': a.$unknown });
+        if (conns.write(cid, pollId, a, big)) checkpointDue = true;
+        return extraText({ '': a.$unknown }, big, { '': a.$absent });
       }
       case 'GetShadowLink':
         return small.shadowLink(pollId, answer as ResponseOf<'GetShadowLink'>);
@@ -222,7 +224,7 @@ function jsonTextDepth(text: string): number {
 
 /** The text itself, when its nesting stays within what the readers parse back (MAX_JSON_DEPTH). */
 function checkDepth(text: string): string {
-  if (text.length > 2 * MAX_JSON_DEPTH && jsonTextDepth(text) > MAX_JSON_DEPTH) throw new JsonDepthError();
+  if (text.length > 2 * MAX_JSON_DEPTH && jsonTextDepth(text) > MAX_JSON_DEPTH) throw JsonDepthError.writing();
   return text;
 }
 

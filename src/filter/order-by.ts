@@ -1,6 +1,7 @@
 /**
- * AIP-132 order_by as the cluster reads it: comma-separated keys, each a field path optionally
- * followed by one space and `asc` or `desc` (any case). Numbers numerically, strings bytewise
+ * AIP-132 order_by as the cluster reads it: comma-separated keys, each stripped of surrounding
+ * spaces, then a field path optionally followed by spaces and `asc` or `desc` (any case; the
+ * direction is stripped again, so `" node_id   DESC "` is one valid key). Numbers numerically, strings bytewise
  * (UTF-8), false < true, enums by numeric value, durations and timestamps chronologically.
  * Locally, ties are broken by the resource's key fields (ascending) so the order is total.
  */
@@ -60,7 +61,6 @@ function parseKey(input: string, from: number, to: number, resource: ResourceRef
   if (p < e) {
     let q = p;
     while (q < e && isSpace(input[q] as string)) q++;
-    if (dialect === 'server' && q - p > 1) return fail('exactly one space must separate a field from asc or desc', p, q);
     const word = input.slice(q, e);
     const lower = word.toLowerCase();
     if (lower !== 'asc' && lower !== 'desc') {

@@ -144,7 +144,7 @@ function utf8SeqLength(b: Uint8Array, i: number): number {
  * extended dialect would otherwise read it as a wildcard.
  */
 function quoteString(bytes: Uint8Array, dialect: Dialect, escapeEdgeStars: boolean, bare = false): string {
-  const dec = new TextDecoder();
+  const dec = new TextDecoder('utf-8', { ignoreBOM: true }); // a U+FEFF in the string is a character, not a mark
   let out = '';
   for (let i = 0; i < bytes.length; ) {
     const n = utf8SeqLength(bytes, i);

@@ -6,7 +6,10 @@
  * Each node yields two conditions: `sup` (implied by the node: every matching row satisfies it)
  * and `sub` (implies the node). NOT swaps them, so negation stays sound for what cannot be
  * translated exactly. Every translated leaf is two-valued (NULL columns read as their default),
- * so SQL's three-valued logic never leaks into NOT.
+ * so SQL's three-valued logic never leaks into NOT. A column may also hold values that SQL cannot
+ * compare (`unknown`): a NULL standing for a value outside the INTEGER range (a timestamp after
+ * 2262), or a BLOB standing for a string with lone surrogates; a leaf on such a row is true in
+ * `sup` and false in `sub`, so the closure decides it.
  */
 import type { EnumTable, FieldType } from '../api/schema/index.ts';
 import { INT_RANGES } from '../api/codec/int64.ts';
@@ -22,6 +25,11 @@ export interface SqlColumn {
   type: 'text' | 'integer' | 'bool' | 'enum_name' | 'enum_number';
   /** the value a NULL stands for; the field's default when omitted */
   nullAs?: string | number | bigint;
+  /**
+   * rows whose value SQL cannot compare: `null` (a NULL is a value the column cannot hold, kept
+   * elsewhere, not a default), `blob` (a BLOB is a string SQL cannot compare as text)
+   */
+  unknown?: 'null' | 'blob';
 }
 
 /** Columns by snake_case field path (`authentication_info.user_principal`). */
@@ -129,15 +137,37 @@ function leaf(node: CheckedRestriction, columns: SqlColumnMap): Pair {
   return p === undefined ? UNKNOWN : wrap(col, type, test, p);
 }
 
-/** Makes a leaf two-valued: a NULL column counts as its default (nullAs or the field's default). */
+/**
+ * Makes a leaf two-valued: a NULL column counts as its default (nullAs or the field's default),
+ * or, for a column whose NULL is an unknown value, satisfies `sup` and fails `sub`; a column
+ * whose BLOBs SQL cannot compare does the same for them.
+ */
 function wrap(col: SqlColumn, type: FieldType, test: Test, p: Pair): Pair {
+  const E = col.sql;
+  if (col.unknown === 'null') {
+    const sup = (f: Frag): Frag => (f === true ? true : { sql: `(${fragSql(f)} OR ${E} IS NULL)`, params: fragParams(f) });
+    const sub = (f: Frag): Frag => (f === false ? false : { sql: `(${fragSql(f)} AND ${E} IS NOT NULL)`, params: fragParams(f) });
+    return { sup: sup(p.sup), sub: sub(p.sub) };
+  }
   const d = col.nullAs !== undefined ? fromColumn(col.nullAs, col, type) : defaultOf(type);
   const holds = d !== undefined && valuePredicate(test, type)(d);
   const w = (f: Frag): Frag => {
     if (typeof f === 'boolean') return f;
-    return holds ? { sql: `(${f.sql} OR ${col.sql} IS NULL)`, params: f.params } : { sql: `(${f.sql} AND ${col.sql} IS NOT NULL)`, params: f.params };
+    return holds ? { sql: `(${f.sql} OR ${E} IS NULL)`, params: f.params } : { sql: `(${f.sql} AND ${E} IS NOT NULL)`, params: f.params };
   };
-  return { sup: w(p.sup), sub: w(p.sub) };
+  if (col.unknown !== 'blob') return { sup: w(p.sup), sub: w(p.sub) };
+  const sup = (f: Frag): Frag => (f === true ? true : { sql: `(${fragSql(f)} OR typeof(${E}) = 'blob')`, params: fragParams(f) });
+  const sub = (f: Frag): Frag => (f === false ? false : { sql: `(${fragSql(f)} AND typeof(${E}) != 'blob')`, params: fragParams(f) });
+  return { sup: sup(w(p.sup)), sub: sub(w(p.sub)) };
+}
+
+/** The SQL of a fragment (`1`/`0` for a constant). */
+function fragSql(f: Frag): string {
+  return typeof f === 'boolean' ? (f ? '1' : '0') : f.sql;
+}
+
+function fragParams(f: Frag): readonly unknown[] {
+  return typeof f === 'boolean' ? [] : f.params;
 }
 
 /** The column as compared: int64 values may be held as decimal TEXT (JSON paths), so CAST them. */

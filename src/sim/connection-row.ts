@@ -12,6 +12,10 @@ import { absNs, durNs, sec } from './time.ts';
 import type { AuthFailPlan, Plan } from './plan.ts';
 
 const MINUTE = sec(60);
+const U32_MAX = 4294967295;
+const U64_MAX = 2n ** 64n - 1n;
+/** With extreme values, total counters start this far up: 2^50 below 2^64, room for years of traffic. */
+const EXTREME_BASE = U64_MAX - 2n ** 50n;
 const ZERO_STATS: RequestStatistics = { fetchBytes: 0n, produceBatchCount: 0n, produceBytes: 0n, requestCount: 0n };
 const NO_INFLIGHT = { hasMoreRequests: false, sampledInFlightRequests: [] };
 
@@ -107,7 +111,7 @@ export class RowBuilder {
         requestCount: BigInt(base + Math.floor(a.reqRate * f * span)),
       };
     };
-    const total = stats(fx.i0, 4);
+    const total = this.plan.extremeValues ? extremeStats(stats(fx.i0, 4)) : stats(fx.i0, 4);
     const recent = closed && t - c.close >= MINUTE ? ZERO_STATS : stats(im, xm <= x0 ? 4 : 0);
     const aborting = !closed && c.aborted && c.close - t < sec(1);
     const activity = closed ? undefined : this.activity(c, a, t, w, mods, f);
@@ -127,7 +131,7 @@ export class RowBuilder {
       nodeId: c.node,
       openTime: fx.openTime,
       recentRequestStatistics: recent,
-      shardId: c.shard,
+      shardId: this.shard(c),
       source: fx.source,
       state: closed ? 'KAFKA_CONNECTION_STATE_CLOSED' : aborting ? 'KAFKA_CONNECTION_STATE_ABORTING' : 'KAFKA_CONNECTION_STATE_OPEN',
       tlsInfo: fx.tlsInfo,
@@ -154,7 +158,7 @@ export class RowBuilder {
       groupInstanceId: consumes ? instance : '',
       groupMemberId: consumes ? `${instance || clientId}-${uuidFrom(c.h, c.gen, 0, 0x3e)}` : '',
       openTime: absNs(this.plan.config.start, c.open),
-      source: { ipAddress: `${a.subnet}.${10 + host}`, port: c.port },
+      source: { ipAddress: `${a.subnet}.${10 + host}`, port: this.port(c) },
       tlsInfo: listenerTls(a.listener) ? TLS_ON : TLS_OFF,
       transactionalId: a.role === 'txn' ? `${a.name}-tx-${host}` : '',
       uid: this.uid(c),
@@ -164,6 +168,16 @@ export class RowBuilder {
     };
     c.fixed = fx;
     return fx;
+  }
+
+  /** The shard id a row reports (near 2^32 with extreme values; the world's shard otherwise). */
+  private shard(c: Conn): number {
+    return this.plan.extremeValues ? U32_MAX - c.shard : c.shard;
+  }
+
+  /** The source port a row reports (near 2^32 with extreme values). */
+  private port(c: Conn): number {
+    return this.plan.extremeValues ? U32_MAX - (c.port - 32768) : c.port;
   }
 
   private activity(c: Conn, a: AppProfile, t: number, w: Wave, mods: Mod[] | undefined, f: number): { idle: bigint; inflight: KafkaConnection['inFlightRequests'] } {
@@ -220,13 +234,19 @@ export class RowBuilder {
       nodeId: c.node,
       openTime: absNs(start, c.open),
       recentRequestStatistics: { ...ZERO_STATS, requestCount: t - c.open < MINUTE ? 3n : 0n },
-      shardId: c.shard,
-      source: { ipAddress: `198.51.100.${10 + (hash(c.h, 11) % 40)}`, port: c.port },
+      shardId: this.shard(c),
+      source: { ipAddress: `198.51.100.${10 + (hash(c.h, 11) % 40)}`, port: this.port(c) },
       state: closed ? 'KAFKA_CONNECTION_STATE_CLOSED' : 'KAFKA_CONNECTION_STATE_ABORTING',
       tlsInfo: { enabled: external },
-      totalRequestStatistics: { ...ZERO_STATS, requestCount: 3n },
+      totalRequestStatistics: this.plan.extremeValues ? extremeStats({ ...ZERO_STATS, requestCount: 3n }) : { ...ZERO_STATS, requestCount: 3n },
       transactionalId: '',
       uid: this.uid(c),
     };
   }
+}
+
+/** Total counters moved up to just below 2^64 (never past it), for `world.extreme_values`. */
+function extremeStats(s: RequestStatistics): RequestStatistics {
+  const up = (v: bigint): bigint => (v >= U64_MAX - EXTREME_BASE ? U64_MAX : EXTREME_BASE + v);
+  return { fetchBytes: up(s.fetchBytes), produceBatchCount: up(s.produceBatchCount), produceBytes: up(s.produceBytes), requestCount: up(s.requestCount) };
 }

@@ -3,7 +3,8 @@
  * byte for byte) several times faster: compiled per-schema closures build the server-style JSON
  * tree (int64 already strings, so no bigint remains) and the native JSON.stringify writes it.
  * Connections go further: the fields that never change for a connection are encoded once and
- * cached (rows of ListKafkaConnections must carry no unknown fields, as the simulator's never do).
+ * cached. A value carrying unknown fields or absent-field marks (`$unknown`, `$absent`: never the
+ * simulator's own) goes through `encodeAnswer` itself.
  * Large ListKafkaConnections answers must be served in well under 300 ms.
  */
 import { formatWireDuration } from '../api/codec/duration.ts';
@@ -56,13 +57,16 @@ function converterOf(type: FieldType): Conv {
   }
 }
 
-/** True when a decoded value may hold a bigint that JSON.stringify cannot write (unknown fields). */
-function hasUnknown(v: unknown): boolean {
+/**
+ * True when a decoded value holds what only `encodeAnswer` writes exactly: unknown fields (a
+ * bigint JSON.stringify cannot write) or a message with absent fields (`$absent`).
+ */
+function hasMarks(v: unknown): boolean {
   if (v === null || typeof v !== 'object') return false;
-  if (Array.isArray(v)) return v.some(hasUnknown);
+  if (Array.isArray(v)) return v.some(hasMarks);
   const o = v as Record<string, unknown>;
-  if (o.$unknown !== undefined) return true;
-  for (const k in o) if (typeof o[k] === 'object' && hasUnknown(o[k])) return true;
+  if (o.$unknown !== undefined || o.$absent !== undefined) return true;
+  for (const k in o) if (typeof o[k] === 'object' && hasMarks(o[k])) return true;
   return false;
 }
 
@@ -235,16 +239,38 @@ export function encodeConnectionsBytes(value: ResponseOf<'ListKafkaConnections'>
   return buf.subarray(0, off);
 }
 
-/** True when rows can take the cached path (no unknown fields anywhere). */
+/** True when rows can take the cached path (no unknown fields and no absent fields anywhere). */
 function cacheable(value: ResponseOf<'ListKafkaConnections'>): boolean {
-  return value.$unknown === undefined && !value.connections.some((c) => c.$unknown !== undefined || typeof c.source !== 'object');
+  return value.$unknown === undefined && value.$absent === undefined && !value.connections.some(marked);
+}
+
+/** A row (or one of its messages) carries unknown fields or absent-field marks. */
+function marked(c: KafkaConnection): boolean {
+  if (c.$unknown !== undefined || c.$absent !== undefined || typeof c.source !== 'object') return true;
+  const f = c.inFlightRequests;
+  if (
+    isMarked(c.source) ||
+    isMarked(c.authenticationInfo) ||
+    isMarked(c.tlsInfo) ||
+    isMarked(f) ||
+    isMarked(c.totalRequestStatistics) ||
+    isMarked(c.recentRequestStatistics)
+  ) {
+    return true;
+  }
+  for (const r of f.sampledInFlightRequests) if (isMarked(r)) return true;
+  return false;
+}
+
+function isMarked(m: { $unknown?: unknown; $absent?: unknown }): boolean {
+  return m.$unknown !== undefined || m.$absent !== undefined;
 }
 
 type AnyAnswer = Record<string, unknown> & { $unknown?: unknown };
 type ConnectionsAnswer = ResponseOf<'ListKafkaConnections'>;
 
 function encodeAny(op: OperationName, value: AnyAnswer): string {
-  if (hasUnknown(value)) return encodeUntyped(op, value);
+  if (hasMarks(value)) return encodeUntyped(op, value);
   return JSON.stringify(treeBuilder(OPERATIONS[op].response)(value));
 }
 

@@ -57,6 +57,8 @@ export interface Plan {
   readonly storms: readonly StormPlan[];
   readonly authFails: readonly AuthFailPlan[];
   readonly source: string;
+  /** serve the widest values the wire allows (scenario `world.extreme_values`) */
+  readonly extremeValues: boolean;
 }
 
 /** ns relative to the start → µs. */
@@ -132,7 +134,7 @@ export function resolvePlan(config: WorldConfig, scenario: Scenario): Plan {
       }
     }
   }
-  return { config, events: scenario.events, downs, idleApps, storms, authFails, source: scenario.source };
+  return { config, events: scenario.events, downs, idleApps, storms, authFails, source: scenario.source, extremeValues: scenario.world.extremeValues ?? false };
 }
 
 /** True when the broker is up at t. */

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withoutPresence } from '../helpers/presence.ts';
 import { CallError, ConnectClient, Secret, type CallResult } from '../../src/api/client/index.ts';
 import { KafkaConnection, ShadowLink, ShadowTopic, MemberVersion, IcebergTopic, IcebergPartition } from '../../src/api/schema/index.ts';
 import type { ResponseOf } from '../../src/api/schema/operations.ts';
@@ -120,12 +121,14 @@ const compact: Record<keyof typeof fixtures, { json: string; check: (v: never) =
     json: `{"connections":[{"node_id":3,"state":"KAFKA_CONNECTION_STATE_OPEN","totalRequestStatistics":{"produceBytes":${BIG}}}],"totalSize":"1"}`,
     check: (v: ResponseOf<'ListKafkaConnections'>) => {
       expect(v.totalSize).toBe(1n);
-      expect(v.connections[0]).toEqual({
+      expect(withoutPresence(v.connections[0])).toEqual({
         ...defaultMessage(KafkaConnection),
         nodeId: 3,
         state: 'KAFKA_CONNECTION_STATE_OPEN',
         totalRequestStatistics: { fetchBytes: 0n, produceBatchCount: 0n, produceBytes: BIG, requestCount: 0n },
       });
+      expect(v.connections[0]!.$absent).toContain('clientId');
+      expect(v.connections[0]!.totalRequestStatistics.$absent).toEqual(['fetchBytes', 'produceBatchCount', 'requestCount']);
     },
   },
   GetShadowTopic: {
@@ -139,14 +142,15 @@ const compact: Record<keyof typeof fixtures, { json: string; check: (v: never) =
   },
   ListShadowTopics: {
     json: '{}',
-    check: (v: ResponseOf<'ListShadowTopics'>) => expect(v).toEqual({ shadowTopics: [] }),
+    check: (v: ResponseOf<'ListShadowTopics'>) => expect(v).toEqual({ shadowTopics: [], $absent: ['shadowTopics'] }),
   },
   GetShadowLink: {
     json: '{"shadowLink":{"name":"dr-link"}}',
     check: (v: ResponseOf<'GetShadowLink'>) => {
       const expected = defaultMessage(ShadowLink);
       expected.name = 'dr-link';
-      expect(v.shadowLink).toEqual(expected);
+      expect(withoutPresence(v.shadowLink)).toEqual(expected);
+      expect(v.shadowLink.$absent).toEqual(['uid', 'configurations', 'status']);
     },
   },
   GetUpgradeStatus: {
@@ -154,14 +158,15 @@ const compact: Record<keyof typeof fixtures, { json: string; check: (v: never) =
     check: (v: ResponseOf<'GetUpgradeStatus'>) => {
       expect(v.activeVersion).toBe(BIG);
       expect(v.versionAfterFinalization).toBe(0n);
-      expect(v.members).toEqual([{ ...defaultMessage(MemberVersion), nodeId: 2 }]);
+      expect(v.members).toEqual([{ ...defaultMessage(MemberVersion), nodeId: 2, $absent: ['alive', 'logicalVersion', 'releaseVersion', 'versionKnown'] }]);
     },
   },
   GetIcebergStatus: {
     json: '{"topics":[{"topic":"events","partitions":[{"partition":4}]}]}',
     check: (v: ResponseOf<'GetIcebergStatus'>) => {
-      expect(v.catalog).toEqual({ reachable: false, errorCode: '', errorMessage: '' });
-      expect(v.topics[0]?.partitions).toEqual([{ partition: 4, commitLag: 0n }]);
+      expect(withoutPresence(v.catalog)).toEqual({ reachable: false, errorCode: '', errorMessage: '' });
+      expect(v.$absent).toEqual(['catalog']);
+      expect(v.topics[0]?.partitions).toEqual([{ partition: 4, commitLag: 0n, $absent: ['commitLag'] }]);
       expect('lastCommittedOffset' in v.topics[0]!.partitions[0]!).toBe(false);
     },
   },

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  JsonDepthError,
+  JsonNumber,
   JsonSyntaxError,
   MAX_JSON_DEPTH,
   parseJsonLossless,
@@ -23,9 +25,10 @@ function syntaxError(fn: () => unknown): JsonSyntaxError {
   throw new Error('expected a JsonSyntaxError');
 }
 
-/** Replaces bigints by numbers, to compare with what JSON.parse would give. */
+/** Replaces bigints and JsonNumbers by numbers, to compare with what JSON.parse would give. */
 function lossy(v: JsonValue): unknown {
   if (typeof v === 'bigint') return Number(v);
+  if (v instanceof JsonNumber) return v.value;
   if (Array.isArray(v)) return v.map(lossy);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
@@ -54,15 +57,33 @@ describe('parseJsonLossless: big integers', () => {
     ['-9007199254740991', -9007199254740991],
     ['1234567890123456', 1234567890123456],
     ['123456789012345', 123456789012345],
+    ['1.5', 1.5],
+    ['-0.25', -0.25],
+    ['1e+21', 1e21],
+  ])('keeps %s as a number (the number gives the literal back)', (text, expected) => {
+    expect(parseJsonLossless(text)).toBe(expected);
+    expect(parseJsonLossless(`[${text}, ${BIG}]`)).toEqual([expected, BigInt(BIG)]);
+  });
+
+  it.each([
     ['12345678901234567.5', 12345678901234567.5],
     ['12345678901234567e0', 12345678901234567],
     ['1.12345678901234567', 1.12345678901234567],
     ['1e400', Number.POSITIVE_INFINITY],
+    ['-1E400', Number.NEGATIVE_INFINITY],
     ['-0', -0],
     ['0.0', 0],
-  ])('keeps %s as a number', (text, expected) => {
-    expect(parseJsonLossless(text)).toBe(expected);
-    expect(parseJsonLossless(`[${text}, ${BIG}]`)).toEqual([expected, BigInt(BIG)]);
+    ['1.50', 1.5],
+    ['1E5', 1e5],
+    ['1e-400', 0],
+  ])('keeps %s as the literal sent (a JsonNumber)', (text, value) => {
+    for (const parsed of [parseJsonLossless(text), parseJsonLossless(`[${text}]`), parseJsonLossless(`{"x":${text}}`)]) {
+      const n = JSON.stringify(parsed).includes('x') ? (parsed as Record<string, JsonValue>).x : Array.isArray(parsed) ? parsed[0] : parsed;
+      expect(n).toBeInstanceOf(JsonNumber);
+      expect((n as JsonNumber).text).toBe(text);
+      expect((n as JsonNumber).value).toBe(value);
+    }
+    expect(stringifyJson(parseJsonLossless(`{"unknown":[${text}, ${BIG}]}`))).toBe(`{"unknown":[${text},${BIG}]}`);
   });
 
   it('keeps big integers in arrays, objects and nested structures', () => {
@@ -103,10 +124,15 @@ describe('needsSlowPath', () => {
     ['{"a":123456789012345}', false],
     ['{"a":"12345678901234567"}', false],
     ['{"12345678901234567":1}', false],
-    ['1.12345678901234567', false],
-    ['1e12345678901234567', false],
-    ['1E-12345678901234567', false],
-    ['{"a":"2025-09-01T10:22:54.123456789Z","b":"0.000000001s"}', false],
+    ['1.12345678901234567', true], // any fraction or exponent: the literal may not survive a JS number
+    ['1e12345678901234567', true],
+    ['1E-12345678901234567', true],
+    ['{"a":1.5}', true],
+    ['{"a":-0}', true],
+    ['{"a":-0.5,"b":0}', true],
+    ['{"a":0,"b":-1,"c":[10]}', false],
+    ['{"a":"2025-09-01T10:22:54.123456789Z","b":"0.000000001s","c":"-0 1e5 \\"1.5"}', false],
+    ['{"a":"\\\\"}', false],
   ])('%s → %s', (text, slow) => {
     expect(needsSlowPath(text)).toBe(slow);
   });
@@ -132,9 +158,10 @@ describe('parseJsonLossless: agrees with JSON.parse', () => {
     const expected: unknown = JSON.parse(text);
     const fast = parseJsonLossless(text);
     const slow = parseJsonLosslessSlow(text);
-    expect(fast).toEqual(expected);
-    expect(slow).toEqual(expected);
-    expect(JSON.stringify(slow)).toBe(JSON.stringify(expected));
+    expect(lossy(fast)).toEqual(expected);
+    expect(lossy(slow)).toEqual(expected);
+    // a number literal that a JS number would change is written back as sent
+    expect(stringifyJson(slow)).toBe(slow instanceof JsonNumber ? text : JSON.stringify(expected));
   });
 
   it('keeps __proto__ as an own key without touching the prototype', () => {
@@ -212,8 +239,18 @@ describe('parseJsonLossless: nesting', () => {
   it('never overflows the stack, even 100,000 levels deep', () => {
     expect(syntaxError(() => parseJsonLossless(nest(100_000, BIG))).detail).toMatch(/nesting/);
     expect(syntaxError(() => parseJsonLosslessSlow(nest(100_000, '1'))).detail).toMatch(/nesting/);
-    // Without a big integer the fast path is JSON.parse, which is iterative and has no limit.
-    expect(() => parseJsonLossless(nest(100_000, '1'))).not.toThrow();
+  });
+
+  it('bounds the JSON.parse fast path too: 5,000 levels are a JsonDepthError, not a stack overflow later', () => {
+    for (const text of [nest(5_000, '1'), nest(5_000, ''), `{"a":${nest(MAX_JSON_DEPTH, '"x"')}}`, `{"a":"[[[[","c":${'{"b":'.repeat(600)}1${'}'.repeat(600)}}`]) {
+      const err = syntaxError(() => parseJsonLossless(text));
+      expect(err).toBeInstanceOf(JsonDepthError);
+      expect(err.message).toMatch(/nesting deeper than 512 levels/);
+      expect(() => parseJsonLossless(new TextEncoder().encode(text))).toThrow(JsonDepthError);
+    }
+    // brackets inside strings do not count
+    expect(parseJsonLossless(`{"a":"${'['.repeat(5000)}","b":${String.raw`"\\"`}}`)).toEqual({ a: '['.repeat(5000), b: '\\' });
+    expect(() => parseJsonLossless(nest(MAX_JSON_DEPTH, '1'))).not.toThrow();
   });
 });
 
@@ -328,6 +365,26 @@ describe('stringifyJson', () => {
   it('keeps an own __proto__ key', () => {
     const value = parseJsonLossless('{"__proto__":{"x":1}}');
     expect(stringifyJson(value)).toBe('{"__proto__":{"x":1}}');
+  });
+
+  it('writes a JsonNumber as its literal, also next to bigints', () => {
+    expect(stringifyJson({ a: new JsonNumber('1e400') })).toBe('{"a":1e400}');
+    expect(stringifyJson([new JsonNumber('-0'), 1n, new JsonNumber('1.50')])).toBe('[-0,1,1.50]');
+    // plain JSON.stringify still works (the nearest number), for callers that are not lossless
+    expect(JSON.stringify({ a: new JsonNumber('1.50') })).toBe('{"a":1.5}');
+  });
+
+  it('refuses (JsonDepthError) rather than overflowing the stack on values nested too deep', () => {
+    let deep: JsonValue = 1;
+    for (let i = 0; i < 5_000; i++) deep = [deep];
+    expect(() => stringifyJson(deep)).toThrow(JsonDepthError);
+    expect(() => stringifyJson({ x: 1n, deep })).toThrow(JsonDepthError);
+    let v: JsonValue = 1;
+    for (let i = 0; i < 600; i++) v = { a: v }; // JSON.stringify manages it, the bound still holds
+    expect(() => stringifyJson(v)).toThrow(/cannot write JSON nesting deeper than 512 levels/);
+    let ok: JsonValue = 1;
+    for (let i = 0; i < MAX_JSON_DEPTH; i++) ok = [ok];
+    expect(parseJsonLossless(stringifyJson(ok))).toEqual(ok);
   });
 });
 

@@ -297,11 +297,17 @@ describe('direct decoder: everything else gives the reference result or error', 
       ['{"activeVersion":true}', 'activeVersion: expected int64, got true'],
       ['{"activeVersion":"12a"}', 'activeVersion: expected int64, got "12a"'],
       ['{"activeVersion":1.5}', 'activeVersion: expected int64, got 1.5'],
-      ['{"activeVersion":9007199254740993.0}', 'activeVersion'],
+      ['{"activeVersion":9007199254740993.5}', 'activeVersion: expected int64, got 9007199254740993.5'],
+      ['{"activeVersion":1e400}', 'activeVersion: value 1e400 out of range for int64'],
     ];
     for (const [body, message] of cases) {
       expectSame(UPGRADE, bytes(body));
       expect(() => decodeMessageBytes(UPGRADE, bytes(body))).toThrow(message);
+    }
+    // an integral literal in any JSON number form is exact (the literal is kept, not rounded)
+    for (const form of ['9007199254740993.0', '9007199254740993e0', '90071992547409930E-1']) {
+      expectSame(UPGRADE, bytes(`{"activeVersion":${form}}`));
+      expect(decodeMessageBytes(UPGRADE, bytes(`{"activeVersion":${form}}`)).activeVersion).toBe(9007199254740993n);
     }
     const list = [
       connection('"clientId":5'),
@@ -321,7 +327,7 @@ describe('direct decoder: everything else gives the reference result or error', 
     ];
     for (const body of list) expectSame(LIST, bytes(body));
     expect(() => decodeMessageBytes(LIST, bytes(connection('"totalRequestStatistics":{"produceBytes":true}')))).toThrow(
-      'connections[0].totalRequestStatistics.produceBytes: expected int64, got true',
+      'connections[0].totalRequestStatistics.produceBytes: expected uint64, got true',
     );
   });
 

@@ -4,6 +4,7 @@ import { camelToSnake } from '../../src/api/schema/fields.ts';
 import { decodeAnswer, encodeAnswer, encodeAnswerTree, parseAnswer } from '../../src/api/wire/answers.ts';
 import { defaultMessage } from '../../src/api/wire/defaults.ts';
 import { ValidationError } from '../../src/api/wire/validation-error.ts';
+import { withoutPresence } from '../helpers/presence.ts';
 import { rng, sampleMessage } from '../helpers/sample-values.ts';
 
 type Tree = unknown;
@@ -61,14 +62,18 @@ describe.each(OPERATION_NAMES)('%s answer', (op) => {
     });
   });
 
-  it('writes every default, and reads both the default-written and the compact style alike', () => {
+  it('reads the default-written and the compact style to the same values, and writes each back as it came', () => {
     const empty = defaultMessage(OPERATIONS[op].response);
     const full = encodeAnswerTree(op, empty as never);
     expect(decodeAnswer(op, full)).toEqual(empty);
-    expect(decodeAnswer(op, {})).toEqual(empty);
+    expect(withoutPresence(decodeAnswer(op, {}))).toEqual(empty);
+    expect(encodeAnswerTree(op, decodeAnswer(op, {}))).toEqual({});
     const value = sample(op, 3);
     const compact = stripDefaults(encodeAnswerTree(op, value));
-    expect(decodeAnswer(op, compact)).toEqual(decodeAnswer(op, encodeAnswerTree(op, value)));
+    const decoded = decodeAnswer(op, compact);
+    expect(withoutPresence(decoded)).toEqual(decodeAnswer(op, encodeAnswerTree(op, value)));
+    expect(encodeAnswerTree(op, decoded)).toEqual(compact);
+    expect(parseAnswer(op, Buffer.from(JSON.stringify(compact)))).toEqual(decoded);
   });
 
   it('accepts snake_case keys as well as lowerCamelCase', () => {
@@ -94,7 +99,7 @@ describe('validation errors name the JSON path', () => {
     const list = connections();
     (list[17]!.totalRequestStatistics as Record<string, unknown>).produceBytes = true;
     expect(() => decodeAnswer('ListKafkaConnections', { connections: list })).toThrow(
-      new ValidationError('connections[17].totalRequestStatistics.produceBytes', 'expected int64, got true'),
+      new ValidationError('connections[17].totalRequestStatistics.produceBytes', 'expected uint64, got true'),
     );
   });
 
@@ -109,7 +114,11 @@ describe('validation errors name the JSON path', () => {
       [{ connections: [{ source: 'host' }] }, 'connections[0].source: expected object SourceAddress'],
       [{ connections: [{ idleDuration: '5 minutes' }] }, 'connections[0].idleDuration'],
       [{ connections: [{ openTime: '2025-13-01T00:00:00Z' }] }, 'connections[0].openTime'],
-      [{ totalSize: 1.5 }, 'totalSize: expected int64, got 1.5'],
+      [{ totalSize: 1.5 }, 'totalSize: expected uint64, got 1.5'],
+      [{ totalSize: '-1' }, 'totalSize: value -1 out of range for uint64'],
+      [{ connections: [{ shardId: -1 }] }, 'connections[0].shardId: value -1 out of range for uint32'],
+      [{ connections: [{ source: { port: 4294967296 } }] }, 'connections[0].source.port: value 4294967296 out of range for uint32'],
+      [{ connections: [{ totalRequestStatistics: { requestCount: '18446744073709551616' } }] }, 'out of range for uint64'],
     ];
     for (const [tree, message] of cases) {
       expect(() => decodeAnswer('ListKafkaConnections', tree), message).toThrow(message);

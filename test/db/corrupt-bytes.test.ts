@@ -75,6 +75,8 @@ const sample = (x: number, k: number): FastSample => ({
   hasMore: x % 2 === 0,
   inflight: k % 3 === 0 ? [[1, 250 + x], [18, 2 ** 40 + k]] : undefined,
   extra: x % 5 === 0 ? '{"totalRequestStatistics":{"x":1}}' : undefined,
+  absent: 0,
+  items: undefined,
 });
 
 describe('chunk decoders on flipped bytes', () => {

@@ -136,7 +136,8 @@ describe('export --redact', () => {
         backward.set(y, x);
       } else if (Array.isArray(x) && Array.isArray(y)) x.forEach((e, i) => pair(e, y[i], key));
       else if (x !== null && y !== null && typeof x === 'object' && typeof y === 'object' && !Array.isArray(x) && !Array.isArray(y)) {
-        for (const k of Object.keys(x)) pair(x[k], y[k], k);
+        const [xo, yo] = [x as Record<string, JsonValue>, y as Record<string, JsonValue>];
+        for (const k of Object.keys(xo)) pair(xo[k], yo[k], k);
       }
     };
     a.polls.forEach((p, i) => pair(p.answer, b.polls[i]!.answer, ''));

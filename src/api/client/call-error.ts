@@ -119,7 +119,7 @@ export class ClientConfigError extends Error {
   override readonly name = 'ClientConfigError';
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: false });
+const utf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /** The first 512 bytes of a body as text, with control characters escaped (`\n`, `\x1b`, `\u0085`). */
 export function bodyPrefixOf(body: Uint8Array): string {

@@ -22,8 +22,11 @@ export {
 export {
   type JsonValue,
   JsonSyntaxError,
+  JsonDepthError,
+  JsonNumber,
   MAX_JSON_DEPTH,
   parseJsonLossless,
   parseJsonLosslessSlow,
+  cloneJson,
   stringifyJson,
 } from './lossless-json.ts';

@@ -1,10 +1,41 @@
-/** A parsed JSON value; integers beyond ±(2^53-1) are kept exactly as bigint. */
-export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
+/**
+ * A parsed JSON value; integers beyond ±(2^53-1) are kept exactly as bigint, and any other number
+ * literal a JS number would not give back as sent (`1e400`, `1.50`, `-0`, `1E5`) as a JsonNumber.
+ */
+export type JsonValue = null | boolean | number | bigint | string | JsonNumber | JsonValue[] | { [key: string]: JsonValue };
 
 type JsonObject = { [key: string]: JsonValue };
 
-/** Deepest nesting of arrays and objects accepted by the exact (bigint) tokenizer. */
+/** Deepest nesting of arrays and objects any reader or writer of JSON here accepts. */
 export const MAX_JSON_DEPTH = 512;
+
+/** Set by JsonNumber.toJSON: the JSON.stringify fast path met a number it cannot write exactly. */
+let sawJsonNumber = false;
+
+/**
+ * A number literal kept exactly as sent, for the literals a JS number would change (`1e400` reads
+ * as Infinity, `1.50` as 1.5, `-0` as 0). Immutable; stringifyJson writes `text` back verbatim.
+ */
+export class JsonNumber {
+  /** The literal, exactly as it appeared in the JSON text (valid JSON number syntax). */
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+    Object.freeze(this);
+  }
+
+  /** The nearest JS number (Infinity for `1e400`). */
+  get value(): number {
+    return Number(this.text);
+  }
+
+  /** For plain JSON.stringify (not lossless): the nearest number; stringifyJson writes the literal instead. */
+  toJSON(): number {
+    sawJsonNumber = true;
+    return this.value;
+  }
+}
 
 /** Malformed JSON, with the position (UTF-16 offset, 1-based line and column) of the fault. */
 export class JsonSyntaxError extends Error {
@@ -27,6 +58,23 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+/** JSON nested deeper than MAX_JSON_DEPTH levels: refused by every reader and writer (a typed decode error). */
+export class JsonDepthError extends JsonSyntaxError {
+  constructor(detail: string, offset: number, line: number, column: number) {
+    super(detail, offset, line, column);
+    this.name = 'JsonDepthError';
+  }
+
+  /** The error of a value too deep to be written (no position: it is not text yet). */
+  static writing(): JsonDepthError {
+    const err = new JsonDepthError(DEPTH_DETAIL, 0, 1, 1);
+    err.message = `cannot write JSON ${DEPTH_DETAIL}`;
+    return err;
+  }
+}
+
+const DEPTH_DETAIL = `nesting deeper than ${MAX_JSON_DEPTH} levels`;
+
 function syntaxError(text: string, offset: number, detail: string): JsonSyntaxError {
   let line = 1;
   let lineStart = 0;
@@ -44,27 +92,64 @@ function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
-/** Sixteen digits, unrolled: irregexp scans this far faster than `\d{16}`. */
-const SIXTEEN_DIGITS = /\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d/g;
+/** What scanJsonText found: nothing special, a number JSON.parse would not keep, or too deep nesting. */
+const PLAIN = 0;
+const SLOW = 1;
+const DEEP = 2;
 
 /**
- * Cheap pre-scan deciding whether JSON.parse alone is lossless: true when a run of 16+ digits
- * starts where a bare number can (after `:`, `,`, `[` or the start, with optional whitespace
- * and '-'). Runs inside strings usually follow '"' and are skipped; a false positive only costs
- * the slower exact path. 15 digits are always below 2^53, so shorter runs are never a risk.
+ * One pass over a JSON text deciding whether JSON.parse alone reads it exactly and safely:
+ * DEEP when arrays and objects nest beyond MAX_JSON_DEPTH, SLOW when a number literal would not
+ * survive as a JS number (16 digits or more, a fraction, an exponent, `-0`), else PLAIN. Strings
+ * are skipped with indexOf, so digits inside them never count. Malformed text gives some answer;
+ * the parser that runs next reports the fault.
+ */
+function scanJsonText(s: string): number {
+  const n = s.length;
+  let depth = 0;
+  let found = PLAIN;
+  let i = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c === QUOTE) {
+      let j = s.indexOf('"', i + 1);
+      for (;;) {
+        if (j < 0) return found;
+        let k = j - 1;
+        while (s.charCodeAt(k) === BACKSLASH) k--;
+        if ((j - 1 - k) % 2 === 0) break; // an even run of backslashes: the quote ends the string
+        j = s.indexOf('"', j + 1);
+      }
+      i = j + 1;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return DEEP;
+      i++;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+      i++;
+    } else if (isDigit(c) || c === 0x2d) {
+      const start = i;
+      if (c === 0x2d) i++;
+      const first = i;
+      while (isDigit(s.charCodeAt(i))) i++;
+      const x = s.charCodeAt(i);
+      if (x === 0x2e || x === 0x65 || x === 0x45 || i - first > 15 || (c === 0x2d && i - first === 1 && s.charCodeAt(first) === 0x30)) {
+        found = SLOW;
+      }
+      if (i === start) i++;
+    } else {
+      i++;
+    }
+  }
+  return found;
+}
+
+/**
+ * True when JSON.parse alone would not read the text exactly (a number literal it would change)
+ * or safely (nesting beyond MAX_JSON_DEPTH): the exact parser must run.
  */
 export function needsSlowPath(s: string): boolean {
-  SIXTEEN_DIGITS.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = SIXTEEN_DIGITS.exec(s)) !== null) {
-    let i = m.index - 1;
-    let c = s.charCodeAt(i);
-    if (c >= 0x30 && c <= 0x39) continue; // inside a longer run already judged at its start
-    if (c === 0x2d) c = s.charCodeAt(--i);
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = s.charCodeAt(--i);
-    if (c === 0x3a || c === 0x2c || c === 0x5b || Number.isNaN(c)) return true;
-  }
-  return false;
+  return scanJsonText(s) !== PLAIN;
 }
 
 function setKey(obj: JsonObject, key: string, value: JsonValue): void {
@@ -93,7 +178,7 @@ class LosslessParser {
       this.skipWs();
       const c = s.charCodeAt(this.pos);
       if (c === 0x7b || c === 0x5b) {
-        if (containers.length >= MAX_JSON_DEPTH) this.fail(this.pos, `nesting deeper than ${MAX_JSON_DEPTH} levels`);
+        if (containers.length >= MAX_JSON_DEPTH) this.tooDeep(this.pos);
         this.pos++;
         this.skipWs();
         if (c === 0x7b) {
@@ -226,7 +311,7 @@ class LosslessParser {
     this.fail(i, `control character U+${code} in string (must be escaped)`);
   }
 
-  private parseNumber(): number | bigint {
+  private parseNumber(): number | bigint | JsonNumber {
     const s = this.s;
     const start = this.pos;
     let i = start;
@@ -257,7 +342,14 @@ class LosslessParser {
       const big = BigInt(text);
       if (big > MAX_SAFE || big < -MAX_SAFE) return big;
     }
-    return Number(text);
+    const n = Number(text);
+    // a literal the number does not give back (1e400, 1.50, -0, 1E5) is kept as sent
+    return String(n) === text ? n : new JsonNumber(text);
+  }
+
+  private tooDeep(at: number): never {
+    const e = syntaxError(this.s, at, DEPTH_DETAIL);
+    throw new JsonDepthError(e.detail, e.offset, e.line, e.column);
   }
 
   private unexpected(at: number, expected: string): never {
@@ -277,18 +369,22 @@ const ESCAPES: Record<number, string> = {
   0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t',
 };
 
-const utf8 = new TextDecoder();
+/** UTF-8 without dropping a BOM: a body-level BOM is removed explicitly, never one inside a value. */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
- * JSON.parse that keeps every digit: integer literals beyond ±(2^53-1) become bigint.
- * When a pre-scan proves no such literal can exist, JSON.parse itself does the work (fast
- * path, no depth limit: V8's JSON.parse is iterative); otherwise an exact iterative tokenizer
- * runs, refusing nesting beyond MAX_JSON_DEPTH. Bytes are decoded as UTF-8 (invalid
- * sequences become U+FFFD, a BOM is dropped). Throws JsonSyntaxError with the position.
+ * JSON.parse that keeps every digit and every number literal: integer literals beyond ±(2^53-1)
+ * become bigint, other literals a JS number would change become JsonNumber. A pre-scan decides:
+ * when it proves neither such a literal nor nesting beyond MAX_JSON_DEPTH can exist, JSON.parse
+ * itself does the work (fast path); otherwise an exact iterative tokenizer runs, refusing
+ * nesting beyond MAX_JSON_DEPTH with a JsonDepthError. Bytes are decoded as UTF-8 (invalid
+ * sequences become U+FFFD; a BOM before the value is dropped, as a UTF-8 decoder does; one
+ * inside a string is kept). Throws JsonSyntaxError with the position.
  */
 export function parseJsonLossless(input: string | Uint8Array): JsonValue {
-  const text = typeof input === 'string' ? input : utf8.decode(input);
-  if (needsSlowPath(text)) return new LosslessParser(text).parse();
+  let text = typeof input === 'string' ? input : utf8.decode(input);
+  if (typeof input !== 'string' && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (scanJsonText(text) !== PLAIN) return new LosslessParser(text).parse();
   try {
     return JSON.parse(text) as JsonValue;
   } catch (err) {
@@ -302,98 +398,81 @@ export function parseJsonLosslessSlow(input: string): JsonValue {
   return new LosslessParser(input).parse();
 }
 
-/** A value nested deeper than MAX_JSON_DEPTH, refused by stringifyJson's exact writer. */
-export class JsonDepthError extends Error {
-  override readonly name = 'JsonDepthError';
-  constructor() {
-    super(`value nested deeper than ${MAX_JSON_DEPTH} levels`);
+function write(value: unknown, out: string[], depth: number): void {
+  if (value === null) {
+    out.push('null');
+    return;
   }
-}
-
-function scalar(value: unknown): string {
-  if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      out.push(JSON.stringify(value));
+      return;
     case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
+      out.push(Number.isFinite(value) ? String(value) : 'null');
+      return;
     case 'bigint':
-      return value.toString();
+      out.push(value.toString());
+      return;
     case 'boolean':
-      return value ? 'true' : 'false';
+      out.push(value ? 'true' : 'false');
+      return;
+    case 'object':
+      break;
     default:
-      return 'null'; // undefined, function, symbol inside an array, like JSON.stringify
+      out.push('null'); // undefined, function, symbol inside an array, like JSON.stringify
+      return;
   }
-}
-
-interface Frame {
-  readonly keys: readonly string[] | undefined;
-  readonly value: unknown[] | Record<string, unknown>;
-  i: number;
-  first: boolean;
-}
-
-/** The exact writer: iterative (no recursion, so no stack overflow), bigint-aware, depth-bounded. */
-function write(root: unknown, out: string[]): void {
-  const stack: Frame[] = [];
-  const open = (value: unknown): void => {
-    if (value === null || typeof value !== 'object') {
-      out.push(scalar(value));
-      return;
+  if (value instanceof JsonNumber) {
+    out.push(value.text);
+    return;
+  }
+  if (depth >= MAX_JSON_DEPTH) throw JsonDepthError.writing();
+  if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(',');
+      write(value[i], out, depth + 1);
     }
-    if (stack.length >= MAX_JSON_DEPTH) throw new JsonDepthError();
-    const toJson = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJson === 'function') {
-      open((toJson as () => unknown).call(value));
-      return;
-    }
-    if (Array.isArray(value)) {
-      out.push('[');
-      stack.push({ keys: undefined, value, i: 0, first: true });
-    } else {
-      out.push('{');
-      stack.push({ keys: Object.keys(value), value: value as Record<string, unknown>, i: 0, first: true });
-    }
-  };
-  open(root);
-  while (stack.length > 0) {
-    const f = stack[stack.length - 1]!;
-    if (f.keys === undefined) {
-      const arr = f.value as unknown[];
-      if (f.i >= arr.length) {
-        out.push(']');
-        stack.pop();
-        continue;
-      }
-      if (f.i > 0) out.push(',');
-      open(arr[f.i++]);
-      continue;
-    }
-    if (f.i >= f.keys.length) {
-      out.push('}');
-      stack.pop();
-      continue;
-    }
-    const key = f.keys[f.i++]!;
-    const v = (f.value as Record<string, unknown>)[key];
+    out.push(']');
+    return;
+  }
+  out.push('{');
+  let first = true;
+  for (const key of Object.keys(value as object)) {
+    const v = (value as Record<string, unknown>)[key];
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    out.push(f.first ? JSON.stringify(key) : `,${JSON.stringify(key)}`, ':');
-    f.first = false;
-    open(v);
+    out.push(first ? JSON.stringify(key) : `,${JSON.stringify(key)}`, ':');
+    first = false;
+    write(v, out, depth + 1);
   }
+  out.push('}');
 }
 
-/** JSON.stringify (compact) that writes bigint as a bare integer instead of throwing. */
+/**
+ * JSON.stringify (compact) that writes bigint as a bare integer and JsonNumber as its literal,
+ * and refuses (JsonDepthError, never a stack overflow) a value nested beyond MAX_JSON_DEPTH, so
+ * whatever it writes reads back with parseJsonLossless.
+ */
 export function stringifyJson(value: JsonValue): string {
-  // fast path: JSON.stringify is exact for trees without bigints; it throws a TypeError on one
-  // and a RangeError on very deep nesting: any failure goes to the exact writer, which handles
-  // bigints and refuses nesting beyond MAX_JSON_DEPTH with a JsonDepthError
+  // fast path: JSON.stringify is exact for trees without bigints (it throws a TypeError on one),
+  // without JsonNumbers (their toJSON says so) and not too deep (a RangeError, or the scan below)
+  sawJsonNumber = false;
   try {
-    return JSON.stringify(value);
-  } catch {
-    // fall through
+    const text = JSON.stringify(value);
+    if (!sawJsonNumber && (text === undefined || text.length <= MAX_JSON_DEPTH || scanJsonText(text) !== DEEP)) return text;
+  } catch (err) {
+    if (!(err instanceof TypeError) && !(err instanceof RangeError)) throw err;
   }
   const out: string[] = [];
-  write(value, out);
+  write(value, out, 0);
   return out.join('');
+}
+
+/** A deep copy of a JSON tree (bigints and JsonNumbers, being immutable, are shared). */
+export function cloneJson<T extends JsonValue>(value: T): T {
+  if (value === null || typeof value !== 'object' || value instanceof JsonNumber) return value;
+  if (Array.isArray(value)) return value.map((e) => cloneJson(e)) as T;
+  const out: JsonObject = {};
+  for (const key of Object.keys(value)) setKey(out, key, cloneJson((value as JsonObject)[key]!));
+  return out as T;
 }

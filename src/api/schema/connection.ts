@@ -4,10 +4,10 @@ import { AuthenticationMechanism, AuthenticationState, KafkaConnectionState } fr
 
 /** Request statistics over a window (the previous minute, or the whole lifetime). */
 export const RequestStatistics = message('RequestStatistics', {
-  fetchBytes: f.int64('sum of bytes fetched'),
-  produceBatchCount: f.int64('number of produced batches'),
-  produceBytes: f.int64('sum of bytes produced'),
-  requestCount: f.int64('number of requests made'),
+  fetchBytes: f.uint64('sum of bytes fetched'),
+  produceBatchCount: f.uint64('number of produced batches'),
+  produceBytes: f.uint64('sum of bytes produced'),
+  requestCount: f.uint64('number of requests made'),
 });
 
 /** Authentication of a connection. */
@@ -32,7 +32,7 @@ export const InFlightRequests = message('InFlightRequests', {
 /** Remote TCP address. */
 export const SourceAddress = message('SourceAddress', {
   ipAddress: f.string(),
-  port: f.int32(),
+  port: f.uint32(),
 });
 
 /** TLS use of a connection. */
@@ -55,7 +55,7 @@ export const KafkaConnection = message('KafkaConnection', {
   nodeId: f.int32('broker node id'),
   openTime: f.timestamp(),
   recentRequestStatistics: f.message(RequestStatistics, 'previous one-minute window'),
-  shardId: f.int32('broker shard'),
+  shardId: f.uint32('broker shard'),
   source: f.message(SourceAddress),
   state: f.enum(KafkaConnectionState),
   tlsInfo: f.message(TlsInfo),
@@ -74,7 +74,7 @@ export const ListKafkaConnectionsRequest = message('ListKafkaConnectionsRequest'
 /** ListKafkaConnections response. */
 export const ListKafkaConnectionsResponse = message('ListKafkaConnectionsResponse', {
   connections: f.list(f.message(KafkaConnection)),
-  totalSize: f.int64('number of all matching connections'),
+  totalSize: f.uint64('number of all matching connections'),
 });
 
 /** A decoded Kafka connection. */

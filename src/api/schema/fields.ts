@@ -46,9 +46,12 @@ export type FieldType = ScalarType | EnumType | MessageType | ListType | MapType
 
 /** How a field is present on the wire. */
 export type Presence =
-  /** always written by the server (defaults included); absent input reads as the default */
+  /**
+   * a plain field: the server writes it (defaults included), other encoders may leave it out at
+   * its default; absent input reads as the default, and its name goes to the message's `$absent`
+   */
   | 'always'
-  /** genuinely absent when unset (Iceberg offsets); decodes to undefined */
+  /** genuinely absent when unset (optional fields, one-of members); decodes to undefined */
   | 'optional';
 
 /** One field of a message. */
@@ -69,6 +72,13 @@ export interface MessageSchema<F extends Record<string, FieldSpec> = Record<stri
 
 /** Unknown fields kept from the wire for forward compatibility. */
 export type UnknownFields = Record<string, JsonValue>;
+
+/**
+ * The names (schema order) of a message's plain ('always') fields that were absent on the wire
+ * and read as their defaults. Undefined when every one was present, the server's own style:
+ * evaluation sees the defaults, encoding leaves these fields out again.
+ */
+export type AbsentFields = readonly string[];
 
 type DecodedType<T> = T extends ScalarType<'string'>
   ? string
@@ -96,7 +106,7 @@ export type Infer<M> =
   M extends MessageSchema<infer F>
     ? { [K in AlwaysKeys<F>]: DecodedType<F[K]['type']> } & {
         [K in OptionalKeys<F>]?: DecodedType<F[K]['type']>;
-      } & { $unknown?: UnknownFields }
+      } & { $unknown?: UnknownFields; $absent?: AbsentFields }
     : never;
 
 /** The decoded TypeScript type of a field type. */

@@ -49,7 +49,7 @@ export const PollRow = message('PollRow', {
   message: f.string('error message, empty on success'),
   bytes: f.int64('answer size'),
   rowsReturned: f.int64(),
-  totalSize: f.int64(),
+  totalSize: f.uint64('the answer\'s totalSize'),
   fanoutCalls: f.int32(),
   coverage: f.string('"complete" or "truncated" (connections only)'),
 });

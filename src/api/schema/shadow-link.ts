@@ -1,5 +1,5 @@
 /** GetShadowLink: the shadow link resource with every configuration group and its status. */
-import { f, message, oneof, type Infer } from './fields.ts';
+import { f, message, oneof, optional, type Infer } from './fields.ts';
 import {
   AclOperation,
   AclPattern,
@@ -58,7 +58,7 @@ export const ClientOptions = message('ShadowLinkClientOptions', {
   clientId: f.string(),
   sourceClusterId: f.string(),
   authenticationConfiguration: f.message(AuthenticationConfiguration),
-  tlsSettings: f.message(TlsSettings),
+  tlsSettings: optional(f.message(TlsSettings, 'absent when unset')),
   connectionTimeoutMs: f.int32(),
   fetchMaxBytes: f.int32(),
   fetchMinBytes: f.int32(),
@@ -139,9 +139,9 @@ export const SchemaRegistryBasicAuth = message('SchemaRegistryBasicAuth', {
   passwordSet: f.bool(),
   passwordSetAt: f.timestamp(),
 });
-/** Schema Registry authentication options. */
+/** Schema Registry authentication options: one alternative (basic), or none (no authentication). */
 export const SchemaRegistryAuthOptions = message('SchemaRegistryAuthOptions', {
-  basic: f.message(SchemaRegistryBasicAuth),
+  basic: oneof('auth', f.message(SchemaRegistryBasicAuth)),
 });
 /** Contexts and subjects in scope. */
 export const SchemaRegistrySourceFilter = message('SchemaRegistrySourceFilter', {
@@ -163,7 +163,7 @@ export const SchemaRegistryDestination = message('SchemaRegistryDestination', {
 export const ShadowSchemaRegistryApi = message('ShadowSchemaRegistryApi', {
   sourceUrl: f.string(),
   authOptions: f.message(SchemaRegistryAuthOptions),
-  tlsSettings: f.message(TlsSettings),
+  tlsSettings: optional(f.message(TlsSettings, 'absent when unset')),
   sourceFilter: f.message(SchemaRegistrySourceFilter),
   destination: f.message(SchemaRegistryDestination),
   fullSyncInterval: f.duration(),

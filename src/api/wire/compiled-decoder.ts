@@ -8,13 +8,13 @@
  * error is rebuilt only when one is thrown.
  */
 import { CodecError } from '../codec/errors.ts';
-import { decodeWireInt32, decodeWireInt64, describeValue } from '../codec/int64.ts';
+import { decodeWireInt32, decodeWireInt64, describeValue, integerOfLiteral } from '../codec/int64.ts';
 import { parseWireDuration } from '../codec/duration.ts';
 import { daysFromCivil, parseTimestamp } from '../codec/timestamp.ts';
-import type { JsonValue } from '../codec/lossless-json.ts';
+import { JsonNumber, type JsonValue } from '../codec/lossless-json.ts';
 import { camelToSnake, type FieldSpec, type FieldType, type MessageSchema } from '../schema/fields.ts';
 import { canonicalEnumName, type EnumTable } from '../schema/enum-table.ts';
-import { defaultValue } from './defaults.ts';
+import { absentMessage, defaultValue } from './defaults.ts';
 import { recordLiteral } from './record-literal.ts';
 import { ValidationError } from './validation-error.ts';
 
@@ -120,7 +120,7 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
   };
 
   return (value) => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof JsonNumber) {
       throw new ValidationError('', `expected object ${schemaName}, got ${describeValue(value)}`);
     }
     const src = value as Record<string, unknown>;
@@ -174,11 +174,15 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
     if (out === undefined) out = inOrder === count && build !== undefined ? build(values) : partial(values, inOrder);
     values.fill(undefined, 0, inOrder); // holds nothing of the answer once it is built
     scratch.push(values);
+    let absent: string[] | undefined;
     for (let i = 0; i < defaultCount; i++) {
       const d = defaults[i]!;
-      if (!(d.name in out)) out[d.name] = d.fresh === undefined ? d.value : d.fresh();
+      if (d.name in out) continue;
+      out[d.name] = d.fresh === undefined ? d.value : d.fresh();
+      (absent ??= []).push(d.name);
     }
     if (unknown !== undefined) out.$unknown = unknown;
+    if (absent !== undefined) out.$absent = absent;
     return out;
   };
 }
@@ -191,7 +195,9 @@ export function compileDefaults(schema: MessageSchema): DefaultField[] {
     if (spec.presence !== 'always') continue;
     const type = spec.type;
     const mutable = type.kind === 'list' || type.kind === 'map' || type.kind === 'message';
-    defaults.push({ name, value: mutable ? undefined : defaultValue(type), fresh: mutable ? () => defaultValue(type) : undefined });
+    // an absent message reads as its default with every field named absent (nothing of it was sent)
+    const fresh = type.kind === 'message' ? () => absentMessage(type.message) : () => defaultValue(type);
+    defaults.push({ name, value: mutable ? undefined : defaultValue(type), fresh: mutable ? fresh : undefined });
   }
   return defaults;
 }
@@ -272,7 +278,7 @@ function compileType(type: FieldType): ValueDecoder {
       const intKeys = type.keyKind === 'int32';
       let val: ValueDecoder | undefined;
       return (raw) => {
-        if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+        if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || raw instanceof JsonNumber) {
           throw new ValidationError('', `expected object (map), got ${describeValue(raw)}`);
         }
         const dec = (val ??= valueDecoderOf(valueType));
@@ -312,6 +318,8 @@ function compileEnum(table: EnumTable): ValueDecoder {
       return known !== undefined ? known : (canonicalEnumName(table, raw) ?? raw);
     }
     if (typeof raw === 'number' && Number.isInteger(raw)) return values[raw] ?? String(raw);
+    const n = raw instanceof JsonNumber ? integerOfLiteral(raw.text) : undefined;
+    if (n !== undefined) return (n >= 0n && n < BigInt(values.length) ? values[Number(n)] : undefined) ?? String(n);
     throw new ValidationError('', `expected ${typeName} name, got ${describeValue(raw)}`);
   };
 }

@@ -35,3 +35,22 @@ export function defaultMessage<M extends MessageSchema>(schema: M): Infer<M> {
   }
   return out as never;
 }
+
+const allAbsent = new WeakMap<MessageSchema, readonly string[]>();
+
+/**
+ * What an absent message field decodes to: the default message with every one of its plain
+ * fields named absent (nothing of it was sent). Evaluation sees the defaults; encoding writes
+ * nothing of it (its parent names it absent too).
+ */
+export function absentMessage(schema: MessageSchema): Record<string, unknown> {
+  let names = allAbsent.get(schema);
+  if (names === undefined) {
+    names = Object.freeze(Object.keys(schema.fields).filter((name) => schema.fields[name]!.presence === 'always'));
+    allAbsent.set(schema, names);
+  }
+  const out: Record<string, unknown> = {};
+  for (const name of names) out[name] = defaultValue(schema.fields[name]!.type);
+  if (names.length > 0) out.$absent = names;
+  return out;
+}

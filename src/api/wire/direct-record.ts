@@ -153,12 +153,15 @@ function compileRecord(schema: MessageSchema): RecordReader {
     if (out === undefined) out = next === count && build !== undefined ? build(values) : partial(values, next);
     values.fill(undefined, 0, count); // holds nothing of the answer once it is built
     scratch.push(values);
+    let absent: string[] | undefined;
     for (let i = 0; i < defaultCount; i++) {
       if ((set & defaultBits[i]!) !== 0) continue;
       const d = defaults[i]!;
       out[d.name] = d.fresh === undefined ? d.value : d.fresh();
+      (absent ??= []).push(d.name);
     }
     if (unknown !== undefined) out.$unknown = unknown;
+    if (absent !== undefined) out.$absent = absent;
     return out;
   };
 }

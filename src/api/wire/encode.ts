@@ -1,7 +1,8 @@
 /**
- * Server-style encoding: every field written (defaults included), int64 as decimal strings,
- * timestamps in UTC with 9 fraction digits, durations in seconds form, enums by name; only
- * optional fields and one-of alternatives are left out when unset. Unknown fields follow.
+ * Server-style encoding: every present field written (defaults included), int64 as decimal
+ * strings, timestamps in UTC with 9 fraction digits, durations in seconds form, enums by name.
+ * What was absent when decoded stays absent: unset optional fields and one-of alternatives, and
+ * the plain fields a message's `$absent` names. Unknown fields follow.
  */
 import { encodeInt64 } from '../codec/int64.ts';
 import { formatWireDuration } from '../codec/duration.ts';
@@ -13,8 +14,10 @@ import { defaultValue } from './defaults.ts';
 /** Encodes a decoded message into the JSON tree the server would write. */
 export function encodeMessage(schema: MessageSchema, value: Record<string, unknown>): { [key: string]: JsonValue } {
   const out: { [key: string]: JsonValue } = {};
+  const absent = value.$absent as readonly string[] | undefined;
   for (const name in schema.fields) {
     const spec = schema.fields[name]!;
+    if (absent !== undefined && absent.includes(name)) continue;
     const v = value[name];
     if (v === undefined) {
       if (spec.presence === 'always') out[name] = encodeValue(spec.type, defaultValue(spec.type));

@@ -254,7 +254,7 @@ async function record(
   extra: { nowNs?: () => bigint; sleep?: Sleep } = {},
 ): Promise<number> {
   const dbPath = resolve(io.cwd, g.db);
-  const reporter: Reporter = io.collectorReporter ?? createReporter(io.stderr, () => databaseSize(dbPath));
+  const reporter: Reporter = io.collectorReporter ?? createReporter(io.stderr, () => databaseSize(dbPath), (name) => config.clusters.find((c) => c.name === name)?.servicePrefix);
   // everything that can be wrong in the configuration is found before the database is created
   const prepared = prepareAll(config, io, (line) => reporter.line(`warning: ${line}`));
   let writer: RecordingStore;

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { isConnectCode } from '../../api/client/connect-codes.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
-import { JsonSyntaxError, parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
+import { JsonNumber, JsonSyntaxError, parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { isOperationName, OPERATION_NAMES, OPERATIONS, type OperationName } from '../../api/schema/operations.ts';
 import { decodeRequest, decodeAnswer } from '../../api/wire/answers.ts';
 import { defaultMessage } from '../../api/wire/defaults.ts';
@@ -110,7 +110,7 @@ const decodeUntyped = decodeAnswer as unknown as (op: OperationName, json: unkno
 
 /** A Connect error body (`{"code": ..., "message": ...}`) rather than an answer. */
 function connectError(json: JsonValue): { code: string; message: string; details: unknown[] } | undefined {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
+  if (json === null || typeof json !== 'object' || Array.isArray(json) || json instanceof JsonNumber) return undefined;
   const keys = Object.keys(json);
   if (!keys.includes('code') || keys.some((k) => k !== 'code' && k !== 'message' && k !== 'details')) return undefined;
   if (!isConnectCode(json.code)) return undefined;

@@ -13,6 +13,7 @@ type Register = (program: Command, io: CliIo, done: (code: number) => void, disp
 /** Each top-level command and the loader of the module that registers it, in --help order. */
 const COMMANDS: Record<string, () => Promise<Register>> = {
   collect: async () => (await import('./collect.ts')).registerCollect,
+  check: async () => (await import('./check.ts')).registerCheck,
   sim: async () => (await import('./sim.ts')).registerSim,
   demo: async () => (await import('./demo.ts')).registerDemo,
   import: async () => (await import('./import.ts')).registerImport,

@@ -37,8 +37,9 @@ export function describeAuthentication(auth: Infer<typeof AuthenticationConfigur
   return 'none';
 }
 
-/** `on (files)`, `on (PEM)`, `on`, `off`. */
-export function describeTls(tls: Infer<typeof TlsSettings>): string {
+/** `on (files)`, `on (PEM)`, `on`, `off`, or `not set` when the answer carries no TLS settings. */
+export function describeTls(tls: Infer<typeof TlsSettings> | undefined): string {
+  if (tls === undefined) return 'not set';
   if (!tls.enabled) return 'off';
   const material = tls.tlsFileSettings !== undefined ? ' (files)' : tls.tlsPemSettings !== undefined ? ' (PEM)' : '';
   return `on${material}${tls.doNotSetSniHostname ? ', no SNI' : ''}`;

@@ -44,7 +44,7 @@ export interface ExportResult {
   readonly mapping: readonly MappingEntry[];
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function rawField(raw: Uint8Array, redact: boolean): { [k: string]: JsonValue } {
   if (redact) return { rawOmitted: `redacted export: the ${raw.length} raw bytes are left out` };

@@ -6,7 +6,7 @@
  * Values are found by field name; they are then also replaced wherever they occur inside other
  * strings (messages, filters, reasons, unknown fields), and IP addresses are found by pattern.
  */
-import type { JsonValue } from '../../api/codec/lossless-json.ts';
+import { JsonNumber, type JsonValue } from '../../api/codec/lossless-json.ts';
 
 /** Characters JSON.stringify leaves raw that a terminal would obey: DEL, C1 controls, bidi controls, line separators. */
 const TERMINAL_UNSAFE_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -227,7 +227,7 @@ export class Redactor {
       return this.text(v);
     }
     if (Array.isArray(v)) return v.map((e) => this.#redact(e, key));
-    if (v !== null && typeof v === 'object') {
+    if (v !== null && typeof v === 'object' && !(v instanceof JsonNumber)) {
       const out: { [k: string]: JsonValue } = {};
       for (const [k, x] of Object.entries(v)) {
         const name = FIELD_KINDS[k] !== undefined || IDENTIFIER_KEYS.has(k) ? k : this.#key(k);
@@ -257,5 +257,5 @@ function walk(v: JsonValue | undefined, key: string | undefined, visit: (kind: R
     for (const e of v) walk(e, key, visit);
     return;
   }
-  if (typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k, visit);
+  if (typeof v === 'object' && !(v instanceof JsonNumber)) for (const [k, x] of Object.entries(v)) walk(x, k, visit);
 }

@@ -3,7 +3,7 @@
  * decimal strings, timestamps in RFC 3339 UTC (through `encodeMessage`). The writer escapes
  * every control, C1 and bidi character, so the bytes are safe on a terminal and still lossless.
  */
-import type { JsonValue } from '../../api/codec/lossless-json.ts';
+import { JsonNumber, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { encodeInt64 } from '../../api/codec/int64.ts';
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
 import { RESOURCES, type PollRow, type ResourceName } from '../../api/schema/resources.ts';
@@ -18,7 +18,7 @@ function quote(text: string): string {
   return JSON.stringify(text).replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Serialises a JSON tree (bigint as a bare integer), indented by `indent` spaces, or compact when 0. */
+/** Serialises a JSON tree (bigint as a bare integer, a JsonNumber as its literal), indented by `indent` spaces, or compact when 0. */
 export function formatJson(value: JsonValue, indent = 2): string {
   const nl = indent > 0 ? '\n' : '';
   const colon = indent > 0 ? ': ' : ':';
@@ -28,6 +28,7 @@ export function formatJson(value: JsonValue, indent = 2): string {
     if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
     if (typeof v === 'boolean') return v ? 'true' : 'false';
     if (typeof v === 'string') return quote(v);
+    if (v instanceof JsonNumber) return v.text;
     const inner = ' '.repeat(indent * (depth + 1));
     const outer = ' '.repeat(indent * depth);
     if (Array.isArray(v)) {

@@ -4,12 +4,13 @@
  * terminal; use `-o json` for the exact bytes.
  */
 import { stringify } from 'yaml';
-import type { JsonValue } from '../../api/codec/lossless-json.ts';
+import { JsonNumber, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 
 function sanitizeTree(v: JsonValue): JsonValue {
   if (typeof v === 'string') return sanitizeForTerminal(v);
   if (Array.isArray(v)) return v.map(sanitizeTree);
+  if (v instanceof JsonNumber) return v.text; // the literal as sent (-o json writes it as a number)
   if (v !== null && typeof v === 'object') {
     const out: { [key: string]: JsonValue } = {};
     for (const [k, x] of Object.entries(v)) out[sanitizeForTerminal(k)] = sanitizeTree(x);

@@ -17,7 +17,7 @@ import {
 } from './types.ts';
 
 const TOP_KEYS = ['name', 'description', 'duration', 'world', 'events'] as const;
-const WORLD_KEYS = ['connections', 'brokers', 'links', 'auto_finalization'] as const;
+const WORLD_KEYS = ['connections', 'brokers', 'links', 'auto_finalization', 'extreme_values'] as const;
 const COMMON_EVENT_KEYS = ['at', 'kind', 'duration', 'until'] as const;
 
 class Ctx {
@@ -187,6 +187,7 @@ function parseWorld(ctx: Ctx, node: Node | null): ScenarioWorld {
   }
   if (get('links') !== undefined) world.links = asStrings(ctx, get('links')!, 'world.links');
   if (get('auto_finalization') !== undefined) world.autoFinalization = asBool(ctx, get('auto_finalization')!, 'world.auto_finalization');
+  if (get('extreme_values') !== undefined) world.extremeValues = asBool(ctx, get('extreme_values')!, 'world.extreme_values');
   return world;
 }
 

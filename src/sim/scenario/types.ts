@@ -204,6 +204,11 @@ export interface ScenarioWorld {
   readonly brokers?: number;
   readonly links?: readonly string[];
   readonly autoFinalization?: boolean;
+  /**
+   * serve the widest values the wire allows: total request counters just below 2^64, shard ids
+   * and ports near 2^32 (both unsigned), to exercise a recorder's integer widths
+   */
+  readonly extremeValues?: boolean;
 }
 
 /** A parsed, validated scenario. */

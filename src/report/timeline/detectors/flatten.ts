@@ -15,7 +15,7 @@ export function flattenValues(value: unknown, prefix = '', out = new Map<string,
     const entries = Object.entries(value as Record<string, unknown>);
     if (entries.length === 0 && prefix !== '') out.set(prefix, '{}');
     for (const [k, v] of entries) {
-      if (k === '$unknown') continue;
+      if (k === '$unknown' || k === '$absent') continue; // presence marks are not values
       flattenValues(v, prefix === '' ? k : `${prefix}.${k}`, out);
     }
     return out;

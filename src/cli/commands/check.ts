@@ -1,0 +1,118 @@
+/**
+ * `flightrec check [--base-url URL]`: probes a cluster with one read-only call per operation and
+ * reports which operations answer under the service prefix, what a 404 means, and the state of
+ * authentication and licence. Records nothing (no database is opened). Takes the same cluster,
+ * authentication and TLS options as `collect` (flags > environment > config file).
+ */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { JsonValue } from '../../api/codec/lossless-json.ts';
+import { sanitizeCell, sanitizeForTerminal } from '../../api/safe-text.ts';
+import { formatJson } from '../../report/render/json.ts';
+import { ConfigError, createClusterClient, loadCollectorConfig, readConfigFile, type CollectFlags } from '../../collector/index.ts';
+import { EXIT, UsageError, type CliIo } from '../context.ts';
+import { probeCluster, type ClusterCheck } from './check-probe.ts';
+
+interface CheckOpts {
+  baseUrl?: string;
+  servicePrefix?: string;
+  timeout?: string;
+  username?: string;
+  passwordEnv?: string;
+  passwordFile?: string;
+  tokenEnv?: string;
+  tokenFile?: string;
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  insecureSkipVerify?: boolean;
+  link: string[];
+}
+
+interface GlobalOpts {
+  config?: string;
+  cluster?: string;
+  output?: string;
+}
+
+const collect = (v: string, prev: string[]): string[] => [...prev, v];
+
+/** Registers `check`. */
+export function registerCheck(program: Command, io: CliIo, done: (code: number) => void): void {
+  program
+    .command('check')
+    .description('probe a cluster without recording: which operations answer, under which service prefix, authentication and licence')
+    .option('--base-url <url>', 'admin API base URL of the cluster (env FLIGHTREC_BASE_URL)')
+    .option('--service-prefix <prefix>', 'service prefix of the paths (default platform.core.admin.v2)')
+    .option('--timeout <duration>', 'per-call timeout (default 10s)')
+    .option('--username <name>', 'basic authentication user; password from FLIGHTREC_PASSWORD unless named otherwise')
+    .option('--password-env <var>', 'environment variable holding the password')
+    .option('--password-file <file>', 'file holding the password')
+    .option('--token-env <var>', 'environment variable holding a bearer token')
+    .option('--token-file <file>', 'file holding a bearer token')
+    .option('--ca-file <file>', 'PEM CA bundle to trust (https)')
+    .option('--cert-file <file>', 'PEM client certificate (mutual TLS)')
+    .option('--key-file <file>', 'PEM client key (mutual TLS)')
+    .option('--insecure-skip-verify', 'do not verify the server certificate (test clusters only)')
+    .option('--link <link[:topic,...]>', 'shadow link (and topic) to ask about (repeatable)', collect, [])
+    .action(async (opts: CheckOpts, cmd: Command) => {
+      done(await runCheck(opts, cmd.optsWithGlobals<GlobalOpts & CheckOpts>(), io));
+    });
+}
+
+function flagsOf(o: CheckOpts, cluster: string | undefined): CollectFlags {
+  const { link, ...rest } = o;
+  return { ...rest, cluster, link };
+}
+
+/** Runs `check`; 0 when every operation asked answers, 1 otherwise. */
+export async function runCheck(opts: CheckOpts, g: GlobalOpts, io: CliIo): Promise<number> {
+  const warnings: string[] = [];
+  let config;
+  try {
+    const file = g.config === undefined ? undefined : readConfigFile(resolve(io.cwd, g.config));
+    config = loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) });
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  const checks: ClusterCheck[] = [];
+  for (const cluster of config.clusters) {
+    let client;
+    try {
+      client = createClusterClient(cluster, io.env, (w) => warnings.push(w));
+    } catch (err) {
+      if (err instanceof ConfigError) throw new UsageError(err.message);
+      throw err;
+    }
+    try {
+      checks.push(await probeCluster(cluster, client));
+    } finally {
+      await client.close();
+    }
+  }
+  for (const w of warnings) io.stderr.write(sanitizeForTerminal(`warning: ${w}\n`));
+  if (g.output === 'json') io.stdout.write(`${formatJson({ clusters: checks } as unknown as JsonValue)}\n`);
+  else io.stdout.write(checks.map(renderCheck).join('\n'));
+  return checks.every((c) => c.ok) ? EXIT.ok : EXIT.failure;
+}
+
+const MARK = { answers: 'ok', 'not-served': '404', refused: 'REFUSED', unreachable: 'DOWN', failed: 'FAILED', skipped: '-' } as const;
+
+/** The text report of one cluster. */
+export function renderCheck(c: ClusterCheck): string {
+  const lines = [
+    `cluster ${c.cluster} at ${c.baseUrl}`,
+    `  service prefix  ${sanitizeCell(c.prefix)}`,
+    `  authentication  ${sanitizeCell(c.authentication)}`,
+    `  licence         ${sanitizeCell(c.licence)}`,
+    '',
+  ];
+  const width = Math.max(...c.probes.map((p) => p.operation.length + (p.target === '' ? 0 : p.target.length + 3)));
+  for (const p of c.probes) {
+    const name = p.target === '' ? p.operation : `${p.operation} (${p.target})`;
+    lines.push(`  ${MARK[p.status].padEnd(7)} ${sanitizeCell(name).padEnd(width)}  ${sanitizeCell(p.detail)}`);
+  }
+  lines.push('');
+  return sanitizeForTerminal(lines.join('\n'));
+}
