@@ -66,17 +66,26 @@ export function planNodeSlices(baseFilter: string, brokers: Iterable<number>): S
     });
 }
 
+/** Shard numbers below the highest one seen that are asked for even when no connection named them. */
+export const MAX_SHARD_FILL = 256;
+/** The most shard slices planned for one broker in one round. */
+export const MAX_SHARD_SLICES = 1024;
+
 /**
  * One slice per shard of a broker still truncated: the shards seen for it, plus every shard
  * number below the highest one seen (a shard without a listed connection may still have some).
  */
 export function planShardSlices(baseFilter: string, nodeId: number, knownShards: Iterable<number>): Slice[] {
-  const seen = new Set(knownShards);
-  const max = seen.size === 0 ? 0 : Math.max(...seen);
-  for (let s = 0; s <= max; s++) seen.add(s);
+  // shard ids come from the cluster's answers (uint32): a hostile or broken answer naming shard
+  // 4294967295 must not plan four billion calls; fill the gaps below the highest shard seen only
+  // up to MAX_SHARD_FILL, and never plan more than MAX_SHARD_SLICES slices for one broker
+  const seen = new Set([...knownShards].filter((s) => Number.isInteger(s) && s >= 0));
+  let max = 0;
+  for (const s of seen) if (s > max) max = s;
+  for (let s = 0; s <= Math.min(max, MAX_SHARD_FILL - 1); s++) seen.add(s);
   return [...seen]
-    .filter((s) => Number.isInteger(s) && s >= 0)
     .sort((a, b) => a - b)
+    .slice(0, MAX_SHARD_SLICES)
     .map((shardId) => {
       const clause = `node_id = ${nodeId} AND shard_id = ${shardId}`;
       return { filter: combineFilter(baseFilter, clause), clause, nodeId, shardId };

@@ -6,6 +6,8 @@ import {
   isTruncated,
   learnFromConnections,
   learnFromMembers,
+  MAX_SHARD_FILL,
+  MAX_SHARD_SLICES,
   planNodeSlices,
   planShardSlices,
 } from '../../src/collector/fanout.ts';
@@ -44,5 +46,14 @@ describe('connections fan-out planning', () => {
     expect(t.result()).toEqual({ rowsCovered: 3, totalSize: 4n, calls: 2, complete: false });
     t.add([{ uid: 'd' }], 1n);
     expect(t.result().complete).toBe(true);
+  });
+});
+
+describe('shard slices from hostile shard ids', () => {
+  it('never plans billions of calls for a shard id near 2^32', () => {
+    const slices = planShardSlices('', 1, [0, 4294967295]);
+    expect(slices.length).toBeLessThanOrEqual(MAX_SHARD_SLICES);
+    expect(slices.map((s) => s.shardId)).toContain(4294967295);
+    expect(slices.map((s) => s.shardId)).toContain(MAX_SHARD_FILL - 1);
   });
 });

@@ -125,7 +125,7 @@ describe('poison isolation', () => {
       endedAt: 2n,
       outcome: { ok: false, code: 'internal', kind: 'connect', message: 'x', details: [deeplyNested(5000)], raw, bytes: raw.length },
     });
-    expect(stored.substituted).toMatch(/nested deeper than 512 levels/);
+    expect(stored.substituted).toMatch(/(nested|nesting) deeper than 512 levels/);
     const row = db.sqlite.prepare('SELECT outcome, kind, message FROM poll').get() as { kind: string; message: string };
     expect(row.kind).toBe('unstorable');
     expect(row.message).toContain('(the call had failed: internal: x)');

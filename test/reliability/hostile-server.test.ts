@@ -261,7 +261,7 @@ describe('store faults in the middle of a recording', () => {
 
 describe('the database file replaced by one that cannot be used: the collector stops with a clear error', () => {
   const cases: [string, (path: string) => void, RegExp][] = [
-    ['a corrupt header', (p) => writeFileSync(p, Buffer.alloc(8192, 0x41)), /not an SQLite database \(or encrypted, or corrupt\)/],
+    ['a corrupt header', (p) => writeFileSync(p, Buffer.alloc(8192, 0x41)), /not an SQLite database \(or encrypted, or (corrupt|its first page is damaged)\)|damaged or truncated/],
     [
       'corrupt pages',
       (p) => {

@@ -12,6 +12,7 @@ import { formatJson } from '../../report/render/json.ts';
 import { ConfigError, createClusterClient, loadCollectorConfig, readConfigFile, type CollectFlags } from '../../collector/index.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { probeCluster, type ClusterCheck } from './check-probe.ts';
+import { globalOptionsHelp } from './help.ts';
 
 interface CheckOpts {
   baseUrl?: string;
@@ -55,6 +56,7 @@ export function registerCheck(program: Command, io: CliIo, done: (code: number) 
     .option('--key-file <file>', 'PEM client key (mutual TLS)')
     .option('--insecure-skip-verify', 'do not verify the server certificate (test clusters only)')
     .option('--link <link[:topic,...]>', 'shadow link (and topic) to ask about (repeatable)', collect, [])
+    .addHelpText('after', globalOptionsHelp({ cluster: 'the cluster of the config file to probe (default: every one)', config: 'clusters and their connection settings', output: ['text', 'json'] }))
     .action(async (opts: CheckOpts, cmd: Command) => {
       done(await runCheck(opts, cmd.optsWithGlobals<GlobalOpts & CheckOpts>(), io));
     });

@@ -10,6 +10,8 @@ import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { checkStore, DatabaseOpenError, DatabaseVersionError, openDatabase, type Damage, type FlightrecDb, type StoreCheck } from '../../db/index.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { globalOptionsHelp } from './help.ts';
+import { missingDatabaseMessage } from './missing-db.ts';
 
 /** Where a damaged item is and what it covers, on one line. */
 function describeDamage(d: Damage): string {
@@ -61,13 +63,14 @@ function checkJson(c: StoreCheck, path: string): string {
 export function registerDbCheck(db: Command, io: CliIo, done: (code: number) => void): void {
   db.command('check')
     .description('verify every stored chunk, frame, version, dictionary entry, answer and raw body; list damaged ranges (exit 1 when damaged)')
+    .addHelpText('after', globalOptionsHelp({ db: 'the history database to verify', output: ['table', 'json'] }))
     .action((_opts: unknown, cmd: Command) => {
       const g = cmd.optsWithGlobals<{ db: string; output?: string }>();
       if (g.output !== undefined && g.output !== 'table' && g.output !== 'json') {
         throw new UsageError(`invalid --output ${JSON.stringify(g.output)}: expected table or json`);
       }
       const path = resolve(io.cwd, g.db);
-      if (!existsSync(path)) throw new RuntimeError(`no history database at ${path} (give --db FILE or set FLIGHTREC_DB)`);
+      if (!existsSync(path)) throw new RuntimeError(missingDatabaseMessage(path, g.db, io.cwd));
       let store: FlightrecDb;
       try {
         store = openDatabase(path, { readonly: true });

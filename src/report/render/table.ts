@@ -69,7 +69,12 @@ function fitWidths(widths: number[], view: TableView, limit: number | undefined)
 /** Renders a table view as text lines (header first), each ending in a newline. */
 export function renderTable(view: TableView, opts: TableOptions): string {
   const rows = view.rows.map((r) => r.cells.map((c) => sanitizeCell(c)));
-  const natural = view.columns.map((c, i) => Math.max(displayWidth(c.header), ...rows.map((r) => displayWidth(r[i] ?? ''))));
+  // a loop, not Math.max(...rows): spreading 100k rows as arguments overflows the stack
+  const natural = view.columns.map((c, i) => {
+    let width = displayWidth(c.header);
+    for (const r of rows) width = Math.max(width, displayWidth(r[i] ?? ''));
+    return width;
+  });
   const widths = fitWidths(natural, view, opts.width);
   const line = (cells: readonly string[], tones: readonly (string | undefined)[] | undefined, header: boolean): string => {
     const parts = cells.map((text, i) => {
