@@ -13,6 +13,7 @@ import { ConfigError, createClusterClient, loadCollectorConfig, readConfigFile, 
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { probeCluster, type ClusterCheck } from './check-probe.ts';
 import { globalOptionsHelp } from './help.ts';
+import { addConnectionOptions } from './connection-options.ts';
 
 interface CheckOpts {
   baseUrl?: string;
@@ -40,21 +41,11 @@ const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
 /** Registers `check`. */
 export function registerCheck(program: Command, io: CliIo, done: (code: number) => void): void {
-  program
-    .command('check')
-    .description('probe a cluster without recording: which operations answer, under which service prefix, authentication and licence')
-    .option('--base-url <url>', 'admin API base URL of the cluster (env FLIGHTREC_BASE_URL)')
-    .option('--service-prefix <prefix>', 'service prefix of the paths (default platform.core.admin.v2)')
-    .option('--timeout <duration>', 'per-call timeout (default 10s)')
-    .option('--username <name>', 'basic authentication user; password from FLIGHTREC_PASSWORD unless named otherwise')
-    .option('--password-env <var>', 'environment variable holding the password')
-    .option('--password-file <file>', 'file holding the password')
-    .option('--token-env <var>', 'environment variable holding a bearer token')
-    .option('--token-file <file>', 'file holding a bearer token')
-    .option('--ca-file <file>', 'PEM CA bundle to trust (https)')
-    .option('--cert-file <file>', 'PEM client certificate (mutual TLS)')
-    .option('--key-file <file>', 'PEM client key (mutual TLS)')
-    .option('--insecure-skip-verify', 'do not verify the server certificate (test clusters only)')
+  addConnectionOptions(
+    program
+      .command('check')
+      .description('probe a cluster without recording: which operations answer, under which service prefix, authentication and licence'),
+  )
     .option('--link <link[:topic,...]>', 'shadow link (and topic) to ask about (repeatable)', collect, [])
     .addHelpText('after', globalOptionsHelp({ cluster: 'the cluster of the config file to probe (default: every one)', config: 'clusters and their connection settings', output: ['text', 'json'] }))
     .action(async (opts: CheckOpts, cmd: Command) => {

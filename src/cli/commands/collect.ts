@@ -30,6 +30,7 @@ import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { simStart } from '../sim-start.ts';
 import { openHistoryWriter } from './db.ts';
 import { globalOptionsHelp } from './help.ts';
+import { addConnectionOptions } from './connection-options.ts';
 import { DatabaseOpenError, DatabaseVersionError, openRecordingStore, type RecordingStore } from '../../db/index.ts';
 import { checkFilter, compileOrderBy, FilterError } from '../../filter/index.ts';
 import { resolveThresholds, ThresholdError } from '../../report/timeline/thresholds.ts';
@@ -75,21 +76,11 @@ const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
 /** Registers `collect`. */
 export function registerCollect(program: Command, io: CliIo, done: (code: number) => void): void {
-  program
-    .command('collect')
-    .description('record clusters: poll the admin API on schedules and store every answer and failure')
-    .option('--base-url <url>', 'admin API base URL of the cluster (env FLIGHTREC_BASE_URL)')
-    .option('--service-prefix <prefix>', 'service prefix of the paths (default platform.core.admin.v2)')
-    .option('--timeout <duration>', 'per-call timeout (default 10s)')
-    .option('--username <name>', 'basic authentication user; password from FLIGHTREC_PASSWORD unless named otherwise')
-    .option('--password-env <var>', 'environment variable holding the password')
-    .option('--password-file <file>', 'file holding the password')
-    .option('--token-env <var>', 'environment variable holding a bearer token')
-    .option('--token-file <file>', 'file holding a bearer token')
-    .option('--ca-file <file>', 'PEM CA bundle to trust (https)')
-    .option('--cert-file <file>', 'PEM client certificate (mutual TLS)')
-    .option('--key-file <file>', 'PEM client key (mutual TLS)')
-    .option('--insecure-skip-verify', 'do not verify the server certificate (test clusters only)')
+  addConnectionOptions(
+    program
+      .command('collect')
+      .description('record clusters: poll the admin API on schedules and store every answer and failure'),
+  )
     .option('--link <link[:topic,...]>', 'shadow link to follow, with topics for GetShadowTopic (repeatable)', collect, [])
     .option('--page-size <n>', 'ListKafkaConnections pageSize (0: server default)')
     .option('--schedule <op=cron>', 'schedule of an operation or group: cron with six fields (seconds first) or five, or off (repeatable)', collect, [])
