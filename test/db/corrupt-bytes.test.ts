@@ -11,6 +11,7 @@ import { encodeChunkGroups, readBatchChunks, readChunk, readChunkGroup, readSamp
 import { readHeadEntry, type FastSample } from '../../src/db/conn-codec.ts';
 import { CorruptDataError } from '../../src/db/errors.ts';
 import { decodeIdList, encodeIdList } from '../../src/db/sql-values.ts';
+import { prng } from '../helpers/connection-answers.ts';
 
 /** A view of `bytes` whose element reads throw after `limit` (a decoder that does not end is caught, not waited for). */
 function counted(bytes: readonly number[], limit = 10_000): Uint8Array {
@@ -23,18 +24,6 @@ function counted(bytes: readonly number[], limit = 10_000): Uint8Array {
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
-}
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('ByteReader bounds', () => {

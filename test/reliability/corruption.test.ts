@@ -14,6 +14,7 @@ import { formatTimestampShort } from '../../src/api/codec/timestamp.ts';
 import { runCliChild, type CliRun } from './support/cli.ts';
 import { connectError } from './support/mutations.ts';
 import { recordThroughProxy } from './support/record.ts';
+import { prng } from '../helpers/connection-answers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-corrupt-'));
 const clean = join(dir, 'clean.db');
@@ -37,18 +38,6 @@ function readers(): string[][] {
     ['db', 'stats'],
     ['db', 'check'],
   ];
-}
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Runs every reader on a damaged copy, two at a time; returns the runs by command. */
