@@ -13,21 +13,9 @@ import { ConfigError, createClusterClient, loadCollectorConfig, readConfigFile, 
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { probeCluster, type ClusterCheck } from './check-probe.ts';
 import { globalOptionsHelp } from './help.ts';
-import { addConnectionOptions } from './connection-options.ts';
+import { addConnectionOptions, type ConnectionOpts } from './connection-options.ts';
 
-interface CheckOpts {
-  baseUrl?: string;
-  servicePrefix?: string;
-  timeout?: string;
-  username?: string;
-  passwordEnv?: string;
-  passwordFile?: string;
-  tokenEnv?: string;
-  tokenFile?: string;
-  caFile?: string;
-  certFile?: string;
-  keyFile?: string;
-  insecureSkipVerify?: boolean;
+interface CheckOpts extends ConnectionOpts {
   link: string[];
 }
 

@@ -30,25 +30,13 @@ import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { simStart } from '../sim-start.ts';
 import { openHistoryWriter } from './db.ts';
 import { globalOptionsHelp } from './help.ts';
-import { addConnectionOptions } from './connection-options.ts';
+import { addConnectionOptions, type ConnectionOpts } from './connection-options.ts';
 import { DatabaseOpenError, DatabaseVersionError, openRecordingStore, type RecordingStore } from '../../db/index.ts';
 import { checkFilter, compileOrderBy, FilterError } from '../../filter/index.ts';
 import { resolveThresholds, ThresholdError } from '../../report/timeline/thresholds.ts';
 
 /** The options of `collect` as commander gives them. */
-interface CollectOpts {
-  baseUrl?: string;
-  servicePrefix?: string;
-  timeout?: string;
-  username?: string;
-  passwordEnv?: string;
-  passwordFile?: string;
-  tokenEnv?: string;
-  tokenFile?: string;
-  caFile?: string;
-  certFile?: string;
-  keyFile?: string;
-  insecureSkipVerify?: boolean;
+interface CollectOpts extends ConnectionOpts {
   link: string[];
   pageSize?: string;
   schedule: string[];

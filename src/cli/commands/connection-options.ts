@@ -1,6 +1,22 @@
 /** The options that say how to reach a cluster, shared by `collect` and `check`. */
 import type { Command } from 'commander';
 
+/** The connection options as commander gives them. */
+export interface ConnectionOpts {
+  baseUrl?: string;
+  servicePrefix?: string;
+  timeout?: string;
+  username?: string;
+  passwordEnv?: string;
+  passwordFile?: string;
+  tokenEnv?: string;
+  tokenFile?: string;
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  insecureSkipVerify?: boolean;
+}
+
 /** Adds the cluster connection options (address, prefix, timeout, authentication, TLS) to `cmd`. */
 export function addConnectionOptions(cmd: Command): Command {
   return cmd
