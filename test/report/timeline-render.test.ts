@@ -1,9 +1,8 @@
 /**
  * Renderings of the timeline: golden files pin text, Markdown and JSON for one scenario; the
  * HTML page shows every event and no unescaped input; annotations follow Grafana's shape.
- * Regenerate the golden files with UPDATE_GOLDEN=1.
+ * Golden files are vitest file snapshots: a missing one fails; write them with `npx vitest run -u`.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sanitizeForTerminal } from '../../src/api/safe-text.ts';
@@ -16,16 +15,9 @@ import { buildTimeline, type Timeline } from '../../src/report/timeline/timeline
 import { loadCase } from '../fixtures/timeline/cases.ts';
 import { recordSim } from '../fixtures/timeline/sim-recorder.ts';
 
-const golden = fileURLToPath(new URL('../fixtures/timeline/golden/', import.meta.url));
-const update = process.env.UPDATE_GOLDEN === '1';
-
-function pin(name: string, actual: string): void {
-  const path = `${golden}${name}`;
-  if (update || !existsSync(path)) {
-    mkdirSync(golden, { recursive: true });
-    writeFileSync(path, actual);
-  }
-  expect(actual).toBe(readFileSync(path, 'utf8'));
+/** Compares with a golden file under test/fixtures/timeline/golden/ (a vitest file snapshot). */
+async function pin(name: string, actual: string): Promise<void> {
+  await expect(actual).toMatchFileSnapshot(`../fixtures/timeline/golden/${name}`);
 }
 
 describe('timeline renderings of the broker-outage scenario (golden files)', () => {
