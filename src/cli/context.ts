@@ -1,5 +1,6 @@
 /** What every command receives: injected I/O, environment and clock, so tests run commands in-process. */
 import type { Reporter } from '../collector/output.ts';
+import type { SchedulerDeps } from '../collector/schedule.ts';
 
 /** A writable text stream (process.stdout or a test buffer). */
 export interface TextSink {
@@ -28,6 +29,8 @@ export interface CliIo {
   readonly stdin?: NodeJS.ReadStream;
   /** replaces the collector's round lines (the demo draws one progress line instead) */
   readonly collectorReporter?: Reporter;
+  /** the cron task factory of `collect` (node-cron in production; tests drive schedules with a fake clock) */
+  readonly createCronTask?: SchedulerDeps['createTask'];
 }
 
 /** Bad usage, bad config, invalid filter or order_by: exit code 2. */

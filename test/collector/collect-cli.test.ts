@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/index.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 import { closedLoopbackPort } from '../helpers/loopback-server.ts';
+import { fakeCron } from '../helpers/fake-cron.ts';
 import { runCli } from './helpers/run-cli.ts';
 
 let dir: string;
@@ -148,11 +149,17 @@ describe('flightrec collect', () => {
     sim = await startSimServer({ seed: 4, clock: 'manual', connections: 20 });
     const db = dbPath();
     const ctl = new AbortController();
-    const io = memoryIo({ cwd: dir, signal: ctl.signal });
+    const cron = fakeCron();
+    const io = memoryIo({ cwd: dir, signal: ctl.signal, createCronTask: cron.createTask });
     const run = runCli(['--db', db, 'collect', '--base-url', sim.baseUrl, '--schedule', 'upgrade=* * * * * *', '--jitter', '0'], io);
-    await new Promise((r) => setTimeout(r, 2300));
+    await cron.started(1);
+    expect(cron.tasks.find((t) => t.started)?.expression).toBe('* * * * * *');
+    // three seconds of the schedule, driven by the fake clock: one upgrade round each
+    expect(await cron.advance(3000)).toBeGreaterThanOrEqual(3);
     ctl.abort();
     expect(await run).toBe(0);
-    expect(polls(db).filter((r) => r.operation === 'GetUpgradeStatus').length).toBeGreaterThanOrEqual(1);
+    expect(polls(db).filter((r) => r.operation === 'GetUpgradeStatus')).toHaveLength(3);
+    expect(cron.tasks.every((t) => t.destroyed)).toBe(true);
+    cron.dispose();
   });
 });

@@ -2,7 +2,16 @@
 import type { CliIo } from '../../src/cli/context.ts';
 
 /** A CliIo that captures stdout and stderr; `out()`/`err()` return what was written. */
-export function memoryIo(opts: { env?: Record<string, string>; cwd?: string; now?: () => number; signal?: AbortSignal; isTTY?: boolean } = {}): CliIo & {
+export function memoryIo(
+  opts: {
+    env?: Record<string, string>;
+    cwd?: string;
+    now?: () => number;
+    signal?: AbortSignal;
+    isTTY?: boolean;
+    createCronTask?: CliIo['createCronTask'];
+  } = {},
+): CliIo & {
   out(): string;
   err(): string;
 } {
@@ -15,6 +24,7 @@ export function memoryIo(opts: { env?: Record<string, string>; cwd?: string; now
     cwd: opts.cwd ?? process.cwd(),
     now: opts.now ?? Date.now,
     signal: opts.signal ?? new AbortController().signal,
+    ...(opts.createCronTask === undefined ? {} : { createCronTask: opts.createCronTask }),
     out: () => out,
     err: () => err,
   };

@@ -244,7 +244,8 @@ async function record(
     throw err;
   }
   const owner = `${hostname()} pid ${process.pid} (${Math.random().toString(16).slice(2, 10)})`;
-  const collector = new Collector({ config, writer, prepared, env: io.env, now: io.now, reporter, storeLabel: dbPath, owner, ...extra });
+  const cron = io.createCronTask === undefined ? {} : { createTask: io.createCronTask };
+  const collector = new Collector({ config, writer, prepared, env: io.env, now: io.now, reporter, storeLabel: dbPath, owner, ...cron, ...extra });
   const onAbort = (): void => void collector.shutdown();
   io.signal.addEventListener('abort', onAbort, { once: true });
   try {
