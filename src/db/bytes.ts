@@ -56,7 +56,7 @@ export class ByteWriter {
     this.#pos = p;
   }
 
-  /** Writes a safe integer (either sign) as a zigzag varint. */
+  /** Writes an integer with |n| < 2^52 (either sign; its zigzag form stays safe) as a zigzag varint. */
   int(n: number): void {
     this.uint(n >= 0 ? n * 2 : -n * 2 - 1);
   }
@@ -261,7 +261,7 @@ export class ByteReader {
     return toBig(this.num());
   }
 
-  /** Reads a zigzag varint that fits a safe integer (written with `int`). */
+  /** Reads a zigzag varint written with `int` (|n| < 2^52). */
   int(): number {
     const z = this.uint();
     return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
@@ -344,5 +344,5 @@ export function textToSql(s: string): string | Buffer {
 export function textFromSql(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf16le');
-  throw new TypeError(`expected TEXT or BLOB, got ${typeof v}`);
+  throw new CorruptDataError(`a text column holds ${v === null ? 'NULL' : typeof v}, not TEXT or BLOB`);
 }

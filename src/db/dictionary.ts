@@ -135,8 +135,9 @@ export class Resolver {
   doc(id: number): string {
     let v = this.#docs.get(id);
     if (v === undefined) {
-      v = this.#oneDoc.get(id) as string | undefined;
-      if (v === undefined) throw new CorruptDataError(`document id ${id} is missing`, { table: 'doc' });
+      const raw: unknown = this.#oneDoc.get(id);
+      if (raw === undefined) throw new CorruptDataError(`document id ${id} is missing`, { table: 'doc' });
+      v = textFromSql(raw);
       this.#docs.set(id, v);
     }
     return v;
