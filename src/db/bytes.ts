@@ -343,6 +343,9 @@ export function textToSql(s: string): string | Buffer {
 /** Inverse of textToSql. */
 export function textFromSql(v: unknown): string {
   if (typeof v === 'string') return v;
-  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf16le');
+  if (v instanceof Uint8Array) {
+    if (v.byteLength % 2 !== 0) throw new CorruptDataError(`a text blob of ${v.byteLength} bytes is not UTF-16 (odd length)`);
+    return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf16le');
+  }
   throw new CorruptDataError(`a text column holds ${v === null ? 'NULL' : typeof v}, not TEXT or BLOB`);
 }

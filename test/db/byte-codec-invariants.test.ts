@@ -161,6 +161,6 @@ describe('text as SQLite holds it', () => {
   });
 
   it('a value of another type in a text column is a CorruptDataError, not a TypeError', () => {
-    for (const v of [42, 4.5, null, undefined, 10n]) expect(() => textFromSql(v)).toThrow(CorruptDataError);
+    for (const v of [42, 4.5, null, undefined, 10n, Buffer.from([0x61, 0x00, 0x62])]) expect(() => textFromSql(v)).toThrow(CorruptDataError);
   });
 });
