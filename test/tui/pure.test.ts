@@ -7,6 +7,8 @@ import { classifyConnections } from '../../src/tui/data/connection-changes.ts';
 import { entityFilter, entityTarget, filterString } from '../../src/tui/screens/entity-target.ts';
 import { checkFilterText } from '../../src/tui/data/filter-check.ts';
 import { exportText, viewSlug } from '../../src/tui/data/export.ts';
+import { JsonNumber } from '../../src/api/codec/lossless-json.ts';
+import { encodeRow } from '../../src/report/render/json.ts';
 import { colourDisabled, pickTheme } from '../../src/tui/theme.ts';
 import { helpLines } from '../../src/tui/components/HelpView.tsx';
 import { KEYMAP } from '../../src/tui/keymap.ts';
@@ -137,6 +139,16 @@ describe('export, theme, help', () => {
     expect(exportText({ format: 'csv', header: ['A', 'B'], rows: [['1', 'x,y'], ['=cmd', 'z']] })).toBe('A,B\r\n1,"x,y"\r\n\'=cmd,z\r\n');
     expect(exportText({ format: 'json', data: { n: 12345678901234567890n } })).toContain('"12345678901234567890"');
     expect(viewSlug({ kind: 'shadow-topic', link: 'dr', topic: 'a/b' })).toBe('shadow-topic-dr-a_b');
+  });
+
+  it('writes API rows in the API JSON form: fields absent on the wire stay absent, literals kept as sent', () => {
+    const row = { name: 'dr', uid: '', $absent: ['uid'] };
+    const text = exportText({ format: 'json', data: { link: encodeRow('shadow-links', row), n: new JsonNumber('1e400'), gone: undefined } });
+    expect(text).not.toContain('$absent');
+    expect(text).not.toContain('"uid"');
+    expect(text).toContain('"name": "dr"');
+    expect(text).toContain('"n": 1e400');
+    expect(text).not.toContain('gone');
   });
 
   it('honours NO_COLOR: no colour in the plain theme, emphasis kept', () => {

@@ -1,8 +1,10 @@
 /** ctrl-s: writes the current view next to the database as CSV (tables) or JSON, and says where. */
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
+import { JsonNumber, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
 import { csvLine } from '../../report/render/csv.ts';
+import { formatJson } from '../../report/render/json.ts';
 import type { ViewRef } from '../state/views.ts';
 import type { Export } from './screen.ts';
 
@@ -18,7 +20,21 @@ export function viewSlug(view: ViewRef): string {
 /** The text of an export. */
 export function exportText(data: Export): string {
   if (data.format === 'csv') return [csvLine(data.header), ...data.rows.map((r) => csvLine(r))].join('');
-  return `${JSON.stringify(data.data, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`;
+  return `${formatJson(jsonTree(data.data))}\n`;
+}
+
+/** A view's data as a JSON tree: bigints as decimal strings, number literals kept as written, no undefined members. */
+function jsonTree(v: unknown): JsonValue {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number') return v;
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof JsonNumber) return v;
+  if (Array.isArray(v)) return v.map((e: unknown) => (e === undefined ? null : jsonTree(e)));
+  if (typeof v === 'object') {
+    const out: { [key: string]: JsonValue } = {};
+    for (const [k, e] of Object.entries(v)) if (e !== undefined && typeof e !== 'function') out[k] = jsonTree(e);
+    return out;
+  }
+  return null;
 }
 
 /** A free path `<db name>-<view>-<instant>.<ext>` in the database's directory. */

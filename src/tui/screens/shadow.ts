@@ -4,6 +4,7 @@ import type { ShadowLink } from '../../api/schema/shadow-link.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
 import type { ColumnModel } from '../../report/columns/types.ts';
 import { LAG_WARN } from '../../report/columns/index.ts';
+import { encodeRow } from '../../report/render/json.ts';
 import { toneToken } from '../data/grid.ts';
 import type { PanelLine, Screen, Segment } from '../data/screen.ts';
 import { seg } from '../data/screen.ts';
@@ -99,7 +100,15 @@ export function shadowLinkScreen(source: BrowseSource, entry: StackEntry, link: 
     grid: t.grid,
     badge: t.badge,
     empty: 'no shadow topics at this instant',
-    export: { format: 'json', data: { link: row, tasks, topics: t.rows } },
+    // the API's JSON form (as `query -o json`): absent fields stay absent, no internal markers
+    export: {
+      format: 'json',
+      data: {
+        link: row === undefined ? null : encodeRow('shadow-links', row),
+        tasks: tasks.map((task) => encodeRow('shadow-tasks', task)),
+        topics: t.rows.map((topic) => encodeRow('shadow-topics', topic)),
+      },
+    },
   };
 }
 
