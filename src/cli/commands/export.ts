@@ -5,8 +5,8 @@
  * stable tokens and the mapping goes to `FILE.mapping.json`. Both files are created mode 0600
  * and never overwrite an existing file.
  */
-import { closeSync, fchmodSync, openSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { closeSync, existsSync, fchmodSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { CorruptDataError, createHistoryReader, HistoryQueryError } from '../../db/index.ts';
@@ -31,20 +31,26 @@ interface GlobalOpts {
 /** Default bundle file, in the working directory. */
 export const DEFAULT_EXPORT_FILE = 'flightrec-export.json';
 
-/** A file opened for writing that did not exist before (mode 0600), written in buffered pieces. */
+/**
+ * A file that did not exist before (mode 0600), written in buffered pieces under a temporary
+ * name next to it and put in place (never over an existing file) only when complete: an export
+ * killed half-way leaves a `.partial` file, never one that looks like a finished bundle.
+ */
 class PrivateFile {
   readonly path: string;
+  readonly #temp: string;
   readonly #fd: number;
   #pending: string[] = [];
   #size = 0;
+  #placed = false;
 
   constructor(path: string) {
     this.path = path;
+    this.#temp = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+    if (existsSync(path)) throw new RuntimeError(`${path} already exists: remove it or choose another --out`);
     try {
-      this.#fd = openSync(path, 'wx', 0o600);
+      this.#fd = openSync(this.#temp, 'wx', 0o600);
     } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      if (code === 'EEXIST') throw new RuntimeError(`${path} already exists: remove it or choose another --out`);
       throw new RuntimeError(`cannot create ${path}: ${(err as Error).message}`);
     }
     fchmodSync(this.#fd, 0o600);
@@ -66,25 +72,42 @@ class PrivateFile {
     for (let off = 0; off < bytes.length; ) off += writeSync(this.#fd, bytes, off);
   }
 
+  /** Writes what is pending, closes, and puts the file in place (a link: it fails rather than overwrite). */
   close(): void {
     try {
       this.flush();
     } finally {
       closeSync(this.#fd);
     }
+    const exists = (): RuntimeError => new RuntimeError(`${this.path} already exists: remove it or choose another --out`);
+    try {
+      linkSync(this.#temp, this.path);
+      this.#placed = true;
+      unlinkSync(this.#temp);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (code === 'EEXIST') throw exists();
+      // a file system without hard links: a rename, after checking once more that nothing is there
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+      if (existsSync(this.path)) throw exists();
+      renameSync(this.#temp, this.path);
+      this.#placed = true;
+    }
   }
 
-  /** Closes and removes the file (after a failure: no half-written export is left behind). */
+  /** Closes and removes what was written (after a failure: no half-written export is left behind). */
   discard(): void {
     try {
       closeSync(this.#fd);
     } catch {
       // already closed
     }
-    try {
-      unlinkSync(this.path);
-    } catch {
-      // already gone
+    for (const path of this.#placed ? [this.#temp, this.path] : [this.#temp]) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // already gone
+      }
     }
   }
 }
