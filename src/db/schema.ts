@@ -129,7 +129,7 @@ export const connEntity = sqliteTable(
     lastPoll: integer('last_poll').notNull(),
     /** JSON: exact values of out-of-int64 columns, only when needed */
     extra: text('extra'),
-    /** the same identity as one varint record, for fast bulk reads (src/db/conn-packed.ts) */
+    /** the same identity as one varint record, for fast bulk reads (src/db/connections/packed.ts) */
     packed: blob('packed', { mode: 'buffer' }).notNull(),
   },
   (t) => [index('conn_entity_by_uid').on(t.clusterId, t.uid)],
@@ -163,7 +163,7 @@ export const connVersion = sqliteTable(
     apiVersions: strId('api_versions'),
     /** unknown fields of the connection's slow parts, by path, JSON; NULL when none */
     unknown: text('unknown'),
-    /** the same version as one varint record, for fast bulk reads (src/db/conn-packed.ts) */
+    /** the same version as one varint record, for fast bulk reads (src/db/connections/packed.ts) */
     packed: blob('packed', { mode: 'buffer' }).notNull(),
   },
   (t) => [index('conn_version_by_entity').on(t.entity, t.fromPoll)],

@@ -4,9 +4,9 @@
  * and a full batch sealed into per-connection chunks (all inside the poll's transaction).
  */
 import type Database from 'better-sqlite3';
-import type { KafkaConnection, ListKafkaConnectionsResponse } from '../api/schema/connection.ts';
-import { ByteReader, ByteWriter, textToSql } from './bytes.ts';
-import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './conn-codec.ts';
+import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../api/schema/connection.ts';
+import { ByteReader, ByteWriter, textToSql } from '../bytes.ts';
+import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './codec.ts';
 import {
   attrsOf,
   entityInPlace,
@@ -17,12 +17,12 @@ import {
   type Attrs,
   type ClusterState,
   type Entity,
-} from './conn-match.ts';
-import { encodeChunkGroups } from './conn-chunk.ts';
-import { Resolver, type StringDict } from './dictionary.ts';
-import { bit, encodeIdList, sqlInt, sqlUint, withBig, type BigValues } from './sql-values.ts';
-import { ConnPartsLoader, type ConnParts } from './conn-parts.ts';
-import { packEntity, packVersion, type PackedVersion } from './conn-packed.ts';
+} from './match.ts';
+import { encodeChunkGroups } from './chunk.ts';
+import { Resolver, type StringDict } from '../dictionary.ts';
+import { bit, encodeIdList, sqlInt, sqlUint, withBig, type BigValues } from '../sql-values.ts';
+import { ConnPartsLoader, type ConnParts } from './parts.ts';
+import { packEntity, packVersion, type PackedVersion } from './packed.ts';
 
 /** Frames per batch before it is sealed into chunks. */
 export const DEFAULT_BATCH_FRAMES = 8;

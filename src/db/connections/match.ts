@@ -2,9 +2,9 @@
  * How the writer recognises a connection it has seen before: its identity (what cannot change
  * while it lives) and its slow attributes (a change makes a new version), compared field by field.
  */
-import type { KafkaConnection } from '../api/schema/connection.ts';
-import { slowUnknown } from './conn-codec.ts';
-import type { ConnAttrs } from './conn-rows.ts';
+import type { KafkaConnection } from '../../api/schema/connection.ts';
+import { slowUnknown } from './codec.ts';
+import type { ConnAttrs } from './rows.ts';
 
 /** A connection the writer remembers. */
 export interface Entity {

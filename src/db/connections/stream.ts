@@ -6,15 +6,15 @@
  * near its place in the previous frame reuses what that frame resolved.
  */
 import type Database from 'better-sqlite3';
-import type { PollRow } from '../api/schema/resources.ts';
-import { ByteReader, type Num } from './bytes.ts';
-import { readHeadEntry } from './conn-codec.ts';
-import { buildVersionRow, type ConnectionVersion } from './conn-rows.ts';
-import { indexOfSorted, readChunkGroup, readInFlightAt, scanChunkIdle, type ChunkGroup, type IdleSamples, type InFlightColumns } from './conn-chunk.ts';
-import type { ConnPartsLoader } from './conn-parts.ts';
-import type { ConnReader, Frame } from './conn-reader.ts';
-import { CorruptDataError, damaged } from './errors.ts';
-import { decodeIdList } from './sql-values.ts';
+import type { PollRow } from '../../api/schema/resources.ts';
+import { ByteReader, type Num } from '../bytes.ts';
+import { readHeadEntry } from './codec.ts';
+import { buildVersionRow, type ConnectionVersion } from './rows.ts';
+import { indexOfSorted, readChunkGroup, readInFlightAt, scanChunkIdle, type ChunkGroup, type IdleSamples, type InFlightColumns } from './chunk.ts';
+import type { ConnPartsLoader } from './parts.ts';
+import type { ConnReader, Frame } from './reader.ts';
+import { CorruptDataError, damaged } from '../errors.ts';
+import { decodeIdList } from '../sql-values.ts';
 
 /**
  * One successful ListKafkaConnections poll, lean: per row, in answer order, its version, idle

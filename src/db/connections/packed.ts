@@ -4,7 +4,7 @@
  * the 10,000 versions of an answer then costs one query returning two blobs (SQLite's
  * group_concat of the records) instead of 10,000 rows of 28 values.
  */
-import { ByteWriter } from './bytes.ts';
+import { ByteWriter } from '../bytes.ts';
 
 /** The identity of a connection as packed (strings of the dictionary as ids). */
 export interface PackedEntity {

@@ -1,16 +1,16 @@
 /**
  * Loading the slow parts of connection rows: versions with their entity, from the packed
- * records (conn-packed.ts), strings resolved through the dictionary, cached by version id
+ * records (packed.ts), strings resolved through the dictionary, cached by version id
  * (versions never change once written, except their `to_poll`, which is not part of a row).
  */
 import type Database from 'better-sqlite3';
-import { parseJsonLossless, type JsonValue } from '../api/codec/lossless-json.ts';
-import { authOf, ownAuth, sharedAuth, sharedSource, sharedTls, slowAbsentOf, type Auth, type ConnSlow } from './conn-rows.ts';
-import { ByteReader } from './bytes.ts';
-import type { Resolver } from './dictionary.ts';
-import { decoding } from './errors.ts';
-import { IdCache } from './id-cache.ts';
-import { decodeIdList } from './sql-values.ts';
+import { parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
+import { authOf, ownAuth, sharedAuth, sharedSource, sharedTls, slowAbsentOf, type Auth, type ConnSlow } from './rows.ts';
+import { ByteReader } from '../bytes.ts';
+import type { Resolver } from '../dictionary.ts';
+import { decoding } from '../errors.ts';
+import { IdCache } from '../id-cache.ts';
+import { decodeIdList } from '../sql-values.ts';
 
 /** The slow parts of one connection version (identity, attributes, shared sub-objects) and its bookkeeping. */
 export type ConnParts = ConnSlow & {
@@ -129,7 +129,7 @@ export class ConnPartsLoader {
       const transactionalId = rv.uint();
       const apiVersions = rv.uint();
       const unknownText = rv.uint() === 1 ? rv.string() : undefined;
-      // the entity record, in the layout of conn-packed.ts packEntity
+      // the entity record, in the layout of packed.ts packEntity
       const entityId = re.uint();
       if (entityId !== entity) throw new Error(`connection version ${version}: entity record ${entityId} instead of ${entity}`);
       const uid = re.string();

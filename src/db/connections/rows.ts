@@ -3,11 +3,11 @@
  * (identity, attributes, shared frozen sub-objects) and a fast sample, unknown fields and the
  * fields absent on the wire included, so a row reads back exactly as it was decoded.
  */
-import { cloneJson, parseJsonLossless, type JsonValue } from '../api/codec/lossless-json.ts';
-import type { KafkaConnection } from '../api/schema/connection.ts';
-import type { AbsentFields } from '../api/schema/fields.ts';
-import { big, type FastSample, type SampleSlot } from './conn-codec.ts';
-import { A_ITEMS, inFlightAbsent, itemAbsent, markAbsent, statsAbsent, topAbsent } from './conn-presence.ts';
+import { cloneJson, parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
+import type { KafkaConnection } from '../../api/schema/connection.ts';
+import type { AbsentFields } from '../../api/schema/fields.ts';
+import { big, type FastSample, type SampleSlot } from './codec.ts';
+import { A_ITEMS, inFlightAbsent, itemAbsent, markAbsent, statsAbsent, topAbsent } from './presence.ts';
 
 /** Identity of a connection (what its entity row holds). */
 export interface ConnIdentity {

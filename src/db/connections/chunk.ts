@@ -3,8 +3,8 @@
  * delta of deltas), and chunk groups: the chunks of up to CHUNK_GROUP connections of a batch
  * in one row, so reading a whole batch costs a few hundred rows instead of one per connection.
  */
-import { ByteReader, ByteWriter, isZero, normal, subNum, toBig, type Num } from './bytes.ts';
-import { CorruptDataError } from './errors.ts';
+import { ByteReader, ByteWriter, isZero, normal, subNum, toBig, type Num } from '../bytes.ts';
+import { CorruptDataError } from '../errors.ts';
 import {
   ABSENT,
   EXTRA,
@@ -19,7 +19,7 @@ import {
   writeTail,
   type FastSample,
   type SampleSlot,
-} from './conn-codec.ts';
+} from './codec.ts';
 
 /**
  * Payload budget of a chunk group row: small enough to stay inside its b-tree page (SQLite keeps

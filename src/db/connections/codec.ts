@@ -3,12 +3,12 @@
  * slow attributes (versions), fast values (samples, binary), and unknown fields by path.
  * Head entries hold absolute samples of an open batch; chunks hold one connection's samples
  * over a sealed batch, delta-encoded (docs/storage.md describes both byte layouts). Fields absent
- * on the wire are kept too (conn-presence.ts): slow ones with the version, fast ones per sample.
+ * on the wire are kept too (presence.ts): slow ones with the version, fast ones per sample.
  */
-import { stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
-import type { KafkaConnection } from '../api/schema/connection.ts';
-import { ByteReader, ByteWriter, type Num } from './bytes.ts';
-import { A_ITEMS, fastAbsentMask, itemMasks, slowAbsent } from './conn-presence.ts';
+import { stringifyJson, type JsonValue } from '../../api/codec/lossless-json.ts';
+import type { KafkaConnection } from '../../api/schema/connection.ts';
+import { ByteReader, ByteWriter, type Num } from '../bytes.ts';
+import { A_ITEMS, fastAbsentMask, itemMasks, slowAbsent } from './presence.ts';
 
 /** Fast numeric fields, in storage order: idle first, then totals, then recent statistics. */
 export const FAST_FIELDS = 9;
@@ -32,7 +32,7 @@ export interface FastSample {
   readonly inflight: readonly (readonly [number, Num])[] | undefined;
   /** JSON of unknown fields inside the fast parts, by path */
   readonly extra: string | undefined;
-  /** fast fields absent on the wire (conn-presence.ts); 0 when all were present */
+  /** fast fields absent on the wire (presence.ts); 0 when all were present */
   readonly absent: number;
   /** with A_ITEMS in `absent`: per sampled request, its absent fields (bit 0 apiKey, bit 1 inFlightDuration) */
   readonly items: readonly number[] | undefined;
