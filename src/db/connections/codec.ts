@@ -12,6 +12,12 @@ import { A_ITEMS, fastAbsentMask, itemMasks, slowAbsent } from './presence.ts';
 
 /** Fast numeric fields, in storage order: idle first, then totals, then recent statistics. */
 export const FAST_FIELDS = 9;
+/** Named slots of a sample's values (FastSample.v), in storage order. */
+export const FAST = {
+  idleDuration: 0,
+  total: { fetchBytes: 1, produceBatchCount: 2, produceBytes: 3, requestCount: 4 },
+  recent: { fetchBytes: 5, produceBatchCount: 6, produceBytes: 7, requestCount: 8 },
+} as const;
 /** Flag bits of a sample (bits 0..2 and 12; the chunk form adds bits 3..11 for non-zero deltas). */
 export const HAS_MORE = 1;
 /** Flag: the sample has sampled in-flight requests. */
@@ -25,7 +31,7 @@ export const TAIL_FLAGS = HAS_MORE | INFLIGHT | EXTRA | ABSENT;
 
 /** The fast part of one connection row. */
 export interface FastSample {
-  /** idle, total fetchBytes/produceBatchCount/produceBytes/requestCount, recent (same four) */
+  /** idle, total fetchBytes/produceBatchCount/produceBytes/requestCount, recent (same four): read them by FAST slot */
   readonly v: Num[];
   readonly hasMore: boolean;
   /** sampled in-flight requests as [apiKey, inFlightDuration] */
