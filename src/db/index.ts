@@ -11,8 +11,8 @@ export {
   type Sample,
   type StateAt,
 } from './reader.ts';
-export type { ConnectionFrame } from './conn-stream.ts';
-export type { ConnectionVersion } from './conn-rows.ts';
+export type { ConnectionFrame } from './connections/stream.ts';
+export type { ConnectionVersion } from './connections/rows.ts';
 export type { PruneResult, StoreStats } from './maintenance.ts';
 export { checkStore, type Damage, type StoreCheck } from './check.ts';
 export type { EmptiedOperation, PrunePlan } from './prune-plan.ts';

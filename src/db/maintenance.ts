@@ -1,6 +1,6 @@
 /** Store maintenance: statistics, pruning whole polls older than T, and vacuum. */
 import { statSync } from 'node:fs';
-import { ConnectionIngest } from './conn-writer.ts';
+import { ConnectionIngest } from './connections/ingest.ts';
 import { StringDict } from './dictionary.ts';
 import { HistoryQueryError } from './errors.ts';
 import type { FlightrecDb } from './open.ts';

@@ -7,7 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { ByteReader } from './bytes.ts';
-import { readHeadEntry } from './conn-codec.ts';
+import { readHeadEntry } from './connections/codec.ts';
 
 /** An operation of a cluster whose every poll a prune would remove. */
 export interface EmptiedOperation {

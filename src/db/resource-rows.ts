@@ -5,7 +5,7 @@
 import type { KafkaConnection } from '../api/schema/connection.ts';
 import type { OperationName } from '../api/schema/operations.ts';
 import { RESOURCES, type ResourceName } from '../api/schema/resources.ts';
-import type { ConnReader, Prefilter } from './conn-reader.ts';
+import type { ConnReader, Prefilter } from './connections/reader.ts';
 import type { PollInfo, PollQueries } from './poll-rows.ts';
 import {
   icebergPartitionRows,

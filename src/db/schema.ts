@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { blob, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { slowColumns } from './connections/fields.ts';
 
 const ns = (name: string) => integer(name).$type<bigint>();
 const strId = (name: string) => integer(name).notNull();
@@ -129,7 +130,7 @@ export const connEntity = sqliteTable(
     lastPoll: integer('last_poll').notNull(),
     /** JSON: exact values of out-of-int64 columns, only when needed */
     extra: text('extra'),
-    /** the same identity as one varint record, for fast bulk reads (src/db/conn-packed.ts) */
+    /** the same identity as one varint record, for fast bulk reads (src/db/connections/packed.ts) */
     packed: blob('packed', { mode: 'buffer' }).notNull(),
   },
   (t) => [index('conn_entity_by_uid').on(t.clusterId, t.uid)],
@@ -146,24 +147,11 @@ export const connVersion = sqliteTable(
     fromPoll: integer('from_poll').notNull(),
     /** the poll that superseded it; NULL while current (or until the connection went away) */
     toPoll: integer('to_poll'),
-    clientId: strId('client_id'),
-    softwareName: strId('software_name'),
-    softwareVersion: strId('software_version'),
-    mechanism: strId('mechanism'),
-    authState: strId('auth_state'),
-    principal: strId('principal'),
-    state: strId('state'),
-    closeTime: ns('close_time'),
-    groupId: strId('group_id'),
-    groupInstanceId: strId('group_instance_id'),
-    /** inline: one value per group member */
-    groupMemberId: text('group_member_id').notNull(),
-    transactionalId: strId('transactional_id'),
-    /** the apiVersions map as JSON text, a `str` id */
-    apiVersions: strId('api_versions'),
+    /** the slow attributes, declared in connections/fields.ts */
+    ...slowColumns(),
     /** unknown fields of the connection's slow parts, by path, JSON; NULL when none */
     unknown: text('unknown'),
-    /** the same version as one varint record, for fast bulk reads (src/db/conn-packed.ts) */
+    /** the same version as one varint record, for fast bulk reads (src/db/connections/packed.ts) */
     packed: blob('packed', { mode: 'buffer' }).notNull(),
   },
   (t) => [index('conn_version_by_entity').on(t.entity, t.fromPoll)],

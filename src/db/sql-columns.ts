@@ -6,6 +6,7 @@
  */
 import type { ResourceName } from '../api/schema/resources.ts';
 import type { SqlColumn, SqlColumnMap } from '../filter/sql.ts';
+import { FIELDS } from './connections/slow.ts';
 
 const str = (col: string): string => `(SELECT s FROM str WHERE id = ${col})`;
 // strings with lone surrogates are stored as UTF-16LE BLOBs, which SQL cannot compare as text
@@ -15,6 +16,26 @@ const enumName = (col: string): SqlColumn => ({ sql: str(col), type: 'enum_name'
 const integer = (sql: string): SqlColumn => ({ sql, type: 'integer' });
 // times beyond the int64-nanosecond range (before 1678, after 2261) are NULL here, exact in the side JSON
 const time = (sql: string): SqlColumn => ({ sql, type: 'integer', unknown: 'null' });
+
+/** snake_case of a field name. */
+const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The pre-filter columns of the slow fields (connections/fields.ts), by snake_case field path. */
+function versionColumns(): SqlColumnMap {
+  const out: Record<string, SqlColumn> = {};
+  for (const f of FIELDS) {
+    const col = `v.${f.column}`;
+    const late = f.late === true ? { nullAs: '' } : {};
+    let c: SqlColumn;
+    if (f.kind === 'text') c = { ...text(col), ...late };
+    else if (f.kind === 'enum') c = { ...enumName(col), ...late };
+    else if (f.kind === 'inline') c = inline(col);
+    else if (f.kind === 'time') c = time(col);
+    else continue; // maps and optional strings: no SQL column, the exact evaluation decides
+    out[f.path.map(snake).join('.')] = c;
+  }
+  return out;
+}
 
 /** Connection columns (identity and slowly changing attributes; fast values live in blobs). */
 export const CONNECTION_COLUMNS: SqlColumnMap = {
@@ -26,18 +47,7 @@ export const CONNECTION_COLUMNS: SqlColumnMap = {
   'source.port': integer('e.source_port'),
   'tls_info.enabled': { sql: 'e.tls', type: 'bool' },
   open_time: time('e.open_time'),
-  client_id: text('v.client_id'),
-  client_software_name: text('v.software_name'),
-  client_software_version: text('v.software_version'),
-  'authentication_info.mechanism': enumName('v.mechanism'),
-  'authentication_info.state': enumName('v.auth_state'),
-  'authentication_info.user_principal': text('v.principal'),
-  state: enumName('v.state'),
-  close_time: time('v.close_time'),
-  group_id: text('v.group_id'),
-  group_instance_id: text('v.group_instance_id'),
-  group_member_id: inline('v.group_member_id'),
-  transactional_id: text('v.transactional_id'),
+  ...versionColumns(),
 };
 
 /** The pre-filter column map of a resource ({} when it is not pre-filtered in SQL). */

@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { JsonDepthError, MAX_JSON_DEPTH, stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
 import { isOperationName, OPERATIONS, type ResponseOf } from '../api/schema/operations.ts';
 import { encodeMessage } from '../api/wire/encode.ts';
-import { ConnectionIngest, DEFAULT_BATCH_FRAMES } from './conn-writer.ts';
+import { ConnectionIngest, DEFAULT_BATCH_FRAMES } from './connections/ingest.ts';
 import { DocStore, StringDict } from './dictionary.ts';
 import { PollWriteError } from './errors.ts';
 import type { FlightrecDb } from './open.ts';

@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter } from '../../src/db/bytes.ts';
-import { encodeChunkGroups, readBatchChunks, readChunk, readChunkGroup, readSampleAt, scanChunkIdle, type IdleSamples } from '../../src/db/conn-chunk.ts';
-import { readHeadEntry, type FastSample } from '../../src/db/conn-codec.ts';
+import { encodeChunkGroups, readBatchChunks, readChunk, readChunkGroup, readSampleAt, scanChunkIdle, type IdleSamples } from '../../src/db/connections/chunk.ts';
+import { readHeadEntry, type FastSample } from '../../src/db/connections/codec.ts';
 import { CorruptDataError } from '../../src/db/errors.ts';
 import { decodeIdList, encodeIdList } from '../../src/db/sql-values.ts';
 import { prng } from '../helpers/connection-answers.ts';

@@ -1,16 +1,31 @@
 /**
  * Loading the slow parts of connection rows: versions with their entity, from the packed
- * records (conn-packed.ts), strings resolved through the dictionary, cached by version id
+ * records (packed.ts), strings resolved through the dictionary, cached by version id
  * (versions never change once written, except their `to_poll`, which is not part of a row).
  */
 import type Database from 'better-sqlite3';
-import { parseJsonLossless, type JsonValue } from '../api/codec/lossless-json.ts';
-import { authOf, ownAuth, sharedAuth, sharedSource, sharedTls, slowAbsentOf, type Auth, type ConnSlow } from './conn-rows.ts';
-import { ByteReader } from './bytes.ts';
-import type { Resolver } from './dictionary.ts';
-import { decoding } from './errors.ts';
-import { IdCache } from './id-cache.ts';
-import { decodeIdList } from './sql-values.ts';
+import { parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
+import type { KafkaConnection } from '../../api/schema/connection.ts';
+import { ByteReader } from '../bytes.ts';
+import type { Resolver } from '../dictionary.ts';
+import { decoding } from '../errors.ts';
+import { IdCache } from '../id-cache.ts';
+import { decodeIdList } from '../sql-values.ts';
+import type { AnySlowValue, SlowKind } from './fields.ts';
+import { V_LATE, V_UNKNOWN } from './packed.ts';
+import {
+  ownSub,
+  rowOfVersion,
+  sharedSource,
+  sharedTls,
+  slowAbsentOf,
+  SLOW_PARENTS,
+  subOf,
+  type ConnSlow,
+  type SlowParent,
+  type Source,
+} from './rows.ts';
+import { BASE_AT, FIELDS, isDictKind, LATE_AT, lateDefault, unpackSlow, type StoredSlow } from './slow.ts';
 
 /** The slow parts of one connection version (identity, attributes, shared sub-objects) and its bookkeeping. */
 export type ConnParts = ConnSlow & {
@@ -19,6 +34,13 @@ export type ConnParts = ConnSlow & {
   readonly fromPoll: number;
   /** the slow-part unknown fields as the writer compares them */
   readonly unknownText: string | undefined;
+  readonly uid: string;
+  readonly nodeId: number;
+  readonly shardId: number;
+  readonly listenerName: string;
+  readonly openTime: bigint;
+  readonly source: Source;
+  readonly tlsInfo: KafkaConnection['tlsInfo'];
 };
 
 const blobs = (rows: string): string =>
@@ -27,14 +49,22 @@ const blobs = (rows: string): string =>
 type Blobs = [Buffer | null, Buffer | null];
 
 /** 2^17: three dictionary ids below it make one exact numeric key (51 bits). */
-const AUTH_KEY = 131_072;
+const SUB_KEY = 131_072;
+const KINDS: readonly SlowKind[] = FIELDS.map((f) => f.kind);
+/** Per sub-message holding slow fields: true when its shared objects can be keyed by its fields' ids as one number. */
+const NUMERIC_SUB_KEY: readonly boolean[] = SLOW_PARENTS.map(
+  (p) => p.at.length <= 3 && p.at.every((i) => isDictKind(KINDS[i]!)),
+);
 
 /** Loads and caches ConnParts. */
 export class ConnPartsLoader {
   readonly #resolver: Resolver;
   readonly #cache = new IdCache<ConnParts>();
   readonly #apiVersions = new Map<number, Readonly<Record<string, number>>>();
-  readonly #auths = new Map<number, Auth>();
+  /** per sub-message holding slow fields (rows.ts SLOW_PARENTS), its shared objects by key */
+  readonly #subs = SLOW_PARENTS.map(() => new Map<number | string, object>());
+  /** one record's stored slow values, reused */
+  readonly #stored = new Array<StoredSlow>(FIELDS.length);
   readonly #byIds: Database.Statement;
   readonly #allOfEntity: Database.Statement;
 
@@ -51,7 +81,7 @@ export class ConnPartsLoader {
   reset(): void {
     this.#cache.clear();
     this.#apiVersions.clear();
-    this.#auths.clear();
+    for (const m of this.#subs) m.clear();
   }
 
   /** The parts of these version ids (loading the ones not cached in one query). */
@@ -111,25 +141,19 @@ export class ConnPartsLoader {
     const re = new ByteReader(eblob);
     const cache = this.#cache;
     const out: ConnParts[] = [];
+    const stored = this.#stored;
     while (!rv.atEnd()) {
       const version = rv.uint();
       const entity = rv.uint();
       const fromPoll = rv.uint();
-      const clientId = rv.uint();
-      const softwareName = rv.uint();
-      const softwareVersion = rv.uint();
-      const mechanism = rv.uint();
-      const authState = rv.uint();
-      const principal = rv.uint();
-      const state = rv.uint();
-      const closeTime = rv.time();
-      const groupId = rv.uint();
-      const groupInstanceId = rv.uint();
-      const groupMemberId = rv.string();
-      const transactionalId = rv.uint();
-      const apiVersions = rv.uint();
-      const unknownText = rv.uint() === 1 ? rv.string() : undefined;
-      // the entity record, in the layout of conn-packed.ts packEntity
+      // the version record, in the layout of packed.ts packVersion
+      for (const i of BASE_AT) stored[i] = unpackSlow(rv, KINDS[i]!);
+      const flags = rv.uint();
+      const unknownText = flags & V_UNKNOWN ? rv.string() : undefined;
+      const late = (flags & V_LATE) !== 0;
+      // a record written before the late fields were declared lacks them: they read as defaults (0: no dictionary id)
+      for (const i of LATE_AT) stored[i] = late ? unpackSlow(rv, KINDS[i]!) : 0;
+      // the entity record, in the layout of packed.ts packEntity
       const entityId = re.uint();
       if (entityId !== entity) throw new Error(`connection version ${version}: entity record ${entityId} instead of ${entity}`);
       const uid = re.string();
@@ -146,40 +170,30 @@ export class ConnPartsLoader {
         continue;
       }
       const unknown = unknownText === undefined ? undefined : (parseJsonLossless(unknownText) as Record<string, JsonValue>);
-      const mechanismText = r.s(mechanism);
-      const authStateText = r.s(authState);
-      const principalText = r.s(principal);
+      const values = new Array<AnySlowValue>(FIELDS.length);
+      for (let i = 0; i < values.length; i++) values[i] = this.#value(KINDS[i]!, stored[i]!);
+      const subs = SLOW_PARENTS.map((p, k) =>
+        ownSub(p.name, unknown) ? subOf(p, values, unknown) : this.#sharedSub(p, k, values),
+      );
+      const listenerName = r.s(listener);
+      const source = sharedSource(ipAddress, port, unknown);
+      const tlsInfo = sharedTls(tls, unknown);
       const parts: ConnParts = {
         version,
         entity,
         fromPoll,
-        clientId: r.s(clientId),
-        softwareName: r.s(softwareName),
-        softwareVersion: r.s(softwareVersion),
-        state: r.s(state),
-        closeTime,
-        groupId: r.s(groupId),
-        groupInstanceId: r.s(groupInstanceId),
-        groupMemberId,
-        transactionalId: r.s(transactionalId),
-        apiVersions: this.#api(apiVersions),
+        values,
         unknownText,
         unknown,
         absent: slowAbsentOf(unknown),
+        row: rowOfVersion({ uid, nodeId, shardId, listenerName, openTime }, values, source, tlsInfo, subs),
         uid,
         nodeId,
         shardId,
-        listenerName: r.s(listener),
+        listenerName,
         openTime,
-        auth: authOf(
-          mechanismText,
-          authStateText,
-          principalText,
-          unknown,
-          ownAuth(unknown) ? undefined : this.#auth(mechanism, authState, principal, mechanismText, authStateText, principalText),
-        ),
-        source: sharedSource(ipAddress, port, unknown),
-        tlsInfo: sharedTls(tls, unknown),
+        source,
+        tlsInfo,
       };
       cache.set(version, parts);
       out.push(parts);
@@ -187,17 +201,41 @@ export class ConnPartsLoader {
     return out;
   }
 
-  /** The shared authenticationInfo of these dictionary ids (a numeric key: no string built per version). */
-  #auth(mechanism: number, state: number, principal: number, mechanismText: string, stateText: string, principalText: string): Auth {
-    const small = mechanism < AUTH_KEY && state < AUTH_KEY && principal < AUTH_KEY;
-    if (!small) return sharedAuth(mechanismText, stateText, principalText);
-    const key = (principal * AUTH_KEY + state) * AUTH_KEY + mechanism;
-    let a = this.#auths.get(key);
-    if (a === undefined) {
-      a = sharedAuth(mechanismText, stateText, principalText);
-      this.#auths.set(key, a);
+  /** A slow value from its stored form (strings and maps through the dictionary). */
+  #value(kind: SlowKind, stored: StoredSlow): AnySlowValue {
+    if (kind === 'time' || kind === 'inline') return stored as bigint | string;
+    // no dictionary id: a late field's default
+    if (stored === 0) return kind === 'optionalText' ? undefined : lateDefault(kind);
+    if (kind === 'map') return this.#api(stored as number);
+    return this.#resolver.s(stored as number);
+  }
+
+  /**
+   * The shared frozen sub-message (SlowParent `p`, the k-th) of these values, without unknown or
+   * absent fields: keyed by its fields' dictionary ids as one number when they allow (no string
+   * built per version), else by its values.
+   */
+  #sharedSub(p: SlowParent, k: number, values: readonly AnySlowValue[]): object {
+    const cache = this.#subs[k]!;
+    let key: number | string | undefined;
+    if (NUMERIC_SUB_KEY[k]) {
+      key = 0;
+      for (const i of p.at) {
+        const id = this.#stored[i] as number;
+        if (!(id < SUB_KEY)) {
+          key = undefined;
+          break;
+        }
+        key = key * SUB_KEY + id;
+      }
     }
-    return a;
+    key ??= p.at.map((i) => String(values[i])).join('\u0000');
+    let o = cache.get(key);
+    if (o === undefined) {
+      o = subOf(p, values, undefined);
+      cache.set(key, o);
+    }
+    return o;
   }
 
   #api(id: number): Readonly<Record<string, number>> {

@@ -3,11 +3,12 @@
  * delta of deltas), and chunk groups: the chunks of up to CHUNK_GROUP connections of a batch
  * in one row, so reading a whole batch costs a few hundred rows instead of one per connection.
  */
-import { ByteReader, ByteWriter, isZero, normal, subNum, toBig, type Num } from './bytes.ts';
-import { CorruptDataError } from './errors.ts';
+import { ByteReader, ByteWriter, isZero, normal, subNum, toBig, type Num } from '../bytes.ts';
+import { CorruptDataError } from '../errors.ts';
 import {
   ABSENT,
   EXTRA,
+  FAST,
   FAST_FIELDS,
   INFLIGHT,
   readTail,
@@ -19,7 +20,7 @@ import {
   writeTail,
   type FastSample,
   type SampleSlot,
-} from './conn-codec.ts';
+} from './codec.ts';
 
 /**
  * Payload budget of a chunk group row: small enough to stay inside its b-tree page (SQLite keeps
@@ -29,6 +30,8 @@ import {
 export const CHUNK_GROUP_BYTES = 900;
 /** Most connections per chunk group row. */
 export const CHUNK_GROUP_MAX = 64;
+/** The idle duration's slot: the first value of a sample, encoded as a delta of deltas (the others as deltas). */
+const IDLE = FAST.idleDuration;
 
 function addExact(a: Num, b: Num): Num {
   if (typeof a === 'number' && typeof b === 'number') {
@@ -51,10 +54,10 @@ export function writeChunk(w: ByteWriter, seqs: readonly number[], samples: read
   const enc: Num[] = new Array<Num>(FAST_FIELDS);
   samples.forEach((s, k) => {
     let flags = tailFlags(s);
-    const idleDelta = subNum(s.v[0]!, prev[0]!);
-    enc[0] = k < 2 ? idleDelta : subNum(idleDelta, prevIdleDelta);
+    const idleDelta = subNum(s.v[IDLE]!, prev[IDLE]!);
+    enc[IDLE] = k < 2 ? idleDelta : subNum(idleDelta, prevIdleDelta);
     prevIdleDelta = idleDelta;
-    for (let i = 1; i < FAST_FIELDS; i++) enc[i] = subNum(s.v[i]!, prev[i]!);
+    for (let i = IDLE + 1; i < FAST_FIELDS; i++) enc[i] = subNum(s.v[i]!, prev[i]!);
     for (let i = 0; i < FAST_FIELDS; i++) {
       if (!isZero(enc[i]!)) flags |= 8 << i;
       prev[i] = s.v[i]!;
@@ -82,10 +85,10 @@ export function readChunk(r: ByteReader, until = Infinity): { seqs: number[]; sa
     const v = new Array<Num>(FAST_FIELDS);
     for (let i = 0; i < FAST_FIELDS; i++) {
       const d = flags & (8 << i) ? r.num() : 0;
-      if (i === 0) {
+      if (i === IDLE) {
         const idleDelta: Num = k < 2 ? d : addExact(d, prevIdleDelta);
         prevIdleDelta = idleDelta;
-        v[0] = addExact(prev[0]!, idleDelta);
+        v[IDLE] = addExact(prev[IDLE]!, idleDelta);
       } else {
         v[i] = d === 0 ? prev[i]! : addExact(prev[i]!, d);
       }
@@ -117,10 +120,10 @@ export function readSampleAt(r: ByteReader, seq: number, slot: SampleSlot = samp
     const flags = r.uint();
     for (let i = 0; i < FAST_FIELDS; i++) {
       const d = flags & (8 << i) ? r.num() : 0;
-      if (i === 0) {
+      if (i === IDLE) {
         const idleDelta: Num = k < 2 ? d : addExact(d, prevIdleDelta);
         prevIdleDelta = idleDelta;
-        v[0] = addExact(v[0]!, idleDelta);
+        v[IDLE] = addExact(v[IDLE]!, idleDelta);
       } else if (d !== 0) {
         v[i] = addExact(v[i]!, d);
       }

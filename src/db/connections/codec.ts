@@ -3,15 +3,21 @@
  * slow attributes (versions), fast values (samples, binary), and unknown fields by path.
  * Head entries hold absolute samples of an open batch; chunks hold one connection's samples
  * over a sealed batch, delta-encoded (docs/storage.md describes both byte layouts). Fields absent
- * on the wire are kept too (conn-presence.ts): slow ones with the version, fast ones per sample.
+ * on the wire are kept too (presence.ts): slow ones with the version, fast ones per sample.
  */
-import { stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
-import type { KafkaConnection } from '../api/schema/connection.ts';
-import { ByteReader, ByteWriter, type Num } from './bytes.ts';
-import { A_ITEMS, fastAbsentMask, itemMasks, slowAbsent } from './conn-presence.ts';
+import { stringifyJson, type JsonValue } from '../../api/codec/lossless-json.ts';
+import type { KafkaConnection } from '../../api/schema/connection.ts';
+import { ByteReader, ByteWriter, type Num } from '../bytes.ts';
+import { A_ITEMS, fastAbsentMask, itemMasks, slowAbsent } from './presence.ts';
 
 /** Fast numeric fields, in storage order: idle first, then totals, then recent statistics. */
 export const FAST_FIELDS = 9;
+/** Named slots of a sample's values (FastSample.v), in storage order. */
+export const FAST = {
+  idleDuration: 0,
+  total: { fetchBytes: 1, produceBatchCount: 2, produceBytes: 3, requestCount: 4 },
+  recent: { fetchBytes: 5, produceBatchCount: 6, produceBytes: 7, requestCount: 8 },
+} as const;
 /** Flag bits of a sample (bits 0..2 and 12; the chunk form adds bits 3..11 for non-zero deltas). */
 export const HAS_MORE = 1;
 /** Flag: the sample has sampled in-flight requests. */
@@ -25,14 +31,14 @@ export const TAIL_FLAGS = HAS_MORE | INFLIGHT | EXTRA | ABSENT;
 
 /** The fast part of one connection row. */
 export interface FastSample {
-  /** idle, total fetchBytes/produceBatchCount/produceBytes/requestCount, recent (same four) */
+  /** idle, total fetchBytes/produceBatchCount/produceBytes/requestCount, recent (same four): read them by FAST slot */
   readonly v: Num[];
   readonly hasMore: boolean;
   /** sampled in-flight requests as [apiKey, inFlightDuration] */
   readonly inflight: readonly (readonly [number, Num])[] | undefined;
   /** JSON of unknown fields inside the fast parts, by path */
   readonly extra: string | undefined;
-  /** fast fields absent on the wire (conn-presence.ts); 0 when all were present */
+  /** fast fields absent on the wire (presence.ts); 0 when all were present */
   readonly absent: number;
   /** with A_ITEMS in `absent`: per sampled request, its absent fields (bit 0 apiKey, bit 1 inFlightDuration) */
   readonly items: readonly number[] | undefined;

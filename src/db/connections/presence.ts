@@ -4,8 +4,8 @@
  * as a bit mask in the sample (docs/storage.md, "Presence"). A row the server wrote whole, the
  * common case, has neither: no byte is spent on presence.
  */
-import { KafkaConnection as KafkaConnectionSchema, type KafkaConnection } from '../api/schema/connection.ts';
-import type { AbsentFields } from '../api/schema/fields.ts';
+import { KafkaConnection as KafkaConnectionSchema, type KafkaConnection } from '../../api/schema/connection.ts';
+import type { AbsentFields } from '../../api/schema/fields.ts';
 
 /** Fast mask bit: idleDuration absent. */
 export const A_IDLE = 1 << 0;

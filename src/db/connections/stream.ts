@@ -6,15 +6,15 @@
  * near its place in the previous frame reuses what that frame resolved.
  */
 import type Database from 'better-sqlite3';
-import type { PollRow } from '../api/schema/resources.ts';
-import { ByteReader, type Num } from './bytes.ts';
-import { readHeadEntry } from './conn-codec.ts';
-import { buildVersionRow, type ConnectionVersion } from './conn-rows.ts';
-import { indexOfSorted, readChunkGroup, readInFlightAt, scanChunkIdle, type ChunkGroup, type IdleSamples, type InFlightColumns } from './conn-chunk.ts';
-import type { ConnPartsLoader } from './conn-parts.ts';
-import type { ConnReader, Frame } from './conn-reader.ts';
-import { CorruptDataError, damaged } from './errors.ts';
-import { decodeIdList } from './sql-values.ts';
+import type { PollRow } from '../../api/schema/resources.ts';
+import { ByteReader, type Num } from '../bytes.ts';
+import { FAST, readHeadEntry } from './codec.ts';
+import { buildVersionRow, type ConnectionVersion } from './rows.ts';
+import { indexOfSorted, readChunkGroup, readInFlightAt, scanChunkIdle, type ChunkGroup, type IdleSamples, type InFlightColumns } from './chunk.ts';
+import type { ConnPartsLoader } from './parts.ts';
+import type { ConnReader, Frame } from './reader.ts';
+import { CorruptDataError, damaged } from '../errors.ts';
+import { decodeIdList } from '../sql-values.ts';
 
 /**
  * One successful ListKafkaConnections poll, lean: per row, in answer order, its version, idle
@@ -103,7 +103,7 @@ export class ConnFrameReader {
         for (let i = 0; i < n; i++) {
           const e = readHeadEntry(r);
           if (e.entity !== versions[i]!.entityId) throw new Error(`row ${i} belongs to another connection`);
-          idle[i] = e.sample.v[0]!;
+          idle[i] = e.sample.v[FAST.idleDuration]!;
           inFlightOffsets[i] = inFlight.apiKeys.length;
           for (const [apiKey, d] of e.sample.inflight ?? []) {
             inFlight.apiKeys.push(apiKey);

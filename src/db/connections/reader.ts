@@ -3,14 +3,14 @@
  * values from the head blob or the batch's chunks), one connection's history, SQL pre-filters.
  */
 import type Database from 'better-sqlite3';
-import type { KafkaConnection } from '../api/schema/connection.ts';
-import { ByteReader } from './bytes.ts';
-import { HEAD_STRIDE, readHeadEntry, sampleSlot, type FastSample } from './conn-codec.ts';
-import { buildConnection } from './conn-rows.ts';
-import { chunkIn, chunkOf, readBatchChunks, readChunk, readChunkGroup, readSampleAt, type BatchChunks } from './conn-chunk.ts';
-import type { ConnParts, ConnPartsLoader } from './conn-parts.ts';
-import { damaged, decoding } from './errors.ts';
-import { decodeIdList } from './sql-values.ts';
+import type { KafkaConnection } from '../../api/schema/connection.ts';
+import { ByteReader } from '../bytes.ts';
+import { HEAD_STRIDE, readHeadEntry, sampleSlot, type FastSample } from './codec.ts';
+import { buildConnection } from './rows.ts';
+import { chunkIn, chunkOf, readBatchChunks, readChunk, readChunkGroup, readSampleAt, type BatchChunks } from './chunk.ts';
+import type { ConnParts, ConnPartsLoader } from './parts.ts';
+import { damaged, decoding } from '../errors.ts';
+import { decodeIdList } from '../sql-values.ts';
 
 /** A stored frame (one successful ListKafkaConnections answer). */
 export interface Frame {

@@ -2,9 +2,10 @@
  * How the writer recognises a connection it has seen before: its identity (what cannot change
  * while it lives) and its slow attributes (a change makes a new version), compared field by field.
  */
-import type { KafkaConnection } from '../api/schema/connection.ts';
-import { slowUnknown } from './conn-codec.ts';
-import type { ConnAttrs } from './conn-rows.ts';
+import type { KafkaConnection } from '../../api/schema/connection.ts';
+import { slowUnknown } from './codec.ts';
+import type { SlowValues } from './fields.ts';
+import { FIELDS, GETTERS, NO_VALUES, slowValuesOf } from './slow.ts';
 
 /** A connection the writer remembers. */
 export interface Entity {
@@ -27,12 +28,13 @@ export interface Entity {
   row: number;
 }
 
-/** Slow attributes as the writer compares them: the stored form, unknown fields still as JSON text. */
-export type Attrs = Omit<ConnAttrs, 'unknown'> & {
+/** Slow attributes as the writer compares them: the values (fields.ts order), unknown fields still as JSON text. */
+export interface Attrs {
+  readonly values: SlowValues;
   readonly unknown: string | undefined;
-  /** the apiVersions map as index keys and values, when every key is an array index */
-  readonly apiIndex: IndexEntries | undefined;
-};
+  /** per map field (by position), its keys and values when every key is an array index */
+  readonly indexes: readonly (IndexEntries | undefined)[];
+}
 
 /** The entries of a map whose keys are all array indices, keys ascending (their enumeration order). */
 export interface IndexEntries {
@@ -57,23 +59,15 @@ export interface ClusterState {
 
 /** The slow attributes of a connection row. */
 export function attrsOf(c: KafkaConnection): Attrs {
-  return {
-    clientId: c.clientId,
-    softwareName: c.clientSoftwareName,
-    softwareVersion: c.clientSoftwareVersion,
-    mechanism: c.authenticationInfo.mechanism,
-    authState: c.authenticationInfo.state,
-    principal: c.authenticationInfo.userPrincipal,
-    state: c.state,
-    closeTime: c.closeTime,
-    groupId: c.groupId,
-    groupInstanceId: c.groupInstanceId,
-    groupMemberId: c.groupMemberId,
-    transactionalId: c.transactionalId,
-    apiVersions: c.apiVersions,
-    unknown: slowUnknown(c),
-    apiIndex: indexEntries(c.apiVersions),
-  };
+  return attrsOfValues(slowValuesOf(c), slowUnknown(c));
+}
+
+type IntMap = Readonly<Record<string, number>>;
+const IS_MAP: readonly boolean[] = FIELDS.map((f) => f.kind === 'map');
+
+/** Attributes with these values and unknown fields' JSON. */
+export function attrsOfValues(values: SlowValues, unknown: string | undefined): Attrs {
+  return { values, unknown, indexes: values.map((v, i) => (IS_MAP[i] ? indexEntries(v as IntMap) : undefined)) };
 }
 
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,8})$/;
@@ -90,9 +84,8 @@ export function indexEntries(m: Readonly<Record<string, number>>): IndexEntries 
   return { keys, values };
 }
 
-/** Same keys, values and key order as the stored map (array-index keys are always in ascending order). */
-function sameMap(a: Attrs, b: Readonly<Record<string, number>>): boolean {
-  const index = a.apiIndex;
+/** Same keys, values and key order as the stored map `a` (array-index keys are always in ascending order). */
+function sameMap(a: IntMap, index: IndexEntries | undefined, b: IntMap): boolean {
   if (index !== undefined) {
     // element reads by index, then a count: no key strings made (for-in over indices makes them)
     const { keys, values } = index;
@@ -100,10 +93,10 @@ function sameMap(a: Attrs, b: Readonly<Record<string, number>>): boolean {
     for (let i = 0; i < n; i++) if (b[keys[i]!] !== values[i]) return false;
     return Object.values(b).length === n;
   }
-  const ka = Object.keys(a.apiVersions);
+  const ka = Object.keys(a);
   let i = 0;
   for (const k in b) {
-    if (k !== ka[i] || a.apiVersions[k] !== b[k]) return false;
+    if (k !== ka[i] || a[k] !== b[k]) return false;
     i++;
   }
   return i === ka.length;
@@ -111,23 +104,15 @@ function sameMap(a: Attrs, b: Readonly<Record<string, number>>): boolean {
 
 /** True when the row has exactly these slow attributes. */
 export function sameAttrs(a: Attrs, c: KafkaConnection): boolean {
-  const auth = c.authenticationInfo;
-  return (
-    a.state === c.state &&
-    a.closeTime === c.closeTime &&
-    a.clientId === c.clientId &&
-    a.groupMemberId === c.groupMemberId &&
-    a.principal === auth.userPrincipal &&
-    a.authState === auth.state &&
-    a.mechanism === auth.mechanism &&
-    a.softwareName === c.clientSoftwareName &&
-    a.softwareVersion === c.clientSoftwareVersion &&
-    a.groupId === c.groupId &&
-    a.groupInstanceId === c.groupInstanceId &&
-    a.transactionalId === c.transactionalId &&
-    a.unknown === slowUnknown(c) &&
-    sameMap(a, c.apiVersions)
-  );
+  const values = a.values;
+  for (let i = 0; i < GETTERS.length; i++) {
+    if (!IS_MAP[i] && values[i] !== GETTERS[i]!(c)) return false;
+  }
+  if (a.unknown !== slowUnknown(c)) return false;
+  for (let i = 0; i < GETTERS.length; i++) {
+    if (IS_MAP[i] && !sameMap(values[i] as IntMap, a.indexes[i], GETTERS[i]!(c) as IntMap)) return false;
+  }
+  return true;
 }
 
 /** True when the row has this entity's identity. */
@@ -162,20 +147,4 @@ export function entityInPlace(last: readonly Entity[], expected: number, c: Kafk
 }
 
 /** Placeholder attributes of an entity without a version yet (never compared: version 0). */
-export const NO_ATTRS: Attrs = {
-  clientId: '',
-  softwareName: '',
-  softwareVersion: '',
-  mechanism: '',
-  authState: '',
-  principal: '',
-  state: '',
-  closeTime: -1n,
-  groupId: '',
-  groupInstanceId: '',
-  groupMemberId: '',
-  transactionalId: '',
-  apiVersions: {},
-  unknown: undefined,
-  apiIndex: undefined,
-};
+export const NO_ATTRS: Attrs = { values: NO_VALUES, unknown: undefined, indexes: [] };

@@ -2,9 +2,11 @@
  * Packed copies of a connection's entity and version rows: the same values as the typed
  * columns (which serve SQL, the pre-filter and the views) as one varint record each. Reading
  * the 10,000 versions of an answer then costs one query returning two blobs (SQLite's
- * group_concat of the records) instead of 10,000 rows of 28 values.
+ * group_concat of the records) instead of 10,000 rows of 28 values. The version record's slow
+ * fields are those of fields.ts, in its order.
  */
-import { ByteWriter } from './bytes.ts';
+import { ByteWriter } from '../bytes.ts';
+import { BASE_AT, FIELDS, LATE_AT, packSlow, type StoredSlow } from './slow.ts';
 
 /** The identity of a connection as packed (strings of the dictionary as ids). */
 export interface PackedEntity {
@@ -19,27 +21,21 @@ export interface PackedEntity {
   readonly openTime: bigint;
 }
 
-/** A version of a connection's slow attributes as packed (dictionary ids, exact times). */
+/** A version of a connection's slow attributes as packed: its slow fields' stored values (fields.ts order). */
 export interface PackedVersion {
   readonly id: number;
   readonly entity: number;
   readonly fromPoll: number;
-  readonly clientId: number;
-  readonly softwareName: number;
-  readonly softwareVersion: number;
-  readonly mechanism: number;
-  readonly authState: number;
-  readonly principal: number;
-  readonly state: number;
-  readonly closeTime: bigint;
-  readonly groupId: number;
-  readonly groupInstanceId: number;
-  readonly groupMemberId: string;
-  readonly transactionalId: number;
-  readonly apiVersions: number;
+  /** per slow field (fields.ts order): a dictionary id, an exact time, an inline string */
+  readonly stored: readonly StoredSlow[];
   /** slow-part unknown fields, JSON by path (without `#big`) */
   readonly unknown: string | undefined;
 }
+
+/** Flags varint of a version record: unknown fields follow. */
+export const V_UNKNOWN = 1;
+/** Flags varint of a version record: the late fields of fields.ts follow (older records lack them). */
+export const V_LATE = 2;
 
 /** Packs an entity record. */
 export function packEntity(e: PackedEntity): Buffer {
@@ -56,23 +52,18 @@ export function packEntity(e: PackedEntity): Buffer {
   return w.finish();
 }
 
-/** Packs a version record. */
+/**
+ * Packs a version record: ids, then the slow fields of the original layout, a flags varint
+ * (V_UNKNOWN, V_LATE), the unknown fields' JSON when flagged, and the late fields when flagged.
+ */
 export function packVersion(v: PackedVersion): Buffer {
   const w = new ByteWriter(64);
-  for (const n of [v.id, v.entity, v.fromPoll, v.clientId, v.softwareName, v.softwareVersion, v.mechanism, v.authState, v.principal, v.state]) {
-    w.uint(n);
-  }
-  w.time(v.closeTime);
-  w.uint(v.groupId);
-  w.uint(v.groupInstanceId);
-  w.string(v.groupMemberId);
-  w.uint(v.transactionalId);
-  w.uint(v.apiVersions);
-  if (v.unknown === undefined) {
-    w.uint(0);
-  } else {
-    w.uint(1);
-    w.string(v.unknown);
-  }
+  w.uint(v.id);
+  w.uint(v.entity);
+  w.uint(v.fromPoll);
+  for (const i of BASE_AT) packSlow(w, FIELDS[i]!.kind, v.stored[i]!);
+  w.uint((v.unknown === undefined ? 0 : V_UNKNOWN) | (LATE_AT.length > 0 ? V_LATE : 0));
+  if (v.unknown !== undefined) w.string(v.unknown);
+  for (const i of LATE_AT) packSlow(w, FIELDS[i]!.kind, v.stored[i]!);
   return w.finish();
 }

@@ -4,25 +4,27 @@
  * and a full batch sealed into per-connection chunks (all inside the poll's transaction).
  */
 import type Database from 'better-sqlite3';
-import type { KafkaConnection, ListKafkaConnectionsResponse } from '../api/schema/connection.ts';
-import { ByteReader, ByteWriter, textToSql } from './bytes.ts';
-import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './conn-codec.ts';
+import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../api/schema/connection.ts';
+import { ByteReader, ByteWriter, textToSql } from '../bytes.ts';
+import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './codec.ts';
 import {
   attrsOf,
+  attrsOfValues,
   entityInPlace,
-  indexEntries,
   NO_ATTRS,
   sameAttrs,
   sameIdentity,
   type Attrs,
   type ClusterState,
   type Entity,
-} from './conn-match.ts';
-import { encodeChunkGroups } from './conn-chunk.ts';
-import { Resolver, type StringDict } from './dictionary.ts';
-import { bit, encodeIdList, sqlInt, sqlUint, withBig, type BigValues } from './sql-values.ts';
-import { ConnPartsLoader, type ConnParts } from './conn-parts.ts';
-import { packEntity, packVersion, type PackedVersion } from './conn-packed.ts';
+} from './match.ts';
+import { encodeChunkGroups } from './chunk.ts';
+import { Resolver, type StringDict } from '../dictionary.ts';
+import { bit, encodeIdList, sqlInt, sqlUint, withBig, type BigValues } from '../sql-values.ts';
+import { ConnPartsLoader, type ConnParts } from './parts.ts';
+import { packEntity, packVersion } from './packed.ts';
+import { FIELDS, type StoredSlow } from './slow.ts';
+import type { AnySlowValue, SlowKind } from './fields.ts';
 
 /** Frames per batch before it is sealed into chunks. */
 export const DEFAULT_BATCH_FRAMES = 8;
@@ -68,9 +70,8 @@ export class ConnectionIngest {
            first_poll, last_poll, extra, packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertVersion: sqlite.prepare(
-        `INSERT INTO conn_version (id, entity, from_poll, client_id, software_name, software_version, mechanism, auth_state, principal,
-           state, close_time, group_id, group_instance_id, group_member_id, transactional_id, api_versions, unknown, packed)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO conn_version (id, entity, from_poll, ${FIELDS.map((f) => f.column).join(', ')}, unknown, packed)
+         VALUES (?, ?, ?, ${FIELDS.map(() => '?').join(', ')}, ?, ?)`,
       ),
       endVersions: sqlite.prepare('UPDATE conn_version SET to_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
       batchFrames: sqlite.prepare('SELECT poll, seq, head FROM conn_frame WHERE batch = ? ORDER BY seq'),
@@ -192,23 +193,7 @@ export class ConnectionIngest {
       tls: p.tlsInfo.enabled,
       openTime: p.openTime,
       version: p.version,
-      attrs: {
-        clientId: p.clientId,
-        softwareName: p.softwareName,
-        softwareVersion: p.softwareVersion,
-        mechanism: p.auth.mechanism,
-        authState: p.auth.state,
-        principal: p.auth.userPrincipal,
-        state: p.state,
-        closeTime: p.closeTime,
-        groupId: p.groupId,
-        groupInstanceId: p.groupInstanceId,
-        groupMemberId: p.groupMemberId,
-        transactionalId: p.transactionalId,
-        apiVersions: p.apiVersions,
-        unknown: p.unknownText,
-        apiIndex: indexEntries(p.apiVersions),
-      },
+      attrs: attrsOfValues(p.values, p.unknownText),
       seen: 0,
       alone: true,
       row: -1,
@@ -303,48 +288,31 @@ export class ConnectionIngest {
   }
 
   #insertVersion(entity: number, pollId: number, a: Attrs): number {
-    const d = this.#dict;
     const big: BigValues = {};
-    const v: PackedVersion = {
-      id: this.#takeVersionId(),
-      entity,
-      fromPoll: pollId,
-      clientId: d.id(a.clientId),
-      softwareName: d.id(a.softwareName),
-      softwareVersion: d.id(a.softwareVersion),
-      mechanism: d.id(a.mechanism),
-      authState: d.id(a.authState),
-      principal: d.id(a.principal),
-      state: d.id(a.state),
-      closeTime: a.closeTime,
-      groupId: d.id(a.groupId),
-      groupInstanceId: d.id(a.groupInstanceId),
-      groupMemberId: a.groupMemberId,
-      transactionalId: d.id(a.transactionalId),
-      apiVersions: d.id(JSON.stringify(a.apiVersions)),
-      unknown: a.unknown,
-    };
-    this.#q.insertVersion.run(
-      v.id,
-      entity,
-      pollId,
-      v.clientId,
-      v.softwareName,
-      v.softwareVersion,
-      v.mechanism,
-      v.authState,
-      v.principal,
-      v.state,
-      sqlInt(a.closeTime, 'close_time', big),
-      v.groupId,
-      v.groupInstanceId,
-      textToSql(a.groupMemberId),
-      v.transactionalId,
-      v.apiVersions,
-      withBig(a.unknown, big),
-      packVersion(v),
-    );
-    return v.id;
+    const id = this.#takeVersionId();
+    const stored = new Array<StoredSlow>(FIELDS.length);
+    const columns = new Array<unknown>(FIELDS.length);
+    for (let i = 0; i < FIELDS.length; i++) {
+      const f = FIELDS[i]!;
+      const s = this.#stored(f.kind, a.values[i]);
+      stored[i] = s;
+      if (f.kind === 'time') columns[i] = sqlInt(s as bigint, f.column, big);
+      else if (f.kind === 'inline') columns[i] = textToSql(s as string);
+      else if (f.kind === 'optionalText' && s === 0) columns[i] = null;
+      else columns[i] = s;
+    }
+    const unknown = a.unknown;
+    const packed = packVersion({ id, entity, fromPoll: pollId, stored, unknown });
+    this.#q.insertVersion.run(id, entity, pollId, ...columns, withBig(unknown, big), packed);
+    return id;
+  }
+
+  /** The stored form of a slow value: a dictionary id (0: an unset optional string), or the value itself. */
+  #stored(kind: SlowKind, v: AnySlowValue): StoredSlow {
+    if (kind === 'time' || kind === 'inline') return v as bigint | string;
+    if (kind === 'map') return this.#dict.id(JSON.stringify(v));
+    if (v === undefined) return 0;
+    return this.#dict.id(v as string);
   }
 
   /** Regroups the head frames of a batch into one chunk per connection and drops the heads. */
