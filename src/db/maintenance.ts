@@ -61,19 +61,42 @@ const COUNTS: Record<string, { entities: string; samples: string }> = {
   },
 };
 
+/**
+ * The maintenance role of the history store (the reader cannot prune or vacuum): counts and
+ * sizes, what a prune would remove (reads only), the prune itself and vacuum.
+ */
+export interface HistoryMaintenance {
+  /** Counts and sizes for `db stats`. */
+  stats(): StoreStats;
+  /** Size of the database file plus its WAL, in bytes. */
+  fileBytes(): number;
+  /** What prune(olderThan) would remove, read-only: counts, samples, bytes, time range, operations left empty. */
+  planPrune(olderThan: bigint): PrunePlan;
+  /** Deletes whole polls older than T and what they alone referenced (needs a writable database). */
+  prune(olderThan: bigint): PruneResult;
+  /** Rebuilds the file to reclaim free pages (needs a writable database). */
+  vacuum(): void;
+}
+
+/** Opens the maintenance role over an open database (read-only is enough for stats and plans). */
+export function openHistoryMaintenance(db: FlightrecDb): HistoryMaintenance {
+  return new Maintenance(db);
+}
+
 /** Statistics, prune and vacuum over one database. */
-export class Maintenance {
+export class Maintenance implements HistoryMaintenance {
   readonly #db: FlightrecDb;
   readonly #onPrune: () => void;
 
-  constructor(db: FlightrecDb, onPrune: () => void) {
+  constructor(db: FlightrecDb, onPrune: () => void = () => {}) {
     this.#db = db;
     this.#onPrune = onPrune;
   }
 
-  /** Counts and sizes. */
+  /** Counts and sizes (in one read transaction). */
   stats(): StoreStats {
     const sqlite = this.#db.sqlite;
+    if (!sqlite.inTransaction) return sqlite.transaction(() => this.stats()).deferred();
     const one = (sql: string): number => Number(sqlite.prepare(sql).pluck().get());
     const entities: Record<string, number> = {};
     const samples: Record<string, number> = {};
