@@ -29,12 +29,7 @@ const USAGE: readonly ErrorClass[] = [
 ];
 
 /** Errors of the store whose message names the file and the cause: exit 1. */
-const RUNTIME: readonly ErrorClass[] = [
-  DatabaseOpenError,
-  DatabaseVersionError,
-  HistoryQueryError,
-  CorruptDataError,
-];
+const RUNTIME: readonly ErrorClass[] = [DatabaseOpenError, DatabaseVersionError, HistoryQueryError, CorruptDataError];
 
 function isOneOf(err: unknown, classes: readonly ErrorClass[]): err is Error {
   return classes.some((c) => err instanceof c);

@@ -51,7 +51,12 @@ export function findGaps(polls: Iterable<PollTime>, w: GapWindow): Gap[] {
 /** What pollGaps reads (the store's HistoryReader satisfies it). */
 export interface GapSource {
   /** recorded polls, successful or not, oldest first (of every cluster when `cluster` is undefined) */
-  polls(q: { cluster?: string; operation?: OperationName; since?: bigint; until?: bigint }): readonly Pick<PollRow, 'startTime' | 'outcome' | 'target'>[];
+  polls(q: {
+    cluster?: string;
+    operation?: OperationName;
+    since?: bigint;
+    until?: bigint;
+  }): readonly Pick<PollRow, 'startTime' | 'outcome' | 'target'>[];
 }
 
 /** The gaps of one operation (and target, when given) of a cluster, read from the poll log. */

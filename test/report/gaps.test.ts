@@ -16,13 +16,55 @@ const window = (from: number, to: number): { since: bigint; until: bigint; expec
 describe('findGaps', () => {
   it.each([
     { name: 'regular polls leave no gap', polls: [ok(0), ok(1), ok(2), ok(3)], from: 0, to: 3, gaps: [] },
-    { name: 'exactly 1.5 intervals is not a gap', polls: [ok(0), { startTime: 90n * S, ok: true }], from: 0, to: 1, gaps: [] },
-    { name: 'a stretch without polls is a no-poll gap', polls: [ok(0), ok(1), ok(5), ok(6)], from: 0, to: 6, gaps: [[1, 5, 'no-poll']] },
-    { name: 'failed polls in the stretch make it failed', polls: [ok(0), failed(1), failed(2), ok(3)], from: 0, to: 3, gaps: [[0, 3, 'failed']] },
-    { name: 'a success ends the failed stretch', polls: [ok(0), failed(2), ok(3), ok(7)], from: 0, to: 7, gaps: [[0, 3, 'failed'], [3, 7, 'no-poll']] },
-    { name: 'the window start and end count', polls: [ok(3)], from: 0, to: 9, gaps: [[0, 3, 'no-poll'], [3, 9, 'no-poll']] },
+    {
+      name: 'exactly 1.5 intervals is not a gap',
+      polls: [ok(0), { startTime: 90n * S, ok: true }],
+      from: 0,
+      to: 1,
+      gaps: [],
+    },
+    {
+      name: 'a stretch without polls is a no-poll gap',
+      polls: [ok(0), ok(1), ok(5), ok(6)],
+      from: 0,
+      to: 6,
+      gaps: [[1, 5, 'no-poll']],
+    },
+    {
+      name: 'failed polls in the stretch make it failed',
+      polls: [ok(0), failed(1), failed(2), ok(3)],
+      from: 0,
+      to: 3,
+      gaps: [[0, 3, 'failed']],
+    },
+    {
+      name: 'a success ends the failed stretch',
+      polls: [ok(0), failed(2), ok(3), ok(7)],
+      from: 0,
+      to: 7,
+      gaps: [
+        [0, 3, 'failed'],
+        [3, 7, 'no-poll'],
+      ],
+    },
+    {
+      name: 'the window start and end count',
+      polls: [ok(3)],
+      from: 0,
+      to: 9,
+      gaps: [
+        [0, 3, 'no-poll'],
+        [3, 9, 'no-poll'],
+      ],
+    },
     { name: 'no poll at all: the whole window', polls: [], from: 0, to: 10, gaps: [[0, 10, 'no-poll']] },
-    { name: 'only failures: the whole window, failed', polls: [failed(2), failed(4)], from: 0, to: 10, gaps: [[0, 10, 'failed']] },
+    {
+      name: 'only failures: the whole window, failed',
+      polls: [failed(2), failed(4)],
+      from: 0,
+      to: 10,
+      gaps: [[0, 10, 'failed']],
+    },
   ] as const)('$name', ({ polls, from, to, gaps }) => {
     const expected = gaps.map(([a, b, reason]) => ({ from: BigInt(a) * MIN, to: BigInt(b) * MIN, reason }));
     expect(findGaps(polls, window(from, to))).toEqual(expected);
@@ -35,7 +77,14 @@ describe('pollGaps', () => {
 
   it('reads one operation of a cluster from the poll log, by target when given', () => {
     const asked: unknown[] = [];
-    const rows = [row(0, 'ok', 'a'), row(0, 'ok', 'b'), row(1, 'ok', 'a'), row(2, 'unavailable', 'b'), row(4, 'ok', 'a'), row(4, 'ok', 'b')];
+    const rows = [
+      row(0, 'ok', 'a'),
+      row(0, 'ok', 'b'),
+      row(1, 'ok', 'a'),
+      row(2, 'unavailable', 'b'),
+      row(4, 'ok', 'a'),
+      row(4, 'ok', 'b'),
+    ];
     const source = {
       polls: (q: unknown): Row[] => {
         asked.push(q);

@@ -13,7 +13,7 @@ import { createHistoryReader } from '../../db/index.ts';
 import { escapeUnsafeJson, mappingDocument, writeExportBundle, type ExportResult } from '../../report/export/index.ts';
 import { CliError, EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { VERSION } from '../version.ts';
-import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
+import { globalOptionsHelp, READ_DB } from './help.ts';
 import { openHistoryReadOnly } from './history.ts';
 import { timeOption } from './time-option.ts';
 

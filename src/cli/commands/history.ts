@@ -3,7 +3,14 @@
  * is named with what was typed), the cluster resolved (the only one, or `--cluster`).
  */
 import { resolve } from 'node:path';
-import { createHistoryReader, DatabaseOpenError, DatabaseVersionError, openDatabase, type FlightrecDb, type HistoryReader } from '../../db/index.ts';
+import {
+  createHistoryReader,
+  DatabaseOpenError,
+  DatabaseVersionError,
+  openDatabase,
+  type FlightrecDb,
+  type HistoryReader,
+} from '../../db/index.ts';
 import type { CliIo } from '../context.ts';
 import { RuntimeError, UsageError } from '../errors.ts';
 import { requireDatabase } from './missing-db.ts';
@@ -23,12 +30,18 @@ export function openHistoryReadOnly(path: string, typed?: { given: string; cwd: 
     return openDatabase(path, { readonly: true });
   } catch (err) {
     if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw err;
-    throw new RuntimeError(`cannot open the history database: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new RuntimeError(`cannot open the history database: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   }
 }
 
 /** Opens the history read-only, resolves the cluster, runs `fn` and closes the database. */
-export function withHistory<T>(g: HistoryGlobals, io: CliIo, fn: (reader: HistoryReader, cluster: string | undefined) => T): T {
+export function withHistory<T>(
+  g: HistoryGlobals,
+  io: CliIo,
+  fn: (reader: HistoryReader, cluster: string | undefined) => T,
+): T {
   const path = resolve(io.cwd, g.db);
   const db = openHistoryReadOnly(path, { given: g.db, cwd: io.cwd });
   try {

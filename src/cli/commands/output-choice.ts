@@ -10,7 +10,11 @@ export interface OutputChoice<F extends string> {
 }
 
 /** Picks the output format among `allowed` (default `table`) and whether colour is allowed. */
-export function chooseOutput<F extends string>(g: { output?: string; color?: boolean }, io: CliIo, allowed: readonly F[]): OutputChoice<F> {
+export function chooseOutput<F extends string>(
+  g: { output?: string; color?: boolean },
+  io: CliIo,
+  allowed: readonly F[],
+): OutputChoice<F> {
   const format = allowed.find((f) => f === (g.output ?? 'table'));
   if (format === undefined) {
     throw new UsageError(`invalid --output ${JSON.stringify(g.output)}: expected one of ${allowed.join(', ')}`);
@@ -22,6 +26,9 @@ export function chooseOutput<F extends string>(g: { output?: string; color?: boo
     (env.NO_COLOR === undefined || env.NO_COLOR === '') &&
     env.FORCE_COLOR !== '0' &&
     env.TERM !== 'dumb';
-  const width = io.stdout.isTTY === true && io.stdout.columns !== undefined && io.stdout.columns > 0 ? io.stdout.columns : undefined;
+  const width =
+    io.stdout.isTTY === true && io.stdout.columns !== undefined && io.stdout.columns > 0
+      ? io.stdout.columns
+      : undefined;
   return { format, color, width };
 }
