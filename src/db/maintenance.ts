@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { ConnectionIngest } from './conn-writer.ts';
 import { StringDict } from './dictionary.ts';
-import { HistoryQueryError } from './errors.ts';
+import { damaged, HistoryQueryError } from './errors.ts';
 import type { FlightrecDb } from './open.ts';
 import { GONE_BATCHES, planPrune, type PrunePlan } from './prune-plan.ts';
 
@@ -78,9 +78,26 @@ export interface HistoryMaintenance {
   vacuum(): void;
 }
 
-/** Opens the maintenance role over an open database (read-only is enough for stats and plans). */
+/**
+ * Opens the maintenance role over an open database (read-only is enough for stats and plans).
+ * Stats read in one read transaction; damaged stored data there is a CorruptDataError.
+ */
 export function openHistoryMaintenance(db: FlightrecDb): HistoryMaintenance {
-  return new Maintenance(db);
+  const m = new Maintenance(db);
+  const read = <T>(fn: () => T): T => {
+    try {
+      return db.sqlite.transaction(fn).deferred();
+    } catch (err) {
+      throw damaged(err);
+    }
+  };
+  return {
+    stats: () => read(() => m.stats()),
+    fileBytes: () => m.fileBytes(),
+    planPrune: (olderThan) => read(() => m.planPrune(olderThan)),
+    prune: (olderThan) => m.prune(olderThan),
+    vacuum: () => m.vacuum(),
+  };
 }
 
 /** Statistics, prune and vacuum over one database. */
@@ -93,10 +110,9 @@ export class Maintenance implements HistoryMaintenance {
     this.#onPrune = onPrune;
   }
 
-  /** Counts and sizes (in one read transaction). */
+  /** Counts and sizes. */
   stats(): StoreStats {
     const sqlite = this.#db.sqlite;
-    if (!sqlite.inTransaction) return sqlite.transaction(() => this.stats()).deferred();
     const one = (sql: string): number => Number(sqlite.prepare(sql).pluck().get());
     const entities: Record<string, number> = {};
     const samples: Record<string, number> = {};
