@@ -21,7 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeAnswer, parseAnswer } from '../src/api/wire/answers.ts';
 import type { ListKafkaConnectionsResponse } from '../src/api/schema/connection.ts';
-import { createHistoryReader, createHistoryWriter, openDatabase } from '../src/db/index.ts';
+import { createHistoryReader, createHistoryWriter, openDatabase, openHistoryMaintenance } from '../src/db/index.ts';
 import type { PollRecord } from '../src/db/poll-record.ts';
 import { ConnectionWorld } from '../test/helpers/connection-answers.ts';
 import { listPollRecord } from './lib/list-poll.ts';
@@ -124,7 +124,7 @@ try {
   log(`ingested ${POLLS} polls (${samples} samples) in ${round((performance.now() - started) / 1000, 1)} s, load average ${load}`);
 
   const ro = openDatabase(path, { readonly: true });
-  const stats = createHistoryReader(ro).stats();
+  const stats = openHistoryMaintenance(ro).stats();
   log(`file ${stats.fileBytes} bytes, ${stats.entities.connections} connections`);
 
   // 3. state of all connections as of T mid-history. "cold": a fresh reader per run (no cached

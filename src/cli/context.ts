@@ -33,15 +33,7 @@ export interface CliIo {
   readonly createCronTask?: SchedulerDeps['createTask'];
 }
 
-/** Bad usage, bad config, invalid filter or order_by: exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
-/** A runtime failure the user should see without a stack trace: exit code 1. */
-export class RuntimeError extends Error {
-  override readonly name = 'RuntimeError';
-}
+export { CliError, RuntimeError, UsageError } from './errors.ts';
 
 /** Exit codes of the command-line contract (docs/cli.md). */
 export const EXIT = {

@@ -3,7 +3,7 @@
  * `run()` touches the process (signals, exit code). Heavy commands are loaded lazily.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { EXIT, RuntimeError, UsageError, type CliIo } from './context.ts';
+import { EXIT, type CliIo } from './context.ts';
 import { registerInfo } from './commands/info.ts';
 import { registerCommands } from './commands/index.ts';
 import { VERSION } from './version.ts';
@@ -57,28 +57,21 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     await program.parseAsync([...argv], { from: 'user' });
     return code;
   } catch (err) {
-    return reportError(err, io);
+    // the one place a failed command becomes a message and an exit code
+    if (err instanceof CommanderError) return commanderExit(err);
+    const { toCliError } = await import('./error-codes.ts');
+    const failure = toCliError(err);
+    io.stderr.write(`flightrec: ${failure.text}\n`);
+    return failure.exitCode;
   }
 }
 
-function reportError(err: unknown, io: CliIo): number {
-  if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
-      return EXIT.ok;
-    }
-    return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+/** The exit code of commander's own errors (it printed them already): 0 for help and version, else 2. */
+export function commanderExit(err: CommanderError): number {
+  if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+    return EXIT.ok;
   }
-  if (err instanceof UsageError) {
-    io.stderr.write(`flightrec: ${sanitizeForTerminal(err.message)}\n`);
-    return EXIT.usage;
-  }
-  if (err instanceof RuntimeError) {
-    io.stderr.write(`flightrec: ${sanitizeForTerminal(err.message)}\n`);
-    return EXIT.failure;
-  }
-  const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  io.stderr.write(`flightrec: unexpected error: ${sanitizeForTerminal(message)}\n`);
-  return EXIT.failure;
+  return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
 }
 
 /** The process entry point used by bin/flightrec.js. */

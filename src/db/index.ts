@@ -4,7 +4,6 @@ export { CorruptDataError, DatabaseOpenError, DatabaseVersionError, HistoryQuery
 export { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } from './writer.ts';
 export {
   createHistoryReader,
-  type Gap,
   type HistoryReader,
   type ReadOptions,
   type ReconstructedPoll,
@@ -13,10 +12,11 @@ export {
 } from './reader.ts';
 export type { ConnectionFrame } from './connections/stream.ts';
 export type { ConnectionVersion } from './connections/rows.ts';
-export type { PruneResult, StoreStats } from './maintenance.ts';
+export { openHistoryMaintenance, type HistoryMaintenance, type PruneResult, type StoreStats } from './maintenance.ts';
 export { checkStore, type Damage, type StoreCheck } from './check.ts';
 export type { EmptiedOperation, PrunePlan } from './prune-plan.ts';
 export { CONNECTION_COLUMNS } from './sql-columns.ts';
+export type { SqlColumn, SqlColumnMap } from './sql-column-types.ts';
 export { StoreLostError, StoreRefusedError } from './poll-record.ts';
 export type {
   ClusterLeases,

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { ConnectionIngest } from './connections/ingest.ts';
 import { StringDict } from './dictionary.ts';
-import { HistoryQueryError } from './errors.ts';
+import { damaged, HistoryQueryError } from './errors.ts';
 import type { FlightrecDb } from './open.ts';
 import { GONE_BATCHES, planPrune, type PrunePlan } from './prune-plan.ts';
 
@@ -61,12 +61,51 @@ const COUNTS: Record<string, { entities: string; samples: string }> = {
   },
 };
 
+/**
+ * The maintenance role of the history store (the reader cannot prune or vacuum): counts and
+ * sizes, what a prune would remove (reads only), the prune itself and vacuum.
+ */
+export interface HistoryMaintenance {
+  /** Counts and sizes for `db stats`. */
+  stats(): StoreStats;
+  /** Size of the database file plus its WAL, in bytes. */
+  fileBytes(): number;
+  /** What prune(olderThan) would remove, read-only: counts, samples, bytes, time range, operations left empty. */
+  planPrune(olderThan: bigint): PrunePlan;
+  /** Deletes whole polls older than T and what they alone referenced (needs a writable database). */
+  prune(olderThan: bigint): PruneResult;
+  /** Rebuilds the file to reclaim free pages (needs a writable database). */
+  vacuum(): void;
+}
+
+/**
+ * Opens the maintenance role over an open database (read-only is enough for stats and plans).
+ * Stats read in one read transaction; damaged stored data there is a CorruptDataError.
+ */
+export function openHistoryMaintenance(db: FlightrecDb): HistoryMaintenance {
+  const m = new Maintenance(db);
+  const read = <T>(fn: () => T): T => {
+    try {
+      return db.sqlite.transaction(fn).deferred();
+    } catch (err) {
+      throw damaged(err);
+    }
+  };
+  return {
+    stats: () => read(() => m.stats()),
+    fileBytes: () => m.fileBytes(),
+    planPrune: (olderThan) => read(() => m.planPrune(olderThan)),
+    prune: (olderThan) => m.prune(olderThan),
+    vacuum: () => m.vacuum(),
+  };
+}
+
 /** Statistics, prune and vacuum over one database. */
-export class Maintenance {
+export class Maintenance implements HistoryMaintenance {
   readonly #db: FlightrecDb;
   readonly #onPrune: () => void;
 
-  constructor(db: FlightrecDb, onPrune: () => void) {
+  constructor(db: FlightrecDb, onPrune: () => void = () => {}) {
     this.#db = db;
     this.#onPrune = onPrune;
   }

@@ -7,16 +7,12 @@ import { parseJsonLossless } from '../api/codec/lossless-json.ts';
 import type { OperationName, RequestOf, ResponseOf } from '../api/schema/operations.ts';
 import type { PollRow, ResourceName } from '../api/schema/resources.ts';
 import { decodeRequest } from '../api/wire/answers.ts';
-import { toSqlPrefilter, type SqlColumnMap } from '../filter/sql.ts';
-import type { CompiledFilter } from '../filter/index.ts';
 import { ConnPartsLoader } from './connections/parts.ts';
 import { ConnReader, type Prefilter } from './connections/reader.ts';
 import { ConnFrameReader, type ConnectionFrame } from './connections/stream.ts';
 import { Resolver } from './dictionary.ts';
 import { keyedPolls } from './entity-polls.ts';
 import { damaged, decoding, HistoryQueryError, type DamageSite } from './errors.ts';
-import { Maintenance, type PruneResult, type StoreStats } from './maintenance.ts';
-import type { PrunePlan } from './prune-plan.ts';
 import type { FlightrecDb } from './open.ts';
 import type { PollFailure } from './poll-record.ts';
 import { PollQueries, type PollInfo } from './poll-rows.ts';
@@ -24,14 +20,15 @@ import { RecentPolls } from './recent-polls.ts';
 import { ResourceRows } from './resource-rows.ts';
 import { SmallReader } from './small-reader.ts';
 import { sqlColumns } from './sql-columns.ts';
+import type { SqlColumnMap } from './sql-column-types.ts';
 import { bigOf, parseExtra, withExtras } from './sql-values.ts';
 
 /** Options of stateAt and samples. */
 export interface ReadOptions {
   readonly cluster?: string;
-  /** a compiled filter: rows are exactly its matches (the SQL pre-filter is derived from it) */
-  readonly filter?: Pick<CompiledFilter, 'ast' | 'matches'>;
-  /** a ready SQL pre-filter (`toSqlPrefilter(filter, reader.sqlColumns(resource))`): a superset */
+  /** a row predicate (a compiled filter): rows are exactly its matches, checked after the SQL pre-filter */
+  readonly filter?: { matches(row: object): boolean };
+  /** the SQL pre-filter the caller derived (`toSqlPrefilter(filter, reader.sqlColumns(resource))`): a superset */
   readonly prefilter?: Prefilter;
 }
 
@@ -50,13 +47,6 @@ export interface Sample {
   readonly row: object;
 }
 
-/** A stretch without a successful poll. */
-export interface Gap {
-  readonly from: bigint;
-  readonly to: bigint;
-  readonly reason: 'no-poll' | 'failed';
-}
-
 /** A poll as recorded: the request, and the answer or the failure (with the raw body when kept). */
 export interface ReconstructedPoll<N extends OperationName = OperationName> {
   readonly poll: PollRow;
@@ -67,7 +57,7 @@ export interface ReconstructedPoll<N extends OperationName = OperationName> {
   readonly raw?: Uint8Array;
 }
 
-/** The read side of the history store. */
+/** The read side of the history store: reads only (maintenance is `HistoryMaintenance`, writing `HistoryWriter`). */
 export interface HistoryReader {
   /** Names of the recorded clusters. */
   clusters(): string[];
@@ -75,8 +65,6 @@ export interface HistoryReader {
   polls(q: { cluster?: string; operation?: OperationName; since?: bigint; until?: bigint; limit?: number }): PollRow[];
   /** The newest polls (ok or not) of one operation at or before `until`, newest first, at most `limit` (up to 1000). */
   recentPolls(q: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
-  /** Stretches longer than 1.5 expected intervals without a successful poll. */
-  gaps(q: { cluster?: string; operation: OperationName; target?: string; since: bigint; until: bigint; expectedIntervalNs: bigint }): Gap[];
   /** The rows of a resource from the latest successful poll(s) at or before `at`. */
   stateAt(resource: ResourceName, at: bigint, opts?: ReadOptions): StateAt;
   /** Every sample of a resource in a time range, in poll time order. */
@@ -93,22 +81,11 @@ export interface HistoryReader {
   reconstructAnswer(pollId: bigint): ReconstructedPoll;
   /** SQL column map for the filter engine's pre-filter translator. */
   sqlColumns(resource: ResourceName): SqlColumnMap;
-  /** Counts and sizes for `db stats`. */
-  stats(): StoreStats;
-  /** Deletes whole polls older than T and what they alone referenced (needs a writable database). */
-  prune(olderThan: bigint): PruneResult;
-  /** What prune(olderThan) would remove, read-only: counts, samples, bytes, time range, operations left empty. */
-  planPrune(olderThan: bigint): PrunePlan;
-  /** Rebuilds the file to reclaim free pages (needs a writable database). */
-  vacuum(): void;
 }
 
-/** The SQL pre-filter of a read: the given one, or the one derived from the filter. */
-function prefilterOf(resource: ResourceName, o: ReadOptions): Prefilter | undefined {
-  if (o.prefilter !== undefined) return o.prefilter;
-  if (o.filter === undefined) return undefined;
-  const pre = toSqlPrefilter(o.filter, sqlColumns(resource));
-  return pre.where === '1' ? undefined : pre;
+/** The SQL pre-filter of a read (none when it keeps every row). */
+function prefilterOf(o: ReadOptions): Prefilter | undefined {
+  return o.prefilter === undefined || o.prefilter.where === '1' ? undefined : o.prefilter;
 }
 
 const MAX_TIME = 2n ** 63n - 1n;
@@ -128,12 +105,8 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const small = new SmallReader(sqlite, resolver);
   const pq = new PollQueries(sqlite);
   const recent = new RecentPolls(sqlite);
-  const maintenance = new Maintenance(db, () => {
-    resolver.reset();
-    parts.reset();
-    lean.reset();
-  });
   const q = {
+    generation: sqlite.prepare(`SELECT value FROM meta WHERE key = 'prune_generation'`).pluck(),
     clusters: sqlite.prepare('SELECT name FROM cluster ORDER BY name').pluck(),
     clusterId: sqlite.prepare('SELECT id FROM cluster WHERE name = ?').pluck(),
     request: sqlite.prepare('SELECT request FROM poll WHERE id = ?').pluck(),
@@ -145,10 +118,26 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     return text === undefined ? {} : (parseJsonLossless(text) as Record<string, unknown>);
   };
   const rows = new ResourceRows(pq, conns, small, requestOf);
+  let generation: number | undefined;
+  /** Drops the caches when a prune (by this process or another) removed rows they may name. */
+  const fresh = (): void => {
+    const gen = (q.generation.get() as number | undefined) ?? 0;
+    if (generation !== undefined && gen !== generation) {
+      resolver.reset();
+      parts.reset();
+      lean.reset();
+    }
+    generation = gen;
+  };
   /** Runs `fn` in a read transaction; damaged stored data becomes a CorruptDataError naming `site` (see errors.ts). */
   const read = <T>(fn: () => T, site: DamageSite = {}): T => {
     try {
-      return sqlite.inTransaction ? fn() : sqlite.transaction(fn).deferred();
+      return sqlite.inTransaction ? fn() : sqlite
+            .transaction(() => {
+              fresh();
+              return fn();
+            })
+            .deferred();
     } catch (err) {
       throw damaged(err, site);
     }
@@ -219,32 +208,6 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         return cid === undefined ? [] : recent.newest(cid, o.operation, o.until, o.limit);
       }),
 
-    gaps: (o) =>
-      read(() => {
-        const cid = clusterId(o.cluster);
-        if (cid === undefined) return [{ from: o.since, to: o.until, reason: 'no-poll' as const }];
-        const all = pq.range({ clusterId: cid, operation: o.operation, since: o.since, until: o.until, limit: -1 });
-        const polls = o.target === undefined ? all : all.filter((p) => p.row.target === o.target);
-        const limit = (o.expectedIntervalNs * 3n) / 2n;
-        const out: Gap[] = [];
-        let last = o.since;
-        let failed = false;
-        const close = (to: bigint): void => {
-          if (to - last > limit) out.push({ from: last, to, reason: failed ? 'failed' : 'no-poll' });
-        };
-        for (const p of polls) {
-          if (!p.ok) {
-            failed = true;
-            continue;
-          }
-          close(p.row.startTime);
-          last = p.row.startTime;
-          failed = false;
-        }
-        close(o.until);
-        return out;
-      }),
-
     stateAt: (resource, at, opts = {}) =>
       read(() => {
         const cid = clusterId(opts.cluster);
@@ -257,7 +220,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
           const polls = [...byTarget.values()].map((p) => p.row);
           return { poll: polls.at(-1), polls, rows: polls };
         }
-        const s = rows.stateAt(resource, cid, at, prefilterOf(resource, opts));
+        const s = rows.stateAt(resource, cid, at, prefilterOf(opts));
         const polls = s.polls.map((p) => p.row);
         return { poll: polls.at(-1), polls, rows: opts.filter === undefined ? s.rows : s.rows.filter((r) => opts.filter!.matches(r)) };
       }),
@@ -266,7 +229,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       const cid = read(() => clusterId(o.cluster));
       if (cid === undefined) return;
       const polls = read(() => pq.range({ clusterId: cid, since: o.since, until: o.until, limit: -1 }));
-      const pre = prefilterOf(resource, o);
+      const pre = prefilterOf(o);
       for (const p of polls) {
         if (resource === 'polls') {
           yield { poll: p.row, row: p.row };
@@ -327,9 +290,5 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
 
     reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId)), { poll: Number(pollId) }),
     sqlColumns,
-    stats: () => read(() => maintenance.stats()),
-    prune: (olderThan) => maintenance.prune(olderThan),
-    planPrune: (olderThan) => maintenance.planPrune(olderThan),
-    vacuum: () => maintenance.vacuum(),
   };
 }

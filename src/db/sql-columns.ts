@@ -5,7 +5,7 @@
  * reconstructed whole (they are few) and filtered by the compiled closure alone.
  */
 import type { ResourceName } from '../api/schema/resources.ts';
-import type { SqlColumn, SqlColumnMap } from '../filter/sql.ts';
+import type { SqlColumn, SqlColumnMap } from './sql-column-types.ts';
 import { FIELDS } from './connections/slow.ts';
 
 const str = (col: string): string => `(SELECT s FROM str WHERE id = ${col})`;

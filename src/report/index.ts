@@ -52,4 +52,5 @@ export {
   type FreshnessReader,
   type OperationFreshness,
 } from './freshness.ts';
+export { findGaps, pollGaps, type Gap, type GapSource, type GapWindow, type PollTime } from './gaps.ts';
 export * from './render/index.ts';

@@ -4,7 +4,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { createHistoryReader, openDatabase, openHistoryMaintenance, type HistoryMaintenance, type HistoryReader } from '../../src/db/index.ts';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 
@@ -12,7 +13,8 @@ const SRC = resolve(import.meta.dirname, '../../src');
 const ALLOWED: Record<string, readonly string[]> = {
   api: [],
   filter: ['api'],
-  db: ['api', 'filter'],
+  // the store declares its own SQL column types; report derives the pre-filter and passes it in
+  db: ['api'],
   collector: ['api', 'db'],
   report: ['api', 'filter', 'db'],
   sim: ['api', 'filter'],
@@ -76,6 +78,11 @@ describe('module boundaries (docs/architecture.md)', () => {
     expect(bad).toEqual([]);
   });
 
+  it('the store never imports the filter engine', () => {
+    const bad = edges.filter((e) => e.from === 'db' && e.to === 'filter').map((e) => `${e.file} imports ${e.target}`);
+    expect(bad).toEqual([]);
+  });
+
   it('only the CLI loads the TUI and the simulator, and only lazily', () => {
     for (const file of sources(join(SRC, 'cli'))) {
       const text = readFileSync(file, 'utf8');
@@ -83,6 +90,38 @@ describe('module boundaries (docs/architecture.md)', () => {
         .map((m) => resolve(dirname(file), m[1] as string))
         .filter((t) => moduleOf(t) === 'tui' || (moduleOf(t) === 'sim' && !t.endsWith('sim/time.ts')));
       expect(eager.map((t) => relative(SRC, t)), relative(SRC, file)).toEqual([]);
+    }
+  });
+});
+
+/** What may change the store: the reader offers none of it (the writer writes, maintenance prunes and vacuums). */
+const WRITING = ['prune', 'vacuum', 'planPrune', 'stats', 'write', 'writePoll', 'storePoll'] as const;
+
+describe('roles of the store', () => {
+  it('the reader’s type has no write or maintenance method (checked by tsc)', () => {
+    expectTypeOf<HistoryReader>().not.toHaveProperty('prune');
+    expectTypeOf<HistoryReader>().not.toHaveProperty('vacuum');
+    expectTypeOf<HistoryReader>().not.toHaveProperty('planPrune');
+    expectTypeOf<HistoryReader>().not.toHaveProperty('stats');
+    expectTypeOf<HistoryReader>().not.toHaveProperty('write');
+    expectTypeOf<HistoryReader>().not.toHaveProperty('writePoll');
+    expectTypeOf<HistoryReader>().not.toHaveProperty('storePoll');
+    expectTypeOf<HistoryMaintenance>().toHaveProperty('prune');
+    expectTypeOf<HistoryMaintenance>().toHaveProperty('vacuum');
+    expectTypeOf<HistoryMaintenance>().not.toHaveProperty('storePoll');
+  });
+
+  it('the reader object has no write or maintenance method; maintenance has its own', () => {
+    const db = openDatabase(':memory:');
+    try {
+      const reader: object = createHistoryReader(db);
+      expect(WRITING.filter((m) => m in reader)).toEqual([]);
+      const maintenance = openHistoryMaintenance(db);
+      expect(typeof maintenance.prune).toBe('function');
+      expect(typeof maintenance.vacuum).toBe('function');
+      expect(maintenance.stats().polls).toBe(0);
+    } finally {
+      db.close();
     }
   });
 });

@@ -92,7 +92,8 @@ describe('the SQL pre-filter stays a superset of the exact matches (differential
     writer.writePoll(okRecord('ListKafkaConnections', answer, { at, request: LIST_REQUEST }));
     const uids = (expr: string, dialect: Dialect = 'extended'): string[] => {
       const filter = compileFilter(expr, { resource: 'connections', dialect });
-      return (reader.stateAt('connections', at, { filter }).rows as KafkaConnection[]).map((r) => r.uid);
+      const prefilter = toSqlPrefilter(filter, CONNECTION_COLUMNS);
+      return (reader.stateAt('connections', at, { filter, prefilter }).rows as KafkaConnection[]).map((r) => r.uid);
     };
     expect(uids('open_time > 2000-01-01T00:00:00Z', 'server')).toEqual(['far']);
     expect(uids('close_time:*')).toEqual(['far']);
@@ -116,7 +117,8 @@ describe('the SQL pre-filter stays a superset of the exact matches (differential
     writer.writePoll(okRecord('ListKafkaConnections', parseAnswer('ListKafkaConnections', Buffer.from(body)), { at, request: LIST_REQUEST }));
     const uids = (expr: string): string[] => {
       const filter = compileFilter(expr, { resource: 'connections', dialect: 'extended' });
-      return (reader.stateAt('connections', at, { filter }).rows as KafkaConnection[]).map((r) => r.uid);
+      const prefilter = toSqlPrefilter(filter, CONNECTION_COLUMNS);
+      return (reader.stateAt('connections', at, { filter, prefilter }).rows as KafkaConnection[]).map((r) => r.uid);
     };
     expect(uids('client_id < "🚀"')).toEqual(['u\ud800', 'plain']);
     expect(uids('uid < "v"')).toEqual(['u\ud800', 'plain']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHistoryReader, createHistoryWriter, HistoryQueryError, openDatabase } from '../../src/db/index.ts';
+import { createHistoryReader, createHistoryWriter, HistoryQueryError, openDatabase, openHistoryMaintenance } from '../../src/db/index.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { failedRecord, LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
 import { shadowLinkAnswer, upgradeAnswer } from './small-answers.ts';
@@ -19,10 +19,13 @@ describe('prune, vacuum and stats', () => {
       return writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
     });
     const reader = createHistoryReader(db);
+    const maintenance = openHistoryMaintenance(db);
     const cut = polls[10]!.at;
-    const before = reader.stats();
+    // the reader has read (and cached) what the prune removes: it must notice the prune
+    ids.forEach((id, i) => expect(reader.reconstructAnswer(id).answer).toEqual(polls[i]!.answer));
+    const before = maintenance.stats();
     const kept = ids.slice(9); // poll 9 shares its batch (9, 10, 11) with newer polls
-    const result = reader.prune(cut);
+    const result = maintenance.prune(cut);
     expect(result.polls).toBeGreaterThan(0);
     expect(result.connections).toBeGreaterThan(0);
     expect(result.connectionBatches).toBe(3);
@@ -30,7 +33,7 @@ describe('prune, vacuum and stats', () => {
     expect(reader.polls({ operation: 'GetShadowLink' }).every((p) => p.startTime >= cut)).toBe(true);
     kept.forEach((id, k) => expect(reader.reconstructAnswer(id).answer).toEqual(polls[9 + k]!.answer));
     expect(() => reader.reconstructAnswer(ids[0]!)).toThrow(HistoryQueryError);
-    const after = reader.stats();
+    const after = maintenance.stats();
     expect(after.polls).toBeLessThan(before.polls);
     expect(after.entities.connections!).toBeLessThan(before.entities.connections!);
     expect(db.sqlite.pragma('foreign_key_check')).toEqual([]);
@@ -40,9 +43,27 @@ describe('prune, vacuum and stats', () => {
     const id = writer.writePoll(okRecord('ListKafkaConnections', next.answer, { at: next.at, request: LIST_REQUEST }));
     expect(reader.reconstructAnswer(id).answer).toEqual(next.answer);
     expect(reader.stateAt('connections', next.at).rows).toEqual(next.answer.connections);
-    reader.vacuum();
-    expect(reader.stats().fileBytes).toBeLessThan(before.fileBytes);
+    maintenance.vacuum();
+    expect(maintenance.stats().fileBytes).toBeLessThan(before.fileBytes);
     kept.forEach((k, i) => expect(reader.reconstructAnswer(k).answer).toEqual(polls[9 + i]!.answer));
+    writer.close();
+  });
+
+  it('a reader that read before a prune (by another handle) reads what was written after it, not its caches', () => {
+    const path = tempDbPath();
+    const db = openDatabase(path);
+    const writer = createHistoryWriter(db, { batchFrames: 2 });
+    const old = generateConnectionPolls({ connections: 40, churn: 0.2, polls: 5, seed: 11 });
+    for (const p of old) writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
+    const reader = createHistoryReader(db);
+    for (const p of old) expect(reader.stateAt('connections', p.at).rows).toEqual(p.answer.connections);
+    // everything goes: the ids of batches, entities and versions start again from 1
+    const other = openDatabase(path);
+    openHistoryMaintenance(other).prune(old.at(-1)!.at + MIN);
+    other.close();
+    const fresh = generateConnectionPolls({ connections: 40, churn: 0.2, polls: 5, seed: 12 }).map((p) => ({ ...p, at: p.at + 100n * MIN }));
+    for (const p of fresh) writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
+    for (const p of fresh) expect(reader.stateAt('connections', p.at).rows).toEqual(p.answer.connections);
     writer.close();
   });
 
@@ -58,12 +79,12 @@ describe('prune, vacuum and stats', () => {
         writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
       });
       const cut = k < polls.length ? polls[k]!.at : polls[polls.length - 1]!.at + MIN;
-      const reader = createHistoryReader(db);
+      const maintenance = openHistoryMaintenance(db);
       const changes = db.sqlite.prepare('SELECT total_changes()').pluck();
       const before = changes.get();
-      const plan = reader.planPrune(cut);
+      const plan = maintenance.planPrune(cut);
       expect(changes.get(), 'a plan writes nothing').toBe(before);
-      const result = reader.prune(cut);
+      const result = maintenance.prune(cut);
       expect({ polls: plan.polls, connectionBatches: plan.connectionBatches, connections: plan.connections, versions: plan.versions, documents: plan.documents }, `cut at poll ${k}`).toEqual(result);
       // GetUpgradeStatus stopped after poll 11: a cut after it empties that operation
       expect(plan.emptied.map((e) => e.operation)).toEqual(k > 11 ? (k >= 20 ? ['GetShadowLink', 'GetUpgradeStatus', 'ListKafkaConnections'] : ['GetUpgradeStatus']) : []);
@@ -77,7 +98,7 @@ describe('prune, vacuum and stats', () => {
     const polls = generateConnectionPolls({ connections: 50, churn: 0.1, polls: 4, seed: 3 });
     for (const p of polls) writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
     writer.writePoll(okRecord('GetShadowLink', shadowLinkAnswer(1), { at: MIN, request: { name: 'dr-link' }, target: 'dr-link' }));
-    const s = createHistoryReader(db).stats();
+    const s = openHistoryMaintenance(db).stats();
     expect(s.samples.connections).toBe(polls.reduce((n, p) => n + p.answer.connections.length, 0));
     expect(s.entities.connections).toBe(new Set(polls.flatMap((p) => p.answer.connections.map((c) => c.uid))).size);
     expect(s.entities['shadow-topics']).toBe(2);
@@ -91,7 +112,8 @@ describe('prune, vacuum and stats', () => {
     const path = tempDbPath();
     openDatabase(path).close();
     const ro = openDatabase(path, { readonly: true });
-    expect(() => createHistoryReader(ro).prune(0n)).toThrow(/read-only/);
+    expect(() => openHistoryMaintenance(ro).prune(0n)).toThrow(/read-only/);
+    expect(() => openHistoryMaintenance(ro).vacuum()).toThrow(/read-only/);
     ro.close();
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../src/api/schema/connection.ts';
 import { compileFilter, toSqlPrefilter } from '../../src/filter/index.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
+import { pollGaps } from '../../src/report/gaps.ts';
 import type { PollRecord } from '../../src/db/poll-record.ts';
 import { ConnectionWorld } from '../helpers/connection-answers.ts';
 import { failedRecord, LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
@@ -87,6 +88,7 @@ describe('stateAt, samples and entity history against a brute-force model', () =
       const all = modelState(calls, at).filter((r) => filter.matches(r));
       const got = reader.stateAt('connections', at, { prefilter: pre }).rows.filter((r) => filter.matches(r));
       expect(got).toEqual(all);
+      expect(reader.stateAt('connections', at, { filter, prefilter: pre }).rows).toEqual(all);
       expect(reader.stateAt('connections', at, { filter }).rows).toEqual(all);
     }
   });
@@ -118,10 +120,10 @@ describe('stateAt, samples and entity history against a brute-force model', () =
     expect(polls.filter((p) => p.outcome === 'unavailable').length).toBe(4);
     expect(polls[0]!.coverage).toBe('truncated');
     expect(reader.polls({ cluster: 'prod', limit: 5 }).length).toBe(5);
-    const gaps = reader.gaps({ operation: 'ListKafkaConnections', since: calls[0]!.at, until: calls.at(-1)!.at, expectedIntervalNs: 60n * SEC });
+    const gaps = pollGaps(reader, { operation: 'ListKafkaConnections', since: calls[0]!.at, until: calls.at(-1)!.at, expectedIntervalNs: 60n * SEC });
     // round 9 failed entirely: from the last call of round 8 to the first of round 10
     expect(gaps).toEqual([{ from: calls[8 * 3 + 2]!.at, to: calls[10 * 3]!.at, reason: 'failed' }]);
-    const late = reader.gaps({ operation: 'ListKafkaConnections', since: calls[0]!.at, until: calls.at(-1)!.at + 600n * SEC, expectedIntervalNs: 60n * SEC });
+    const late = pollGaps(reader, { operation: 'ListKafkaConnections', since: calls[0]!.at, until: calls.at(-1)!.at + 600n * SEC, expectedIntervalNs: 60n * SEC });
     expect(late.at(-1)).toEqual({ from: calls.at(-1)!.at, to: calls.at(-1)!.at + 600n * SEC, reason: 'no-poll' });
   });
 

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.ts';
 import { registerBrowse } from '../../src/cli/commands/browse.ts';
-import { RuntimeError, UsageError, type CliIo } from '../../src/cli/context.ts';
+import type { CliIo } from '../../src/cli/context.ts';
+import { toCliError } from '../../src/cli/error-codes.ts';
+import { UnexpectedError } from '../../src/cli/errors.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 
 /** Runs `flightrec ...args` with browse registered; returns the exit code as the CLI would. */
@@ -22,10 +24,11 @@ async function run(args: string[], io: CliIo): Promise<number> {
     await program.parseAsync(args, { from: 'user' });
     return code;
   } catch (err) {
-    io.stderr.write(`flightrec: ${(err as Error).message}\n`);
-    if (err instanceof UsageError) return 2;
-    if (err instanceof RuntimeError) return 1;
-    throw err;
+    // as main does (src/cli/error-codes.ts), but a bug fails the test instead of printing a stack
+    const failure = toCliError(err);
+    if (failure instanceof UnexpectedError) throw err;
+    io.stderr.write(`flightrec: ${failure.message}\n`);
+    return failure.exitCode;
   }
 }
 

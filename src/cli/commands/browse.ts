@@ -60,10 +60,8 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
           incident: opts.incident === true,
         });
       } catch (err) {
-        if (err instanceof tui.BrowseError) throw err.usage ? new UsageError(err.message) : new RuntimeError(err.message);
-        if (err instanceof Error && (err.name === 'DatabaseOpenError' || err.name === 'DatabaseVersionError' || err.name === 'HistoryQueryError' || err.name === 'CorruptDataError')) {
-          throw new RuntimeError(err.message);
-        }
+        // the TUI is loaded lazily, so its own error is mapped here (the store's errors reach main as they are)
+        if (err instanceof tui.BrowseError) throw err.usage ? new UsageError(err.message, { cause: err }) : new RuntimeError(err.message, { cause: err });
         throw err;
       }
       done(EXIT.ok);

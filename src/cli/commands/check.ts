@@ -9,8 +9,8 @@ import type { Command } from 'commander';
 import type { JsonValue } from '../../api/codec/lossless-json.ts';
 import { sanitizeCell, sanitizeForTerminal } from '../../api/safe-text.ts';
 import { formatJson } from '../../report/render/json.ts';
-import { ConfigError, createClusterClient, loadCollectorConfig, readConfigFile, type CollectFlags } from '../../collector/index.ts';
-import { EXIT, UsageError, type CliIo } from '../context.ts';
+import { createClusterClient, loadCollectorConfig, readConfigFile, type CollectFlags } from '../../collector/index.ts';
+import { EXIT, type CliIo } from '../context.ts';
 import { probeCluster, type ClusterCheck } from './check-probe.ts';
 import { globalOptionsHelp } from './help.ts';
 import { addConnectionOptions, type ConnectionOpts } from './connection-options.ts';
@@ -49,23 +49,11 @@ function flagsOf(o: CheckOpts, cluster: string | undefined): CollectFlags {
 /** Runs `check`; 0 when every operation asked answers, 1 otherwise. */
 export async function runCheck(opts: CheckOpts, g: GlobalOpts, io: CliIo): Promise<number> {
   const warnings: string[] = [];
-  let config;
-  try {
-    const file = g.config === undefined ? undefined : readConfigFile(resolve(io.cwd, g.config));
-    config = loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) });
-  } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(err.message);
-    throw err;
-  }
+  const file = g.config === undefined ? undefined : readConfigFile(resolve(io.cwd, g.config));
+  const config = loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) });
   const checks: ClusterCheck[] = [];
   for (const cluster of config.clusters) {
-    let client;
-    try {
-      client = createClusterClient(cluster, io.env, (w) => warnings.push(w));
-    } catch (err) {
-      if (err instanceof ConfigError) throw new UsageError(err.message);
-      throw err;
-    }
+    const client = createClusterClient(cluster, io.env, (w) => warnings.push(w));
     try {
       checks.push(await probeCluster(cluster, client));
     } finally {

@@ -9,15 +9,12 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import {
   Collector,
-  ConfigError,
   createReporter,
   loadCollectorConfig,
   parseDurationMs,
-  parseTimeArg,
   prepareCluster,
   readConfigFile,
   realSleep,
-  TimeArgError,
   type CollectFlags,
   type CollectorConfig,
   type PreparedCluster,
@@ -28,10 +25,9 @@ import {
 import { DEFAULT_START_NS, wallClockStart } from '../../sim/time.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { simStart } from '../sim-start.ts';
-import { openHistoryWriter } from './db.ts';
 import { globalOptionsHelp } from './help.ts';
 import { addConnectionOptions, type ConnectionOpts } from './connection-options.ts';
-import { DatabaseOpenError, DatabaseVersionError, openRecordingStore, type RecordingStore } from '../../db/index.ts';
+import { openRecordingStore, type RecordingStore } from '../../db/index.ts';
 import { checkFilter, compileOrderBy, FilterError } from '../../filter/index.ts';
 import { resolveThresholds, ThresholdError } from '../../report/timeline/thresholds.ts';
 
@@ -96,15 +92,6 @@ export function registerCollect(program: Command, io: CliIo, done: (code: number
       const g = cmd.optsWithGlobals<GlobalOpts & CollectOpts>();
       done(await runCollect(opts, g, io));
     });
-}
-
-function usage<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof ConfigError || err instanceof TimeArgError) throw new UsageError(err.message);
-    throw err;
-  }
 }
 
 function flagsOf(opts: CollectOpts, cluster: string | undefined): CollectFlags {
@@ -191,7 +178,7 @@ function checkAnalysisAndFilters(config: CollectorConfig, file: { path: string }
 function prepareAll(config: CollectorConfig, io: CliIo, warn: (line: string) => void): PreparedCluster[] {
   const prepared: PreparedCluster[] = [];
   try {
-    for (const c of config.clusters) prepared.push(usage(() => prepareCluster(c, io.env, warn)));
+    for (const c of config.clusters) prepared.push(prepareCluster(c, io.env, warn));
     return prepared;
   } catch (err) {
     for (const p of prepared) void Promise.resolve(p.client.close()).catch(() => {});
@@ -199,23 +186,14 @@ function prepareAll(config: CollectorConfig, io: CliIo, warn: (line: string) => 
   }
 }
 
-function openStore(path: string, keepRawAnswers: boolean): RecordingStore {
-  try {
-    return openRecordingStore(path, { keepRawAnswers });
-  } catch (err) {
-    if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw new RuntimeError(err.message);
-    throw err;
-  }
-}
-
 /** Runs `collect` with parsed options; returns the exit code. */
 export async function runCollect(opts: CollectOpts, g: GlobalOpts, io: CliIo): Promise<number> {
-  const file = g.config === undefined ? undefined : usage(() => readConfigFile(resolve(io.cwd, g.config!)));
+  const file = g.config === undefined ? undefined : readConfigFile(resolve(io.cwd, g.config));
   if (opts.simulate !== undefined && opts.simulate !== false) return runSimulated(opts, g, io, file);
   for (const [flag, v] of [['--speed', opts.speed], ['--for', opts.for], ['--seed', opts.seed], ['--connections', opts.connections], ['--start', opts.start]] as const) {
     if (v !== undefined) throw new UsageError(`${flag} needs --simulate`);
   }
-  const config = usage(() => loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) }));
+  const config = loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) });
   checkAnalysisAndFilters(config, file);
   return record(config, g, io, opts.once === true, (collector) => {
     collector.start();
@@ -238,7 +216,7 @@ async function record(
   const prepared = prepareAll(config, io, (line) => reporter.line(`warning: ${line}`));
   let writer: RecordingStore;
   try {
-    writer = openStore(dbPath, config.keepRawAnswers);
+    writer = openRecordingStore(dbPath, { keepRawAnswers: config.keepRawAnswers });
   } catch (err) {
     for (const p of prepared) void Promise.resolve(p.client.close()).catch(() => {});
     throw err;
@@ -293,7 +271,7 @@ function wholeNumber(flag: string, v: string | undefined): number | undefined {
 async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: { text: string; path: string } | undefined): Promise<number> {
   if (opts.baseUrl !== undefined) throw new UsageError('--base-url and --simulate exclude each other');
   const speed = positiveNumber('--speed', opts.speed);
-  const forMs = opts.for === undefined ? undefined : usage(() => parseDurationMs(opts.for!));
+  const forMs = opts.for === undefined ? undefined : parseDurationMs(opts.for);
   const seed = wholeNumber('--seed', opts.seed);
   const connections = wholeNumber('--connections', opts.connections);
   const rate = speed ?? (forMs === undefined ? 1 : Infinity);
@@ -319,14 +297,12 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
   }
   try {
     const described = sim.describe();
-    const base = usage(() =>
-      loadCollectorConfig({
-        file,
-        env: io.env,
-        flags: { ...flagsOf(opts, g.cluster ?? 'sim'), baseUrl: sim.baseUrl },
-        ignoreFileClusters: true,
-      }),
-    );
+    const base = loadCollectorConfig({
+      file,
+      env: io.env,
+      flags: { ...flagsOf(opts, g.cluster ?? 'sim'), baseUrl: sim.baseUrl },
+      ignoreFileClusters: true,
+    });
     const cluster = {
       ...base.clusters[0]!,
       shadowLinks: described.links.map((name) => ({

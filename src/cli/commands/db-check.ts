@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
-import { checkStore, DatabaseOpenError, DatabaseVersionError, openDatabase, type Damage, type FlightrecDb, type StoreCheck } from '../../db/index.ts';
+import { checkStore, openDatabase, type Damage, type StoreCheck } from '../../db/index.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { globalOptionsHelp } from './help.ts';
 import { missingDatabaseMessage } from './missing-db.ts';
@@ -71,13 +71,7 @@ export function registerDbCheck(db: Command, io: CliIo, done: (code: number) => 
       }
       const path = resolve(io.cwd, g.db);
       if (!existsSync(path)) throw new RuntimeError(missingDatabaseMessage(path, g.db, io.cwd));
-      let store: FlightrecDb;
-      try {
-        store = openDatabase(path, { readonly: true });
-      } catch (err) {
-        if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw new RuntimeError(err.message);
-        throw err;
-      }
+      const store = openDatabase(path, { readonly: true });
       let result: StoreCheck;
       try {
         result = checkStore(store);

@@ -7,10 +7,11 @@
  */
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
-import { formatBytes, parseCutoffArg, TimeArgError } from '../../collector/index.ts';
+import { formatBytes, parseCutoffArg } from '../../collector/index.ts';
 import type { PrunePlan, PruneResult } from '../../db/index.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
-import { withReader } from './db.ts';
+import { withMaintenance } from './db.ts';
+import { flagValue } from './time-option.ts';
 
 /** The options of `db prune`. */
 export interface PruneOpts {
@@ -81,13 +82,7 @@ function readAnswer(io: CliIo): Promise<string | undefined> {
 
 /** Runs `db prune`; returns the exit code. */
 export async function runPrune(path: string, g: { output?: string }, opts: PruneOpts, io: CliIo): Promise<number> {
-  let cutoff: bigint;
-  try {
-    cutoff = parseCutoffArg(opts.olderThan, io.now());
-  } catch (err) {
-    if (err instanceof TimeArgError) throw new UsageError(`--older-than: ${err.message}`);
-    throw err;
-  }
+  const cutoff = flagValue('--older-than', () => parseCutoffArg(opts.olderThan, io.now()));
   const json = g.output === 'json';
   let when: string;
   try {
@@ -96,7 +91,7 @@ export async function runPrune(path: string, g: { output?: string }, opts: Prune
     throw new UsageError(`--older-than: ${JSON.stringify(sanitizeForTerminal(opts.olderThan))} is out of range (a cut-off between the years 0001 and 9999)`);
   }
   // planned with reads only: a dry run leaves the file byte for byte as it was
-  const plan = withReader(path, false, (r) => r.planPrune(cutoff));
+  const plan = withMaintenance(path, false, (m) => m.planPrune(cutoff));
   if (opts.dryRun === true) {
     if (json) io.stdout.write(`${JSON.stringify({ dryRun: true, ...planJson(plan) }, null, 2)}\n`);
     else io.stdout.write(`would prune polls before ${when}: ${counts(plan)}\n${details(plan)}\n${emptiedNote(plan)}`);
@@ -116,7 +111,7 @@ export async function runPrune(path: string, g: { output?: string }, opts: Prune
       return EXIT.failure;
     }
   }
-  const result = withReader(path, true, (r) => r.prune(cutoff));
+  const result = withMaintenance(path, true, (m) => m.prune(cutoff));
   if (json) {
     const { samples, bytes, from, to } = planJson(plan);
     io.stdout.write(`${JSON.stringify({ olderThan: when, ...result, samples, bytes, from, to }, null, 2)}\n`);

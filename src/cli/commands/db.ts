@@ -7,19 +7,15 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { formatBytes } from '../../collector/index.ts';
 import {
-  CorruptDataError,
-  createHistoryReader,
   createHistoryWriter,
-  DatabaseOpenError,
-  DatabaseVersionError,
-  HistoryQueryError,
   openDatabase,
+  openHistoryMaintenance,
   type FlightrecDb,
   type FlightrecWriter,
-  type HistoryReader,
+  type HistoryMaintenance,
   type StoreStats,
 } from '../../db/index.ts';
-import { RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { RuntimeError, type CliIo } from '../context.ts';
 import { registerDbCheck } from './db-check.ts';
 import { runPrune, type PruneOpts } from './db-prune.ts';
 import { globalOptionsHelp } from './help.ts';
@@ -30,35 +26,25 @@ interface GlobalOpts {
   output?: string;
 }
 
-function openFailure(err: unknown): never {
-  if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError || err instanceof HistoryQueryError || err instanceof CorruptDataError) {
-    throw new RuntimeError(err.message);
-  }
-  throw err;
-}
-
-/** Opens (creating when needed) the database at `path` and returns its writer; open failures are RuntimeErrors. */
+/** Opens (creating when needed) the database at `path` and returns its writer (the store's open errors: exit 1). */
 export function openHistoryWriter(path: string, opts: { keepRawAnswers?: boolean } = {}): FlightrecWriter {
-  try {
-    return createHistoryWriter(openDatabase(path, { keepRawAnswers: opts.keepRawAnswers ?? false }));
-  } catch (err) {
-    return openFailure(err);
-  }
+  return createHistoryWriter(openDatabase(path, { keepRawAnswers: opts.keepRawAnswers ?? false }));
 }
 
-/** Opens an existing database (read-only unless `write`) and runs `fn` with its reader, then closes it. */
-export function withReader<T>(path: string, write: boolean, fn: (reader: HistoryReader, db: FlightrecDb) => T, typed?: { given: string; cwd: string }): T {
+/**
+ * Opens an existing database (read-only unless `write`) and runs `fn` with its maintenance role
+ * (stats, prune plans, prune, vacuum), then closes it. A reader, when needed, comes from `db`.
+ */
+export function withMaintenance<T>(
+  path: string,
+  write: boolean,
+  fn: (maintenance: HistoryMaintenance, db: FlightrecDb) => T,
+  typed?: { given: string; cwd: string },
+): T {
   if (!existsSync(path)) throw new RuntimeError(missingDatabaseMessage(path, typed?.given ?? path, typed?.cwd ?? dirname(path)));
-  let db: FlightrecDb;
+  const db = openDatabase(path, { readonly: !write });
   try {
-    db = openDatabase(path, { readonly: !write });
-  } catch (err) {
-    return openFailure(err);
-  }
-  try {
-    return fn(createHistoryReader(db), db);
-  } catch (err) {
-    return openFailure(err);
+    return fn(openHistoryMaintenance(db), db);
   } finally {
     db.close();
   }
@@ -94,7 +80,7 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     .addHelpText('after', help('the history database to inspect'))
     .action((_opts: unknown, cmd: Command) => {
       const { path, g } = pathOf(cmd);
-      const stats = withReader(path, false, (r) => r.stats(), { given: g.db, cwd: io.cwd });
+      const stats = withMaintenance(path, false, (m) => m.stats(), { given: g.db, cwd: io.cwd });
       if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, ...stats }, null, 2)}\n`);
       else io.stdout.write(formatStats(stats, path));
       done(0);
@@ -117,10 +103,10 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     .addHelpText('after', help('the history database to rebuild'))
     .action((_opts: unknown, cmd: Command) => {
       const { path, g } = pathOf(cmd);
-      const [before, after] = withReader(path, true, (r) => {
-        const b = r.stats().fileBytes;
-        r.vacuum();
-        return [b, r.stats().fileBytes] as const;
+      const [before, after] = withMaintenance(path, true, (m) => {
+        const b = m.stats().fileBytes;
+        m.vacuum();
+        return [b, m.stats().fileBytes] as const;
       }, { given: g.db, cwd: io.cwd });
       if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, bytesBefore: before, bytesAfter: after })}\n`);
       else io.stdout.write(`vacuumed ${path}: ${formatBytes(before)} -> ${formatBytes(after)}\n`);

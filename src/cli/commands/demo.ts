@@ -8,17 +8,17 @@
 import { relative, resolve, isAbsolute } from 'node:path';
 import type { Command } from 'commander';
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
-import { DatabaseOpenError } from '../../db/index.ts';
 import { renderTimelineText } from '../../report/render/timeline-text.ts';
 import { buildTimeline, type Timeline, type TimelineSource } from '../../report/timeline/timeline.ts';
 import { worstIncident } from '../../report/timeline/worst-incident.ts';
-import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { checkDemoTarget, createDemoDatabase } from './demo-file.ts';
 import { DEMO_DB, DEMO_SCENARIO } from './demo-constants.ts';
 import { nextSteps } from './demo-next.ts';
 import { globalOptionsHelp } from './help.ts';
 import { createDemoProgress, clockText, type ProgressPlan } from './demo-progress.ts';
-import { chooseOutput, withHistory } from './query.ts';
+import { withHistory } from './history.ts';
+import { chooseOutput } from './output-choice.ts';
 
 /** Runs another flightrec command line in-process, optionally with some of its I/O replaced (main passes itself). */
 export type Dispatch = (argv: readonly string[], io?: Partial<CliIo>) => Promise<number>;
@@ -100,12 +100,7 @@ export async function runDemo(opts: DemoOpts, io: CliIo, dispatch: Dispatch): Pr
   checkDemoTarget(db, shown, opts.force === true);
   const speed = opts.speed === undefined ? undefined : Number(opts.speed);
   const startNs = demoStartNs(io.now(), speed);
-  try {
-    createDemoDatabase(db);
-  } catch (err) {
-    if (err instanceof DatabaseOpenError) throw new RuntimeError(err.message);
-    throw err;
-  }
+  createDemoDatabase(db);
   io.stderr.write(`flightrec demo: ${DEMO_MINUTES} simulated minutes of "${DEMO_SCENARIO}" into ${shown}\n`);
   const plan: ProgressPlan = { startNs, lengthNs: LENGTH_NS, incidentOffsets: await incidentOffsets() };
   const progress = createDemoProgress(io.stderr, plan);

@@ -11,7 +11,6 @@ import {
   DIFF_CLASSES,
   DIFF_FORMATS,
   DIFF_RESOURCES,
-  DiffOptionsError,
   diffStates,
   formatTime,
   renderDiff,
@@ -19,10 +18,13 @@ import {
   type DiffFormat,
   type DiffResult,
 } from '../../report/index.ts';
-import { RuntimeError, UsageError, type CliIo } from '../context.ts';
-import { chooseOutput, timeOption, withHistory } from './query.ts';
+import { CliError, UsageError, type CliIo } from '../context.ts';
+import { toCliError } from '../error-codes.ts';
 import { unknownNameMessage } from '../suggest.ts';
 import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
+import { withHistory } from './history.ts';
+import { chooseOutput } from './output-choice.ts';
+import { timeOption } from './time-option.ts';
 
 interface DiffOpts {
   from?: string;
@@ -61,15 +63,9 @@ export function registerDiff(program: Command, io: CliIo, done: (code: number) =
       try {
         result = runDiff(resources, opts, g, io);
       } catch (err) {
-        // usage errors already exit 2; a runtime failure is trouble too (diff(1)), not a difference
-        if (err instanceof RuntimeError) {
-          io.stderr.write(`flightrec: ${sanitizeForTerminal(err.message)}\n`);
-          return done(DIFF_EXIT.trouble);
-        }
-        if (err instanceof UsageError) throw err;
-        const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-        io.stderr.write(`flightrec: unexpected error: ${sanitizeForTerminal(message)}\n`);
-        return done(DIFF_EXIT.trouble);
+        // diff(1): every failure (a usage error, a runtime failure, a bug) is trouble, never a difference
+        const failure = toCliError(err);
+        throw failure.exitCode === DIFF_EXIT.trouble ? failure : new CliError(failure.message, DIFF_EXIT.trouble, { cause: err, text: failure.text });
       }
       const out = chooseOutput<DiffFormat>(g, io, DIFF_FORMATS);
       io.stdout.write(renderDiff(result, out.format, out));
@@ -98,10 +94,5 @@ function runDiff(resources: string[], opts: DiffOpts, g: { db: string; cluster?:
   const only = parseOnly(opts.only);
   const from = timeOption('--from', opts.from, io) as bigint;
   const to = timeOption('--to', opts.to, io) as bigint;
-  try {
-    return withHistory(g, io, (reader, cluster) => diffStates(reader, { from, to, resources: resources as ResourceName[], cluster, only }));
-  } catch (err) {
-    if (err instanceof DiffOptionsError) throw new UsageError(err.message);
-    throw err;
-  }
+  return withHistory(g, io, (reader, cluster) => diffStates(reader, { from, to, resources: resources as ResourceName[], cluster, only }));
 }

@@ -9,12 +9,13 @@ import { closeSync, existsSync, fchmodSync, linkSync, openSync, renameSync, unli
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
-import { CorruptDataError, createHistoryReader, HistoryQueryError } from '../../db/index.ts';
+import { createHistoryReader } from '../../db/index.ts';
 import { escapeUnsafeJson, mappingDocument, writeExportBundle, type ExportResult } from '../../report/export/index.ts';
-import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { CliError, EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { VERSION } from '../version.ts';
-import { openHistoryReadOnly, timeOption } from './query.ts';
-import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
+import { globalOptionsHelp, READ_DB } from './help.ts';
+import { openHistoryReadOnly } from './history.ts';
+import { timeOption } from './time-option.ts';
 
 interface ExportOpts {
   redact?: boolean;
@@ -126,7 +127,7 @@ const WRITE_ERRORS: Readonly<Record<string, string>> = {
 /** A failure to write the bundle as a message (the partial file is already removed), not a stack trace. */
 function writeFailure(err: unknown, path: string): unknown {
   const code = (err as { code?: unknown } | undefined)?.code;
-  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code) || err instanceof RuntimeError || err instanceof UsageError) return err;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code) || err instanceof CliError) return err;
   const why = WRITE_ERRORS[code] ?? (err as Error).message;
   return new RuntimeError(`cannot write ${path}: ${why} (${code}); the partial export was removed`);
 }
@@ -190,9 +191,6 @@ export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
         throw writeFailure(err, outPath);
       }
     }
-  } catch (err) {
-    if (err instanceof HistoryQueryError || err instanceof CorruptDataError) throw new RuntimeError(err.message);
-    throw err;
   } finally {
     db.close();
   }

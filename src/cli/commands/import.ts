@@ -14,12 +14,13 @@ import { isOperationName, OPERATION_NAMES, OPERATIONS, type OperationName } from
 import { decodeRequest, decodeAnswer } from '../../api/wire/answers.ts';
 import { defaultMessage } from '../../api/wire/defaults.ts';
 import { ValidationError } from '../../api/wire/validation-error.ts';
-import { ConfigError, parseConfigFile, parseTimeArg, readConfigFile, TimeArgError } from '../../collector/index.ts';
+import { parseConfigFile, readConfigFile } from '../../collector/index.ts';
 import type { PollFailure, PollRecord, PollSuccess } from '../../db/poll-record.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { unknownNameMessage } from '../suggest.ts';
 import { globalOptionsHelp } from './help.ts';
 import { openHistoryWriter } from './db.ts';
+import { timeOption } from './time-option.ts';
 
 interface ImportOpts {
   op: string;
@@ -71,16 +72,11 @@ export function registerImport(program: Command, io: CliIo, done: (code: number)
 function clusterOf(g: GlobalOpts, io: CliIo): string {
   if (g.cluster !== undefined) return g.cluster;
   if (g.config === undefined) return 'default';
-  try {
-    const file = readConfigFile(resolve(io.cwd, g.config));
-    const names = parseConfigFile(file.text, file.path).clusters.map((c) => c.name ?? 'default');
-    if (names.length === 1) return names[0]!;
-    if (names.length > 1) throw new UsageError(`the config lists ${names.length} clusters (${names.join(', ')}): choose one with --cluster`);
-    return 'default';
-  } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(err.message);
-    throw err;
-  }
+  const file = readConfigFile(resolve(io.cwd, g.config));
+  const names = parseConfigFile(file.text, file.path).clusters.map((c) => c.name ?? 'default');
+  if (names.length === 1) return names[0]!;
+  if (names.length > 1) throw new UsageError(`the config lists ${names.length} clusters (${names.join(', ')}): choose one with --cluster`);
+  return 'default';
 }
 
 function parseRequest(op: OperationName, text: string | undefined): unknown {
@@ -155,13 +151,7 @@ export function outcomeOf(op: OperationName, body: Buffer): { outcome: PollSucce
 export function runImport(files: readonly string[], opts: ImportOpts, g: GlobalOpts, io: CliIo): number {
   if (!isOperationName(opts.op)) throw new UsageError(`--op: ${unknownNameMessage('operation', opts.op, OPERATION_NAMES)}`);
   const op = opts.op;
-  let at: bigint | undefined;
-  try {
-    at = opts.at === undefined ? undefined : parseTimeArg(opts.at, io.now());
-  } catch (err) {
-    if (err instanceof TimeArgError) throw new UsageError(`--at: ${err.message}`);
-    throw err;
-  }
+  const at = timeOption('--at', opts.at, io);
   const baseRequest = parseRequest(op, opts.request) as Record<string, unknown>;
   const cluster = clusterOf(g, io);
   const writer = openHistoryWriter(resolve(io.cwd, g.db));

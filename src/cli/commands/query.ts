@@ -1,115 +1,19 @@
 /**
  * `flightrec query RESOURCE`: the state as of `--at`, or every sample in `--since/--until`,
  * filtered (`--filter`, `--dialect`), ordered (`--order-by`) and limited (`--limit`), in any
- * output format. Also the helpers `diff` shares: output and colour choice, time arguments,
- * opening the history read-only and picking the cluster.
+ * output format.
  */
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../api/schema/resources.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
-import { parseTimeArg, TimeArgError } from '../../collector/time-args.ts';
-import { CorruptDataError, createHistoryReader, DatabaseOpenError, DatabaseVersionError, HistoryQueryError, openDatabase, type FlightrecDb } from '../../db/index.ts';
-import { FilterError, type Dialect } from '../../filter/index.ts';
-import {
-  QUERY_FORMATS,
-  queryNote,
-  QueryOptionsError,
-  renderQuery,
-  runQuery,
-  staleNote,
-  type QueryFormat,
-  type ReportReader,
-} from '../../report/index.ts';
-import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
+import type { Dialect } from '../../filter/index.ts';
+import { QUERY_FORMATS, queryNote, renderQuery, runQuery, staleNote, type QueryFormat } from '../../report/index.ts';
+import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { unknownNameMessage } from '../suggest.ts';
-import { requireDatabase } from './missing-db.ts';
 import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
-
-/** The global options a report command reads. */
-interface GlobalOpts {
-  db: string;
-  cluster?: string;
-  output?: string;
-  color?: boolean;
-}
-
-/** How a report command writes: the format asked for (or `table`), colour, terminal width. */
-export interface OutputChoice<F extends string> {
-  readonly format: F;
-  readonly color: boolean;
-  readonly width: number | undefined;
-}
-
-/** Picks the output format among `allowed` (default `table`) and whether colour is allowed. */
-export function chooseOutput<F extends string>(g: { output?: string; color?: boolean }, io: CliIo, allowed: readonly F[]): OutputChoice<F> {
-  const format = (g.output ?? 'table') as F;
-  if (!allowed.includes(format)) {
-    throw new UsageError(`invalid --output ${JSON.stringify(g.output)}: expected one of ${allowed.join(', ')}`);
-  }
-  const env = io.env;
-  const color =
-    io.stdout.isTTY === true &&
-    g.color !== false &&
-    (env.NO_COLOR === undefined || env.NO_COLOR === '') &&
-    env.FORCE_COLOR !== '0' &&
-    env.TERM !== 'dumb';
-  const width = io.stdout.isTTY === true && io.stdout.columns !== undefined && io.stdout.columns > 0 ? io.stdout.columns : undefined;
-  return { format, color, width };
-}
-
-/** Parses a time option; a bad value is a usage error naming the flag. */
-export function timeOption(flag: string, text: string | undefined, io: CliIo): bigint | undefined {
-  if (text === undefined) return undefined;
-  try {
-    return parseTimeArg(text, io.now());
-  } catch (err) {
-    if (err instanceof TimeArgError) throw new UsageError(`${flag}: ${err.message}`);
-    throw err;
-  }
-}
-
-/** Opens the history read-only; a failure is a RuntimeError whose message says what is wrong with the file. */
-export function openHistoryReadOnly(path: string, typed?: { given: string; cwd: string }): FlightrecDb {
-  if (typed !== undefined) requireDatabase(path, typed.given, typed.cwd);
-  try {
-    return openDatabase(path, { readonly: true });
-  } catch (err) {
-    // the store's own errors already name the file and the cause
-    if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw new RuntimeError(err.message);
-    throw new RuntimeError(`cannot open the history database: ${(err as Error).message}`);
-  }
-}
-
-/** Opens the history read-only, resolves the cluster, runs `fn` and closes the database. */
-export function withHistory<T>(g: GlobalOpts, io: CliIo, fn: (reader: ReportReader, cluster: string | undefined) => T): T {
-  const path = resolve(io.cwd, g.db);
-  const db = openHistoryReadOnly(path, { given: g.db, cwd: io.cwd });
-  try {
-    const reader = createHistoryReader(db);
-    const clusters = reader.clusters();
-    let cluster = g.cluster;
-    if (cluster !== undefined && clusters.length > 0 && !clusters.includes(cluster)) {
-      throw new UsageError(`no cluster ${JSON.stringify(cluster)} in ${path}; recorded: ${clusters.join(', ')}`);
-    }
-    if (cluster === undefined && clusters.length > 1) {
-      throw new UsageError(`${path} holds several clusters (${clusters.join(', ')}): choose one with --cluster`);
-    }
-    cluster ??= clusters[0];
-    return fn(reader, cluster);
-  } catch (err) {
-    if (err instanceof HistoryQueryError || err instanceof CorruptDataError) throw new RuntimeError(err.message);
-    throw err;
-  } finally {
-    db.close();
-  }
-}
-
-/** Writes a filter or order_by error with its caret display; exit 2. */
-export function reportFilterError(err: FilterError, io: CliIo, done: (code: number) => void): void {
-  io.stderr.write(`flightrec: ${err.render()}\n`);
-  done(EXIT.usage);
-}
+import { withHistory, type HistoryGlobals } from './history.ts';
+import { chooseOutput } from './output-choice.ts';
+import { timeOption } from './time-option.ts';
 
 interface QueryOpts {
   at?: string;
@@ -142,18 +46,11 @@ export function registerQuery(program: Command, io: CliIo, done: (code: number) 
     .option('--limit <n>', 'at most N rows')
     .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, output: QUERY_FORMATS, color: true }))
     .action((resource: string, opts: QueryOpts, cmd: Command) => {
-      const g = cmd.optsWithGlobals<GlobalOpts>();
-      try {
-        done(runQueryCommand(resource, opts, g, io));
-      } catch (err) {
-        if (err instanceof FilterError) return reportFilterError(err, io, done);
-        if (err instanceof QueryOptionsError) throw new UsageError(err.message);
-        throw err;
-      }
+      done(runQueryCommand(resource, opts, cmd.optsWithGlobals<HistoryGlobals>(), io));
     });
 }
 
-function runQueryCommand(resource: string, opts: QueryOpts, g: GlobalOpts, io: CliIo): number {
+function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, io: CliIo): number {
   if (!isResourceName(resource)) {
     throw new UsageError(unknownNameMessage('resource', resource, RESOURCE_NAMES));
   }

@@ -61,7 +61,8 @@ export function registerSim(program: Command, io: CliIo, done: (code: number) =>
       try {
         server = await startSimServer({ host: opts.host, port, seed, scenario, speed, connections, links, brokers, servicePrefix: opts.servicePrefix, startTime });
       } catch (err) {
-        if (err instanceof ScenarioError) throw new UsageError(err.message);
+        // the simulator is loaded lazily, so its own error is mapped here
+        if (err instanceof ScenarioError) throw new UsageError(err.message, { cause: err });
         const e = err as NodeJS.ErrnoException;
         if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') throw new RuntimeError(`cannot listen on ${opts.host}:${port}: ${e.code}`);
         throw err;

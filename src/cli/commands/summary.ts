@@ -3,7 +3,7 @@
  * window, as a short block to paste into a chat, or as JSON.
  */
 import type { Command } from 'commander';
-import { parseDurationArg, TimeArgError } from '../../collector/time-args.ts';
+import { parseDurationArg } from '../../collector/time-args.ts';
 import { renderSummaryJson, summaryToJson } from '../../report/render/summary-json.ts';
 import { renderSummaryText } from '../../report/render/summary-text.ts';
 import { renderYaml } from '../../report/render/yaml.ts';
@@ -13,11 +13,12 @@ import { instantBefore } from '../../api/time-text.ts';
 import type { PollRow } from '../../api/schema/resources.ts';
 import { formatHumanDuration } from '../../api/codec/duration.ts';
 import { pollTime } from '../../report/timeline/types.ts';
-import type { TimelineSource } from '../../report/timeline/timeline.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
-import { chooseOutput, timeOption, withHistory } from './query.ts';
 import { thresholdsFromConfig, type AnalysisGlobals } from './timeline.ts';
 import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
+import { withHistory } from './history.ts';
+import { chooseOutput } from './output-choice.ts';
+import { flagValue, timeOption } from './time-option.ts';
 
 /** Output formats of `summary`. */
 export const SUMMARY_FORMATS = ['table', 'json', 'yaml', 'md'] as const;
@@ -50,13 +51,8 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
     .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, config: 'its thresholds: section', output: SUMMARY_FORMATS, color: true }))
     .action((opts: SummaryOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<AnalysisGlobals>();
-      let window = DEFAULT_SUMMARY_WINDOW;
-      try {
-        if (opts.window !== undefined) window = parseDurationArg(opts.window);
-      } catch (err) {
-        if (err instanceof TimeArgError) throw new UsageError(`--window: ${err.message}`);
-        throw err;
-      }
+      const given = opts.window;
+      const window = given === undefined ? DEFAULT_SUMMARY_WINDOW : flagValue('--window', () => parseDurationArg(given));
       if (window <= 0n) throw new UsageError('--window must be longer than zero');
       const out = chooseOutput<SummaryFormat>(g, io, SUMMARY_FORMATS);
       const until = timeOption('--until', opts.until ?? 'now', io) as bigint;
@@ -74,7 +70,7 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
           }
           chosen = w;
         }
-        return summarize(reader as unknown as TimelineSource, { ...chosen, cluster, thresholds });
+        return summarize(reader, { ...chosen, cluster, thresholds });
       });
       switch (out.format) {
         case 'json':

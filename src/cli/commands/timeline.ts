@@ -18,9 +18,11 @@ import { ENTITY_KINDS, nearestNames, recordedNames, splitEntity } from '../../re
 import { buildTimeline, type Timeline, type TimelineSource } from '../../report/timeline/timeline.ts';
 import { isSeverity, SEVERITIES, type Severity } from '../../report/timeline/types.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
-import { chooseOutput, timeOption, withHistory } from './query.ts';
 import { unknownNameMessage } from '../suggest.ts';
 import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
+import { withHistory } from './history.ts';
+import { chooseOutput } from './output-choice.ts';
+import { timeOption } from './time-option.ts';
 
 /** Output formats of `timeline`. */
 export const TIMELINE_FORMATS = ['table', 'wide', 'json', 'ndjson', 'yaml', 'md', 'html', 'annotations'] as const;
@@ -91,9 +93,8 @@ export function registerTimeline(program: Command, io: CliIo, done: (code: numbe
       if (since !== undefined && until !== undefined && until < since) throw new UsageError('--since must not be after --until');
       const thresholds = thresholdsFromConfig(g, io);
       const timeline = withHistory(g, io, (reader, cluster) => {
-        const source = reader as unknown as TimelineSource;
-        const t = buildTimeline(source, { since, until, cluster, thresholds, for: opts.for, minSeverity: opts.minSeverity as Severity });
-        if (opts.for !== undefined) requireKnownEntity(source, opts.for, cluster, t);
+        const t = buildTimeline(reader, { since, until, cluster, thresholds, for: opts.for, minSeverity: opts.minSeverity as Severity });
+        if (opts.for !== undefined) requireKnownEntity(reader, opts.for, cluster, t);
         return t;
       });
       io.stdout.write(renderTimelineAs(timeline, out.format, out));

@@ -7,11 +7,13 @@ import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { renderTrendsCsv, renderTrendsJson, trendsToJson } from '../../report/render/trends-json.ts';
 import { renderTrendsMarkdown, renderTrendsText } from '../../report/render/trends-text.ts';
 import { renderYaml } from '../../report/render/yaml.ts';
-import { computeTrends, isMetricName, METRIC_NAMES, METRICS, TrendsOptionsError, type TrendsResult } from '../../report/trends/index.ts';
+import { computeTrends, isMetricName, METRIC_NAMES, METRICS, type TrendsResult } from '../../report/trends/index.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { unknownNameMessage } from '../suggest.ts';
 import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
-import { chooseOutput, timeOption, withHistory } from './query.ts';
+import { withHistory } from './history.ts';
+import { chooseOutput } from './output-choice.ts';
+import { timeOption } from './time-option.ts';
 import { thresholdsFromConfig, type AnalysisGlobals } from './timeline.ts';
 
 /** Output formats of `trends`. */
@@ -49,15 +51,9 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
       const since = timeOption('--since', opts.since, io);
       const until = timeOption('--until', opts.until, io);
       const thresholds = thresholdsFromConfig(g, io);
-      let result: TrendsResult;
-      try {
-        result = withHistory(g, io, (reader, cluster) =>
-          computeTrends(reader, { metric, by: opts.by, since, until, cluster, thresholds, top: opts.top === undefined ? undefined : Number(opts.top) }),
-        );
-      } catch (err) {
-        if (err instanceof TrendsOptionsError) throw new UsageError(err.message);
-        throw err;
-      }
+      const result = withHistory(g, io, (reader, cluster) =>
+        computeTrends(reader, { metric, by: opts.by, since, until, cluster, thresholds, top: opts.top === undefined ? undefined : Number(opts.top) }),
+      );
       io.stdout.write(renderTrendsAs(result, out.format, out));
       done(EXIT.ok);
     });

@@ -1,6 +1,8 @@
 /** Runs the collector's commands in-process with a root program shaped like the lead's, mapping errors to exit codes. */
 import { Command, CommanderError, Option } from 'commander';
-import { EXIT, RuntimeError, UsageError, type CliIo } from '../../../src/cli/context.ts';
+import { EXIT, type CliIo } from '../../../src/cli/context.ts';
+import { toCliError } from '../../../src/cli/error-codes.ts';
+import { UnexpectedError } from '../../../src/cli/errors.ts';
 import { registerCollect } from '../../../src/cli/commands/collect.ts';
 import { registerDb } from '../../../src/cli/commands/db.ts';
 import { registerImport } from '../../../src/cli/commands/import.ts';
@@ -27,14 +29,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return code;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    if (err instanceof UsageError) {
-      io.stderr.write(`flightrec: ${err.message}\n`);
-      return EXIT.usage;
-    }
-    if (err instanceof RuntimeError) {
-      io.stderr.write(`flightrec: ${err.message}\n`);
-      return EXIT.failure;
-    }
-    throw err;
+    // as main does (src/cli/error-codes.ts), but a bug fails the test instead of printing a stack
+    const failure = toCliError(err);
+    if (failure instanceof UnexpectedError) throw err;
+    io.stderr.write(`flightrec: ${failure.text}\n`);
+    return failure.exitCode;
   }
 }

@@ -5,7 +5,6 @@
  */
 import { spawn } from 'node:child_process';
 import { CommanderError, type Command } from 'commander';
-import { sanitizeForTerminal } from '../../../src/api/safe-text.ts';
 import { registerBrowse } from '../../../src/cli/commands/browse.ts';
 import { registerCollect } from '../../../src/cli/commands/collect.ts';
 import { registerDb } from '../../../src/cli/commands/db.ts';
@@ -18,8 +17,10 @@ import { registerSim } from '../../../src/cli/commands/sim.ts';
 import { registerSummary } from '../../../src/cli/commands/summary.ts';
 import { registerTimeline } from '../../../src/cli/commands/timeline.ts';
 import { registerTrends } from '../../../src/cli/commands/trends.ts';
-import { EXIT, RuntimeError, UsageError, type CliIo } from '../../../src/cli/context.ts';
-import { buildProgram } from '../../../src/cli/main.ts';
+import { EXIT, type CliIo } from '../../../src/cli/context.ts';
+import { toCliError } from '../../../src/cli/error-codes.ts';
+import { UnexpectedError } from '../../../src/cli/errors.ts';
+import { buildProgram, commanderExit } from '../../../src/cli/main.ts';
 import { memoryIo } from '../../helpers/memory-io.ts';
 import { childArgs } from './child-script.ts';
 
@@ -70,14 +71,10 @@ export async function runProgram(argv: readonly string[], io: CliIo): Promise<{ 
     await program.parseAsync([...argv], { from: 'user' });
     return { code, unexpected: false };
   } catch (err) {
-    if (err instanceof CommanderError) return { code: err.exitCode === 0 ? EXIT.ok : EXIT.usage, unexpected: false };
-    if (err instanceof UsageError || err instanceof RuntimeError) {
-      io.stderr.write(`flightrec: ${sanitizeForTerminal(err.message)}\n`);
-      return { code: err instanceof UsageError ? EXIT.usage : EXIT.failure, unexpected: false };
-    }
-    const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    io.stderr.write(`flightrec: unexpected error: ${sanitizeForTerminal(message)}\n`);
-    return { code: EXIT.failure, unexpected: true };
+    if (err instanceof CommanderError) return { code: commanderExit(err), unexpected: false };
+    const failure = toCliError(err);
+    io.stderr.write(`flightrec: ${failure.text}\n`);
+    return { code: failure.exitCode, unexpected: failure instanceof UnexpectedError };
   }
 }
 

@@ -1,0 +1,62 @@
+/**
+ * Opening the history for a report command: read-only, the file checked first (a missing file
+ * is named with what was typed), the cluster resolved (the only one, or `--cluster`).
+ */
+import { resolve } from 'node:path';
+import {
+  createHistoryReader,
+  DatabaseOpenError,
+  DatabaseVersionError,
+  openDatabase,
+  type FlightrecDb,
+  type HistoryReader,
+} from '../../db/index.ts';
+import type { CliIo } from '../context.ts';
+import { RuntimeError, UsageError } from '../errors.ts';
+import { requireDatabase } from './missing-db.ts';
+
+/** The global options a report command reads. */
+export interface HistoryGlobals {
+  db: string;
+  cluster?: string;
+  output?: string;
+  color?: boolean;
+}
+
+/** Opens the history read-only (the store's own errors name the file and the cause: exit 1). */
+export function openHistoryReadOnly(path: string, typed?: { given: string; cwd: string }): FlightrecDb {
+  if (typed !== undefined) requireDatabase(path, typed.given, typed.cwd);
+  try {
+    return openDatabase(path, { readonly: true });
+  } catch (err) {
+    if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw err;
+    throw new RuntimeError(`cannot open the history database: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
+  }
+}
+
+/** Opens the history read-only, resolves the cluster, runs `fn` and closes the database. */
+export function withHistory<T>(
+  g: HistoryGlobals,
+  io: CliIo,
+  fn: (reader: HistoryReader, cluster: string | undefined) => T,
+): T {
+  const path = resolve(io.cwd, g.db);
+  const db = openHistoryReadOnly(path, { given: g.db, cwd: io.cwd });
+  try {
+    const reader = createHistoryReader(db);
+    const clusters = reader.clusters();
+    let cluster = g.cluster;
+    if (cluster !== undefined && clusters.length > 0 && !clusters.includes(cluster)) {
+      throw new UsageError(`no cluster ${JSON.stringify(cluster)} in ${path}; recorded: ${clusters.join(', ')}`);
+    }
+    if (cluster === undefined && clusters.length > 1) {
+      throw new UsageError(`${path} holds several clusters (${clusters.join(', ')}): choose one with --cluster`);
+    }
+    cluster ??= clusters[0];
+    return fn(reader, cluster);
+  } finally {
+    db.close();
+  }
+}
