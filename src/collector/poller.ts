@@ -154,8 +154,7 @@ async function callWithRetry<N extends OperationName>(
       res = await rt.queue.run(async () => {
         t.start = deps.nowNs();
         try {
-          const call = rt.client.call.bind(rt.client) as unknown as UntypedCall;
-          return (await call(op, request, { signal: deps.abort })) as CallResult<ResponseOf<N>>;
+          return await rt.client.call(op, request, { signal: deps.abort });
         } finally {
           t.end = deps.nowNs();
         }
@@ -190,7 +189,7 @@ async function callWithRetry<N extends OperationName>(
       // secrets the client already removed from an error answer
       ...(res.ok || res.error.redactions === undefined ? {} : { redactions: res.error.redactions }),
     };
-    deps.record(record as unknown as PollRecord);
+    deps.record(record);
     if (res.ok) return res;
     s.failedCalls++;
     const { code, kind } = res.error;
@@ -208,9 +207,6 @@ async function callWithRetry<N extends OperationName>(
     }
   }
 }
-
-/** client.call without the per-operation types (instantiating them generically is too deep for tsc). */
-type UntypedCall = (op: OperationName, request: unknown, opts?: CallOptions) => Promise<CallResult<unknown>>;
 
 type ConnectionsAnswer = ResponseOf<'ListKafkaConnections'>;
 
@@ -251,46 +247,46 @@ async function connectionsRound(s: RoundState): Promise<void> {
   if (first !== undefined) s.coverage = tracker.result();
 }
 
-const callUntyped = callWithRetry as unknown as (
+async function perTarget<N extends OperationName>(
   s: RoundState,
-  op: OperationName,
-  request: unknown,
-  target: string,
-) => Promise<CallResult<unknown> | undefined>;
-
-async function perTarget(
-  s: RoundState,
-  op: OperationName,
-  targets: readonly { target: string; request: unknown }[],
-): Promise<CallResult<unknown>[]> {
+  op: N,
+  targets: readonly RoundTarget<N>[],
+): Promise<CallResult<ResponseOf<N>>[]> {
   s.targets = targets.length;
-  const out: CallResult<unknown>[] = [];
+  const out: CallResult<ResponseOf<N>>[] = [];
   for (const t of targets) {
-    const res = await callUntyped(s, op, t.request, t.target);
+    const res = await callWithRetry(s, op, t.request, t.target);
     if (res === undefined) break;
     out.push(res);
   }
   return out;
 }
 
+/** One call of a round: its target ('' | link name | `link/topic`) and its request. */
+export interface RoundTarget<N extends OperationName> {
+  readonly target: string;
+  readonly request: RequestOf<N>;
+}
+
+/** The calls of each operation on a cluster, by config. */
+const TARGETS: { readonly [N in OperationName]: (cluster: ClusterConfig) => RoundTarget<N>[] } = {
+  ListKafkaConnections: ({ connections: { filter, orderBy, pageSize } }) => [
+    { target: '', request: { filter, orderBy, pageSize } },
+  ],
+  GetShadowLink: (cluster) => cluster.shadowLinks.map((l) => ({ target: l.name, request: { name: l.name } })),
+  ListShadowTopics: (cluster) =>
+    cluster.shadowLinks.map((l) => ({ target: l.name, request: { shadowLinkName: l.name } })),
+  GetShadowTopic: (cluster) =>
+    cluster.shadowLinks.flatMap((l) =>
+      l.topics.map((t) => ({ target: `${l.name}/${t}`, request: { name: t, shadowLinkName: l.name } })),
+    ),
+  GetUpgradeStatus: () => [{ target: '', request: {} }],
+  GetIcebergStatus: (cluster) => [{ target: '', request: { topicsFilter: [...cluster.icebergTopics] } }],
+};
+
 /** The calls an operation makes on a cluster, by config: one per link, per topic, or one. */
-export function targetsOf(op: OperationName, cluster: ClusterConfig): { target: string; request: unknown }[] {
-  switch (op) {
-    case 'ListKafkaConnections':
-      return [{ target: '', request: { filter: cluster.connections.filter, orderBy: cluster.connections.orderBy, pageSize: cluster.connections.pageSize } }];
-    case 'GetShadowLink':
-      return cluster.shadowLinks.map((l) => ({ target: l.name, request: { name: l.name } }));
-    case 'ListShadowTopics':
-      return cluster.shadowLinks.map((l) => ({ target: l.name, request: { shadowLinkName: l.name } }));
-    case 'GetShadowTopic':
-      return cluster.shadowLinks.flatMap((l) =>
-        l.topics.map((t) => ({ target: `${l.name}/${t}`, request: { name: t, shadowLinkName: l.name } })),
-      );
-    case 'GetUpgradeStatus':
-      return [{ target: '', request: {} }];
-    case 'GetIcebergStatus':
-      return [{ target: '', request: { topicsFilter: [...cluster.icebergTopics] } }];
-  }
+export function targetsOf<N extends OperationName>(op: N, cluster: ClusterConfig): RoundTarget<N>[] {
+  return TARGETS[op](cluster);
 }
 
 /**
@@ -317,11 +313,11 @@ export async function runRound(
   };
   if (op === 'ListKafkaConnections') {
     await connectionsRound(s);
-  } else {
+  } else if (op === 'GetUpgradeStatus') {
     const results = await perTarget(s, op, targetsOf(op, rt.config));
-    if (op === 'GetUpgradeStatus') {
-      for (const r of results) if (r.ok) learnFromMembers(rt.topology, (r.value as ResponseOf<'GetUpgradeStatus'>).members);
-    }
+    for (const r of results) if (r.ok) learnFromMembers(rt.topology, r.value.members);
+  } else {
+    await perTarget(s, op, targetsOf(op, rt.config));
   }
   return {
     cluster: rt.config.name,

@@ -13,12 +13,9 @@ import type { FieldType, MessageSchema } from '../api/schema/fields.ts';
 import { OPERATIONS, type OperationName, type ResponseOf } from '../api/schema/operations.ts';
 import { defaultValue } from '../api/wire/defaults.ts';
 import { KafkaConnection } from '../api/schema/connection.ts';
-import { encodeAnswer } from '../api/wire/answers.ts';
+import { operationCodecs } from '../api/wire/answers.ts';
 
 type Conv = (v: unknown) => unknown;
-
-/** encodeAnswer without the per-operation type (instantiating it generically is too deep for tsc). */
-const encodeUntyped = encodeAnswer as unknown as (op: OperationName, value: unknown) => string;
 
 const compiled = new WeakMap<MessageSchema, Conv>();
 const EPOCH = formatTimestamp(0n);
@@ -266,24 +263,22 @@ function isMarked(m: { $unknown?: unknown; $absent?: unknown }): boolean {
   return m.$unknown !== undefined || m.$absent !== undefined;
 }
 
-type AnyAnswer = Record<string, unknown> & { $unknown?: unknown };
-type ConnectionsAnswer = ResponseOf<'ListKafkaConnections'>;
+/** The answers with a cached path of their own, by operation: their bytes, or undefined when a value does not fit. */
+const CACHED: { readonly [N in OperationName]?: (value: ResponseOf<N>) => Buffer | undefined } = {
+  ListKafkaConnections: (v) => (cacheable(v) ? encodeConnectionsBytes(v) : undefined),
+};
 
-function encodeAny(op: OperationName, value: AnyAnswer): string {
-  if (hasMarks(value)) return encodeUntyped(op, value);
+function encodeAny<N extends OperationName>(op: N, value: ResponseOf<N>): string {
+  if (hasMarks(value)) return operationCodecs[op].encodeAnswer(value);
   return JSON.stringify(treeBuilder(OPERATIONS[op].response)(value));
 }
 
 /** Encodes an answer exactly as `encodeAnswer` does, as bytes (what the server sends). */
 export function encodeAnswerBytes<N extends OperationName>(op: N, value: ResponseOf<N>): Buffer {
-  const v = value as unknown as AnyAnswer;
-  if (op === 'ListKafkaConnections' && cacheable(v as unknown as ConnectionsAnswer)) return encodeConnectionsBytes(v as unknown as ConnectionsAnswer);
-  return Buffer.from(encodeAny(op, v));
+  return CACHED[op]?.(value) ?? Buffer.from(encodeAny(op, value));
 }
 
 /** Encodes an answer exactly as `encodeAnswer` does (the server's JSON), faster. */
 export function encodeAnswerFast<N extends OperationName>(op: N, value: ResponseOf<N>): string {
-  const v = value as unknown as AnyAnswer;
-  if (op === 'ListKafkaConnections' && cacheable(v as unknown as ConnectionsAnswer)) return encodeConnectionsBytes(v as unknown as ConnectionsAnswer).toString();
-  return encodeAny(op, v);
+  return CACHED[op]?.(value)?.toString() ?? encodeAny(op, value);
 }

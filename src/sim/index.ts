@@ -1,5 +1,13 @@
 /** The simulated cluster: a deterministic world, scripted incidents, and the Connect server. */
-export { createWorld, SimWorld, type WorldOptions, type WorldDescription, type SimResult } from './world.ts';
+export {
+  createWorld,
+  SimWorld,
+  type WorldOptions,
+  type WorldDescription,
+  type SimResult,
+  type SimHandlers,
+  type AnswerOptions,
+} from './world.ts';
 export { SimError, isSimError } from './errors.ts';
 export { startSimServer, type SimServer, type SimServerOptions, type ServedAnswer } from './server.ts';
 export type { SimAuth } from './connect.ts';

@@ -1,7 +1,7 @@
 /** Turning an HTTP answer (status, headers, bytes) into a decoded value or a CallError. */
 import { JsonSyntaxError, MAX_JSON_DEPTH } from '../codec/lossless-json.ts';
-import type { OperationName } from '../schema/operations.ts';
-import { parseAnswer } from '../wire/answers.ts';
+import type { OperationName, ResponseOf } from '../schema/operations.ts';
+import { operationCodecs } from '../wire/answers.ts';
 import { ValidationError } from '../wire/validation-error.ts';
 import { BODY_PREFIX_BYTES, bodyPrefixOf, CallError, type CallErrorInit } from './call-error.ts';
 import { estimateParseBytes } from './parse-budget.ts';
@@ -19,8 +19,8 @@ export interface ReceivedAnswer {
 }
 
 /** What the interpretation needs besides the answer. */
-export interface AnswerContext {
-  readonly operation: OperationName;
+export interface AnswerContext<N extends OperationName = OperationName> {
+  readonly operation: N;
   readonly elapsedMs: number;
   readonly redactor: Redactor;
   /** most memory decoding the answer may take (estimated); undefined = no budget */
@@ -61,13 +61,13 @@ function jsonDepth(body: Uint8Array, stop: number): number {
   return max;
 }
 
-/** parseAnswer without the per-operation result type (instantiating it here is too deep for tsc). */
-const parseUntyped = parseAnswer as unknown as (op: OperationName, body: Uint8Array) => unknown;
-
 type Interpreted<T> = { ok: true; value: T } | { ok: false; error: CallError };
 
 /** Decodes a 200 answer, or builds the CallError for any other answer. */
-export function interpretAnswer(answer: ReceivedAnswer, ctx: AnswerContext): Interpreted<unknown> {
+export function interpretAnswer<N extends OperationName>(
+  answer: ReceivedAnswer,
+  ctx: AnswerContext<N>,
+): Interpreted<ResponseOf<N>> {
   if (answer.contentEncoding !== '' && answer.contentEncoding !== 'identity') {
     const message = `answer uses content-encoding ${answer.contentEncoding}, which was not asked for`;
     return { ok: false, error: failure(answer, ctx, { kind: 'protocol', code: 'internal', message }) };
@@ -85,7 +85,7 @@ export function interpretAnswer(answer: ReceivedAnswer, ctx: AnswerContext): Int
     }
   }
   try {
-    return { ok: true, value: parseUntyped(ctx.operation, answer.body) };
+    return { ok: true, value: operationCodecs[ctx.operation].parseAnswer(answer.body) };
   } catch (err) {
     if (err instanceof ValidationError) {
       const message = `answer does not match the ${ctx.operation} schema: ${err.message}`;

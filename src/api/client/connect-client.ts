@@ -2,7 +2,7 @@
 import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
 import { isOperationName, operationPath, type OperationName, type RequestOf, type ResponseOf } from '../schema/operations.ts';
-import { encodeRequest } from '../wire/answers.ts';
+import { operationCodecs } from '../wire/answers.ts';
 import { interpretAnswer, oversizeError, type ReceivedAnswer } from './answer.ts';
 import { BODY_PREFIX_BYTES, CallError } from './call-error.ts';
 import { checkTimeout, resolveOptions, type ConnectClientOptions, type ResolvedOptions } from './options.ts';
@@ -37,9 +37,6 @@ export interface CallOptions {
   /** aborting it cancels the call (code `canceled`) */
   readonly signal?: AbortSignal;
 }
-
-/** encodeRequest without the per-operation request type (instantiating it generically is too deep for tsc). */
-const encodeUntyped = encodeRequest as unknown as (op: OperationName, request: unknown) => string;
 
 interface Received extends ReceivedAnswer {
   readonly oversize: boolean;
@@ -121,7 +118,7 @@ export class ConnectClient {
     if (typeof op !== 'string' || !isOperationName(op)) throw new TypeError(`unknown operation ${String(op)}`);
     if (this.#closed) throw new Error('ConnectClient.call after close()');
     const timeoutMs = opts.timeoutMs === undefined ? this.#opts.timeoutMs : checkTimeout(opts.timeoutMs, 'timeoutMs');
-    const body = encodeUntyped(op, request);
+    const body = operationCodecs[op].encodeRequest(request);
     const { now, origin } = this.#opts;
     const headers: Record<string, string> = {
       'connect-protocol-version': '1',
@@ -180,7 +177,7 @@ export class ConnectClient {
       if (!result.ok) return result;
       return {
         ok: true,
-        value: result.value as ResponseOf<N>,
+        value: result.value,
         httpStatus: received.status,
         elapsedMs: ctx.elapsedMs,
         bytes: received.body.length,

@@ -58,10 +58,28 @@ export const OPERATIONS = {
 export type OperationName = keyof typeof OPERATIONS;
 /** All operation names, in a stable order. */
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
+/** The decoded request and response of one operation, from its schemas. */
+interface Decoded<N extends OperationName> {
+  readonly request: Infer<(typeof OPERATIONS)[N]['request']>;
+  readonly response: Infer<(typeof OPERATIONS)[N]['response']>;
+}
+/**
+ * The decoded types of every operation, resolved once. An interface on purpose: `RequestOf<N>`
+ * stays an indexed access for a generic N instead of a conditional type tsc would infer through
+ * (too deep). A new operation fails to compile until it is listed here.
+ */
+export interface OperationTypes {
+  readonly ListKafkaConnections: Decoded<'ListKafkaConnections'>;
+  readonly GetShadowLink: Decoded<'GetShadowLink'>;
+  readonly ListShadowTopics: Decoded<'ListShadowTopics'>;
+  readonly GetShadowTopic: Decoded<'GetShadowTopic'>;
+  readonly GetUpgradeStatus: Decoded<'GetUpgradeStatus'>;
+  readonly GetIcebergStatus: Decoded<'GetIcebergStatus'>;
+}
 /** The decoded request type of an operation. */
-export type RequestOf<N extends OperationName> = Infer<(typeof OPERATIONS)[N]['request']>;
+export type RequestOf<N extends OperationName> = OperationTypes[N]['request'];
 /** The decoded response type of an operation. */
-export type ResponseOf<N extends OperationName> = Infer<(typeof OPERATIONS)[N]['response']>;
+export type ResponseOf<N extends OperationName> = OperationTypes[N]['response'];
 
 /** True when `name` is one of the six operations. */
 export function isOperationName(name: string): name is OperationName {

@@ -15,6 +15,7 @@ import { JsonNumber, type JsonValue } from '../codec/lossless-json.ts';
 import { camelToSnake, type FieldSpec, type FieldType, type MessageSchema } from '../schema/fields.ts';
 import { canonicalEnumName, type EnumTable } from '../schema/enum-table.ts';
 import { absentMessage, defaultValue } from './defaults.ts';
+import { plainShape } from './plain-shape.ts';
 import { recordLiteral } from './record-literal.ts';
 import { ValidationError } from './validation-error.ts';
 
@@ -108,13 +109,12 @@ function compileRecord(schema: MessageSchema): RecordDecoder {
   // no own properties) allocated by a constructor of this schema, so V8 sizes its in-object
   // fields for the message (slack tracking) instead of growing a property array field by field.
   const build = recordLiteral(ordered.map((entry) => entry.name));
-  const Shape = function (this: object) {} as unknown as new () => object;
-  Shape.prototype = Object.prototype;
+  const Shape = plainShape();
   /** scratch arrays for the values of records read in schema order (nested reads take their own) */
   const scratch: unknown[][] = [];
   /** The record of the first `n` fields, read in schema order, built field by field. */
   const partial = (values: unknown[], n: number): Record<string, unknown> => {
-    const out = new Shape() as Record<string, unknown>;
+    const out = new Shape();
     for (let i = 0; i < n; i++) out[ordered[i]!.name] = values[i];
     return out;
   };

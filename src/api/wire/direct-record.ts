@@ -8,6 +8,7 @@ import type { JsonValue } from '../codec/lossless-json.ts';
 import { camelToSnake, type MessageSchema } from '../schema/fields.ts';
 import { compileDefaults, recordDecoderOf } from './compiled-decoder.ts';
 import { readKey, readValue, slotOf, type Slot } from './direct-values.ts';
+import { plainShape } from './plain-shape.ts';
 import { recordLiteral } from './record-literal.ts';
 import {
   bail,
@@ -83,14 +84,13 @@ function compileRecord(schema: MessageSchema): RecordReader {
   const defaultCount = defaults.length;
   const build = recordLiteral(fields.map((f) => f.name));
   // plain objects of one constructor per schema, as the compiled decoder makes them
-  const Shape = function (this: object) {} as unknown as new () => object;
-  Shape.prototype = Object.prototype;
+  const Shape = plainShape();
   /** scratch arrays for the values of records read in schema order (nested reads take their own) */
   const scratch: unknown[][] = [];
 
   /** The record of the first `n` fields, read in schema order, built field by field. */
   const partial = (values: unknown[], n: number): Record<string, unknown> => {
-    const out = new Shape() as Record<string, unknown>;
+    const out = new Shape();
     for (let i = 0; i < n; i++) out[fields[i]!.name] = values[i];
     return out;
   };

@@ -23,6 +23,11 @@ interface Slicer {
   utf8Slice(start: number, end: number): string;
 }
 
+/** True when the Buffer has Node's (undocumented, untyped) `utf8Slice`, as every Buffer of Node 20 does. */
+function hasUtf8Slice(buf: Buffer): buf is Buffer & Slicer {
+  return 'utf8Slice' in buf && typeof buf.utf8Slice === 'function';
+}
+
 const exactUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** The bytes of a JSON text and a position in them, plus what the last string scan saw. */
@@ -46,7 +51,7 @@ export class JsonBytes {
     this.v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.n = bytes.length;
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.#slicer = buf as unknown as Slicer;
+    this.#slicer = hasUtf8Slice(buf) ? buf : { utf8Slice: (start, end) => buf.toString('utf8', start, end) };
   }
 
   /** The text of bytes [start, end) that hold no escape: ASCII fast, anything else decoded exactly. */

@@ -5,7 +5,7 @@
  * failing; then what that says about the prefix, the authentication and the licence.
  */
 import type { CallResult } from '../../api/client/index.ts';
-import { operationPath, type OperationName } from '../../api/schema/operations.ts';
+import { operationPath, type OperationName, type RequestOf, type ResponseOf } from '../../api/schema/operations.ts';
 import type { AdminCaller, ClusterConfig } from '../../collector/index.ts';
 
 /** How one probe call ended. */
@@ -41,8 +41,6 @@ export interface ClusterCheck {
 /** The link name asked for when none is configured: a not_found answer shows the operation is served. */
 export const PROBE_LINK = 'flightrec-check-no-such-link';
 
-type Untyped = (op: OperationName, request: unknown) => Promise<CallResult<unknown>>;
-
 function classify(op: OperationName, target: string, prefix: string, res: CallResult<unknown>, probeLink: boolean): Probe {
   const path = operationPath(op, prefix);
   if (res.ok) return { operation: op, target, path, status: 'answers', detail: 'answers' };
@@ -65,11 +63,15 @@ function classify(op: OperationName, target: string, prefix: string, res: CallRe
 
 /** Probes every operation of one cluster through `client`, one call at a time. */
 export async function probeCluster(cluster: ClusterConfig, client: AdminCaller): Promise<ClusterCheck> {
-  const call = client.call.bind(client) as unknown as Untyped;
   const prefix = cluster.servicePrefix;
   const probes: Probe[] = [];
-  const ask = async (op: OperationName, request: unknown, target = '', probeLink = false): Promise<CallResult<unknown>> => {
-    const res = await call(op, request);
+  const ask = async <N extends OperationName>(
+    op: N,
+    request: RequestOf<N>,
+    target = '',
+    probeLink = false,
+  ): Promise<CallResult<ResponseOf<N>>> => {
+    const res = await client.call(op, request);
     probes.push(classify(op, target, prefix, res, probeLink));
     return res;
   };
@@ -92,7 +94,7 @@ export async function probeCluster(cluster: ClusterConfig, client: AdminCaller):
       continue;
     }
     const listed = await ask('ListShadowTopics', { shadowLinkName: link.name }, link.name);
-    const served = listed.ok ? (listed.value as { shadowTopics: { name: string }[] }).shadowTopics.map((t) => t.name) : [];
+    const served = listed.ok ? listed.value.shadowTopics.map((t) => t.name) : [];
     const topic = link.topics[0] ?? served[0];
     if (topic === undefined) {
       probes.push({ operation: 'GetShadowTopic', target: link.name, path: operationPath('GetShadowTopic', prefix), status: 'skipped', detail: `link ${link.name} has no shadow topic` });

@@ -11,7 +11,7 @@ import { isConnectCode } from '../../api/client/connect-codes.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { JsonNumber, JsonSyntaxError, parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { isOperationName, OPERATION_NAMES, OPERATIONS, type OperationName } from '../../api/schema/operations.ts';
-import { decodeRequest, decodeAnswer } from '../../api/wire/answers.ts';
+import { decodeRequest, operationCodecs } from '../../api/wire/answers.ts';
 import { defaultMessage } from '../../api/wire/defaults.ts';
 import { ValidationError } from '../../api/wire/validation-error.ts';
 import { parseConfigFile, readConfigFile } from '../../collector/index.ts';
@@ -101,9 +101,6 @@ function targetOf(op: OperationName, request: Record<string, unknown>): string {
   return '';
 }
 
-/** decodeAnswer without the per-operation type (instantiating it generically is too deep for tsc). */
-const decodeUntyped = decodeAnswer as unknown as (op: OperationName, json: unknown) => unknown;
-
 /** A Connect error body (`{"code": ..., "message": ...}`) rather than an answer. */
 function connectError(json: JsonValue): { code: string; message: string; details: unknown[] } | undefined {
   if (json === null || typeof json !== 'object' || Array.isArray(json) || json instanceof JsonNumber) return undefined;
@@ -139,8 +136,8 @@ export function outcomeOf(op: OperationName, body: Buffer): { outcome: PollSucce
     };
   }
   try {
-    const answer = decodeUntyped(op, json);
-    return { outcome: { ok: true, answer: answer as never, raw, bytes: body.length } };
+    const answer = operationCodecs[op].decodeAnswer(json);
+    return { outcome: { ok: true, answer, raw, bytes: body.length } };
   } catch (err) {
     if (err instanceof ValidationError) return invalid(`answer does not match the ${op} schema: ${err.message}`, err.path);
     return invalid(`cannot decode the answer: ${err instanceof Error ? err.message : String(err)}`);
@@ -186,7 +183,7 @@ export function runImport(files: readonly string[], opts: ImportOpts, g: GlobalO
         scheduledAt: when,
         startedAt: when,
         endedAt: when,
-        outcome: outcome as never,
+        outcome,
       };
       let poll: string;
       try {
