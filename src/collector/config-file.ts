@@ -17,6 +17,7 @@ import {
   envName,
   int,
   list,
+  linkName,
   listenAddress,
   logFormat,
   MAX_RETENTION_MS,
@@ -84,7 +85,18 @@ const tlsSchema = strict({
   insecureSkipVerify: bool.optional(),
 });
 
-const shadowLinks = list(z.preprocess((v) => (typeof v === 'string' ? { name: v } : v), shadowLink)).superRefine((links, ctx) => {
+/** A shadow link: its name alone, or `{ name, topics }`. */
+const shadowLinkEntry = z.unknown().transform((value, ctx) => {
+  const r = typeof value === 'string' ? linkName.transform((name) => ({ name, topics: [] })).safeParse(value) : shadowLink.safeParse(value);
+  if (r.success) return r.data;
+  for (const issue of r.error.issues) {
+    const path = issue.code === 'unrecognized_keys' ? [...issue.path, ...issue.keys.slice(0, 1)] : issue.path;
+    ctx.issues.push({ code: 'custom', message: issue.message, path, input: value });
+  }
+  return z.NEVER;
+});
+
+const shadowLinks = list(shadowLinkEntry).superRefine((links, ctx) => {
   const names = new Set<string>();
   links.forEach((l, i) => {
     if (names.has(l.name)) {
