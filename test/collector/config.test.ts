@@ -239,7 +239,7 @@ describe('collector config', () => {
 
   it('names every new key, flag and variable of an invalid value', () => {
     const base = 'clusters: [{ baseUrl: "http://x:1" }]\n';
-    const cases: [Partial<ConfigInput> & { text?: string }, string][] = [
+    const cases: [Partial<ConfigInput> & { text?: string }, string | RegExp][] = [
       [{ text: `${base}retention: { raw: 14d, rollups: 7d }` }, 'retention.rollups: 7d is shorter than retention.raw (14d): rollups must be kept at least as long as raw history'],
       [{ text: `${base}retention: { raw: 14d }`, env: { FLIGHTREC_RETENTION_ROLLUPS: '2d' } }, 'FLIGHTREC_RETENTION_ROLLUPS: 2d is shorter than retention.raw (14d): rollups must be kept at least as long as raw history'],
       [{ text: `${base}retention: { rollups: 30d }`, flags: { retentionRaw: '31d' } }, 'retention.rollups: 30d is shorter than --retention-raw (31d): rollups must be kept at least as long as raw history'],
