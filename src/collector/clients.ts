@@ -3,7 +3,7 @@
  * environment variable or file the config names, and go straight into the client.
  */
 import { ClientConfigError, ConnectClient, loadSecret, type ClientAuth, type Redactor } from '../api/client/index.ts';
-import { ConfigError } from './config-draft.ts';
+import { ConfigError } from './config-error.ts';
 import type { AuthConfig, ClusterConfig } from './config.ts';
 import type { AdminCaller } from './poller.ts';
 import { redactorFor } from './scrub.ts';

@@ -1,37 +1,33 @@
 /**
- * The YAML layer of the configuration: parsing `flightrec.yaml` and checking every key, with
- * messages that name the key path (`clusters[0].auth.passwordEnv: must name an environment variable`).
+ * The YAML layer of the configuration: the schema of `flightrec.yaml` (its output is the shape
+ * every layer gives: file, environment and flags) and parsing the file, with messages that name
+ * the key path (`clusters[0].auth.passwordEnv: must name an environment variable`).
  */
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { isOperationName, OPERATION_NAMES, type OperationName } from '../api/schema/operations.ts';
+import { z } from 'zod';
+import { OPERATION_NAMES, type OperationName } from '../api/schema/operations.ts';
+import { ConfigError } from './config-error.ts';
 import {
   baseUrl,
   bool,
-  ConfigError,
+  clusterName,
+  configErrorOf,
   cronExpr,
   durationMs,
   envName,
   int,
+  list,
   linkName,
+  listenAddress,
+  logFormat,
+  MAX_RETENTION_MS,
   nonEmpty,
   servicePrefix,
+  shadowLink,
   sizeBytes,
   str,
-  topicName,
-  type AuthDraft,
-  type ClusterDraft,
-  type GlobalDraft,
-  type TlsDraft,
-} from './config-draft.ts';
-import type { ShadowLinkConfig } from './config.ts';
-
-/** The file layer: global settings and one draft per cluster, in file order. */
-export interface FileLayer {
-  readonly global: GlobalDraft;
-  readonly clusters: ClusterDraft[];
-  /** the `thresholds` section as written (the analysis checks it) */
-  readonly thresholds?: unknown;
-}
+  strict,
+} from './config-pieces.ts';
 
 /** Schedule keys that stand for several operations. */
 export const SCHEDULE_GROUPS: Readonly<Record<string, readonly OperationName[]>> = {
@@ -43,28 +39,154 @@ export const SCHEDULE_GROUPS: Readonly<Record<string, readonly OperationName[]>>
   upgrade: ['GetUpgradeStatus'],
 };
 
-type Obj = Record<string, unknown>;
+/** Cron expression (or null: off) per operation, as one layer sets them. */
+export type ScheduleLayer = Partial<Record<OperationName, string | null>>;
 
-function object(key: string, value: unknown, allowed: readonly string[]): Obj {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ConfigError(key, 'must be a mapping (key: value)');
+const scheduleKeys = [...Object.keys(SCHEDULE_GROUPS), ...OPERATION_NAMES];
+
+/** A `schedules` mapping: operation or group names to cron expressions (or off), expanded to operations. */
+export const schedulesSchema = strict(Object.fromEntries(scheduleKeys.map((k) => [k, cronExpr.optional()]))).transform(
+  (o): ScheduleLayer => {
+    const out: ScheduleLayer = {};
+    // groups first, so that an operation named on its own wins
+    for (const [k, v] of Object.entries(o)) for (const op of SCHEDULE_GROUPS[k] ?? []) if (v !== undefined) out[op] = v;
+    for (const op of OPERATION_NAMES) if (o[op] !== undefined) out[op] = o[op];
+    return out;
+  },
+);
+
+const secretInFile = (use: string) => z.never({ error: `secrets are not written in the config; use ${use}` }).optional();
+
+const authSchema = strict({
+  kind: z.enum(['none', 'basic', 'bearer'], { error: 'must be none, basic or bearer' }).optional(),
+  username: nonEmpty.optional(),
+  passwordEnv: envName.optional(),
+  passwordFile: nonEmpty.optional(),
+  tokenEnv: envName.optional(),
+  tokenFile: nonEmpty.optional(),
+  password: secretInFile('passwordEnv or passwordFile'),
+  token: secretInFile('tokenEnv or tokenFile'),
+}).superRefine((a, ctx) => {
+  if (a.passwordEnv !== undefined && a.passwordFile !== undefined) {
+    ctx.issues.push({ code: 'custom', input: a, path: ['passwordFile'], message: 'give either passwordEnv or passwordFile, not both' });
   }
-  for (const k of Object.keys(value)) {
-    if (!allowed.includes(k)) {
-      throw new ConfigError(key === '' ? k : `${key}.${k}`, `unknown key (expected one of: ${allowed.join(', ')})`);
+  if (a.tokenEnv !== undefined && a.tokenFile !== undefined) {
+    ctx.issues.push({ code: 'custom', input: a, path: ['tokenFile'], message: 'give either tokenEnv or tokenFile, not both' });
+  }
+});
+
+/** Authentication as one layer gives it; a later layer replaces the sources it sets. */
+export type AuthLayer = Omit<z.output<typeof authSchema>, 'password' | 'token'>;
+
+const tlsSchema = strict({
+  caFile: nonEmpty.optional(),
+  certFile: nonEmpty.optional(),
+  keyFile: nonEmpty.optional(),
+  insecureSkipVerify: bool.optional(),
+});
+
+/** A shadow link: its name alone, or `{ name, topics }`. */
+const shadowLinkEntry = z.unknown().transform((value, ctx) => {
+  const r = typeof value === 'string' ? linkName.transform((name) => ({ name, topics: [] })).safeParse(value) : shadowLink.safeParse(value);
+  if (r.success) return r.data;
+  for (const issue of r.error.issues) {
+    const path = issue.code === 'unrecognized_keys' ? [...issue.path, ...issue.keys.slice(0, 1)] : issue.path;
+    ctx.issues.push({ code: 'custom', message: issue.message, path, input: value });
+  }
+  return z.NEVER;
+});
+
+const shadowLinks = list(shadowLinkEntry).superRefine((links, ctx) => {
+  const names = new Set<string>();
+  links.forEach((l, i) => {
+    if (names.has(l.name)) {
+      ctx.issues.push({ code: 'custom', input: l, path: [i, 'name'], message: `link ${JSON.stringify(l.name)} is listed twice` });
     }
-  }
-  return value as Obj;
-}
+    names.add(l.name);
+  });
+});
 
-function list(key: string, value: unknown): unknown[] {
-  if (!Array.isArray(value)) throw new ConfigError(key, 'must be a list');
-  return value;
-}
+const connectionsSchema = strict({
+  pageSize: int(0, 2_147_483_647).optional(),
+  filter: str.max(1024, { error: 'must be at most 1024 characters (the server limit)' }).optional(),
+  orderBy: str.optional(),
+  fanout: bool.optional(),
+  maxCalls: int(1, 10_000).optional(),
+});
 
-function opt<T>(o: Obj, k: string, prefix: string, check: (key: string, v: unknown) => T): T | undefined {
-  const v = o[k];
-  return v === undefined ? undefined : check(prefix === '' ? k : `${prefix}.${k}`, v);
+const clusterSchema = strict({
+  name: clusterName.optional(),
+  baseUrl: baseUrl.optional(),
+  servicePrefix: servicePrefix.optional(),
+  timeout: durationMs().optional(),
+  maxAnswerSize: sizeBytes().optional(),
+  maxDecodeMemory: sizeBytes().optional(),
+  auth: authSchema.optional(),
+  tls: tlsSchema.optional(),
+  shadowLinks: shadowLinks.optional(),
+  connections: connectionsSchema.optional(),
+  iceberg: strict({ topics: list(nonEmpty).optional() }).optional(),
+  schedules: schedulesSchema.optional(),
+});
+
+/** One cluster as one layer gives it (values checked and converted: durations in ms, sizes in bytes). */
+export type ClusterLayer = Omit<z.output<typeof clusterSchema>, 'auth'> & { auth?: AuthLayer };
+
+const retentionSchema = strict({
+  raw: durationMs({ max: MAX_RETENTION_MS }).optional(),
+  rollups: durationMs({ max: MAX_RETENTION_MS }).optional(),
+  maxSize: sizeBytes().optional(),
+});
+
+const globalShape = {
+  schedules: schedulesSchema.optional(),
+  jitter: durationMs({ allowZero: true }).optional(),
+  retry: strict({
+    maxAttempts: int(1, 20).optional(),
+    baseDelay: durationMs().optional(),
+    exhaustedDelay: durationMs().optional(),
+    maxDelay: durationMs().optional(),
+  }).optional(),
+  shutdownTimeout: durationMs().optional(),
+  keepRawAnswers: bool.optional(),
+  maxHeldMemory: sizeBytes().optional(),
+  maxAnswerSize: sizeBytes().optional(),
+  maxDecodeMemory: sizeBytes().optional(),
+  retention: retentionSchema.optional(),
+  listen: listenAddress.optional(),
+  logFormat: logFormat.optional(),
+};
+
+const globalSchema = strict(globalShape);
+
+/** The global settings as one layer gives them. */
+export type GlobalLayer = z.output<typeof globalSchema>;
+
+const fileSchema = strict({
+  clusters: list(clusterSchema)
+    .superRefine((clusters, ctx) => {
+      const seen = new Map<string, number>();
+      clusters.forEach((c, i) => {
+        const name = c.name ?? '';
+        const first = seen.get(name);
+        if (first !== undefined) {
+          ctx.issues.push({ code: 'custom', input: c, path: [i, 'name'], message: `${JSON.stringify(name)} is already used by clusters[${first}]` });
+        }
+        seen.set(name, i);
+      });
+    })
+    .optional(),
+  ...globalShape,
+  // belongs to the analysis commands (timeline, trends, summary), which read the same file and check it
+  thresholds: z.unknown().optional(),
+});
+
+/** The file layer: global settings and one layer per cluster, in file order. */
+export interface FileLayer {
+  readonly global: GlobalLayer;
+  readonly clusters: readonly ClusterLayer[];
+  /** the `thresholds` section as written (the analysis checks it) */
+  readonly thresholds?: unknown;
 }
 
 /** Parses and checks the YAML text of a config file; `source` names the file in messages. */
@@ -78,176 +200,11 @@ export function parseConfigFile(text: string, source: string): FileLayer {
       const where = pos ? `line ${pos.line}, column ${pos.col}: ` : '';
       throw new ConfigError('', `${source}: ${where}${err.message.split('\n')[0]}`);
     }
-    throw new ConfigError('', `${source}: ${(err as Error).message}`);
+    throw new ConfigError('', `${source}: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (doc === null || doc === undefined) return { global: {}, clusters: [] };
-  // `thresholds` belongs to the analysis commands (timeline, trends, summary), which read the same file
-  const top = object('', doc, [
-    'clusters',
-    'schedules',
-    'jitter',
-    'retry',
-    'shutdownTimeout',
-    'keepRawAnswers',
-    'maxHeldMemory',
-    'maxAnswerSize',
-    'maxDecodeMemory',
-    'thresholds',
-  ]);
-  const global: GlobalDraft = {
-    jitterMs: opt(top, 'jitter', '', (k, v) => durationMs(k, v, { allowZero: true })),
-    maxHeldBytes: opt(top, 'maxHeldMemory', '', (k, v) => sizeBytes(k, v)),
-    maxAnswerBytes: opt(top, 'maxAnswerSize', '', (k, v) => sizeBytes(k, v)),
-    maxParseBytes: opt(top, 'maxDecodeMemory', '', (k, v) => sizeBytes(k, v)),
-    shutdownTimeoutMs: opt(top, 'shutdownTimeout', '', (k, v) => durationMs(k, v)),
-    keepRawAnswers: opt(top, 'keepRawAnswers', '', bool),
-    retry: opt(top, 'retry', '', parseRetry),
-    schedules: opt(top, 'schedules', '', parseSchedules),
-  };
-  const clusters = top.clusters === undefined ? [] : list('clusters', top.clusters).map((c, i) => parseCluster(`clusters[${i}]`, c));
-  const seen = new Map<string, number>();
-  clusters.forEach((c, i) => {
-    const name = c.name ?? '';
-    const first = seen.get(name);
-    if (first !== undefined) {
-      throw new ConfigError(`clusters[${i}].name`, `${JSON.stringify(name)} is already used by clusters[${first}]`);
-    }
-    seen.set(name, i);
-  });
-  return { global, clusters, ...(top.thresholds === undefined ? {} : { thresholds: top.thresholds }) };
-}
-
-function parseRetry(key: string, value: unknown): GlobalDraft['retry'] {
-  const o = object(key, value, ['maxAttempts', 'baseDelay', 'exhaustedDelay', 'maxDelay']);
-  return {
-    maxAttempts: opt(o, 'maxAttempts', key, (k, v) => int(k, v, 1, 20)),
-    baseDelayMs: opt(o, 'baseDelay', key, (k, v) => durationMs(k, v)),
-    exhaustedDelayMs: opt(o, 'exhaustedDelay', key, (k, v) => durationMs(k, v)),
-    maxDelayMs: opt(o, 'maxDelay', key, (k, v) => durationMs(k, v)),
-  };
-}
-
-/** Checks a `schedules` mapping: operation names or group names to cron expressions (or off). */
-export function parseSchedules(key: string, value: unknown): Partial<Record<OperationName, string | null>> {
-  const o = object(key, value, [...Object.keys(SCHEDULE_GROUPS), ...OPERATION_NAMES]);
-  const out: Partial<Record<OperationName, string | null>> = {};
-  // groups first, so that an operation named on its own wins
-  for (const [k, v] of Object.entries(o)) {
-    const ops = SCHEDULE_GROUPS[k];
-    if (ops !== undefined) for (const op of ops) out[op] = cronExpr(`${key}.${k}`, v);
-  }
-  for (const [k, v] of Object.entries(o)) if (isOperationName(k)) out[k] = cronExpr(`${key}.${k}`, v);
-  return out;
-}
-
-const CLUSTER_KEYS = [
-  'name',
-  'baseUrl',
-  'servicePrefix',
-  'timeout',
-  'maxAnswerSize',
-  'maxDecodeMemory',
-  'auth',
-  'tls',
-  'shadowLinks',
-  'connections',
-  'iceberg',
-  'schedules',
-] as const;
-
-function parseCluster(key: string, value: unknown): ClusterDraft {
-  const o = object(key, value, CLUSTER_KEYS);
-  return {
-    name: opt(o, 'name', key, clusterName),
-    baseUrl: opt(o, 'baseUrl', key, baseUrl),
-    servicePrefix: opt(o, 'servicePrefix', key, servicePrefix),
-    timeoutMs: opt(o, 'timeout', key, (k, v) => durationMs(k, v)),
-    maxAnswerBytes: opt(o, 'maxAnswerSize', key, (k, v) => sizeBytes(k, v)),
-    maxParseBytes: opt(o, 'maxDecodeMemory', key, (k, v) => sizeBytes(k, v)),
-    auth: opt(o, 'auth', key, parseAuth),
-    tls: opt(o, 'tls', key, parseTls),
-    shadowLinks: opt(o, 'shadowLinks', key, parseLinks),
-    connections: opt(o, 'connections', key, parseConnections),
-    icebergTopics: opt(o, 'iceberg', key, (k, v) => {
-      const ice = object(k, v, ['topics']);
-      return opt(ice, 'topics', k, (kk, vv) => list(kk, vv).map((t, i) => nonEmpty(`${kk}[${i}]`, t))) ?? [];
-    }),
-    schedules: opt(o, 'schedules', key, parseSchedules),
-  };
-}
-
-/** Checks a cluster name: letters, digits, `.`, `_` and `-`. */
-export function clusterName(key: string, value: unknown): string {
-  const text = nonEmpty(key, value);
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(text)) throw new ConfigError(key, 'must use only letters, digits, ".", "_" and "-"');
-  return text;
-}
-
-function parseAuth(key: string, value: unknown): AuthDraft {
-  const o = object(key, value, ['kind', 'username', 'passwordEnv', 'passwordFile', 'tokenEnv', 'tokenFile', 'password', 'token']);
-  if (o.password !== undefined) {
-    throw new ConfigError(`${key}.password`, 'secrets are not written in the config; use passwordEnv or passwordFile');
-  }
-  if (o.token !== undefined) throw new ConfigError(`${key}.token`, 'secrets are not written in the config; use tokenEnv or tokenFile');
-  const kind = opt(o, 'kind', key, (k, v) => {
-    if (v !== 'none' && v !== 'basic' && v !== 'bearer') throw new ConfigError(k, 'must be none, basic or bearer');
-    return v;
-  });
-  const auth: AuthDraft = {
-    kind,
-    username: opt(o, 'username', key, nonEmpty),
-    passwordEnv: opt(o, 'passwordEnv', key, envName),
-    passwordFile: opt(o, 'passwordFile', key, nonEmpty),
-    tokenEnv: opt(o, 'tokenEnv', key, envName),
-    tokenFile: opt(o, 'tokenFile', key, nonEmpty),
-  };
-  if (auth.passwordEnv !== undefined && auth.passwordFile !== undefined) {
-    throw new ConfigError(`${key}.passwordFile`, 'give either passwordEnv or passwordFile, not both');
-  }
-  if (auth.tokenEnv !== undefined && auth.tokenFile !== undefined) {
-    throw new ConfigError(`${key}.tokenFile`, 'give either tokenEnv or tokenFile, not both');
-  }
-  return auth;
-}
-
-function parseTls(key: string, value: unknown): TlsDraft {
-  const o = object(key, value, ['caFile', 'certFile', 'keyFile', 'insecureSkipVerify']);
-  return {
-    caFile: opt(o, 'caFile', key, nonEmpty),
-    certFile: opt(o, 'certFile', key, nonEmpty),
-    keyFile: opt(o, 'keyFile', key, nonEmpty),
-    insecureSkipVerify: opt(o, 'insecureSkipVerify', key, bool),
-  };
-}
-
-function parseLinks(key: string, value: unknown): ShadowLinkConfig[] {
-  const links = list(key, value).map((item, i): ShadowLinkConfig => {
-    const k = `${key}[${i}]`;
-    if (typeof item === 'string') return { name: linkName(k, item), topics: [] };
-    const o = object(k, item, ['name', 'topics']);
-    const name = linkName(`${k}.name`, o.name);
-    const topics = opt(o, 'topics', k, (kk, v) => list(kk, v).map((t, j) => topicName(`${kk}[${j}]`, t))) ?? [];
-    return { name, topics };
-  });
-  const names = new Set<string>();
-  links.forEach((l, i) => {
-    if (names.has(l.name)) throw new ConfigError(`${key}[${i}].name`, `link ${JSON.stringify(l.name)} is listed twice`);
-    names.add(l.name);
-  });
-  return links;
-}
-
-function parseConnections(key: string, value: unknown): ClusterDraft['connections'] {
-  const o = object(key, value, ['pageSize', 'filter', 'orderBy', 'fanout', 'maxCalls']);
-  return {
-    pageSize: opt(o, 'pageSize', key, (k, v) => int(k, v, 0, 2_147_483_647)),
-    filter: opt(o, 'filter', key, (k, v) => {
-      const s = str(k, v);
-      if (s.length > 1024) throw new ConfigError(k, 'must be at most 1024 characters (the server limit)');
-      return s;
-    }),
-    orderBy: opt(o, 'orderBy', key, str),
-    fanout: opt(o, 'fanout', key, bool),
-    maxCalls: opt(o, 'maxCalls', key, (k, v) => int(k, v, 1, 10_000)),
-  };
+  const parsed = fileSchema.safeParse(doc);
+  if (!parsed.success) throw configErrorOf(parsed.error);
+  const { clusters = [], thresholds, ...global } = parsed.data;
+  return { global, clusters, ...(thresholds === undefined ? {} : { thresholds }) };
 }

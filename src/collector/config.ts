@@ -66,6 +66,13 @@ export interface ClusterConfig {
   readonly schedules: Schedules;
 }
 
+/** Retention the collector applies itself; null keeps that history forever. */
+export interface RetentionConfig {
+  readonly rawMs: number | null;
+  readonly rollupsMs: number | null;
+  readonly maxSizeBytes: number | null;
+}
+
 /** The whole collector configuration. */
 export interface CollectorConfig {
   readonly clusters: readonly ClusterConfig[];
@@ -78,6 +85,11 @@ export interface CollectorConfig {
   readonly keepRawAnswers: boolean;
   /** most memory (estimated) of polls held while the database refuses writes; older ones are dropped past it */
   readonly maxHeldBytes: number;
+  readonly retention: RetentionConfig;
+  /** address of the collector's own HTTP listener (`listen`), or null for none */
+  readonly listen: { readonly host: string; readonly port: number } | null;
+  /** how the collector writes its log lines */
+  readonly logFormat: 'text' | 'json';
   /** the config file's `thresholds` section, as written: it belongs to the analysis, which checks it */
   readonly thresholds?: unknown;
 }
@@ -138,5 +150,8 @@ export function defaultCollectorConfig(clusters: readonly ClusterConfig[] = []):
     shutdownTimeoutMs: DEFAULT_SHUTDOWN_TIMEOUT_MS,
     keepRawAnswers: false,
     maxHeldBytes: DEFAULT_MAX_HELD_BYTES,
+    retention: { rawMs: null, rollupsMs: null, maxSizeBytes: null },
+    listen: null,
+    logFormat: 'text',
   };
 }

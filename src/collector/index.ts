@@ -1,6 +1,6 @@
 /** The collector: config, schedules, fan-out, retries, one call at a time, clean shutdown. */
 export * from './config.ts';
-export { ConfigError } from './config-draft.ts';
+export { ConfigError } from './config-error.ts';
 export { parseConfigFile, SCHEDULE_GROUPS } from './config-file.ts';
 export { loadCollectorConfig, readConfigFile, type CollectFlags, type ConfigInput } from './config-load.ts';
 export * from './time-args.ts';

@@ -196,4 +196,71 @@ describe('collector config', () => {
     expect(cfg.clusters.map((c) => c.name)).toEqual(['sim']);
     expect(cfg.jitterMs).toBe(1000);
   });
+
+  it('accepts retention, listen and logFormat from the file, the environment and the flags', () => {
+    const base = 'clusters: [{ baseUrl: "http://x:1" }]\n';
+    const none = load({ text: base });
+    expect(none.retention).toEqual({ rawMs: null, rollupsMs: null, maxSizeBytes: null });
+    expect(none.listen).toBeNull();
+    expect(none.logFormat).toBe('text');
+    const text = `${base}retention: { raw: 14d, rollups: 400d, maxSize: 20GiB }\nlisten: "127.0.0.1:9464"\nlogFormat: json\n`;
+    const file = load({ text });
+    expect(file.retention).toEqual({ rawMs: 14 * 86_400_000, rollupsMs: 400 * 86_400_000, maxSizeBytes: 20 * 1024 ** 3 });
+    expect(file.listen).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(file.logFormat).toBe('json');
+    const env = { FLIGHTREC_RETENTION_RAW: '7d', FLIGHTREC_RETENTION_MAX_SIZE: '1GiB', FLIGHTREC_LISTEN: '9100', FLIGHTREC_LOG_FORMAT: 'text' };
+    const fromEnv = load({ text, env });
+    expect(fromEnv.retention).toEqual({ rawMs: 7 * 86_400_000, rollupsMs: 400 * 86_400_000, maxSizeBytes: 1024 ** 3 });
+    expect(fromEnv.listen).toEqual({ host: '127.0.0.1', port: 9100 });
+    expect(fromEnv.logFormat).toBe('text');
+    const flags = { retentionRaw: '1d', retentionRollups: '30d', retentionMaxSize: '500MB', listen: '[::1]:9200', logFormat: 'json' };
+    const fromFlags = load({ text, env, flags });
+    expect(fromFlags.retention).toEqual({ rawMs: 86_400_000, rollupsMs: 30 * 86_400_000, maxSizeBytes: 500_000_000 });
+    expect(fromFlags.listen).toEqual({ host: '::1', port: 9200 });
+    expect(fromFlags.logFormat).toBe('json');
+  });
+
+  it('reads a listen address as PORT or HOST:PORT and names what is wrong with it', () => {
+    const listen = (v: string) => load({ flags: { baseUrl: 'http://x:1', listen: v } }).listen;
+    expect(listen('9464')).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(listen('localhost:1')).toEqual({ host: 'localhost', port: 1 });
+    expect(listen('0.0.0.0:65535')).toEqual({ host: '0.0.0.0', port: 65_535 });
+    expect(load({ text: 'listen: 9464\nclusters: [{ baseUrl: "http://x:1" }]' }).listen).toEqual({ host: '127.0.0.1', port: 9464 });
+    const refused: [string, RegExp][] = [
+      ['0', /^--listen: port 0 is not from 1 to 65535$/],
+      ['127.0.0.1:65536', /^--listen: port 65536 is not from 1 to 65535$/],
+      ['example.com:80', /^--listen: host "example.com" is not an IPv4 address, a \[bracketed\] IPv6 address or localhost$/],
+      ['[nope]:80', /^--listen: host "\[nope\]" is not/],
+      ['::1:80', /^--listen: must be PORT or HOST:PORT such as 127\.0\.0\.1:9464, \[::1\]:9464 or localhost:9464, got "::1:80"$/],
+      ['127.0.0.1', /^--listen: must be PORT or HOST:PORT/],
+    ];
+    for (const [v, message] of refused) expect(errorOf(() => listen(v)).message, v).toMatch(message);
+  });
+
+  it('names every new key, flag and variable of an invalid value', () => {
+    const base = 'clusters: [{ baseUrl: "http://x:1" }]\n';
+    const cases: [Partial<ConfigInput> & { text?: string }, string | RegExp][] = [
+      [{ text: `${base}retention: { raw: 14d, rollups: 7d }` }, 'retention.rollups: 7d is shorter than retention.raw (14d): rollups must be kept at least as long as raw history'],
+      [{ text: `${base}retention: { raw: 14d }`, env: { FLIGHTREC_RETENTION_ROLLUPS: '2d' } }, 'FLIGHTREC_RETENTION_ROLLUPS: 2d is shorter than retention.raw (14d): rollups must be kept at least as long as raw history'],
+      [{ text: `${base}retention: { rollups: 30d }`, flags: { retentionRaw: '31d' } }, 'retention.rollups: 30d is shorter than --retention-raw (31d): rollups must be kept at least as long as raw history'],
+      [{ text: `${base}retention: { keep: 1d }` }, 'retention.keep: unknown key (expected one of: raw, rollups, maxSize)'],
+      [{ text: `${base}retention: { raw: soon }` }, 'retention.raw: invalid duration "soon": use a number with a unit (ns, us, ms, s, m, h, d, w), e.g. 30s, 10m, 1h30m, 7d'],
+      [{ text: `${base}retention: { maxSize: lots }` }, 'retention.maxSize: must be a size such as 128MiB, 1GiB or 500MB (units B, KB, MB, GB, KiB, MiB, GiB)'],
+      [{ text: `${base}logFormat: xml` }, 'logFormat: must be text or json, got "xml"'],
+      [{ text: base, env: { FLIGHTREC_LOG_FORMAT: 'XML' } }, 'FLIGHTREC_LOG_FORMAT: must be text or json, got "XML"'],
+      [{ text: base, flags: { logFormat: 'yaml' } }, '--log-format: must be text or json, got "yaml"'],
+      [{ text: base, flags: { retentionMaxSize: '0' } }, `--retention-max-size: must be a size of at least 1 bytes, at most ${Number.MAX_SAFE_INTEGER}`],
+      [{ text: base, env: { FLIGHTREC_LISTEN: 'x' } }, 'FLIGHTREC_LISTEN: must be PORT or HOST:PORT such as 127.0.0.1:9464, [::1]:9464 or localhost:9464, got "x"'],
+      [{ text: 'clusters: [{ baseUrl: "http://x", listen: 9464 }]' }, /^clusters\[0\]\.listen: unknown key \(expected one of: name, baseUrl/],
+      [{ text: 'clusters: [{ baseUrl: "http://x", shadowLinks: ["a/b"] }]' }, 'clusters[0].shadowLinks[0]: "a/b" cannot be a shadow link name (no "/", no control character, not "." or "..")'],
+      [{ text: 'clusters: [{ baseUrl: "http://x", shadowLinks: [{ name: a, topics: [x], colour: red }] }]' }, /^clusters\[0\]\.shadowLinks\[0\]\.colour: unknown key \(expected one of: name, topics\)$/],
+      [{ text: 'clusters: [{ baseUrl: "http://x", schedules: { GetShadowLinks: off } }]' }, /^clusters\[0\]\.schedules\.GetShadowLinks: unknown key \(expected one of: connections, shadow/],
+      [{ text: base, flags: { schedule: ['connections=* * *'] } }, '--schedule: connections: must have six fields (second minute hour day month weekday) or five (minute hour day month weekday), got 3'],
+    ];
+    for (const [input, expected] of cases) {
+      const err = errorOf(() => load(input));
+      if (typeof expected === 'string') expect(err.message, JSON.stringify(input)).toBe(expected);
+      else expect(err.message, JSON.stringify(input)).toMatch(expected);
+    }
+  });
 });

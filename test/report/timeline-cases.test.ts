@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { memorySource } from '../../src/report/timeline/memory-source.ts';
-import { resolveThresholds } from '../../src/report/timeline/thresholds.ts';
+import { resolveThresholds } from '../../src/report/timeline/thresholds-schema.ts';
 import { buildTimeline } from '../../src/report/timeline/timeline.ts';
 import type { TimelineEvent } from '../../src/report/timeline/types.ts';
 import { CASE_START, loadCases, type ExpectedEvent } from '../fixtures/timeline/cases.ts';

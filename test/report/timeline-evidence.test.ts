@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { evidenceText } from '../../src/report/render/timeline-common.ts';
 import { eventToJson } from '../../src/report/render/timeline-json.ts';
 import { memorySource } from '../../src/report/timeline/memory-source.ts';
-import { resolveThresholds } from '../../src/report/timeline/thresholds.ts';
+import { resolveThresholds } from '../../src/report/timeline/thresholds-schema.ts';
 import { buildTimeline } from '../../src/report/timeline/timeline.ts';
 import { loadCase } from '../fixtures/timeline/cases.ts';
 

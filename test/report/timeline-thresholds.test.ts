@@ -1,6 +1,7 @@
 /** Thresholds: defaults, partial overrides from the config file, and errors that name the key. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THRESHOLDS, resolveThresholds, ThresholdError } from '../../src/report/timeline/thresholds.ts';
+import { DEFAULT_THRESHOLDS, ThresholdError } from '../../src/report/timeline/thresholds.ts';
+import { resolveThresholds } from '../../src/report/timeline/thresholds-schema.ts';
 
 const S = 1_000_000_000n;
 
@@ -63,5 +64,16 @@ describe('resolveThresholds', () => {
     // broker 3 had two connections: an empty broker counts from five by default
     expect(kinds({})).not.toContain('connections.broker-empty');
     expect(kinds({ connections: { brokerMinConnections: 2 } })).toContain('connections.broker-empty');
+  });
+});
+
+describe('threshold messages', () => {
+  it.each([
+    [3, 'thresholds: must be a mapping (key: value)'],
+    [{ iceberg: { commitLag: 'many' } }, 'thresholds.iceberg.commitLag: must be a whole number of records (0 or more)'],
+    [{ warmup: '1 hour' }, 'thresholds.warmup: invalid duration "1 hour": use a number with a unit (ms, s, m, h, d)'],
+    [{ collection: { gapFactor: 2, gap: 3 } }, 'thresholds.collection.gap: unknown key (expected one of: gapFactor)'],
+  ])('%j: %s', (input, message) => {
+    expect(() => resolveThresholds(input)).toThrow(message);
   });
 });

@@ -29,7 +29,8 @@ import { globalOptionsHelp } from './help.ts';
 import { addConnectionOptions, type ConnectionOpts } from './connection-options.ts';
 import { openRecordingStore, type RecordingStore } from '../../db/index.ts';
 import { checkFilter, compileOrderBy, FilterError } from '../../filter/index.ts';
-import { resolveThresholds, ThresholdError } from '../../report/timeline/thresholds.ts';
+import { ThresholdError } from '../../report/timeline/thresholds.ts';
+import { resolveThresholds } from '../../report/timeline/thresholds-schema.ts';
 
 /** The options of `collect` as commander gives them. */
 interface CollectOpts extends ConnectionOpts {

@@ -13,7 +13,8 @@ import { renderTimelineAnnotations, renderTimelineJson, renderTimelineNdjson, ti
 import { renderTimelineMarkdown } from '../../report/render/timeline-md.ts';
 import { renderTimelineText } from '../../report/render/timeline-text.ts';
 import { renderYaml } from '../../report/render/yaml.ts';
-import { resolveThresholds, ThresholdError, type Thresholds } from '../../report/timeline/thresholds.ts';
+import { ThresholdError, type Thresholds } from '../../report/timeline/thresholds.ts';
+import { resolveThresholds } from '../../report/timeline/thresholds-schema.ts';
 import { ENTITY_KINDS, nearestNames, recordedNames, splitEntity } from '../../report/timeline/entity-names.ts';
 import { buildTimeline, type Timeline, type TimelineSource } from '../../report/timeline/timeline.ts';
 import { isSeverity, SEVERITIES, type Severity } from '../../report/timeline/types.ts';
