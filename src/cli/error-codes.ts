@@ -5,7 +5,7 @@
  * bad query, damaged data) are runtime failures (exit 1); anything else is unexpected (exit 1,
  * printed with its stack). `main` loads this module only when a command failed.
  */
-import { ConfigError } from '../collector/config-draft.ts';
+import { ConfigError } from '../collector/config-error.ts';
 import { TimeArgError } from '../collector/time-args.ts';
 import { CorruptDataError, DatabaseOpenError, DatabaseVersionError, HistoryQueryError } from '../db/errors.ts';
 import { FilterError } from '../filter/errors.ts';
