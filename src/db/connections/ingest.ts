@@ -23,6 +23,7 @@ import { Resolver, type StringDict } from '../dictionary.ts';
 import { bit, encodeIdList, sqlInt, sqlUint, withBig, type BigValues } from '../sql-values.ts';
 import { ConnPartsLoader, type ConnParts } from './parts.ts';
 import { packEntity, packVersion } from './packed.ts';
+import { identityOfRow, slowValuesOfRow } from './rows.ts';
 import { FIELDS, type StoredSlow } from './slow.ts';
 import type { AnySlowValue, SlowKind } from './fields.ts';
 
@@ -182,25 +183,26 @@ export class ConnectionIngest {
   }
 
   #remember(st: ClusterState, p: ConnParts): Entity {
+    const id = identityOfRow(p.row);
     const e: Entity = {
       id: p.entity,
-      uid: p.uid,
-      nodeId: p.nodeId,
-      shardId: p.shardId,
-      listenerName: p.listenerName,
-      ipAddress: p.source.ipAddress,
-      port: p.source.port,
-      tls: p.tlsInfo.enabled,
-      openTime: p.openTime,
+      uid: id.uid,
+      nodeId: id.nodeId,
+      shardId: id.shardId,
+      listenerName: id.listenerName,
+      ipAddress: id.ipAddress,
+      port: id.port,
+      tls: id.tls,
+      openTime: id.openTime,
       version: p.version,
-      attrs: attrsOfValues(p.values, p.unknownText),
+      attrs: attrsOfValues(slowValuesOfRow(p.row), p.unknownText),
       seen: 0,
       alone: true,
       row: -1,
     };
-    const list = st.byUid.get(p.uid);
+    const list = st.byUid.get(id.uid);
     if (list === undefined) {
-      st.byUid.set(p.uid, [e]);
+      st.byUid.set(id.uid, [e]);
       return e;
     }
     const known = list.find((x) => x.id === e.id);

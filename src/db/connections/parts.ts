@@ -5,7 +5,6 @@
  */
 import type Database from 'better-sqlite3';
 import { parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
-import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { ByteReader } from '../bytes.ts';
 import type { Resolver } from '../dictionary.ts';
 import { decoding } from '../errors.ts';
@@ -23,7 +22,6 @@ import {
   subOf,
   type ConnSlow,
   type SlowParent,
-  type Source,
 } from './rows.ts';
 import { BASE_AT, FIELDS, isDictKind, LATE_AT, lateDefault, unpackSlow, type StoredSlow } from './slow.ts';
 
@@ -34,13 +32,6 @@ export type ConnParts = ConnSlow & {
   readonly fromPoll: number;
   /** the slow-part unknown fields as the writer compares them */
   readonly unknownText: string | undefined;
-  readonly uid: string;
-  readonly nodeId: number;
-  readonly shardId: number;
-  readonly listenerName: string;
-  readonly openTime: bigint;
-  readonly source: Source;
-  readonly tlsInfo: KafkaConnection['tlsInfo'];
 };
 
 const blobs = (rows: string): string =>
@@ -63,8 +54,10 @@ export class ConnPartsLoader {
   readonly #apiVersions = new Map<number, Readonly<Record<string, number>>>();
   /** per sub-message holding slow fields (rows.ts SLOW_PARENTS), its shared objects by key */
   readonly #subs = SLOW_PARENTS.map(() => new Map<number | string, object>());
-  /** one record's stored slow values, reused */
+  /** one record's stored slow values, its values, and its sub-objects (reused: a version keeps its row only) */
   readonly #stored = new Array<StoredSlow>(FIELDS.length);
+  readonly #values = new Array<AnySlowValue>(FIELDS.length);
+  readonly #subObjects = new Array<object>(SLOW_PARENTS.length);
   readonly #byIds: Database.Statement;
   readonly #allOfEntity: Database.Statement;
 
@@ -170,11 +163,13 @@ export class ConnPartsLoader {
         continue;
       }
       const unknown = unknownText === undefined ? undefined : (parseJsonLossless(unknownText) as Record<string, JsonValue>);
-      const values = new Array<AnySlowValue>(FIELDS.length);
+      const values = this.#values;
       for (let i = 0; i < values.length; i++) values[i] = this.#value(KINDS[i]!, stored[i]!);
-      const subs = SLOW_PARENTS.map((p, k) =>
-        ownSub(p.name, unknown) ? subOf(p, values, unknown) : this.#sharedSub(p, k, values),
-      );
+      const subs = this.#subObjects;
+      for (let k = 0; k < SLOW_PARENTS.length; k++) {
+        const p = SLOW_PARENTS[k]!;
+        subs[k] = ownSub(p.name, unknown) ? subOf(p, values, unknown) : this.#sharedSub(p, k, values);
+      }
       const listenerName = r.s(listener);
       const source = sharedSource(ipAddress, port, unknown);
       const tlsInfo = sharedTls(tls, unknown);
@@ -182,18 +177,10 @@ export class ConnPartsLoader {
         version,
         entity,
         fromPoll,
-        values,
         unknownText,
         unknown,
         absent: slowAbsentOf(unknown),
         row: rowOfVersion({ uid, nodeId, shardId, listenerName, openTime }, values, source, tlsInfo, subs),
-        uid,
-        nodeId,
-        shardId,
-        listenerName,
-        openTime,
-        source,
-        tlsInfo,
       };
       cache.set(version, parts);
       out.push(parts);

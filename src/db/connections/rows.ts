@@ -8,7 +8,7 @@ import { KafkaConnection as KafkaConnectionSchema, type KafkaConnection } from '
 import type { AbsentFields } from '../../api/schema/fields.ts';
 import { recordLiteral } from '../../api/wire/record-literal.ts';
 import { big, FAST, type FastSample, type SampleSlot } from './codec.ts';
-import type { SlowValues } from './fields.ts';
+import type { AnySlowValue, SlowValues } from './fields.ts';
 import { A_ITEMS, inFlightAbsent, itemAbsent, markAbsent, statsAbsent, topAbsent } from './presence.ts';
 import { FIELDS } from './slow.ts';
 
@@ -84,7 +84,6 @@ type InFlightRequest = KafkaConnection['inFlightRequests']['sampledInFlightReque
  * authenticationInfo, source and tlsInfo, already built, frozen and shared by every row of it).
  */
 export interface ConnSlow {
-  readonly values: SlowValues;
   /** slow-part unknown fields by path ('' = top level), parsed; `#absent` holds absent names by path */
   readonly unknown: Unknown;
   /** the version's absent slow fields by path, when some were absent */
@@ -112,6 +111,30 @@ export function rowOfVersion(
   for (let i = 0; i < TOP_SLOT.length; i++) if (TOP_SLOT[i]! >= 0) row[TOP_SLOT[i]!] = values[i];
   SLOW_PARENTS.forEach((p, k) => (row[p.slot] = subs[k]));
   return row;
+}
+
+/** The slow values (fields.ts order) of a version's row values (ConnSlow.row). */
+export function slowValuesOfRow(row: readonly unknown[]): SlowValues {
+  return FIELDS.map((f, i) => {
+    const top = TOP_SLOT[i]!;
+    const v = top >= 0 ? row[top] : (row[slot(f.path[0])] as Readonly<Record<string, unknown>>)[f.path[1]!];
+    return v as AnySlowValue;
+  });
+}
+
+/** The identity in a version's row values (ConnSlow.row). */
+export function identityOfRow(row: readonly unknown[]): ConnIdentity {
+  const source = row[AT.source] as Source;
+  return {
+    uid: row[AT.uid] as string,
+    nodeId: row[AT.nodeId] as number,
+    shardId: row[AT.shardId] as number,
+    listenerName: row[AT.listenerName] as string,
+    ipAddress: source.ipAddress,
+    port: source.port,
+    tls: (row[AT.tlsInfo] as Tls).enabled,
+    openTime: row[AT.openTime] as bigint,
+  };
 }
 
 /** tlsInfo objects without unknown or absent fields take two values: one frozen copy each. */
