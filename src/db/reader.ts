@@ -132,12 +132,13 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   /** Runs `fn` in a read transaction; damaged stored data becomes a CorruptDataError naming `site` (see errors.ts). */
   const read = <T>(fn: () => T, site: DamageSite = {}): T => {
     try {
-      return sqlite.inTransaction ? fn() : sqlite
-            .transaction(() => {
-              fresh();
-              return fn();
-            })
-            .deferred();
+      if (sqlite.inTransaction) return fn();
+      return sqlite
+        .transaction(() => {
+          fresh();
+          return fn();
+        })
+        .deferred();
     } catch (err) {
       throw damaged(err, site);
     }

@@ -5,7 +5,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createHistoryReader, openDatabase, openHistoryMaintenance, type HistoryMaintenance, type HistoryReader } from '../../src/db/index.ts';
+import {
+  createHistoryReader,
+  openDatabase,
+  openHistoryMaintenance,
+  type HistoryMaintenance,
+  type HistoryReader,
+} from '../../src/db/index.ts';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 

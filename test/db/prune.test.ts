@@ -54,15 +54,20 @@ describe('prune, vacuum and stats', () => {
     const db = openDatabase(path);
     const writer = createHistoryWriter(db, { batchFrames: 2 });
     const old = generateConnectionPolls({ connections: 40, churn: 0.2, polls: 5, seed: 11 });
-    for (const p of old) writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
+    const write = (p: (typeof old)[number]): bigint =>
+      writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
+    old.forEach(write);
     const reader = createHistoryReader(db);
     for (const p of old) expect(reader.stateAt('connections', p.at).rows).toEqual(p.answer.connections);
     // everything goes: the ids of batches, entities and versions start again from 1
     const other = openDatabase(path);
     openHistoryMaintenance(other).prune(old.at(-1)!.at + MIN);
     other.close();
-    const fresh = generateConnectionPolls({ connections: 40, churn: 0.2, polls: 5, seed: 12 }).map((p) => ({ ...p, at: p.at + 100n * MIN }));
-    for (const p of fresh) writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
+    const fresh = generateConnectionPolls({ connections: 40, churn: 0.2, polls: 5, seed: 12 }).map((p) => ({
+      ...p,
+      at: p.at + 100n * MIN,
+    }));
+    fresh.forEach(write);
     for (const p of fresh) expect(reader.stateAt('connections', p.at).rows).toEqual(p.answer.connections);
     writer.close();
   });

@@ -120,10 +120,11 @@ describe('stateAt, samples and entity history against a brute-force model', () =
     expect(polls.filter((p) => p.outcome === 'unavailable').length).toBe(4);
     expect(polls[0]!.coverage).toBe('truncated');
     expect(reader.polls({ cluster: 'prod', limit: 5 }).length).toBe(5);
-    const gaps = pollGaps(reader, { operation: 'ListKafkaConnections', since: calls[0]!.at, until: calls.at(-1)!.at, expectedIntervalNs: 60n * SEC });
+    const window = { operation: 'ListKafkaConnections', expectedIntervalNs: 60n * SEC } as const;
+    const gaps = pollGaps(reader, { ...window, since: calls[0]!.at, until: calls.at(-1)!.at });
     // round 9 failed entirely: from the last call of round 8 to the first of round 10
     expect(gaps).toEqual([{ from: calls[8 * 3 + 2]!.at, to: calls[10 * 3]!.at, reason: 'failed' }]);
-    const late = pollGaps(reader, { operation: 'ListKafkaConnections', since: calls[0]!.at, until: calls.at(-1)!.at + 600n * SEC, expectedIntervalNs: 60n * SEC });
+    const late = pollGaps(reader, { ...window, since: calls[0]!.at, until: calls.at(-1)!.at + 600n * SEC });
     expect(late.at(-1)).toEqual({ from: calls.at(-1)!.at, to: calls.at(-1)!.at + 600n * SEC, reason: 'no-poll' });
   });
 

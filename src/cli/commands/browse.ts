@@ -61,7 +61,9 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
         });
       } catch (err) {
         // the TUI is loaded lazily, so its own error is mapped here (the store's errors reach main as they are)
-        if (err instanceof tui.BrowseError) throw err.usage ? new UsageError(err.message, { cause: err }) : new RuntimeError(err.message, { cause: err });
+        if (err instanceof tui.BrowseError) {
+          throw err.usage ? new UsageError(err.message, { cause: err }) : new RuntimeError(err.message, { cause: err });
+        }
         throw err;
       }
       done(EXIT.ok);

@@ -65,7 +65,8 @@ export function registerDiff(program: Command, io: CliIo, done: (code: number) =
       } catch (err) {
         // diff(1): every failure (a usage error, a runtime failure, a bug) is trouble, never a difference
         const failure = toCliError(err);
-        throw failure.exitCode === DIFF_EXIT.trouble ? failure : new CliError(failure.message, DIFF_EXIT.trouble, { cause: err, text: failure.text });
+        if (failure.exitCode === DIFF_EXIT.trouble) throw failure;
+        throw new CliError(failure.message, DIFF_EXIT.trouble, { cause: err, text: failure.text });
       }
       const out = chooseOutput<DiffFormat>(g, io, DIFF_FORMATS);
       io.stdout.write(renderDiff(result, out.format, out));
@@ -94,5 +95,7 @@ function runDiff(resources: string[], opts: DiffOpts, g: { db: string; cluster?:
   const only = parseOnly(opts.only);
   const from = timeOption('--from', opts.from, io) as bigint;
   const to = timeOption('--to', opts.to, io) as bigint;
-  return withHistory(g, io, (reader, cluster) => diffStates(reader, { from, to, resources: resources as ResourceName[], cluster, only }));
+  return withHistory(g, io, (reader, cluster) =>
+    diffStates(reader, { from, to, resources: resources as ResourceName[], cluster, only }),
+  );
 }

@@ -52,7 +52,8 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
     .action((opts: SummaryOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<AnalysisGlobals>();
       const given = opts.window;
-      const window = given === undefined ? DEFAULT_SUMMARY_WINDOW : flagValue('--window', () => parseDurationArg(given));
+      const window =
+        given === undefined ? DEFAULT_SUMMARY_WINDOW : flagValue('--window', () => parseDurationArg(given));
       if (window <= 0n) throw new UsageError('--window must be longer than zero');
       const out = chooseOutput<SummaryFormat>(g, io, SUMMARY_FORMATS);
       const until = timeOption('--until', opts.until ?? 'now', io) as bigint;

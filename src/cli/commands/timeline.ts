@@ -94,7 +94,8 @@ export function registerTimeline(program: Command, io: CliIo, done: (code: numbe
       if (since !== undefined && until !== undefined && until < since) throw new UsageError('--since must not be after --until');
       const thresholds = thresholdsFromConfig(g, io);
       const timeline = withHistory(g, io, (reader, cluster) => {
-        const t = buildTimeline(reader, { since, until, cluster, thresholds, for: opts.for, minSeverity: opts.minSeverity as Severity });
+        const minSeverity = opts.minSeverity as Severity;
+        const t = buildTimeline(reader, { since, until, cluster, thresholds, for: opts.for, minSeverity });
         if (opts.for !== undefined) requireKnownEntity(reader, opts.for, cluster, t);
         return t;
       });
