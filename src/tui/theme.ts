@@ -62,10 +62,18 @@ const COLOUR: Theme = {
   badge: { color: 'yellow', bold: true },
 };
 
+/** True when every token has a style. */
+function isComplete(styles: Partial<Record<Token, TokenStyle>>): styles is Theme {
+  return TOKEN_NAMES.every((t) => styles[t] !== undefined);
+}
+
 /** Under NO_COLOR: no colour at all; emphasis stays (bold, inverse selection). */
-const PLAIN: Theme = Object.fromEntries(
-  Object.entries(COLOUR).map(([k, s]) => [k, { bold: s.bold, inverse: s.inverse }]),
-) as unknown as Theme;
+const PLAIN: Theme = (() => {
+  const plain: Partial<Record<Token, TokenStyle>> = {};
+  for (const t of TOKEN_NAMES) plain[t] = { bold: COLOUR[t].bold, inverse: COLOUR[t].inverse };
+  if (!isComplete(plain)) throw new Error('the plain theme misses a token');
+  return plain;
+})();
 
 /** The theme to use: plain when colour is off (NO_COLOR set to anything non-empty, or --no-color). */
 export function pickTheme(opts: { noColor: boolean }): Theme {

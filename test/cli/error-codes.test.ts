@@ -3,7 +3,7 @@
  * CliError with the exit code docs/cli.md gives and the text `main` prints after `flightrec: `.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/collector/config-draft.ts';
+import { ConfigError } from '../../src/collector/config-error.ts';
 import { TimeArgError } from '../../src/collector/time-args.ts';
 import { CorruptDataError, DatabaseOpenError, HistoryQueryError } from '../../src/db/errors.ts';
 import { FilterError } from '../../src/filter/errors.ts';

@@ -19,6 +19,7 @@ import {
   truncate,
   type TableView,
 } from '../../src/report/index.ts';
+import { toJsonValue } from '../../src/report/render/json.ts';
 import { fakeReader } from '../fixtures/report/fake-reader.ts';
 import { scenarioRecords, T } from '../fixtures/report/scenario.ts';
 
@@ -128,6 +129,20 @@ describe('JSON, ndjson and YAML', () => {
     expect(doc.rows[0]!.totalRequestStatistics.fetchBytes).toBe('1012000000');
     expect(doc.rows[0]!.closeTime).toBe('1970-01-01T00:00:00.000000000Z');
     expect(formatJson({ s: '\u202e\u0085', big: 12n ** 20n }, 0)).toBe('{"s":"\\u202e\\u0085","big":3833759992447475122176}');
+  });
+
+  it('turns plain data into a JSON tree, leaving out undefined fields and refusing what JSON cannot hold', () => {
+    interface Probe {
+      readonly name: string;
+      readonly status?: number;
+      readonly items: readonly { readonly ok: boolean }[];
+    }
+    const probe: Probe = { name: 'x', status: undefined, items: [{ ok: true }] };
+    const tree = toJsonValue({ probe, big: 2n ** 70n, none: null });
+    expect(formatJson(tree, 0)).toBe('{"probe":{"name":"x","items":[{"ok":true}]},"big":1180591620717411303424,"none":null}');
+    expect(formatJson(tree)).toBe(formatJson({ probe: { name: 'x', items: [{ ok: true }] }, big: 2n ** 70n, none: null }));
+    expect(() => toJsonValue({ probe, run: () => 1 })).toThrow('$.run: function is not a JSON value');
+    expect(() => toJsonValue({ items: [1, undefined] })).toThrow('$.items[1]: undefined is not a JSON value');
   });
 
   it('writes one document per line in ndjson', () => {

@@ -6,9 +6,8 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { JsonValue } from '../../api/codec/lossless-json.ts';
 import { sanitizeCell, sanitizeForTerminal } from '../../api/safe-text.ts';
-import { formatJson } from '../../report/render/json.ts';
+import { formatJson, toJsonValue } from '../../report/render/json.ts';
 import { createClusterClient, loadCollectorConfig, readConfigFile, type CollectFlags } from '../../collector/index.ts';
 import { EXIT, type CliIo } from '../context.ts';
 import { probeCluster, type ClusterCheck } from './check-probe.ts';
@@ -61,7 +60,7 @@ export async function runCheck(opts: CheckOpts, g: GlobalOpts, io: CliIo): Promi
     }
   }
   for (const w of warnings) io.stderr.write(sanitizeForTerminal(`warning: ${w}\n`));
-  if (g.output === 'json') io.stdout.write(`${formatJson({ clusters: checks } as unknown as JsonValue)}\n`);
+  if (g.output === 'json') io.stdout.write(`${formatJson(toJsonValue({ clusters: checks }))}\n`);
   else io.stdout.write(checks.map(renderCheck).join('\n'));
   return checks.every((c) => c.ok) ? EXIT.ok : EXIT.failure;
 }

@@ -9,7 +9,7 @@ import { relative, resolve, isAbsolute } from 'node:path';
 import type { Command } from 'commander';
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
 import { renderTimelineText } from '../../report/render/timeline-text.ts';
-import { buildTimeline, type Timeline, type TimelineSource } from '../../report/timeline/timeline.ts';
+import { buildTimeline, type Timeline } from '../../report/timeline/timeline.ts';
 import { worstIncident } from '../../report/timeline/worst-incident.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { checkDemoTarget, createDemoDatabase } from './demo-file.ts';
@@ -129,7 +129,7 @@ export async function runDemo(opts: DemoOpts, io: CliIo, dispatch: Dispatch): Pr
     return code;
   }
   const timeline = withHistory({ db }, io, (reader, cluster) =>
-    buildTimeline(reader as unknown as TimelineSource, { cluster, minSeverity: 'warn' }),
+    buildTimeline(reader, { cluster, minSeverity: 'warn' }),
   );
   const out = chooseOutput<'table'>({}, io, ['table']);
   io.stdout.write(`Incident timeline (severity warn and above) recorded in ${shown}\n\n`);
@@ -141,7 +141,7 @@ export async function runDemo(opts: DemoOpts, io: CliIo, dispatch: Dispatch): Pr
 /** The worst incident of the recording at `db` (after the browser closed). */
 function worstOf(db: string, io: CliIo): Timeline['events'][number] | undefined {
   const timeline = withHistory({ db }, io, (reader, cluster) =>
-    buildTimeline(reader as unknown as TimelineSource, { cluster, minSeverity: 'warn' }),
+    buildTimeline(reader, { cluster, minSeverity: 'warn' }),
   );
   return worstIncident(timeline.events)?.event;
 }

@@ -89,6 +89,7 @@ export function tableView(
   items: readonly ViewItem[],
   opts: { wide?: boolean; timeColumn?: boolean } = {},
 ): TableView {
+  // rows reach the table untyped (a query's rows are `object`), each one a row of `resource`
   const model = COLUMN_MODELS[resource] as unknown as ColumnModel<object>;
   const cols = model.columns.filter((c) => opts.wide === true || c.wide !== true);
   const columns: ViewColumn[] = cols.map((c) => ({ id: c.id, header: c.header, align: c.align }));

@@ -6,7 +6,7 @@
  */
 import { stringifyJson, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
-import { OPERATIONS, type OperationName } from '../../api/schema/operations.ts';
+import { OPERATIONS } from '../../api/schema/operations.ts';
 import { PollRow } from '../../api/schema/resources.ts';
 import type { PollRow as PollRowValue } from '../../api/schema/resources.ts';
 import { encodeAnswerTree } from '../../api/wire/answers.ts';
@@ -58,12 +58,12 @@ function rawField(raw: Uint8Array, redact: boolean): { [k: string]: JsonValue } 
 /** The JSON entry of one poll, before redaction (with a redactor: unknown fields already tokenised). */
 function pollEntry(source: ExportSource, row: PollRowValue, redact: boolean, redactor?: Redactor): { [k: string]: JsonValue } {
   const r = source.reconstructAnswer(row.id);
-  const op = r.operation as OperationName;
+  const op = r.operation;
   const entry: { [k: string]: JsonValue } = {
-    poll: encodeMessage(PollRow, row as unknown as Record<string, unknown>),
-    request: encodeMessage(OPERATIONS[op].request, r.request as Record<string, unknown>),
+    poll: encodeMessage(PollRow, row),
+    request: encodeMessage(OPERATIONS[op].request, r.request),
   };
-  if (r.answer !== undefined) entry.answer = encodeAnswerTree(op, (redactor === undefined ? r.answer : redactor.redactUnknown(r.answer)) as never);
+  if (r.answer !== undefined) entry.answer = encodeAnswerTree(op, redactor === undefined ? r.answer : redactor.redactUnknown(r.answer));
   if (r.failure !== undefined) {
     const f = r.failure;
     entry.failure = {

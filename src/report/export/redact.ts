@@ -194,7 +194,9 @@ export class Redactor {
   /** Every string of a value flightrec does not know, tokenised (walked without recursion). */
   #opaque(value: JsonValue): JsonValue {
     const root: { v: JsonValue } = { v: value };
-    const stack: { holder: { [k: string]: JsonValue } | JsonValue[]; key: string | number }[] = [{ holder: root as unknown as { [k: string]: JsonValue }, key: 'v' }];
+    const stack: { holder: { [k: string]: JsonValue } | JsonValue[]; key: string | number }[] = [
+      { holder: root, key: 'v' },
+    ];
     while (stack.length > 0) {
       const { holder, key } = stack.pop()!;
       const x = (holder as Record<string | number, JsonValue>)[key] as JsonValue;

@@ -42,6 +42,21 @@ export function formatJson(value: JsonValue, indent = 2): string {
   return write(value, 0);
 }
 
+/**
+ * Plain data (objects, arrays, strings, numbers, booleans, bigints, null) as a JSON tree, checked
+ * value by value: undefined fields are left out, as formatJson leaves them out; anything else
+ * (a function, a symbol, undefined in an array) is refused with its path.
+ */
+export function toJsonValue(value: unknown, path = '$'): JsonValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || value instanceof JsonNumber) return value;
+  if (Array.isArray(value)) return value.map((v: unknown, i) => toJsonValue(v, `${path}[${i}]`));
+  if (typeof value !== 'object') throw new TypeError(`${path}: ${typeof value} is not a JSON value`);
+  const out: { [key: string]: JsonValue } = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toJsonValue(v, `${path}.${k}`);
+  return out;
+}
+
 /** A row of a resource in the API's JSON form. */
 export function encodeRow(resource: ResourceName, row: object): { [key: string]: JsonValue } {
   return encodeMessage(RESOURCES[resource].schema, row as Record<string, unknown>);
@@ -94,7 +109,7 @@ export function queryToNdjson(result: QueryResult): string {
 function observation(o: Observation): { [key: string]: JsonValue } {
   const out: { [key: string]: JsonValue } = { at: formatTimestamp(o.at), observed: o.observed, ...pollRef(o.poll), stale: o.stale, failures: o.failures };
   if (o.lastFailure !== undefined) {
-    out.lastFailure = encodeMessage(RESOURCES.polls.schema, o.lastFailure as unknown as Record<string, unknown>);
+    out.lastFailure = encodeMessage(RESOURCES.polls.schema, o.lastFailure);
   }
   return out;
 }

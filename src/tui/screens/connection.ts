@@ -30,7 +30,7 @@ export function connectionScreen(source: BrowseSource, entry: StackEntry, uid: s
       empty: 'no samples',
     };
   }
-  const model = modelOf<KafkaConnection>('connections');
+  const model = modelOf('connections');
   const ctx = { now: detail.observedAt };
   const value = (id: string): string => model.columns.find((c) => c.id === id)?.value(detail.row, ctx) ?? '';
   const header = (id: string): string => model.columns.find((c) => c.id === id)?.header.toLowerCase() ?? id;

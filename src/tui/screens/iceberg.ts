@@ -26,7 +26,7 @@ export function icebergScreen(source: BrowseSource, entry: StackEntry, at: bigin
         : [seg('catalog ', 'label'), seg(`✖ unreachable ${sanitizeCell(catalog.errorCode)}: ${sanitizeCell(catalog.errorMessage)}`, 'error')],
     );
   }
-  const topicModel = modelOf<IcebergTopic>('iceberg-topics');
+  const topicModel = modelOf('iceberg-topics');
   for (const t of topics.rows.slice(0, 5)) {
     panel.push(
       topicModel.columns.flatMap((c) => {

@@ -1,5 +1,6 @@
 /** A resource's rows as a filtered, sorted grid with its "shown N of M" badge: the common part of the table screens. */
 import type { ResourceName } from '../../api/schema/resources.ts';
+import type { ColumnModel, ResourceRows } from '../../report/columns/index.ts';
 import { gridFromModel, sortColumns, type Grid, type GridExtras } from '../data/grid.ts';
 import type { StackEntry } from '../state/app.ts';
 import { countBadge, filterRows, modelOf, sortRows } from './rows.ts';
@@ -12,13 +13,13 @@ export interface ResourceTable<R> {
 }
 
 /** Filters (the entry's filter), sorts (the entry's sort) and draws rows with the resource's column model. */
-export function resourceTable<R extends object>(
-  resource: ResourceName,
+export function resourceTable<N extends ResourceName, R extends ResourceRows[N]>(
+  resource: N,
   rows: readonly R[],
   entry: StackEntry,
   extras: GridExtras<R>,
 ): ResourceTable<R> {
-  const model = modelOf<R>(resource);
+  const model: ColumnModel<R> = modelOf(resource);
   const kept = filterRows(rows, resource, entry.filter);
   const sorted = sortRows(kept, resource, sortColumns(model, extras, kept), entry.table.sort);
   return { grid: gridFromModel(model, sorted, extras), rows: sorted, badge: countBadge(sorted.length, rows.length) };

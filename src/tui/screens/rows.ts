@@ -1,16 +1,16 @@
 /** Filtering and sorting a resource's rows for a table: the filter engine's predicate and order_by per column. */
 import type { ResourceName } from '../../api/schema/resources.ts';
 import { compileOrderBy } from '../../filter/index.ts';
-import { COLUMN_MODELS } from '../../report/columns/index.ts';
+import { COLUMN_MODELS, type ResourceRows } from '../../report/columns/index.ts';
 import type { ColumnModel } from '../../report/columns/types.ts';
 import { rowPredicate } from '../data/filter-check.ts';
 import type { ActiveFilter } from '../state/app.ts';
 import type { SortState } from '../state/table.ts';
 import type { SortColumn } from '../data/grid.ts';
 
-/** The column model of a resource, typed for any row. */
-export function modelOf<R = object>(resource: ResourceName): ColumnModel<R> {
-  return COLUMN_MODELS[resource] as unknown as ColumnModel<R>;
+/** The column model of a resource, typed for its rows. */
+export function modelOf<N extends ResourceName>(resource: N): ColumnModel<ResourceRows[N]> {
+  return COLUMN_MODELS[resource];
 }
 
 /** Rows kept by the filter (all of them without one). */

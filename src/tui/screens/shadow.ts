@@ -35,7 +35,7 @@ const TASK_CELL = 38;
  * with a reason (faulted, not running) gets a line of its own, with the reason.
  */
 export function taskLines(tasks: readonly ShadowTaskRow[]): PanelLine[] {
-  const model = modelOf<ShadowTaskRow>('shadow-tasks');
+  const model = modelOf('shadow-tasks');
   const stateCol = model.columns.find((c) => c.id === 'state');
   const cellOf = (t: ShadowTaskRow): Segment[] => {
     const tone = stateCol?.tone?.(t);
@@ -64,7 +64,7 @@ export function taskLines(tasks: readonly ShadowTaskRow[]): PanelLine[] {
 /** The shadow links at `at`. */
 export function shadowLinksScreen(source: BrowseSource, entry: StackEntry, at: bigint): Screen {
   const state = source.stateAt<ShadowLink>('shadow-links', at);
-  const model = modelOf<ShadowLink>('shadow-links');
+  const model = modelOf('shadow-links');
   const now = state.poll?.startTime ?? at;
   const stateCol = model.columns.find((c) => c.id === 'state');
   const t = resourceTable('shadow-links', state.rows, entry, {
@@ -82,12 +82,12 @@ export function shadowLinkScreen(source: BrowseSource, entry: StackEntry, link: 
   const row = links.rows.find((l) => l.name === link);
   const panel: PanelLine[] = [];
   if (row === undefined) panel.push([seg(`link ${sanitizeCell(link)} is not reported at this instant`, 'warn')]);
-  else panel.push([seg('link ', 'label'), seg(`${sanitizeCell(link)}   `, 'title'), ...rowLine(modelOf<ShadowLink>('shadow-links'), row, ['state', 'topics', 'tasks', 'bootstrap', 'auth', 'tls'], now)]);
+  else panel.push([seg('link ', 'label'), seg(`${sanitizeCell(link)}   `, 'title'), ...rowLine(modelOf('shadow-links'), row, ['state', 'topics', 'tasks', 'bootstrap', 'auth', 'tls'], now)]);
   const tasks = source.stateAt<ShadowTaskRow>('shadow-tasks', at).rows.filter((t) => t.shadowLinkName === link);
   panel.push([seg(`tasks (${tasks.length})`, 'header')]);
   panel.push(...taskLines(tasks));
   const topics = source.stateAt<ShadowTopicRow>('shadow-topics', at).rows.filter((t) => t.shadowLinkName === link);
-  const topicModel = modelOf<ShadowTopicRow>('shadow-topics');
+  const topicModel = modelOf('shadow-topics');
   const stateCol = topicModel.columns.find((c) => c.id === 'state');
   const t = resourceTable('shadow-topics', topics, entry, {
     now,
@@ -119,7 +119,7 @@ export function shadowTopicScreen(source: BrowseSource, entry: StackEntry, link:
   const row = topics.rows.find((t) => t.shadowLinkName === link && t.name === topic);
   const panel: PanelLine[] = [];
   if (row === undefined) panel.push([seg(`topic ${sanitizeCell(topic)} is not reported at this instant`, 'warn')]);
-  else panel.push([seg('topic ', 'label'), seg(`${sanitizeCell(topic)}   `, 'title'), ...rowLine(modelOf<ShadowTopicRow>('shadow-topics'), row, ['link', 'source', 'state', 'lag'], now)]);
+  else panel.push([seg('topic ', 'label'), seg(`${sanitizeCell(topic)}   `, 'title'), ...rowLine(modelOf('shadow-topics'), row, ['link', 'source', 'state', 'lag'], now)]);
   const partitions = source
     .stateAt<ShadowPartitionRow>('shadow-partitions', at)
     .rows.filter((p) => p.shadowLinkName === link && p.topicName === topic);

@@ -32,7 +32,7 @@ export function upgradeScreen(source: BrowseSource, entry: StackEntry, at: bigin
   const u = status.rows[0];
   if (u === undefined) panel.push([seg('no upgrade status recorded at or before this instant', 'warn')]);
   else {
-    const line: PanelLine = modelOf<UpgradeStatus>('upgrade').columns
+    const line: PanelLine = modelOf('upgrade').columns
       .filter((c) => c.wide !== true)
       .flatMap((c) => {
         const tone = c.tone?.(u);
@@ -43,7 +43,7 @@ export function upgradeScreen(source: BrowseSource, entry: StackEntry, at: bigin
   }
   const members = source.stateAt<MemberVersion>('upgrade-members', at);
   const history = source.memberVersions();
-  const aliveCol = modelOf<MemberVersion>('upgrade-members').columns.find((c) => c.id === 'alive');
+  const aliveCol = modelOf('upgrade-members').columns.find((c) => c.id === 'alive');
   const t = resourceTable('upgrade-members', members.rows, entry, {
     now,
     after: [
