@@ -64,6 +64,8 @@ export interface GlobalDraft {
   shutdownTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   schedules?: Partial<Record<OperationName, string | null>>;
+  listen?: { host: string; port: number };
+  logFormat?: 'text' | 'json';
 }
 
 /** Merges a higher-precedence cluster layer over a lower one. */
@@ -292,4 +294,21 @@ export function linkSpec(key: string, value: string): ShadowLinkConfig {
       .filter((t) => t !== '')
       .map((t) => topicName(key, t)),
   };
+}
+
+/** Checks a listen address: `HOST:PORT`, `[IPv6]:PORT` or a bare port (127.0.0.1); port 0 picks a free one. */
+export function listenAddress(key: string, value: unknown): { host: string; port: number } {
+  const text = typeof value === 'number' ? String(value) : nonEmpty(key, value).trim();
+  const m = /^(?:(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):)?([0-9]{1,5})$/.exec(text);
+  const port = m === null ? NaN : Number(m[3]);
+  if (m === null || port > 65_535) {
+    throw new ConfigError(key, `${JSON.stringify(text)}: expected HOST:PORT, [IPv6]:PORT or a port, e.g. 127.0.0.1:9464`);
+  }
+  return { host: m[1] ?? m[2] ?? '127.0.0.1', port };
+}
+
+/** Checks a log format: text or json. */
+export function logFormat(key: string, value: unknown): 'text' | 'json' {
+  if (value !== 'text' && value !== 'json') throw new ConfigError(key, 'must be text or json');
+  return value;
 }

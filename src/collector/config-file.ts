@@ -13,6 +13,8 @@ import {
   envName,
   int,
   linkName,
+  listenAddress,
+  logFormat,
   nonEmpty,
   servicePrefix,
   sizeBytes,
@@ -93,6 +95,8 @@ export function parseConfigFile(text: string, source: string): FileLayer {
     'maxAnswerSize',
     'maxDecodeMemory',
     'thresholds',
+    'listen',
+    'logFormat',
   ]);
   const global: GlobalDraft = {
     jitterMs: opt(top, 'jitter', '', (k, v) => durationMs(k, v, { allowZero: true })),
@@ -103,6 +107,8 @@ export function parseConfigFile(text: string, source: string): FileLayer {
     keepRawAnswers: opt(top, 'keepRawAnswers', '', bool),
     retry: opt(top, 'retry', '', parseRetry),
     schedules: opt(top, 'schedules', '', parseSchedules),
+    listen: opt(top, 'listen', '', listenAddress),
+    logFormat: opt(top, 'logFormat', '', logFormat),
   };
   const clusters = top.clusters === undefined ? [] : list('clusters', top.clusters).map((c, i) => parseCluster(`clusters[${i}]`, c));
   const seen = new Map<string, number>();

@@ -26,6 +26,8 @@ import {
   envName,
   int,
   linkSpec,
+  listenAddress,
+  logFormat,
   mergeCluster,
   mergeGlobal,
   nonEmpty,
@@ -66,6 +68,10 @@ export interface CollectFlags {
   readonly maxAnswerSize?: string;
   /** a size, e.g. 512MiB */
   readonly maxHeldMemory?: string;
+  /** `HOST:PORT` or a port: serve /metrics, /healthz and /readyz there */
+  readonly listen?: string;
+  /** text or json */
+  readonly logFormat?: string;
 }
 
 /** Everything the configuration is built from. */
@@ -132,6 +138,8 @@ export function envLayer(env: ConfigInput['env']): { cluster: ClusterDraft; glob
     shutdownTimeoutMs: on('FLIGHTREC_SHUTDOWN_TIMEOUT', (k, v) => durationMs(k, v)),
     keepRawAnswers: on('FLIGHTREC_KEEP_RAW_ANSWERS', bool),
     maxHeldBytes: on('FLIGHTREC_MAX_HELD_MEMORY', (k, v) => sizeBytes(k, v)),
+    listen: on('FLIGHTREC_LISTEN', listenAddress),
+    logFormat: on('FLIGHTREC_LOG_FORMAT', logFormat),
   };
   return { cluster, global };
 }
@@ -179,6 +187,8 @@ export function flagsLayer(flags: CollectFlags): { cluster: ClusterDraft; global
     shutdownTimeoutMs: flags.shutdownTimeout === undefined ? undefined : durationMs('--shutdown-timeout', flags.shutdownTimeout),
     keepRawAnswers: flags.keepRawAnswers,
     maxHeldBytes: flags.maxHeldMemory === undefined ? undefined : sizeBytes('--max-held-memory', flags.maxHeldMemory),
+    listen: flags.listen === undefined ? undefined : listenAddress('--listen', flags.listen),
+    logFormat: flags.logFormat === undefined ? undefined : logFormat('--log-format', flags.logFormat),
   };
   return { cluster, global };
 }
@@ -238,6 +248,8 @@ export function loadCollectorConfig(input: ConfigInput): CollectorConfig {
     shutdownTimeoutMs: global.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
     keepRawAnswers: global.keepRawAnswers ?? false,
     maxHeldBytes: global.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES,
+    listen: global.listen ?? null,
+    logFormat: global.logFormat ?? 'text',
     ...(file.thresholds === undefined ? {} : { thresholds: file.thresholds }),
   };
 }

@@ -80,6 +80,10 @@ export interface CollectorConfig {
   readonly maxHeldBytes: number;
   /** the config file's `thresholds` section, as written: it belongs to the analysis, which checks it */
   readonly thresholds?: unknown;
+  /** where `/metrics`, `/healthz` and `/readyz` are served (null: not served) */
+  readonly listen: { readonly host: string; readonly port: number } | null;
+  /** how the collector writes its stderr lines: text (default) or one JSON object per line */
+  readonly logFormat: 'text' | 'json';
 }
 
 /** Default schedules: connections, shadow links and topics every 30 s; Iceberg and upgrade every 60 s. */
@@ -138,5 +142,7 @@ export function defaultCollectorConfig(clusters: readonly ClusterConfig[] = []):
     shutdownTimeoutMs: DEFAULT_SHUTDOWN_TIMEOUT_MS,
     keepRawAnswers: false,
     maxHeldBytes: DEFAULT_MAX_HELD_BYTES,
+    listen: null,
+    logFormat: 'text',
   };
 }

@@ -38,6 +38,14 @@ export interface CollectorStats {
   reopened: number;
   /** rounds not run because another collector holds the cluster's lease */
   standbyRounds: number;
+  /** retention passes run */
+  retentionRuns: number;
+  /** polls removed by retention */
+  prunedPolls: number;
+  /** bytes removed by retention (estimated) */
+  prunedBytes: number;
+  /** longest delay retention added to a scheduled poll, ms */
+  maxPruneDelayMs: number;
 }
 
 /** Fresh counters. */
@@ -55,6 +63,10 @@ export function emptyStats(): CollectorStats {
     redactions: 0,
     reopened: 0,
     standbyRounds: 0,
+    retentionRuns: 0,
+    prunedPolls: 0,
+    prunedBytes: 0,
+    maxPruneDelayMs: 0,
   };
 }
 
