@@ -42,7 +42,14 @@ export function hostPort(host: string, port: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-function send(req: IncomingMessage, res: ServerResponse, status: number, contentType: string, body: string, extra: Record<string, string> = {}): void {
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string,
+  extra: Record<string, string> = {},
+): void {
   const bytes = Buffer.from(body, 'utf8');
   const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
   res.writeHead(status, {
@@ -83,12 +90,15 @@ async function handle(h: HealthHandlers, req: IncomingMessage, res: ServerRespon
 
 /** Starts the server; rejects with the listen error (e.g. EADDRINUSE) when it cannot bind. */
 export function startHealthServer(host: string, port: number, handlers: HealthHandlers): Promise<HealthServer> {
-  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: 1_000 }, (req, res) => {
-    handle(handlers, req, res).catch(() => {
-      if (!res.headersSent) send(req, res, 500, TEXT, 'internal error\n');
-      else res.destroy();
-    });
-  });
+  const server = createServer(
+    { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: 1_000 },
+    (req, res) => {
+      handle(handlers, req, res).catch(() => {
+        if (!res.headersSent) send(req, res, 500, TEXT, 'internal error\n');
+        else res.destroy();
+      });
+    },
+  );
   server.maxConnections = MAX_CONNECTIONS;
   server.maxHeadersCount = 64;
   server.maxRequestsPerSocket = 100;

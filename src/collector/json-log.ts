@@ -37,13 +37,24 @@ export function roundOutcome(r: RoundResult): string {
   return r.stopped ? 'stopped' : 'ok';
 }
 
-const LEVEL_OF: Readonly<Record<string, LogLevel>> = { ok: 'info', nothing_to_poll: 'info', standby: 'info', stopped: 'warn', not_polled: 'warn', failed: 'error' };
+const LEVEL_OF: Readonly<Record<string, LogLevel>> = {
+  ok: 'info',
+  nothing_to_poll: 'info',
+  standby: 'info',
+  stopped: 'warn',
+  not_polled: 'warn',
+  failed: 'error',
+};
 
 /** The JSON line of a text line: `warning: ` and `error: ` prefixes become the level. */
 export function jsonLineOf(text: string, nowMs: number): JsonLogLine {
   const m = /^(warning|error): /.exec(text);
   const level: LogLevel = m === null ? 'info' : m[1] === 'error' ? 'error' : 'warn';
-  return { time: new Date(nowMs).toISOString(), level, message: sanitizeCell(m === null ? text : text.slice(m[0].length)) };
+  return {
+    time: new Date(nowMs).toISOString(),
+    level,
+    message: sanitizeCell(m === null ? text : text.slice(m[0].length)),
+  };
 }
 
 /** The JSON line of a round. */
@@ -65,7 +76,11 @@ export function jsonRoundLine(r: RoundResult, nowMs: number): JsonLogLine {
  * A reporter writing JSON lines on `out`; `now` is the wall clock in ms. With `prefixOf`, a round
  * that looks like a wrong service prefix gets the wrongPrefixNotice as a warn line, once per cluster.
  */
-export function createJsonReporter(out: TextOut, now: () => number, prefixOf?: (cluster: string) => string | undefined): Reporter {
+export function createJsonReporter(
+  out: TextOut,
+  now: () => number,
+  prefixOf?: (cluster: string) => string | undefined,
+): Reporter {
   const told = new Set<string>();
   const write = (l: JsonLogLine): void => void out.write(`${JSON.stringify(l)}\n`);
   return {

@@ -64,7 +64,8 @@ export class ClusterSeries {
       }
       case 'ListShadowTopics': {
         const topics = new Map<string, bigint>();
-        for (const t of (answer as ResponseOf<'ListShadowTopics'>).shadowTopics) topics.set(t.name, topicLag(t.status.partitionInformation));
+        for (const t of (answer as ResponseOf<'ListShadowTopics'>).shadowTopics)
+          topics.set(t.name, topicLag(t.status.partitionInformation));
         s.shadowLag.set(r.target, topics);
         return;
       }
@@ -80,7 +81,10 @@ export class ClusterSeries {
       case 'GetIcebergStatus': {
         const lag = new Map<string, bigint>();
         for (const t of (answer as ResponseOf<'GetIcebergStatus'>).topics) {
-          lag.set(t.topic, t.partitions.reduce((sum, p) => sum + p.commitLag, 0n));
+          lag.set(
+            t.topic,
+            t.partitions.reduce((sum, p) => sum + p.commitLag, 0n),
+          );
         }
         s.icebergLag = lag;
         return;
@@ -111,9 +115,10 @@ export class ClusterSeries {
   /** Open connections: labels [cluster, node, listener]. */
   openConnections(): BoundedSeries[] {
     return this.#each((cluster, s) =>
-      topN([...(s.connections ?? new Map<string, number>())].map(([k, value]) => ({ labels: k.split('\u0000'), value })), this.#n).map(
-        (x) => ({ labels: [cluster, ...x.labels], value: x.value }),
-      ),
+      topN(
+        [...(s.connections ?? new Map<string, number>())].map(([k, value]) => ({ labels: k.split('\u0000'), value })),
+        this.#n,
+      ).map((x) => ({ labels: [cluster, ...x.labels], value: x.value })),
     );
   }
 
@@ -122,7 +127,8 @@ export class ClusterSeries {
     return this.#each((cluster, s) => {
       const all: BoundedSeries[] = [];
       for (const [link, topics] of s.shadowLag) {
-        for (const [topic, lag] of topics) all.push({ labels: [labelValue(link), labelValue(topic)], value: gaugeValue(lag) });
+        for (const [topic, lag] of topics)
+          all.push({ labels: [labelValue(link), labelValue(topic)], value: gaugeValue(lag) });
       }
       return topN(all, this.#n).map((x) => ({ labels: [cluster, ...x.labels], value: x.value }));
     });
@@ -131,15 +137,21 @@ export class ClusterSeries {
   /** Iceberg commit lag: labels [cluster, topic]. */
   icebergCommitLag(): BoundedSeries[] {
     return this.#each((cluster, s) =>
-      topN([...(s.icebergLag ?? new Map<string, bigint>())].map(([t, lag]) => ({ labels: [labelValue(t)], value: gaugeValue(lag) })), this.#n).map(
-        (x) => ({ labels: [cluster, ...x.labels], value: x.value }),
-      ),
+      topN(
+        [...(s.icebergLag ?? new Map<string, bigint>())].map(([t, lag]) => ({
+          labels: [labelValue(t)],
+          value: gaugeValue(lag),
+        })),
+        this.#n,
+      ).map((x) => ({ labels: [cluster, ...x.labels], value: x.value })),
     );
   }
 
   /** Upgrade state: labels [cluster, state], value 1 (one series per cluster). */
   upgradeState(): BoundedSeries[] {
-    return this.#each((cluster, s) => (s.upgradeState === undefined ? [] : [{ labels: [cluster, labelValue(s.upgradeState)], value: 1 }]));
+    return this.#each((cluster, s) =>
+      s.upgradeState === undefined ? [] : [{ labels: [cluster, labelValue(s.upgradeState)], value: 1 }],
+    );
   }
 
   #each(fn: (cluster: string, s: ClusterState) => BoundedSeries[]): BoundedSeries[] {
@@ -148,7 +160,9 @@ export class ClusterSeries {
 }
 
 /** The lag of a shadow topic: the sum over its partitions of source high watermark minus shadow high watermark (never negative). */
-function topicLag(partitions: readonly { readonly highWatermark: bigint; readonly sourceHighWatermark: bigint }[]): bigint {
+function topicLag(
+  partitions: readonly { readonly highWatermark: bigint; readonly sourceHighWatermark: bigint }[],
+): bigint {
   let sum = 0n;
   for (const p of partitions) {
     const d = p.sourceHighWatermark - p.highWatermark;

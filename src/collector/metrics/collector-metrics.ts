@@ -94,22 +94,108 @@ export class CollectorMetrics {
       labelNames: ['cluster'],
       registers,
     });
-    fromStats(registers, 'gauge', `${p}held_polls`, 'Polls held in memory because the database refuses writes.', stat((s) => s.unwritten));
-    fromStats(registers, 'gauge', `${p}held_bytes`, 'Estimated memory of the held polls, bytes.', stat((s) => s.heldBytes));
-    fromStats(registers, 'counter', `${p}polls_dropped_total`, 'Held polls dropped (oldest first) past the memory budget.', stat((s) => s.dropped));
-    fromStats(registers, 'counter', `${p}polls_lost_recorded_total`, 'not_stored polls written to record dropped ones.', stat((s) => s.lostRecorded));
-    fromStats(registers, 'counter', `${p}polls_unstorable_total`, 'Answers stored as failed polls because they could not be stored as received.', stat((s) => s.unstorable));
-    fromStats(registers, 'counter', `${p}database_reopened_total`, 'Times the database file was found deleted or replaced and reopened.', stat((s) => s.reopened));
-    fromStats(registers, 'gauge', `${p}database_size_bytes`, 'Size of the database file plus its WAL, bytes.', () => sources.dbSize?.());
-    fromStats(registers, 'counter', `${p}retention_runs_total`, 'Retention passes run.', stat((s) => s.retentionRuns));
-    fromStats(registers, 'counter', `${p}retention_pruned_polls_total`, 'Polls removed by retention.', stat((s) => s.prunedPolls));
-    fromStats(registers, 'counter', `${p}retention_pruned_bytes_total`, 'Bytes removed by retention (estimated).', stat((s) => s.prunedBytes));
-    fromStats(registers, 'gauge', `${p}retention_max_prune_delay_seconds`, 'Longest delay retention added to a scheduled poll, seconds.', stat((s) => s.maxPruneDelayMs / 1000));
+    fromStats(
+      registers,
+      'gauge',
+      `${p}held_polls`,
+      'Polls held in memory because the database refuses writes.',
+      stat((s) => s.unwritten),
+    );
+    fromStats(
+      registers,
+      'gauge',
+      `${p}held_bytes`,
+      'Estimated memory of the held polls, bytes.',
+      stat((s) => s.heldBytes),
+    );
+    fromStats(
+      registers,
+      'counter',
+      `${p}polls_dropped_total`,
+      'Held polls dropped (oldest first) past the memory budget.',
+      stat((s) => s.dropped),
+    );
+    fromStats(
+      registers,
+      'counter',
+      `${p}polls_lost_recorded_total`,
+      'not_stored polls written to record dropped ones.',
+      stat((s) => s.lostRecorded),
+    );
+    fromStats(
+      registers,
+      'counter',
+      `${p}polls_unstorable_total`,
+      'Answers stored as failed polls because they could not be stored as received.',
+      stat((s) => s.unstorable),
+    );
+    fromStats(
+      registers,
+      'counter',
+      `${p}database_reopened_total`,
+      'Times the database file was found deleted or replaced and reopened.',
+      stat((s) => s.reopened),
+    );
+    fromStats(registers, 'gauge', `${p}database_size_bytes`, 'Size of the database file plus its WAL, bytes.', () =>
+      sources.dbSize?.(),
+    );
+    fromStats(
+      registers,
+      'counter',
+      `${p}retention_runs_total`,
+      'Retention passes run.',
+      stat((s) => s.retentionRuns),
+    );
+    fromStats(
+      registers,
+      'counter',
+      `${p}retention_pruned_polls_total`,
+      'Polls removed by retention.',
+      stat((s) => s.prunedPolls),
+    );
+    fromStats(
+      registers,
+      'counter',
+      `${p}retention_pruned_bytes_total`,
+      'Bytes removed by retention (estimated).',
+      stat((s) => s.prunedBytes),
+    );
+    fromStats(
+      registers,
+      'gauge',
+      `${p}retention_max_prune_delay_seconds`,
+      'Longest delay retention added to a scheduled poll, seconds.',
+      stat((s) => s.maxPruneDelayMs / 1000),
+    );
     const series = this.#series;
-    bounded(registers, `${p}cluster_open_connections`, 'Open connections by broker node and listener, latest complete round (top N, rest in other).', ['cluster', 'node', 'listener'], () => series.openConnections());
-    bounded(registers, `${p}cluster_shadow_lag`, 'Shadow topic lag (source minus shadow high watermark, summed over partitions) by link and topic, latest poll (top N, rest in other).', ['cluster', 'link', 'topic'], () => series.shadowLag());
-    bounded(registers, `${p}cluster_iceberg_commit_lag`, 'Iceberg records written but not committed, summed over partitions, by topic, latest poll (top N, rest in other).', ['cluster', 'topic'], () => series.icebergCommitLag());
-    bounded(registers, `${p}cluster_upgrade_state`, 'Upgrade finalization state of the cluster, latest poll: 1 on the current state.', ['cluster', 'state'], () => series.upgradeState());
+    bounded(
+      registers,
+      `${p}cluster_open_connections`,
+      'Open connections by broker node and listener, latest complete round (top N, rest in other).',
+      ['cluster', 'node', 'listener'],
+      () => series.openConnections(),
+    );
+    bounded(
+      registers,
+      `${p}cluster_shadow_lag`,
+      'Shadow topic lag (source minus shadow high watermark, summed over partitions) by link and topic, latest poll (top N, rest in other).',
+      ['cluster', 'link', 'topic'],
+      () => series.shadowLag(),
+    );
+    bounded(
+      registers,
+      `${p}cluster_iceberg_commit_lag`,
+      'Iceberg records written but not committed, summed over partitions, by topic, latest poll (top N, rest in other).',
+      ['cluster', 'topic'],
+      () => series.icebergCommitLag(),
+    );
+    bounded(
+      registers,
+      `${p}cluster_upgrade_state`,
+      'Upgrade finalization state of the cluster, latest poll: 1 on the current state.',
+      ['cluster', 'state'],
+      () => series.upgradeState(),
+    );
     collectDefaultMetrics({ register: this.registry, prefix: p });
   }
 
@@ -145,7 +231,13 @@ export class CollectorMetrics {
 }
 
 /** A metric without labels whose value is read at scrape time (nothing is exported while it is undefined). */
-function fromStats(registers: Registry[], type: 'gauge' | 'counter', name: string, help: string, read: () => number | undefined): void {
+function fromStats(
+  registers: Registry[],
+  type: 'gauge' | 'counter',
+  name: string,
+  help: string,
+  read: () => number | undefined,
+): void {
   if (type === 'gauge') {
     new Gauge({
       name,
@@ -172,7 +264,13 @@ function fromStats(registers: Registry[], type: 'gauge' | 'counter', name: strin
 }
 
 /** A gauge rebuilt from bounded series at every scrape (old label sets disappear). */
-function bounded<L extends string>(registers: Registry[], name: string, help: string, labelNames: readonly L[], read: () => BoundedSeries[]): void {
+function bounded<L extends string>(
+  registers: Registry[],
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  read: () => BoundedSeries[],
+): void {
   new Gauge<L>({
     name,
     help,

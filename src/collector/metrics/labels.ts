@@ -48,11 +48,16 @@ export function topN(series: Iterable<BoundedSeries>, n: number = DEFAULT_TOP_N)
     const prev = merged.get(key);
     merged.set(key, { labels: s.labels, value: (prev?.value ?? 0) + s.value });
   }
-  const sorted = [...merged.entries()].sort((a, b) => b[1].value - a[1].value || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const sorted = [...merged.entries()].sort(
+    (a, b) => b[1].value - a[1].value || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0),
+  );
   const kept = sorted.slice(0, n).map(([, s]) => s);
   const rest = sorted.slice(n);
   if (rest.length === 0) return kept;
   const width = rest[0]![1].labels.length;
-  kept.push({ labels: Array.from({ length: width }, () => OTHER), value: rest.reduce((sum, [, s]) => sum + s.value, 0) });
+  kept.push({
+    labels: Array.from({ length: width }, () => OTHER),
+    value: rest.reduce((sum, [, s]) => sum + s.value, 0),
+  });
   return kept;
 }

@@ -28,7 +28,10 @@ export class Observability {
 
   /** Builds both from the configuration (nothing is served yet). */
   constructor(opts: ObservabilityOptions) {
-    this.metrics = new CollectorMetrics({ stats: () => this.#stats, ...(opts.dbSize === undefined ? {} : { dbSize: opts.dbSize }) });
+    this.metrics = new CollectorMetrics({
+      stats: () => this.#stats,
+      ...(opts.dbSize === undefined ? {} : { dbSize: opts.dbSize }),
+    });
     this.readiness = new Readiness(readinessTargets(opts.config), opts.now);
   }
 
@@ -62,7 +65,10 @@ export class Observability {
    * Serves /metrics, /healthz and /readyz on `listen`; `line` gets the address served and, for an
    * address that is not loopback, a warning. Rejects when the address cannot be bound.
    */
-  async serve(listen: { readonly host: string; readonly port: number }, line: (text: string) => void): Promise<HealthServer> {
+  async serve(
+    listen: { readonly host: string; readonly port: number },
+    line: (text: string) => void,
+  ): Promise<HealthServer> {
     const server = await startHealthServer(listen.host, listen.port, {
       metrics: () => this.metrics.page(),
       ready: () => this.readiness.check(),

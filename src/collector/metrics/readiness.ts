@@ -77,7 +77,11 @@ export class Readiness {
   readonly #now: () => number;
 
   /** `now`: ms since the epoch, on the clock of the poll times. */
-  constructor(targets: readonly ReadinessTarget[], now: () => number, intervalOf: (expression: string) => number = cronIntervalMs) {
+  constructor(
+    targets: readonly ReadinessTarget[],
+    now: () => number,
+    intervalOf: (expression: string) => number = cronIntervalMs,
+  ) {
     this.#now = now;
     const intervals = new Map<string, number>();
     for (const spec of targets) {
@@ -104,7 +108,8 @@ export class Readiness {
   /** Takes one finished round (a standby round marks its targets as waiting on another collector). */
   round(r: RoundResult): void {
     if (r.standby !== true) return;
-    for (const t of this.#targets.values()) if (t.spec.cluster === r.cluster && t.spec.operation === r.operation) t.standby = true;
+    for (const t of this.#targets.values())
+      if (t.spec.cluster === r.cluster && t.spec.operation === r.operation) t.standby = true;
   }
 
   /** Ready when every target succeeded within twice its interval; otherwise the late ones and why. */
@@ -117,11 +122,18 @@ export class Readiness {
       if (age !== undefined && age <= allowed) continue;
       const what = `${t.spec.cluster} ${t.spec.operation}${t.spec.target === '' ? '' : ` ${oneLine(t.spec.target)}`}`;
       const since = age === undefined ? 'no successful poll yet' : `last successful poll ${seconds(age)} ago`;
-      const why = t.standby ? '; standby: another collector holds the cluster\'s lease' : t.lastError === undefined ? '' : `; last error ${t.lastError}`;
+      const why = t.standby
+        ? "; standby: another collector holds the cluster's lease"
+        : t.lastError === undefined
+          ? ''
+          : `; last error ${t.lastError}`;
       late.push(`${what}: ${since} (allowed ${seconds(allowed)}, schedule ${t.spec.expression})${why}`);
     }
     if (late.length === 0) return { ready: true, text: `ok: ${this.#targets.size} scheduled targets recording\n` };
-    return { ready: false, text: `not ready: ${late.length} of ${this.#targets.size} scheduled targets late\n${late.join('\n')}\n` };
+    return {
+      ready: false,
+      text: `not ready: ${late.length} of ${this.#targets.size} scheduled targets late\n${late.join('\n')}\n`,
+    };
   }
 }
 
