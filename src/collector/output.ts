@@ -38,13 +38,13 @@ export interface CollectorStats {
   reopened: number;
   /** rounds not run because another collector holds the cluster's lease */
   standbyRounds: number;
-  /** retention passes run */
+  /** retention passes run (src/collector/retention-runner.ts) */
   retentionRuns: number;
   /** polls removed by retention */
   prunedPolls: number;
-  /** bytes removed by retention (estimated) */
+  /** bytes of the file's pages retention freed */
   prunedBytes: number;
-  /** longest delay retention added to a scheduled poll, ms */
+  /** the longest delay pruning added to a scheduled poll, ms (the longest slice of work run between polls) */
   maxPruneDelayMs: number;
 }
 

@@ -195,7 +195,7 @@ describe('bounded cluster series', () => {
     });
     const json = await m.registry.getMetricsAsJSON();
     const hist = json.find((x) => x.name === 'flightrec_poll_duration_seconds')!;
-    const count = hist.values.find((v) => v.metricName === 'flightrec_poll_duration_seconds_count');
+    const count = hist.values.find((v) => 'metricName' in v && v.metricName === 'flightrec_poll_duration_seconds_count');
     expect(count).toMatchObject({ value: 2, labels: { cluster: 'prod', operation: 'GetUpgradeStatus' } });
     const f = await scrape(m);
     expect(series(f, 'flightrec_polls_total').map((x) => [x.labels?.outcome, x.value])).toEqual([

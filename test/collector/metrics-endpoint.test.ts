@@ -119,7 +119,7 @@ describe('collect --listen during a real recording', () => {
     expect(openSum).toBeLessThanOrEqual(covered);
     for (const m of open) expect(Object.keys(m.labels ?? {}).sort()).toEqual(['cluster', 'listener', 'node']);
     const lag = family(families, 'flightrec_cluster_shadow_lag').metrics;
-    expect(lag.some((m) => m.labels?.link === link && m.labels.topic === topic)).toBe(true);
+    expect(lag.some((m) => m.labels?.link === link && m.labels?.topic === topic)).toBe(true);
     expect(family(families, 'flightrec_cluster_upgrade_state').metrics).toEqual([
       expect.objectContaining({ value: '1', labels: expect.objectContaining({ cluster: 'default' }) }),
     ]);

@@ -157,7 +157,7 @@ export class CollectorMetrics {
       registers,
       'counter',
       `${p}retention_pruned_bytes_total`,
-      'Bytes removed by retention (estimated).',
+      'Bytes of the database file retention freed.',
       stat((s) => s.prunedBytes),
     );
     fromStats(
