@@ -3,7 +3,9 @@
  * loopback, a real SQLite file) and parsed with a Prometheus text-format parser; /readyz turning
  * 503 while the simulated cluster answers `unavailable` and 200 again once it recovers; JSON logs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import parsePrometheusTextFormat, { type PromFamily } from 'parse-prometheus-text-format';
@@ -163,6 +165,23 @@ describe('collect --listen during a real recording', () => {
     }
     for (const l of parsed) expect(['info', 'warn', 'error']).toContain(l.level);
     expect(io.err()).not.toMatch(/\r/);
+  });
+});
+
+describe('collect --listen on an address in use', () => {
+  it('exit 1 naming the address, before the database is created', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const db = join(dir, 'never.db');
+      const io = memoryIo({ cwd: dir });
+      expect(await runCli(['--db', db, 'collect', '--base-url', 'http://127.0.0.1:1', '--once', '--listen', `127.0.0.1:${port}`], io)).toBe(1);
+      expect(io.err()).toContain(`flightrec: --listen 127.0.0.1:${port}: cannot serve there (EADDRINUSE)`);
+      expect(existsSync(db)).toBe(false);
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
   });
 });
 
