@@ -30,6 +30,10 @@ const DAY_MS = 86_400_000;
 const isForever = (v: unknown): boolean =>
   v === null || v === false || (typeof v === 'string' && ['forever', 'off', 'none'].includes(v.trim().toLowerCase()));
 
+function isMapping(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
 function days(key: string, v: unknown): number | null {
   return isForever(v) ? null : durationMs(key, v, { max: MAX_RETENTION_MS }) / DAY_MS;
 }
@@ -51,14 +55,10 @@ export function statsRetention(opts: StatsRetentionOpts, configPath: string | un
       } catch {
         throw new ConfigError('', `${path}: not valid YAML`);
       }
-      const section =
-        doc !== null && typeof doc === 'object' && !Array.isArray(doc)
-          ? (doc as Record<string, unknown>).retention
-          : undefined;
+      const section = isMapping(doc) ? doc.retention : undefined;
       if (section !== undefined) {
-        if (section === null || typeof section !== 'object' || Array.isArray(section))
-          throw new ConfigError(where, 'must be a mapping (raw, rollups, maxSize)');
-        file = section as Record<string, unknown>;
+        if (!isMapping(section)) throw new ConfigError(where, 'must be a mapping (raw, rollups, maxSize)');
+        file = section;
       }
     }
     const raw = opts.retentionRaw ?? file.raw;
