@@ -9,7 +9,7 @@ import type { PollRecord } from '../../db/poll-record.ts';
 import type { CollectorStats } from '../output.ts';
 import type { RoundResult } from '../poller.ts';
 import { ClusterSeries } from './cluster-series.ts';
-import { DEFAULT_TOP_N, labelValue, type BoundedSeries } from './labels.ts';
+import { DEFAULT_TOP_N, gaugeValue, labelValue, type BoundedSeries } from './labels.ts';
 
 /** Prefix of every series name. */
 export const METRIC_PREFIX = 'flightrec_';
@@ -218,7 +218,7 @@ export class CollectorMetrics {
     this.#series.round(r);
     const c = r.coverage;
     if (c === undefined) return;
-    const total = Number(c.totalSize);
+    const total = gaugeValue(c.totalSize);
     this.#rowsCovered.set({ cluster }, c.rowsCovered);
     this.#totalSize.set({ cluster }, total);
     this.#coverage.set({ cluster }, total === 0 ? 1 : Math.min(1, c.rowsCovered / total));
