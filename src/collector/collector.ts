@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redactor } from '../api/client/index.ts';
 import { timestampFromMillis } from '../api/codec/timestamp.ts';
 import type { OperationName } from '../api/schema/operations.ts';
-import type { HistoryWriter } from '../db/poll-record.ts';
+import type { HistoryWriter, PollRecord } from '../db/poll-record.ts';
 import { createCallQueue } from './call-queue.ts';
 import { prepareCluster, type ClientFactory, type PreparedCluster } from './clients.ts';
 import type { CollectorConfig } from './config.ts';
@@ -50,6 +50,8 @@ export interface CollectorOptions {
   readonly createTask?: SchedulerDeps['createTask'];
   /** called after every round */
   readonly onRound?: (result: RoundResult) => void;
+  /** called with every poll attempt once its secrets are removed, before it is stored */
+  readonly onRecord?: (record: PollRecord) => void;
   /** what the start-up lines call the store (the database path) */
   readonly storeLabel?: string;
   /** this collector's identity in cluster leases (default: a random id) */
@@ -118,6 +120,7 @@ export class Collector {
       maxHeldBytes: opts.config.maxHeldBytes,
       keepRawAnswers: opts.config.keepRawAnswers,
       roundId: opts.roundId ?? randomUUID,
+      ...(opts.onRecord === undefined ? {} : { observe: opts.onRecord }),
       onFatal: (err) => {
         this.#stopCtl.abort();
         opts.onFatal?.(err);

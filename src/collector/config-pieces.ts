@@ -243,7 +243,7 @@ export const linkSpec = piece((value) => {
   return { name: link, topics: names };
 });
 
-/** A listen address: `host:port` (IPv4, `[::1]`-style IPv6 or `localhost`) or a bare port on 127.0.0.1. */
+/** A listen address: `host:port` (IPv4, `[::1]`-style IPv6 or `localhost`) or a bare port on 127.0.0.1; port 0 takes any free port. */
 export const listenAddress = piece((value): { host: string; port: number } | Refused => {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
   const expected = 'must be PORT or HOST:PORT such as 127.0.0.1:9464, [::1]:9464 or localhost:9464';
@@ -251,7 +251,7 @@ export const listenAddress = piece((value): { host: string; port: number } | Ref
   if (m === null) return new Refused(`${expected}, got ${JSON.stringify(value)}`);
   const [, rawHost, rawPort = ''] = m;
   const port = Number(rawPort);
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) return new Refused(`port ${rawPort} is not from 1 to 65535`);
+  if (!Number.isInteger(port) || port > 65_535) return new Refused(`port ${rawPort} is not from 0 (any free port) to 65535`);
   if (rawHost === undefined) return { host: '127.0.0.1', port };
   const host = rawHost.startsWith('[') ? rawHost.slice(1, -1) : rawHost;
   const ok = rawHost.startsWith('[') ? isIPv6(host) : isIPv4(host) || host === 'localhost';

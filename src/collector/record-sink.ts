@@ -25,6 +25,8 @@ export interface RecordSinkDeps {
   readonly roundId: () => string;
   /** called once when the database file is lost for good */
   readonly onFatal: (err: StoreLostError) => void;
+  /** sees every record once its secrets are removed (metrics, readiness) */
+  readonly observe?: (record: PollRecord) => void;
 }
 
 /** Writes the collector's records; see the module comment. */
@@ -69,6 +71,7 @@ export class RecordSink {
         );
       }
     }
+    this.#d.observe?.(clean);
     // behind any held records, so that polls reach the store (and get their ids) in time order
     this.#held.push(clean);
     this.flush();

@@ -227,8 +227,7 @@ describe('collector config', () => {
     expect(listen('0.0.0.0:65535')).toEqual({ host: '0.0.0.0', port: 65_535 });
     expect(load({ text: 'listen: 9464\nclusters: [{ baseUrl: "http://x:1" }]' }).listen).toEqual({ host: '127.0.0.1', port: 9464 });
     const refused: [string, RegExp][] = [
-      ['0', /^--listen: port 0 is not from 1 to 65535$/],
-      ['127.0.0.1:65536', /^--listen: port 65536 is not from 1 to 65535$/],
+      ['127.0.0.1:65536', /^--listen: port 65536 is not from 0 \(any free port\) to 65535$/],
       ['example.com:80', /^--listen: host "example.com" is not an IPv4 address, a \[bracketed\] IPv6 address or localhost$/],
       ['[nope]:80', /^--listen: host "\[nope\]" is not/],
       ['::1:80', /^--listen: must be PORT or HOST:PORT such as 127\.0\.0\.1:9464, \[::1\]:9464 or localhost:9464, got "::1:80"$/],

@@ -25,6 +25,9 @@ import {
 import { DEFAULT_START_NS, wallClockStart } from '../../sim/time.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { simStart } from '../sim-start.ts';
+import { hostPort, type HealthServer } from '../../collector/health-server.ts';
+import { createJsonReporter, jsonLineOf } from '../../collector/json-log.ts';
+import { Observability } from '../../collector/metrics/observability.ts';
 import { globalOptionsHelp } from './help.ts';
 import { addConnectionOptions, type ConnectionOpts } from './connection-options.ts';
 import { openRecordingStore, type RecordingStore } from '../../db/index.ts';
@@ -49,6 +52,8 @@ interface CollectOpts extends ConnectionOpts {
   seed?: string;
   connections?: string;
   start?: string;
+  listen?: string;
+  logFormat?: string;
 }
 
 interface GlobalOpts {
@@ -81,6 +86,8 @@ export function registerCollect(program: Command, io: CliIo, done: (code: number
     .addOption(new Option('--seed <n>', 'with --simulate: world seed'))
     .addOption(new Option('--connections <n>', 'with --simulate: number of open connections'))
     .option('--start <time>', "with --simulate: the world's start (default 2026-01-01T00:00:00Z accelerated, now in real time)")
+    .option('--listen <[host:]port>', 'serve /metrics, /healthz and /readyz there (a bare port: 127.0.0.1; default: off)')
+    .option('--log-format <format>', 'stderr lines as text (default) or json (one object per line)')
     .addHelpText(
       'after',
       globalOptionsHelp({
@@ -118,6 +125,8 @@ function flagsOf(opts: CollectOpts, cluster: string | undefined): CollectFlags {
     keepRawAnswers: opts.keepRawAnswers,
     maxAnswerSize: opts.maxAnswerSize,
     maxHeldMemory: opts.maxHeldMemory,
+    listen: opts.listen,
+    logFormat: opts.logFormat,
   };
 }
 
@@ -212,19 +221,39 @@ async function record(
   extra: { nowNs?: () => bigint; sleep?: Sleep } = {},
 ): Promise<number> {
   const dbPath = resolve(io.cwd, g.db);
-  const reporter: Reporter = io.collectorReporter ?? createReporter(io.stderr, () => databaseSize(dbPath), (name) => config.clusters.find((c) => c.name === name)?.servicePrefix);
+  const prefixOf = (name: string): string | undefined => config.clusters.find((c) => c.name === name)?.servicePrefix;
+  const reporter: Reporter =
+    io.collectorReporter ??
+    (config.logFormat === 'json' ? createJsonReporter(io.stderr, io.now, prefixOf) : createReporter(io.stderr, () => databaseSize(dbPath), prefixOf));
   // everything that can be wrong in the configuration is found before the database is created
   const prepared = prepareAll(config, io, (line) => reporter.line(`warning: ${line}`));
+  const closeClients = (): void => {
+    for (const p of prepared) void Promise.resolve(p.client.close()).catch(() => {});
+  };
+  const obs = observabilityOf(config, dbPath, io, extra.nowNs);
+  let server: HealthServer | undefined;
+  if (obs !== undefined && config.listen !== null) {
+    try {
+      server = await obs.serve(config.listen, (line) => reporter.line(line));
+    } catch (err) {
+      closeClients();
+      const code = (err as { code?: string }).code;
+      throw new RuntimeError(`--listen ${hostPort(config.listen.host, config.listen.port)}: cannot serve there (${code ?? (err instanceof Error ? err.message : String(err))})`);
+    }
+  }
   let writer: RecordingStore;
   try {
     writer = openRecordingStore(dbPath, { keepRawAnswers: config.keepRawAnswers });
   } catch (err) {
-    for (const p of prepared) void Promise.resolve(p.client.close()).catch(() => {});
+    closeClients();
+    await server?.close();
     throw err;
   }
   const owner = `${hostname()} pid ${process.pid} (${Math.random().toString(16).slice(2, 10)})`;
   const cron = io.createCronTask === undefined ? {} : { createTask: io.createCronTask };
-  const collector = new Collector({ config, writer, prepared, env: io.env, now: io.now, reporter, storeLabel: dbPath, owner, ...cron, ...extra });
+  const hooks = obs === undefined ? {} : { onRecord: obs.record, onRound: obs.round };
+  const collector = new Collector({ config, writer, prepared, env: io.env, now: io.now, reporter, storeLabel: dbPath, owner, ...cron, ...hooks, ...extra });
+  obs?.attach(collector.stats);
   const onAbort = (): void => void collector.shutdown();
   io.signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -253,7 +282,15 @@ async function record(
   } finally {
     io.signal.removeEventListener('abort', onAbort);
     await collector.shutdown();
+    await server?.close();
   }
+}
+
+/** The metrics and readiness behind --listen (undefined without it); readiness reads the clock of the poll times. */
+function observabilityOf(config: CollectorConfig, dbPath: string, io: CliIo, nowNs: (() => bigint) | undefined): Observability | undefined {
+  if (config.listen === null) return undefined;
+  const now = nowNs === undefined ? io.now : () => Number(nowNs() / 1_000_000n);
+  return new Observability({ config, now, dbSize: () => databaseSize(dbPath) });
 }
 
 function positiveNumber(flag: string, v: string | undefined): number | undefined {
@@ -315,11 +352,11 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
     const pace = Number.isFinite(rate) ? (simMs: number) => realSleep(simMs / rate, io.signal) : undefined;
     const { nowNs, nowMs, advanceTo, sleep } = simClock(sim, pace);
     const until = forMs === undefined ? Infinity : nowMs() + forMs;
-    io.stderr.write(
+    const simLine =
       `simulated cluster at ${sim.baseUrl}${scenario === undefined ? '' : ` playing ${scenario}`}; ` +
-        `${forMs === undefined ? 'until interrupted' : `for ${opts.for} of simulated time`}` +
-        `${Number.isFinite(rate) ? ` at ${rate}x` : ', as fast as possible'}\n`,
-    );
+      `${forMs === undefined ? 'until interrupted' : `for ${opts.for} of simulated time`}` +
+      `${Number.isFinite(rate) ? ` at ${rate}x` : ', as fast as possible'}`;
+    io.stderr.write(config.logFormat === 'json' ? `${JSON.stringify(jsonLineOf(simLine, io.now()))}\n` : `${simLine}\n`);
     checkAnalysisAndFilters(config, file);
     return await record(config, g, io, opts.once === true, (collector) => collector.runVirtual(until, { nowMs, advanceTo, ...(pace === undefined ? {} : { pace }) }), {
       nowNs,

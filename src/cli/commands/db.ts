@@ -17,6 +17,8 @@ import {
 } from '../../db/index.ts';
 import { RuntimeError, type CliIo } from '../context.ts';
 import { registerDbCheck } from './db-check.ts';
+import { formatGrowth, growthJson, statsGrowth, statsRetention, type StatsRetentionOpts } from './db-stats-growth.ts';
+import { readGrowthInputs } from '../../db/growth-inputs.ts';
 import { runPrune, type PruneOpts } from './db-prune.ts';
 import { globalOptionsHelp } from './help.ts';
 import { missingDatabaseMessage } from './missing-db.ts';
@@ -24,6 +26,7 @@ import { missingDatabaseMessage } from './missing-db.ts';
 interface GlobalOpts {
   db: string;
   output?: string;
+  config?: string;
 }
 
 /** Opens (creating when needed) the database at `path` and returns its writer (the store's open errors: exit 1). */
@@ -76,13 +79,21 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
 
   const help = (write: string): string => globalOptionsHelp({ db: write, output: ['text', 'json'] });
   db.command('stats')
-    .description('polls, entities and samples per resource, bytes per connection sample, file size')
-    .addHelpText('after', help('the history database to inspect'))
-    .action((_opts: unknown, cmd: Command) => {
+    .description('polls, entities and samples per resource, bytes per connection sample, file size, growth per day')
+    .option('--retention-raw <duration>', 'project the steady-state size with raw history kept this long (e.g. 14d; default: the config file\'s)')
+    .option('--retention-rollups <duration>', 'and rollups kept this long (e.g. 400d)')
+    .addHelpText(
+      'after',
+      globalOptionsHelp({ db: 'the history database to inspect', output: ['text', 'json'], config: 'its retention section gives the projection' }),
+    )
+    .action((opts: StatsRetentionOpts, cmd: Command) => {
       const { path, g } = pathOf(cmd);
+      const retention = statsRetention(opts, g.config === undefined ? undefined : resolve(io.cwd, g.config));
       const stats = withMaintenance(path, false, (m) => m.stats(), { given: g.db, cwd: io.cwd });
-      if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, ...stats }, null, 2)}\n`);
-      else io.stdout.write(formatStats(stats, path));
+      // growth per day and the steady-state projection (#16): a block of its own
+      const growth = statsGrowth(withMaintenance(path, false, (_m, h) => readGrowthInputs(h.sqlite, stats.fileBytes)), retention);
+      if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, ...stats, ...growthJson(growth) }, null, 2)}\n`);
+      else io.stdout.write(formatStats(stats, path) + formatGrowth(growth));
       done(0);
     });
 
