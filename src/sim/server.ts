@@ -90,6 +90,11 @@ export interface SimServer {
   close(): Promise<void>;
 }
 
+/** The operations served one call at a time per broker, by operation: the brokers a request reaches. */
+const ONE_AT_A_TIME: { readonly [N in OperationName]?: (req: RequestOf<N>, brokers: readonly number[]) => number[] } = {
+  ListKafkaConnections: (req, brokers) => brokersReached(req.filter, brokers) ?? [],
+};
+
 /** The answers the duplicate_uids fault rewrites, by operation: a tenth of the rows (at least one) listed twice. */
 const DUPLICATED: { readonly [N in OperationName]?: (value: ResponseOf<N>) => ResponseOf<N> } = {
   ListKafkaConnections: (v) => {
@@ -166,10 +171,10 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
     }
     let release: (() => void) | undefined;
     let locked: number[] = [];
-    if (op === 'ListKafkaConnections') {
+    const brokersOf = ONE_AT_A_TIME[op];
+    if (brokersOf !== undefined) {
       // one call at a time per broker: wait for the running ones, at most overlapWait, then 429
-      // (the operation's name just proved the request's type)
-      const reached = brokersReached((request as RequestOf<'ListKafkaConnections'>).filter, world.config.brokers) ?? [];
+      const reached = brokersOf(request, world.config.brokers);
       const deadline = performance.now() + overlapWait;
       for (let busy = reached.find((b) => listBusy.has(b)); busy !== undefined; busy = reached.find((b) => listBusy.has(b))) {
         const left = deadline - performance.now();

@@ -121,7 +121,7 @@ function errorAnswer(answer: ReceivedAnswer, ctx: AnswerContext): CallError {
     return new CallError({
       operation: ctx.operation,
       kind: 'connect',
-      code: known ? (parsed.code as never) : 'unknown',
+      code: isConnectCode(parsed.code) ? parsed.code : 'unknown',
       message: ctx.redactor.text(known ? serverMessage : `unrecognised code ${JSON.stringify(parsed.code)}: ${serverMessage}`) + note,
       details: tooDeep ? [] : ctx.redactor.deep(parsed.details),
       httpStatus: answer.status,

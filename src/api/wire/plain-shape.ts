@@ -8,11 +8,15 @@
 /** Makes an empty plain record. */
 export type PlainShape = new () => Record<string, unknown>;
 
+/** True when `new f()` makes a plain record: a function (not an arrow) whose prototype is Object.prototype. */
+function makesPlainRecords(f: unknown): f is PlainShape {
+  return typeof f === 'function' && f.prototype === Object.prototype;
+}
+
 /** A new constructor of plain records (one per message schema). */
 export function plainShape(): PlainShape {
-  // TypeScript gives no construct signature to a function expression; the prototype assignment
-  // below makes `new` on it create exactly a plain object.
-  const Shape = function (this: object) {} as unknown as PlainShape;
+  const Shape = function () {};
   Shape.prototype = Object.prototype;
+  if (!makesPlainRecords(Shape)) throw new Error('cannot make a constructor of plain records');
   return Shape;
 }
