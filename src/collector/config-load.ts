@@ -1,8 +1,8 @@
 /**
  * Loading the collector configuration: YAML file, then environment, then flags (precedence
  * flags > env > file > defaults), validated with messages that name the key, flag or variable.
+ * This module loads zod: the command line imports it when a command runs, not to list its help.
  */
-import { readFileSync } from 'node:fs';
 import {
   DEFAULT_CLUSTER_NAME,
   DEFAULT_CONNECTIONS,
@@ -43,17 +43,6 @@ export interface ConfigInput {
   readonly flags: CollectFlags;
   /** use only the global settings of the file (the clusters come from flags, e.g. --simulate) */
   readonly ignoreFileClusters?: boolean;
-}
-
-/** Reads a config file; a missing or unreadable file is a ConfigError naming it. */
-export function readConfigFile(path: string): { text: string; path: string } {
-  try {
-    return { text: readFileSync(path, 'utf8'), path };
-  } catch (err) {
-    const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? 'cannot read');
-    throw new ConfigError('', `config file ${path}: ${why}`);
-  }
 }
 
 function hasAny(o: object): boolean {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_SCHEDULES, loadCollectorConfig, type ConfigInput } from '../../src/collector/index.ts';
+import { ConfigError, DEFAULT_SCHEDULES } from '../../src/collector/index.ts';
+import { loadCollectorConfig, type ConfigInput } from '../../src/collector/config-load.ts';
 
 const FULL = `
 jitter: 1s

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import type { JsonValue } from '../../api/codec/lossless-json.ts';
 import { sanitizeCell, sanitizeForTerminal } from '../../api/safe-text.ts';
 import { formatJson } from '../../report/render/json.ts';
-import { ConfigError, createClusterClient, loadCollectorConfig, readConfigFile, type CollectFlags } from '../../collector/index.ts';
+import { ConfigError, createClusterClient, readConfigFile, type CollectFlags } from '../../collector/index.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { probeCluster, type ClusterCheck } from './check-probe.ts';
 import { globalOptionsHelp } from './help.ts';
@@ -49,6 +49,7 @@ function flagsOf(o: CheckOpts, cluster: string | undefined): CollectFlags {
 /** Runs `check`; 0 when every operation asked answers, 1 otherwise. */
 export async function runCheck(opts: CheckOpts, g: GlobalOpts, io: CliIo): Promise<number> {
   const warnings: string[] = [];
+  const { loadCollectorConfig } = await import('../../collector/config-load.ts');
   let config;
   try {
     const file = g.config === undefined ? undefined : readConfigFile(resolve(io.cwd, g.config));

@@ -11,7 +11,6 @@ import {
   Collector,
   ConfigError,
   createReporter,
-  loadCollectorConfig,
   parseDurationMs,
   parseTimeArg,
   prepareCluster,
@@ -34,7 +33,6 @@ import { addConnectionOptions, type ConnectionOpts } from './connection-options.
 import { DatabaseOpenError, DatabaseVersionError, openRecordingStore, type RecordingStore } from '../../db/index.ts';
 import { checkFilter, compileOrderBy, FilterError } from '../../filter/index.ts';
 import { ThresholdError } from '../../report/timeline/thresholds.ts';
-import { resolveThresholds } from '../../report/timeline/thresholds-schema.ts';
 
 /** The options of `collect` as commander gives them. */
 interface CollectOpts extends ConnectionOpts {
@@ -162,8 +160,9 @@ function exitCodeOf(results: readonly RoundResult[], collector: Collector): numb
  * analysis): each cluster's connections filter and order_by in the server's dialect, and the
  * file's `thresholds` section. Exit 2 with the key and, for a filter, the caret display.
  */
-function checkAnalysisAndFilters(config: CollectorConfig, file: { path: string } | undefined): void {
+async function checkAnalysisAndFilters(config: CollectorConfig, file: { path: string } | undefined): Promise<void> {
   if (config.thresholds !== undefined) {
+    const { resolveThresholds } = await import('../../report/timeline/thresholds-schema.ts');
     try {
       resolveThresholds(config.thresholds);
     } catch (err) {
@@ -216,8 +215,9 @@ export async function runCollect(opts: CollectOpts, g: GlobalOpts, io: CliIo): P
   for (const [flag, v] of [['--speed', opts.speed], ['--for', opts.for], ['--seed', opts.seed], ['--connections', opts.connections], ['--start', opts.start]] as const) {
     if (v !== undefined) throw new UsageError(`${flag} needs --simulate`);
   }
+  const { loadCollectorConfig } = await import('../../collector/config-load.ts');
   const config = usage(() => loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) }));
-  checkAnalysisAndFilters(config, file);
+  await checkAnalysisAndFilters(config, file);
   return record(config, g, io, opts.once === true, (collector) => {
     collector.start();
     return waitForAbort(collector.stopping);
@@ -299,6 +299,7 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
   const rate = speed ?? (forMs === undefined ? 1 : Infinity);
   const startTime = simStart(opts.start, rate === 1 ? wallClockStart(io.now()) : DEFAULT_START_NS, io.now());
   const { startSimServer, simClock } = await import('../../sim/index.ts');
+  const { loadCollectorConfig } = await import('../../collector/config-load.ts');
   const named = typeof opts.simulate === 'string' ? opts.simulate : undefined;
   // a file path is relative to the working directory; a bare word is a built-in scenario
   const scenario = named !== undefined && /[/\\.]/.test(named) ? resolve(io.cwd, named) : named;
@@ -343,7 +344,7 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
         `${forMs === undefined ? 'until interrupted' : `for ${opts.for} of simulated time`}` +
         `${Number.isFinite(rate) ? ` at ${rate}x` : ', as fast as possible'}\n`,
     );
-    checkAnalysisAndFilters(config, file);
+    await checkAnalysisAndFilters(config, file);
     return await record(config, g, io, opts.once === true, (collector) => collector.runVirtual(until, { nowMs, advanceTo, ...(pace === undefined ? {} : { pace }) }), {
       nowNs,
       sleep,

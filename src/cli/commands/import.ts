@@ -14,7 +14,7 @@ import { isOperationName, OPERATION_NAMES, OPERATIONS, type OperationName } from
 import { decodeRequest, decodeAnswer } from '../../api/wire/answers.ts';
 import { defaultMessage } from '../../api/wire/defaults.ts';
 import { ValidationError } from '../../api/wire/validation-error.ts';
-import { ConfigError, parseConfigFile, parseTimeArg, readConfigFile, TimeArgError } from '../../collector/index.ts';
+import { ConfigError, parseTimeArg, readConfigFile, TimeArgError } from '../../collector/index.ts';
 import type { PollFailure, PollRecord, PollSuccess } from '../../db/poll-record.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { unknownNameMessage } from '../suggest.ts';
@@ -62,15 +62,16 @@ export function registerImport(program: Command, io: CliIo, done: (code: number)
         output: ['text', 'json'],
       }),
     )
-    .action((files: string[], opts: ImportOpts, cmd: Command) => {
+    .action(async (files: string[], opts: ImportOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOpts & ImportOpts>();
-      done(runImport(files, opts, g, io));
+      done(await runImport(files, opts, g, io));
     });
 }
 
-function clusterOf(g: GlobalOpts, io: CliIo): string {
+async function clusterOf(g: GlobalOpts, io: CliIo): Promise<string> {
   if (g.cluster !== undefined) return g.cluster;
   if (g.config === undefined) return 'default';
+  const { parseConfigFile } = await import('../../collector/config-file.ts');
   try {
     const file = readConfigFile(resolve(io.cwd, g.config));
     const names = parseConfigFile(file.text, file.path).clusters.map((c) => c.name ?? 'default');
@@ -152,7 +153,7 @@ export function outcomeOf(op: OperationName, body: Buffer): { outcome: PollSucce
 }
 
 /** Runs `import`; returns the exit code (1 when a file was invalid or unreadable). */
-export function runImport(files: readonly string[], opts: ImportOpts, g: GlobalOpts, io: CliIo): number {
+export async function runImport(files: readonly string[], opts: ImportOpts, g: GlobalOpts, io: CliIo): Promise<number> {
   if (!isOperationName(opts.op)) throw new UsageError(`--op: ${unknownNameMessage('operation', opts.op, OPERATION_NAMES)}`);
   const op = opts.op;
   let at: bigint | undefined;
@@ -163,7 +164,7 @@ export function runImport(files: readonly string[], opts: ImportOpts, g: GlobalO
     throw err;
   }
   const baseRequest = parseRequest(op, opts.request) as Record<string, unknown>;
-  const cluster = clusterOf(g, io);
+  const cluster = await clusterOf(g, io);
   const writer = openHistoryWriter(resolve(io.cwd, g.db));
   const outcomes: ImportOutcome[] = [];
   try {
