@@ -305,7 +305,9 @@ function mergeAuth(low: AuthLayer | undefined, high: AuthLayer | undefined): Aut
 
 /** A copy of `o` without its undefined properties (so that a spread never hides a lower layer's value). */
 export function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  const out = { ...o };
+  for (const [k, v] of Object.entries(out)) if (v === undefined) Reflect.deleteProperty(out, k);
+  return out;
 }
 
 /** `o`, or undefined when it has no property (a section the layer does not set). */
