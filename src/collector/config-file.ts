@@ -55,7 +55,8 @@ export const schedulesSchema = strict(Object.fromEntries(scheduleKeys.map((k) =>
   },
 );
 
-const secretInFile = (use: string) => z.never({ error: `secrets are not written in the config; use ${use}` }).optional();
+const secretInFile = (use: string) =>
+  z.never({ error: `secrets are not written in the config; use ${use}` }).optional();
 
 const authSchema = strict({
   kind: z.enum(['none', 'basic', 'bearer'], { error: 'must be none, basic or bearer' }).optional(),
@@ -68,10 +69,20 @@ const authSchema = strict({
   token: secretInFile('tokenEnv or tokenFile'),
 }).superRefine((a, ctx) => {
   if (a.passwordEnv !== undefined && a.passwordFile !== undefined) {
-    ctx.issues.push({ code: 'custom', input: a, path: ['passwordFile'], message: 'give either passwordEnv or passwordFile, not both' });
+    ctx.issues.push({
+      code: 'custom',
+      input: a,
+      path: ['passwordFile'],
+      message: 'give either passwordEnv or passwordFile, not both',
+    });
   }
   if (a.tokenEnv !== undefined && a.tokenFile !== undefined) {
-    ctx.issues.push({ code: 'custom', input: a, path: ['tokenFile'], message: 'give either tokenEnv or tokenFile, not both' });
+    ctx.issues.push({
+      code: 'custom',
+      input: a,
+      path: ['tokenFile'],
+      message: 'give either tokenEnv or tokenFile, not both',
+    });
   }
 });
 
@@ -87,7 +98,10 @@ const tlsSchema = strict({
 
 /** A shadow link: its name alone, or `{ name, topics }`. */
 const shadowLinkEntry = z.unknown().transform((value, ctx) => {
-  const r = typeof value === 'string' ? linkName.transform((name) => ({ name, topics: [] })).safeParse(value) : shadowLink.safeParse(value);
+  const r =
+    typeof value === 'string'
+      ? linkName.transform((name) => ({ name, topics: [] })).safeParse(value)
+      : shadowLink.safeParse(value);
   if (r.success) return r.data;
   for (const issue of r.error.issues) {
     const path = issue.code === 'unrecognized_keys' ? [...issue.path, ...issue.keys.slice(0, 1)] : issue.path;
@@ -100,7 +114,12 @@ const shadowLinks = list(shadowLinkEntry).superRefine((links, ctx) => {
   const names = new Set<string>();
   links.forEach((l, i) => {
     if (names.has(l.name)) {
-      ctx.issues.push({ code: 'custom', input: l, path: [i, 'name'], message: `link ${JSON.stringify(l.name)} is listed twice` });
+      ctx.issues.push({
+        code: 'custom',
+        input: l,
+        path: [i, 'name'],
+        message: `link ${JSON.stringify(l.name)} is listed twice`,
+      });
     }
     names.add(l.name);
   });
@@ -170,13 +189,18 @@ const fileSchema = strict({
         const name = c.name ?? '';
         const first = seen.get(name);
         if (first !== undefined) {
-          ctx.issues.push({ code: 'custom', input: c, path: [i, 'name'], message: `${JSON.stringify(name)} is already used by clusters[${first}]` });
+          ctx.issues.push({
+            code: 'custom',
+            input: c,
+            path: [i, 'name'],
+            message: `${JSON.stringify(name)} is already used by clusters[${first}]`,
+          });
         }
         seen.set(name, i);
       });
     })
     .optional(),
-  ...globalShape,
+  ...globalSchema.shape,
   // belongs to the analysis commands (timeline, trends, summary), which read the same file and check it
   thresholds: z.unknown().optional(),
 });

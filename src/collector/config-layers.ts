@@ -69,7 +69,10 @@ export interface Layer {
 }
 
 /** `LINK:TOPIC,TOPIC LINK` (entries separated by white space or `;`). */
-const linkList = z.preprocess((v) => (typeof v === 'string' ? v.split(/\s*;\s*|\s+/).filter((s) => s !== '') : v), z.array(linkSpec));
+const linkList = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(/\s*;\s*|\s+/).filter((s) => s !== '') : v),
+  z.array(linkSpec),
+);
 
 const retentionMs = durationMs({ max: MAX_RETENTION_MS });
 
@@ -104,7 +107,11 @@ const envSchema = z.object({
 const scheduleItem = z.string().transform((item, ctx): ScheduleLayer => {
   const eq = item.indexOf('=');
   if (eq <= 0) {
-    ctx.issues.push({ code: 'custom', input: item, message: `${JSON.stringify(item)}: expected OPERATION=CRON, e.g. connections="*/10 * * * * *"` });
+    ctx.issues.push({
+      code: 'custom',
+      input: item,
+      message: `${JSON.stringify(item)}: expected OPERATION=CRON, e.g. connections="*/10 * * * * *"`,
+    });
     return z.NEVER;
   }
   const r = schedulesSchema.safeParse({ [item.slice(0, eq).trim()]: item.slice(eq + 1) });
@@ -143,10 +150,20 @@ const flagsSchema = z
   })
   .superRefine((f, ctx) => {
     if (f.passwordEnv !== undefined && f.passwordFile !== undefined) {
-      ctx.issues.push({ code: 'custom', input: f, path: ['passwordFile'], message: 'give either --password-env or --password-file, not both' });
+      ctx.issues.push({
+        code: 'custom',
+        input: f,
+        path: ['passwordFile'],
+        message: 'give either --password-env or --password-file, not both',
+      });
     }
     if (f.tokenEnv !== undefined && f.tokenFile !== undefined) {
-      ctx.issues.push({ code: 'custom', input: f, path: ['tokenFile'], message: 'give either --token-env or --token-file, not both' });
+      ctx.issues.push({
+        code: 'custom',
+        input: f,
+        path: ['tokenFile'],
+        message: 'give either --token-env or --token-file, not both',
+      });
     }
   });
 
@@ -155,9 +172,11 @@ export function flagName(property: string): string {
   return `--${property.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
 
-/** The environment layer: `FLIGHTREC_*` variables (empty ones count as unset) for the selected cluster and the globals. */
+/** The environment layer: `FLIGHTREC_*` variables (empty means unset) for the selected cluster and the globals. */
 export function envLayer(env: Readonly<Record<string, string | undefined>>): Layer {
-  const set = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('FLIGHTREC_') && v !== undefined && v !== ''));
+  const set = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => k.startsWith('FLIGHTREC_') && v !== undefined && v !== ''),
+  );
   const r = envSchema.safeParse(set);
   if (!r.success) throw configErrorOf(r.error, (path) => String(path[0]));
   const e = r.data;
@@ -174,7 +193,11 @@ export function envLayer(env: Readonly<Record<string, string | undefined>>): Lay
     keyFile: e.FLIGHTREC_KEY_FILE,
     insecureSkipVerify: e.FLIGHTREC_INSECURE_SKIP_VERIFY,
   });
-  const retention = defined({ raw: e.FLIGHTREC_RETENTION_RAW, rollups: e.FLIGHTREC_RETENTION_ROLLUPS, maxSize: e.FLIGHTREC_RETENTION_MAX_SIZE });
+  const retention = defined({
+    raw: e.FLIGHTREC_RETENTION_RAW,
+    rollups: e.FLIGHTREC_RETENTION_ROLLUPS,
+    maxSize: e.FLIGHTREC_RETENTION_MAX_SIZE,
+  });
   return {
     cluster: defined({
       baseUrl: e.FLIGHTREC_BASE_URL,
@@ -210,7 +233,12 @@ export function flagsLayer(flags: CollectFlags): Layer {
     tokenEnv: f.tokenEnv,
     tokenFile: f.tokenFile,
   });
-  const tls = defined({ caFile: f.caFile, certFile: f.certFile, keyFile: f.keyFile, insecureSkipVerify: f.insecureSkipVerify });
+  const tls = defined({
+    caFile: f.caFile,
+    certFile: f.certFile,
+    keyFile: f.keyFile,
+    insecureSkipVerify: f.insecureSkipVerify,
+  });
   const retention = defined({ raw: f.retentionRaw, rollups: f.retentionRollups, maxSize: f.retentionMaxSize });
   const schedules = f.schedule === undefined || f.schedule.length === 0 ? undefined : Object.assign({}, ...f.schedule);
   return {
@@ -277,7 +305,9 @@ function mergeAuth(low: AuthLayer | undefined, high: AuthLayer | undefined): Aut
 
 /** A copy of `o` without its undefined properties (so that a spread never hides a lower layer's value). */
 export function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  const out = { ...o };
+  for (const [k, v] of Object.entries(out)) if (v === undefined) Reflect.deleteProperty(out, k);
+  return out;
 }
 
 /** `o`, or undefined when it has no property (a section the layer does not set). */

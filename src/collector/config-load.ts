@@ -1,8 +1,8 @@
 /**
  * Loading the collector configuration: YAML file, then environment, then flags (precedence
  * flags > env > file > defaults), validated with messages that name the key, flag or variable.
+ * This module loads zod: the command line imports it when a command runs, not to list its help.
  */
-import { readFileSync } from 'node:fs';
 import {
   DEFAULT_CLUSTER_NAME,
   DEFAULT_CONNECTIONS,
@@ -20,7 +20,15 @@ import {
 import { DEFAULT_SERVICE_PREFIX } from '../api/schema/operations.ts';
 import { ConfigError } from './config-error.ts';
 import { parseConfigFile, type AuthLayer, type ClusterLayer, type GlobalLayer } from './config-file.ts';
-import { defined, envLayer, flagsLayer, mergeCluster, mergeGlobal, type CollectFlags, type Layer } from './config-layers.ts';
+import {
+  defined,
+  envLayer,
+  flagsLayer,
+  mergeCluster,
+  mergeGlobal,
+  type CollectFlags,
+  type Layer,
+} from './config-layers.ts';
 import { clusterName, configErrorOf, formatMs } from './config-pieces.ts';
 import { DEFAULT_MAX_HELD_BYTES } from './held-polls.ts';
 import { DEFAULT_RETRY } from './retry.ts';
@@ -37,24 +45,14 @@ export interface ConfigInput {
   readonly ignoreFileClusters?: boolean;
 }
 
-/** Reads a config file; a missing or unreadable file is a ConfigError naming it. */
-export function readConfigFile(path: string): { text: string; path: string } {
-  try {
-    return { text: readFileSync(path, 'utf8'), path };
-  } catch (err) {
-    const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? 'cannot read');
-    throw new ConfigError('', `config file ${path}: ${why}`);
-  }
-}
-
 function hasAny(o: object): boolean {
   return Object.values(o).some((v) => v !== undefined);
 }
 
 /** Loads, merges and validates the whole configuration. Throws ConfigError. */
 export function loadCollectorConfig(input: ConfigInput): CollectorConfig {
-  const file = input.file === undefined ? { global: {}, clusters: [] } : parseConfigFile(input.file.text, input.file.path);
+  const file =
+    input.file === undefined ? { global: {}, clusters: [] } : parseConfigFile(input.file.text, input.file.path);
   const fileClusters = input.ignoreFileClusters === true ? [] : file.clusters;
   const env = envLayer(input.env);
   const flags = flagsLayer(input.flags);
@@ -64,12 +62,14 @@ export function loadCollectorConfig(input: ConfigInput): CollectorConfig {
   const wanted = input.flags.cluster ?? input.env.FLIGHTREC_CLUSTER;
   if (wanted !== undefined && wanted !== '') {
     const checked = clusterName.safeParse(wanted);
-    if (!checked.success) throw configErrorOf(checked.error, () => (input.flags.cluster !== undefined ? '--cluster' : 'FLIGHTREC_CLUSTER'));
+    if (!checked.success)
+      throw configErrorOf(checked.error, () => (input.flags.cluster !== undefined ? '--cluster' : 'FLIGHTREC_CLUSTER'));
   }
 
   if (fileClusters.length > 1) {
     fileClusters.forEach((c, i) => {
-      if (c.name === undefined) throw new ConfigError(`clusters[${i}].name`, 'required when several clusters are configured');
+      if (c.name === undefined)
+        throw new ConfigError(`clusters[${i}].name`, 'required when several clusters are configured');
     });
   }
   const named = fileClusters.map((c, i) => ({ layer: c, key: `clusters[${i}]`, name: c.name ?? DEFAULT_CLUSTER_NAME }));
@@ -87,7 +87,10 @@ export function loadCollectorConfig(input: ConfigInput): CollectorConfig {
     }
   } else if (named.length === 0) {
     if (overrides.baseUrl === undefined) {
-      throw new ConfigError('', 'no cluster to record: give --base-url URL, set FLIGHTREC_BASE_URL, or list clusters in a config file (--config)');
+      throw new ConfigError(
+        '',
+        'no cluster to record: give --base-url URL, set FLIGHTREC_BASE_URL, or list clusters in a config file (--config)',
+      );
     }
     chosen = [{ layer: overrides, key: '--base-url', name: DEFAULT_CLUSTER_NAME }];
   } else if (named.length === 1) {
@@ -194,7 +197,12 @@ function finalizeCluster(
  * (`clusters[0]`) or `--base-url` for a cluster given by flags; messages use the words the
  * user wrote: the config keys, the flags, the variables.
  */
-function finalizeAuth(layer: AuthLayer | undefined, clusterKey: string, cluster: string, env: ConfigInput['env']): AuthConfig {
+function finalizeAuth(
+  layer: AuthLayer | undefined,
+  clusterKey: string,
+  cluster: string,
+  env: ConfigInput['env'],
+): AuthConfig {
   if (layer === undefined) return { kind: 'none' };
   const key = `${clusterKey}.auth`;
   const inFile = clusterKey.startsWith('clusters[');
@@ -212,23 +220,31 @@ function finalizeAuth(layer: AuthLayer | undefined, clusterKey: string, cluster:
     const flag = what === 'password' ? '--password-env/--password-file' : '--token-env/--token-file';
     const keys = what === 'password' ? 'passwordEnv/passwordFile' : 'tokenEnv/tokenFile';
     if (defaulted) {
-      throw new ConfigError('', `no ${what} for cluster ${cluster}: set ${name}, or ${keys} in the config (${flag} on the command line)`);
+      throw new ConfigError(
+        '',
+        `no ${what} for cluster ${cluster}: set ${name}, or ${keys} in the config (${flag} on the command line)`,
+      );
     }
     const namedBy = inFile
       ? `${key}.${what}Env`
       : what === 'password'
         ? '--password-env or FLIGHTREC_PASSWORD_ENV'
         : '--token-env or FLIGHTREC_TOKEN_ENV';
-    throw new ConfigError('', `no ${what} for cluster ${cluster}: the variable ${name} (named by ${namedBy}) is not set or empty`);
+    throw new ConfigError(
+      '',
+      `no ${what} for cluster ${cluster}: the variable ${name} (named by ${namedBy}) is not set or empty`,
+    );
   };
   if (kind === 'none') {
     if (hasToken || hasBasic) throw new ConfigError(at('kind'), 'is none but credentials are given');
     return { kind: 'none' };
   }
   if (kind === 'basic') {
-    if (hasToken) throw new ConfigError(at('kind'), 'basic authentication takes a user name and a password, not a token');
+    if (hasToken)
+      throw new ConfigError(at('kind'), 'basic authentication takes a user name and a password, not a token');
     if (layer.username === undefined) throw new ConfigError(at('username'), 'required for basic authentication');
-    if (layer.passwordFile !== undefined) return { kind: 'basic', username: layer.username, passwordFile: layer.passwordFile };
+    if (layer.passwordFile !== undefined)
+      return { kind: 'basic', username: layer.username, passwordFile: layer.passwordFile };
     const passwordEnv = layer.passwordEnv ?? DEFAULT_PASSWORD_ENV;
     requireSet('password', passwordEnv, layer.passwordEnv === undefined);
     return { kind: 'basic', username: layer.username, passwordEnv };

@@ -224,7 +224,10 @@ export const topicName = nonEmpty.transform((s, ctx) => {
 });
 
 /** A shadow link to follow, with the shadow topics to read one by one. */
-export const shadowLink = z.strictObject({ name: linkName, topics: z.array(topicName).default([]) }, { error: objectError(['name', 'topics']) });
+export const shadowLink = z.strictObject(
+  { name: linkName, topics: z.array(topicName).default([]) },
+  { error: objectError(['name', 'topics']) },
+);
 
 /** `link` or `link:topic1,topic2` (the `--link` flag and FLIGHTREC_SHADOW_LINKS entries). */
 export const linkSpec = piece((value) => {
@@ -255,12 +258,17 @@ export const listenAddress = piece((value): { host: string; port: number } | Ref
   if (rawHost === undefined) return { host: '127.0.0.1', port };
   const host = rawHost.startsWith('[') ? rawHost.slice(1, -1) : rawHost;
   const ok = rawHost.startsWith('[') ? isIPv6(host) : isIPv4(host) || host === 'localhost';
-  if (!ok) return new Refused(`host ${JSON.stringify(rawHost)} is not an IPv4 address, a [bracketed] IPv6 address or localhost`);
+  if (!ok)
+    return new Refused(
+      `host ${JSON.stringify(rawHost)} is not an IPv4 address, a [bracketed] IPv6 address or localhost`,
+    );
   return { host, port };
 });
 
 /** The collector's log format. */
-export const logFormat = z.enum(['text', 'json'], { error: (iss) => `must be text or json, got ${JSON.stringify(iss.input)}` });
+export const logFormat = z.enum(['text', 'json'], {
+  error: (iss) => `must be text or json, got ${JSON.stringify(iss.input)}`,
+});
 
 /**
  * The error option of a strict object: an unknown key lists the keys it accepts (the key is
@@ -295,7 +303,10 @@ export function dottedPath(path: readonly PropertyKey[]): string {
  * The ConfigError of the first issue of a failed parse. `keyOf` turns the issue's path into
  * the name the user wrote (a dotted key, `--flag` or `VARIABLE`); an unknown key is named itself.
  */
-export function configErrorOf(error: z.ZodError, keyOf: (path: readonly PropertyKey[]) => string = dottedPath): ConfigError {
+export function configErrorOf(
+  error: z.ZodError,
+  keyOf: (path: readonly PropertyKey[]) => string = dottedPath,
+): ConfigError {
   const issue = error.issues[0];
   if (issue === undefined) return new ConfigError('', 'is not valid');
   const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;

@@ -1,8 +1,8 @@
 /** The collector: config, schedules, fan-out, retries, one call at a time, clean shutdown. */
 export * from './config.ts';
-export { ConfigError } from './config-error.ts';
-export { parseConfigFile, SCHEDULE_GROUPS } from './config-file.ts';
-export { loadCollectorConfig, readConfigFile, type CollectFlags, type ConfigInput } from './config-load.ts';
+export { ConfigError, readConfigFile } from './config-error.ts';
+// loadCollectorConfig and parseConfigFile load zod: import './config-load.ts' or './config-file.ts' when needed
+export type { CollectFlags, ConfigInput } from './config-load.ts';
 export * from './time-args.ts';
 export * from './retry.ts';
 export * from './call-queue.ts';

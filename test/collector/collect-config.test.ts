@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCollectorConfig, type CollectFlags } from '../../src/collector/index.ts';
+import { loadCollectorConfig, type CollectFlags } from '../../src/collector/config-load.ts';
 import { openDatabase, sqliteLeases } from '../../src/db/index.ts';
 import { startSimServer, type SimServer } from '../../src/sim/index.ts';
 import { memoryIo } from '../helpers/memory-io.ts';

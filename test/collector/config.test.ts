@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_SCHEDULES, loadCollectorConfig, type ConfigInput } from '../../src/collector/index.ts';
+import { ConfigError, DEFAULT_SCHEDULES } from '../../src/collector/index.ts';
+import { parseConfigFile } from '../../src/collector/config-file.ts';
+import { loadCollectorConfig, type ConfigInput } from '../../src/collector/config-load.ts';
 
 const FULL = `
 jitter: 1s
@@ -118,7 +121,7 @@ describe('collector config', () => {
   it('reads the password from FLIGHTREC_PASSWORD when basic auth names no source', () => {
     const env = { FLIGHTREC_BASE_URL: 'http://x:1', FLIGHTREC_USERNAME: 'admin', FLIGHTREC_PASSWORD: 'pw' };
     expect(load({ env }).clusters[0]!.auth).toEqual({ kind: 'basic', username: 'admin', passwordEnv: 'FLIGHTREC_PASSWORD' });
-    const err = errorOf(() => load({ env: { ...env, FLIGHTREC_PASSWORD: undefined } as never }));
+    const err = errorOf(() => load({ env: { ...env, FLIGHTREC_PASSWORD: undefined } }));
     // in the user's terms: what to set, not an internal key path such as --base-url.auth.passwordEnv
     expect(err.message).toBe(
       'no password for cluster default: set FLIGHTREC_PASSWORD, or passwordEnv/passwordFile in the config (--password-env/--password-file on the command line)',
@@ -261,5 +264,15 @@ describe('collector config', () => {
       if (typeof expected === 'string') expect(err.message, JSON.stringify(input)).toBe(expected);
       else expect(err.message, JSON.stringify(input)).toMatch(expected);
     }
+  });
+
+  it('accepts the file docs/operations.md documents key by key', () => {
+    const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    const start = doc.indexOf('```yaml', doc.indexOf('## `flightrec.yaml`, every key')) + '```yaml'.length;
+    const file = parseConfigFile(doc.slice(start, doc.indexOf('```', start)), 'operations.md');
+    expect(file.global.retention).toEqual({ raw: 14 * 86_400_000, rollups: 400 * 86_400_000, maxSize: 20 * 1024 ** 3 });
+    expect(file.global.listen).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(file.global.logFormat).toBe('text');
+    expect(file.clusters.length).toBeGreaterThan(0);
   });
 });

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { sanitizeCell, sanitizeForTerminal } from '../../api/safe-text.ts';
 import { formatJson, toJsonValue } from '../../report/render/json.ts';
-import { createClusterClient, loadCollectorConfig, readConfigFile, type CollectFlags } from '../../collector/index.ts';
+import { createClusterClient, readConfigFile, type CollectFlags } from '../../collector/index.ts';
 import { EXIT, type CliIo } from '../context.ts';
 import { probeCluster, type ClusterCheck } from './check-probe.ts';
 import { globalOptionsHelp } from './help.ts';
@@ -48,6 +48,7 @@ function flagsOf(o: CheckOpts, cluster: string | undefined): CollectFlags {
 /** Runs `check`; 0 when every operation asked answers, 1 otherwise. */
 export async function runCheck(opts: CheckOpts, g: GlobalOpts, io: CliIo): Promise<number> {
   const warnings: string[] = [];
+  const { loadCollectorConfig } = await import('../../collector/config-load.ts');
   const file = g.config === undefined ? undefined : readConfigFile(resolve(io.cwd, g.config));
   const config = loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) });
   const checks: ClusterCheck[] = [];

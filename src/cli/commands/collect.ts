@@ -10,7 +10,6 @@ import { Option, type Command } from 'commander';
 import {
   Collector,
   createReporter,
-  loadCollectorConfig,
   parseDurationMs,
   prepareCluster,
   readConfigFile,
@@ -33,7 +32,6 @@ import { addConnectionOptions, type ConnectionOpts } from './connection-options.
 import { openRecordingStore, type RecordingStore } from '../../db/index.ts';
 import { checkFilter, compileOrderBy, FilterError } from '../../filter/index.ts';
 import { ThresholdError } from '../../report/timeline/thresholds.ts';
-import { resolveThresholds } from '../../report/timeline/thresholds-schema.ts';
 
 /** The options of `collect` as commander gives them. */
 interface CollectOpts extends ConnectionOpts {
@@ -158,8 +156,9 @@ function exitCodeOf(results: readonly RoundResult[], collector: Collector): numb
  * analysis): each cluster's connections filter and order_by in the server's dialect, and the
  * file's `thresholds` section. Exit 2 with the key and, for a filter, the caret display.
  */
-function checkAnalysisAndFilters(config: CollectorConfig, file: { path: string } | undefined): void {
+async function checkAnalysisAndFilters(config: CollectorConfig, file: { path: string } | undefined): Promise<void> {
   if (config.thresholds !== undefined) {
+    const { resolveThresholds } = await import('../../report/timeline/thresholds-schema.ts');
     try {
       resolveThresholds(config.thresholds);
     } catch (err) {
@@ -203,8 +202,9 @@ export async function runCollect(opts: CollectOpts, g: GlobalOpts, io: CliIo): P
   for (const [flag, v] of [['--speed', opts.speed], ['--for', opts.for], ['--seed', opts.seed], ['--connections', opts.connections], ['--start', opts.start]] as const) {
     if (v !== undefined) throw new UsageError(`${flag} needs --simulate`);
   }
+  const { loadCollectorConfig } = await import('../../collector/config-load.ts');
   const config = loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) });
-  checkAnalysisAndFilters(config, file);
+  await checkAnalysisAndFilters(config, file);
   return record(config, g, io, opts.once === true, (collector) => {
     collector.start();
     return waitForAbort(collector.stopping);
@@ -315,6 +315,7 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
   const rate = speed ?? (forMs === undefined ? 1 : Infinity);
   const startTime = simStart(opts.start, rate === 1 ? wallClockStart(io.now()) : DEFAULT_START_NS, io.now());
   const { startSimServer, simClock } = await import('../../sim/index.ts');
+  const { loadCollectorConfig } = await import('../../collector/config-load.ts');
   const named = typeof opts.simulate === 'string' ? opts.simulate : undefined;
   // a file path is relative to the working directory; a bare word is a built-in scenario
   const scenario = named !== undefined && /[/\\.]/.test(named) ? resolve(io.cwd, named) : named;
@@ -357,7 +358,7 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
       `${forMs === undefined ? 'until interrupted' : `for ${opts.for} of simulated time`}` +
       `${Number.isFinite(rate) ? ` at ${rate}x` : ', as fast as possible'}`;
     io.stderr.write(config.logFormat === 'json' ? `${JSON.stringify(jsonLineOf(simLine, io.now()))}\n` : `${simLine}\n`);
-    checkAnalysisAndFilters(config, file);
+    await checkAnalysisAndFilters(config, file);
     return await record(config, g, io, opts.once === true, (collector) => collector.runVirtual(until, { nowMs, advanceTo, ...(pace === undefined ? {} : { pace }) }), {
       nowNs,
       sleep,

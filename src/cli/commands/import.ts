@@ -14,7 +14,7 @@ import { isOperationName, OPERATION_NAMES, OPERATIONS, type OperationName } from
 import { decodeRequest, operationCodecs } from '../../api/wire/answers.ts';
 import { defaultMessage } from '../../api/wire/defaults.ts';
 import { ValidationError } from '../../api/wire/validation-error.ts';
-import { parseConfigFile, readConfigFile } from '../../collector/index.ts';
+import { readConfigFile } from '../../collector/index.ts';
 import type { PollFailure, PollRecord, PollSuccess } from '../../db/poll-record.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { unknownNameMessage } from '../suggest.ts';
@@ -63,15 +63,16 @@ export function registerImport(program: Command, io: CliIo, done: (code: number)
         output: ['text', 'json'],
       }),
     )
-    .action((files: string[], opts: ImportOpts, cmd: Command) => {
+    .action(async (files: string[], opts: ImportOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOpts & ImportOpts>();
-      done(runImport(files, opts, g, io));
+      done(await runImport(files, opts, g, io));
     });
 }
 
-function clusterOf(g: GlobalOpts, io: CliIo): string {
+async function clusterOf(g: GlobalOpts, io: CliIo): Promise<string> {
   if (g.cluster !== undefined) return g.cluster;
   if (g.config === undefined) return 'default';
+  const { parseConfigFile } = await import('../../collector/config-file.ts');
   const file = readConfigFile(resolve(io.cwd, g.config));
   const names = parseConfigFile(file.text, file.path).clusters.map((c) => c.name ?? 'default');
   if (names.length === 1) return names[0]!;
@@ -145,12 +146,12 @@ export function outcomeOf(op: OperationName, body: Buffer): { outcome: PollSucce
 }
 
 /** Runs `import`; returns the exit code (1 when a file was invalid or unreadable). */
-export function runImport(files: readonly string[], opts: ImportOpts, g: GlobalOpts, io: CliIo): number {
+export async function runImport(files: readonly string[], opts: ImportOpts, g: GlobalOpts, io: CliIo): Promise<number> {
   if (!isOperationName(opts.op)) throw new UsageError(`--op: ${unknownNameMessage('operation', opts.op, OPERATION_NAMES)}`);
   const op = opts.op;
   const at = timeOption('--at', opts.at, io);
   const baseRequest = parseRequest(op, opts.request) as Record<string, unknown>;
-  const cluster = clusterOf(g, io);
+  const cluster = await clusterOf(g, io);
   const writer = openHistoryWriter(resolve(io.cwd, g.db));
   const outcomes: ImportOutcome[] = [];
   try {

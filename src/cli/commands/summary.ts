@@ -49,7 +49,7 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
     .option('--window <duration>', 'how far back to look (30m, 6h, 1d); default 6h, or the whole recording when it ended before that')
     .option('--until <time>', 'the end of the window, "now" for the summary (RFC 3339, now, -2h); default now')
     .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, config: 'its thresholds: section', output: SUMMARY_FORMATS, color: true }))
-    .action((opts: SummaryOpts, cmd: Command) => {
+    .action(async (opts: SummaryOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<AnalysisGlobals>();
       const given = opts.window;
       const window =
@@ -57,7 +57,7 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
       if (window <= 0n) throw new UsageError('--window must be longer than zero');
       const out = chooseOutput<SummaryFormat>(g, io, SUMMARY_FORMATS);
       const until = timeOption('--until', opts.until ?? 'now', io) as bigint;
-      const thresholds = thresholdsFromConfig(g, io);
+      const thresholds = await thresholdsFromConfig(g, io);
       const summary = withHistory(g, io, (reader, cluster) => {
         let chosen = { until, window };
         if (opts.window === undefined && opts.until === undefined) {

@@ -13,8 +13,7 @@ import { renderTimelineAnnotations, renderTimelineJson, renderTimelineNdjson, ti
 import { renderTimelineMarkdown } from '../../report/render/timeline-md.ts';
 import { renderTimelineText } from '../../report/render/timeline-text.ts';
 import { renderYaml } from '../../report/render/yaml.ts';
-import { ThresholdError, type Thresholds } from '../../report/timeline/thresholds.ts';
-import { resolveThresholds } from '../../report/timeline/thresholds-schema.ts';
+import { DEFAULT_THRESHOLDS, ThresholdError, type Thresholds } from '../../report/timeline/thresholds.ts';
 import { ENTITY_KINDS, nearestNames, recordedNames, splitEntity } from '../../report/timeline/entity-names.ts';
 import { buildTimeline, type Timeline, type TimelineSource } from '../../report/timeline/timeline.ts';
 import { isSeverity, SEVERITIES, type Severity } from '../../report/timeline/types.ts';
@@ -42,8 +41,9 @@ export interface AnalysisGlobals {
  * The detector thresholds: the `thresholds:` section of the config file when there is one,
  * over the defaults. A bad key or value is a usage error naming it.
  */
-export function thresholdsFromConfig(g: AnalysisGlobals, io: CliIo): Thresholds {
-  if (g.config === undefined) return resolveThresholds();
+export async function thresholdsFromConfig(g: AnalysisGlobals, io: CliIo): Promise<Thresholds> {
+  if (g.config === undefined) return DEFAULT_THRESHOLDS;
+  const { resolveThresholds } = await import('../../report/timeline/thresholds-schema.ts');
   const path = resolve(io.cwd, g.config);
   let doc: unknown;
   try {
@@ -77,7 +77,7 @@ export function registerTimeline(program: Command, io: CliIo, done: (code: numbe
     .option('--for <kind/name>', 'only events about this entity or its children (broker/2, link/dr-primary, client/orders-7)')
     .option('--min-severity <severity>', `lowest severity shown: ${SEVERITIES.join(', ')}`, 'info')
     .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, config: 'its thresholds: section', output: TIMELINE_FORMATS, color: true }))
-    .action((opts: TimelineOpts, cmd: Command) => {
+    .action(async (opts: TimelineOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<AnalysisGlobals>();
       if (!isSeverity(opts.minSeverity)) {
         throw new UsageError(`--min-severity: ${unknownNameMessage('severity', opts.minSeverity, SEVERITIES)}`);
@@ -92,7 +92,7 @@ export function registerTimeline(program: Command, io: CliIo, done: (code: numbe
       const since = timeOption('--since', opts.since, io);
       const until = timeOption('--until', opts.until, io);
       if (since !== undefined && until !== undefined && until < since) throw new UsageError('--since must not be after --until');
-      const thresholds = thresholdsFromConfig(g, io);
+      const thresholds = await thresholdsFromConfig(g, io);
       const timeline = withHistory(g, io, (reader, cluster) => {
         const minSeverity = opts.minSeverity as Severity;
         const t = buildTimeline(reader, { since, until, cluster, thresholds, for: opts.for, minSeverity });

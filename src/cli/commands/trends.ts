@@ -39,7 +39,7 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
     .option('--until <time>', 'up to TIME; default the last recorded poll')
     .option('--top <n>', 'only the N largest rows')
     .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, config: 'its thresholds: section', output: TRENDS_FORMATS, color: true }))
-    .action((metric: string, opts: TrendsOpts, cmd: Command) => {
+    .action(async (metric: string, opts: TrendsOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<AnalysisGlobals>();
       if (!isMetricName(metric)) {
         throw new UsageError(unknownNameMessage('metric', metric, METRIC_NAMES));
@@ -50,7 +50,7 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
       const out = chooseOutput<TrendsFormat>(g, io, TRENDS_FORMATS);
       const since = timeOption('--since', opts.since, io);
       const until = timeOption('--until', opts.until, io);
-      const thresholds = thresholdsFromConfig(g, io);
+      const thresholds = await thresholdsFromConfig(g, io);
       const result = withHistory(g, io, (reader, cluster) =>
         computeTrends(reader, { metric, by: opts.by, since, until, cluster, thresholds, top: opts.top === undefined ? undefined : Number(opts.top) }),
       );

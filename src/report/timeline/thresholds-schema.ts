@@ -16,7 +16,11 @@ const duration = z.string({ error: 'must be a duration such as 30s, 5m, 1h or 1d
   try {
     ns = days !== null ? BigInt(days[1] ?? '0') * 86_400n * S : parseFilterDuration(text);
   } catch {
-    ctx.issues.push({ code: 'custom', input: v, message: `invalid duration ${JSON.stringify(v)}: use a number with a unit (ms, s, m, h, d)` });
+    ctx.issues.push({
+      code: 'custom',
+      input: v,
+      message: `invalid duration ${JSON.stringify(v)}: use a number with a unit (ms, s, m, h, d)`,
+    });
     return z.NEVER;
   }
   if (ns <= 0n) {
@@ -27,17 +31,28 @@ const duration = z.string({ error: 'must be a duration such as 30s, 5m, 1h or 1d
 });
 
 /** A count of things, at least 1. */
-const count = z.number({ error: 'must be a whole number, at least 1' }).int({ error: 'must be a whole number, at least 1' }).min(1, {
-  error: 'must be a whole number, at least 1',
-});
+const count = z
+  .number({ error: 'must be a whole number, at least 1' })
+  .int({ error: 'must be a whole number, at least 1' })
+  .min(1, {
+    error: 'must be a whole number, at least 1',
+  });
 
 /** A multiplier, greater than 1. */
-const factor = z.number({ error: 'must be a number greater than 1' }).gt(1, { error: 'must be a number greater than 1' });
+const factor = z
+  .number({ error: 'must be a number greater than 1' })
+  .gt(1, { error: 'must be a number greater than 1' });
 
 /** A number of records (0 or more; as decimal text beyond 2^53). */
 const notRecords = { error: 'must be a whole number of records (0 or more)' };
 const records = z
-  .union([z.number(notRecords).int(notRecords).nonnegative(notRecords).max(Number.MAX_SAFE_INTEGER, notRecords), z.string(notRecords).regex(/^[0-9]+$/, notRecords)], notRecords)
+  .union(
+    [
+      z.number(notRecords).int(notRecords).nonnegative(notRecords).max(Number.MAX_SAFE_INTEGER, notRecords),
+      z.string(notRecords).regex(/^[0-9]+$/, notRecords),
+    ],
+    notRecords,
+  )
   .transform((v) => BigInt(v));
 
 /** A strict group of thresholds; absent, it takes every default. */
@@ -45,7 +60,8 @@ function group<S extends z.core.$ZodLooseShape>(shape: S) {
   const keys = Object.keys(shape).join(', ');
   return z
     .strictObject(shape, {
-      error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown key (expected one of: ${keys})` : 'must be a mapping (key: value)'),
+      error: (iss) =>
+        iss.code === 'unrecognized_keys' ? `unknown key (expected one of: ${keys})` : 'must be a mapping (key: value)',
     })
     .readonly();
 }
@@ -109,6 +125,11 @@ export function resolveThresholds(partial: unknown = {}): Thresholds {
   const r = thresholdsSchema.safeParse(partial);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
-  const path = issue === undefined ? [] : issue.code === 'unrecognized_keys' ? [...issue.path, ...issue.keys.slice(0, 1)] : issue.path;
+  const path =
+    issue === undefined
+      ? []
+      : issue.code === 'unrecognized_keys'
+        ? [...issue.path, ...issue.keys.slice(0, 1)]
+        : issue.path;
   throw new ThresholdError(path.map(String).join('.'), issue?.message ?? 'is not valid');
 }

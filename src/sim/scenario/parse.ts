@@ -3,7 +3,16 @@ import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type
 import { z } from 'zod';
 import { parseFilterDuration } from '../../api/codec/duration.ts';
 import { OPERATION_NAMES } from '../../api/schema/operations.ts';
-import { API_FAULT_KINDS, EVENT_KINDS, EVENT_KIND_NAMES, ScenarioError, type EventKind, type EventKindSpec, type Scenario, type ScenarioEvent } from './types.ts';
+import {
+  API_FAULT_KINDS,
+  EVENT_KINDS,
+  EVENT_KIND_NAMES,
+  ScenarioError,
+  type EventKind,
+  type EventKindSpec,
+  type Scenario,
+  type ScenarioEvent,
+} from './types.ts';
 
 const TOP_KEYS = ['name', 'description', 'duration', 'world', 'events'] as const;
 const WORLD_KEYS = ['connections', 'brokers', 'links', 'auto_finalization', 'extreme_values'] as const;
@@ -25,7 +34,9 @@ function duration(missing = 'missing (required)'): z.ZodType<bigint, unknown> {
         const ns = parseFilterDuration(v);
         if (ns >= 0n) return ns;
       } catch (err) {
-        return fail(`invalid duration ${shown(v)}: ${err instanceof Error ? err.message : String(err)} (use e.g. 90s, 2m, 1h30m)`);
+        return fail(
+          `invalid duration ${shown(v)}: ${err instanceof Error ? err.message : String(err)} (use e.g. 90s, 2m, 1h30m)`,
+        );
       }
     }
     return fail(`expected a duration like 90s, 2m or 1h30m, got ${shown(v)}`);
@@ -97,7 +108,9 @@ const eventSchema = z
     {
       kind: z.enum(EVENT_KIND_NAMES, {
         error: (iss) =>
-          iss.input === undefined ? `missing (one of ${kindNames})` : `unknown event kind ${shown(iss.input)} (expected one of ${kindNames})`,
+          iss.input === undefined
+            ? `missing (one of ${kindNames})`
+            : `unknown event kind ${shown(iss.input)} (expected one of ${kindNames})`,
       }),
       at: duration('missing (when the event starts, e.g. 2m)'),
       duration: duration().optional(),
@@ -113,15 +126,19 @@ const eventSchema = z
     const fail = (key: string, message: string, at: 'key' | 'value' = 'value'): void => {
       ctx.issues.push({ code: 'custom', input: e, path: [key], message, params: { at } });
     };
-    for (const key of Object.keys(e)) if (!allowed.includes(key)) fail(key, `unknown field (expected one of ${allowed.join(', ')})`, 'key');
-    for (const [key, f] of Object.entries(fields)) if (f.required === true && !Object.hasOwn(e, key)) fail(key, 'missing (required)');
+    for (const key of Object.keys(e))
+      if (!allowed.includes(key)) fail(key, `unknown field (expected one of ${allowed.join(', ')})`, 'key');
+    for (const [key, f] of Object.entries(fields))
+      if (f.required === true && !Object.hasOwn(e, key)) fail(key, 'missing (required)');
     const windowKey = e.duration !== undefined ? 'duration' : 'until';
     if (e.duration !== undefined && e.until !== undefined) fail('until', 'give either duration or until, not both');
     else if (e.duration !== undefined || e.until !== undefined) {
       if (spec.window === 'none') fail(windowKey, `${e.kind} is instantaneous and takes no window`);
-      else if ((e.duration !== undefined ? e.at + e.duration : (e.until ?? 0n)) <= e.at) fail(windowKey, 'must be after `at`');
+      else if ((e.duration !== undefined ? e.at + e.duration : (e.until ?? 0n)) <= e.at)
+        fail(windowKey, 'must be after `at`');
     } else if (spec.window === 'required') fail('duration', `missing: ${e.kind} needs a duration or until`);
-    if (e.factor !== undefined && e.factor < 5) fail('factor', `must be at least 5 (replication absorbs smaller spikes), got ${e.factor}`);
+    if (e.factor !== undefined && e.factor < 5)
+      fail('factor', `must be at least 5 (replication absorbs smaller spikes), got ${e.factor}`);
     if (e.ratio !== undefined && e.ratio > 1) fail('ratio', `must be between 0 and 1, got ${e.ratio}`);
     if (e.rate !== undefined && (e.rate <= 0 || e.rate > 500)) fail('rate', `must be in (0, 500], got ${e.rate}`);
     if (e.status !== undefined && (e.status < 100 || e.status > 599)) fail('status', `not an HTTP status: ${e.status}`);
@@ -166,14 +183,19 @@ const eventSchema = z
 function mapping<S extends z.core.$ZodLooseShape>(shape: S, keys: readonly string[]): z.ZodObject<S, z.core.$strict> {
   return z.strictObject(shape, {
     error: (iss) =>
-      iss.code === 'unrecognized_keys' ? `unknown field (expected one of ${keys.join(', ')})` : 'expected a mapping (key: value lines)',
+      iss.code === 'unrecognized_keys'
+        ? `unknown field (expected one of ${keys.join(', ')})`
+        : 'expected a mapping (key: value lines)',
   });
 }
 
 const worldSchema = mapping(
   {
     connections: count(true).optional(),
-    brokers: count(true).min(1, { error: 'must be between 1 and 64' }).max(64, { error: 'must be between 1 and 64' }).optional(),
+    brokers: count(true)
+      .min(1, { error: 'must be between 1 and 64' })
+      .max(64, { error: 'must be between 1 and 64' })
+      .optional(),
     links: z.array(text, { error: 'expected a list' }).optional(),
     auto_finalization: bool.optional(),
     extreme_values: bool.optional(),
@@ -189,9 +211,13 @@ const worldSchema = mapping(
 
 const scenarioSchema = mapping(
   {
-    name: z.string({ error: (iss) => (iss.input === undefined ? 'missing' : `expected a non-empty string, got ${shown(iss.input)}`) }).min(1, {
-      error: 'expected a non-empty string, got ""',
-    }),
+    name: z
+      .string({
+        error: (iss) => (iss.input === undefined ? 'missing' : `expected a non-empty string, got ${shown(iss.input)}`),
+      })
+      .min(1, {
+        error: 'expected a non-empty string, got ""',
+      }),
     description: text.optional(),
     duration: duration().optional(),
     world: worldSchema.optional(),
