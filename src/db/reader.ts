@@ -21,6 +21,7 @@ import type { FlightrecDb } from './open.ts';
 import type { PollFailure } from './poll-record.ts';
 import { PollQueries, type PollInfo } from './poll-rows.ts';
 import { RecentPolls } from './recent-polls.ts';
+import { createRollupStore, type RollupReader } from './rollup-store.ts';
 import { ResourceRows } from './resource-rows.ts';
 import { SmallReader } from './small-reader.ts';
 import { sqlColumns } from './sql-columns.ts';
@@ -101,6 +102,8 @@ export interface HistoryReader {
   planPrune(olderThan: bigint): PrunePlan;
   /** Rebuilds the file to reclaim free pages (needs a writable database). */
   vacuum(): void;
+  /** The rollups: history summarised before raw pruning, and the timeline events kept with them. */
+  rollups(): RollupReader;
 }
 
 /** The SQL pre-filter of a read: the given one, or the one derived from the filter. */
@@ -145,6 +148,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     return text === undefined ? {} : (parseJsonLossless(text) as Record<string, unknown>);
   };
   const rows = new ResourceRows(pq, conns, small, requestOf);
+  let rollupStore: RollupReader | undefined;
   /** Runs `fn` in a read transaction; damaged stored data becomes a CorruptDataError naming `site` (see errors.ts). */
   const read = <T>(fn: () => T, site: DamageSite = {}): T => {
     try {
@@ -331,5 +335,6 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     prune: (olderThan) => maintenance.prune(olderThan),
     planPrune: (olderThan) => maintenance.planPrune(olderThan),
     vacuum: () => maintenance.vacuum(),
+    rollups: () => (rollupStore ??= createRollupStore(db)),
   };
 }

@@ -1,0 +1,94 @@
+/**
+ * `rollUp(cluster, untilNs)`: summarises raw history into 5-minute buckets, those into 1-hour
+ * buckets, and keeps the timeline's events, before raw history up to `untilNs` is pruned.
+ * Idempotent and resumable: the store remembers how far each resolution is summarised and only
+ * whole buckets are computed (the bucket holding `untilNs` too, once raw history reaches its end,
+ * so that everything before `untilNs` is summarised).
+ */
+import type { RollupBatch, RollupStore } from '../../db/rollup-store.ts';
+import { EVENTS_PROGRESS } from '../../db/rollup-store.ts';
+import { buildTimeline, type TimelineSource } from '../timeline/timeline.ts';
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../timeline/thresholds.ts';
+import { pollTime } from '../timeline/types.ts';
+import { rollBucket } from './bucket-rows.ts';
+import { coarsen } from './coarsen.ts';
+import { eventsToStore } from './kept-events.ts';
+
+/** Bucket widths in seconds, finest first. */
+export const ROLLUP_RESOLUTIONS = [300, 3600] as const;
+
+const SECOND = 1_000_000_000n;
+/** 5-minute buckets written per transaction. */
+const BUCKETS_PER_WRITE = 12;
+
+/** What rollUp reads: the raw history (a HistoryReader satisfies it). */
+export type RollUpSource = TimelineSource;
+
+/** Options of createRollUp. */
+export interface RollUpOptions {
+  readonly thresholds?: Thresholds;
+}
+
+/** Start of the bucket of width `w` holding `t`. */
+export function bucketStart(t: bigint, w: bigint): bigint {
+  const r = t % w;
+  return r < 0n ? t - r - w : t - r;
+}
+
+/** The rollUp function over one reader and one store. */
+export function createRollUp(source: RollUpSource, store: RollupStore, opts: RollUpOptions = {}): (cluster: string, untilNs: bigint) => void {
+  const thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
+  return (cluster, untilNs) => {
+    const first = source.polls({ cluster, limit: 1 })[0];
+    if (first === undefined) return;
+    const fineW = BigInt(ROLLUP_RESOLUTIONS[0]) * SECOND;
+    // the last whole bucket: the one holding untilNs once raw history reaches past its end
+    let end = bucketStart(untilNs, fineW);
+    if (end < untilNs && source.polls({ cluster, since: end + fineW, limit: 1 }).length > 0) end += fineW;
+
+    let at = store.progress(cluster, ROLLUP_RESOLUTIONS[0]) ?? bucketStart(pollTime(first), fineW);
+    while (at < end) {
+      const parts: RollupBatch[] = [];
+      const stop = at + fineW * BigInt(BUCKETS_PER_WRITE) < end ? at + fineW * BigInt(BUCKETS_PER_WRITE) : end;
+      for (let b = at; b < stop; b += fineW) parts.push(rollBucket(source, cluster, b, b + fineW, thresholds));
+      store.writeBuckets(cluster, ROLLUP_RESOLUTIONS[0], stop, concat(parts));
+      at = stop;
+    }
+    const fineUntil = store.progress(cluster, ROLLUP_RESOLUTIONS[0]) ?? end;
+
+    for (const res of ROLLUP_RESOLUTIONS.slice(1)) {
+      const w = BigInt(res) * SECOND;
+      let h = store.progress(cluster, res) ?? bucketStart(pollTime(first), w);
+      while (h + w <= fineUntil) {
+        const fine = ROLLUP_RESOLUTIONS[0];
+        const batch = coarsen(
+          {
+            buckets: store.buckets(cluster, fine, h, h + w),
+            conns: store.conns(cluster, fine, h, h + w),
+            shadow: store.shadow(cluster, fine, h, h + w),
+            iceberg: store.iceberg(cluster, fine, h, h + w),
+          },
+          h,
+        );
+        store.writeBuckets(cluster, res, h + w, batch);
+        h += w;
+      }
+    }
+
+    const since = store.progress(cluster, EVENTS_PROGRESS);
+    if (since !== undefined && since >= fineUntil) return;
+    const t = buildTimeline(source, { cluster, since, until: fineUntil - 1n, thresholds });
+    const stored = since === undefined ? [] : store.events(cluster, since - thresholds.warmup, fineUntil);
+    const { write, replaced } = eventsToStore(t.events, stored, since, fineUntil);
+    store.writeEvents(cluster, fineUntil, write, replaced);
+  };
+}
+
+function concat(parts: readonly RollupBatch[]): RollupBatch {
+  return {
+    buckets: parts.flatMap((p) => p.buckets),
+    conns: parts.flatMap((p) => p.conns),
+    shadow: parts.flatMap((p) => p.shadow),
+    iceberg: parts.flatMap((p) => p.iceberg),
+  };
+}
