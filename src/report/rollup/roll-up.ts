@@ -2,8 +2,9 @@
  * `rollUp(cluster, untilNs)`: summarises raw history into 5-minute buckets, those into 1-hour
  * buckets, and keeps the timeline's events, before raw history up to `untilNs` is pruned.
  * Idempotent and resumable: the store remembers how far each resolution is summarised and only
- * whole buckets are computed (the bucket holding `untilNs` too, once raw history reaches its end,
- * so that everything before `untilNs` is summarised).
+ * whole buckets are computed (the bucket holding `untilNs` too, once raw history reaches past its
+ * end, so that everything before `untilNs` is summarised and the raw part that remains starts
+ * inside a summarised bucket).
  */
 import type { RollupBatch, RollupStore } from '../../db/rollup-store.ts';
 import { EVENTS_PROGRESS } from '../../db/rollup-store.ts';
@@ -42,9 +43,9 @@ export function createRollUp(source: RollUpSource, store: RollupStore, opts: Rol
     const first = source.polls({ cluster, limit: 1 })[0];
     if (first === undefined) return;
     const fineW = BigInt(ROLLUP_RESOLUTIONS[0]) * SECOND;
-    // the last whole bucket: the one holding untilNs once raw history reaches past its end
+    // up to the bucket holding untilNs, once raw history reaches past its end (it is whole then)
     let end = bucketStart(untilNs, fineW);
-    if (end < untilNs && source.polls({ cluster, since: end + fineW, limit: 1 }).length > 0) end += fineW;
+    if (source.polls({ cluster, since: end + fineW, limit: 1 }).length > 0) end += fineW;
 
     let at = store.progress(cluster, ROLLUP_RESOLUTIONS[0]) ?? bucketStart(pollTime(first), fineW);
     while (at < end) {

@@ -47,7 +47,8 @@ export function planRollups(source: TrendsSource & { rollups?: () => RollupReade
   // raw history answers from the first bucket boundary at or after its first poll
   let cut = fits.until;
   if (rawFirst !== undefined) {
-    const boundary = rawFirst - (((rawFirst % w) + w) % w) + (rawFirst % w === 0n ? 0n : w);
+    // strictly after the first raw poll, so that the raw part has a poll before it (the counters' baseline)
+    const boundary = rawFirst - (((rawFirst % w) + w) % w) + w;
     if (boundary < cut) cut = boundary;
   }
   if (cut > until + 1n) cut = until + 1n;
