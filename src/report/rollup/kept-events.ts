@@ -61,22 +61,24 @@ export function eventsToStore(
 }
 
 /**
- * Merges kept events into the events found in raw history from `rawStart` on: kept events that
- * start before `rawStart` are added; a raw event that is the continuation of a kept one (same
- * kind and entity, seen from the first raw poll) is replaced by the kept one with the raw end.
+ * Merges kept events into the events found in what raw history remains. Kept events start
+ * before `before` (how far the rollups reach); a raw event with the same kind, entity and start is
+ * the same event (the raw one is shown), and a raw event seen from the first remaining poll
+ * (`startedBefore`) that continues a kept one takes the kept one's start.
  */
-export function mergeKeptEvents(raw: readonly TimelineEvent[], kept: readonly TimelineEvent[], rawStart: bigint): TimelineEvent[] {
-  const early = kept.filter((k) => k.start < rawStart);
+export function mergeKeptEvents(raw: readonly TimelineEvent[], kept: readonly TimelineEvent[], before: bigint): TimelineEvent[] {
+  const early = kept.filter((k) => k.start < before);
   const out: TimelineEvent[] = [];
   const used = new Set<TimelineEvent>();
   for (const e of raw) {
-    const k = e.startedBefore || e.start <= rawStart ? early.find((x) => !used.has(x) && sameThing(x, e) && (x.end === null || x.end >= rawStart)) : undefined;
+    const same = early.find((x) => !used.has(x) && sameThing(x, e) && x.start === e.start);
+    const k = same ?? (e.startedBefore ? early.find((x) => !used.has(x) && sameThing(x, e) && x.start < e.start && (x.end === null || x.end >= e.start)) : undefined);
     if (k === undefined) {
       out.push(e);
       continue;
     }
     used.add(k);
-    out.push({ ...e, start: k.start, startedBefore: k.startedBefore, evidence: { ...e.evidence, before: k.evidence.before } });
+    out.push(same !== undefined ? e : { ...e, start: k.start, startedBefore: k.startedBefore, description: k.description, evidence: { ...e.evidence, before: k.evidence.before } });
   }
   for (const k of early) if (!used.has(k)) out.push(k);
   return out.sort(compareEvents);

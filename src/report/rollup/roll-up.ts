@@ -76,11 +76,13 @@ export function createRollUp(source: RollUpSource, store: RollupStore, opts: Rol
       }
     }
 
-    const since = store.progress(cluster, EVENTS_PROGRESS);
-    if (since !== undefined && since >= fineUntil) return;
+    const done = store.progress(cluster, EVENTS_PROGRESS);
+    if (done !== undefined && done >= fineUntil) return;
+    // again from the start of the events still ongoing at the last pass, so that they get their end
+    const ongoing = done === undefined ? [] : store.events(cluster, done, fineUntil).filter((e) => e.end === null);
+    const since = ongoing.reduce<bigint | undefined>((min, e) => (min === undefined || e.start < min ? e.start : min), done);
     const t = buildTimeline(source, { cluster, since, until: fineUntil - 1n, thresholds });
-    const stored = since === undefined ? [] : store.events(cluster, since - thresholds.warmup, fineUntil);
-    const { write, replaced } = eventsToStore(t.events, stored, since, fineUntil);
+    const { write, replaced } = eventsToStore(t.events, ongoing, since, fineUntil);
     store.writeEvents(cluster, fineUntil, write, replaced);
   };
 }

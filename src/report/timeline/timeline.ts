@@ -204,5 +204,5 @@ function keptPart(
   const coverage = reader.coverage(cluster).filter((c) => c.first !== undefined && c.first < rawFirst);
   const finest = coverage[0];
   if (finest === undefined || (since !== undefined && finest.until <= since)) return undefined;
-  return { reader, since: since === undefined ? finest.first : undefined, before: rawFirst, resolution: finest.resolution };
+  return { reader, since: since === undefined ? finest.first : undefined, before: finest.until, resolution: finest.resolution };
 }
