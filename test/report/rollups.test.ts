@@ -36,7 +36,6 @@ let reader: HistoryReader;
 let start: bigint;
 let end: bigint;
 let pruneAt: bigint;
-const timings: string[] = [];
 const before: { trends: Map<string, TrendsResult>; timeline?: Timeline } = { trends: new Map() };
 
 const CASES: readonly [MetricName, string][] = [
@@ -50,7 +49,6 @@ const CASES: readonly [MetricName, string][] = [
 ];
 
 beforeAll(() => {
-  let t0 = Date.now();
   const rec = recordSim('incident', { seed: 11, connections: 20, seconds: 1500 });
   start = rec.start;
   const path = tempDbPath('rollups.db', 'file');
@@ -77,8 +75,6 @@ beforeAll(() => {
     writer.writePoll(record);
   }
   writer.close();
-  timings.push(`record ${Date.now() - t0} ms`);
-  t0 = Date.now();
   db = openDatabase(path);
   reader = createHistoryReader(db);
   end = start + 1500n * S;
@@ -86,19 +82,13 @@ beforeAll(() => {
   for (const [metric, by] of CASES) before.trends.set(`${metric}/${by}`, computeTrends(reader, { metric, by, since: start, until: end, cluster: 'sim' }));
   before.timeline = buildTimeline(reader, { cluster: 'sim', since: start, until: end });
 
-  timings.push(`raw ${Date.now() - t0} ms`);
-  t0 = Date.now();
   const rollUp = createRollUp(reader, createRollupStore(db));
   rollUp('sim', pruneAt - 5n * MIN);
   rollUp('sim', pruneAt); // resumes where the first call stopped
   rollUp('sim', pruneAt); // and does nothing more
   reader.prune(pruneAt);
-  timings.push(`rollUp+prune ${Date.now() - t0} ms`);
 }, 60_000);
-afterAll(() => {
-  console.log(timings.join(', '));
-  db.close();
-});
+afterAll(() => db.close());
 
 const sameWithin = (a: number, b: number, relative: number): boolean => Math.abs(a - b) <= relative * Math.max(Math.abs(a), Math.abs(b), 1);
 
