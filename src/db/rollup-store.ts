@@ -131,7 +131,10 @@ export interface RollupReader {
 export interface RollupStore extends RollupReader {
   /** How far `resolution` is summarised (undefined: not yet). */
   progress(cluster: string, resolution: number): bigint | undefined;
-  /** Writes the buckets of one step (replacing any with the same key) and moves the progress to `until`, in one transaction. */
+  /**
+   * Writes the buckets of one step (replacing any with the same key) and moves the progress to `until`, in one
+   * transaction.
+   */
   writeBuckets(cluster: string, resolution: number, until: bigint, batch: RollupBatch): void;
   /** Writes events (replacing those with the same kind, entity and start) and moves the events' progress to `until`. */
   writeEvents(cluster: string, until: bigint, events: readonly StoredEvent[], replaced: readonly StoredEvent[]): void;
@@ -139,7 +142,16 @@ export interface RollupStore extends RollupReader {
   writeStates(cluster: string, states: readonly StateInterval[]): void;
 }
 
-const TABLES = ['rollup_progress', 'rollup_bucket', 'rollup_group', 'rollup_conn', 'rollup_shadow', 'rollup_iceberg', 'rollup_state', 'rollup_event'];
+const TABLES = [
+  'rollup_progress',
+  'rollup_bucket',
+  'rollup_group',
+  'rollup_conn',
+  'rollup_shadow',
+  'rollup_iceberg',
+  'rollup_state',
+  'rollup_event',
+];
 
 type Row = Record<string, unknown>;
 
@@ -153,8 +165,14 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
   let present: boolean | undefined;
   const exists = (): boolean => {
     present ??=
-      Number(sqlite.prepare(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (${TABLES.map(() => '?').join(', ')})`).pluck().get(...TABLES)) ===
-      TABLES.length;
+      Number(
+        sqlite
+          .prepare(
+            `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (${TABLES.map(() => '?').join(', ')})`,
+          )
+          .pluck()
+          .get(...TABLES),
+      ) === TABLES.length;
     return present;
   };
   const stmts = new Map<string, Database.Statement>();
@@ -180,8 +198,10 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
     return id;
   };
   const writable = (what: string): void => {
-    if (db.readonly) throw new HistoryQueryError(`rollups: ${what} needs the database open for writing (${db.path} is read-only)`);
-    if (!exists()) throw new HistoryQueryError(`rollups: ${db.path} has no rollup tables (open it for writing once to migrate it)`);
+    if (db.readonly)
+      throw new HistoryQueryError(`rollups: ${what} needs the database open for writing (${db.path} is read-only)`);
+    if (!exists())
+      throw new HistoryQueryError(`rollups: ${db.path} has no rollup tables (open it for writing once to migrate it)`);
   };
   /** Rows of a ranged table read, empty without the tables or the cluster. */
   const ranged = <T>(cluster: string | undefined, fn: (cid: number) => T[]): T[] => {
@@ -203,12 +223,18 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
     let id = groupIds.get(k);
     if (id !== undefined) return id;
     const params = [cid, g.nodeId, g.listener, g.principal, g.clientId, g.software];
-    const where = 'cluster_id = ? AND node_id = ? AND listener = ? AND principal = ? AND client_id = ? AND software = ?';
+    const where =
+      'cluster_id = ? AND node_id = ? AND listener = ? AND principal = ? AND client_id = ? AND software = ?';
     const found = prep(`SELECT id FROM rollup_group WHERE ${where}`).get(...params) as Row | undefined;
     id =
       found !== undefined
         ? num(found.id)
-        : num(prep('INSERT INTO rollup_group (cluster_id, node_id, listener, principal, client_id, software) VALUES (?, ?, ?, ?, ?, ?)').run(...params).lastInsertRowid);
+        : num(
+            prep(
+              `INSERT INTO rollup_group (cluster_id, node_id, listener, principal, client_id, software)
+                 VALUES (?, ?, ?, ?, ?, ?)`,
+            ).run(...params).lastInsertRowid,
+          );
     groupIds.set(k, id);
     return id;
   };
@@ -219,8 +245,14 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
       return read(() => {
         const cid = clusterId(cluster);
         if (cid === undefined) return [];
-        return all('SELECT resolution, until FROM rollup_progress WHERE cluster_id = ? AND resolution > 0 ORDER BY resolution', cid).map((r) => {
-          const first = prep('SELECT min(start) AS s FROM rollup_bucket WHERE cluster_id = ? AND resolution = ?').get(cid, r.resolution) as Row;
+        return all(
+          'SELECT resolution, until FROM rollup_progress WHERE cluster_id = ? AND resolution > 0 ORDER BY resolution',
+          cid,
+        ).map((r) => {
+          const first = prep('SELECT min(start) AS s FROM rollup_bucket WHERE cluster_id = ? AND resolution = ?').get(
+            cid,
+            r.resolution,
+          ) as Row;
           return { resolution: num(r.resolution), first: optBig(first.s), until: big(r.until) };
         });
       });
@@ -228,7 +260,14 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
 
     buckets: (cluster, resolution, since, until) =>
       ranged(cluster, (cid) =>
-        all('SELECT * FROM rollup_bucket WHERE cluster_id = ? AND resolution = ? AND start >= ? AND start < ? ORDER BY start', cid, resolution, since, until).map((r) => ({
+        all(
+          `SELECT * FROM rollup_bucket
+             WHERE cluster_id = ? AND resolution = ? AND start >= ? AND start < ? ORDER BY start`,
+          cid,
+          resolution,
+          since,
+          until,
+        ).map((r) => ({
           start: big(r.start),
           connPolls: num(r.conn_polls),
           firstPoll: optBig(r.first_poll),
@@ -239,7 +278,8 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
     conns: (cluster, resolution, since, until) =>
       ranged(cluster, (cid) =>
         all(
-          `SELECT c.*, g.node_id, g.listener, g.principal, g.client_id, g.software FROM rollup_conn c JOIN rollup_group g ON g.id = c.group_id
+          `SELECT c.*, g.node_id, g.listener, g.principal, g.client_id, g.software
+           FROM rollup_conn c JOIN rollup_group g ON g.id = c.group_id
            WHERE c.cluster_id = ? AND c.resolution = ? AND c.start >= ? AND c.start < ? ORDER BY c.start, c.group_id`,
           cid,
           resolution,
@@ -270,7 +310,8 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
     shadow: (cluster, resolution, since, until) =>
       ranged(cluster, (cid) =>
         all(
-          'SELECT * FROM rollup_shadow WHERE cluster_id = ? AND resolution = ? AND start >= ? AND start < ? ORDER BY start, link, topic, partition',
+          `SELECT * FROM rollup_shadow WHERE cluster_id = ? AND resolution = ? AND start >= ? AND start < ?
+             ORDER BY start, link, topic, partition`,
           cid,
           resolution,
           since,
@@ -292,14 +333,32 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
 
     iceberg: (cluster, resolution, since, until) =>
       ranged(cluster, (cid) =>
-        all('SELECT * FROM rollup_iceberg WHERE cluster_id = ? AND resolution = ? AND start >= ? AND start < ? ORDER BY start, topic', cid, resolution, since, until).map(
-          (r) => ({ start: big(r.start), topic: String(r.topic), lagMin: big(r.lag_min), lagMax: big(r.lag_max), lagLast: big(r.lag_last), partitions: num(r.partitions) }),
-        ),
+        all(
+          `SELECT * FROM rollup_iceberg
+             WHERE cluster_id = ? AND resolution = ? AND start >= ? AND start < ? ORDER BY start, topic`,
+          cid,
+          resolution,
+          since,
+          until,
+        ).map((r) => ({
+          start: big(r.start),
+          topic: String(r.topic),
+          lagMin: big(r.lag_min),
+          lagMax: big(r.lag_max),
+          lagLast: big(r.lag_last),
+          partitions: num(r.partitions),
+        })),
       ),
 
     events: (cluster, since, until) =>
       ranged(cluster, (cid) =>
-        all('SELECT * FROM rollup_event WHERE cluster_id = ? AND start <= ? AND (end IS NULL OR end >= ?) ORDER BY start, kind, entity', cid, until, since).map((r) => ({
+        all(
+          `SELECT * FROM rollup_event WHERE cluster_id = ? AND start <= ? AND (end IS NULL OR end >= ?)
+             ORDER BY start, kind, entity`,
+          cid,
+          until,
+          since,
+        ).map((r) => ({
           kind: String(r.kind),
           entity: String(r.entity),
           start: big(r.start),
@@ -310,7 +369,13 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
 
     states: (cluster, since, until) =>
       ranged(cluster, (cid) =>
-        all('SELECT * FROM rollup_state WHERE cluster_id = ? AND start <= ? AND (end IS NULL OR end >= ?) ORDER BY entity, start', cid, until, since).map((r) => ({
+        all(
+          `SELECT * FROM rollup_state
+             WHERE cluster_id = ? AND start <= ? AND (end IS NULL OR end >= ?) ORDER BY entity, start`,
+          cid,
+          until,
+          since,
+        ).map((r) => ({
           entity: String(r.entity),
           start: big(r.start),
           end: optBig(r.end) ?? null,
@@ -323,7 +388,10 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
       return read(() => {
         const cid = clusterId(cluster);
         if (cid === undefined) return undefined;
-        const r = prep('SELECT until FROM rollup_progress WHERE cluster_id = ? AND resolution = ?').get(cid, resolution) as Row | undefined;
+        const r = prep('SELECT until FROM rollup_progress WHERE cluster_id = ? AND resolution = ?').get(
+          cid,
+          resolution,
+        ) as Row | undefined;
         return r === undefined ? undefined : big(r.until);
       });
     },
@@ -334,19 +402,17 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
         .transaction(() => {
           const cid = requireCluster(cluster);
           for (const b of batch.buckets) {
-            prep('INSERT OR REPLACE INTO rollup_bucket (cluster_id, resolution, start, conn_polls, first_poll, last_poll) VALUES (?, ?, ?, ?, ?, ?)').run(
-              cid,
-              resolution,
-              b.start,
-              b.connPolls,
-              b.firstPoll ?? null,
-              b.lastPoll ?? null,
-            );
+            prep(
+              `INSERT OR REPLACE INTO rollup_bucket (cluster_id, resolution, start, conn_polls, first_poll, last_poll)
+                 VALUES (?, ?, ?, ?, ?, ?)`,
+            ).run(cid, resolution, b.start, b.connPolls, b.firstPoll ?? null, b.lastPoll ?? null);
           }
           for (const c of batch.conns) {
             prep(
-              `INSERT OR REPLACE INTO rollup_conn (cluster_id, resolution, start, group_id, open_min, open_max, open_last, open_sum, opened, closed,
-                 auth_failures, resets, produce_bytes, produce_batches, fetch_bytes, requests) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+              `INSERT OR REPLACE INTO rollup_conn
+                 (cluster_id, resolution, start, group_id, open_min, open_max, open_last,
+                 open_sum, opened, closed, auth_failures, resets, produce_bytes, produce_batches, fetch_bytes, requests)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             ).run(
               cid,
               resolution,
@@ -368,13 +434,30 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
           }
           for (const s of batch.shadow) {
             prep(
-              `INSERT OR REPLACE INTO rollup_shadow (cluster_id, resolution, start, link, topic, partition, lag_min, lag_max, lag_last, shadow_last,
+              `INSERT OR REPLACE INTO rollup_shadow
+                 (cluster_id, resolution, start, link, topic, partition, lag_min, lag_max,
+                 lag_last, shadow_last,
                  source_last, progress, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            ).run(cid, resolution, s.start, s.link, s.topic, s.partition, s.lagMin, s.lagMax, s.lagLast, s.shadowLast, s.sourceLast, s.progress, s.state);
+            ).run(
+              cid,
+              resolution,
+              s.start,
+              s.link,
+              s.topic,
+              s.partition,
+              s.lagMin,
+              s.lagMax,
+              s.lagLast,
+              s.shadowLast,
+              s.sourceLast,
+              s.progress,
+              s.state,
+            );
           }
           for (const i of batch.iceberg) {
             prep(
-              `INSERT OR REPLACE INTO rollup_iceberg (cluster_id, resolution, start, topic, lag_min, lag_max, lag_last, partitions)
+              `INSERT OR REPLACE INTO rollup_iceberg
+                 (cluster_id, resolution, start, topic, lag_min, lag_max, lag_last, partitions)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
             ).run(cid, resolution, i.start, i.topic, i.lagMin, i.lagMax, i.lagLast, i.partitions);
           }
@@ -388,16 +471,18 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
       sqlite
         .transaction(() => {
           const cid = requireCluster(cluster);
-          for (const e of replaced) prep('DELETE FROM rollup_event WHERE cluster_id = ? AND kind = ? AND entity = ? AND start = ?').run(cid, e.kind, e.entity, e.start);
-          for (const e of events) {
-            prep('INSERT OR REPLACE INTO rollup_event (cluster_id, kind, entity, start, end, body) VALUES (?, ?, ?, ?, ?, ?)').run(
+          for (const e of replaced)
+            prep('DELETE FROM rollup_event WHERE cluster_id = ? AND kind = ? AND entity = ? AND start = ?').run(
               cid,
               e.kind,
               e.entity,
               e.start,
-              e.end,
-              e.body,
             );
+          for (const e of events) {
+            prep(
+              `INSERT OR REPLACE INTO rollup_event (cluster_id, kind, entity, start, end, body)
+                 VALUES (?, ?, ?, ?, ?, ?)`,
+            ).run(cid, e.kind, e.entity, e.start, e.end, e.body);
           }
           setProgress(cid, EVENTS_PROGRESS, until);
         })
@@ -410,7 +495,9 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
         .transaction(() => {
           const cid = requireCluster(cluster);
           for (const s of states) {
-            prep('INSERT OR REPLACE INTO rollup_state (cluster_id, entity, start, end, state) VALUES (?, ?, ?, ?, ?)').run(cid, s.entity, s.start, s.end, s.state);
+            prep(
+              'INSERT OR REPLACE INTO rollup_state (cluster_id, entity, start, end, state) VALUES (?, ?, ?, ?, ?)',
+            ).run(cid, s.entity, s.start, s.end, s.state);
           }
         })
         .immediate();

@@ -70,8 +70,32 @@ describe('coarsen', () => {
       conn(0n, { clientId: 'other', openLast: 1, openMin: 1 }),
     ],
     shadow: [
-      { start: 0n, link: 'l', topic: 't', partition: 0, lagMin: 5n, lagMax: 50n, lagLast: 20n, shadowLast: 100n, sourceLast: 120n, progress: 100n, state: 'ACTIVE' },
-      { start: M5, link: 'l', topic: 't', partition: 0, lagMin: 1n, lagMax: 30n, lagLast: 2n, shadowLast: 200n, sourceLast: 202n, progress: 100n, state: 'FAULTED' },
+      {
+        start: 0n,
+        link: 'l',
+        topic: 't',
+        partition: 0,
+        lagMin: 5n,
+        lagMax: 50n,
+        lagLast: 20n,
+        shadowLast: 100n,
+        sourceLast: 120n,
+        progress: 100n,
+        state: 'ACTIVE',
+      },
+      {
+        start: M5,
+        link: 'l',
+        topic: 't',
+        partition: 0,
+        lagMin: 1n,
+        lagMax: 30n,
+        lagLast: 2n,
+        shadowLast: 200n,
+        sourceLast: 202n,
+        progress: 100n,
+        state: 'FAULTED',
+      },
     ],
     iceberg: [
       { start: 0n, topic: 'i', lagMin: 0n, lagMax: 10n, lagLast: 4n, partitions: 3 },
@@ -86,7 +110,16 @@ describe('coarsen', () => {
 
   it('adds counter increases exactly beyond 2^53 and combines open counts', () => {
     const app = c.conns.find((r) => r.clientId === 'app');
-    expect(app).toMatchObject({ start: 0n, openMin: 1, openMax: 9, openLast: 4, openSum: 60, opened: 2, closed: 2, requests: 14n });
+    expect(app).toMatchObject({
+      start: 0n,
+      openMin: 1,
+      openMax: 9,
+      openLast: 4,
+      openSum: 60,
+      opened: 2,
+      closed: 2,
+      requests: 14n,
+    });
     expect(app?.produceBytes).toBe(2n ** 63n);
   });
 
@@ -95,7 +128,21 @@ describe('coarsen', () => {
   });
 
   it('combines lags: range over the hour, last of the last bucket, progress added', () => {
-    expect(c.shadow).toEqual([{ start: 0n, link: 'l', topic: 't', partition: 0, lagMin: 1n, lagMax: 50n, lagLast: 2n, shadowLast: 200n, sourceLast: 202n, progress: 200n, state: 'FAULTED' }]);
+    expect(c.shadow).toEqual([
+      {
+        start: 0n,
+        link: 'l',
+        topic: 't',
+        partition: 0,
+        lagMin: 1n,
+        lagMax: 50n,
+        lagLast: 2n,
+        shadowLast: 200n,
+        sourceLast: 202n,
+        progress: 200n,
+        state: 'FAULTED',
+      },
+    ]);
     expect(c.iceberg).toEqual([{ start: 0n, topic: 'i', lagMin: 0n, lagMax: 10n, lagLast: 7n, partitions: 3 }]);
   });
 });
@@ -110,10 +157,17 @@ describe('kept events', () => {
 
   it('an event seen again from the start of the next pass continues the stored ongoing one', () => {
     const stored = storeEvent(event());
-    const again = event({ start: 400n * S, end: 500n * S, startedBefore: true, evidence: { before: {}, during: {}, after: { lag: '3' }, pollIds: [9n] } });
+    const again = event({
+      start: 400n * S,
+      end: 500n * S,
+      startedBefore: true,
+      evidence: { before: {}, during: {}, after: { lag: '3' }, pollIds: [9n] },
+    });
     const { write, replaced } = eventsToStore([again], [stored], 400n * S, 600n * S);
     expect(replaced).toEqual([stored]);
-    expect(write.map(keptEvent)).toEqual([{ ...again, start: 100n * S, startedBefore: false, evidence: { ...again.evidence, before: { lag: '1' } } }]);
+    expect(write.map(keptEvent)).toEqual([
+      { ...again, start: 100n * S, startedBefore: false, evidence: { ...again.evidence, before: { lag: '1' } } },
+    ]);
   });
 
   it('events starting at or after the pass end are left for the next pass', () => {
@@ -121,8 +175,13 @@ describe('kept events', () => {
   });
 
   it('merge: kept events before the rollups end are added, the same event from raw history is shown once', () => {
-    const kept = [event({ end: 150n * S }), event({ kind: 'upgrade.member-down', entity: 'broker/0', start: 500n * S, end: 560n * S })];
-    const raw = [event({ kind: 'upgrade.member-down', entity: 'broker/0', start: 500n * S, end: 560n * S, description: 'raw' })];
+    const kept = [
+      event({ end: 150n * S }),
+      event({ kind: 'upgrade.member-down', entity: 'broker/0', start: 500n * S, end: 560n * S }),
+    ];
+    const raw = [
+      event({ kind: 'upgrade.member-down', entity: 'broker/0', start: 500n * S, end: 560n * S, description: 'raw' }),
+    ];
     const merged = mergeKeptEvents(raw, kept, 600n * S);
     expect(merged.map((e) => [e.kind, e.start, e.description])).toEqual([
       ['shadow.lag-high', 100n * S, 'lag high'],
@@ -132,7 +191,14 @@ describe('kept events', () => {
 
   it('merge: a raw event clipped to the first remaining poll takes the kept start', () => {
     const kept = [event()];
-    const raw = [event({ start: 650n * S, end: 700n * S, startedBefore: true, description: 'lag high (started before the recording)' })];
+    const raw = [
+      event({
+        start: 650n * S,
+        end: 700n * S,
+        startedBefore: true,
+        description: 'lag high (started before the recording)',
+      }),
+    ];
     const merged = mergeKeptEvents(raw, kept, 600n * S);
     expect(merged).toHaveLength(1);
     expect(merged[0]).toMatchObject({ start: 100n * S, end: 700n * S, startedBefore: false, description: 'lag high' });

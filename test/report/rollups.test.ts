@@ -8,7 +8,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationName, RequestOf } from '../../src/api/schema/operations.ts';
 import type { ResponseOf } from '../../src/api/schema/operations.ts';
-import { createHistoryReader, createHistoryWriter, createRollupStore, openDatabase, type FlightrecDb, type HistoryReader, type PollRecord } from '../../src/db/index.ts';
+import {
+  createHistoryReader,
+  createHistoryWriter,
+  createRollupStore,
+  openDatabase,
+  type FlightrecDb,
+  type HistoryReader,
+  type PollRecord,
+} from '../../src/db/index.ts';
 import { createRollUp } from '../../src/report/rollup/index.ts';
 import { renderTimelineText } from '../../src/report/render/timeline-text.ts';
 import { trendsToJson } from '../../src/report/render/trends-json.ts';
@@ -70,7 +78,11 @@ beforeAll(() => {
       startedAt: at,
       endedAt: at + S / 10n,
       outcome: { ok: true, answer, bytes: 0 },
-      ...(conns === undefined ? {} : { coverage: { rowsReturned: conns.connections.length, totalSize: conns.totalSize, fanoutCalls: 1, slice: '' } }),
+      ...(conns === undefined
+        ? {}
+        : {
+            coverage: { rowsReturned: conns.connections.length, totalSize: conns.totalSize, fanoutCalls: 1, slice: '' },
+          }),
     };
     writer.writePoll(record);
   }
@@ -79,7 +91,11 @@ beforeAll(() => {
   reader = createHistoryReader(db);
   end = start + 1500n * S;
   pruneAt = start + 14n * MIN + 7n * S;
-  for (const [metric, by] of CASES) before.trends.set(`${metric}/${by}`, computeTrends(reader, { metric, by, since: start, until: end, cluster: 'sim' }));
+  for (const [metric, by] of CASES)
+    before.trends.set(
+      `${metric}/${by}`,
+      computeTrends(reader, { metric, by, since: start, until: end, cluster: 'sim' }),
+    );
   before.timeline = buildTimeline(reader, { cluster: 'sim', since: start, until: end });
 
   const rollUp = createRollUp(reader, createRollupStore(db));
@@ -90,7 +106,8 @@ beforeAll(() => {
 }, 60_000);
 afterAll(() => db.close());
 
-const sameWithin = (a: number, b: number, relative: number): boolean => Math.abs(a - b) <= relative * Math.max(Math.abs(a), Math.abs(b), 1);
+const sameWithin = (a: number, b: number, relative: number): boolean =>
+  Math.abs(a - b) <= relative * Math.max(Math.abs(a), Math.abs(b), 1);
 
 describe('rollups', () => {
   it('the prune removed the raw history the rollups now answer for', () => {
@@ -145,6 +162,8 @@ describe('rollups', () => {
   it('summary over the pruned part lists the kept events and says so', () => {
     const s = summarize(reader, { cluster: 'sim', until: end, window: end - start });
     expect(s.rollups?.resolution).toBe(300);
-    expect(s.eventCount).toBeGreaterThanOrEqual(before.timeline!.events.filter((e) => e.end !== null && e.end < pruneAt).length);
+    expect(s.eventCount).toBeGreaterThanOrEqual(
+      before.timeline!.events.filter((e) => e.end !== null && e.end < pruneAt).length,
+    );
   });
 });

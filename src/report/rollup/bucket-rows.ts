@@ -31,7 +31,8 @@ type SampleOf = { poll: PollRow; row: object };
 function cachedSource(source: TrendsSource, wide: Window): TrendsSource {
   const polls = source.polls({ cluster: wide.cluster, since: wide.since, until: wide.until });
   const samples = new Map<string, SampleOf[]>();
-  const inside = (t: bigint, w: { since?: bigint; until?: bigint }): boolean => (w.since === undefined || t >= w.since) && (w.until === undefined || t <= w.until);
+  const inside = (t: bigint, w: { since?: bigint; until?: bigint }): boolean =>
+    (w.since === undefined || t >= w.since) && (w.until === undefined || t <= w.until);
   return {
     polls: (q) => polls.filter((p) => inside(pollTime(p), q)),
     samples: (resource, w) => {
@@ -43,7 +44,13 @@ function cachedSource(source: TrendsSource, wide: Window): TrendsSource {
 }
 
 /** The last successful poll of `ops` before `t` (the counters' baseline), if any. */
-function pollBefore(source: TrendsSource, cluster: string | undefined, t: bigint, ops: ReadonlySet<string>, lookback: bigint): bigint | undefined {
+function pollBefore(
+  source: TrendsSource,
+  cluster: string | undefined,
+  t: bigint,
+  ops: ReadonlySet<string>,
+  lookback: bigint,
+): bigint | undefined {
   const before = source
     .polls({ cluster, since: t - lookback, until: t - 1n })
     .filter((p) => p.outcome === 'ok' && ops.has(p.operation))
@@ -53,10 +60,17 @@ function pollBefore(source: TrendsSource, cluster: string | undefined, t: bigint
 }
 
 const rowsByKey = (rows: readonly TrendRow[]): Map<string, TrendRow> => new Map(rows.map((r) => [r.key, r]));
-const increaseOf = (r: TrendRow | undefined, field = 'increase'): bigint => (r === undefined ? 0n : BigInt(String(r.detail[field] ?? '0')));
+const increaseOf = (r: TrendRow | undefined, field = 'increase'): bigint =>
+  r === undefined ? 0n : BigInt(String(r.detail[field] ?? '0'));
 
 /** Summarises raw history over [start, end) into rollup rows (the bucket's own row included). */
-export function rollBucket(source: TrendsSource, cluster: string | undefined, start: bigint, end: bigint, thresholds: Thresholds): RollupBatch {
+export function rollBucket(
+  source: TrendsSource,
+  cluster: string | undefined,
+  start: bigint,
+  end: bigint,
+  thresholds: Thresholds,
+): RollupBatch {
   const connOps = new Set<string>(RESOURCES.connections.operations);
   const lookback = end - start;
   const prev = pollBefore(source, cluster, start, connOps, lookback) ?? start;
@@ -76,10 +90,22 @@ export function rollBucket(source: TrendsSource, cluster: string | undefined, st
   const requests = rowsByKey(counterRates(src, 'requests', 'rollup', wide, one).rows);
   const events = connectionEvents(src, own);
 
-  const keys = new Set<string>([...counts.keys(), ...produce.keys(), ...fetch.keys(), ...requests.keys(), ...events.keys()]);
+  const keys = new Set<string>([
+    ...counts.keys(),
+    ...produce.keys(),
+    ...fetch.keys(),
+    ...requests.keys(),
+    ...events.keys(),
+  ]);
   const conns: RollupConnRow[] = [];
   for (const key of keys) {
-    const [nodeId, listener, principal, clientId, software] = JSON.parse(key) as [number, string, string, string, string];
+    const [nodeId, listener, principal, clientId, software] = JSON.parse(key) as [
+      number,
+      string,
+      string,
+      string,
+      string,
+    ];
     const c = counts.get(key);
     const e = events.get(key);
     const n = c === undefined ? 0 : Number(c.detail.polls);
@@ -128,19 +154,28 @@ export function rollBucket(source: TrendsSource, cluster: string | undefined, st
     });
   }
 
-  const iceberg: RollupIcebergRow[] = icebergLag(src, 'topic', own, one, thresholds.iceberg.commitStall).rows.map((r) => ({
-    start,
-    topic: r.key,
-    lagMin: BigInt(String(r.detail.minLag)),
-    lagMax: BigInt(String(r.detail.maxLag)),
-    lagLast: BigInt(String(r.detail.commitLag)),
-    partitions: Number(r.detail.partitions),
-  }));
+  const iceberg: RollupIcebergRow[] = icebergLag(src, 'topic', own, one, thresholds.iceberg.commitStall).rows.map(
+    (r) => ({
+      start,
+      topic: r.key,
+      lagMin: BigInt(String(r.detail.minLag)),
+      lagMax: BigInt(String(r.detail.maxLag)),
+      lagLast: BigInt(String(r.detail.commitLag)),
+      partitions: Number(r.detail.partitions),
+    }),
+  );
 
   const first = connPolls[0];
   const last = connPolls[connPolls.length - 1];
   return {
-    buckets: [{ start, connPolls: connPolls.length, firstPoll: first === undefined ? undefined : pollTime(first), lastPoll: last === undefined ? undefined : pollTime(last) }],
+    buckets: [
+      {
+        start,
+        connPolls: connPolls.length,
+        firstPoll: first === undefined ? undefined : pollTime(first),
+        lastPoll: last === undefined ? undefined : pollTime(last),
+      },
+    ],
     conns,
     shadow,
     iceberg,
@@ -148,7 +183,10 @@ export function rollBucket(source: TrendsSource, cluster: string | undefined, st
 }
 
 /** Connections opened, closed and failing authentication in the window, per connection group (each uid once). */
-function connectionEvents(source: TrendsSource, w: Window): Map<string, { opened: number; closed: number; authFailures: number }> {
+function connectionEvents(
+  source: TrendsSource,
+  w: Window,
+): Map<string, { opened: number; closed: number; authFailures: number }> {
   const out = new Map<string, { opened: number; closed: number; authFailures: number }>();
   const opened = new Set<string>();
   const closed = new Set<string>();
@@ -166,7 +204,12 @@ function connectionEvents(source: TrendsSource, w: Window): Map<string, { opened
       counted().opened++;
       if (authFailed(c)) counted().authFailures++;
     }
-    if (c.state === 'KAFKA_CONNECTION_STATE_CLOSED' && c.closeTime >= w.since && c.closeTime < end && !closed.has(c.uid)) {
+    if (
+      c.state === 'KAFKA_CONNECTION_STATE_CLOSED' &&
+      c.closeTime >= w.since &&
+      c.closeTime < end &&
+      !closed.has(c.uid)
+    ) {
       closed.add(c.uid);
       counted().closed++;
     }
@@ -174,15 +217,22 @@ function connectionEvents(source: TrendsSource, w: Window): Map<string, { opened
   return out;
 }
 
-/** Per shadow partition (`link/topic/partition`): shadow high watermark at the window's first and last poll, source at the last. */
-function shadowProgress(source: TrendsSource, w: Window): Map<string, { shadowFirst: bigint; shadowLast: bigint; sourceLast: bigint }> {
+/**
+ * Per shadow partition (`link/topic/partition`): shadow high watermark at the window's first and last poll, source at
+ * the last.
+ */
+function shadowProgress(
+  source: TrendsSource,
+  w: Window,
+): Map<string, { shadowFirst: bigint; shadowLast: bigint; sourceLast: bigint }> {
   const out = new Map<string, { shadowFirst: bigint; shadowLast: bigint; sourceLast: bigint }>();
   for (const s of source.samples('shadow-topics', w)) {
     const t = s.row as ShadowTopicRow;
     for (const p of t.status.partitionInformation) {
       const key = `${t.shadowLinkName}/${t.name}/${p.partitionId}`;
       const got = out.get(key);
-      if (got === undefined) out.set(key, { shadowFirst: p.highWatermark, shadowLast: p.highWatermark, sourceLast: p.sourceHighWatermark });
+      if (got === undefined)
+        out.set(key, { shadowFirst: p.highWatermark, shadowLast: p.highWatermark, sourceLast: p.sourceHighWatermark });
       else {
         got.shadowLast = p.highWatermark;
         got.sourceLast = p.sourceHighWatermark;

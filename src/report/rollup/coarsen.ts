@@ -4,7 +4,8 @@
  */
 import type { RollupBatch, RollupConnRow, RollupIcebergRow, RollupShadowRow } from '../../db/rollup-store.ts';
 
-const groupOf = (c: RollupConnRow): string => JSON.stringify([c.nodeId, c.listener, c.principal, c.clientId, c.software]);
+const groupOf = (c: RollupConnRow): string =>
+  JSON.stringify([c.nodeId, c.listener, c.principal, c.clientId, c.software]);
 
 /** Combines the finer rows of one coarse bucket starting at `start` into one bucket. */
 export function coarsen(fine: RollupBatch, start: bigint): RollupBatch {
@@ -73,7 +74,17 @@ export function coarsen(fine: RollupBatch, start: bigint): RollupBatch {
       iceberg.set(i.topic, { ...i, start });
       continue;
     }
-    iceberg.set(i.topic, { ...i, start, lagMin: i.lagMin < g.lagMin ? i.lagMin : g.lagMin, lagMax: i.lagMax > g.lagMax ? i.lagMax : g.lagMax });
+    iceberg.set(i.topic, {
+      ...i,
+      start,
+      lagMin: i.lagMin < g.lagMin ? i.lagMin : g.lagMin,
+      lagMax: i.lagMax > g.lagMax ? i.lagMax : g.lagMax,
+    });
   }
-  return { buckets: [{ start, connPolls, firstPoll, lastPoll }], conns: connRows, shadow: [...shadow.values()], iceberg: [...iceberg.values()] };
+  return {
+    buckets: [{ start, connPolls, firstPoll, lastPoll }],
+    conns: connRows,
+    shadow: [...shadow.values()],
+    iceberg: [...iceberg.values()],
+  };
 }

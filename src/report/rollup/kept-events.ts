@@ -26,10 +26,16 @@ export function storeEvent(e: TimelineEvent): StoredEvent {
 /** An event from its stored form. */
 export function keptEvent(s: StoredEvent): TimelineEvent {
   const j = JSON.parse(s.body) as EventJson;
-  return { ...j, start: s.start, end: s.end, evidence: { ...j.evidence, pollIds: j.evidence.pollIds.map((id) => BigInt(id)) } };
+  return {
+    ...j,
+    start: s.start,
+    end: s.end,
+    evidence: { ...j.evidence, pollIds: j.evidence.pollIds.map((id) => BigInt(id)) },
+  };
 }
 
-const sameThing = (a: { kind: string; entity: string }, b: { kind: string; entity: string }): boolean => a.kind === b.kind && a.entity === b.entity;
+const sameThing = (a: { kind: string; entity: string }, b: { kind: string; entity: string }): boolean =>
+  a.kind === b.kind && a.entity === b.entity;
 
 /**
  * The events of a new rollup pass to store, and the stored ones they replace: an event the pass
@@ -48,14 +54,23 @@ export function eventsToStore(
   for (const e of found) {
     if (e.start >= until) continue;
     const continues = since !== undefined && (e.startedBefore || e.start <= since);
-    const earlier = continues ? ongoing.find((s) => sameThing(s, e) && s.start <= e.start && !replaced.includes(s)) : undefined;
+    const earlier = continues
+      ? ongoing.find((s) => sameThing(s, e) && s.start <= e.start && !replaced.includes(s))
+      : undefined;
     if (earlier === undefined) {
       write.push(storeEvent(e));
       continue;
     }
     const old = keptEvent(earlier);
     replaced.push(earlier);
-    write.push(storeEvent({ ...e, start: old.start, startedBefore: old.startedBefore, evidence: { ...e.evidence, before: old.evidence.before } }));
+    write.push(
+      storeEvent({
+        ...e,
+        start: old.start,
+        startedBefore: old.startedBefore,
+        evidence: { ...e.evidence, before: old.evidence.before },
+      }),
+    );
   }
   return { write, replaced };
 }
@@ -66,19 +81,39 @@ export function eventsToStore(
  * the same event (the raw one is shown), and a raw event seen from the first remaining poll
  * (`startedBefore`) that continues a kept one takes the kept one's start.
  */
-export function mergeKeptEvents(raw: readonly TimelineEvent[], kept: readonly TimelineEvent[], before: bigint): TimelineEvent[] {
+export function mergeKeptEvents(
+  raw: readonly TimelineEvent[],
+  kept: readonly TimelineEvent[],
+  before: bigint,
+): TimelineEvent[] {
   const early = kept.filter((k) => k.start < before);
   const out: TimelineEvent[] = [];
   const used = new Set<TimelineEvent>();
   for (const e of raw) {
     const same = early.find((x) => !used.has(x) && sameThing(x, e) && x.start === e.start);
-    const k = same ?? (e.startedBefore ? early.find((x) => !used.has(x) && sameThing(x, e) && x.start < e.start && (x.end === null || x.end >= e.start)) : undefined);
+    const k =
+      same ??
+      (e.startedBefore
+        ? early.find(
+            (x) => !used.has(x) && sameThing(x, e) && x.start < e.start && (x.end === null || x.end >= e.start),
+          )
+        : undefined);
     if (k === undefined) {
       out.push(e);
       continue;
     }
     used.add(k);
-    out.push(same !== undefined ? e : { ...e, start: k.start, startedBefore: k.startedBefore, description: k.description, evidence: { ...e.evidence, before: k.evidence.before } });
+    out.push(
+      same !== undefined
+        ? e
+        : {
+            ...e,
+            start: k.start,
+            startedBefore: k.startedBefore,
+            description: k.description,
+            evidence: { ...e.evidence, before: k.evidence.before },
+          },
+    );
   }
   for (const k of early) if (!used.has(k)) out.push(k);
   return out.sort(compareEvents);

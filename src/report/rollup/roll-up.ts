@@ -37,7 +37,11 @@ export function bucketStart(t: bigint, w: bigint): bigint {
 }
 
 /** The rollUp function over one reader and one store. */
-export function createRollUp(source: RollUpSource, store: RollupStore, opts: RollUpOptions = {}): (cluster: string, untilNs: bigint) => void {
+export function createRollUp(
+  source: RollUpSource,
+  store: RollupStore,
+  opts: RollUpOptions = {},
+): (cluster: string, untilNs: bigint) => void {
   const thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
   return (cluster, untilNs) => {
     const first = source.polls({ cluster, limit: 1 })[0];
@@ -80,7 +84,10 @@ export function createRollUp(source: RollUpSource, store: RollupStore, opts: Rol
     if (done !== undefined && done >= fineUntil) return;
     // again from the start of the events still ongoing at the last pass, so that they get their end
     const ongoing = done === undefined ? [] : store.events(cluster, done, fineUntil).filter((e) => e.end === null);
-    const since = ongoing.reduce<bigint | undefined>((min, e) => (min === undefined || e.start < min ? e.start : min), done);
+    const since = ongoing.reduce<bigint | undefined>(
+      (min, e) => (min === undefined || e.start < min ? e.start : min),
+      done,
+    );
     const t = buildTimeline(source, { cluster, since, until: fineUntil - 1n, thresholds });
     const { write, replaced } = eventsToStore(t.events, ongoing, since, fineUntil);
     store.writeEvents(cluster, fineUntil, write, replaced);

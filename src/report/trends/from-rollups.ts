@@ -33,15 +33,24 @@ export function rollupNote(plan: RollupPlan): string {
 const SECOND = 1_000_000_000n;
 
 /** The rollup part of [since, until], or undefined when raw history covers it (or nothing is rolled up). */
-export function planRollups(source: TrendsSource & { rollups?: () => RollupReader }, cluster: string | undefined, since: bigint, until: bigint): RollupPlan | undefined {
+export function planRollups(
+  source: TrendsSource & { rollups?: () => RollupReader },
+  cluster: string | undefined,
+  since: bigint,
+  until: bigint,
+): RollupPlan | undefined {
   if (source.rollups === undefined) return undefined;
   const first = source.polls({ cluster, limit: 1 })[0];
   const rawFirst = first === undefined ? undefined : pollTime(first);
   if (rawFirst !== undefined && rawFirst <= since) return undefined;
-  const coverage = source.rollups().coverage(cluster).filter((c) => c.first !== undefined && c.until > since);
+  const coverage = source
+    .rollups()
+    .coverage(cluster)
+    .filter((c) => c.first !== undefined && c.until > since);
   if (coverage.length === 0) return undefined;
   const start = (w: bigint): bigint => since - (((since % w) + w) % w);
-  const fits = coverage.find((c) => (c.first as bigint) <= start(BigInt(c.resolution) * SECOND)) ?? coverage[coverage.length - 1];
+  const fits =
+    coverage.find((c) => (c.first as bigint) <= start(BigInt(c.resolution) * SECOND)) ?? coverage[coverage.length - 1];
   if (fits === undefined) return undefined;
   const w = BigInt(fits.resolution) * SECOND;
   // raw history answers from the first bucket boundary at or after its first poll
@@ -71,22 +80,47 @@ export function rollupKeys(metric: MetricName): readonly string[] {
   return ['client', 'principal', 'listener', 'broker', 'software'];
 }
 
-const groupKey = (by: string, c: { nodeId: number; listener: string; principal: string; clientId: string; software: string }): string =>
-  by === 'broker' ? String(c.nodeId) : by === 'listener' ? c.listener : by === 'principal' ? c.principal : by === 'client' ? c.clientId : c.software;
+const groupKey = (
+  by: string,
+  c: { nodeId: number; listener: string; principal: string; clientId: string; software: string },
+): string =>
+  by === 'broker'
+    ? String(c.nodeId)
+    : by === 'listener'
+      ? c.listener
+      : by === 'principal'
+        ? c.principal
+        : by === 'client'
+          ? c.clientId
+          : c.software;
 
 /** Merges counter-rate rows of the raw part with the rollup part; returns the rows and the whole window's figure. */
 export function mergeCounterRates(
   raw: readonly TrendRow[],
   rollups: RollupReader,
-  q: { cluster: string | undefined; metric: MetricName; by: string; plan: RollupPlan; buckets: Buckets; rawLastPoll: bigint | undefined },
+  q: {
+    cluster: string | undefined;
+    metric: MetricName;
+    by: string;
+    plan: RollupPlan;
+    buckets: Buckets;
+    rawLastPoll: bigint | undefined;
+  },
 ): { rows: TrendRow[]; overall: number } {
   const field = COUNTER_FIELDS[q.metric] ?? 'requests';
-  const acc = new Map<string, { inc: bigint; batches: bigint; closed: number; resets: number; series: number[]; batchSeries: number[] }>();
+  const acc = new Map<
+    string,
+    { inc: bigint; batches: bigint; closed: number; resets: number; series: number[]; batchSeries: number[] }
+  >();
   const buckets = rollups.buckets(q.cluster, q.plan.resolution, q.plan.since, q.plan.cut);
   for (const c of rollups.conns(q.cluster, q.plan.resolution, q.plan.since, q.plan.cut)) {
     const k = groupKey(q.by, c);
     let a = acc.get(k);
-    if (a === undefined) acc.set(k, (a = { inc: 0n, batches: 0n, closed: 0, resets: 0, series: q.buckets.empty(), batchSeries: q.buckets.empty() }));
+    if (a === undefined)
+      acc.set(
+        k,
+        (a = { inc: 0n, batches: 0n, closed: 0, resets: 0, series: q.buckets.empty(), batchSeries: q.buckets.empty() }),
+      );
     const i = q.buckets.index(c.start);
     a.inc += c[field];
     a.batches += c.produceBatches;
@@ -100,7 +134,13 @@ export function mergeCounterRates(
   const seconds = firstPoll !== undefined && lastPoll !== undefined ? Number(lastPoll - firstPoll) / 1e9 : 0;
   const perBucket = q.buckets.seconds();
   const ratio = (inc: bigint, batches: bigint): number =>
-    q.metric === 'batch-size' ? (batches === 0n ? 0 : Number(inc) / Number(batches)) : seconds > 0 ? Number(inc) / seconds : 0;
+    q.metric === 'batch-size'
+      ? batches === 0n
+        ? 0
+        : Number(inc) / Number(batches)
+      : seconds > 0
+        ? Number(inc) / seconds
+        : 0;
   const rows: TrendRow[] = [];
   const rawByKey = new Map(raw.map((r) => [r.key, r]));
   let total = 0n;
@@ -158,7 +198,12 @@ export function mergeConnectionCounts(
     let m = per.get(k);
     if (m === undefined) per.set(k, (m = new Map()));
     const s = m.get(c.start) ?? { min: 0, max: 0, last: 0, sum: 0 };
-    m.set(c.start, { min: s.min + c.openMin, max: s.max + c.openMax, last: s.last + c.openLast, sum: s.sum + c.openSum });
+    m.set(c.start, {
+      min: s.min + c.openMin,
+      max: s.max + c.openMax,
+      last: s.last + c.openLast,
+      sum: s.sum + c.openSum,
+    });
   }
   const polled = buckets.filter((b) => b.connPolls > 0).length;
   const rawByKey = new Map(raw.map((r) => [r.key, r]));
@@ -214,10 +259,27 @@ interface LagObs {
 export function mergeLags(
   raw: readonly TrendRow[],
   rollups: RollupReader,
-  q: { cluster: string | undefined; metric: 'shadow-lag' | 'iceberg-lag'; by: string; plan: RollupPlan; buckets: Buckets },
+  q: {
+    cluster: string | undefined;
+    metric: 'shadow-lag' | 'iceberg-lag';
+    by: string;
+    plan: RollupPlan;
+    buckets: Buckets;
+  },
 ): { rows: TrendRow[]; overall: number } {
-  const per = new Map<string, Map<bigint, { min: bigint; max: bigint; obs: LagObs; parts: Set<string>; state: string }>>();
-  const add = (key: string, start: bigint, part: string, min: bigint, max: bigint, obs: LagObs, state: string): void => {
+  const per = new Map<
+    string,
+    Map<bigint, { min: bigint; max: bigint; obs: LagObs; parts: Set<string>; state: string }>
+  >();
+  const add = (
+    key: string,
+    start: bigint,
+    part: string,
+    min: bigint,
+    max: bigint,
+    obs: LagObs,
+    state: string,
+  ): void => {
     let m = per.get(key);
     if (m === undefined) per.set(key, (m = new Map()));
     const s = m.get(start);
@@ -237,7 +299,15 @@ export function mergeLags(
     for (const s of rollups.shadow(q.cluster, q.plan.resolution, q.plan.since, q.plan.cut)) {
       const part = `${s.link}/${s.topic}/${s.partition}`;
       const key = q.by === 'partition' ? part : q.by === 'topic' ? `${s.link}/${s.topic}` : s.link;
-      add(key, s.start, part, s.lagMin, s.lagMax, { shadow: s.shadowLast, source: s.sourceLast, lag: s.lagLast }, s.state);
+      add(
+        key,
+        s.start,
+        part,
+        s.lagMin,
+        s.lagMax,
+        { shadow: s.shadowLast, source: s.sourceLast, lag: s.lagLast },
+        s.state,
+      );
     }
   } else {
     for (const t of rollups.iceberg(q.cluster, q.plan.resolution, q.plan.since, q.plan.cut)) {
@@ -249,9 +319,10 @@ export function mergeLags(
   let overall = 0;
   for (const key of new Set([...rawByKey.keys(), ...per.keys()])) {
     const r = rawByKey.get(key);
-    const m = [...(per.get(key) ?? new Map<bigint, { min: bigint; max: bigint; obs: LagObs; parts: Set<string>; state: string }>())].sort((a, b) =>
-      a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0,
-    );
+    const m = [
+      ...(per.get(key) ??
+        new Map<bigint, { min: bigint; max: bigint; obs: LagObs; parts: Set<string>; state: string }>()),
+    ].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const lagName = q.metric === 'shadow-lag' ? 'lag' : 'commitLag';
     let min = r === undefined ? undefined : BigInt(String(r.detail.minLag));
     let max = r === undefined ? undefined : BigInt(String(r.detail.maxLag));
@@ -271,7 +342,11 @@ export function mergeLags(
     detail.maxLag = String(max ?? 0n);
     if (r === undefined) detail.partitions = last?.parts.size ?? 0;
     if (r === undefined && q.metric === 'shadow-lag') detail.state = last?.state ?? '';
-    const trend = r?.trend ?? (q.metric === 'shadow-lag' && first !== undefined && last !== undefined ? classify(first.obs, last.obs, 500) : 'ok');
+    const trend =
+      r?.trend ??
+      (q.metric === 'shadow-lag' && first !== undefined && last !== undefined
+        ? classify(first.obs, last.obs, 500)
+        : 'ok');
     rows.push({
       key,
       label: '',
