@@ -1,7 +1,14 @@
 /** The rollups' pure aggregation: bucket starts, 1-hour buckets from 5-minute ones, kept events. */
 import { describe, expect, it } from 'vitest';
 import type { RollupBatch, RollupConnRow } from '../../src/db/rollup-store.ts';
-import { bucketStart, coarsen, keptEvent, mergeKeptEvents, storeEvent } from '../../src/report/rollup/index.ts';
+import {
+  bucketStart,
+  coarsen,
+  keptEvent,
+  mergeKeptEvents,
+  stateRuns,
+  storeEvent,
+} from '../../src/report/rollup/index.ts';
 import { eventsToStore } from '../../src/report/rollup/kept-events.ts';
 import type { TimelineEvent } from '../../src/report/timeline/types.ts';
 
@@ -202,5 +209,25 @@ describe('kept events', () => {
     const merged = mergeKeptEvents(raw, kept, 600n * S);
     expect(merged).toHaveLength(1);
     expect(merged[0]).toMatchObject({ start: 100n * S, end: 700n * S, startedBefore: false, description: 'lag high' });
+  });
+});
+
+describe('stateRuns', () => {
+  it('continues the open interval, closes it at the first other state and opens the next', () => {
+    const open = [{ entity: 'upgrade', start: 1n, end: null, state: 'A' }];
+    const runs = stateRuns(
+      [
+        { entity: 'upgrade', state: 'A', time: 5n },
+        { entity: 'link/l', state: 'ACTIVE', time: 5n },
+        { entity: 'upgrade', state: 'B', time: 9n },
+        { entity: 'upgrade', state: 'B', time: 12n },
+      ],
+      open,
+    );
+    expect(runs).toEqual([
+      { entity: 'link/l', start: 5n, end: null, state: 'ACTIVE' },
+      { entity: 'upgrade', start: 1n, end: 9n, state: 'A' },
+      { entity: 'upgrade', start: 9n, end: null, state: 'B' },
+    ]);
   });
 });

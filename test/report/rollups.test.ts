@@ -121,6 +121,21 @@ describe('rollups', () => {
     expect(cov[0]!.until).toBeGreaterThan(pruneAt);
   });
 
+  it('upgrade and link states are kept as intervals that follow each other', () => {
+    const states = reader.rollups().states('sim', start, end);
+    expect(states.some((s) => s.entity === 'upgrade')).toBe(true);
+    expect(states.some((s) => s.entity.startsWith('link/'))).toBe(true);
+    for (const entity of new Set(states.map((s) => s.entity))) {
+      const runs = states.filter((s) => s.entity === entity);
+      expect(runs[0]!.start).toBeLessThanOrEqual(start + MIN);
+      runs.slice(1).forEach((r, i) => {
+        expect(runs[i]!.end).toBe(r.start);
+        expect(runs[i]!.state).not.toBe(r.state);
+      });
+      expect(runs[runs.length - 1]!.end).toBeNull();
+    }
+  });
+
   it.each(CASES)('trends %s by %s from rollups equal the raw answer over the same range', (metric, by) => {
     const raw = before.trends.get(`${metric}/${by}`)!;
     const mixed = computeTrends(reader, { metric, by, since: start, until: end, cluster: 'sim' });

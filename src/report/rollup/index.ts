@@ -3,3 +3,4 @@ export { bucketStart, createRollUp, ROLLUP_RESOLUTIONS, type RollUpOptions, type
 export { coarsen } from './coarsen.ts';
 export { rollBucket } from './bucket-rows.ts';
 export { keptEvent, mergeKeptEvents, storeEvent } from './kept-events.ts';
+export { stateRuns, type StateObservation } from './state-runs.ts';

@@ -14,6 +14,7 @@ import { pollTime } from '../timeline/types.ts';
 import { rollBucket } from './bucket-rows.ts';
 import { coarsen } from './coarsen.ts';
 import { eventsToStore } from './kept-events.ts';
+import { stateRuns, type StateObservation } from './state-runs.ts';
 
 /** Bucket widths in seconds, finest first. */
 export const ROLLUP_RESOLUTIONS = [300, 3600] as const;
@@ -82,6 +83,8 @@ export function createRollUp(
 
     const done = store.progress(cluster, EVENTS_PROGRESS);
     if (done !== undefined && done >= fineUntil) return;
+    const open = store.states(cluster, done ?? pollTime(first), fineUntil).filter((s) => s.end === null);
+    store.writeStates(cluster, stateRuns(observedStates(source, cluster, done ?? pollTime(first), fineUntil), open));
     // again from the start of the events still ongoing at the last pass, so that they get their end
     const ongoing = done === undefined ? [] : store.events(cluster, done, fineUntil).filter((e) => e.end === null);
     const since = ongoing.reduce<bigint | undefined>(
@@ -101,4 +104,24 @@ function concat(parts: readonly RollupBatch[]): RollupBatch {
     shadow: parts.flatMap((p) => p.shadow),
     iceberg: parts.flatMap((p) => p.iceberg),
   };
+}
+
+/** Upgrade and shadow link states seen by the successful polls in [since, until), in time order. */
+function* observedStates(
+  source: RollUpSource,
+  cluster: string,
+  since: bigint,
+  until: bigint,
+): Generator<StateObservation> {
+  const window = { cluster, since, until: until - 1n };
+  const all: StateObservation[] = [];
+  for (const s of source.samples('upgrade', window)) {
+    all.push({ entity: 'upgrade', state: String((s.row as { state?: unknown }).state ?? ''), time: pollTime(s.poll) });
+  }
+  for (const s of source.samples('shadow-links', window)) {
+    const row = s.row as { name?: unknown; state?: unknown };
+    all.push({ entity: `link/${String(row.name ?? '')}`, state: String(row.state ?? ''), time: pollTime(s.poll) });
+  }
+  all.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  yield* all;
 }
