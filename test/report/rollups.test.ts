@@ -56,7 +56,7 @@ const CASES: readonly [MetricName, string][] = [
   ['iceberg-lag', 'topic'],
 ];
 
-beforeAll(() => {
+beforeAll(async () => {
   const rec = recordSim('incident', { seed: 11, connections: 20, seconds: 1500 });
   start = rec.start;
   const path = tempDbPath('rollups.db', 'file');
@@ -99,9 +99,9 @@ beforeAll(() => {
   before.timeline = buildTimeline(reader, { cluster: 'sim', since: start, until: end });
 
   const rollUp = createRollUp(reader, createRollupStore(db));
-  rollUp('sim', pruneAt - 5n * MIN);
-  rollUp('sim', pruneAt); // resumes where the first call stopped
-  rollUp('sim', pruneAt); // and does nothing more
+  await rollUp('sim', pruneAt - 5n * MIN);
+  await rollUp('sim', pruneAt); // resumes where the first call stopped
+  await rollUp('sim', pruneAt); // and does nothing more
   reader.prune(pruneAt);
 }, 60_000);
 afterAll(() => db.close());

@@ -37,14 +37,20 @@ export function bucketStart(t: bigint, w: bigint): bigint {
   return r < 0n ? t - r - w : t - r;
 }
 
-/** The rollUp function over one reader and one store. */
+/** Lets other work (a scheduled poll) run between two buckets. */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The rollUp function over one reader and one store. It yields to the event loop after every
+ * bucket, so that a collector's polls wait for at most one bucket's work.
+ */
 export function createRollUp(
   source: RollUpSource,
   store: RollupStore,
   opts: RollUpOptions = {},
-): (cluster: string, untilNs: bigint) => void {
+): (cluster: string, untilNs: bigint) => Promise<void> {
   const thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
-  return (cluster, untilNs) => {
+  return async (cluster, untilNs) => {
     const first = source.polls({ cluster, limit: 1 })[0];
     if (first === undefined) return;
     const fineW = BigInt(ROLLUP_RESOLUTIONS[0]) * SECOND;
@@ -56,7 +62,10 @@ export function createRollUp(
     while (at < end) {
       const parts: RollupBatch[] = [];
       const stop = at + fineW * BigInt(BUCKETS_PER_WRITE) < end ? at + fineW * BigInt(BUCKETS_PER_WRITE) : end;
-      for (let b = at; b < stop; b += fineW) parts.push(rollBucket(source, cluster, b, b + fineW, thresholds));
+      for (let b = at; b < stop; b += fineW) {
+        parts.push(rollBucket(source, cluster, b, b + fineW, thresholds));
+        await yieldToLoop();
+      }
       store.writeBuckets(cluster, ROLLUP_RESOLUTIONS[0], stop, concat(parts));
       at = stop;
     }
@@ -78,6 +87,7 @@ export function createRollUp(
         );
         store.writeBuckets(cluster, res, h + w, batch);
         h += w;
+        await yieldToLoop();
       }
     }
 

@@ -33,7 +33,20 @@ export function connectionLabel(c: KafkaConnection): string {
   return `${c.clientId} ${who} broker ${c.nodeId} ${c.source.ipAddress}:${c.source.port}`;
 }
 
-/** The connection group of the rollups: node, listener, principal, client id and software, as JSON. */
+const rollupKeys = new WeakMap<KafkaConnection, string>();
+
+/** The connection group of the rollups: node, listener, principal, client id and software, as JSON (memoised per row). */
 export function rollupKey(c: KafkaConnection): string {
-  return JSON.stringify([c.nodeId, c.listenerName, connectionKey('principal', c), c.clientId, connectionKey('software', c)]);
+  let k = rollupKeys.get(c);
+  if (k === undefined) {
+    k = JSON.stringify([
+      c.nodeId,
+      c.listenerName,
+      connectionKey('principal', c),
+      c.clientId,
+      connectionKey('software', c),
+    ]);
+    rollupKeys.set(c, k);
+  }
+  return k;
 }
