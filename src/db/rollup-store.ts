@@ -105,6 +105,8 @@ export interface RollupCoverage {
   readonly resolution: number;
   /** the first bucket's start, undefined when none is stored */
   readonly first: bigint | undefined;
+  /** the earliest connection poll summarised: raw history starting after it was pruned */
+  readonly firstPoll: bigint | undefined;
   /** summarised up to (excluded) */
   readonly until: bigint;
 }
@@ -249,11 +251,15 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
           'SELECT resolution, until FROM rollup_progress WHERE cluster_id = ? AND resolution > 0 ORDER BY resolution',
           cid,
         ).map((r) => {
-          const first = prep('SELECT min(start) AS s FROM rollup_bucket WHERE cluster_id = ? AND resolution = ?').get(
-            cid,
-            r.resolution,
-          ) as Row;
-          return { resolution: num(r.resolution), first: optBig(first.s), until: big(r.until) };
+          const first = prep(
+            'SELECT min(start) AS s, min(first_poll) AS p FROM rollup_bucket WHERE cluster_id = ? AND resolution = ?',
+          ).get(cid, r.resolution) as Row;
+          return {
+            resolution: num(r.resolution),
+            first: optBig(first.s),
+            firstPoll: optBig(first.p),
+            until: big(r.until),
+          };
         });
       });
     },

@@ -44,7 +44,13 @@ let reader: HistoryReader;
 let start: bigint;
 let end: bigint;
 let pruneAt: bigint;
-const before: { trends: Map<string, TrendsResult>; timeline?: Timeline } = { trends: new Map() };
+const before: {
+  trends: Map<string, TrendsResult>;
+  timeline?: Timeline;
+  rolledUp?: { trends: TrendsResult; timeline: Timeline };
+} = {
+  trends: new Map(),
+};
 
 const CASES: readonly [MetricName, string][] = [
   ['produce-bytes', 'client'],
@@ -102,6 +108,10 @@ beforeAll(async () => {
   await rollUp('sim', pruneAt - 5n * MIN);
   await rollUp('sim', pruneAt); // resumes where the first call stopped
   await rollUp('sim', pruneAt); // and does nothing more
+  before.rolledUp = {
+    trends: computeTrends(reader, { metric: 'requests', by: 'principal', since: start, until: end, cluster: 'sim' }),
+    timeline: buildTimeline(reader, { cluster: 'sim', since: start, until: end }),
+  };
   reader.prune(pruneAt);
 }, 60_000);
 afterAll(() => db.close());
@@ -134,6 +144,17 @@ describe('rollups', () => {
       });
       expect(runs[runs.length - 1]!.end).toBeNull();
     }
+  });
+
+  it('rollups change nothing while raw history is still there', () => {
+    expect(before.rolledUp!.trends).toEqual(before.trends.get('requests/principal'));
+    expect(before.rolledUp!.timeline).toEqual(before.timeline);
+  });
+
+  it('without --since, trends start at the first rollup', () => {
+    const r = computeTrends(reader, { metric: 'requests', by: 'broker', cluster: 'sim' });
+    expect(r.since).toBe(start);
+    expect(r.rollups?.resolution).toBe(300);
   });
 
   it.each(CASES)('trends %s by %s from rollups equal the raw answer over the same range', (metric, by) => {

@@ -8,6 +8,7 @@ import { RESOURCES, type PollRow, type ResourceName } from '../../api/schema/res
 import type { RollupReader } from '../../db/rollup-store.ts';
 import type { ReportReader } from '../query.ts';
 import { keptEvent, mergeKeptEvents } from '../rollup/kept-events.ts';
+import { rawStart } from '../rollup/raw-start.ts';
 import { connFrameOfRows, connFrameOfStored, emptyConnFrame, mergeConnFanout, type ConnFrame, type StoredConnFrame } from './conn-frame.ts';
 import type { DetectorContext, FrameDetector, Series } from './detector.ts';
 import { comparePolls, framesOf, padFrames } from './frames.ts';
@@ -88,8 +89,7 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
   const all = source.polls({ cluster, since: opts.since !== undefined ? opts.since - thresholds.warmup : undefined, until: opts.until }).slice().sort(comparePolls);
   const first = all[0];
   const last = all[all.length - 1];
-  const recordedFirst = source.polls({ cluster, limit: 1 })[0];
-  const kept = keptPart(source, cluster, opts.since, opts.until, recordedFirst === undefined ? undefined : pollTime(recordedFirst));
+  const kept = keptPart(source, cluster, opts.since, opts.until, rawStart(source, cluster));
   const since = opts.since ?? kept?.since ?? (first !== undefined ? pollTime(first) : 0n);
   const until = opts.until ?? (last !== undefined ? pollTime(last) : since);
   const from = since - thresholds.warmup;
@@ -201,7 +201,8 @@ function keptPart(
   if (since !== undefined && since >= rawFirst) return undefined;
   if (until !== undefined && until < (since ?? rawFirst)) return undefined;
   const reader = source.rollups();
-  const coverage = reader.coverage(cluster).filter((c) => c.first !== undefined && c.first < rawFirst);
+  // only when raw history lost polls the rollups summarised
+  const coverage = reader.coverage(cluster).filter((c) => c.first !== undefined && c.firstPoll !== undefined && c.firstPoll < rawFirst);
   const finest = coverage[0];
   if (finest === undefined || (since !== undefined && finest.until <= since)) return undefined;
   return { reader, since: since === undefined ? finest.first : undefined, before: finest.until, resolution: finest.resolution };

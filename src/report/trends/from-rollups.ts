@@ -6,7 +6,7 @@
  */
 import type { RollupReader } from '../../db/rollup-store.ts';
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
-import { pollTime } from '../timeline/types.ts';
+import { rawStart } from '../rollup/raw-start.ts';
 import { addAt, maxAt, type Buckets } from './buckets.ts';
 import { classify } from './shadow-lag.ts';
 import type { MetricName, TrendRow, TrendsSource } from './types.ts';
@@ -34,19 +34,25 @@ const SECOND = 1_000_000_000n;
 
 /** The rollup part of [since, until], or undefined when raw history covers it (or nothing is rolled up). */
 export function planRollups(
-  source: TrendsSource & { rollups?: () => RollupReader },
+  source: TrendsSource,
   cluster: string | undefined,
   since: bigint,
   until: bigint,
 ): RollupPlan | undefined {
   if (source.rollups === undefined) return undefined;
-  const first = source.polls({ cluster, limit: 1 })[0];
-  const rawFirst = first === undefined ? undefined : pollTime(first);
+  const rawFirst = rawStart(source, cluster);
   if (rawFirst !== undefined && rawFirst <= since) return undefined;
+  // rollups answer only for what raw history lost: polls they summarised that raw history no longer holds
   const coverage = source
     .rollups()
     .coverage(cluster)
-    .filter((c) => c.first !== undefined && c.until > since);
+    .filter(
+      (c) =>
+        c.first !== undefined &&
+        c.until > since &&
+        c.firstPoll !== undefined &&
+        (rawFirst === undefined || c.firstPoll < rawFirst),
+    );
   if (coverage.length === 0) return undefined;
   const start = (w: bigint): bigint => since - (((since % w) + w) % w);
   const fits =
@@ -62,6 +68,19 @@ export function planRollups(
   }
   if (cut > until + 1n) cut = until + 1n;
   return { resolution: fits.resolution, since: start(w), cut };
+}
+
+/** Where the rollups of what raw history lost begin (the default start of a window), if any. */
+export function rollupStart(source: TrendsSource, cluster: string | undefined): bigint | undefined {
+  if (source.rollups === undefined) return undefined;
+  const rawFirst = rawStart(source, cluster);
+  let start: bigint | undefined;
+  for (const c of source.rollups().coverage(cluster)) {
+    if (c.first === undefined || c.firstPoll === undefined || (rawFirst !== undefined && c.firstPoll >= rawFirst))
+      continue;
+    if (start === undefined || c.first < start) start = c.first;
+  }
+  return start;
 }
 
 const COUNTER_FIELDS: Partial<Record<MetricName, 'produceBytes' | 'fetchBytes' | 'requests' | 'produceBatches'>> = {

@@ -7,7 +7,7 @@ import type { RollupReader } from '../../db/rollup-store.ts';
 import { Buckets } from './buckets.ts';
 import { connectionCounts } from './connection-counts.ts';
 import { counterRates } from './counter-rates.ts';
-import { mergeConnectionCounts, mergeCounterRates, mergeLags, planRollups, resolutionLabel, rollupKeys, rollupNote, type RollupPlan } from './from-rollups.ts';
+import { mergeConnectionCounts, mergeCounterRates, mergeLags, planRollups, resolutionLabel, rollupKeys, rollupNote, rollupStart, type RollupPlan } from './from-rollups.ts';
 import { icebergLag } from './iceberg-lag.ts';
 import { shadowLag } from './shadow-lag.ts';
 import { isMetricName, METRIC_NAMES, METRICS, TrendsOptionsError, type TrendRow, type TrendsOptions, type TrendsResult, type TrendsSource } from './types.ts';
@@ -31,7 +31,7 @@ export function computeTrends(source: TrendsSource, opts: TrendsOptions): Trends
   const all = source.polls({ cluster: opts.cluster, since: opts.since, until: opts.until }).slice().sort(comparePolls);
   const first = all[0];
   const last = all[all.length - 1];
-  const since = opts.since ?? (first !== undefined ? pollTime(first) : 0n);
+  const since = opts.since ?? rollupStart(source, opts.cluster) ?? (first !== undefined ? pollTime(first) : 0n);
   const until = opts.until ?? (last !== undefined ? pollTime(last) : since);
   if (until < since) throw new TrendsOptionsError('--since must not be after --until');
   const resourceOps: Record<string, readonly string[]> = {
