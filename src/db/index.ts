@@ -31,3 +31,18 @@ export type {
 } from './poll-record.ts';
 export { openRecordingStore, type RecordingStore, type RecordingStoreOptions } from './recording-store.ts';
 export { sqliteLeases } from './lease.ts';
+export {
+  createRollupStore,
+  EVENTS_PROGRESS,
+  type RollupBatch,
+  type RollupBucket,
+  type RollupConnRow,
+  type RollupCoverage,
+  type RollupGroupKey,
+  type RollupIcebergRow,
+  type RollupReader,
+  type RollupShadowRow,
+  type RollupStore,
+  type StateInterval,
+  type StoredEvent,
+} from './rollup-store.ts';

@@ -17,6 +17,7 @@ import type { FlightrecDb } from './open.ts';
 import type { PollFailure } from './poll-record.ts';
 import { PollQueries, type PollInfo } from './poll-rows.ts';
 import { RecentPolls } from './recent-polls.ts';
+import { createRollupStore, type RollupReader } from './rollup-store.ts';
 import { ResourceRows } from './resource-rows.ts';
 import { SmallReader } from './small-reader.ts';
 import { sqlColumns } from './sql-columns.ts';
@@ -81,6 +82,8 @@ export interface HistoryReader {
   reconstructAnswer(pollId: bigint): ReconstructedPoll;
   /** SQL column map for the filter engine's pre-filter translator. */
   sqlColumns(resource: ResourceName): SqlColumnMap;
+  /** The rollups: history summarised before raw pruning, and the timeline events kept with them. */
+  rollups(): RollupReader;
 }
 
 /** The SQL pre-filter of a read (none when it keeps every row). */
@@ -129,6 +132,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     }
     generation = gen;
   };
+  let rollupStore: RollupReader | undefined;
   /** Runs `fn` in a read transaction; damaged stored data becomes a CorruptDataError naming `site` (see errors.ts). */
   const read = <T>(fn: () => T, site: DamageSite = {}): T => {
     try {
@@ -291,5 +295,6 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
 
     reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId)), { poll: Number(pollId) }),
     sqlColumns,
+    rollups: () => (rollupStore ??= createRollupStore(db)),
   };
 }

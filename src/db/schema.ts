@@ -5,7 +5,7 @@
  * columns named after a string hold an id of `str` (the string dictionary). See docs/storage.md.
  */
 import { sql } from 'drizzle-orm';
-import { blob, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { slowColumns } from './connections/fields.ts';
 
 const ns = (name: string) => integer(name).$type<bigint>();
@@ -233,3 +233,144 @@ export const icebergSample = sqliteTable('iceberg_sample', {
   errorCode: strId('error_code'),
   errorMessage: strId('error_message'),
 });
+
+// ---- rollups: raw history summarised at 5-minute and 1-hour resolution before it is pruned ----
+// `resolution` is the bucket width in seconds (300, 3600); `start` the bucket start (ns).
+// Counter deltas are decimal TEXT (uint64 sums may exceed int64); lags and offsets are INTEGER (int64).
+
+/** How far raw history has been summarised, per cluster and resolution (0: the timeline's events). */
+export const rollupProgress = sqliteTable(
+  'rollup_progress',
+  {
+    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    resolution: integer('resolution').notNull(),
+    /** everything before this instant (ns) is summarised */
+    until: ns('until').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clusterId, t.resolution] })],
+);
+
+/** One summarised bucket: how many connection polls it saw, and the first and last of them. */
+export const rollupBucket = sqliteTable(
+  'rollup_bucket',
+  {
+    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    resolution: integer('resolution').notNull(),
+    start: ns('start').notNull(),
+    connPolls: integer('conn_polls').notNull(),
+    firstPoll: ns('first_poll'),
+    lastPoll: ns('last_poll'),
+  },
+  (t) => [primaryKey({ columns: [t.clusterId, t.resolution, t.start] })],
+);
+
+/** A connection group: node, listener, principal, client id and software, stored once. */
+export const rollupGroup = sqliteTable(
+  'rollup_group',
+  {
+    id: integer('id').primaryKey(),
+    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    nodeId: integer('node_id').notNull(),
+    listener: text('listener').notNull(),
+    principal: text('principal').notNull(),
+    clientId: text('client_id').notNull(),
+    /** `name version`, or empty when unknown */
+    software: text('software').notNull(),
+  },
+  (t) => [uniqueIndex('rollup_group_by_key').on(t.clusterId, t.nodeId, t.listener, t.principal, t.clientId, t.software)],
+);
+
+/** Per connection group and bucket: open counts, opened and closed, counter deltas, failed authentications. */
+export const rollupConn = sqliteTable(
+  'rollup_conn',
+  {
+    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    resolution: integer('resolution').notNull(),
+    start: ns('start').notNull(),
+    groupId: integer('group_id').notNull().references(() => rollupGroup.id),
+    /** open connections over the bucket's polls: min, max, at the last poll, and the sum (mean = sum / conn_polls) */
+    openMin: integer('open_min').notNull(),
+    openMax: integer('open_max').notNull(),
+    openLast: integer('open_last').notNull(),
+    openSum: integer('open_sum').notNull(),
+    opened: integer('opened').notNull(),
+    closed: integer('closed').notNull(),
+    authFailures: integer('auth_failures').notNull(),
+    resets: integer('resets').notNull(),
+    /** counter increases, decimal */
+    produceBytes: text('produce_bytes').notNull(),
+    produceBatches: text('produce_batches').notNull(),
+    fetchBytes: text('fetch_bytes').notNull(),
+    requests: text('requests').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clusterId, t.resolution, t.start, t.groupId] })],
+);
+
+/** Per shadow partition and bucket: lag (min, max, last), and the shadow's progress. */
+export const rollupShadow = sqliteTable(
+  'rollup_shadow',
+  {
+    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    resolution: integer('resolution').notNull(),
+    start: ns('start').notNull(),
+    link: text('link').notNull(),
+    topic: text('topic').notNull(),
+    partition: integer('partition').notNull(),
+    lagMin: ns('lag_min').notNull(),
+    lagMax: ns('lag_max').notNull(),
+    lagLast: ns('lag_last').notNull(),
+    /** shadow and source high watermarks at the bucket's last poll */
+    shadowLast: ns('shadow_last').notNull(),
+    sourceLast: ns('source_last').notNull(),
+    /** how far the shadow high watermark advanced in the bucket */
+    progress: ns('progress').notNull(),
+    state: text('state').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clusterId, t.resolution, t.start, t.link, t.topic, t.partition] })],
+);
+
+/** Per Iceberg topic and bucket: commit lag (min, max, last) and committed progress. */
+export const rollupIceberg = sqliteTable(
+  'rollup_iceberg',
+  {
+    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    resolution: integer('resolution').notNull(),
+    start: ns('start').notNull(),
+    topic: text('topic').notNull(),
+    lagMin: ns('lag_min').notNull(),
+    lagMax: ns('lag_max').notNull(),
+    lagLast: ns('lag_last').notNull(),
+    partitions: integer('partitions').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clusterId, t.resolution, t.start, t.topic] })],
+);
+
+/** Upgrade and shadow link states as intervals (`end` NULL while the state lasts). */
+export const rollupState = sqliteTable(
+  'rollup_state',
+  {
+    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    /** `upgrade` or `link/NAME` */
+    entity: text('entity').notNull(),
+    start: ns('start').notNull(),
+    end: ns('end'),
+    state: text('state').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clusterId, t.entity, t.start] })],
+);
+
+/** The timeline's events found while raw history existed, kept after it is pruned. */
+export const rollupEvent = sqliteTable(
+  'rollup_event',
+  {
+    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    kind: text('kind').notNull(),
+    entity: text('entity').notNull(),
+    start: ns('start').notNull(),
+    /** NULL while ongoing at the last rollup */
+    end: ns('end'),
+    /** the whole event, JSON (int64 values as decimal strings) */
+    body: text('body').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clusterId, t.kind, t.entity, t.start] }), index('rollup_event_by_time').on(t.clusterId, t.start)],
+);

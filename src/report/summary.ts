@@ -44,6 +44,8 @@ export interface Summary {
   readonly polls: { readonly total: number; readonly failed: number };
   /** how fresh the recording is at `until` (the summary's "now"): observed when, and stale or not */
   readonly freshness?: Freshness;
+  /** set when events kept with the rollups answer for the window before `before` */
+  readonly rollups?: { readonly resolution: number; readonly before: bigint };
 }
 
 /** Options of summarize: the window ends at `until` and lasts `window` ns. */
@@ -88,7 +90,8 @@ export function summarizeTimeline(t: Timeline): Summary {
   }
   const iceberg = figure(t.series, 'iceberg.commit-lag', 'Iceberg commit lag');
   if (iceberg !== undefined) figures.push(iceberg);
-  return { cluster: t.cluster, since: t.since, until: t.until, abnormal, changes, eventCount: t.events.length, figures, polls: t.polls };
+  const base = { cluster: t.cluster, since: t.since, until: t.until, abnormal, changes, eventCount: t.events.length, figures, polls: t.polls };
+  return t.rollups === undefined ? base : { ...base, rollups: t.rollups };
 }
 
 /** Builds the timeline of the window and summarises it. */

@@ -20,6 +20,7 @@ export function summaryToJson(s: Summary): { [key: string]: JsonValue } {
           stale: s.freshness.stale,
           freshness: freshnessToJson(s.freshness),
         }),
+    ...(s.rollups === undefined ? {} : { rollups: { resolution: `${s.rollups.resolution}s`, before: formatTimestamp(s.rollups.before) } }),
     abnormal: s.abnormal.map(eventToJson),
     changes: s.changes.map((c) => ({
       kind: c.kind,

@@ -9,6 +9,7 @@ import type { Summary } from '../summary.ts';
 import { formatCount } from '../format-units.ts';
 import { paint } from './color.ts';
 import { staleNote } from './freshness.ts';
+import { rollupLine } from './timeline-text.ts';
 
 const MARK: Readonly<Record<string, string>> = { error: '[ERROR]', warn: '[WARN] ', info: '[info] ' };
 const MAX_CHANGES = 12;
@@ -22,6 +23,7 @@ export function renderSummaryText(s: Summary, opts: { color: boolean } = { color
   const out: string[] = [];
   const cluster = s.cluster !== undefined ? ` · cluster ${sanitizeCell(s.cluster)}` : '';
   out.push(paint(`flightrec summary${cluster} · ${formatHumanDuration(s.until - s.since)} until ${formatTimestampShort(s.until)}`, 'bold', opts.color));
+  if (s.rollups !== undefined) out.push(rollupLine(s.rollups));
   if (s.abnormal.length === 0) out.push('Abnormal now: nothing.');
   else {
     out.push(`Abnormal now (${s.abnormal.length}):`);

@@ -50,6 +50,7 @@ export function timelineToJson(t: Timeline, opts: { series?: boolean } = {}): Ob
     polls: { total: t.polls.total, failed: t.polls.failed },
     events: t.events.map(eventToJson),
   };
+  if (t.rollups !== undefined) doc.rollups = { resolution: `${t.rollups.resolution}s`, before: formatTimestamp(t.rollups.before) };
   if (opts.series !== false) doc.series = t.series.map(seriesToJson);
   return doc;
 }

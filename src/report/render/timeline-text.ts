@@ -3,6 +3,7 @@
  * wide form), and sparklines of the key series. Every cluster string is sanitised; colour only
  * when allowed.
  */
+import { formatTimestamp } from '../../api/codec/timestamp.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
 import type { TableView, Tone, ViewRow } from '../columns/index.ts';
 import type { Timeline } from '../timeline/timeline.ts';
@@ -49,6 +50,7 @@ export function timelineView(t: Timeline, wide = false): TableView {
 /** `-o table` and `-o wide`. */
 export function renderTimelineText(t: Timeline, opts: TimelineTextOptions): string {
   let out = `${paint(sanitizeCell(timelineHeading(t)), 'bold', opts.color)}\n\n`;
+  if (t.rollups !== undefined) out += `${rollupLine(t.rollups)}\n\n`;
   out += t.events.length === 0 ? 'No events.\n' : renderTable(timelineView(t, opts.wide === true), { color: opts.color, width: opts.width });
   const lines = seriesLines(t, opts.sparkWidth ?? 60);
   if (lines.length > 0) {
@@ -64,4 +66,10 @@ export function renderTimelineText(t: Timeline, opts: TimelineTextOptions): stri
 
 function fmt(v: number): string {
   return Number.isInteger(v) ? String(v) : v.toFixed(1);
+}
+
+/** The line of a timeline partly answered by the events kept with the rollups. */
+export function rollupLine(r: { readonly resolution: number; readonly before: bigint }): string {
+  const res = r.resolution % 3600 === 0 ? `${r.resolution / 3600}h` : `${r.resolution / 60}m`;
+  return `from ${res} rollups before ${formatTimestamp(r.before)} (events kept when raw history was pruned)`;
 }

@@ -18,6 +18,7 @@ export function trendsToJson(r: TrendsResult): { [key: string]: JsonValue } {
     overall: r.overall,
     total: r.total,
     notes: [...r.notes],
+    ...(r.rollups === undefined ? {} : { rollups: { resolution: `${r.rollups.resolution}s`, before: formatTimestamp(r.rollups.before) } }),
     rows: r.rows.map((row) => {
       const o: { [key: string]: JsonValue } = {
         key: row.key,

@@ -5,7 +5,10 @@
  */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { RESOURCES, type PollRow, type ResourceName } from '../../api/schema/resources.ts';
+import type { RollupReader } from '../../db/rollup-store.ts';
 import type { ReportReader } from '../query.ts';
+import { keptEvent, mergeKeptEvents } from '../rollup/kept-events.ts';
+import { rawStart } from '../rollup/raw-start.ts';
 import { connFrameOfRows, connFrameOfStored, emptyConnFrame, mergeConnFanout, type ConnFrame, type StoredConnFrame } from './conn-frame.ts';
 import type { DetectorContext, FrameDetector, Series } from './detector.ts';
 import { comparePolls, framesOf, padFrames } from './frames.ts';
@@ -31,6 +34,8 @@ export interface TimelineSource {
    * them): when present, the timeline reads connections from these instead of `samples`
    */
   connectionFrames?(q: { since: bigint; until: bigint; cluster?: string }): Iterable<StoredConnFrame>;
+  /** the rollups: their kept events answer for the part of the window raw history no longer covers */
+  rollups?(): RollupReader;
 }
 
 /** Options of buildTimeline; times in ns since the epoch. */
@@ -57,6 +62,8 @@ export interface Timeline {
   readonly series: readonly Series[];
   /** polls recorded in the window, and how many failed */
   readonly polls: { readonly total: number; readonly failed: number };
+  /** set when events kept with the rollups answer for the window before `before` (raw history starts there) */
+  readonly rollups?: { readonly resolution: number; readonly before: bigint };
 }
 
 /** The resources the timeline reads as rows, each with its detector (connections are read column-wise). */
@@ -82,7 +89,8 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
   const all = source.polls({ cluster, since: opts.since !== undefined ? opts.since - thresholds.warmup : undefined, until: opts.until }).slice().sort(comparePolls);
   const first = all[0];
   const last = all[all.length - 1];
-  const since = opts.since ?? (first !== undefined ? pollTime(first) : 0n);
+  const kept = keptPart(source, cluster, opts.since, opts.until, rawStart(source, cluster));
+  const since = opts.since ?? kept?.since ?? (first !== undefined ? pollTime(first) : 0n);
   const until = opts.until ?? (last !== undefined ? pollTime(last) : since);
   const from = since - thresholds.warmup;
   const polls = all.filter((p) => {
@@ -133,20 +141,22 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
   if (icebergPolls.length > 0) run(iceberg, rowFrames('iceberg-topics', icebergPolls));
 
   const min = severityRank(opts.minSeverity ?? 'info');
-  const kept = events.filter(
+  const merged = kept === undefined ? events : mergeKeptEvents(events, kept.reader.events(cluster, since, until).map(keptEvent), kept.before);
+  const shown = merged.filter(
     (e) =>
       e.start <= until &&
       (e.end === null || e.end >= since) &&
       severityRank(e.severity) >= min &&
       (opts.for === undefined || eventConcerns(e, opts.for)),
   );
-  kept.sort(compareEvents);
+  shown.sort(compareEvents);
   const inWindow = polls.filter((p) => pollTime(p) >= since);
   return {
+    ...(kept === undefined ? {} : { rollups: { resolution: kept.resolution, before: kept.before } }),
     cluster,
     since,
     until,
-    events: kept,
+    events: shown,
     // with --for, the key series are those of the entity (or of what it is part of)
     series: series.filter((s) => opts.for === undefined || seriesConcerns(s, opts.for)).map((s) => clipSeries(s, since, until)),
     polls: { total: inWindow.length, failed: inWindow.filter((p) => p.outcome !== 'ok').length },
@@ -174,4 +184,26 @@ function clipSeries(s: Series, since: bigint, until: bigint): Series {
     out.values.push(s.values[i] as number);
   }
   return out;
+}
+
+/**
+ * The part of a window before raw history (or, without `--since`, since the first rollup) that
+ * the events kept with the rollups answer for; undefined when raw history covers the window.
+ */
+function keptPart(
+  source: TimelineSource,
+  cluster: string | undefined,
+  since: bigint | undefined,
+  until: bigint | undefined,
+  rawFirst: bigint | undefined,
+): { reader: RollupReader; since: bigint | undefined; before: bigint; resolution: number } | undefined {
+  if (source.rollups === undefined || rawFirst === undefined) return undefined;
+  if (since !== undefined && since >= rawFirst) return undefined;
+  if (until !== undefined && until < (since ?? rawFirst)) return undefined;
+  const reader = source.rollups();
+  // only when raw history lost polls the rollups summarised
+  const coverage = reader.coverage(cluster).filter((c) => c.first !== undefined && c.firstPoll !== undefined && c.firstPoll < rawFirst);
+  const finest = coverage[0];
+  if (finest === undefined || (since !== undefined && finest.until <= since)) return undefined;
+  return { reader, since: since === undefined ? finest.first : undefined, before: finest.until, resolution: finest.resolution };
 }

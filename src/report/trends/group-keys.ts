@@ -18,6 +18,8 @@ export function connectionKey(by: string, c: KafkaConnection): string {
       return String(c.nodeId);
     case 'software':
       return c.clientSoftwareName === '' ? '(unknown)' : `${c.clientSoftwareName} ${c.clientSoftwareVersion}`.trim();
+    case 'rollup':
+      return rollupKey(c);
     case 'state':
       return c.state.replace('KAFKA_CONNECTION_STATE_', '');
     default:
@@ -29,4 +31,22 @@ export function connectionKey(by: string, c: KafkaConnection): string {
 export function connectionLabel(c: KafkaConnection): string {
   const who = c.authenticationInfo.userPrincipal || '-';
   return `${c.clientId} ${who} broker ${c.nodeId} ${c.source.ipAddress}:${c.source.port}`;
+}
+
+const rollupKeys = new WeakMap<KafkaConnection, string>();
+
+/** The connection group of the rollups: node, listener, principal, client id and software, as JSON (memoised per row). */
+export function rollupKey(c: KafkaConnection): string {
+  let k = rollupKeys.get(c);
+  if (k === undefined) {
+    k = JSON.stringify([
+      c.nodeId,
+      c.listenerName,
+      connectionKey('principal', c),
+      c.clientId,
+      connectionKey('software', c),
+    ]);
+    rollupKeys.set(c, k);
+  }
+  return k;
 }

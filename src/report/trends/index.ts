@@ -3,9 +3,11 @@ import { formatHumanDuration } from '../../api/codec/duration.ts';
 import { comparePolls } from '../timeline/frames.ts';
 import { DEFAULT_THRESHOLDS } from '../timeline/thresholds.ts';
 import { pollTime } from '../timeline/types.ts';
+import type { RollupReader } from '../../db/rollup-store.ts';
 import { Buckets } from './buckets.ts';
 import { connectionCounts } from './connection-counts.ts';
 import { counterRates } from './counter-rates.ts';
+import { mergeConnectionCounts, mergeCounterRates, mergeLags, planRollups, resolutionLabel, rollupKeys, rollupNote, rollupStart, type RollupPlan } from './from-rollups.ts';
 import { icebergLag } from './iceberg-lag.ts';
 import { shadowLag } from './shadow-lag.ts';
 import { isMetricName, METRIC_NAMES, METRICS, TrendsOptionsError, type TrendRow, type TrendsOptions, type TrendsResult, type TrendsSource } from './types.ts';
@@ -29,7 +31,7 @@ export function computeTrends(source: TrendsSource, opts: TrendsOptions): Trends
   const all = source.polls({ cluster: opts.cluster, since: opts.since, until: opts.until }).slice().sort(comparePolls);
   const first = all[0];
   const last = all[all.length - 1];
-  const since = opts.since ?? (first !== undefined ? pollTime(first) : 0n);
+  const since = opts.since ?? rollupStart(source, opts.cluster) ?? (first !== undefined ? pollTime(first) : 0n);
   const until = opts.until ?? (last !== undefined ? pollTime(last) : since);
   if (until < since) throw new TrendsOptionsError('--since must not be after --until');
   const resourceOps: Record<string, readonly string[]> = {
@@ -46,10 +48,16 @@ export function computeTrends(source: TrendsSource, opts: TrendsOptions): Trends
     perStream.set(k, (perStream.get(k) ?? 0) + 1);
   }
   const pollsInWindow = Math.max(0, ...perStream.values());
+  const notes: string[] = [];
+  let plan: RollupPlan | undefined = planRollups(source, opts.cluster, since, until);
+  if (plan !== undefined && !rollupKeys(opts.metric).includes(by)) {
+    notes.push(`rollups do not keep ${opts.metric} by ${by}: only raw history is read`);
+    plan = undefined;
+  }
+  if (plan !== undefined) return trendsWithRollups(source, opts, { since, until, by, pollsInWindow, plan, notes });
   const buckets = new Buckets(since, until, Math.max(1, Math.min(opts.buckets ?? DEFAULT_BUCKETS, pollsInWindow)));
   const window = { since, until, cluster: opts.cluster };
   const th = opts.thresholds ?? DEFAULT_THRESHOLDS;
-  const notes: string[] = [];
   let rows: TrendRow[];
   let overall: number;
   switch (opts.metric) {
@@ -96,3 +104,73 @@ export function computeTrends(source: TrendsSource, opts: TrendsOptions): Trends
     notes,
   };
 }
+
+/** computeTrends for a window partly before raw history: the rollup part merged into the raw part. */
+function trendsWithRollups(
+  source: TrendsSource,
+  opts: TrendsOptions,
+  w: { since: bigint; until: bigint; by: string; pollsInWindow: number; plan: RollupPlan; notes: string[] },
+): TrendsResult {
+  const { since, until, by, plan, notes } = w;
+  const rollups: RollupReader = source.rollups?.() ?? EMPTY_ROLLUPS;
+  const spec = METRICS[opts.metric];
+  const width = BigInt(plan.resolution) * 1_000_000_000n;
+  const rollBuckets = Number((plan.cut - plan.since + width - 1n) / width);
+  const buckets = new Buckets(since, until, Math.max(1, Math.min(opts.buckets ?? DEFAULT_BUCKETS, w.pollsInWindow + rollBuckets)));
+  const th = opts.thresholds ?? DEFAULT_THRESHOLDS;
+  const rawPart = plan.cut <= until;
+  const window = { since: plan.cut, until, cluster: opts.cluster };
+  const q = { cluster: opts.cluster, by, plan, buckets };
+  let merged: { rows: TrendRow[]; overall: number };
+  switch (opts.metric) {
+    case 'connections': {
+      const r = rawPart ? connectionCounts(source, by, window, buckets) : { rows: [], overall: 0 };
+      merged = mergeConnectionCounts(r.rows, r.overall, rollups, q);
+      break;
+    }
+    case 'shadow-lag':
+    case 'iceberg-lag': {
+      const rows = !rawPart
+        ? []
+        : opts.metric === 'shadow-lag'
+          ? shadowLag(source, by, window, buckets, Number(th.shadow.lagGrowth) / 1e9).rows
+          : icebergLag(source, by, window, buckets, th.iceberg.commitStall).rows;
+      merged = mergeLags(rows, rollups, { ...q, metric: opts.metric });
+      break;
+    }
+    default: {
+      // the raw part's counters start from the last poll before the cut (its baseline)
+      const before = source
+        .polls({ cluster: opts.cluster, since: plan.cut - width, until: plan.cut - 1n })
+        .filter((p) => p.outcome === 'ok' && p.operation === 'ListKafkaConnections')
+        .sort(comparePolls)
+        .at(-1);
+      const rawPolls = rawPart ? source.polls({ cluster: opts.cluster, since: plan.cut, until }).filter((p) => p.outcome === 'ok' && p.operation === 'ListKafkaConnections') : [];
+      const last = rawPolls.sort(comparePolls).at(-1);
+      const r = rawPart ? counterRates(source, opts.metric, by, { ...window, since: before === undefined ? plan.cut : pollTime(before) }, buckets) : { rows: [], resets: 0 };
+      merged = mergeCounterRates(r.rows, rollups, { ...q, metric: opts.metric, rawLastPoll: last === undefined ? undefined : pollTime(last) });
+      const resets = merged.rows.reduce((n, row) => n + Number(row.detail.resets ?? 0), 0);
+      if (resets > 0) notes.push(`${resets} counter resets seen (counted from zero)`);
+    }
+  }
+  notes.unshift(rollupNote(plan));
+  const rows = merged.rows.sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return {
+    metric: opts.metric,
+    by,
+    unit: spec.unit,
+    cluster: opts.cluster,
+    since,
+    until,
+    buckets: buckets.count,
+    rows: opts.top !== undefined ? rows.slice(0, opts.top) : rows,
+    total: rows.length,
+    overall: merged.overall,
+    notes,
+    rollups: { resolution: plan.resolution, before: plan.cut },
+  };
+}
+
+export { resolutionLabel };
+
+const EMPTY_ROLLUPS: RollupReader = { coverage: () => [], buckets: () => [], conns: () => [], shadow: () => [], iceberg: () => [], events: () => [], states: () => [] };

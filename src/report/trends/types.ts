@@ -3,6 +3,7 @@
  * Rates come from cumulative counters, counts from connection states, lags from shadow and
  * Iceberg offsets; every result carries one series per row, in equal time buckets.
  */
+import type { RollupReader } from '../../db/rollup-store.ts';
 import type { ReportReader } from '../query.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
 
@@ -51,7 +52,10 @@ export interface TrendsOptions {
 }
 
 /** What trends reads (the store's HistoryReader satisfies it). */
-export type TrendsSource = Pick<ReportReader, 'polls' | 'samples'>;
+export type TrendsSource = Pick<ReportReader, 'polls' | 'samples'> & {
+  /** the rollups, read for any part of the window raw history no longer covers */
+  readonly rollups?: () => RollupReader;
+};
 
 /** The lag trend of a window: progress made, or not, while the source moves. */
 export type TrendClass = 'ok' | 'growing' | 'stalled' | 'stopped';
@@ -91,4 +95,6 @@ export interface TrendsResult {
   readonly overall: number;
   /** notes for the reader (counter resets seen, extrapolated time lags) */
   readonly notes: readonly string[];
+  /** set when part of the window was read from rollups: their resolution (seconds) and where raw history takes over */
+  readonly rollups?: { readonly resolution: number; readonly before: bigint };
 }

@@ -1,0 +1,137 @@
+/**
+ * `rollUp(cluster, untilNs)`: summarises raw history into 5-minute buckets, those into 1-hour
+ * buckets, and keeps the timeline's events, before raw history up to `untilNs` is pruned.
+ * Idempotent and resumable: the store remembers how far each resolution is summarised and only
+ * whole buckets are computed (the bucket holding `untilNs` too, once raw history reaches past its
+ * end, so that everything before `untilNs` is summarised and the raw part that remains starts
+ * inside a summarised bucket).
+ */
+import type { RollupBatch, RollupStore } from '../../db/rollup-store.ts';
+import { EVENTS_PROGRESS } from '../../db/rollup-store.ts';
+import { buildTimeline, type TimelineSource } from '../timeline/timeline.ts';
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../timeline/thresholds.ts';
+import { pollTime } from '../timeline/types.ts';
+import { rollBucket } from './bucket-rows.ts';
+import { coarsen } from './coarsen.ts';
+import { eventsToStore } from './kept-events.ts';
+import { stateRuns, type StateObservation } from './state-runs.ts';
+
+/** Bucket widths in seconds, finest first. */
+export const ROLLUP_RESOLUTIONS = [300, 3600] as const;
+
+const SECOND = 1_000_000_000n;
+/** 5-minute buckets written per transaction. */
+const BUCKETS_PER_WRITE = 12;
+
+/** What rollUp reads: the raw history (a HistoryReader satisfies it). */
+export type RollUpSource = TimelineSource;
+
+/** Options of createRollUp. */
+export interface RollUpOptions {
+  readonly thresholds?: Thresholds;
+}
+
+/** Start of the bucket of width `w` holding `t`. */
+export function bucketStart(t: bigint, w: bigint): bigint {
+  const r = t % w;
+  return r < 0n ? t - r - w : t - r;
+}
+
+/** Lets other work (a scheduled poll) run between two buckets. */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The rollUp function over one reader and one store. It yields to the event loop after every
+ * bucket, so that a collector's polls wait for at most one bucket's work.
+ */
+export function createRollUp(
+  source: RollUpSource,
+  store: RollupStore,
+  opts: RollUpOptions = {},
+): (cluster: string, untilNs: bigint) => Promise<void> {
+  const thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
+  return async (cluster, untilNs) => {
+    const first = source.polls({ cluster, limit: 1 })[0];
+    if (first === undefined) return;
+    const fineW = BigInt(ROLLUP_RESOLUTIONS[0]) * SECOND;
+    // up to the bucket holding untilNs, once raw history reaches past its end (it is whole then)
+    let end = bucketStart(untilNs, fineW);
+    if (source.polls({ cluster, since: end + fineW, limit: 1 }).length > 0) end += fineW;
+
+    let at = store.progress(cluster, ROLLUP_RESOLUTIONS[0]) ?? bucketStart(pollTime(first), fineW);
+    while (at < end) {
+      const parts: RollupBatch[] = [];
+      const stop = at + fineW * BigInt(BUCKETS_PER_WRITE) < end ? at + fineW * BigInt(BUCKETS_PER_WRITE) : end;
+      for (let b = at; b < stop; b += fineW) {
+        parts.push(rollBucket(source, cluster, b, b + fineW, thresholds));
+        await yieldToLoop();
+      }
+      store.writeBuckets(cluster, ROLLUP_RESOLUTIONS[0], stop, concat(parts));
+      at = stop;
+    }
+    const fineUntil = store.progress(cluster, ROLLUP_RESOLUTIONS[0]) ?? end;
+
+    for (const res of ROLLUP_RESOLUTIONS.slice(1)) {
+      const w = BigInt(res) * SECOND;
+      let h = store.progress(cluster, res) ?? bucketStart(pollTime(first), w);
+      while (h + w <= fineUntil) {
+        const fine = ROLLUP_RESOLUTIONS[0];
+        const batch = coarsen(
+          {
+            buckets: store.buckets(cluster, fine, h, h + w),
+            conns: store.conns(cluster, fine, h, h + w),
+            shadow: store.shadow(cluster, fine, h, h + w),
+            iceberg: store.iceberg(cluster, fine, h, h + w),
+          },
+          h,
+        );
+        store.writeBuckets(cluster, res, h + w, batch);
+        h += w;
+        await yieldToLoop();
+      }
+    }
+
+    const done = store.progress(cluster, EVENTS_PROGRESS);
+    if (done !== undefined && done >= fineUntil) return;
+    const open = store.states(cluster, done ?? pollTime(first), fineUntil).filter((s) => s.end === null);
+    store.writeStates(cluster, stateRuns(observedStates(source, cluster, done ?? pollTime(first), fineUntil), open));
+    // again from the start of the events still ongoing at the last pass, so that they get their end
+    const ongoing = done === undefined ? [] : store.events(cluster, done, fineUntil).filter((e) => e.end === null);
+    const since = ongoing.reduce<bigint | undefined>(
+      (min, e) => (min === undefined || e.start < min ? e.start : min),
+      done,
+    );
+    const t = buildTimeline(source, { cluster, since, until: fineUntil - 1n, thresholds });
+    const { write, replaced } = eventsToStore(t.events, ongoing, since, fineUntil);
+    store.writeEvents(cluster, fineUntil, write, replaced);
+  };
+}
+
+function concat(parts: readonly RollupBatch[]): RollupBatch {
+  return {
+    buckets: parts.flatMap((p) => p.buckets),
+    conns: parts.flatMap((p) => p.conns),
+    shadow: parts.flatMap((p) => p.shadow),
+    iceberg: parts.flatMap((p) => p.iceberg),
+  };
+}
+
+/** Upgrade and shadow link states seen by the successful polls in [since, until), in time order. */
+function* observedStates(
+  source: RollUpSource,
+  cluster: string,
+  since: bigint,
+  until: bigint,
+): Generator<StateObservation> {
+  const window = { cluster, since, until: until - 1n };
+  const all: StateObservation[] = [];
+  for (const s of source.samples('upgrade', window)) {
+    all.push({ entity: 'upgrade', state: String((s.row as { state?: unknown }).state ?? ''), time: pollTime(s.poll) });
+  }
+  for (const s of source.samples('shadow-links', window)) {
+    const row = s.row as { name?: unknown; state?: unknown };
+    all.push({ entity: `link/${String(row.name ?? '')}`, state: String(row.state ?? ''), time: pollTime(s.poll) });
+  }
+  all.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  yield* all;
+}
