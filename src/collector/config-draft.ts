@@ -5,6 +5,7 @@
 import { validateDetailed } from 'node-cron';
 import type { OperationName } from '../api/schema/operations.ts';
 import type { ConnectionsConfig, ShadowLinkConfig } from './config.ts';
+import type { RetentionDraft } from './config-retention.ts';
 import type { RetryPolicy } from './retry.ts';
 import { parseDurationMs, TimeArgError } from './time-args.ts';
 
@@ -64,6 +65,7 @@ export interface GlobalDraft {
   shutdownTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   schedules?: Partial<Record<OperationName, string | null>>;
+  retention?: RetentionDraft;
 }
 
 /** Merges a higher-precedence cluster layer over a lower one. */
@@ -85,6 +87,7 @@ export function mergeGlobal(low: GlobalDraft, high: GlobalDraft): GlobalDraft {
     ...defined(high),
     retry: { ...low.retry, ...defined(high.retry ?? {}) },
     schedules: { ...low.schedules, ...defined(high.schedules ?? {}) },
+    retention: { ...low.retention, ...defined(high.retention ?? {}) },
   };
 }
 

@@ -23,6 +23,7 @@ import {
   type GlobalDraft,
   type TlsDraft,
 } from './config-draft.ts';
+import { parseRetention } from './config-retention.ts';
 import type { ShadowLinkConfig } from './config.ts';
 
 /** The file layer: global settings and one draft per cluster, in file order. */
@@ -93,6 +94,7 @@ export function parseConfigFile(text: string, source: string): FileLayer {
     'maxAnswerSize',
     'maxDecodeMemory',
     'thresholds',
+    'retention',
   ]);
   const global: GlobalDraft = {
     jitterMs: opt(top, 'jitter', '', (k, v) => durationMs(k, v, { allowZero: true })),
@@ -103,6 +105,7 @@ export function parseConfigFile(text: string, source: string): FileLayer {
     keepRawAnswers: opt(top, 'keepRawAnswers', '', bool),
     retry: opt(top, 'retry', '', parseRetry),
     schedules: opt(top, 'schedules', '', parseSchedules),
+    retention: opt(top, 'retention', '', parseRetention),
   };
   const clusters = top.clusters === undefined ? [] : list('clusters', top.clusters).map((c, i) => parseCluster(`clusters[${i}]`, c));
   const seen = new Map<string, number>();

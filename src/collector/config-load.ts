@@ -35,6 +35,7 @@ import {
   sizeBytes,
   type GlobalDraft,
 } from './config-draft.ts';
+import { finalizeRetention, retentionLayer } from './config-retention.ts';
 import { DEFAULT_MAX_HELD_BYTES } from './held-polls.ts';
 import { clusterName, parseConfigFile, parseSchedules } from './config-file.ts';
 import { DEFAULT_RETRY } from './retry.ts';
@@ -66,6 +67,12 @@ export interface CollectFlags {
   readonly maxAnswerSize?: string;
   /** a size, e.g. 512MiB */
   readonly maxHeldMemory?: string;
+  /** a duration (14d) or forever */
+  readonly retentionRaw?: string;
+  /** a duration (400d) or forever */
+  readonly retentionRollups?: string;
+  /** a size (20GiB) or forever */
+  readonly retentionMaxSize?: string;
 }
 
 /** Everything the configuration is built from. */
@@ -132,6 +139,10 @@ export function envLayer(env: ConfigInput['env']): { cluster: ClusterDraft; glob
     shutdownTimeoutMs: on('FLIGHTREC_SHUTDOWN_TIMEOUT', (k, v) => durationMs(k, v)),
     keepRawAnswers: on('FLIGHTREC_KEEP_RAW_ANSWERS', bool),
     maxHeldBytes: on('FLIGHTREC_MAX_HELD_MEMORY', (k, v) => sizeBytes(k, v)),
+    retention: retentionLayer(
+      { raw: get('FLIGHTREC_RETENTION_RAW'), rollups: get('FLIGHTREC_RETENTION_ROLLUPS'), maxSize: get('FLIGHTREC_RETENTION_MAX_SIZE') },
+      { raw: 'FLIGHTREC_RETENTION_RAW', rollups: 'FLIGHTREC_RETENTION_ROLLUPS', maxSize: 'FLIGHTREC_RETENTION_MAX_SIZE' },
+    ),
   };
   return { cluster, global };
 }
@@ -179,6 +190,10 @@ export function flagsLayer(flags: CollectFlags): { cluster: ClusterDraft; global
     shutdownTimeoutMs: flags.shutdownTimeout === undefined ? undefined : durationMs('--shutdown-timeout', flags.shutdownTimeout),
     keepRawAnswers: flags.keepRawAnswers,
     maxHeldBytes: flags.maxHeldMemory === undefined ? undefined : sizeBytes('--max-held-memory', flags.maxHeldMemory),
+    retention: retentionLayer(
+      { raw: flags.retentionRaw, rollups: flags.retentionRollups, maxSize: flags.retentionMaxSize },
+      { raw: '--retention-raw', rollups: '--retention-rollups', maxSize: '--retention-max-size' },
+    ),
   };
   return { cluster, global };
 }
@@ -238,6 +253,7 @@ export function loadCollectorConfig(input: ConfigInput): CollectorConfig {
     shutdownTimeoutMs: global.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
     keepRawAnswers: global.keepRawAnswers ?? false,
     maxHeldBytes: global.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES,
+    retention: finalizeRetention(global.retention),
     ...(file.thresholds === undefined ? {} : { thresholds: file.thresholds }),
   };
 }

@@ -66,6 +66,16 @@ export interface ClusterConfig {
   readonly schedules: Schedules;
 }
 
+/** Retention the collector applies itself; null keeps that history forever. */
+export interface RetentionConfig {
+  readonly rawMs: number | null;
+  readonly rollupsMs: number | null;
+  readonly maxSizeBytes: number | null;
+}
+
+/** No retention: every history is kept until `db prune`. */
+export const NO_RETENTION: RetentionConfig = { rawMs: null, rollupsMs: null, maxSizeBytes: null };
+
 /** The whole collector configuration. */
 export interface CollectorConfig {
   readonly clusters: readonly ClusterConfig[];
@@ -80,6 +90,7 @@ export interface CollectorConfig {
   readonly maxHeldBytes: number;
   /** the config file's `thresholds` section, as written: it belongs to the analysis, which checks it */
   readonly thresholds?: unknown;
+  readonly retention: RetentionConfig;
 }
 
 /** Default schedules: connections, shadow links and topics every 30 s; Iceberg and upgrade every 60 s. */
@@ -138,5 +149,6 @@ export function defaultCollectorConfig(clusters: readonly ClusterConfig[] = []):
     shutdownTimeoutMs: DEFAULT_SHUTDOWN_TIMEOUT_MS,
     keepRawAnswers: false,
     maxHeldBytes: DEFAULT_MAX_HELD_BYTES,
+    retention: NO_RETENTION,
   };
 }

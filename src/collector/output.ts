@@ -38,6 +38,14 @@ export interface CollectorStats {
   reopened: number;
   /** rounds not run because another collector holds the cluster's lease */
   standbyRounds: number;
+  /** retention passes run (src/collector/retention-runner.ts) */
+  retentionRuns: number;
+  /** polls removed by retention */
+  prunedPolls: number;
+  /** bytes of the file's pages retention freed */
+  prunedBytes: number;
+  /** the longest delay pruning added to a scheduled poll, ms (the longest slice of work run between polls) */
+  maxPruneDelayMs: number;
 }
 
 /** Fresh counters. */
@@ -55,6 +63,10 @@ export function emptyStats(): CollectorStats {
     redactions: 0,
     reopened: 0,
     standbyRounds: 0,
+    retentionRuns: 0,
+    prunedPolls: 0,
+    prunedBytes: 0,
+    maxPruneDelayMs: 0,
   };
 }
 

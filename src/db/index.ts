@@ -31,3 +31,6 @@ export type {
 } from './poll-record.ts';
 export { openRecordingStore, type RecordingStore, type RecordingStoreOptions } from './recording-store.ts';
 export { sqliteLeases } from './lease.ts';
+export { RetentionPruner, usedBytes, type RetentionStep } from './retention.ts';
+export { readMaintenanceLog, recordMaintenance, type MaintenanceAction, type MaintenanceEntry } from './maintenance-log.ts';
+export { heldRanges, type HeldRange } from './held-ranges.ts';

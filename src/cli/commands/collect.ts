@@ -31,7 +31,7 @@ import { simStart } from '../sim-start.ts';
 import { openHistoryWriter } from './db.ts';
 import { globalOptionsHelp } from './help.ts';
 import { addConnectionOptions, type ConnectionOpts } from './connection-options.ts';
-import { DatabaseOpenError, DatabaseVersionError, openRecordingStore, type RecordingStore } from '../../db/index.ts';
+import { DatabaseOpenError, DatabaseVersionError, openRecordingStore, RetentionPruner, type FlightrecDb, type RecordingStore } from '../../db/index.ts';
 import { checkFilter, compileOrderBy, FilterError } from '../../filter/index.ts';
 import { resolveThresholds, ThresholdError } from '../../report/timeline/thresholds.ts';
 
@@ -43,6 +43,9 @@ interface CollectOpts extends ConnectionOpts {
   keepRawAnswers?: boolean;
   maxAnswerSize?: string;
   maxHeldMemory?: string;
+  retentionRaw?: string;
+  retentionRollups?: string;
+  retentionMaxSize?: string;
   jitter?: string;
   shutdownTimeout?: string;
   once?: boolean;
@@ -75,6 +78,9 @@ export function registerCollect(program: Command, io: CliIo, done: (code: number
     .option('--keep-raw-answers', 'also keep the raw body (compressed) of successful answers')
     .option('--max-answer-size <size>', 'largest answer read, e.g. 64MiB (default 128MiB); larger ones are recorded as failed polls')
     .option('--max-held-memory <size>', 'memory for polls held while the database refuses writes (default 256MiB); past it the oldest are dropped and recorded as lost')
+    .option('--retention-raw <duration>', 'prune polls older than this while recording, e.g. 14d (default: forever)')
+    .option('--retention-rollups <duration>', 'prune rollups older than this while recording, e.g. 400d (default: forever)')
+    .option('--retention-max-size <size>', 'past this size in use, e.g. 20GiB, prune the oldest polls first (default: none)')
     .option('--jitter <duration>', 'most random delay before a scheduled round (default 2s)')
     .option('--shutdown-timeout <duration>', 'how long polls in flight may finish on SIGINT/SIGTERM (default 10s)')
     .option('--once', 'poll every operation once and exit: 0, or 3 when a poll failed')
@@ -130,6 +136,9 @@ function flagsOf(opts: CollectOpts, cluster: string | undefined): CollectFlags {
     keepRawAnswers: opts.keepRawAnswers,
     maxAnswerSize: opts.maxAnswerSize,
     maxHeldMemory: opts.maxHeldMemory,
+    retentionRaw: opts.retentionRaw,
+    retentionRollups: opts.retentionRollups,
+    retentionMaxSize: opts.retentionMaxSize,
   };
 }
 
@@ -199,9 +208,9 @@ function prepareAll(config: CollectorConfig, io: CliIo, warn: (line: string) => 
   }
 }
 
-function openStore(path: string, keepRawAnswers: boolean): RecordingStore {
+function openStore(path: string, keepRawAnswers: boolean, onOpen?: (db: FlightrecDb) => void): RecordingStore {
   try {
-    return openRecordingStore(path, { keepRawAnswers });
+    return openRecordingStore(path, { keepRawAnswers, ...(onOpen === undefined ? {} : { onOpen }) });
   } catch (err) {
     if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw new RuntimeError(err.message);
     throw err;
@@ -237,14 +246,30 @@ async function record(
   // everything that can be wrong in the configuration is found before the database is created
   const prepared = prepareAll(config, io, (line) => reporter.line(`warning: ${line}`));
   let writer: RecordingStore;
+  // retention works on the database the store has open (a new one if the file was replaced)
+  let current: FlightrecDb | undefined;
   try {
-    writer = openStore(dbPath, config.keepRawAnswers);
+    writer = openStore(dbPath, config.keepRawAnswers, (db) => {
+      current = db;
+    });
   } catch (err) {
     for (const p of prepared) void Promise.resolve(p.client.close()).catch(() => {});
     throw err;
   }
   const owner = `${hostname()} pid ${process.pid} (${Math.random().toString(16).slice(2, 10)})`;
-  const collector = new Collector({ config, writer, prepared, env: io.env, now: io.now, reporter, storeLabel: dbPath, owner, ...extra });
+  const retentionStore = current === undefined ? undefined : new RetentionPruner(() => current ?? writerLost(dbPath));
+  const collector = new Collector({
+    config,
+    writer,
+    prepared,
+    env: io.env,
+    now: io.now,
+    reporter,
+    storeLabel: dbPath,
+    owner,
+    ...(retentionStore === undefined ? {} : { retentionStore }),
+    ...extra,
+  });
   const onAbort = (): void => void collector.shutdown();
   io.signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -274,6 +299,10 @@ async function record(
     io.signal.removeEventListener('abort', onAbort);
     await collector.shutdown();
   }
+}
+
+function writerLost(path: string): never {
+  throw new RuntimeError(`the database ${path} is no longer open`);
 }
 
 function positiveNumber(flag: string, v: string | undefined): number | undefined {

@@ -12,6 +12,7 @@ import {
   createHistoryWriter,
   DatabaseOpenError,
   DatabaseVersionError,
+  heldRanges,
   HistoryQueryError,
   openDatabase,
   type FlightrecDb,
@@ -21,6 +22,7 @@ import {
 } from '../../db/index.ts';
 import { RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { registerDbCheck } from './db-check.ts';
+import { formatHeldRanges, heldRangesJson, registerDbLog } from './db-log.ts';
 import { runPrune, type PruneOpts } from './db-prune.ts';
 import { globalOptionsHelp } from './help.ts';
 import { missingDatabaseMessage } from './missing-db.ts';
@@ -94,9 +96,9 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     .addHelpText('after', help('the history database to inspect'))
     .action((_opts: unknown, cmd: Command) => {
       const { path, g } = pathOf(cmd);
-      const stats = withReader(path, false, (r) => r.stats(), { given: g.db, cwd: io.cwd });
-      if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, ...stats }, null, 2)}\n`);
-      else io.stdout.write(formatStats(stats, path));
+      const [stats, held] = withReader(path, false, (r, handle) => [r.stats(), heldRanges(handle.sqlite)] as const, { given: g.db, cwd: io.cwd });
+      if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, ...stats, resolutions: heldRangesJson(held) }, null, 2)}\n`);
+      else io.stdout.write(formatStats(stats, path) + formatHeldRanges(held));
       done(0);
     });
 
@@ -128,4 +130,5 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     });
 
   registerDbCheck(db, io, done);
+  registerDbLog(db, io, done, pathOf);
 }

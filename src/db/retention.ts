@@ -1,0 +1,203 @@
+/**
+ * Retention's side of the store: pruning raw history in small transactions that a collector
+ * can run between polls. Each step removes at most a given number of polls of one cluster older
+ * than a cut-off (sealed connection batches whole, the open batch never), and never the newest
+ * poll of an operation. What only the removed polls referenced (connection identities, superseded
+ * versions, shadow link documents) goes in a separate cleanup step. The writer on the same
+ * connection notices a cleanup (`prune_generation`) and drops its caches.
+ */
+import type Database from 'better-sqlite3';
+import { OPERATION_NAMES } from '../api/schema/operations.ts';
+import { recordMaintenance, type MaintenanceEntry } from './maintenance-log.ts';
+import type { FlightrecDb } from './open.ts';
+import { sealedLater } from './prune-plan.ts';
+import { pruneRollupRows, ROLLUP_TABLES, type RollupTable } from './rollup-tables.ts';
+
+/** What one step removed. */
+export interface RetentionStep {
+  readonly polls: number;
+  /** stored rows: connection samples plus the rows of the other per-poll tables */
+  readonly samples: number;
+  /** bytes of the file's pages freed by the step */
+  readonly bytes: number;
+  /** true when the step hit its bound: more is older than the cut-off */
+  readonly more: boolean;
+}
+
+/** Per-poll tables counted as samples when their poll goes (connection rows are counted from conn_frame). */
+const SAMPLE_TABLES = [
+  'link_sample',
+  'shadow_task_sample',
+  'shadow_topic_sample',
+  'shadow_partition_sample',
+  'upgrade_sample',
+  'upgrade_member_sample',
+  'iceberg_sample',
+  'iceberg_topic_sample',
+  'iceberg_partition_sample',
+] as const;
+
+const NOTHING: RetentionStep = { polls: 0, samples: 0, bytes: 0, more: false };
+
+/** Raw-history pruning in bounded steps over one database (or the current one, when the recording store reopens its file). */
+export class RetentionPruner {
+  readonly #db: () => FlightrecDb;
+  readonly #rollupTables: readonly RollupTable[];
+
+  /** `db` gives the database to work on (a function: a recording store may open a new file). */
+  constructor(db: FlightrecDb | (() => FlightrecDb), rollupTables: readonly RollupTable[] = ROLLUP_TABLES) {
+    this.#db = typeof db === 'function' ? db : () => db;
+    this.#rollupTables = rollupTables;
+  }
+
+  get #sqlite(): Database.Database {
+    return this.#db().sqlite;
+  }
+
+  /** The names of the recorded clusters. */
+  clusters(): string[] {
+    return this.#sqlite.prepare('SELECT name FROM cluster ORDER BY id').pluck().all() as string[];
+  }
+
+  /** Bytes of the pages in use (the file size less its free pages; the WAL's newer pages counted). */
+  usedBytes(): number {
+    return usedBytes(this.#sqlite);
+  }
+
+  /** The start of the oldest poll (ns), undefined without polls. */
+  oldestPoll(): bigint | undefined {
+    return (this.#sqlite.prepare('SELECT min(started_at) FROM poll').pluck().safeIntegers().get() as bigint | null) ?? undefined;
+  }
+
+  /**
+   * Removes, in one transaction, up to about `maxPolls` polls of `cluster` that started before
+   * `cutoff`: sealed connection batches whose every poll is older (a batch goes whole), then other
+   * polls, oldest first. An operation's newest poll always stays.
+   */
+  step(cluster: string, cutoff: bigint, maxPolls: number): RetentionStep {
+    const sqlite = this.#sqlite;
+    const cid = sqlite.prepare('SELECT id FROM cluster WHERE name = ?').pluck().get(cluster) as number | undefined;
+    if (cid === undefined) return NOTHING;
+    return sqlite
+      .transaction((): RetentionStep => {
+        const before = usedBytes(sqlite);
+        const newest = sqlite.prepare('SELECT max(started_at) FROM poll WHERE cluster_id = ? AND operation = ?').pluck().safeIntegers();
+        const cutOf = (op: string): bigint => {
+          const n = newest.get(cid, op) as bigint | null;
+          return n !== null && n < cutoff ? n : cutoff;
+        };
+        // whole sealed batches, oldest first (their frames' polls are ListKafkaConnections polls)
+        const batchLimit = Math.max(1, Math.floor(maxPolls / 8));
+        const batches = sqlite
+          .prepare(
+            `SELECT b.id FROM conn_batch b JOIN poll p ON p.id = b.last_poll
+             WHERE b.cluster_id = ? AND b.sealed = 1 AND p.started_at < ? ORDER BY b.id LIMIT ?`,
+          )
+          .pluck()
+          .all(cid, cutOf('ListKafkaConnections'), batchLimit + 1) as number[];
+        const goneBatches = batches.slice(0, batchLimit);
+        const polls: number[] = [];
+        if (goneBatches.length > 0) {
+          polls.push(
+            ...(sqlite
+              .prepare('SELECT poll FROM conn_frame WHERE batch IN (SELECT value FROM json_each(?))')
+              .pluck()
+              .all(JSON.stringify(goneBatches)) as number[]),
+          );
+        }
+        let more = batches.length > batchLimit;
+        // other polls (failed ones of ListKafkaConnections too), each operation by its index
+        const others = sqlite.prepare(
+          `SELECT id FROM poll WHERE cluster_id = ? AND operation = ? AND started_at < ?
+             AND NOT EXISTS (SELECT 1 FROM conn_frame f WHERE f.poll = poll.id) ORDER BY started_at LIMIT ?`,
+        );
+        for (const op of OPERATION_NAMES) {
+          const room = maxPolls - polls.length;
+          if (room <= 0) {
+            more = true;
+            break;
+          }
+          const ids = others.pluck().all(cid, op, cutOf(op), room + 1) as number[];
+          if (ids.length > room) more = true;
+          polls.push(...ids.slice(0, room));
+        }
+        if (polls.length === 0 && goneBatches.length === 0) return NOTHING;
+        const list = JSON.stringify(polls);
+        let samples = Number(
+          sqlite.prepare('SELECT coalesce(sum(rows), 0) FROM conn_frame WHERE poll IN (SELECT value FROM json_each(?))').pluck().get(list),
+        );
+        for (const t of SAMPLE_TABLES) {
+          samples += Number(sqlite.prepare(`SELECT count(*) FROM ${t} WHERE poll IN (SELECT value FROM json_each(?))`).pluck().get(list));
+        }
+        // per-poll rows (samples, frames, raw bodies) cascade from poll; chunks from conn_batch
+        const removed = sqlite.prepare('DELETE FROM poll WHERE id IN (SELECT value FROM json_each(?))').run(list).changes;
+        if (goneBatches.length > 0) {
+          sqlite.prepare('DELETE FROM conn_batch WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(goneBatches));
+        }
+        return { polls: removed, samples, bytes: Math.max(0, before - usedBytes(sqlite)), more };
+      })
+      .immediate();
+  }
+
+  /**
+   * Removes what no remaining poll of `cluster` references: connection identities last listed
+   * before its oldest remaining connection batch (not those listed in an open batch), versions
+   * superseded before it, and shadow link documents no sample names. Bumps `prune_generation`
+   * when anything went, so the writer drops its caches.
+   */
+  cleanup(cluster: string): RetentionStep {
+    const sqlite = this.#sqlite;
+    const cid = sqlite.prepare('SELECT id FROM cluster WHERE name = ?').pluck().get(cluster) as number | undefined;
+    if (cid === undefined) return NOTHING;
+    return sqlite
+      .transaction((): RetentionStep => {
+        const before = usedBytes(sqlite);
+        const first = sqlite.prepare('SELECT min(first_poll) FROM conn_batch WHERE cluster_id = ?').pluck().get(cid) as number | null;
+        const horizon = first ?? Number.MAX_SAFE_INTEGER;
+        const stay = JSON.stringify(sealedLater(sqlite, cid, '[]', horizon));
+        let rows = sqlite
+          .prepare(
+            `DELETE FROM conn_version WHERE to_poll IS NOT NULL AND to_poll <= ? AND entity IN
+               (SELECT id FROM conn_entity WHERE cluster_id = ?)`,
+          )
+          .run(horizon, cid).changes;
+        rows += sqlite
+          .prepare('DELETE FROM conn_entity WHERE cluster_id = ? AND last_poll < ? AND id NOT IN (SELECT value FROM json_each(?))')
+          .run(cid, horizon, stay).changes;
+        rows += sqlite
+          .prepare(
+            `DELETE FROM doc WHERE id NOT IN (SELECT configurations FROM link_sample UNION SELECT synced_properties FROM link_sample
+               UNION SELECT sr_status FROM link_sample)`,
+          )
+          .run().changes;
+        if (rows === 0) return NOTHING;
+        sqlite.prepare(`INSERT INTO meta (key, value) VALUES ('prune_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1`).run();
+        return { polls: 0, samples: 0, bytes: Math.max(0, before - usedBytes(sqlite)), more: false };
+      })
+      .immediate();
+  }
+
+  /** Removes up to about `maxRows` rollup rows older than `cutoff` in one transaction. */
+  pruneRollups(cutoff: bigint, maxRows: number): RetentionStep {
+    const sqlite = this.#sqlite;
+    return sqlite
+      .transaction((): RetentionStep => {
+        const before = usedBytes(sqlite);
+        const rows = pruneRollupRows(sqlite, cutoff, maxRows, this.#rollupTables);
+        return { polls: 0, samples: rows, bytes: Math.max(0, before - usedBytes(sqlite)), more: rows > 0 };
+      })
+      .immediate();
+  }
+
+  /** Appends an entry to the maintenance log. */
+  log(entry: MaintenanceEntry): void {
+    recordMaintenance(this.#sqlite, entry);
+  }
+}
+
+/** Bytes of the pages in use: (page_count - freelist_count) x page_size, as this connection sees them. */
+export function usedBytes(sqlite: Database.Database): number {
+  const pages = Number(sqlite.pragma('page_count', { simple: true }));
+  const free = Number(sqlite.pragma('freelist_count', { simple: true }));
+  return (pages - free) * Number(sqlite.pragma('page_size', { simple: true }));
+}
