@@ -3,8 +3,10 @@
  * can run between polls. Each step removes at most a given number of polls of one cluster older
  * than a cut-off (sealed connection batches whole, the open batch never), and never the newest
  * poll of an operation. What only the removed polls referenced (connection identities, superseded
- * versions, shadow link documents) goes in a separate cleanup step. The writer on the same
- * connection notices a cleanup (`prune_generation`) and drops its caches.
+ * versions, shadow link documents) goes in a separate cleanup step, which spares what the
+ * writer may still hold in its caches (the connections of its last batches, unless they appear in
+ * no remaining batch); after removing documents it bumps `doc_generation`, and the writer drops
+ * its document cache (and only that one: its string and connection caches stay warm).
  */
 import type Database from 'better-sqlite3';
 import { OPERATION_NAMES } from '../api/schema/operations.ts';
@@ -36,6 +38,9 @@ const SAMPLE_TABLES = [
   'iceberg_topic_sample',
   'iceberg_partition_sample',
 ] as const;
+
+/** Batches of a cluster whose connections the writer may hold in its caches (its last four, and the open one). */
+const RECENT_BATCHES = 6;
 
 const NOTHING: RetentionStep = { polls: 0, samples: 0, bytes: 0, more: false };
 
@@ -141,9 +146,9 @@ export class RetentionPruner {
 
   /**
    * Removes what no remaining poll of `cluster` references: connection identities last listed
-   * before its oldest remaining connection batch (not those listed in an open batch), versions
-   * superseded before it, and shadow link documents no sample names. Bumps `prune_generation`
-   * when anything went, so the writer drops its caches.
+   * before its oldest remaining connection batch (not those of its newest batches, which the
+   * writer may hold, nor those listed in an open batch), versions superseded before it, and shadow
+   * link documents no sample names (then bumps `doc_generation`, so the writer drops its document cache).
    */
   cleanup(cluster: string): RetentionStep {
     const sqlite = this.#sqlite;
@@ -154,7 +159,13 @@ export class RetentionPruner {
         const before = usedBytes(sqlite);
         const first = sqlite.prepare('SELECT min(first_poll) FROM conn_batch WHERE cluster_id = ?').pluck().get(cid) as number | null;
         const horizon = first ?? Number.MAX_SAFE_INTEGER;
-        const stay = JSON.stringify(sealedLater(sqlite, cid, '[]', horizon));
+        // the writer remembers the connections of its last four batches (and the open one)
+        const recent = sqlite
+          .prepare('SELECT first_poll FROM conn_batch WHERE cluster_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?')
+          .pluck()
+          .get(cid, RECENT_BATCHES - 1) as number | undefined;
+        const entityHorizon = Math.min(horizon, recent ?? horizon);
+        const stay = JSON.stringify(sealedLater(sqlite, cid, '[]', entityHorizon));
         let rows = sqlite
           .prepare(
             `DELETE FROM conn_version WHERE to_poll IS NOT NULL AND to_poll <= ? AND entity IN
@@ -163,15 +174,17 @@ export class RetentionPruner {
           .run(horizon, cid).changes;
         rows += sqlite
           .prepare('DELETE FROM conn_entity WHERE cluster_id = ? AND last_poll < ? AND id NOT IN (SELECT value FROM json_each(?))')
-          .run(cid, horizon, stay).changes;
-        rows += sqlite
+          .run(cid, entityHorizon, stay).changes;
+        const docs = sqlite
           .prepare(
             `DELETE FROM doc WHERE id NOT IN (SELECT configurations FROM link_sample UNION SELECT synced_properties FROM link_sample
                UNION SELECT sr_status FROM link_sample)`,
           )
           .run().changes;
-        if (rows === 0) return NOTHING;
-        sqlite.prepare(`INSERT INTO meta (key, value) VALUES ('prune_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1`).run();
+        if (rows + docs === 0) return NOTHING;
+        if (docs > 0) {
+          sqlite.prepare(`INSERT INTO meta (key, value) VALUES ('doc_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1`).run();
+        }
         return { polls: 0, samples: 0, bytes: Math.max(0, before - usedBytes(sqlite)), more: false };
       })
       .immediate();
