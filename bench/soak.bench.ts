@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Collector, defaultCluster, defaultCollectorConfig, type CollectorConfig } from '../src/collector/index.ts';
+import { Collector, defaultCluster, defaultCollectorConfig, type CollectorConfig, type RetentionStore } from '../src/collector/index.ts';
 import { openRecordingStore, RetentionPruner, type FlightrecDb, type PollRecord, type StoredPoll } from '../src/db/index.ts';
 import { simClock, startSimServer } from '../src/sim/index.ts';
 import { DEFAULT_START_NS } from '../src/sim/time.ts';
@@ -50,6 +50,35 @@ const fileBytes = (path: string): number => {
   const size = (p: string): number => statSync(p, { throwIfNoEntry: false })?.size ?? 0;
   return size(path) + size(`${path}-wal`);
 };
+
+interface Slice {
+  readonly kind: 'step' | 'cleanup' | 'rollups';
+  readonly ms: number;
+  readonly cpuMs: number;
+}
+
+/** The pruner with each of its slices (one transaction each) timed: wall clock and CPU. */
+function timedStore(pruner: RetentionPruner, slices: Slice[]): RetentionStore {
+  const timed = <T>(kind: Slice['kind'], fn: () => T): T => {
+    const cpu = process.cpuUsage();
+    const t0 = performance.now();
+    try {
+      return fn();
+    } finally {
+      const c = process.cpuUsage(cpu);
+      slices.push({ kind, ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 });
+    }
+  };
+  return {
+    clusters: () => pruner.clusters(),
+    usedBytes: () => pruner.usedBytes(),
+    oldestPoll: () => pruner.oldestPoll(),
+    step: (cluster, cutoff, maxPolls) => timed('step', () => pruner.step(cluster, cutoff, maxPolls)),
+    cleanup: (cluster, maxRows) => timed('cleanup', () => pruner.cleanup(cluster, maxRows)),
+    pruneRollups: (cutoff, maxRows) => timed('rollups', () => pruner.pruneRollups(cutoff, maxRows)),
+    log: (e) => pruner.log(e),
+  };
+}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'flightrec-soak-'));
@@ -93,6 +122,7 @@ async function main(): Promise<void> {
   const clock = simClock(sim);
   const start = clock.nowMs();
   let peakRss = process.memoryUsage().rss;
+  const slices: Slice[] = [];
   const collector = new Collector({
     config,
     writer,
@@ -100,7 +130,7 @@ async function main(): Promise<void> {
     now: () => clock.nowMs(),
     nowNs: clock.nowNs,
     sleep: clock.sleep,
-    retentionStore: new RetentionPruner(() => db!),
+    retentionStore: timedStore(new RetentionPruner(() => db!), slices),
     onRound: () => {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     },
@@ -145,6 +175,15 @@ async function main(): Promise<void> {
   reportFigure({ name: `soak.ingest_p99_day${DAYS}_ms`, value: round(last, 1), unit: 'ms', note: `${ingest[DAYS - 1]!.length} ListKafkaConnections polls` });
   reportFigure({ name: 'soak.ingest_p99_last_vs_first_pct', value: round(((last - first) / first) * 100, 1), unit: '%', goal: { op: '<=', value: 20 } });
   reportFigure({ name: 'soak.max_prune_delay_ms', value: round(stats.maxPruneDelayMs, 1), unit: 'ms', goal: { op: '<=', value: 50 } });
+  const stepMs = slices.filter((x) => x.kind === 'step').map((x) => x.ms);
+  const cleanupMs = slices.filter((x) => x.kind === 'cleanup').map((x) => x.ms);
+  reportFigure({
+    name: 'soak.prune_slice_p99_ms',
+    value: round(p99(stepMs), 1),
+    unit: 'ms',
+    note: `${stepMs.length} steps; longest cleanup ${round(Math.max(0, ...cleanupMs), 1)} ms of ${cleanupMs.length}; most CPU in one slice ${round(Math.max(0, ...slices.map((x) => x.cpuMs)), 1)} ms`,
+  });
+  for (const x of [...slices].sort((a, b) => b.ms - a.ms).slice(0, 5)) log(`slow slice: ${x.kind} ${x.ms.toFixed(1)} ms (CPU ${x.cpuMs.toFixed(1)} ms)`);
   reportFigure({ name: 'soak.pruned_polls', value: stats.prunedPolls, unit: 'polls', note: `${stats.retentionRuns} retention passes, ${stats.rounds} rounds` });
   reportFigure({
     name: 'soak.run_s',

@@ -40,8 +40,8 @@ export interface RetentionStore {
   oldestPoll(): bigint | undefined;
   /** one transaction: up to about `maxPolls` polls of `cluster` older than `cutoff` (never an operation's newest) */
   step(cluster: string, cutoff: bigint, maxPolls: number): RetentionStepResult;
-  /** one transaction: what no remaining poll of `cluster` references */
-  cleanup(cluster: string): RetentionStepResult;
+  /** one transaction: up to about `maxRows` rows no remaining poll of `cluster` references */
+  cleanup(cluster: string, maxRows: number): RetentionStepResult;
   /** one transaction: up to about `maxRows` rollup rows older than `cutoff` */
   pruneRollups(cutoff: bigint, maxRows: number): RetentionStepResult;
   log(entry: RetentionLogEntry): void;
@@ -170,6 +170,8 @@ export class RetentionRunner {
   /** Raw history of one cluster before `cutoff`, summarised first, then logged. */
   async #pruneCluster(cluster: string, cutoff: bigint, action: 'retention-raw' | 'retention-size', now: bigint): Promise<Totals> {
     const t: Totals = { polls: 0, samples: 0, bytes: 0, ms: 0 };
+    const oldest = this.#o.store.oldestPoll();
+    if (oldest === undefined || oldest >= cutoff) return t;
     if (this.#o.rollUp !== undefined) {
       const start = this.#clock();
       const pending = this.#o.rollUp(cluster, cutoff);
@@ -186,9 +188,13 @@ export class RetentionRunner {
       }
       const every = BigInt(this.#o.cleanupEveryMs ?? 3_600_000) * NS_PER_MS;
       const due = this.#lastCleanup === undefined || now - this.#lastCleanup >= every;
-      if (due && this.#removedSinceCleanup.has(cluster) && !this.#stopped()) {
-        await this.#turn();
-        this.#slice(t, () => this.#o.store.cleanup(cluster), false);
+      if (due && this.#removedSinceCleanup.has(cluster)) {
+        for (;;) {
+          await this.#turn();
+          if (this.#stopped()) return t;
+          const r = this.#slice(t, () => this.#o.store.cleanup(cluster, this.#budget * 16), true);
+          if (!r.more) break;
+        }
         this.#removedSinceCleanup.delete(cluster);
         if (this.#removedSinceCleanup.size === 0) this.#lastCleanup = now;
       }
@@ -245,7 +251,7 @@ export class RetentionRunner {
     t.ms += ms;
     this.#o.stats.prunedPolls += r.polls;
     this.#o.stats.prunedBytes += r.bytes;
-    if (adapt && r.polls > 0) {
+    if (adapt) {
       if (ms > this.#sliceMs) this.#budget = Math.max(1, Math.floor(this.#budget / 2));
       else if (ms < this.#sliceMs / 4 && r.more) this.#budget = Math.min(this.#maxPolls, this.#budget * 2);
     }

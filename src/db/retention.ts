@@ -48,6 +48,8 @@ const NOTHING: RetentionStep = { polls: 0, samples: 0, bytes: 0, more: false };
 export class RetentionPruner {
   readonly #db: () => FlightrecDb;
   readonly #rollupTables: readonly RollupTable[];
+  /** prepared statements per connection (a step runs often: compiling its SQL each time would cost more than the step) */
+  readonly #statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
   /** `db` gives the database to work on (a function: a recording store may open a new file). */
   constructor(db: FlightrecDb | (() => FlightrecDb), rollupTables: readonly RollupTable[] = ROLLUP_TABLES) {
@@ -59,19 +61,39 @@ export class RetentionPruner {
     return this.#db().sqlite;
   }
 
+  #prepare(sql: string): Database.Statement {
+    const sqlite = this.#sqlite;
+    let cache = this.#statements.get(sqlite);
+    if (cache === undefined) {
+      cache = new Map();
+      this.#statements.set(sqlite, cache);
+    }
+    let stmt = cache.get(sql);
+    if (stmt === undefined) {
+      stmt = sqlite.prepare(sql);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+
   /** The names of the recorded clusters. */
   clusters(): string[] {
-    return this.#sqlite.prepare('SELECT name FROM cluster ORDER BY id').pluck().all() as string[];
+    return this.#prepare('SELECT name FROM cluster ORDER BY id').pluck().all() as string[];
   }
 
   /** Bytes of the pages in use (the file size less its free pages; the WAL's newer pages counted). */
   usedBytes(): number {
-    return usedBytes(this.#sqlite);
+    return this.#usedBytes();
+  }
+
+  #usedBytes(): number {
+    const n = (pragma: string): number => Number(this.#prepare(`PRAGMA ${pragma}`).pluck().get());
+    return (n('page_count') - n('freelist_count')) * n('page_size');
   }
 
   /** The start of the oldest poll (ns), undefined without polls. */
   oldestPoll(): bigint | undefined {
-    return (this.#sqlite.prepare('SELECT min(started_at) FROM poll').pluck().safeIntegers().get() as bigint | null) ?? undefined;
+    return (this.#prepare('SELECT min(started_at) FROM poll').pluck().safeIntegers().get() as bigint | null) ?? undefined;
   }
 
   /**
@@ -81,20 +103,19 @@ export class RetentionPruner {
    */
   step(cluster: string, cutoff: bigint, maxPolls: number): RetentionStep {
     const sqlite = this.#sqlite;
-    const cid = sqlite.prepare('SELECT id FROM cluster WHERE name = ?').pluck().get(cluster) as number | undefined;
+    const cid = this.#prepare('SELECT id FROM cluster WHERE name = ?').pluck().get(cluster) as number | undefined;
     if (cid === undefined) return NOTHING;
     return sqlite
       .transaction((): RetentionStep => {
-        const before = usedBytes(sqlite);
-        const newest = sqlite.prepare('SELECT max(started_at) FROM poll WHERE cluster_id = ? AND operation = ?').pluck().safeIntegers();
+        const before = this.#usedBytes();
+        const newest = this.#prepare('SELECT max(started_at) FROM poll WHERE cluster_id = ? AND operation = ?').pluck().safeIntegers();
         const cutOf = (op: string): bigint => {
           const n = newest.get(cid, op) as bigint | null;
           return n !== null && n < cutoff ? n : cutoff;
         };
         // whole sealed batches, oldest first (their frames' polls are ListKafkaConnections polls)
         const batchLimit = Math.max(1, Math.floor(maxPolls / 8));
-        const batches = sqlite
-          .prepare(
+        const batches = this.#prepare(
             `SELECT b.id FROM conn_batch b JOIN poll p ON p.id = b.last_poll
              WHERE b.cluster_id = ? AND b.sealed = 1 AND p.started_at < ? ORDER BY b.id LIMIT ?`,
           )
@@ -104,15 +125,14 @@ export class RetentionPruner {
         const polls: number[] = [];
         if (goneBatches.length > 0) {
           polls.push(
-            ...(sqlite
-              .prepare('SELECT poll FROM conn_frame WHERE batch IN (SELECT value FROM json_each(?))')
+            ...(this.#prepare('SELECT poll FROM conn_frame WHERE batch IN (SELECT value FROM json_each(?))')
               .pluck()
               .all(JSON.stringify(goneBatches)) as number[]),
           );
         }
         let more = batches.length > batchLimit;
         // other polls (failed ones of ListKafkaConnections too), each operation by its index
-        const others = sqlite.prepare(
+        const others = this.#prepare(
           `SELECT id FROM poll WHERE cluster_id = ? AND operation = ? AND started_at < ?
              AND NOT EXISTS (SELECT 1 FROM conn_frame f WHERE f.poll = poll.id) ORDER BY started_at LIMIT ?`,
         );
@@ -129,17 +149,17 @@ export class RetentionPruner {
         if (polls.length === 0 && goneBatches.length === 0) return NOTHING;
         const list = JSON.stringify(polls);
         let samples = Number(
-          sqlite.prepare('SELECT coalesce(sum(rows), 0) FROM conn_frame WHERE poll IN (SELECT value FROM json_each(?))').pluck().get(list),
+          this.#prepare('SELECT coalesce(sum(rows), 0) FROM conn_frame WHERE poll IN (SELECT value FROM json_each(?))').pluck().get(list),
         );
         for (const t of SAMPLE_TABLES) {
-          samples += Number(sqlite.prepare(`SELECT count(*) FROM ${t} WHERE poll IN (SELECT value FROM json_each(?))`).pluck().get(list));
+          samples += Number(this.#prepare(`SELECT count(*) FROM ${t} WHERE poll IN (SELECT value FROM json_each(?))`).pluck().get(list));
         }
         // per-poll rows (samples, frames, raw bodies) cascade from poll; chunks from conn_batch
-        const removed = sqlite.prepare('DELETE FROM poll WHERE id IN (SELECT value FROM json_each(?))').run(list).changes;
+        const removed = this.#prepare('DELETE FROM poll WHERE id IN (SELECT value FROM json_each(?))').run(list).changes;
         if (goneBatches.length > 0) {
-          sqlite.prepare('DELETE FROM conn_batch WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(goneBatches));
+          this.#prepare('DELETE FROM conn_batch WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(goneBatches));
         }
-        return { polls: removed, samples, bytes: Math.max(0, before - usedBytes(sqlite)), more };
+        return { polls: removed, samples, bytes: Math.max(0, before - this.#usedBytes()), more };
       })
       .immediate();
   }
@@ -150,42 +170,46 @@ export class RetentionPruner {
    * writer may hold, nor those listed in an open batch), versions superseded before it, and shadow
    * link documents no sample names (then bumps `doc_generation`, so the writer drops its document cache).
    */
-  cleanup(cluster: string): RetentionStep {
+  cleanup(cluster: string, maxRows: number): RetentionStep {
     const sqlite = this.#sqlite;
-    const cid = sqlite.prepare('SELECT id FROM cluster WHERE name = ?').pluck().get(cluster) as number | undefined;
+    const cid = this.#prepare('SELECT id FROM cluster WHERE name = ?').pluck().get(cluster) as number | undefined;
     if (cid === undefined) return NOTHING;
     return sqlite
       .transaction((): RetentionStep => {
-        const before = usedBytes(sqlite);
-        const first = sqlite.prepare('SELECT min(first_poll) FROM conn_batch WHERE cluster_id = ?').pluck().get(cid) as number | null;
+        const before = this.#usedBytes();
+        const first = this.#prepare('SELECT min(first_poll) FROM conn_batch WHERE cluster_id = ?').pluck().get(cid) as number | null;
         const horizon = first ?? Number.MAX_SAFE_INTEGER;
         // the writer remembers the connections of its last four batches (and the open one)
-        const recent = sqlite
-          .prepare('SELECT first_poll FROM conn_batch WHERE cluster_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?')
+        const recent = this.#prepare('SELECT first_poll FROM conn_batch WHERE cluster_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?')
           .pluck()
           .get(cid, RECENT_BATCHES - 1) as number | undefined;
         const entityHorizon = Math.min(horizon, recent ?? horizon);
         const stay = JSON.stringify(sealedLater(sqlite, cid, '[]', entityHorizon));
-        let rows = sqlite
-          .prepare(
-            `DELETE FROM conn_version WHERE to_poll IS NOT NULL AND to_poll <= ? AND entity IN
-               (SELECT id FROM conn_entity WHERE cluster_id = ?)`,
+        // bounded: the oldest first (rowid order), at most maxRows versions and a quarter as many identities
+        const versions = this.#prepare(
+            `DELETE FROM conn_version WHERE id IN (SELECT id FROM conn_version WHERE to_poll IS NOT NULL AND to_poll <= ? AND entity IN
+               (SELECT id FROM conn_entity WHERE cluster_id = ?) LIMIT ?)`,
           )
-          .run(horizon, cid).changes;
-        rows += sqlite
-          .prepare('DELETE FROM conn_entity WHERE cluster_id = ? AND last_poll < ? AND id NOT IN (SELECT value FROM json_each(?))')
-          .run(cid, entityHorizon, stay).changes;
-        const docs = sqlite
-          .prepare(
+          .run(horizon, cid, maxRows).changes;
+        const entityLimit = Math.max(1, Math.floor(maxRows / 4));
+        const entities = this.#prepare(
+            `DELETE FROM conn_entity WHERE id IN (SELECT id FROM conn_entity WHERE cluster_id = ? AND last_poll < ?
+               AND id NOT IN (SELECT value FROM json_each(?)) LIMIT ?)`,
+          )
+          .run(cid, entityHorizon, stay, entityLimit).changes;
+        const more = versions >= maxRows || entities >= entityLimit;
+        const rows = versions + entities;
+        if (more) return { polls: 0, samples: 0, bytes: Math.max(0, before - this.#usedBytes()), more };
+        const docs = this.#prepare(
             `DELETE FROM doc WHERE id NOT IN (SELECT configurations FROM link_sample UNION SELECT synced_properties FROM link_sample
                UNION SELECT sr_status FROM link_sample)`,
           )
           .run().changes;
         if (rows + docs === 0) return NOTHING;
         if (docs > 0) {
-          sqlite.prepare(`INSERT INTO meta (key, value) VALUES ('doc_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1`).run();
+          this.#prepare(`INSERT INTO meta (key, value) VALUES ('doc_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1`).run();
         }
-        return { polls: 0, samples: 0, bytes: Math.max(0, before - usedBytes(sqlite)), more: false };
+        return { polls: 0, samples: 0, bytes: Math.max(0, before - this.#usedBytes()), more: false };
       })
       .immediate();
   }
@@ -195,9 +219,9 @@ export class RetentionPruner {
     const sqlite = this.#sqlite;
     return sqlite
       .transaction((): RetentionStep => {
-        const before = usedBytes(sqlite);
+        const before = this.#usedBytes();
         const rows = pruneRollupRows(sqlite, cutoff, maxRows, this.#rollupTables);
-        return { polls: 0, samples: rows, bytes: Math.max(0, before - usedBytes(sqlite)), more: rows > 0 };
+        return { polls: 0, samples: rows, bytes: Math.max(0, before - this.#usedBytes()), more: rows > 0 };
       })
       .immediate();
   }
