@@ -50,6 +50,8 @@ export class RetentionPruner {
   readonly #rollupTables: readonly RollupTable[];
   /** prepared statements per connection (a step runs often: compiling its SQL each time would cost more than the step) */
   readonly #statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  /** where each cluster's cleanup resumes */
+  readonly #cleanupAt = new Map<string, { phase: 'versions' | 'entities' | 'documents'; from: number }>();
 
   /** `db` gives the database to work on (a function: a recording store may open a new file). */
   constructor(db: FlightrecDb | (() => FlightrecDb), rollupTables: readonly RollupTable[] = ROLLUP_TABLES) {
@@ -165,47 +167,57 @@ export class RetentionPruner {
   }
 
   /**
-   * Removes what no remaining poll of `cluster` references: connection identities last listed
-   * before its oldest remaining connection batch (not those of its newest batches, which the
-   * writer may hold, nor those listed in an open batch), versions superseded before it, and shadow
-   * link documents no sample names (then bumps `doc_generation`, so the writer drops its document cache).
+   * One bounded step of removing what no remaining poll of `cluster` references, resumed where the
+   * last step stopped: superseded versions (ended before the oldest remaining connection batch),
+   * then connection identities last listed before it (not those of the cluster's newest batches,
+   * which the writer may hold, nor those listed in an open batch), `maxRows` ids of the table at a
+   * time (the work of a step is bounded however few rows match), then the shadow link documents no
+   * sample names (bumping `doc_generation`, so the writer drops its document cache). `more` is
+   * false once the whole cycle is done.
    */
   cleanup(cluster: string, maxRows: number): RetentionStep {
     const sqlite = this.#sqlite;
     const cid = this.#prepare('SELECT id FROM cluster WHERE name = ?').pluck().get(cluster) as number | undefined;
     if (cid === undefined) return NOTHING;
+    const window = Math.max(64, Math.floor(maxRows));
     return sqlite
       .transaction((): RetentionStep => {
         const before = this.#usedBytes();
+        const at = this.#cleanupAt.get(cluster) ?? { phase: 'versions', from: 0 };
         const first = this.#prepare('SELECT min(first_poll) FROM conn_batch WHERE cluster_id = ?').pluck().get(cid) as number | null;
         const horizon = first ?? Number.MAX_SAFE_INTEGER;
-        // the writer remembers the connections of its last four batches (and the open one)
-        const recent = this.#prepare('SELECT first_poll FROM conn_batch WHERE cluster_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?')
-          .pluck()
-          .get(cid, RECENT_BATCHES - 1) as number | undefined;
-        const entityHorizon = Math.min(horizon, recent ?? horizon);
-        const stay = JSON.stringify(sealedLater(sqlite, cid, '[]', entityHorizon));
-        // bounded: the oldest first (rowid order), at most maxRows versions and a quarter as many identities
-        const versions = this.#prepare(
-            `DELETE FROM conn_version WHERE id IN (SELECT id FROM conn_version WHERE to_poll IS NOT NULL AND to_poll <= ? AND entity IN
-               (SELECT id FROM conn_entity WHERE cluster_id = ?) LIMIT ?)`,
-          )
-          .run(horizon, cid, maxRows).changes;
-        const entityLimit = Math.max(1, Math.floor(maxRows / 4));
-        const entities = this.#prepare(
-            `DELETE FROM conn_entity WHERE id IN (SELECT id FROM conn_entity WHERE cluster_id = ? AND last_poll < ?
-               AND id NOT IN (SELECT value FROM json_each(?)) LIMIT ?)`,
-          )
-          .run(cid, entityHorizon, stay, entityLimit).changes;
-        const more = versions >= maxRows || entities >= entityLimit;
-        const rows = versions + entities;
-        if (more) return { polls: 0, samples: 0, bytes: Math.max(0, before - this.#usedBytes()), more };
+        const done = (): RetentionStep => ({ polls: 0, samples: 0, bytes: Math.max(0, before - this.#usedBytes()), more: true });
+        if (at.phase === 'versions') {
+          const from = Math.max(at.from, Number(this.#prepare('SELECT min(id) FROM conn_version').pluck().get() ?? 0));
+          this.#prepare(
+            `DELETE FROM conn_version WHERE id >= ? AND id < ? AND to_poll IS NOT NULL AND to_poll <= ?
+               AND (SELECT cluster_id FROM conn_entity e WHERE e.id = conn_version.entity) = ?`,
+          ).run(from, from + window, horizon, cid);
+          const last = this.#prepare('SELECT max(id) FROM conn_version').pluck().get() as number | null;
+          this.#cleanupAt.set(cluster, last === null || from + window > last ? { phase: 'entities', from: 0 } : { phase: 'versions', from: from + window });
+          return done();
+        }
+        if (at.phase === 'entities') {
+          // the writer remembers the connections of its last four batches (and the open one)
+          const recent = this.#prepare('SELECT first_poll FROM conn_batch WHERE cluster_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?')
+            .pluck()
+            .get(cid, RECENT_BATCHES - 1) as number | undefined;
+          const entityHorizon = Math.min(horizon, recent ?? horizon);
+          const stay = JSON.stringify(sealedLater(sqlite, cid, '[]', entityHorizon));
+          const from = Math.max(at.from, Number(this.#prepare('SELECT min(id) FROM conn_entity').pluck().get() ?? 0));
+          this.#prepare(
+            `DELETE FROM conn_entity WHERE id >= ? AND id < ? AND cluster_id = ? AND last_poll < ?
+               AND id NOT IN (SELECT value FROM json_each(?))`,
+          ).run(from, from + window, cid, entityHorizon, stay);
+          const last = this.#prepare('SELECT max(id) FROM conn_entity').pluck().get() as number | null;
+          this.#cleanupAt.set(cluster, last === null || from + window > last ? { phase: 'documents', from: 0 } : { phase: 'entities', from: from + window });
+          return done();
+        }
+        this.#cleanupAt.delete(cluster);
         const docs = this.#prepare(
-            `DELETE FROM doc WHERE id NOT IN (SELECT configurations FROM link_sample UNION SELECT synced_properties FROM link_sample
-               UNION SELECT sr_status FROM link_sample)`,
-          )
-          .run().changes;
-        if (rows + docs === 0) return NOTHING;
+          `DELETE FROM doc WHERE id NOT IN (SELECT configurations FROM link_sample UNION SELECT synced_properties FROM link_sample
+             UNION SELECT sr_status FROM link_sample)`,
+        ).run().changes;
         if (docs > 0) {
           this.#prepare(`INSERT INTO meta (key, value) VALUES ('doc_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1`).run();
         }

@@ -86,8 +86,10 @@ describe('the retention runner', () => {
     const { store, steps } = spy(new RetentionPruner(db));
     const { runner: r, stats } = runner(db, { rawMs: 10 * MIN_MS }, store);
     const before = reader.stats().polls;
+    const entities = reader.stats().entities.connections!;
     await r.run(now);
 
+    expect(reader.stats().entities.connections).toBeLessThan(entities); // the cleanup: connections gone before the kept batches
     expect(steps.length).toBeGreaterThan(3);
     for (const s of steps) expect(s.result.polls).toBeLessThanOrEqual(s.maxPolls);
     // connections: whole sealed batches older than the cut-off went, the rest reads as recorded
