@@ -51,6 +51,7 @@ export class RetentionPruner {
   /** prepared statements per connection (a step runs often: compiling its SQL each time would cost more than the step) */
   readonly #statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
   /** where each cluster's cleanup resumes */
+  #stay: { key: string; json: string } | undefined;
   readonly #cleanupAt = new Map<string, { phase: 'versions' | 'entities' | 'documents'; from: number }>();
 
   /** `db` gives the database to work on (a function: a recording store may open a new file). */
@@ -203,7 +204,7 @@ export class RetentionPruner {
             .pluck()
             .get(cid, RECENT_BATCHES - 1) as number | undefined;
           const entityHorizon = Math.min(horizon, recent ?? horizon);
-          const stay = JSON.stringify(sealedLater(sqlite, cid, '[]', entityHorizon));
+          const stay = this.#openBatchEntities(cid, entityHorizon);
           const from = Math.max(at.from, Number(this.#prepare('SELECT min(id) FROM conn_entity').pluck().get() ?? 0));
           this.#prepare(
             `DELETE FROM conn_entity WHERE id >= ? AND id < ? AND cluster_id = ? AND last_poll < ?
@@ -224,6 +225,13 @@ export class RetentionPruner {
         return { polls: 0, samples: 0, bytes: Math.max(0, before - this.#usedBytes()), more: false };
       })
       .immediate();
+  }
+
+  /** The entities listed in the cluster's open batches (JSON), decoded again only when those batches changed. */
+  #openBatchEntities(cid: number, horizon: number): string {
+    const key = `${cid} ${horizon} ${JSON.stringify(this.#prepare('SELECT id, frames FROM conn_batch WHERE cluster_id = ? AND sealed = 0').raw().all(cid))}`;
+    if (this.#stay?.key !== key) this.#stay = { key, json: JSON.stringify(sealedLater(this.#sqlite, cid, '[]', horizon)) };
+    return this.#stay.json;
   }
 
   /** Removes up to about `maxRows` rollup rows older than `cutoff` in one transaction. */
