@@ -20,8 +20,20 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Collector, defaultCluster, defaultCollectorConfig, type CollectorConfig, type RetentionStore } from '../src/collector/index.ts';
-import { openRecordingStore, RetentionPruner, type FlightrecDb, type PollRecord, type StoredPoll } from '../src/db/index.ts';
+import {
+  Collector,
+  defaultCluster,
+  defaultCollectorConfig,
+  type CollectorConfig,
+  type RetentionStore,
+} from '../src/collector/index.ts';
+import {
+  openRecordingStore,
+  RetentionPruner,
+  type FlightrecDb,
+  type PollRecord,
+  type StoredPoll,
+} from '../src/db/index.ts';
 import { simClock, startSimServer } from '../src/sim/index.ts';
 import { DEFAULT_START_NS } from '../src/sim/time.ts';
 import { reportFigure, round } from './lib/figures.ts';
@@ -83,12 +95,22 @@ function timedStore(pruner: RetentionPruner, slices: Slice[]): RetentionStore {
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'flightrec-soak-'));
   const path = join(dir, 'soak.db');
-  const sim = await startSimServer({ host: '127.0.0.1', port: 0, clock: 'manual', seed: 7, connections: CONNECTIONS, startTime: DEFAULT_START_NS });
+  const sim = await startSimServer({
+    host: '127.0.0.1',
+    port: 0,
+    clock: 'manual',
+    seed: 7,
+    connections: CONNECTIONS,
+    startTime: DEFAULT_START_NS,
+  });
   const described = sim.describe();
   const cron = cronEvery(OTHERS_EVERY);
   const cluster = {
     ...defaultCluster('soak', sim.baseUrl),
-    shadowLinks: described.links.map((name) => ({ name, topics: described.topics.filter((t) => t.link === name).map((t) => t.topic) })),
+    shadowLinks: described.links.map((name) => ({
+      name,
+      topics: described.topics.filter((t) => t.link === name).map((t) => t.topic),
+    })),
     schedules: {
       ListKafkaConnections: cronEvery(EVERY),
       GetShadowLink: cron,
@@ -176,9 +198,19 @@ async function main(): Promise<void> {
   const first = p99(ingest[0]!);
   const last = p99(ingest[DAYS - 1]!);
   sizes.forEach((b, i) =>
-    reportFigure({ name: `soak.db_size_day${i + 1}_mb`, value: round(b / 1e6, 1), unit: 'MB', note: `in use ${round(used[i]! / 1e6, 1)} MB` }),
+    reportFigure({
+      name: `soak.db_size_day${i + 1}_mb`,
+      value: round(b / 1e6, 1),
+      unit: 'MB',
+      note: `in use ${round(used[i]! / 1e6, 1)} MB`,
+    }),
   );
-  reportFigure({ name: 'soak.db_size_last3_spread_pct', value: round(spread * 100, 1), unit: '%', goal: { op: '<=', value: 10 } });
+  reportFigure({
+    name: 'soak.db_size_last3_spread_pct',
+    value: round(spread * 100, 1),
+    unit: '%',
+    goal: { op: '<=', value: 10 },
+  });
   reportFigure({
     name: 'soak.peak_rss_mb',
     value: round(peakRss / 1e6, 0),
@@ -186,11 +218,22 @@ async function main(): Promise<void> {
     goal: { op: '<=', value: 300 },
     note: `collector and simulator in one process (tsx too); ${round(startRss / 1e6, 0)} MB before the first poll, heap in use at the end ${round(endHeap / 1e6, 0)} MB`,
   });
-  const cpuNote = (d: number): string => `CPU p99 ${round(p99(ingestCpu[d]!), 1)} ms; ${ingest[d]!.length} ListKafkaConnections polls`;
+  const cpuNote = (d: number): string =>
+    `CPU p99 ${round(p99(ingestCpu[d]!), 1)} ms; ${ingest[d]!.length} ListKafkaConnections polls`;
   reportFigure({ name: 'soak.ingest_p99_day1_ms', value: round(first, 1), unit: 'ms', note: cpuNote(0) });
   reportFigure({ name: `soak.ingest_p99_day${DAYS}_ms`, value: round(last, 1), unit: 'ms', note: cpuNote(DAYS - 1) });
-  reportFigure({ name: 'soak.ingest_p99_last_vs_first_pct', value: round(((last - first) / first) * 100, 1), unit: '%', goal: { op: '<=', value: 20 } });
-  reportFigure({ name: 'soak.max_prune_delay_ms', value: round(stats.maxPruneDelayMs, 1), unit: 'ms', goal: { op: '<=', value: 50 } });
+  reportFigure({
+    name: 'soak.ingest_p99_last_vs_first_pct',
+    value: round(((last - first) / first) * 100, 1),
+    unit: '%',
+    goal: { op: '<=', value: 20 },
+  });
+  reportFigure({
+    name: 'soak.max_prune_delay_ms',
+    value: round(stats.maxPruneDelayMs, 1),
+    unit: 'ms',
+    goal: { op: '<=', value: 50 },
+  });
   const stepMs = slices.filter((x) => x.kind === 'step').map((x) => x.ms);
   const cleanupMs = slices.filter((x) => x.kind === 'cleanup').map((x) => x.ms);
   reportFigure({
@@ -199,8 +242,14 @@ async function main(): Promise<void> {
     unit: 'ms',
     note: `${stepMs.length} steps; longest cleanup ${round(Math.max(0, ...cleanupMs), 1)} ms of ${cleanupMs.length}; most CPU in one slice ${round(Math.max(0, ...slices.map((x) => x.cpuMs)), 1)} ms`,
   });
-  for (const x of [...slices].sort((a, b) => b.ms - a.ms).slice(0, 5)) log(`slow slice: ${x.kind} ${x.ms.toFixed(1)} ms (CPU ${x.cpuMs.toFixed(1)} ms)`);
-  reportFigure({ name: 'soak.pruned_polls', value: stats.prunedPolls, unit: 'polls', note: `${stats.retentionRuns} retention passes, ${stats.rounds} rounds` });
+  for (const x of [...slices].sort((a, b) => b.ms - a.ms).slice(0, 5))
+    log(`slow slice: ${x.kind} ${x.ms.toFixed(1)} ms (CPU ${x.cpuMs.toFixed(1)} ms)`);
+  reportFigure({
+    name: 'soak.pruned_polls',
+    value: stats.prunedPolls,
+    unit: 'polls',
+    note: `${stats.retentionRuns} retention passes, ${stats.rounds} rounds`,
+  });
   reportFigure({
     name: 'soak.run_s',
     value: round((performance.now() - wall) / 1000, 0),

@@ -212,7 +212,8 @@ export class Collector {
       }
       this.#reporter.status(this.stats);
       this.#opts.onRound?.(r);
-      this.#retention?.kick();
+      // a standby leaves the store to the collector holding the lease
+      if (r.standby !== true) this.#retention?.kick();
       return r;
     });
     this.#inflight.add(p);

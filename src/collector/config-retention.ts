@@ -17,7 +17,9 @@ export interface RetentionDraft {
 const MAX_RETENTION_MS = 100 * 365 * 86_400_000;
 
 const forever = (value: unknown): boolean =>
-  value === null || value === false || (typeof value === 'string' && ['forever', 'off', 'none'].includes(value.trim().toLowerCase()));
+  value === null ||
+  value === false ||
+  (typeof value === 'string' && ['forever', 'off', 'none'].includes(value.trim().toLowerCase()));
 
 /** Checks a retention duration (`14d`, `400d`, `12h`), or `forever` (null). */
 export function retentionDuration(key: string, value: unknown): number | null {
@@ -32,7 +34,8 @@ export function retentionSize(key: string, value: unknown): number | null {
 
 /** The file's `retention` mapping. */
 export function parseRetention(key: string, value: unknown): RetentionDraft {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(key, 'must be a mapping (key: value)');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigError(key, 'must be a mapping (key: value)');
   const out: RetentionDraft = {};
   for (const [k, v] of Object.entries(value)) {
     if (k === 'raw') out.rawMs = retentionDuration(`${key}.raw`, v);
@@ -50,8 +53,10 @@ export function retentionLayer(
 ): RetentionDraft | undefined {
   const out: RetentionDraft = {};
   if (values.raw !== undefined && values.raw !== '') out.rawMs = retentionDuration(names.raw, values.raw);
-  if (values.rollups !== undefined && values.rollups !== '') out.rollupsMs = retentionDuration(names.rollups, values.rollups);
-  if (values.maxSize !== undefined && values.maxSize !== '') out.maxSizeBytes = retentionSize(names.maxSize, values.maxSize);
+  if (values.rollups !== undefined && values.rollups !== '')
+    out.rollupsMs = retentionDuration(names.rollups, values.rollups);
+  if (values.maxSize !== undefined && values.maxSize !== '')
+    out.maxSizeBytes = retentionSize(names.maxSize, values.maxSize);
   return Object.keys(out).length === 0 ? undefined : out;
 }
 

@@ -70,7 +70,7 @@ export interface RetentionRunnerOptions {
   readonly stopping?: AbortSignal;
   /** poll-clock time between passes (default 60 s) */
   readonly everyMs?: number;
-  /** poll-clock time between cleanups of identities and documents (default 1 h; each makes the writer reload its caches) */
+  /** poll-clock time between cleanups of identities, versions and documents (default 1 h) */
   readonly cleanupEveryMs?: number;
   /** the slice length aimed at, ms (default 10) */
   readonly sliceMs?: number;
@@ -124,7 +124,8 @@ export class RetentionRunner {
 
   /** Starts a pass when one is due (every `everyMs` of poll time) and none is running; called after each round. */
   kick(): void {
-    if (!retentionEnabled(this.#o.retention) || this.#running !== undefined || this.#o.stopping?.aborted === true) return;
+    if (!retentionEnabled(this.#o.retention) || this.#running !== undefined || this.#o.stopping?.aborted === true)
+      return;
     const now = this.#o.nowNs();
     const every = BigInt(this.#o.everyMs ?? 60_000) * NS_PER_MS;
     if (this.#lastRun !== undefined && now - this.#lastRun < every) return;
@@ -158,7 +159,8 @@ export class RetentionRunner {
       if (retention.rollupsMs !== null) await this.#pruneRollups(now - BigInt(retention.rollupsMs) * NS_PER_MS, now);
     } catch (err) {
       this.#o.line?.(
-        `retention: pruning failed and is retried at the next pass (the history kept is intact): ${err instanceof Error ? err.message : String(err)}`,
+        'retention: pruning failed and is retried at the next pass (the history kept is intact): ' +
+          (err instanceof Error ? err.message : String(err)),
       );
     }
   }
@@ -168,7 +170,12 @@ export class RetentionRunner {
   }
 
   /** Raw history of one cluster before `cutoff`, summarised first, then logged. */
-  async #pruneCluster(cluster: string, cutoff: bigint, action: 'retention-raw' | 'retention-size', now: bigint): Promise<Totals> {
+  async #pruneCluster(
+    cluster: string,
+    cutoff: bigint,
+    action: 'retention-raw' | 'retention-size',
+    now: bigint,
+  ): Promise<Totals> {
     const t: Totals = { polls: 0, samples: 0, bytes: 0, ms: 0 };
     const oldest = this.#o.store.oldestPoll();
     if (oldest === undefined || oldest >= cutoff) return t;
@@ -215,7 +222,10 @@ export class RetentionRunner {
       cutoff += span;
       if (cutoff > now) {
         if (!this.#warnedFull) {
-          this.#o.line?.(`retention: the database uses more than maxSize (${maxSize} bytes) with only the newest poll of each operation left`);
+          this.#o.line?.(
+            `retention: the database uses more than maxSize (${maxSize} bytes) ` +
+              'with only the newest poll of each operation left',
+          );
           this.#warnedFull = true;
         }
         return;

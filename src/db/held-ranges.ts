@@ -16,6 +16,9 @@ export function heldRanges(sqlite: Database.Database): HeldRange[] {
     bigint | null,
   ];
   const raw: HeldRange = from === null || to === null ? { resolution: 'raw' } : { resolution: 'raw', from, to };
-  const rollups = (['5m', '1h'] as const).map((resolution): HeldRange => ({ resolution, ...rollupRange(sqlite, resolution) }));
+  const rollups = (['5m', '1h'] as const).map((resolution): HeldRange => ({
+    resolution,
+    ...rollupRange(sqlite, resolution),
+  }));
   return [raw, ...rollups];
 }

@@ -30,7 +30,16 @@ export function recordMaintenance(sqlite: Database.Database, e: MaintenanceEntry
       `INSERT INTO maintenance_log (at, cluster, action, cutoff, polls, samples, bytes, duration_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(e.at, e.cluster ?? null, e.action, e.cutoff ?? null, e.polls, e.samples, Math.round(e.bytes), Math.round(e.durationMs));
+    .run(
+      e.at,
+      e.cluster ?? null,
+      e.action,
+      e.cutoff ?? null,
+      e.polls,
+      e.samples,
+      Math.round(e.bytes),
+      Math.round(e.durationMs),
+    );
 }
 
 interface LogRow {
@@ -54,7 +63,7 @@ function actionOf(text: string): MaintenanceAction {
   return isAction(text) ? text : 'prune';
 }
 
-/** The newest `limit` entries, oldest first; none when the table is missing (a database no collector has opened yet). */
+/** The newest `limit` entries, oldest first (none when the table is missing). */
 export function readMaintenanceLog(sqlite: Database.Database, limit = 100): MaintenanceEntry[] {
   const present = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'maintenance_log'").get();
   if (present === undefined) return [];

@@ -44,11 +44,11 @@ const RECENT_BATCHES = 6;
 
 const NOTHING: RetentionStep = { polls: 0, samples: 0, bytes: 0, more: false };
 
-/** Raw-history pruning in bounded steps over one database (or the current one, when the recording store reopens its file). */
+/** Raw-history pruning in bounded steps over one database (the current one, when a store reopens its file). */
 export class RetentionPruner {
   readonly #db: () => FlightrecDb;
   readonly #rollupTables: readonly RollupTable[];
-  /** prepared statements per connection (a step runs often: compiling its SQL each time would cost more than the step) */
+  /** prepared statements per connection (compiling a step's SQL each time would cost more than the step) */
   readonly #statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
   /** where each cluster's cleanup resumes */
   #stay: { key: string; json: string } | undefined;
@@ -96,7 +96,9 @@ export class RetentionPruner {
 
   /** The start of the oldest poll (ns), undefined without polls. */
   oldestPoll(): bigint | undefined {
-    return (this.#prepare('SELECT min(started_at) FROM poll').pluck().safeIntegers().get() as bigint | null) ?? undefined;
+    return (
+      (this.#prepare('SELECT min(started_at) FROM poll').pluck().safeIntegers().get() as bigint | null) ?? undefined
+    );
   }
 
   /**
@@ -111,7 +113,9 @@ export class RetentionPruner {
     return sqlite
       .transaction((): RetentionStep => {
         const before = this.#usedBytes();
-        const newest = this.#prepare('SELECT max(started_at) FROM poll WHERE cluster_id = ? AND operation = ?').pluck().safeIntegers();
+        const newest = this.#prepare('SELECT max(started_at) FROM poll WHERE cluster_id = ? AND operation = ?')
+          .pluck()
+          .safeIntegers();
         const cutOf = (op: string): bigint => {
           const n = newest.get(cid, op) as bigint | null;
           return n !== null && n < cutoff ? n : cutoff;
@@ -119,9 +123,9 @@ export class RetentionPruner {
         // whole sealed batches, oldest first (their frames' polls are ListKafkaConnections polls)
         const batchLimit = Math.max(1, Math.floor(maxPolls / 8));
         const batches = this.#prepare(
-            `SELECT b.id FROM conn_batch b JOIN poll p ON p.id = b.last_poll
+          `SELECT b.id FROM conn_batch b JOIN poll p ON p.id = b.last_poll
              WHERE b.cluster_id = ? AND b.sealed = 1 AND p.started_at < ? ORDER BY b.id LIMIT ?`,
-          )
+        )
           .pluck()
           .all(cid, cutOf('ListKafkaConnections'), batchLimit + 1) as number[];
         const goneBatches = batches.slice(0, batchLimit);
@@ -152,15 +156,23 @@ export class RetentionPruner {
         if (polls.length === 0 && goneBatches.length === 0) return NOTHING;
         const list = JSON.stringify(polls);
         let samples = Number(
-          this.#prepare('SELECT coalesce(sum(rows), 0) FROM conn_frame WHERE poll IN (SELECT value FROM json_each(?))').pluck().get(list),
+          this.#prepare('SELECT coalesce(sum(rows), 0) FROM conn_frame WHERE poll IN (SELECT value FROM json_each(?))')
+            .pluck()
+            .get(list),
         );
         for (const t of SAMPLE_TABLES) {
-          samples += Number(this.#prepare(`SELECT count(*) FROM ${t} WHERE poll IN (SELECT value FROM json_each(?))`).pluck().get(list));
+          samples += Number(
+            this.#prepare(`SELECT count(*) FROM ${t} WHERE poll IN (SELECT value FROM json_each(?))`).pluck().get(list),
+          );
         }
         // per-poll rows (samples, frames, raw bodies) cascade from poll; chunks from conn_batch
-        const removed = this.#prepare('DELETE FROM poll WHERE id IN (SELECT value FROM json_each(?))').run(list).changes;
+        const removed = this.#prepare('DELETE FROM poll WHERE id IN (SELECT value FROM json_each(?))').run(
+          list,
+        ).changes;
         if (goneBatches.length > 0) {
-          this.#prepare('DELETE FROM conn_batch WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(goneBatches));
+          this.#prepare('DELETE FROM conn_batch WHERE id IN (SELECT value FROM json_each(?))').run(
+            JSON.stringify(goneBatches),
+          );
         }
         return { polls: removed, samples, bytes: Math.max(0, before - this.#usedBytes()), more };
       })
@@ -185,9 +197,15 @@ export class RetentionPruner {
       .transaction((): RetentionStep => {
         const before = this.#usedBytes();
         const at = this.#cleanupAt.get(cluster) ?? { phase: 'versions', from: 0 };
-        const first = this.#prepare('SELECT min(first_poll) FROM conn_batch WHERE cluster_id = ?').pluck().get(cid) as number | null;
+        const first = this.#prepare('SELECT min(first_poll) FROM conn_batch WHERE cluster_id = ?').pluck().get(cid) as
+          number | null;
         const horizon = first ?? Number.MAX_SAFE_INTEGER;
-        const done = (): RetentionStep => ({ polls: 0, samples: 0, bytes: Math.max(0, before - this.#usedBytes()), more: true });
+        const done = (): RetentionStep => ({
+          polls: 0,
+          samples: 0,
+          bytes: Math.max(0, before - this.#usedBytes()),
+          more: true,
+        });
         if (at.phase === 'versions') {
           const from = Math.max(at.from, Number(this.#prepare('SELECT min(id) FROM conn_version').pluck().get() ?? 0));
           this.#prepare(
@@ -195,12 +213,19 @@ export class RetentionPruner {
                AND (SELECT cluster_id FROM conn_entity e WHERE e.id = conn_version.entity) = ?`,
           ).run(from, from + window, horizon, cid);
           const last = this.#prepare('SELECT max(id) FROM conn_version').pluck().get() as number | null;
-          this.#cleanupAt.set(cluster, last === null || from + window > last ? { phase: 'entities', from: 0 } : { phase: 'versions', from: from + window });
+          this.#cleanupAt.set(
+            cluster,
+            last === null || from + window > last
+              ? { phase: 'entities', from: 0 }
+              : { phase: 'versions', from: from + window },
+          );
           return done();
         }
         if (at.phase === 'entities') {
           // the writer remembers the connections of its last four batches (and the open one)
-          const recent = this.#prepare('SELECT first_poll FROM conn_batch WHERE cluster_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?')
+          const recent = this.#prepare(
+            'SELECT first_poll FROM conn_batch WHERE cluster_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?',
+          )
             .pluck()
             .get(cid, RECENT_BATCHES - 1) as number | undefined;
           const entityHorizon = Math.min(horizon, recent ?? horizon);
@@ -211,16 +236,25 @@ export class RetentionPruner {
                AND id NOT IN (SELECT value FROM json_each(?))`,
           ).run(from, from + window, cid, entityHorizon, stay);
           const last = this.#prepare('SELECT max(id) FROM conn_entity').pluck().get() as number | null;
-          this.#cleanupAt.set(cluster, last === null || from + window > last ? { phase: 'documents', from: 0 } : { phase: 'entities', from: from + window });
+          this.#cleanupAt.set(
+            cluster,
+            last === null || from + window > last
+              ? { phase: 'documents', from: 0 }
+              : { phase: 'entities', from: from + window },
+          );
           return done();
         }
         this.#cleanupAt.delete(cluster);
         const docs = this.#prepare(
-          `DELETE FROM doc WHERE id NOT IN (SELECT configurations FROM link_sample UNION SELECT synced_properties FROM link_sample
+          `DELETE FROM doc WHERE id NOT IN (SELECT configurations FROM link_sample
+             UNION SELECT synced_properties FROM link_sample
              UNION SELECT sr_status FROM link_sample)`,
         ).run().changes;
         if (docs > 0) {
-          this.#prepare(`INSERT INTO meta (key, value) VALUES ('doc_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1`).run();
+          this.#prepare(
+            `INSERT INTO meta (key, value) VALUES ('doc_generation', 1)
+             ON CONFLICT (key) DO UPDATE SET value = value + 1`,
+          ).run();
         }
         return { polls: 0, samples: 0, bytes: Math.max(0, before - this.#usedBytes()), more: false };
       })
@@ -229,8 +263,10 @@ export class RetentionPruner {
 
   /** The entities listed in the cluster's open batches (JSON), decoded again only when those batches changed. */
   #openBatchEntities(cid: number, horizon: number): string {
-    const key = `${cid} ${horizon} ${JSON.stringify(this.#prepare('SELECT id, frames FROM conn_batch WHERE cluster_id = ? AND sealed = 0').raw().all(cid))}`;
-    if (this.#stay?.key !== key) this.#stay = { key, json: JSON.stringify(sealedLater(this.#sqlite, cid, '[]', horizon)) };
+    const open = this.#prepare('SELECT id, frames FROM conn_batch WHERE cluster_id = ? AND sealed = 0').raw().all(cid);
+    const key = `${cid} ${horizon} ${JSON.stringify(open)}`;
+    if (this.#stay?.key !== key)
+      this.#stay = { key, json: JSON.stringify(sealedLater(this.#sqlite, cid, '[]', horizon)) };
     return this.#stay.json;
   }
 

@@ -23,8 +23,13 @@ export const ROLLUP_TABLES: readonly RollupTable[] = [];
 const IDENT = /^[a-z_][a-z0-9_]*$/;
 
 /** The tables of `tables` present in the database (names checked: they go into SQL text). */
-export function presentRollupTables(sqlite: Database.Database, tables: readonly RollupTable[] = ROLLUP_TABLES): RollupTable[] {
-  const names = new Set(sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
+export function presentRollupTables(
+  sqlite: Database.Database,
+  tables: readonly RollupTable[] = ROLLUP_TABLES,
+): RollupTable[] {
+  const names = new Set(
+    sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[],
+  );
   return tables.filter((t) => IDENT.test(t.table) && IDENT.test(t.time) && names.has(t.table));
 }
 
@@ -37,10 +42,11 @@ export function rollupRange(
   let from: bigint | undefined;
   let to: bigint | undefined;
   for (const t of presentRollupTables(sqlite, tables).filter((x) => x.resolution === resolution)) {
-    const [lo, hi] = sqlite.prepare(`SELECT min(${t.time}), max(${t.time}) FROM ${t.table}`).raw().safeIntegers().get() as [
-      bigint | null,
-      bigint | null,
-    ];
+    const [lo, hi] = sqlite
+      .prepare(`SELECT min(${t.time}), max(${t.time}) FROM ${t.table}`)
+      .raw()
+      .safeIntegers()
+      .get() as [bigint | null, bigint | null];
     if (lo !== null && (from === undefined || lo < from)) from = lo;
     if (hi !== null && (to === undefined || hi > to)) to = hi;
   }

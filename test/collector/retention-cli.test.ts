@@ -24,21 +24,32 @@ describe('retention while recording', () => {
   it('collect --simulate --retention-raw prunes between polls; db log and db stats show it', async () => {
     const db = join(dir, 'r.db');
     const io = memoryIo({ cwd: dir });
-    const code = await runCli(['--db', db, 'collect', '--simulate', '--for', '12m', '--connections', '10', '--retention-raw', '4m'], io);
+    const code = await runCli(
+      ['--db', db, 'collect', '--simulate', '--for', '12m', '--connections', '10', '--retention-raw', '4m'],
+      io,
+    );
     expect(io.err()).not.toContain('flightrec:');
     expect(code).toBe(0);
     const sqlite = new Database(db, { readonly: true });
     sqlite.defaultSafeIntegers(true);
-    // nothing older than the cut-off of the last pass but what shares a connection batch with newer polls (8 frames of 30 s)
-    const oldest = sqlite.prepare("SELECT min(started_at) FROM poll WHERE operation != 'ListKafkaConnections'").pluck().get() as bigint;
-    const oldestConn = sqlite.prepare("SELECT min(started_at) FROM poll WHERE operation = 'ListKafkaConnections'").pluck().get() as bigint;
+    // nothing older than the last pass's cut-off but what shares a connection batch with newer polls (8 frames of 30 s)
+    const oldest = sqlite
+      .prepare("SELECT min(started_at) FROM poll WHERE operation != 'ListKafkaConnections'")
+      .pluck()
+      .get() as bigint;
+    const oldestConn = sqlite
+      .prepare("SELECT min(started_at) FROM poll WHERE operation = 'ListKafkaConnections'")
+      .pluck()
+      .get() as bigint;
     sqlite.close();
     expect(oldest).toBeGreaterThanOrEqual(NS(START_MS + 7 * 60_000));
     expect(oldestConn).toBeGreaterThanOrEqual(NS(START_MS + 4 * 60_000));
 
     const log = memoryIo({ cwd: dir });
     expect(await runCli(['--db', db, '-o', 'json', 'db', 'log'], log)).toBe(0);
-    const entries = (JSON.parse(log.out()) as { entries: { action: string; cluster: string; polls: number; cutoff: string }[] }).entries;
+    const entries = (
+      JSON.parse(log.out()) as { entries: { action: string; cluster: string; polls: number; cutoff: string }[] }
+    ).entries;
     expect(entries.length).toBeGreaterThan(3);
     expect(entries.every((e) => e.action === 'retention-raw' && e.cluster === 'sim' && e.polls > 0)).toBe(true);
     expect(entries.at(-1)!.cutoff).toBe('2026-01-01T00:08:00Z');
@@ -49,18 +60,27 @@ describe('retention while recording', () => {
 
     const stats = memoryIo({ cwd: dir });
     expect(await runCli(['--db', db, 'db', 'stats'], stats)).toBe(0);
-    expect(stats.out()).toMatch(/held at each resolution\nraw +2026-01-01T00:0[4-8]:\d\dZ \.\. 2026-01-01T00:12:00Z \([4-8]m\)\n5m +-\n1h +-\n$/);
+    expect(stats.out()).toMatch(
+      /held at each resolution\nraw +2026-01-01T00:0[4-8]:\d\dZ \.\. 2026-01-01T00:12:00Z \([4-8]m\)\n5m +-\n1h +-\n$/,
+    );
   });
 
   it('db prune by hand is recorded in the log too', async () => {
     const db = join(dir, 'p.db');
-    expect(await runCli(['--db', db, 'collect', '--simulate', '--for', '5m', '--connections', '5'], memoryIo({ cwd: dir }))).toBe(0);
+    expect(
+      await runCli(['--db', db, 'collect', '--simulate', '--for', '5m', '--connections', '5'], memoryIo({ cwd: dir })),
+    ).toBe(0);
     const prune = memoryIo({ cwd: dir, now: () => START_MS + 10 * 60_000 });
     expect(await runCli(['--db', db, 'db', 'prune', '--older-than', '2026-01-01T00:03:00Z'], prune)).toBe(0);
     const log = memoryIo({ cwd: dir });
     expect(await runCli(['--db', db, '-o', 'json', 'db', 'log'], log)).toBe(0);
     const [entry] = (JSON.parse(log.out()) as { entries: Record<string, unknown>[] }).entries;
-    expect(entry).toMatchObject({ at: '2026-01-01T00:10:00Z', cluster: null, action: 'prune', cutoff: '2026-01-01T00:03:00Z' });
+    expect(entry).toMatchObject({
+      at: '2026-01-01T00:10:00Z',
+      cluster: null,
+      action: 'prune',
+      cutoff: '2026-01-01T00:03:00Z',
+    });
     expect(entry!.polls).toBeGreaterThan(0);
   });
 
@@ -70,7 +90,9 @@ describe('retention while recording', () => {
     expect(await runCli(['--db', db, 'collect', '--simulate', '--for', '1m'], env)).toBe(2);
     expect(env.err()).toContain('FLIGHTREC_RETENTION_RAW');
     const flag = memoryIo({ cwd: dir });
-    expect(await runCli(['--db', db, 'collect', '--simulate', '--for', '1m', '--retention-max-size', '12XB'], flag)).toBe(2);
+    expect(
+      await runCli(['--db', db, 'collect', '--simulate', '--for', '1m', '--retention-max-size', '12XB'], flag),
+    ).toBe(2);
     expect(flag.err()).toContain('--retention-max-size');
   });
 
@@ -83,14 +105,20 @@ describe('retention while recording', () => {
       maxSizeBytes: 20 * 1024 ** 3,
     });
     const env = { FLIGHTREC_RETENTION_RAW: '7d', FLIGHTREC_RETENTION_MAX_SIZE: 'forever' };
-    expect(loadCollectorConfig({ file, env, flags: { ...flags, retentionRaw: '2d', retentionRollups: '52w' } }).retention).toEqual({
+    expect(
+      loadCollectorConfig({ file, env, flags: { ...flags, retentionRaw: '2d', retentionRollups: '52w' } }).retention,
+    ).toEqual({
       rawMs: 2 * 86_400_000,
       rollupsMs: 364 * 86_400_000,
       maxSizeBytes: null,
     });
-    expect(loadCollectorConfig({ env: {}, flags }).retention).toEqual({ rawMs: null, rollupsMs: null, maxSizeBytes: null });
-    expect(() => loadCollectorConfig({ file: { path: 'f.yaml', text: 'retention:\n  raws: 1d\n' }, env: {}, flags })).toThrow(
-      /retention\.raws: unknown key \(expected one of: raw, rollups, maxSize\)/,
-    );
+    expect(loadCollectorConfig({ env: {}, flags }).retention).toEqual({
+      rawMs: null,
+      rollupsMs: null,
+      maxSizeBytes: null,
+    });
+    expect(() =>
+      loadCollectorConfig({ file: { path: 'f.yaml', text: 'retention:\n  raws: 1d\n' }, env: {}, flags }),
+    ).toThrow(/retention\.raws: unknown key \(expected one of: raw, rollups, maxSize\)/);
   });
 });

@@ -4,8 +4,21 @@
  * the middle of a prune that loses nothing that was to stay.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyStats, RetentionRunner, type RetentionConfig, type RetentionStepResult, type RetentionStore } from '../../src/collector/index.ts';
-import { createHistoryReader, createHistoryWriter, openDatabase, readMaintenanceLog, RetentionPruner, type FlightrecDb } from '../../src/db/index.ts';
+import {
+  emptyStats,
+  RetentionRunner,
+  type RetentionConfig,
+  type RetentionStepResult,
+  type RetentionStore,
+} from '../../src/collector/index.ts';
+import {
+  createHistoryReader,
+  createHistoryWriter,
+  openDatabase,
+  readMaintenanceLog,
+  RetentionPruner,
+  type FlightrecDb,
+} from '../../src/db/index.ts';
 import { heldRanges } from '../../src/db/held-ranges.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { LIST_REQUEST, okRecord, tempDbPath } from '../db/fixtures.ts';
@@ -21,7 +34,13 @@ function recorded() {
   const writer = createHistoryWriter(db, { batchFrames: 3 });
   const polls = generateConnectionPolls({ connections: 40, churn: 0.1, polls: 30, seed: 11 });
   const ids = polls.map((p, i) => {
-    writer.writePoll(okRecord('GetShadowLink', shadowLinkAnswer(i % 3), { at: p.at + 1n, request: { name: 'dr-link' }, target: 'dr-link' }));
+    writer.writePoll(
+      okRecord('GetShadowLink', shadowLinkAnswer(i % 3), {
+        at: p.at + 1n,
+        request: { name: 'dr-link' },
+        target: 'dr-link',
+      }),
+    );
     if (i < 12) writer.writePoll(okRecord('GetUpgradeStatus', upgradeAnswer(i), { at: p.at + 2n, request: {} }));
     return writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
   });
@@ -48,7 +67,12 @@ function spy(inner: RetentionStore, onStep: (n: number, maxPolls: number) => voi
   return { store, steps };
 }
 
-function runner(db: FlightrecDb, retention: Partial<RetentionConfig>, store: RetentionStore, extra: Partial<ConstructorParameters<typeof RetentionRunner>[0]> = {}) {
+function runner(
+  db: FlightrecDb,
+  retention: Partial<RetentionConfig>,
+  store: RetentionStore,
+  extra: Partial<ConstructorParameters<typeof RetentionRunner>[0]> = {},
+) {
   const stats = emptyStats();
   const lines: string[] = [];
   let now = 0;
@@ -73,13 +97,16 @@ function check(db: FlightrecDb): void {
 }
 
 function pollsOf(db: FlightrecDb, op: string): { id: number; at: bigint }[] {
-  return (db.sqlite.prepare('SELECT id, started_at FROM poll WHERE operation = ? ORDER BY started_at').safeIntegers().all(op) as { id: bigint; started_at: bigint }[]).map(
-    (r) => ({ id: Number(r.id), at: r.started_at }),
-  );
+  return (
+    db.sqlite
+      .prepare('SELECT id, started_at FROM poll WHERE operation = ? ORDER BY started_at')
+      .safeIntegers()
+      .all(op) as { id: bigint; started_at: bigint }[]
+  ).map((r) => ({ id: Number(r.id), at: r.started_at }));
 }
 
 describe('the retention runner', () => {
-  it('prunes raw history older than `raw` in bounded steps, keeps the newest poll of each operation, logs what went', async () => {
+  it('prunes raw history older than `raw` in bounded steps, keeps the newest poll per operation, logs it', async () => {
     const { db, writer, polls, ids, reader } = recorded();
     const now = polls[29]!.at + 30_000n * NS_PER_MS;
     const cutoff = now - 10n * 60_000n * NS_PER_MS;
@@ -89,7 +116,8 @@ describe('the retention runner', () => {
     const entities = reader.stats().entities.connections!;
     await r.run(now);
 
-    expect(reader.stats().entities.connections).toBeLessThan(entities); // the cleanup: connections gone before the kept batches
+    // the cleanup: connections gone before the kept batches
+    expect(reader.stats().entities.connections).toBeLessThan(entities);
     expect(steps.length).toBeGreaterThan(3);
     for (const s of steps) expect(s.result.polls).toBeLessThanOrEqual(s.maxPolls);
     // connections: whole sealed batches older than the cut-off went, the rest reads as recorded
@@ -138,7 +166,12 @@ describe('the retention runner', () => {
         resolve();
       }, 5),
     );
-    const made = runner(db, { rawMs: 5 * MIN_MS }, store, { initialPolls: 16, maxPolls: 16, sliceMs: 10, roundsInFlight: () => round });
+    const made = runner(db, { rawMs: 5 * MIN_MS }, store, {
+      initialPolls: 16,
+      maxPolls: 16,
+      sliceMs: 10,
+      roundsInFlight: () => round,
+    });
     ctl.tick = made.tick;
     await made.runner.run(polls[29]!.at);
     expect(events[0]).toBe('round done');
@@ -152,7 +185,10 @@ describe('the retention runner', () => {
     const { db, reader, writer } = recorded();
     const pruner = new RetentionPruner(db);
     const used = pruner.usedBytes();
-    const { runner: r, lines } = runner(db, { maxSizeBytes: Math.floor(used * 0.7) }, pruner, { initialPolls: 64, maxPolls: 64 });
+    const { runner: r, lines } = runner(db, { maxSizeBytes: Math.floor(used * 0.7) }, pruner, {
+      initialPolls: 64,
+      maxPolls: 64,
+    });
     const conn = pollsOf(db, 'ListKafkaConnections');
     await r.run(conn.at(-1)!.at + 1n);
     const kept = pollsOf(db, 'ListKafkaConnections');
@@ -168,11 +204,13 @@ describe('the retention runner', () => {
     writer.close();
   });
 
-  it('summarises before pruning: the rollUp hook is called with the cut-off, and a failing one prunes nothing', async () => {
+  it('summarises before pruning: rollUp gets the cut-off, and a failing one prunes nothing', async () => {
     const { db, polls, writer } = recorded();
     const calls: [string, bigint][] = [];
     const now = polls[29]!.at;
-    const ok = runner(db, { rawMs: 10 * MIN_MS }, new RetentionPruner(db), { rollUp: (c, until) => void calls.push([c, until]) });
+    const ok = runner(db, { rawMs: 10 * MIN_MS }, new RetentionPruner(db), {
+      rollUp: (c, until) => void calls.push([c, until]),
+    });
     const failing = runner(db, { rawMs: 5 * MIN_MS }, new RetentionPruner(db), {
       rollUp: () => Promise.reject(new Error('rollup table locked')),
     });
@@ -185,7 +223,7 @@ describe('the retention runner', () => {
     writer.close();
   });
 
-  it('survives a failure in the middle of a prune: that step rolls back, what is to stay stays, the next pass finishes', async () => {
+  it('survives a failure mid-prune: that step rolls back, what is to stay stays, the next pass ends it', async () => {
     const { db, polls, ids, reader, writer } = recorded();
     const now = polls[29]!.at;
     const cutoff = now - 8n * 60_000n * NS_PER_MS;
@@ -217,7 +255,7 @@ describe('the retention runner', () => {
     writer.close();
   });
 
-  it('prunes rollup rows older than `rollups` (tables named by the rollup schema) and reports their range', async () => {
+  it('prunes rollup rows older than `rollups` (tables named by the rollup schema)', async () => {
     const { db, writer } = recorded();
     db.sqlite.exec('CREATE TABLE rollup_5m_test (bucket INTEGER NOT NULL, value INTEGER) ');
     const insert = db.sqlite.prepare('INSERT INTO rollup_5m_test VALUES (?, 1)');

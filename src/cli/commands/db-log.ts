@@ -20,7 +20,9 @@ interface GlobalOpts {
 /** The text form of the maintenance log. */
 export function formatMaintenanceLog(entries: readonly MaintenanceEntry[]): string {
   if (entries.length === 0) return 'nothing pruned yet (retention and db prune record what they remove here)\n';
-  const head = `${'time'.padEnd(20)} ${'cluster'.padEnd(12)} ${'action'.padEnd(17)} ${'cut-off'.padEnd(20)} ${'polls'.padStart(8)} ${'samples'.padStart(10)} ${'freed'.padStart(10)} ${'took'.padStart(8)}`;
+  const head =
+    `${'time'.padEnd(20)} ${'cluster'.padEnd(12)} ${'action'.padEnd(17)} ${'cut-off'.padEnd(20)} ` +
+    `${'polls'.padStart(8)} ${'samples'.padStart(10)} ${'freed'.padStart(10)} ${'took'.padStart(8)}`;
   const lines = entries.map(
     (e) =>
       `${formatTimestampShort(e.at).padEnd(20)} ${sanitizeCell(e.cluster ?? '-').padEnd(12)} ${e.action.padEnd(17)} ` +
@@ -67,19 +69,32 @@ export function heldRangesJson(held: readonly HeldRange[]): Record<string, unkno
 }
 
 /** Registers `db log`. */
-export function registerDbLog(db: Command, io: CliIo, done: (code: number) => void, pathOf: (cmd: Command) => { path: string; g: GlobalOpts }): void {
+export function registerDbLog(
+  db: Command,
+  io: CliIo,
+  done: (code: number) => void,
+  pathOf: (cmd: Command) => { path: string; g: GlobalOpts },
+): void {
   db.command('log')
-    .description('what retention and db prune removed: time, cluster, action, cut-off, polls, samples, bytes freed, duration')
+    .description(
+      'what retention and db prune removed: time, cluster, action, cut-off, polls, samples, bytes freed, duration',
+    )
     .option('--limit <n>', 'the newest N entries (default 100)')
     .addHelpText('after', globalOptionsHelp({ db: 'the history database to inspect', output: ['text', 'json'] }))
     .action((opts: { limit?: string }, cmd: Command) => {
       const { path, g } = pathOf(cmd);
       const limit = opts.limit === undefined ? 100 : Number(opts.limit);
       if (!Number.isSafeInteger(limit) || limit < 1 || !/^[0-9]+$/.test(opts.limit ?? '100')) {
-        throw new UsageError(`--limit: must be a whole number of at least 1, got ${JSON.stringify(sanitizeCell(opts.limit ?? ''))}`);
+        throw new UsageError(
+          `--limit: must be a whole number of at least 1, got ${JSON.stringify(sanitizeCell(opts.limit ?? ''))}`,
+        );
       }
-      const entries = withReader(path, false, (_r, handle) => readMaintenanceLog(handle.sqlite, limit), { given: g.db, cwd: io.cwd });
-      if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, entries: entries.map(maintenanceJson) }, null, 2)}\n`);
+      const entries = withReader(path, false, (_r, handle) => readMaintenanceLog(handle.sqlite, limit), {
+        given: g.db,
+        cwd: io.cwd,
+      });
+      if (g.output === 'json')
+        io.stdout.write(`${JSON.stringify({ database: path, entries: entries.map(maintenanceJson) }, null, 2)}\n`);
       else io.stdout.write(formatMaintenanceLog(entries));
       done(0);
     });
