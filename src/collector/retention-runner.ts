@@ -74,7 +74,7 @@ export interface RetentionRunnerOptions {
   readonly cleanupEveryMs?: number;
   /** the slice length aimed at, ms (default 10) */
   readonly sliceMs?: number;
-  /** polls per step to start with (default 64), and at most (default 2048) */
+  /** polls per step to start with (default 64), and at most (default 256) */
   readonly initialPolls?: number;
   readonly maxPolls?: number;
 }
@@ -102,6 +102,8 @@ export class RetentionRunner {
   readonly #sliceMs: number;
   readonly #maxPolls: number;
   #budget: number;
+  /** ids a cleanup step looks at (adapts on its own: its cost is not a step's) */
+  #cleanupBudget = 512;
   #running: Promise<void> | undefined;
   #lastRun: bigint | undefined;
   #lastCleanup: bigint | undefined;
@@ -113,7 +115,7 @@ export class RetentionRunner {
     this.#clock = opts.clockMs ?? (() => performance.now());
     this.#pause = opts.pause ?? immediate;
     this.#sliceMs = opts.sliceMs ?? 10;
-    this.#maxPolls = opts.maxPolls ?? 2048;
+    this.#maxPolls = opts.maxPolls ?? 256;
     this.#budget = Math.min(this.#maxPolls, opts.initialPolls ?? 64);
   }
 
@@ -189,7 +191,7 @@ export class RetentionRunner {
       for (;;) {
         await this.#turn();
         if (this.#stopped()) break;
-        const r = this.#slice(t, () => this.#o.store.step(cluster, cutoff, this.#budget), true);
+        const r = this.#slice(t, () => this.#o.store.step(cluster, cutoff, this.#budget), 'step');
         if (r.polls > 0) this.#removedSinceCleanup.add(cluster);
         if (!r.more) break;
       }
@@ -199,7 +201,7 @@ export class RetentionRunner {
         for (;;) {
           await this.#turn();
           if (this.#stopped()) return t;
-          const r = this.#slice(t, () => this.#o.store.cleanup(cluster, this.#budget * 16), true);
+          const r = this.#slice(t, () => this.#o.store.cleanup(cluster, this.#cleanupBudget), 'cleanup');
           if (!r.more) break;
         }
         this.#removedSinceCleanup.delete(cluster);
@@ -241,7 +243,7 @@ export class RetentionRunner {
       for (;;) {
         await this.#turn();
         if (this.#stopped()) break;
-        const r = this.#slice(t, () => this.#o.store.pruneRollups(cutoff, this.#budget * 8), false);
+        const r = this.#slice(t, () => this.#o.store.pruneRollups(cutoff, this.#budget * 8), undefined);
         if (!r.more) break;
       }
     } finally {
@@ -250,7 +252,7 @@ export class RetentionRunner {
   }
 
   /** Runs one step, times it, adds it up, and adapts the step size to the slice aimed at. */
-  #slice(t: Totals, fn: () => RetentionStepResult, adapt: boolean): RetentionStepResult {
+  #slice(t: Totals, fn: () => RetentionStepResult, adapt: 'step' | 'cleanup' | undefined): RetentionStepResult {
     const start = this.#clock();
     const r = fn();
     const ms = this.#clock() - start;
@@ -261,9 +263,12 @@ export class RetentionRunner {
     t.ms += ms;
     this.#o.stats.prunedPolls += r.polls;
     this.#o.stats.prunedBytes += r.bytes;
-    if (adapt) {
+    if (adapt === 'step') {
       if (ms > this.#sliceMs) this.#budget = Math.max(1, Math.floor(this.#budget / 2));
       else if (ms < this.#sliceMs / 4 && r.more) this.#budget = Math.min(this.#maxPolls, this.#budget * 2);
+    } else if (adapt === 'cleanup') {
+      if (ms > this.#sliceMs) this.#cleanupBudget = Math.max(64, Math.floor(this.#cleanupBudget / 2));
+      else if (ms < this.#sliceMs / 4 && r.more) this.#cleanupBudget = Math.min(4096, this.#cleanupBudget * 2);
     }
     return r;
   }
