@@ -42,6 +42,9 @@ const SAMPLE_TABLES = [
 /** Batches of a cluster whose connections the writer may hold in its caches (its last four, and the open one). */
 const RECENT_BATCHES = 6;
 
+/** How long the maintenance log keeps what retention wrote in it: 400 days. */
+const LOG_KEEP_NS = 400n * 86_400_000_000_000n;
+
 const NOTHING: RetentionStep = { polls: 0, samples: 0, bytes: 0, more: false };
 
 /** Raw-history pruning in bounded steps over one database (the current one, when a store reopens its file). */
@@ -282,9 +285,10 @@ export class RetentionPruner {
       .immediate();
   }
 
-  /** Appends an entry to the maintenance log. */
+  /** Appends an entry to the maintenance log, and forgets the entries older than 400 days before it. */
   log(entry: MaintenanceEntry): void {
     recordMaintenance(this.#sqlite, entry);
+    this.#prepare('DELETE FROM maintenance_log WHERE at < ?').run(entry.at - LOG_KEEP_NS);
   }
 }
 
