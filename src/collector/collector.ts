@@ -20,6 +20,7 @@ import { MAX_HELD_POLLS } from './held-polls.ts';
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from './lease-keeper.ts';
 import { emptyStats, type CollectorStats, type Reporter } from './output.ts';
 import { runRound, targetsOf, type ClusterRuntime, type RoundDeps, type RoundResult } from './poller.ts';
+import { RetentionRunner, retentionEnabled, type RetentionStore, type RollUp } from './retention-runner.ts';
 import { realSleep, type Sleep } from './retry.ts';
 import { createScheduler, OPERATION_ORDER, runVirtual, type Job, type Scheduler, type SchedulerDeps, type VirtualRunDeps } from './schedule.ts';
 import { RecordSink } from './record-sink.ts';
@@ -62,6 +63,10 @@ export interface CollectorOptions {
   readonly heartbeatSleep?: Sleep;
   /** called once when the store is lost for good (the collector then stops) */
   readonly onFatal?: (error: Error) => void;
+  /** the store's retention side: with `config.retention` set, the collector prunes between polls */
+  readonly retentionStore?: RetentionStore;
+  /** summarises raw history before retention prunes it (the rollups) */
+  readonly rollUp?: RollUp;
 }
 
 /** How a shutdown went. */
@@ -91,6 +96,7 @@ export class Collector {
   #scheduler: Scheduler | undefined;
   #heartbeat: Promise<void> | undefined;
   #closed: Promise<ShutdownReport> | undefined;
+  readonly #retention: RetentionRunner | undefined;
 
   /** Builds clients for every cluster; a bad secret source or client option throws a ConfigError. */
   constructor(opts: CollectorOptions) {
@@ -143,6 +149,20 @@ export class Collector {
       abort: this.#abortCtl.signal,
       roundId: opts.roundId ?? randomUUID,
     };
+    const store = opts.retentionStore;
+    this.#retention =
+      store === undefined || !retentionEnabled(opts.config.retention)
+        ? undefined
+        : new RetentionRunner({
+            retention: opts.config.retention,
+            store,
+            stats: this.stats,
+            nowNs: this.#deps.nowNs,
+            roundsInFlight: () => (this.#inflight.size === 0 ? undefined : Promise.allSettled([...this.#inflight])),
+            line: (text) => this.#reporter.line(text),
+            stopping: this.stopping,
+            ...(opts.rollUp === undefined ? {} : { rollUp: opts.rollUp }),
+          });
   }
 
   /** Aborted once a shutdown begins. */
@@ -195,6 +215,8 @@ export class Collector {
       }
       this.#reporter.status(this.stats);
       this.#opts.onRound?.(r);
+      // a standby leaves the store to the collector holding the lease
+      if (r.standby !== true) this.#retention?.kick();
       return r;
     });
     this.#inflight.add(p);
@@ -248,7 +270,12 @@ export class Collector {
     this.#announce(false);
     return runVirtual(this.jobs(), untilMs, {
       ...deps,
-      fire: (job) => this.runRound(job.cluster, job.op),
+      // in virtual time retention runs to its end between rounds (no real time passes)
+      fire: async (job) => {
+        const r = await this.runRound(job.cluster, job.op);
+        await this.#retention?.idle();
+        return r;
+      },
       stopping: this.stopping,
     });
   }
@@ -282,6 +309,7 @@ export class Collector {
       await this.#drain();
     }
     await this.#heartbeat;
+    await this.#retention?.idle();
     this.#sink.flush();
     if (this.#sink.fatal === undefined) await this.#leases.releaseAll();
     for (const rt of this.clusters) {

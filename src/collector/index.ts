@@ -17,3 +17,4 @@ export * from './lease-keeper.ts';
 export * from './record-sink.ts';
 export * from './scrub.ts';
 export * from './startup.ts';
+export * from './retention-runner.ts';

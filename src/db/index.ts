@@ -46,3 +46,6 @@ export {
   type StateInterval,
   type StoredEvent,
 } from './rollup-store.ts';
+export { RetentionPruner, usedBytes, type RetentionStep } from './retention.ts';
+export { readMaintenanceLog, recordMaintenance, type MaintenanceAction, type MaintenanceEntry } from './maintenance-log.ts';
+export { heldRanges, type HeldRange } from './held-ranges.ts';

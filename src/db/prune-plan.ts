@@ -154,7 +154,7 @@ export function planPrune(sqlite: Database.Database, olderThan: bigint): PrunePl
  * Entities listed in the open (unsealed) batches a prune keeps, whose last poll sealing will
  * move to `horizon` or later (the store records an entity's last poll when its batch is sealed).
  */
-function sealedLater(sqlite: Database.Database, clusterId: number, gone: string, horizon: number): number[] {
+export function sealedLater(sqlite: Database.Database, clusterId: number, gone: string, horizon: number): number[] {
   const frames = sqlite
     .prepare(
       `SELECT f.poll, f.head FROM conn_frame f JOIN conn_batch b ON b.id = f.batch

@@ -374,3 +374,28 @@ export const rollupEvent = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.clusterId, t.kind, t.entity, t.start] }), index('rollup_event_by_time').on(t.clusterId, t.start)],
 );
+
+/**
+ * What retention and `db prune` removed: one row per action and cluster (src/db/maintenance-log.ts),
+ * read by `flightrec db log`.
+ */
+export const maintenanceLog = sqliteTable(
+  'maintenance_log',
+  {
+    id: integer('id').primaryKey(),
+    /** when the action ended, ns since the epoch */
+    at: ns('at').notNull(),
+    /** the cluster's name; NULL for an action over the whole store (rollups, `db prune`) */
+    cluster: text('cluster'),
+    /** `retention-raw`, `retention-size`, `retention-rollups` or `prune` */
+    action: text('action').notNull(),
+    /** history older than this went, ns since the epoch */
+    cutoff: ns('cutoff'),
+    polls: integer('polls').notNull(),
+    samples: integer('samples').notNull(),
+    /** bytes of the file's pages freed (reused by later writes; `db vacuum` gives them back) */
+    bytes: integer('bytes').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+  },
+  (t) => [index('maintenance_log_by_time').on(t.at)],
+);

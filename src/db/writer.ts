@@ -51,8 +51,11 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
     setExtra: sqlite.prepare('UPDATE poll SET extra = ? WHERE id = ?'),
     insertRaw: sqlite.prepare(`INSERT INTO poll_raw (poll_id, encoding, body) VALUES (?, 'gzip', ?)`),
     generation: sqlite.prepare(`SELECT value FROM meta WHERE key = 'prune_generation'`).pluck(),
+    docGeneration: sqlite.prepare(`SELECT value FROM meta WHERE key = 'doc_generation'`).pluck(),
   };
   let generation: number | undefined;
+  // bumped by retention's cleanup when it removes documents: only the document cache is stale then
+  let docGeneration: number | undefined;
   // WAL checkpoints go with batch seals (already the slow polls), not into ordinary commits;
   // the automatic one stays as a safety net at 32 MiB
   sqlite.pragma('wal_autocheckpoint = 8192');
@@ -72,6 +75,11 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
     if (gen !== generation) {
       if (generation !== undefined) reset(); // a prune removed rows the caches may name
       generation = gen;
+    }
+    const docGen = (q.docGeneration.get() as number | undefined) ?? 0;
+    if (docGen !== docGeneration) {
+      if (docGeneration !== undefined) docs.reset();
+      docGeneration = docGen;
     }
     const cid = clusterId(r.cluster);
     const o = r.outcome;

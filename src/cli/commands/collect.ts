@@ -20,6 +20,7 @@ import {
   type Reporter,
   type RoundResult,
   type Sleep,
+  type RollUp,
 } from '../../collector/index.ts';
 import { DEFAULT_START_NS, wallClockStart } from '../../sim/time.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
@@ -29,7 +30,14 @@ import { createJsonReporter, jsonLineOf } from '../../collector/json-log.ts';
 import { Observability } from '../../collector/metrics/observability.ts';
 import { globalOptionsHelp } from './help.ts';
 import { addConnectionOptions, type ConnectionOpts } from './connection-options.ts';
-import { openRecordingStore, type RecordingStore } from '../../db/index.ts';
+import {
+  createHistoryReader,
+  createRollupStore,
+  openRecordingStore,
+  RetentionPruner,
+  type FlightrecDb,
+  type RecordingStore,
+} from '../../db/index.ts';
 import { checkFilter, compileOrderBy, FilterError } from '../../filter/index.ts';
 import { ThresholdError } from '../../report/timeline/thresholds.ts';
 
@@ -41,6 +49,9 @@ interface CollectOpts extends ConnectionOpts {
   keepRawAnswers?: boolean;
   maxAnswerSize?: string;
   maxHeldMemory?: string;
+  retentionRaw?: string;
+  retentionRollups?: string;
+  retentionMaxSize?: string;
   jitter?: string;
   shutdownTimeout?: string;
   once?: boolean;
@@ -75,6 +86,9 @@ export function registerCollect(program: Command, io: CliIo, done: (code: number
     .option('--keep-raw-answers', 'also keep the raw body (compressed) of successful answers')
     .option('--max-answer-size <size>', 'largest answer read, e.g. 64MiB (default 128MiB); larger ones are recorded as failed polls')
     .option('--max-held-memory <size>', 'memory for polls held while the database refuses writes (default 256MiB); past it the oldest are dropped and recorded as lost')
+    .option('--retention-raw <duration>', 'prune polls older than this while recording, e.g. 14d (default: forever)')
+    .option('--retention-rollups <duration>', 'prune rollups older than this while recording, e.g. 400d (default: forever)')
+    .option('--retention-max-size <size>', 'past this size in use, e.g. 20GiB, prune the oldest polls first (default: none)')
     .option('--jitter <duration>', 'most random delay before a scheduled round (default 2s)')
     .option('--shutdown-timeout <duration>', 'how long polls in flight may finish on SIGINT/SIGTERM (default 10s)')
     .option('--once', 'poll every operation once and exit: 0, or 3 when a poll failed')
@@ -125,6 +139,9 @@ function flagsOf(opts: CollectOpts, cluster: string | undefined): CollectFlags {
     maxHeldMemory: opts.maxHeldMemory,
     listen: opts.listen,
     logFormat: opts.logFormat,
+    retentionRaw: opts.retentionRaw,
+    retentionRollups: opts.retentionRollups,
+    retentionMaxSize: opts.retentionMaxSize,
   };
 }
 
@@ -242,17 +259,41 @@ async function record(
     }
   }
   let writer: RecordingStore;
+  // retention works on the database the store has open (a new one if the file was replaced)
+  let current: FlightrecDb | undefined;
   try {
-    writer = openRecordingStore(dbPath, { keepRawAnswers: config.keepRawAnswers });
+    writer = openRecordingStore(dbPath, {
+      keepRawAnswers: config.keepRawAnswers,
+      onOpen: (db) => {
+        current = db;
+      },
+    });
   } catch (err) {
     closeClients();
     await server?.close();
     throw err;
   }
   const owner = `${hostname()} pid ${process.pid} (${Math.random().toString(16).slice(2, 10)})`;
+  const retentionStore = current === undefined ? undefined : new RetentionPruner(() => current ?? writerLost(dbPath));
+  // raw history is summarised (rollups) before retention prunes it, on the database open at the time
+  const rollUp = retentionStore === undefined ? undefined : await rollUpOf(config, () => current ?? writerLost(dbPath));
   const cron = io.createCronTask === undefined ? {} : { createTask: io.createCronTask };
   const hooks = obs === undefined ? {} : { onRecord: obs.record, onRound: obs.round };
-  const collector = new Collector({ config, writer, prepared, env: io.env, now: io.now, reporter, storeLabel: dbPath, owner, ...cron, ...hooks, ...extra });
+  const collector = new Collector({
+    config,
+    writer,
+    prepared,
+    env: io.env,
+    now: io.now,
+    reporter,
+    storeLabel: dbPath,
+    owner,
+    ...(retentionStore === undefined ? {} : { retentionStore }),
+    ...(rollUp === undefined ? {} : { rollUp }),
+    ...cron,
+    ...hooks,
+    ...extra,
+  });
   obs?.attach(collector.stats);
   const onAbort = (): void => void collector.shutdown();
   io.signal.addEventListener('abort', onAbort, { once: true });
@@ -291,6 +332,23 @@ function observabilityOf(config: CollectorConfig, dbPath: string, io: CliIo, now
   if (config.listen === null) return undefined;
   const now = nowNs === undefined ? io.now : () => Number(nowNs() / 1_000_000n);
   return new Observability({ config, now, dbSize: () => databaseSize(dbPath) });
+}
+
+/** The rollUp hook of retention: the report's rollup computation over the database open at each call. */
+async function rollUpOf(config: CollectorConfig, db: () => FlightrecDb): Promise<RollUp> {
+  const [{ createRollUp }, { resolveThresholds }] = await Promise.all([
+    import('../../report/rollup/index.ts'),
+    import('../../report/timeline/thresholds-schema.ts'),
+  ]);
+  const thresholds = resolveThresholds(config.thresholds);
+  return (cluster, untilNs) => {
+    const handle = db();
+    return createRollUp(createHistoryReader(handle), createRollupStore(handle), { thresholds })(cluster, untilNs);
+  };
+}
+
+function writerLost(path: string): never {
+  throw new RuntimeError(`the database ${path} is no longer open`);
 }
 
 function positiveNumber(flag: string, v: string | undefined): number | undefined {

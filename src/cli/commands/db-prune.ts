@@ -5,10 +5,11 @@
  * confirmation, naming the counts, unless `--yes`; with stdin not a terminal (scripts, cron) it
  * goes ahead as it always did, without asking.
  */
-import { formatTimestampShort } from '../../api/codec/timestamp.ts';
+import { performance } from 'node:perf_hooks';
+import { formatTimestampShort, timestampFromMillis } from '../../api/codec/timestamp.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { formatBytes, parseCutoffArg } from '../../collector/index.ts';
-import type { PrunePlan, PruneResult } from '../../db/index.ts';
+import { recordMaintenance, usedBytes, type PrunePlan, type PruneResult } from '../../db/index.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { withMaintenance } from './db.ts';
 import { flagValue } from './time-option.ts';
@@ -111,7 +112,22 @@ export async function runPrune(path: string, g: { output?: string }, opts: Prune
       return EXIT.failure;
     }
   }
-  const result = withMaintenance(path, true, (m) => m.prune(cutoff));
+  const result = withMaintenance(path, true, (m, db) => {
+    const start = performance.now();
+    const before = usedBytes(db.sqlite);
+    const removed = m.prune(cutoff);
+    // recorded in the maintenance log next to what retention removes
+    recordMaintenance(db.sqlite, {
+      at: timestampFromMillis(io.now()),
+      action: 'prune',
+      cutoff,
+      polls: removed.polls,
+      samples: Object.values(plan.samples).reduce((a, b) => a + b, 0),
+      bytes: Math.max(0, before - usedBytes(db.sqlite)),
+      durationMs: performance.now() - start,
+    });
+    return removed;
+  });
   if (json) {
     const { samples, bytes, from, to } = planJson(plan);
     io.stdout.write(`${JSON.stringify({ olderThan: when, ...result, samples, bytes, from, to }, null, 2)}\n`);

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { formatBytes } from '../../collector/index.ts';
 import {
   createHistoryWriter,
+  heldRanges,
   openDatabase,
   openHistoryMaintenance,
   type FlightrecDb,
@@ -19,6 +20,7 @@ import { RuntimeError, type CliIo } from '../context.ts';
 import { registerDbCheck } from './db-check.ts';
 import { formatGrowth, growthJson, statsGrowth, statsRetention, type StatsRetentionOpts } from './db-stats-growth.ts';
 import { readGrowthInputs } from '../../db/growth-inputs.ts';
+import { formatHeldRanges, heldRangesJson, registerDbLog } from './db-log.ts';
 import { runPrune, type PruneOpts } from './db-prune.ts';
 import { globalOptionsHelp } from './help.ts';
 import { missingDatabaseMessage } from './missing-db.ts';
@@ -89,11 +91,12 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     .action((opts: StatsRetentionOpts, cmd: Command) => {
       const { path, g } = pathOf(cmd);
       const retention = statsRetention(opts, g.config === undefined ? undefined : resolve(io.cwd, g.config));
-      const stats = withMaintenance(path, false, (m) => m.stats(), { given: g.db, cwd: io.cwd });
+      const [stats, held] = withMaintenance(path, false, (m, handle) => [m.stats(), heldRanges(handle.sqlite)] as const, { given: g.db, cwd: io.cwd });
       // growth per day and the steady-state projection (#16): a block of its own
       const growth = statsGrowth(withMaintenance(path, false, (_m, h) => readGrowthInputs(h.sqlite, stats.fileBytes)), retention);
-      if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, ...stats, ...growthJson(growth) }, null, 2)}\n`);
-      else io.stdout.write(formatStats(stats, path) + formatGrowth(growth));
+      if (g.output === 'json') {
+        io.stdout.write(`${JSON.stringify({ database: path, ...stats, resolutions: heldRangesJson(held), ...growthJson(growth) }, null, 2)}\n`);
+      } else io.stdout.write(formatStats(stats, path) + formatHeldRanges(held) + formatGrowth(growth));
       done(0);
     });
 
@@ -125,4 +128,5 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     });
 
   registerDbCheck(db, io, done);
+  registerDbLog(db, io, done, pathOf);
 }

@@ -1,0 +1,261 @@
+// Soak: the collector records the simulated cluster (in this process, over loopback HTTP) for 7
+// simulated days at 1,000 connections with `retention: { raw: 1d }`, in accelerated time (the
+// simulator's clock is injected; nothing waits in real time), pruning between polls as it would
+// in production. Reported: the database size at the end of each simulated day (it must plateau:
+// the last three days within 10 %), the process's peak RSS (collector and simulator together),
+// the p99 of the ingest time of a ListKafkaConnections poll (the store's write of it) on the last
+// day against the first, and the longest slice of pruning work (the most a scheduled poll can
+// wait for pruning).
+//
+// Schedules: ListKafkaConnections every SOAK_EVERY (default 10m), the other operations every
+// SOAK_OTHERS_EVERY (default 30m), instead of the production 30 s / 60 s. One ListKafkaConnections
+// round of 1,000 connections costs about 85 ms of CPU here (simulator, HTTP, decoding, scrubbing,
+// storing), so 30 s polls for 7 days (20,160 rounds, plus five times as many of the other
+// operations) would take about an hour of CPU; the 7 days and 1,000 connections stay, the polls
+// are sparser. A retention pass follows a round when a simulated minute has passed since the last.
+// The ingest p99 of the first day leaves out its first hour (the JIT warming up).
+//
+// Run: node scripts/bench.mjs bench/soak.bench.ts   (SOAK_DAYS, SOAK_EVERY, SOAK_OTHERS_EVERY, SOAK_CONNECTIONS override)
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  Collector,
+  defaultCluster,
+  defaultCollectorConfig,
+  type CollectorConfig,
+  type RetentionStore,
+} from '../src/collector/index.ts';
+import {
+  openRecordingStore,
+  RetentionPruner,
+  type FlightrecDb,
+  type PollRecord,
+  type StoredPoll,
+} from '../src/db/index.ts';
+import { simClock, startSimServer } from '../src/sim/index.ts';
+import { DEFAULT_START_NS } from '../src/sim/time.ts';
+import { reportFigure, round } from './lib/figures.ts';
+
+const DAY_MS = 86_400_000;
+const DAYS = Number(process.env.SOAK_DAYS ?? 7);
+const EVERY = process.env.SOAK_EVERY ?? '10m';
+const OTHERS_EVERY = process.env.SOAK_OTHERS_EVERY ?? '30m';
+const WARMUP_MS = 3_600_000;
+const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 1000);
+const log = (s: string): void => void process.stderr.write(`${s}\n`);
+
+/** A six-field cron expression firing every `every` (whole minutes). */
+function cronEvery(every: string): string {
+  const m = /^([0-9]+)m$/.exec(every);
+  if (m === null) throw new Error(`SOAK_EVERY must be whole minutes such as 10m, got ${every}`);
+  return `0 */${m[1]} * * * *`;
+}
+
+function p99(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(0.99 * s.length) - 1))] ?? 0;
+}
+
+const fileBytes = (path: string): number => {
+  const size = (p: string): number => statSync(p, { throwIfNoEntry: false })?.size ?? 0;
+  return size(path) + size(`${path}-wal`);
+};
+
+interface Slice {
+  readonly kind: 'step' | 'cleanup' | 'rollups';
+  readonly ms: number;
+  readonly cpuMs: number;
+}
+
+/** The pruner with each of its slices (one transaction each) timed: wall clock and CPU. */
+function timedStore(pruner: RetentionPruner, slices: Slice[]): RetentionStore {
+  const timed = <T>(kind: Slice['kind'], fn: () => T): T => {
+    const cpu = process.cpuUsage();
+    const t0 = performance.now();
+    try {
+      return fn();
+    } finally {
+      const c = process.cpuUsage(cpu);
+      slices.push({ kind, ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 });
+    }
+  };
+  return {
+    clusters: () => pruner.clusters(),
+    usedBytes: () => pruner.usedBytes(),
+    oldestPoll: () => pruner.oldestPoll(),
+    step: (cluster, cutoff, maxPolls) => timed('step', () => pruner.step(cluster, cutoff, maxPolls)),
+    cleanup: (cluster, maxRows) => timed('cleanup', () => pruner.cleanup(cluster, maxRows)),
+    pruneRollups: (cutoff, maxRows) => timed('rollups', () => pruner.pruneRollups(cutoff, maxRows)),
+    log: (e) => pruner.log(e),
+  };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'flightrec-soak-'));
+  const path = join(dir, 'soak.db');
+  const sim = await startSimServer({
+    host: '127.0.0.1',
+    port: 0,
+    clock: 'manual',
+    seed: 7,
+    connections: CONNECTIONS,
+    startTime: DEFAULT_START_NS,
+  });
+  const described = sim.describe();
+  const cron = cronEvery(OTHERS_EVERY);
+  const cluster = {
+    ...defaultCluster('soak', sim.baseUrl),
+    shadowLinks: described.links.map((name) => ({
+      name,
+      topics: described.topics.filter((t) => t.link === name).map((t) => t.topic),
+    })),
+    schedules: {
+      ListKafkaConnections: cronEvery(EVERY),
+      GetShadowLink: cron,
+      ListShadowTopics: cron,
+      GetShadowTopic: cron,
+      GetIcebergStatus: cron,
+      GetUpgradeStatus: cron,
+    },
+  };
+  const config: CollectorConfig = {
+    ...defaultCollectorConfig([cluster]),
+    jitterMs: 0,
+    retention: { rawMs: DAY_MS, rollupsMs: null, maxSizeBytes: null },
+  };
+  let db: FlightrecDb | undefined;
+  const store = openRecordingStore(path, {
+    onOpen: (opened) => {
+      db = opened;
+    },
+  });
+  const day = (): number => Math.floor((clock.nowMs() - start) / DAY_MS);
+  const ingest: number[][] = Array.from({ length: DAYS }, () => []);
+  const ingestCpu: number[][] = Array.from({ length: DAYS }, () => []);
+  const timed = (r: PollRecord, fn: () => StoredPoll): StoredPoll => {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const out = fn();
+    const warm = clock.nowMs() - start >= WARMUP_MS;
+    if (r.operation === 'ListKafkaConnections' && r.outcome.ok && warm) {
+      const d = Math.min(DAYS - 1, day());
+      ingest[d]!.push(performance.now() - t0);
+      const c = process.cpuUsage(cpu0);
+      ingestCpu[d]!.push((c.user + c.system) / 1000);
+    }
+    return out;
+  };
+  const writer = { ...store, storePoll: (r: PollRecord) => timed(r, () => store.storePoll(r)) };
+  const clock = simClock(sim);
+  const start = clock.nowMs();
+  const startRss = process.memoryUsage().rss;
+  let peakRss = startRss;
+  const slices: Slice[] = [];
+  const collector = new Collector({
+    config,
+    writer,
+    env: {},
+    now: () => clock.nowMs(),
+    nowNs: clock.nowNs,
+    sleep: clock.sleep,
+    retentionStore: timedStore(new RetentionPruner(() => db!), slices),
+    onRound: () => {
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    },
+  });
+  const sizes: number[] = [];
+  const used: number[] = [];
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  // the day's figures are taken when the clock is about to leave it (after its last round)
+  const advanceTo = (ms: number): void => {
+    while (sizes.length < DAYS && ms >= start + (sizes.length + 1) * DAY_MS) {
+      sizes.push(fileBytes(path));
+      used.push(new RetentionPruner(db!).usedBytes());
+      const s = collector.stats;
+      log(
+        `day ${sizes.length}: file ${(sizes.at(-1)! / 1e6).toFixed(1)} MB, in use ${(used.at(-1)! / 1e6).toFixed(1)} MB, ` +
+          `rounds ${s.rounds}, pruned polls ${s.prunedPolls}, longest prune slice ${s.maxPruneDelayMs.toFixed(1)} ms, ` +
+          `rss ${(peakRss / 1e6).toFixed(0)} MB, ${((performance.now() - wall) / 1000).toFixed(0)} s`,
+      );
+    }
+    clock.advanceTo(ms);
+  };
+  await collector.runVirtual(start + DAYS * DAY_MS, { nowMs: clock.nowMs, advanceTo });
+  advanceTo(start + DAYS * DAY_MS + 1);
+  const stats = { ...collector.stats };
+  const endHeap = process.memoryUsage().heapUsed;
+  await collector.shutdown();
+  await sim.close();
+  const used_ = process.cpuUsage(cpu);
+  peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
+  rmSync(dir, { recursive: true, force: true });
+
+  const last3 = sizes.slice(-3);
+  const spread = last3.length === 0 ? 0 : (Math.max(...last3) - Math.min(...last3)) / Math.min(...last3);
+  const first = p99(ingest[0]!);
+  const last = p99(ingest[DAYS - 1]!);
+  sizes.forEach((b, i) =>
+    reportFigure({
+      name: `soak.db_size_day${i + 1}_mb`,
+      value: round(b / 1e6, 1),
+      unit: 'MB',
+      note: `in use ${round(used[i]! / 1e6, 1)} MB`,
+    }),
+  );
+  reportFigure({
+    name: 'soak.db_size_last3_spread_pct',
+    value: round(spread * 100, 1),
+    unit: '%',
+    goal: { op: '<=', value: 10 },
+  });
+  reportFigure({
+    name: 'soak.peak_rss_mb',
+    value: round(peakRss / 1e6, 0),
+    unit: 'MB',
+    goal: { op: '<=', value: 300 },
+    note: `collector and simulator in one process (tsx too); ${round(startRss / 1e6, 0)} MB before the first poll, heap in use at the end ${round(endHeap / 1e6, 0)} MB`,
+  });
+  const cpuNote = (d: number): string =>
+    `CPU p99 ${round(p99(ingestCpu[d]!), 1)} ms; ${ingest[d]!.length} ListKafkaConnections polls`;
+  reportFigure({ name: 'soak.ingest_p99_day1_ms', value: round(first, 1), unit: 'ms', note: cpuNote(0) });
+  reportFigure({ name: `soak.ingest_p99_day${DAYS}_ms`, value: round(last, 1), unit: 'ms', note: cpuNote(DAYS - 1) });
+  reportFigure({
+    name: 'soak.ingest_p99_last_vs_first_pct',
+    value: round(((last - first) / first) * 100, 1),
+    unit: '%',
+    goal: { op: '<=', value: 20 },
+  });
+  reportFigure({
+    name: 'soak.max_prune_delay_ms',
+    value: round(stats.maxPruneDelayMs, 1),
+    unit: 'ms',
+    goal: { op: '<=', value: 50 },
+  });
+  const stepMs = slices.filter((x) => x.kind === 'step').map((x) => x.ms);
+  const cleanupMs = slices.filter((x) => x.kind === 'cleanup').map((x) => x.ms);
+  reportFigure({
+    name: 'soak.prune_slice_p99_ms',
+    value: round(p99(stepMs), 1),
+    unit: 'ms',
+    note: `${stepMs.length} steps; longest cleanup ${round(Math.max(0, ...cleanupMs), 1)} ms of ${cleanupMs.length}; most CPU in one slice ${round(Math.max(0, ...slices.map((x) => x.cpuMs)), 1)} ms`,
+  });
+  for (const x of [...slices].sort((a, b) => b.ms - a.ms).slice(0, 5))
+    log(`slow slice: ${x.kind} ${x.ms.toFixed(1)} ms (CPU ${x.cpuMs.toFixed(1)} ms)`);
+  reportFigure({
+    name: 'soak.pruned_polls',
+    value: stats.prunedPolls,
+    unit: 'polls',
+    note: `${stats.retentionRuns} retention passes, ${stats.rounds} rounds`,
+  });
+  reportFigure({
+    name: 'soak.run_s',
+    value: round((performance.now() - wall) / 1000, 0),
+    unit: 's',
+    note: `CPU ${round((used_.user + used_.system) / 1e6, 0)} s; ${CONNECTIONS} connections, connections every ${EVERY}, the rest every ${OTHERS_EVERY}, ${DAYS} days`,
+  });
+}
+
+await main();

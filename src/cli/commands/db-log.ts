@@ -1,0 +1,101 @@
+/**
+ * `flightrec db log [--limit N]`: what retention and `db prune` removed, newest last; and the
+ * "held at each resolution" block of `db stats`.
+ */
+import type { Command } from 'commander';
+import { formatTimestampShort } from '../../api/codec/timestamp.ts';
+import { sanitizeCell } from '../../api/safe-text.ts';
+import { formatBytes } from '../../collector/index.ts';
+import { readMaintenanceLog, type HeldRange, type MaintenanceEntry } from '../../db/index.ts';
+import { formatSpan } from '../../report/format-units.ts';
+import { UsageError, type CliIo } from '../context.ts';
+import { withMaintenance } from './db.ts';
+import { globalOptionsHelp } from './help.ts';
+
+interface GlobalOpts {
+  db: string;
+  output?: string;
+}
+
+/** The text form of the maintenance log. */
+export function formatMaintenanceLog(entries: readonly MaintenanceEntry[]): string {
+  if (entries.length === 0) return 'nothing pruned yet (retention and db prune record what they remove here)\n';
+  const head =
+    `${'time'.padEnd(20)} ${'cluster'.padEnd(12)} ${'action'.padEnd(17)} ${'cut-off'.padEnd(20)} ` +
+    `${'polls'.padStart(8)} ${'samples'.padStart(10)} ${'freed'.padStart(10)} ${'took'.padStart(8)}`;
+  const lines = entries.map(
+    (e) =>
+      `${formatTimestampShort(e.at).padEnd(20)} ${sanitizeCell(e.cluster ?? '-').padEnd(12)} ${e.action.padEnd(17)} ` +
+      `${(e.cutoff === undefined ? '-' : formatTimestampShort(e.cutoff)).padEnd(20)} ${String(e.polls).padStart(8)} ` +
+      `${String(e.samples).padStart(10)} ${formatBytes(e.bytes).padStart(10)} ${`${e.durationMs} ms`.padStart(8)}`,
+  );
+  return `${[head, ...lines].join('\n')}\n`;
+}
+
+/** One entry as JSON (times as RFC 3339). */
+export function maintenanceJson(e: MaintenanceEntry): Record<string, unknown> {
+  return {
+    at: formatTimestampShort(e.at),
+    cluster: e.cluster ?? null,
+    action: e.action,
+    cutoff: e.cutoff === undefined ? null : formatTimestampShort(e.cutoff),
+    polls: e.polls,
+    samples: e.samples,
+    bytes: e.bytes,
+    durationMs: e.durationMs,
+  };
+}
+
+/** The "held at each resolution" block of `db stats` (text). */
+export function formatHeldRanges(held: readonly HeldRange[]): string {
+  const lines = ['', 'held at each resolution'];
+  for (const h of held) {
+    const range =
+      h.from === undefined || h.to === undefined
+        ? '-'
+        : `${formatTimestampShort(h.from)} .. ${formatTimestampShort(h.to)} (${formatSpan(h.to - h.from)})`;
+    lines.push(`${h.resolution.padEnd(8)} ${range}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The same block as JSON. */
+export function heldRangesJson(held: readonly HeldRange[]): Record<string, unknown>[] {
+  return held.map((h) => ({
+    resolution: h.resolution,
+    from: h.from === undefined ? null : formatTimestampShort(h.from),
+    to: h.to === undefined ? null : formatTimestampShort(h.to),
+  }));
+}
+
+/** Registers `db log`. */
+export function registerDbLog(
+  db: Command,
+  io: CliIo,
+  done: (code: number) => void,
+  pathOf: (cmd: Command) => { path: string; g: GlobalOpts },
+): void {
+  db.command('log')
+    .description(
+      'what retention and db prune removed: time, cluster, action, cut-off, polls, samples, bytes freed, duration',
+    )
+    .option('--limit <n>', 'the newest N entries (default 100)')
+    .addHelpText('after', globalOptionsHelp({ db: 'the history database to inspect', output: ['text', 'json'] }))
+    .action((opts: { limit?: string }, cmd: Command) => {
+      const { path, g } = pathOf(cmd);
+      const limit = opts.limit === undefined ? 100 : Number(opts.limit);
+      if (!Number.isSafeInteger(limit) || limit < 1 || !/^[0-9]+$/.test(opts.limit ?? '100')) {
+        throw new UsageError(
+          `--limit: must be a whole number of at least 1, got ${JSON.stringify(sanitizeCell(opts.limit ?? ''))}`,
+        );
+      }
+      const entries = withMaintenance(path, false, (_m, handle) => readMaintenanceLog(handle.sqlite, limit), {
+        given: g.db,
+        cwd: io.cwd,
+      });
+      if (g.output === 'json')
+        io.stdout.write(`${JSON.stringify({ database: path, entries: entries.map(maintenanceJson) }, null, 2)}\n`);
+      else io.stdout.write(formatMaintenanceLog(entries));
+      done(0);
+    });
+}
