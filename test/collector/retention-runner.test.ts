@@ -5,6 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  Collector,
+  defaultCluster,
+  defaultCollectorConfig,
   emptyStats,
   RetentionRunner,
   type RetentionConfig,
@@ -24,6 +27,7 @@ import { heldRanges } from '../../src/db/held-ranges.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { LIST_REQUEST, okRecord, tempDbPath } from '../db/fixtures.ts';
 import { shadowLinkAnswer, upgradeAnswer } from '../db/small-answers.ts';
+import { fakeClient, memoryWriter, ok } from './helpers/fakes.ts';
 
 const MIN_MS = 60_000;
 const NS_PER_MS = 1_000_000n;
@@ -269,5 +273,52 @@ describe('the retention runner', () => {
     expect(left).toBe(50);
     expect(readMaintenanceLog(db.sqlite).at(-1)).toMatchObject({ action: 'retention-rollups', samples: 50 });
     writer.close();
+  });
+
+  it('runs in the collector between its rounds', async () => {
+    const calls: string[] = [];
+    const store: RetentionStore = {
+      clusters: () => ['c1'],
+      usedBytes: () => 0,
+      oldestPoll: () => 0n,
+      step: (cluster, cutoff) => {
+        calls.push(`step ${cluster} ${cutoff}`);
+        return { polls: 1, samples: 2, bytes: 3, more: false };
+      },
+      cleanup: () => ({ polls: 0, samples: 0, bytes: 0, more: false }),
+      pruneRollups: () => ({ polls: 0, samples: 0, bytes: 0, more: false }),
+      log: (e) => void calls.push(`log ${e.action} ${e.polls}`),
+    };
+    const config = {
+      ...defaultCollectorConfig([{ ...defaultCluster('c1', 'http://127.0.0.1:1'), shadowLinks: [] }]),
+      jitterMs: 0,
+      retention: { rawMs: 60_000, rollupsMs: null, maxSizeBytes: null },
+    };
+    const upgrade = {
+      activeVersion: 1n,
+      autoFinalizationEnabled: false,
+      members: [],
+      state: 'FINALIZATION_STATE_FINALIZED',
+    };
+    const c = new Collector({
+      config,
+      writer: memoryWriter(),
+      env: {},
+      now: () => 120_000,
+      retentionStore: store,
+      clientFactory: () =>
+        fakeClient((op) =>
+          op === 'GetUpgradeStatus'
+            ? ok({ ...upgrade, versionAfterFinalization: 1n })
+            : ok({ connections: [], totalSize: 0n }),
+        ),
+    });
+    await c.runAll();
+    // the pass goes on between polls (event-loop turns), after the rounds
+    for (let i = 0; i < 50 && calls.length < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+    await c.shutdown();
+    // one pass (no minute passed between the rounds), its cut-off 60 s before the poll clock
+    expect(calls).toEqual(['step c1 60000000000', 'log retention-raw 1']);
+    expect(c.stats).toMatchObject({ retentionRuns: 1, prunedPolls: 1, prunedBytes: 3 });
   });
 });
