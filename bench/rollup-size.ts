@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { OperationName, RequestOf, ResponseOf } from '../src/api/schema/operations.ts';
 import {
   createHistoryReader,
@@ -76,12 +76,15 @@ try {
   const db = openDatabase(path);
   const reader = createHistoryReader(db);
   const rollUp = createRollUp(reader, createRollupStore(db));
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   const t1 = performance.now();
   const c1 = process.cpuUsage();
   await rollUp('sim', start + BigInt(hours * 3600) * S);
   const rollUpMs = performance.now() - t1;
   const cpu = process.cpuUsage(c1);
   const rollUpCpuMs = (cpu.user + cpu.system) / 1000;
+  loop.disable();
   const sizes = db.sqlite
     .prepare(
       `SELECT coalesce(t.name, s.name) AS tbl, sum(s.pgsize) AS bytes FROM dbstat s
@@ -99,6 +102,8 @@ try {
     `recorded ${hours} h of ${connections} connections (${polls} polls per operation) in ${Math.round(recordMs)} ms`,
   );
   console.log(`rollUp over ${hours} h: ${Math.round(rollUpMs)} ms wall, ${Math.round(rollUpCpuMs)} ms CPU`);
+  const ms = (ns: number): string => (ns / 1e6).toFixed(1);
+  console.log(`event loop delay during rollUp: p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
   console.log(`connection groups: ${groups}`);
   for (const s of sizes)
     console.log(`  ${s.tbl.padEnd(16)} ${String(rows[s.tbl]).padStart(8)} rows ${String(s.bytes).padStart(10)} bytes`);

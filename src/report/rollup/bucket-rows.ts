@@ -71,6 +71,21 @@ export function rollBucket(
   end: bigint,
   thresholds: Thresholds,
 ): RollupBatch {
+  const steps = rollBucketSteps(source, cluster, start, end, thresholds);
+  for (;;) {
+    const r = steps.next();
+    if (r.done === true) return r.value;
+  }
+}
+
+/** rollBucket in steps: it pauses (yields) between its computations, so a caller can let other work run. */
+export function* rollBucketSteps(
+  source: TrendsSource,
+  cluster: string | undefined,
+  start: bigint,
+  end: bigint,
+  thresholds: Thresholds,
+): Generator<void, RollupBatch> {
   const connOps = new Set<string>(RESOURCES.connections.operations);
   const lookback = end - start;
   const prev = pollBefore(source, cluster, start, connOps, lookback) ?? start;
@@ -84,10 +99,14 @@ export function rollBucket(
     .filter((p) => p.outcome === 'ok' && connOps.has(p.operation) && p.fanoutCalls <= 1)
     .sort(comparePolls);
   const counts = rowsByKey(connectionCounts(src, 'rollup', own, one).rows);
+  yield;
   const bytes = counterRates(src, 'batch-size', 'rollup', wide, one);
   const produce = rowsByKey(bytes.rows);
+  yield;
   const fetch = rowsByKey(counterRates(src, 'fetch-bytes', 'rollup', wide, one).rows);
+  yield;
   const requests = rowsByKey(counterRates(src, 'requests', 'rollup', wide, one).rows);
+  yield;
   const events = connectionEvents(src, own);
 
   const keys = new Set<string>([
@@ -131,6 +150,7 @@ export function rollBucket(
     });
   }
 
+  yield;
   const shadow: RollupShadowRow[] = [];
   const progress = shadowProgress(src, wide);
   for (const r of shadowLag(src, 'partition', own, one, Number(thresholds.shadow.lagGrowth) / 1e9).rows) {
@@ -154,6 +174,7 @@ export function rollBucket(
     });
   }
 
+  yield;
   const iceberg: RollupIcebergRow[] = icebergLag(src, 'topic', own, one, thresholds.iceberg.commitStall).rows.map(
     (r) => ({
       start,

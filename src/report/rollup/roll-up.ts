@@ -11,7 +11,7 @@ import { EVENTS_PROGRESS } from '../../db/rollup-store.ts';
 import { buildTimeline, type TimelineSource } from '../timeline/timeline.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../timeline/thresholds.ts';
 import { pollTime } from '../timeline/types.ts';
-import { rollBucket } from './bucket-rows.ts';
+import { rollBucketSteps } from './bucket-rows.ts';
 import { coarsen } from './coarsen.ts';
 import { eventsToStore } from './kept-events.ts';
 import { stateRuns, type StateObservation } from './state-runs.ts';
@@ -20,6 +20,8 @@ import { stateRuns, type StateObservation } from './state-runs.ts';
 export const ROLLUP_RESOLUTIONS = [300, 3600] as const;
 
 const SECOND = 1_000_000_000n;
+/** How far before its start an events pass looks again for the end of events it left ongoing. */
+const EVENT_LOOKBACK = 10n * 60n * SECOND;
 /** 5-minute buckets written per transaction. */
 const BUCKETS_PER_WRITE = 12;
 
@@ -63,8 +65,14 @@ export function createRollUp(
       const parts: RollupBatch[] = [];
       const stop = at + fineW * BigInt(BUCKETS_PER_WRITE) < end ? at + fineW * BigInt(BUCKETS_PER_WRITE) : end;
       for (let b = at; b < stop; b += fineW) {
-        parts.push(rollBucket(source, cluster, b, b + fineW, thresholds));
-        await yieldToLoop();
+        const steps = rollBucketSteps(source, cluster, b, b + fineW, thresholds);
+        for (let r = steps.next(); ; r = steps.next()) {
+          await yieldToLoop();
+          if (r.done === true) {
+            parts.push(r.value);
+            break;
+          }
+        }
       }
       store.writeBuckets(cluster, ROLLUP_RESOLUTIONS[0], stop, concat(parts));
       at = stop;
@@ -91,19 +99,26 @@ export function createRollUp(
       }
     }
 
+    // the timeline's events and the states, an hour at a time
+    const hour = BigInt(ROLLUP_RESOLUTIONS[1]) * SECOND;
     const done = store.progress(cluster, EVENTS_PROGRESS);
-    if (done !== undefined && done >= fineUntil) return;
-    const open = store.states(cluster, done ?? pollTime(first), fineUntil).filter((s) => s.end === null);
-    store.writeStates(cluster, stateRuns(observedStates(source, cluster, done ?? pollTime(first), fineUntil), open));
-    // again from the start of the events still ongoing at the last pass, so that they get their end
-    const ongoing = done === undefined ? [] : store.events(cluster, done, fineUntil).filter((e) => e.end === null);
-    const since = ongoing.reduce<bigint | undefined>(
-      (min, e) => (min === undefined || e.start < min ? e.start : min),
-      done,
-    );
-    const t = buildTimeline(source, { cluster, since, until: fineUntil - 1n, thresholds });
-    const { write, replaced } = eventsToStore(t.events, ongoing, since, fineUntil);
-    store.writeEvents(cluster, fineUntil, write, replaced);
+    let from = done ?? bucketStart(pollTime(first), fineW);
+    let fromRecordingStart = done === undefined;
+    while (from < fineUntil) {
+      const to = from + hour < fineUntil ? from + hour : fineUntil;
+      const open = store.states(cluster, from, to).filter((s) => s.end === null);
+      store.writeStates(cluster, stateRuns(observedStates(source, cluster, from, to), open));
+      // found again over a look-back before `from`, so that events left ongoing (or whose end the
+      // detectors set back in time) get their end; the very first pass starts at the recording
+      const since = fromRecordingStart ? undefined : from - EVENT_LOOKBACK;
+      fromRecordingStart = false;
+      const ongoing = since === undefined ? [] : store.events(cluster, since, to).filter((e) => e.end === null);
+      const t = buildTimeline(source, { cluster, since, until: to - 1n, thresholds });
+      const { write, replaced } = eventsToStore(t.events, ongoing, since, to);
+      store.writeEvents(cluster, to, write, replaced);
+      from = to;
+      await yieldToLoop();
+    }
   };
 }
 
