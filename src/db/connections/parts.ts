@@ -58,16 +58,16 @@ export class ConnPartsLoader {
   readonly #stored = new Array<StoredSlow>(FIELDS.length);
   readonly #values = new Array<AnySlowValue>(FIELDS.length);
   readonly #subObjects = new Array<object>(SLOW_PARENTS.length);
-  readonly #byIds: Database.Statement;
-  readonly #allOfEntity: Database.Statement;
+  readonly #byIds: Database.Statement<[string], Blobs>;
+  readonly #allOfEntity: Database.Statement<[number], Blobs>;
 
   constructor(sqlite: Database.Database, resolver: Resolver) {
     this.#resolver = resolver;
     // two blobs holding every record: one row instead of one per version
     this.#byIds = sqlite
-      .prepare(blobs('json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity'))
+      .prepare<[string], Blobs>(blobs('json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity'))
       .raw();
-    this.#allOfEntity = sqlite.prepare(blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?')).raw();
+    this.#allOfEntity = sqlite.prepare<[number], Blobs>(blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?')).raw();
   }
 
   /** Forgets the cache (after a rollback or a prune). */
@@ -98,7 +98,7 @@ export class ConnPartsLoader {
     }
     if (missing !== undefined) {
       // decoded records land in the cache; the query lists each missing id once per mention
-      decoding({ table: 'conn_version' }, () => this.#build(this.#byIds.get(JSON.stringify(missing)) as Blobs));
+      decoding({ table: 'conn_version' }, () => this.#build(this.#byIds.get(JSON.stringify(missing))));
       for (let i = 0; i < ids.length; i++) {
         if (out[i] !== undefined) continue;
         const p = cache.get(ids[i]!);
@@ -121,11 +121,13 @@ export class ConnPartsLoader {
 
   /** Every version of an entity, oldest first. */
   allOfEntity(entity: number): ConnParts[] {
-    return decoding({ table: 'conn_version', entity: `connection ${entity}` }, () => this.#build(this.#allOfEntity.get(entity) as Blobs)).sort((a, b) => a.fromPoll - b.fromPoll || a.version - b.version);
+    return decoding({ table: 'conn_version', entity: `connection ${entity}` }, () => this.#build(this.#allOfEntity.get(entity))).sort((a, b) => a.fromPoll - b.fromPoll || a.version - b.version);
   }
 
   /** Decodes the version and entity records, which come in lockstep (row i of both aggregates), into the cache. */
-  #build([vblob, eblob]: Blobs): ConnParts[] {
+  #build(blobs: Blobs | undefined): ConnParts[] {
+    if (blobs === undefined) return [];
+    const [vblob, eblob] = blobs;
     if (vblob === null || eblob === null) return [];
     const r = this.#resolver;
     // many records: load the (usually small) dictionary at once; a few: look strings up one by one
