@@ -14,3 +14,8 @@ export type ColumnsOf<T extends { readonly $inferSelect: object }, K extends key
 export type SafeIntegers<R> = {
   readonly [K in keyof R]: R[K] extends number ? bigint : R[K] extends number | null ? bigint | null : R[K];
 };
+
+/** These columns of a table's row, in order, as a raw() safeIntegers() statement returns them. */
+export type TupleOf<T extends { readonly $inferSelect: object }, K extends readonly (keyof RowOf<T>)[]> = {
+  -readonly [I in keyof K]: SafeIntegers<RowOf<T>>[K[I]];
+};
