@@ -6,6 +6,12 @@ import type Database from 'better-sqlite3';
 import { textFromSql, textToSql } from './bytes.ts';
 import { CorruptDataError } from './errors.ts';
 import { IdCache } from './id-cache.ts';
+import type { doc, str } from './schema.ts';
+import type { RowOf } from './table-rows.ts';
+
+type Str = RowOf<typeof str>;
+/** A `str.s` (or `doc.body`) value as stored: TEXT, or a UTF-16LE BLOB for a string with lone surrogates. */
+type StoredText = Str['s'] | Buffer;
 
 /** A 52-bit hash of a string's UTF-16 code units (two 32-bit FNV-1a style lanes). */
 export function hash52(s: string): number {
@@ -23,13 +29,13 @@ export function hash52(s: string): number {
 /** Finds or creates ids of interned values of one table; the cache must be dropped after a rollback. */
 class Interner {
   readonly #cache = new Map<string, number>();
-  readonly #find: Database.Statement;
-  readonly #insert: Database.Statement;
+  readonly #find: Database.Statement<[number], { id: number; v: StoredText }>;
+  readonly #insert: Database.Statement<[number, unknown]>;
   readonly #max: number;
 
   constructor(sqlite: Database.Database, table: 'str' | 'doc', column: 's' | 'body', max: number) {
-    this.#find = sqlite.prepare(`SELECT id, ${column} AS v FROM ${table} WHERE h = ?`);
-    this.#insert = sqlite.prepare(`INSERT INTO ${table} (h, ${column}) VALUES (?, ?)`);
+    this.#find = sqlite.prepare<[number], { id: number; v: StoredText }>(`SELECT id, ${column} AS v FROM ${table} WHERE h = ?`);
+    this.#insert = sqlite.prepare<[number, unknown]>(`INSERT INTO ${table} (h, ${column}) VALUES (?, ?)`);
     this.#max = max;
   }
 
@@ -39,7 +45,7 @@ class Interner {
     if (hit !== undefined) return hit;
     const h = hash52(value);
     let id: number | undefined;
-    for (const row of this.#find.all(h) as { id: number; v: unknown }[]) {
+    for (const row of this.#find.all(h)) {
       if (textFromSql(row.v) === value) id = row.id;
     }
     if (id === undefined) id = Number(this.#insert.run(h, textToSql(value)).lastInsertRowid);
@@ -72,22 +78,22 @@ export class DocStore extends Interner {
 export class Resolver {
   readonly #strings = new IdCache<string>();
   readonly #docs = new Map<number, string>();
-  readonly #manyStrings: Database.Statement;
-  readonly #oneString: Database.Statement;
-  readonly #oneDoc: Database.Statement;
-  readonly #count: Database.Statement;
-  readonly #allIds: Database.Statement;
-  readonly #allStrings: Database.Statement;
+  readonly #manyStrings: Database.Statement<[string], [id: Str['id'], s: StoredText]>;
+  readonly #oneString: Database.Statement<[number], StoredText>;
+  readonly #oneDoc: Database.Statement<[number], RowOf<typeof doc>['body']>;
+  readonly #count: Database.Statement<[], number>;
+  readonly #allIds: Database.Statement<[], Str['id']>;
+  readonly #allStrings: Database.Statement<[], StoredText>;
   #preloaded = false;
 
   constructor(sqlite: Database.Database) {
-    this.#count = sqlite.prepare('SELECT count(*) FROM str').pluck();
+    this.#count = sqlite.prepare<[], number>('SELECT count(*) FROM str').pluck();
     // ids and strings as two plain lists (no array per row): one pass each over the table
-    this.#allIds = sqlite.prepare('SELECT id FROM str ORDER BY id').pluck();
-    this.#allStrings = sqlite.prepare('SELECT s FROM str ORDER BY id').pluck();
-    this.#manyStrings = sqlite.prepare('SELECT id, s FROM str WHERE id IN (SELECT value FROM json_each(?))').raw();
-    this.#oneString = sqlite.prepare('SELECT s FROM str WHERE id = ?').pluck();
-    this.#oneDoc = sqlite.prepare('SELECT body FROM doc WHERE id = ?').pluck();
+    this.#allIds = sqlite.prepare<[], Str['id']>('SELECT id FROM str ORDER BY id').pluck();
+    this.#allStrings = sqlite.prepare<[], StoredText>('SELECT s FROM str ORDER BY id').pluck();
+    this.#manyStrings = sqlite.prepare<[string], [id: Str['id'], s: StoredText]>('SELECT id, s FROM str WHERE id IN (SELECT value FROM json_each(?))').raw();
+    this.#oneString = sqlite.prepare<[number], StoredText>('SELECT s FROM str WHERE id = ?').pluck();
+    this.#oneDoc = sqlite.prepare<[number], RowOf<typeof doc>['body']>('SELECT body FROM doc WHERE id = ?').pluck();
   }
 
   /** Loads the strings of these ids that are not cached yet, in one query. */
@@ -95,7 +101,7 @@ export class Resolver {
     const missing: number[] = [];
     for (const id of ids) if (!this.#strings.has(id)) missing.push(id);
     if (missing.length === 0) return;
-    for (const [id, s] of this.#manyStrings.all(JSON.stringify(missing)) as [number, unknown][]) {
+    for (const [id, s] of this.#manyStrings.all(JSON.stringify(missing))) {
       this.#strings.set(id, textFromSql(s));
     }
   }
@@ -104,9 +110,9 @@ export class Resolver {
   preload(max = 200_000): void {
     if (this.#preloaded) return;
     this.#preloaded = true;
-    if ((this.#count.get() as number) > max) return;
-    const ids = this.#allIds.all() as number[];
-    const strings = this.#allStrings.all() as unknown[];
+    if ((this.#count.get() ?? 0) > max) return;
+    const ids = this.#allIds.all();
+    const strings = this.#allStrings.all();
     if (ids.length !== strings.length) return; // written in between (a reader outside a transaction): load one by one
     for (let i = 0; i < ids.length; i++) this.#strings.set(ids[i]!, textFromSql(strings[i]));
   }

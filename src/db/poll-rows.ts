@@ -2,7 +2,18 @@
 import type Database from 'better-sqlite3';
 import type { OperationName } from '../api/schema/operations.ts';
 import type { PollRow } from '../api/schema/resources.ts';
+import type { cluster, poll } from './schema.ts';
 import { bigOf, parseExtra } from './sql-values.ts';
+import type { RowOf, SafeIntegers } from './table-rows.ts';
+
+/** Named parameters of the range query. */
+interface RangeParams {
+  cluster: number | null;
+  op: string | null;
+  since: bigint;
+  until: bigint;
+  limit: number;
+}
 
 /** A poll row with what the store needs besides the public PollRow. */
 export interface PollInfo {
@@ -23,30 +34,56 @@ export const POLL_COLUMNS = `p.id, c.name, p.operation, p.target, p.scheduled_at
 /** FROM clause matching POLL_COLUMNS. */
 export const POLL_FROM = 'poll p JOIN cluster c ON c.id = p.cluster_id';
 
+type Poll = SafeIntegers<RowOf<typeof poll>>;
+
+/** A raw (safeIntegers) row of POLL_COLUMNS. */
+export type PollTuple = [
+  id: Poll['id'],
+  cluster: RowOf<typeof cluster>['name'],
+  operation: Poll['operation'],
+  target: Poll['target'],
+  scheduledAt: Poll['scheduledAt'],
+  startedAt: Poll['startedAt'],
+  endedAt: Poll['endedAt'],
+  outcome: Poll['outcome'],
+  httpStatus: Poll['httpStatus'],
+  message: Poll['message'],
+  bytes: Poll['bytes'],
+  rowsReturned: Poll['rowsReturned'],
+  totalSize: Poll['totalSize'],
+  fanoutCalls: Poll['fanoutCalls'],
+  ok: Poll['ok'],
+  round: Poll['round'],
+  attempt: Poll['attempt'],
+  kind: Poll['kind'],
+  clusterId: Poll['clusterId'],
+  extra: Poll['extra'],
+];
+
 /** Maps a raw (safeIntegers) row of POLL_COLUMNS. */
-export function toInfo(r: unknown[]): PollInfo {
-  const n = (v: unknown): number => (v === null ? 0 : Number(v as bigint));
-  const b = (v: unknown): bigint => (v === null ? 0n : (v as bigint));
-  const operation = r[2] as string;
+export function toInfo(r: PollTuple): PollInfo {
+  const n = (v: bigint | null): number => (v === null ? 0 : Number(v));
+  const b = (v: bigint | null): bigint => v ?? 0n;
+  const operation = r[2];
   const ok = r[14] === 1n;
   const rowsReturned = b(r[11]);
   // a totalSize beyond 2^63-1 is NULL in its column, exact in the extra JSON
   const totalSize = r[12] === null && r[19] !== null ? (bigOf(parseExtra(r[19]), 'total_size') ?? 0n) : b(r[12]);
-  const start = r[5] as bigint;
-  const end = r[6] as bigint;
+  const start = r[5];
+  const end = r[6];
   const row: PollRow = {
-    id: r[0] as bigint,
-    cluster: r[1] as string,
+    id: r[0],
+    cluster: r[1],
     operation,
-    target: r[3] as string,
-    scheduledTime: r[4] as bigint,
+    target: r[3],
+    scheduledTime: r[4],
     startTime: start,
     endTime: end,
     duration: end - start,
-    outcome: r[7] as string,
+    outcome: r[7],
     httpStatus: n(r[8]),
-    message: (r[9] as string | null) ?? '',
-    bytes: r[10] as bigint,
+    message: r[9] ?? '',
+    bytes: r[10],
     rowsReturned,
     totalSize,
     fanoutCalls: n(r[13]),
@@ -54,50 +91,50 @@ export function toInfo(r: unknown[]): PollInfo {
   };
   return {
     row,
-    id: Number(r[0] as bigint),
-    clusterId: Number(r[18] as bigint),
+    id: Number(r[0]),
+    clusterId: Number(r[18]),
     ok,
-    round: r[15] as string,
-    attempt: Number(r[16] as bigint),
-    kind: (r[17] as string | null) ?? '',
-    extra: r[19] as string | null,
+    round: r[15],
+    attempt: Number(r[16]),
+    kind: r[17] ?? '',
+    extra: r[19],
   };
 }
 
 /** Prepared poll queries. */
 export class PollQueries {
-  readonly #byId: Database.Statement;
-  readonly #byIds: Database.Statement;
-  readonly #latestOk: Database.Statement;
-  readonly #round: Database.Statement;
-  readonly #nextTarget: Database.Statement;
-  readonly #range: Database.Statement;
-  readonly #any: Database.Statement;
+  readonly #byId: Database.Statement<[number], PollTuple>;
+  readonly #byIds: Database.Statement<[string], PollTuple>;
+  readonly #latestOk: Database.Statement<[number, string, string, bigint], PollTuple>;
+  readonly #round: Database.Statement<[number, string, string, bigint], PollTuple>;
+  readonly #nextTarget: Database.Statement<[number, string, string], RowOf<typeof poll>['target']>;
+  readonly #range: Database.Statement<[RangeParams], PollTuple>;
+  readonly #any: Database.Statement<[number, string, string], unknown>;
 
   constructor(sqlite: Database.Database) {
     const sel = `SELECT ${POLL_COLUMNS} FROM ${POLL_FROM}`;
-    this.#byId = sqlite.prepare(`${sel} WHERE p.id = ?`).raw().safeIntegers();
-    this.#byIds = sqlite.prepare(`${sel} WHERE p.id IN (SELECT value FROM json_each(?))`).raw().safeIntegers();
+    this.#byId = sqlite.prepare<[number], PollTuple>(`${sel} WHERE p.id = ?`).raw().safeIntegers();
+    this.#byIds = sqlite.prepare<[string], PollTuple>(`${sel} WHERE p.id IN (SELECT value FROM json_each(?))`).raw().safeIntegers();
     this.#latestOk = sqlite
-      .prepare(
+      .prepare<[number, string, string, bigint], PollTuple>(
         `${sel} WHERE p.cluster_id = ? AND p.operation = ? AND p.target = ? AND p.ok = 1 AND p.started_at <= ?
          ORDER BY p.started_at DESC, p.id DESC LIMIT 1`,
       )
       .raw()
       .safeIntegers();
     this.#round = sqlite
-      .prepare(
+      .prepare<[number, string, string, bigint], PollTuple>(
         `${sel} WHERE p.cluster_id = ? AND p.round = ? AND p.operation = ? AND p.ok = 1 AND p.started_at <= ?
          ORDER BY p.started_at, p.id`,
       )
       .raw()
       .safeIntegers();
     this.#nextTarget = sqlite
-      .prepare('SELECT target FROM poll WHERE cluster_id = ? AND operation = ? AND target > ? ORDER BY target LIMIT 1')
+      .prepare<[number, string, string], RowOf<typeof poll>['target']>('SELECT target FROM poll WHERE cluster_id = ? AND operation = ? AND target > ? ORDER BY target LIMIT 1')
       .pluck();
-    this.#any = sqlite.prepare('SELECT 1 FROM poll WHERE cluster_id = ? AND operation = ? AND target = ? LIMIT 1');
+    this.#any = sqlite.prepare<[number, string, string], unknown>('SELECT 1 FROM poll WHERE cluster_id = ? AND operation = ? AND target = ? LIMIT 1');
     this.#range = sqlite
-      .prepare(
+      .prepare<[RangeParams], PollTuple>(
         `${sel} WHERE (@cluster IS NULL OR p.cluster_id = @cluster) AND (@op IS NULL OR p.operation = @op)
          AND p.started_at BETWEEN @since AND @until ORDER BY p.started_at, p.id LIMIT @limit`,
       )
@@ -107,7 +144,7 @@ export class PollQueries {
 
   /** One poll, or undefined. */
   byId(id: number): PollInfo | undefined {
-    const r = this.#byId.get(id) as unknown[] | undefined;
+    const r = this.#byId.get(id);
     return r === undefined ? undefined : toInfo(r);
   }
 
@@ -115,7 +152,7 @@ export class PollQueries {
   byIds(ids: readonly number[]): Map<number, PollInfo> {
     const out = new Map<number, PollInfo>();
     if (ids.length === 0) return out;
-    for (const r of this.#byIds.all(JSON.stringify(ids)) as unknown[][]) {
+    for (const r of this.#byIds.all(JSON.stringify(ids))) {
       const info = toInfo(r);
       out.set(info.id, info);
     }
@@ -124,13 +161,13 @@ export class PollQueries {
 
   /** The latest successful poll of (cluster, operation, target) at or before `at`. */
   latestOk(clusterId: number, op: OperationName, target: string, at: bigint): PollInfo | undefined {
-    const r = this.#latestOk.get(clusterId, op, target, at) as unknown[] | undefined;
+    const r = this.#latestOk.get(clusterId, op, target, at);
     return r === undefined ? undefined : toInfo(r);
   }
 
   /** The successful calls of `last`'s round that started at or before `at`, oldest first. */
   roundOf(last: PollInfo, at: bigint): PollInfo[] {
-    const rows = this.#round.all(last.clusterId, last.round, last.row.operation, at) as unknown[][];
+    const rows = this.#round.all(last.clusterId, last.round, last.row.operation, at);
     return rows.map(toInfo);
   }
 
@@ -138,10 +175,10 @@ export class PollQueries {
   targets(clusterId: number, op: OperationName): string[] {
     const out: string[] = [];
     if (this.#any.get(clusterId, op, '') !== undefined) out.push('');
-    let t = this.#nextTarget.get(clusterId, op, '') as string | undefined;
+    let t = this.#nextTarget.get(clusterId, op, '');
     while (t !== undefined) {
       out.push(t);
-      t = this.#nextTarget.get(clusterId, op, t) as string | undefined;
+      t = this.#nextTarget.get(clusterId, op, t);
     }
     return out;
   }
@@ -154,7 +191,7 @@ export class PollQueries {
       since: q.since,
       until: q.until,
       limit: q.limit,
-    }) as unknown[][];
+    });
     return rows.map(toInfo);
   }
 }

@@ -5,18 +5,18 @@
  */
 import type Database from 'better-sqlite3';
 import type { PollRow } from '../api/schema/resources.ts';
-import { POLL_COLUMNS, POLL_FROM, toInfo } from './poll-rows.ts';
+import { POLL_COLUMNS, POLL_FROM, toInfo, type PollTuple } from './poll-rows.ts';
 
 /** At most this many polls per call. */
 export const MAX_RECENT_POLLS = 1000;
 
 /** A prepared query for the newest polls of (cluster, operation) at or before T. */
 export class RecentPolls {
-  readonly #newest: Database.Statement;
+  readonly #newest: Database.Statement<[number, string, bigint, number], PollTuple>;
 
   constructor(sqlite: Database.Database) {
     this.#newest = sqlite
-      .prepare(
+      .prepare<[number, string, bigint, number], PollTuple>(
         `SELECT ${POLL_COLUMNS} FROM ${POLL_FROM}
          WHERE p.cluster_id = ? AND p.operation = ? AND p.started_at <= ?
          ORDER BY p.started_at DESC, p.id DESC LIMIT ?`,
@@ -28,6 +28,6 @@ export class RecentPolls {
   /** Up to `limit` (at most 1000) polls, ok or not, newest first. */
   newest(clusterId: number, operation: string, until: bigint, limit: number): PollRow[] {
     const n = Math.max(0, Math.min(MAX_RECENT_POLLS, Math.floor(limit)));
-    return (this.#newest.all(clusterId, operation, until, n) as unknown[][]).map((r) => toInfo(r).row);
+    return this.#newest.all(clusterId, operation, until, n).map((r) => toInfo(r).row);
   }
 }

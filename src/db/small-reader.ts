@@ -11,9 +11,47 @@ import type { ShadowTopic, ShadowTopicPartition } from '../api/schema/shadow-top
 import { decodeMessage } from '../api/wire/decode.ts';
 import type { Resolver } from './dictionary.ts';
 import { decoding } from './errors.ts';
+import type { icebergSample, linkSample, upgradeSample } from './schema.ts';
+import type {
+  icebergPartitionSample,
+  icebergTopicSample,
+  shadowPartitionSample,
+  shadowTaskSample,
+  shadowTopicSample,
+  upgradeMemberSample,
+} from './schema-custom.ts';
 import { fromSqlInt, parseExtra, withExtras, type ExtraJson } from './sql-values.ts';
+import type { TupleOf } from './table-rows.ts';
 
-type Row = unknown[];
+type Link = TupleOf<typeof linkSample, ['name', 'uid', 'state', 'configurations', 'syncedProperties', 'srStatus']>;
+type Task = TupleOf<typeof shadowTaskSample, ['name', 'state', 'reason', 'brokerId', 'shard', 'unknown']>;
+type Topic = TupleOf<
+  typeof shadowTopicSample,
+  ['pos', 'name', 'topicId', 'sourceTopicName', 'sourceTopicId', 'state', 'unknown', 'link']
+>;
+type Partition = TupleOf<
+  typeof shadowPartitionSample,
+  [
+    'topicPos',
+    'partitionId',
+    'highWatermark',
+    'sourceHighWatermark',
+    'sourceLastStableOffset',
+    'sourceLastUpdated',
+    'unknown',
+  ]
+>;
+type Upgrade = TupleOf<typeof upgradeSample, ['activeVersion', 'versionAfterFinalization', 'autoFinalization', 'state']>;
+type Member = TupleOf<
+  typeof upgradeMemberSample,
+  ['nodeId', 'alive', 'logicalVersion', 'releaseVersion', 'versionKnown', 'unknown']
+>;
+type Iceberg = TupleOf<typeof icebergSample, ['reachable', 'errorCode', 'errorMessage']>;
+type IcebergTopic = TupleOf<typeof icebergTopicSample, ['pos', 'topic', 'lifecycleState', 'unknown']>;
+type IcebergPartition = TupleOf<
+  typeof icebergPartitionSample,
+  ['topicPos', 'partition', 'commitLag', 'lastCommittedOffset', 'lastTranslatedOffset', 'unknown']
+>;
 /** An answer of one of the five small operations. */
 export type SmallAnswer = ResponseOf<Exclude<OperationName, 'ListKafkaConnections'>>;
 
@@ -29,8 +67,10 @@ const SMALL_TABLES: Record<Exclude<OperationName, 'ListKafkaConnections'>, strin
   GetIcebergStatus: 'iceberg_sample, iceberg_topic_sample, iceberg_partition_sample or poll',
 };
 
-const bool = (v: unknown): boolean => v !== 0n && v !== 0;
-const int = (v: unknown): number => Number(v as bigint);
+const bool = (v: bigint): boolean => v !== 0n;
+const int = (v: bigint): number => Number(v);
+/** An INTEGER column of an int64 field (always written, NULL only for values beyond int64, which int64 fields cannot hold). */
+const i64 = (v: bigint | null): bigint => v ?? 0n;
 
 /** Reconstructs small answers from their per-poll rows. */
 export class SmallReader {
@@ -39,32 +79,32 @@ export class SmallReader {
 
   constructor(sqlite: Database.Database, resolver: Resolver) {
     this.#r = resolver;
-    const p = (sql: string): Database.Statement => sqlite.prepare(sql).raw().safeIntegers();
+    const p = <R>(sql: string): Database.Statement<[number], R> => sqlite.prepare<[number], R>(sql).raw().safeIntegers();
     this.#q = {
-      link: p('SELECT name, uid, state, configurations, synced_properties, sr_status FROM link_sample WHERE poll = ?'),
-      tasks: p('SELECT name, state, reason, broker_id, shard, unknown FROM shadow_task_sample WHERE poll = ? ORDER BY pos'),
-      topics: p(
+      link: p<Link>('SELECT name, uid, state, configurations, synced_properties, sr_status FROM link_sample WHERE poll = ?'),
+      tasks: p<Task>('SELECT name, state, reason, broker_id, shard, unknown FROM shadow_task_sample WHERE poll = ? ORDER BY pos'),
+      topics: p<Topic>(
         `SELECT pos, name, topic_id, source_topic_name, source_topic_id, state, unknown, link FROM shadow_topic_sample
          WHERE poll = ? ORDER BY pos`,
       ),
-      partitions: p(
+      partitions: p<Partition>(
         `SELECT topic_pos, partition_id, high_watermark, source_high_watermark, source_last_stable_offset, source_last_updated,
            unknown FROM shadow_partition_sample WHERE poll = ? ORDER BY topic_pos, pos`,
       ),
-      upgrade: p('SELECT active_version, version_after_finalization, auto_finalization, state FROM upgrade_sample WHERE poll = ?'),
-      members: p(
+      upgrade: p<Upgrade>('SELECT active_version, version_after_finalization, auto_finalization, state FROM upgrade_sample WHERE poll = ?'),
+      members: p<Member>(
         'SELECT node_id, alive, logical_version, release_version, version_known, unknown FROM upgrade_member_sample WHERE poll = ? ORDER BY pos',
       ),
-      iceberg: p('SELECT reachable, error_code, error_message FROM iceberg_sample WHERE poll = ?'),
-      icebergTopics: p('SELECT pos, topic, lifecycle_state, unknown FROM iceberg_topic_sample WHERE poll = ? ORDER BY pos'),
-      icebergPartitions: p(
+      iceberg: p<Iceberg>('SELECT reachable, error_code, error_message FROM iceberg_sample WHERE poll = ?'),
+      icebergTopics: p<IcebergTopic>('SELECT pos, topic, lifecycle_state, unknown FROM iceberg_topic_sample WHERE poll = ? ORDER BY pos'),
+      icebergPartitions: p<IcebergPartition>(
         `SELECT topic_pos, partition, commit_lag, last_committed_offset, last_translated_offset, unknown
          FROM iceberg_partition_sample WHERE poll = ? ORDER BY topic_pos, pos`,
       ),
     };
   }
 
-  #s(v: unknown): string {
+  #s(v: bigint): string {
     return this.#r.s(int(v));
   }
 
@@ -93,10 +133,10 @@ export class SmallReader {
   }
 
   #link(poll: number, extra: ExtraJson | undefined): ResponseOf<'GetShadowLink'>['shadowLink'] {
-    const r = this.#q.link.get(poll) as Row | undefined;
+    const r = this.#q.link.get(poll);
     if (r === undefined) throw new Error(`GetShadowLink poll ${poll} has no stored link`);
-    const doc = (id: unknown): JsonValue => parseJsonLossless(this.#r.doc(int(id)));
-    const tasks = (this.#q.tasks.all(poll) as Row[]).map((t) =>
+    const doc = (id: bigint): JsonValue => parseJsonLossless(this.#r.doc(int(id)));
+    const tasks = this.#q.tasks.all(poll).map((t) =>
       withUnknown({ name: this.#s(t[0]), state: this.#s(t[1]), reason: this.#s(t[2]), brokerId: int(t[3]), shard: int(t[4]) }, parseExtra(t[5]), ''),
     );
     const status = withUnknown(
@@ -124,16 +164,16 @@ export class SmallReader {
 
   #topics(poll: number): { link: string; topic: ShadowTopic }[] {
     const parts = new Map<number, ShadowTopicPartition[]>();
-    for (const p of this.#q.partitions.all(poll) as Row[]) {
+    for (const p of this.#q.partitions.all(poll)) {
       const x = parseExtra(p[6]);
       const list = parts.get(int(p[0])) ?? [];
       list.push(
         withUnknown(
           {
-            partitionId: p[1] as bigint,
-            highWatermark: p[2] as bigint,
-            sourceHighWatermark: p[3] as bigint,
-            sourceLastStableOffset: p[4] as bigint,
+            partitionId: i64(p[1]),
+            highWatermark: i64(p[2]),
+            sourceHighWatermark: i64(p[3]),
+            sourceLastStableOffset: i64(p[4]),
             sourceLastUpdatedTimestamp: fromSqlInt(p[5], 'source_last_updated', x),
           },
           x,
@@ -142,7 +182,7 @@ export class SmallReader {
       );
       parts.set(int(p[0]), list);
     }
-    return (this.#q.topics.all(poll) as Row[]).map((t) => {
+    return this.#q.topics.all(poll).map((t) => {
       const x = parseExtra(t[6]);
       const topic = withUnknown(
         {
@@ -160,22 +200,22 @@ export class SmallReader {
   }
 
   #upgrade(poll: number, extra: ExtraJson | undefined): ResponseOf<'GetUpgradeStatus'> {
-    const r = this.#q.upgrade.get(poll) as Row | undefined;
+    const r = this.#q.upgrade.get(poll);
     if (r === undefined) throw new Error(`GetUpgradeStatus poll ${poll} has no stored status`);
-    const members = (this.#q.members.all(poll) as Row[]).map((m) =>
+    const members = this.#q.members.all(poll).map((m) =>
       withUnknown(
-        { alive: bool(m[1]), logicalVersion: m[2] as bigint, nodeId: int(m[0]), releaseVersion: this.#s(m[3]), versionKnown: bool(m[4]) },
+        { alive: bool(m[1]), logicalVersion: m[2], nodeId: int(m[0]), releaseVersion: this.#s(m[3]), versionKnown: bool(m[4]) },
         parseExtra(m[5]),
         '',
       ),
     );
     return withUnknown(
       {
-        activeVersion: r[0] as bigint,
+        activeVersion: r[0],
         autoFinalizationEnabled: bool(r[2]),
         members,
         state: this.#s(r[3]),
-        versionAfterFinalization: r[1] as bigint,
+        versionAfterFinalization: r[1],
       },
       extra,
       '',
@@ -183,21 +223,21 @@ export class SmallReader {
   }
 
   #iceberg(poll: number, extra: ExtraJson | undefined): ResponseOf<'GetIcebergStatus'> {
-    const r = this.#q.iceberg.get(poll) as Row | undefined;
+    const r = this.#q.iceberg.get(poll);
     if (r === undefined) throw new Error(`GetIcebergStatus poll ${poll} has no stored status`);
     const parts = new Map<number, ResponseOf<'GetIcebergStatus'>['topics'][number]['partitions']>();
-    for (const p of this.#q.icebergPartitions.all(poll) as Row[]) {
+    for (const p of this.#q.icebergPartitions.all(poll)) {
       const part: ResponseOf<'GetIcebergStatus'>['topics'][number]['partitions'][number] = {
         partition: int(p[1]),
-        commitLag: p[2] as bigint,
+        commitLag: i64(p[2]),
       };
-      if (p[3] !== null) part.lastCommittedOffset = p[3] as bigint;
-      if (p[4] !== null) part.lastTranslatedOffset = p[4] as bigint;
+      if (p[3] !== null) part.lastCommittedOffset = p[3];
+      if (p[4] !== null) part.lastTranslatedOffset = p[4];
       const list = parts.get(int(p[0])) ?? [];
       list.push(withUnknown(part, parseExtra(p[5]), ''));
       parts.set(int(p[0]), list);
     }
-    const topics = (this.#q.icebergTopics.all(poll) as Row[]).map((t) =>
+    const topics = this.#q.icebergTopics.all(poll).map((t) =>
       withUnknown(
         { topic: this.#s(t[1]), lifecycleState: this.#s(t[2]), partitions: parts.get(int(t[0])) ?? [] },
         parseExtra(t[3]),

@@ -20,6 +20,8 @@ import {
 } from './match.ts';
 import { encodeChunkGroups } from './chunk.ts';
 import { Resolver, type StringDict } from '../dictionary.ts';
+import type { connBatch, connEntity, connFrame, connVersion } from '../schema.ts';
+import type { ColumnsOf, RowOf } from '../table-rows.ts';
 import { bit, encodeIdList, sqlInt, sqlUint, withBig, type BigValues } from '../sql-values.ts';
 import { ConnPartsLoader, type ConnParts } from './parts.ts';
 import { packEntity, packVersion } from './packed.ts';
@@ -52,8 +54,10 @@ export class ConnectionIngest {
     this.#resolver = new Resolver(sqlite);
     this.#parts = new ConnPartsLoader(sqlite, this.#resolver);
     this.#q = {
-      openBatch: sqlite.prepare('SELECT id, frames FROM conn_batch WHERE cluster_id = ? AND sealed = 0 ORDER BY id DESC LIMIT 1'),
-      lastFrame: sqlite.prepare(
+      openBatch: sqlite.prepare<[number], ColumnsOf<typeof connBatch, 'id' | 'frames'>>(
+        'SELECT id, frames FROM conn_batch WHERE cluster_id = ? AND sealed = 0 ORDER BY id DESC LIMIT 1',
+      ),
+      lastFrame: sqlite.prepare<[number], ColumnsOf<typeof connFrame, 'versions' | 'rows'>>(
         `SELECT f.versions, f.rows FROM conn_frame f JOIN poll p ON p.id = f.poll WHERE p.cluster_id = ? ORDER BY f.poll DESC LIMIT 1`,
       ),
       newBatch: sqlite.prepare('INSERT INTO conn_batch (cluster_id, first_poll, last_poll, frames, sealed) VALUES (?, ?, ?, 0, 0)'),
@@ -61,11 +65,13 @@ export class ConnectionIngest {
       insertFrame: sqlite.prepare(
         'INSERT INTO conn_frame (poll, batch, seq, rows, total_size, dup_uids, versions, head) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      batchState: sqlite.prepare('SELECT sealed, frames FROM conn_batch WHERE id = ?'),
-      byUid: sqlite.prepare('SELECT id FROM conn_entity WHERE cluster_id = ? AND uid = ? ORDER BY id'),
+      batchState: sqlite.prepare<[number], ColumnsOf<typeof connBatch, 'sealed' | 'frames'>>('SELECT sealed, frames FROM conn_batch WHERE id = ?'),
+      byUid: sqlite.prepare<[number, unknown], ColumnsOf<typeof connEntity, 'id'>>(
+        'SELECT id FROM conn_entity WHERE cluster_id = ? AND uid = ? ORDER BY id',
+      ),
       // ids are chosen before the insert: the packed record carries its own id
-      nextEntity: sqlite.prepare('SELECT coalesce(max(id), 0) + 1 FROM conn_entity').pluck(),
-      nextVersion: sqlite.prepare('SELECT coalesce(max(id), 0) + 1 FROM conn_version').pluck(),
+      nextEntity: sqlite.prepare<[], RowOf<typeof connEntity>['id']>('SELECT coalesce(max(id), 0) + 1 FROM conn_entity').pluck(),
+      nextVersion: sqlite.prepare<[], RowOf<typeof connVersion>['id']>('SELECT coalesce(max(id), 0) + 1 FROM conn_version').pluck(),
       insertEntity: sqlite.prepare(
         `INSERT INTO conn_entity (id, cluster_id, uid, node_id, shard_id, listener, source_ip, source_port, tls, open_time,
            first_poll, last_poll, extra, packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -75,12 +81,14 @@ export class ConnectionIngest {
          VALUES (?, ?, ?, ${FIELDS.map(() => '?').join(', ')}, ?, ?)`,
       ),
       endVersions: sqlite.prepare('UPDATE conn_version SET to_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
-      batchFrames: sqlite.prepare('SELECT poll, seq, head FROM conn_frame WHERE batch = ? ORDER BY seq'),
+      batchFrames: sqlite.prepare<[number], ColumnsOf<typeof connFrame, 'poll' | 'seq' | 'head'>>(
+        'SELECT poll, seq, head FROM conn_frame WHERE batch = ? ORDER BY seq',
+      ),
       insertChunk: sqlite.prepare('INSERT INTO conn_chunk (batch, first_entity, data) VALUES (?, ?, ?)'),
       lastPoll: sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
       clearHeads: sqlite.prepare('UPDATE conn_frame SET head = NULL WHERE batch = ?'),
       sealBatch: sqlite.prepare('UPDATE conn_batch SET sealed = 1 WHERE id = ?'),
-      openBatches: sqlite.prepare('SELECT id FROM conn_batch WHERE sealed = 0'),
+      openBatches: sqlite.prepare<[], ColumnsOf<typeof connBatch, 'id'>>('SELECT id FROM conn_batch WHERE sealed = 0'),
     };
   }
 
@@ -101,7 +109,7 @@ export class ConnectionIngest {
     const st = this.#state(clusterId);
     if (st.batch !== undefined) {
       // another process (prune) may have sealed or removed it
-      const now = this.#q.batchState.get(st.batch.id) as { sealed: number; frames: number } | undefined;
+      const now = this.#q.batchState.get(st.batch.id);
       if (now === undefined || now.sealed !== 0 || now.frames !== st.batch.frames) st.batch = undefined;
     }
     if (st.batch !== undefined && st.batch.frames >= this.#batchFrames) {
@@ -156,7 +164,7 @@ export class ConnectionIngest {
 
   /** Seals every open batch (for example before closing), each in its own transaction. */
   sealAll(): void {
-    for (const { id } of this.#q.openBatches.all() as { id: number }[]) {
+    for (const { id } of this.#q.openBatches.all()) {
       this.#sqlite.transaction(() => this.#seal(id)).immediate();
     }
     this.reset();
@@ -164,7 +172,7 @@ export class ConnectionIngest {
 
   /** Seals every open batch inside the caller's transaction (prune). */
   sealOpenBatches(): void {
-    for (const { id } of this.#q.openBatches.all() as { id: number }[]) this.#seal(id);
+    for (const { id } of this.#q.openBatches.all()) this.#seal(id);
     this.reset();
   }
 
@@ -172,9 +180,9 @@ export class ConnectionIngest {
     let st = this.#clusters.get(clusterId);
     if (st !== undefined) return st;
     st = { byUid: new Map(), order: [], batch: undefined, frameCounter: 0 };
-    const open = this.#q.openBatch.get(clusterId) as { id: number; frames: number } | undefined;
+    const open = this.#q.openBatch.get(clusterId);
     if (open !== undefined) st.batch = { id: open.id, frames: open.frames };
-    const last = this.#q.lastFrame.get(clusterId) as { versions: Buffer; rows: number } | undefined;
+    const last = this.#q.lastFrame.get(clusterId);
     if (last !== undefined) {
       for (const p of this.#parts.ofFrame(last.versions, last.rows)) this.#remember(st, p);
     }
@@ -219,7 +227,7 @@ export class ConnectionIngest {
         else if (sameIdentity(e, c)) return e;
       }
     }
-    const known = this.#q.byUid.all(clusterId, textToSql(c.uid)) as { id: number }[];
+    const known = this.#q.byUid.all(clusterId, textToSql(c.uid));
     for (const { id } of known) {
       if (cached?.some((e) => e.id === id)) continue;
       const p = this.#parts.latestOfEntity(id);
@@ -232,7 +240,7 @@ export class ConnectionIngest {
 
   #newEntity(clusterId: number, st: ClusterState, pollId: number, c: KafkaConnection): Entity {
     const big: BigValues = {};
-    if (this.#nextEntity === 0) this.#nextEntity = this.#q.nextEntity.get() as number;
+    if (this.#nextEntity === 0) this.#nextEntity = this.#q.nextEntity.get() ?? 1;
     const id = this.#nextEntity++;
     const listener = this.#dict.id(c.listenerName);
     const packed = packEntity({
@@ -285,7 +293,7 @@ export class ConnectionIngest {
   }
 
   #takeVersionId(): number {
-    if (this.#nextVersion === 0) this.#nextVersion = this.#q.nextVersion.get() as number;
+    if (this.#nextVersion === 0) this.#nextVersion = this.#q.nextVersion.get() ?? 1;
     return this.#nextVersion++;
   }
 
@@ -319,7 +327,7 @@ export class ConnectionIngest {
 
   /** Regroups the head frames of a batch into one chunk per connection and drops the heads. */
   #seal(batchId: number): void {
-    const frames = this.#q.batchFrames.all(batchId) as { poll: number; seq: number; head: Buffer | null }[];
+    const frames = this.#q.batchFrames.all(batchId);
     const per = new Map<number, { seqs: number[]; samples: FastSample[]; last: number }>();
     for (const f of frames) {
       if (f.head === null) continue;

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { ByteReader } from '../bytes.ts';
 import type { Resolver } from '../dictionary.ts';
+import { generate } from '../../api/wire/record-literal.ts';
 import { decoding } from '../errors.ts';
 import { IdCache } from '../id-cache.ts';
 import { decodeIdList } from '../sql-values.ts';
@@ -39,9 +40,38 @@ const blobs = (rows: string): string =>
 
 type Blobs = [Buffer | null, Buffer | null];
 
+const KINDS: readonly SlowKind[] = FIELDS.map((f) => f.kind);
+type ResolveArgs = [Resolver, StoredSlow[], AnySlowValue[], (id: number) => Readonly<Record<string, number>>];
+
+/**
+ * Straight-line code for the per-record loops over the slow fields (fast from a process's first
+ * read on, where a loop over kinds waits for the optimiser): reading the original layout's values
+ * (`v`: the reader and the stored values), and resolving stored values (`v`: resolver, stored,
+ * values, the map lookup). Undefined when code generation is refused: the loops are used instead.
+ * The code is made of the kinds and positions of fields.ts only.
+ */
+const READ_BASE = generate<(v: [ByteReader, StoredSlow[]]) => void>(
+  `const r = v[0], s = v[1];\n` +
+    BASE_AT.map((i) => `s[${i}] = r.${KINDS[i] === 'time' ? 'time' : KINDS[i] === 'inline' ? 'string' : 'uint'}();`).join('\n'),
+);
+const readBase: (v: [ByteReader, StoredSlow[]]) => void =
+  READ_BASE ??
+  (([rv, stored]) => {
+    for (const i of BASE_AT) stored[i] = unpackSlow(rv, KINDS[i]!);
+  });
+const RESOLVE = generate<(v: ResolveArgs) => void>(
+  `const r = v[0], s = v[1], o = v[2], api = v[3];\n` +
+    KINDS.map((kind, i) => {
+      if (kind === 'time' || kind === 'inline') return `o[${i}] = s[${i}];`;
+      if (kind === 'map') return `o[${i}] = s[${i}] === 0 ? Object.freeze({}) : api(s[${i}]);`;
+      // 0: no dictionary id (an unset optional string, or a late field in an older record)
+      const unset = kind === 'optionalText' ? 'undefined' : "''";
+      return `o[${i}] = s[${i}] === 0 ? ${unset} : r.s(s[${i}]);`;
+    }).join('\n'),
+);
+
 /** 2^17: three dictionary ids below it make one exact numeric key (51 bits). */
 const SUB_KEY = 131_072;
-const KINDS: readonly SlowKind[] = FIELDS.map((f) => f.kind);
 /** Per sub-message holding slow fields: true when its shared objects can be keyed by its fields' ids as one number. */
 const NUMERIC_SUB_KEY: readonly boolean[] = SLOW_PARENTS.map(
   (p) => p.at.length <= 3 && p.at.every((i) => isDictKind(KINDS[i]!)),
@@ -58,16 +88,16 @@ export class ConnPartsLoader {
   readonly #stored = new Array<StoredSlow>(FIELDS.length);
   readonly #values = new Array<AnySlowValue>(FIELDS.length);
   readonly #subObjects = new Array<object>(SLOW_PARENTS.length);
-  readonly #byIds: Database.Statement;
-  readonly #allOfEntity: Database.Statement;
+  readonly #byIds: Database.Statement<[string], Blobs>;
+  readonly #allOfEntity: Database.Statement<[number], Blobs>;
 
   constructor(sqlite: Database.Database, resolver: Resolver) {
     this.#resolver = resolver;
     // two blobs holding every record: one row instead of one per version
     this.#byIds = sqlite
-      .prepare(blobs('json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity'))
+      .prepare<[string], Blobs>(blobs('json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity'))
       .raw();
-    this.#allOfEntity = sqlite.prepare(blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?')).raw();
+    this.#allOfEntity = sqlite.prepare<[number], Blobs>(blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?')).raw();
   }
 
   /** Forgets the cache (after a rollback or a prune). */
@@ -98,7 +128,7 @@ export class ConnPartsLoader {
     }
     if (missing !== undefined) {
       // decoded records land in the cache; the query lists each missing id once per mention
-      decoding({ table: 'conn_version' }, () => this.#build(this.#byIds.get(JSON.stringify(missing)) as Blobs));
+      decoding({ table: 'conn_version' }, () => this.#build(this.#byIds.get(JSON.stringify(missing))));
       for (let i = 0; i < ids.length; i++) {
         if (out[i] !== undefined) continue;
         const p = cache.get(ids[i]!);
@@ -121,11 +151,13 @@ export class ConnPartsLoader {
 
   /** Every version of an entity, oldest first. */
   allOfEntity(entity: number): ConnParts[] {
-    return decoding({ table: 'conn_version', entity: `connection ${entity}` }, () => this.#build(this.#allOfEntity.get(entity) as Blobs)).sort((a, b) => a.fromPoll - b.fromPoll || a.version - b.version);
+    return decoding({ table: 'conn_version', entity: `connection ${entity}` }, () => this.#build(this.#allOfEntity.get(entity))).sort((a, b) => a.fromPoll - b.fromPoll || a.version - b.version);
   }
 
   /** Decodes the version and entity records, which come in lockstep (row i of both aggregates), into the cache. */
-  #build([vblob, eblob]: Blobs): ConnParts[] {
+  #build(blobs: Blobs | undefined): ConnParts[] {
+    if (blobs === undefined) return [];
+    const [vblob, eblob] = blobs;
     if (vblob === null || eblob === null) return [];
     const r = this.#resolver;
     // many records: load the (usually small) dictionary at once; a few: look strings up one by one
@@ -140,7 +172,7 @@ export class ConnPartsLoader {
       const entity = rv.uint();
       const fromPoll = rv.uint();
       // the version record, in the layout of packed.ts packVersion
-      for (const i of BASE_AT) stored[i] = unpackSlow(rv, KINDS[i]!);
+      readBase([rv, stored]);
       const flags = rv.uint();
       const unknownText = flags & V_UNKNOWN ? rv.string() : undefined;
       const late = (flags & V_LATE) !== 0;
@@ -164,7 +196,7 @@ export class ConnPartsLoader {
       }
       const unknown = unknownText === undefined ? undefined : (parseJsonLossless(unknownText) as Record<string, JsonValue>);
       const values = this.#values;
-      for (let i = 0; i < values.length; i++) values[i] = this.#value(KINDS[i]!, stored[i]!);
+      this.#resolve([this.#resolver, stored, values, this.#apiOf]);
       const subs = this.#subObjects;
       for (let k = 0; k < SLOW_PARENTS.length; k++) {
         const p = SLOW_PARENTS[k]!;
@@ -187,6 +219,15 @@ export class ConnPartsLoader {
     }
     return out;
   }
+
+  /** The apiVersions-style map of a dictionary id (for #resolve). */
+  readonly #apiOf = (id: number): Readonly<Record<string, number>> => this.#api(id);
+  /** Resolves a record's stored slow values into `values` (generated straight-line code where allowed). */
+  readonly #resolve: (v: ResolveArgs) => void =
+    RESOLVE ??
+    (([, stored, values]) => {
+      for (let i = 0; i < values.length; i++) values[i] = this.#value(KINDS[i]!, stored[i]!);
+    });
 
   /** A slow value from its stored form (strings and maps through the dictionary). */
   #value(kind: SlowKind, stored: StoredSlow): AnySlowValue {

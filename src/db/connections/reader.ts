@@ -10,7 +10,10 @@ import { buildConnection } from './rows.ts';
 import { chunkIn, chunkOf, readBatchChunks, readChunk, readChunkGroup, readSampleAt, type BatchChunks } from './chunk.ts';
 import type { ConnParts, ConnPartsLoader } from './parts.ts';
 import { damaged, decoding } from '../errors.ts';
+import type { connChunk } from '../schema-custom.ts';
+import type { connFrame } from '../schema.ts';
 import { decodeIdList } from '../sql-values.ts';
+import type { RowOf, SafeIntegers } from '../table-rows.ts';
 
 /** A stored frame (one successful ListKafkaConnections answer). */
 export interface Frame {
@@ -52,26 +55,34 @@ export class ConnReader {
     this.#parts = parts;
     this.#q = {
       frame: sqlite
-        .prepare('SELECT poll, batch, seq, rows, total_size AS totalSize, dup_uids AS dupUids, versions, head FROM conn_frame WHERE poll = ?')
+        .prepare<[number], SafeIntegers<RowOf<typeof connFrame>>>(
+          'SELECT poll, batch, seq, rows, total_size AS totalSize, dup_uids AS dupUids, versions, head FROM conn_frame WHERE poll = ?',
+        )
         .safeIntegers(),
       batchChunks: sqlite
-        .prepare(`SELECT CAST(group_concat(data, '' ORDER BY first_entity) AS BLOB) FROM conn_chunk WHERE batch = ?`)
+        .prepare<[number], Buffer | null>(`SELECT CAST(group_concat(data, '' ORDER BY first_entity) AS BLOB) FROM conn_chunk WHERE batch = ?`)
         .pluck(),
       chunk: sqlite
-        .prepare('SELECT data FROM conn_chunk WHERE batch = ? AND first_entity <= ? ORDER BY first_entity DESC LIMIT 1')
+        .prepare<[number, number], RowOf<typeof connChunk>['data']>('SELECT data FROM conn_chunk WHERE batch = ? AND first_entity <= ? ORDER BY first_entity DESC LIMIT 1')
         .pluck(),
-      entities: sqlite.prepare('SELECT id, first_poll, last_poll FROM conn_entity WHERE cluster_id = ? AND uid = ? ORDER BY id').raw(),
+      entities: sqlite
+        .prepare<[number, string], [id: number, firstPoll: number, lastPoll: number]>(
+          'SELECT id, first_poll, last_poll FROM conn_entity WHERE cluster_id = ? AND uid = ? ORDER BY id',
+        )
+        .raw(),
       history: sqlite
-        .prepare(
+        .prepare<{ entity: number; cluster: number; lo: number; hi: number }, [batch: number, data: Buffer | null]>(
           `SELECT b.id, (SELECT c.data FROM conn_chunk c WHERE c.batch = b.id AND c.first_entity <= @entity
                          ORDER BY c.first_entity DESC LIMIT 1)
            FROM conn_batch b WHERE b.cluster_id = @cluster AND b.sealed = 1 AND b.last_poll >= @lo AND b.first_poll <= @hi
            ORDER BY b.id`,
         )
         .raw(),
-      framesOfBatches: sqlite.prepare('SELECT batch, seq, poll FROM conn_frame WHERE batch BETWEEN ? AND ?').raw(),
+      framesOfBatches: sqlite
+        .prepare<[number, number], [batch: number, seq: number, poll: number]>('SELECT batch, seq, poll FROM conn_frame WHERE batch BETWEEN ? AND ?')
+        .raw(),
       headFrames: sqlite
-        .prepare(
+        .prepare<[number, number], [poll: number, rows: number, versions: Buffer, head: Buffer]>(
           `SELECT f.poll, f.rows, f.versions, f.head FROM conn_batch b JOIN conn_frame f ON f.batch = b.id
            WHERE b.cluster_id = ? AND b.sealed = 0 AND f.head IS NOT NULL AND f.poll >= ? ORDER BY f.poll`,
         )
@@ -81,9 +92,7 @@ export class ConnReader {
 
   /** The frame of a poll, or undefined (failed poll, or another operation). */
   frame(poll: number): Frame | undefined {
-    const r = this.#q.frame.get(poll) as
-      | (Pick<Frame, 'totalSize' | 'versions' | 'head'> & Record<'poll' | 'batch' | 'seq' | 'rows' | 'dupUids', bigint>)
-      | undefined;
+    const r = this.#q.frame.get(poll);
     if (r === undefined) return undefined;
     return { ...r, poll: Number(r.poll), batch: Number(r.batch), seq: Number(r.seq), rows: Number(r.rows), dupUids: r.dupUids !== 0n };
   }
@@ -203,7 +212,7 @@ export class ConnReader {
     let chunkFor: (entity: number) => ByteReader | undefined;
     if (n < 100) {
       chunkFor = (entity) => {
-        const blob = this.#q.chunk.get(f.batch, entity) as Buffer | undefined;
+        const blob = this.#q.chunk.get(f.batch, entity);
         return blob === undefined ? undefined : chunkOf(readChunkGroup(blob), entity);
       };
     } else {
@@ -218,7 +227,7 @@ export class ConnReader {
 
   /** The chunk directory of a sealed batch: all its chunk groups in one blob. */
   #directory(batch: number): BatchChunks {
-    const blob = this.#q.batchChunks.get(batch) as Buffer | null | undefined;
+    const blob = this.#q.batchChunks.get(batch);
     return readBatchChunks(blob ?? new Uint8Array(0));
   }
 
@@ -231,15 +240,15 @@ export class ConnReader {
   /** Every sample of the connection(s) with this uid, as (poll id, row), in poll-id order. */
   history(clusterId: number, uid: string, fromPoll: number, toPoll: number): { poll: number; row: KafkaConnection }[] {
     const out: { poll: number; row: KafkaConnection }[] = [];
-    for (const [entity, first, last] of this.#q.entities.all(clusterId, uid) as [number, number, number][]) {
+    for (const [entity, first, last] of this.#q.entities.all(clusterId, uid)) {
       const versions = this.#parts.allOfEntity(entity);
       if (versions.length === 0) continue;
       const lo = Math.max(first, fromPoll);
       const samples: { poll: number; sample: FastSample }[] = [];
-      const chunks = this.#q.history.all({ entity, cluster: clusterId, lo, hi: Math.min(last, toPoll) }) as [number, Buffer | null][];
+      const chunks = this.#q.history.all({ entity, cluster: clusterId, lo, hi: Math.min(last, toPoll) });
       if (chunks.length > 0) {
         const seqPoll = new Map<string, number>();
-        for (const [b, seq, poll] of this.#q.framesOfBatches.all(chunks[0]![0], chunks.at(-1)![0]) as [number, number, number][]) {
+        for (const [b, seq, poll] of this.#q.framesOfBatches.all(chunks[0]![0], chunks.at(-1)![0])) {
           seqPoll.set(`${b}:${seq}`, poll);
         }
         for (const [b, blob] of chunks) {
@@ -265,7 +274,7 @@ export class ConnReader {
 
   #headSamples(clusterId: number, from: number, to: number, versions: ConnParts[], entity: number, out: { poll: number; sample: FastSample }[]): void {
     const mine = new Set(versions.map((v) => v.version));
-    for (const [poll, rows, blob, head] of this.#q.headFrames.all(clusterId, from) as [number, number, Buffer, Buffer][]) {
+    for (const [poll, rows, blob, head] of this.#q.headFrames.all(clusterId, from)) {
       if (poll > to) break;
       decoding({ table: 'conn_frame', poll }, () => {
         const ids = decodeIdList(blob, rows);

@@ -182,9 +182,11 @@ function deepFreezeAll(o: unknown): void {
   }
 }
 
-const NO_INFLIGHT: readonly never[] = Object.freeze([]);
-const IDLE = Object.freeze({ hasMoreRequests: false, sampledInFlightRequests: NO_INFLIGHT });
-const IDLE_MORE = Object.freeze({ hasMoreRequests: true, sampledInFlightRequests: NO_INFLIGHT });
+const NO_INFLIGHT: InFlightRequest[] = [];
+Object.freeze(NO_INFLIGHT);
+type InFlight = KafkaConnection['inFlightRequests'];
+const IDLE: InFlight = Object.freeze({ hasMoreRequests: false, sampledInFlightRequests: NO_INFLIGHT });
+const IDLE_MORE: InFlight = Object.freeze({ hasMoreRequests: true, sampledInFlightRequests: NO_INFLIGHT });
 /** mask bits that concern inFlightRequests' own fields and items */
 const INFLIGHT_BITS = (3 << 12) | A_ITEMS;
 
@@ -192,7 +194,7 @@ function inFlight(s: FastSample | SampleSlot, x: Record<string, Record<string, J
   const requests = (s as Partial<SampleSlot>).requests;
   const marks = s.absent & INFLIGHT_BITS;
   if (s.inflight === undefined && requests === undefined && x?.inFlightRequests === undefined && marks === 0) {
-    return (s.hasMore ? IDLE_MORE : IDLE) as unknown as KafkaConnection['inFlightRequests'];
+    return s.hasMore ? IDLE_MORE : IDLE;
   }
   let sampled: InFlightRequest[];
   if (requests !== undefined) {

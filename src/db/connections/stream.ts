@@ -14,7 +14,10 @@ import { indexOfSorted, readChunkGroup, readInFlightAt, scanChunkIdle, type Chun
 import type { ConnPartsLoader } from './parts.ts';
 import type { ConnReader, Frame } from './reader.ts';
 import { CorruptDataError, damaged } from '../errors.ts';
+import type { connChunk } from '../schema-custom.ts';
+import type { connBatch } from '../schema.ts';
 import { decodeIdList } from '../sql-values.ts';
+import type { RowOf } from '../table-rows.ts';
 
 /**
  * One successful ListKafkaConnections poll, lean: per row, in answer order, its version, idle
@@ -72,8 +75,10 @@ export class ConnFrameReader {
     this.#conns = conns;
     this.#parts = parts;
     this.#q = {
-      chunks: sqlite.prepare('SELECT data FROM conn_chunk WHERE batch = ? ORDER BY first_entity').pluck(),
-      frames: sqlite.prepare('SELECT frames FROM conn_batch WHERE id = ?').pluck(),
+      chunks: sqlite
+        .prepare<[number], RowOf<typeof connChunk>['data']>('SELECT data FROM conn_chunk WHERE batch = ? ORDER BY first_entity')
+        .pluck(),
+      frames: sqlite.prepare<[number], RowOf<typeof connBatch>['frames']>('SELECT frames FROM conn_batch WHERE id = ?').pluck(),
     };
   }
 
@@ -171,7 +176,7 @@ export class ConnFrameReader {
   #batch(batch: number): DecodedBatch {
     const last = this.#decoded;
     if (last?.batch === batch) return last;
-    const stride = (this.#q.frames.get(batch) as number | undefined) ?? 0;
+    const stride = this.#q.frames.get(batch) ?? 0;
     let entity = -1;
     try {
       return this.#decode(batch, stride, (e) => (entity = e));
@@ -184,7 +189,7 @@ export class ConnFrameReader {
   #decode(batch: number, stride: number, at: (entity: number) => void): DecodedBatch {
     const last = this.#decoded;
     this.#decoded = undefined; // its storage is reused: no stale answer if this decoding fails
-    const groups = (this.#q.chunks.all(batch) as Buffer[]).map(readChunkGroup);
+    const groups = this.#q.chunks.all(batch).map(readChunkGroup);
     let slots = 0;
     for (const g of groups) slots += g.entities.length;
     // bounded before the sample storage (17 bytes an index) is allocated: batches hold a few frames
