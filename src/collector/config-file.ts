@@ -21,6 +21,7 @@ import {
   listenAddress,
   logFormat,
   MAX_RETENTION_MS,
+  orForever,
   nonEmpty,
   servicePrefix,
   shadowLink,
@@ -152,9 +153,9 @@ const clusterSchema = strict({
 export type ClusterLayer = Omit<z.output<typeof clusterSchema>, 'auth'> & { auth?: AuthLayer };
 
 const retentionSchema = strict({
-  raw: durationMs({ max: MAX_RETENTION_MS }).optional(),
-  rollups: durationMs({ max: MAX_RETENTION_MS }).optional(),
-  maxSize: sizeBytes().optional(),
+  raw: orForever(durationMs({ max: MAX_RETENTION_MS })).optional(),
+  rollups: orForever(durationMs({ max: MAX_RETENTION_MS })).optional(),
+  maxSize: orForever(sizeBytes()).optional(),
 });
 
 const globalShape = {

@@ -17,6 +17,7 @@ import {
   listenAddress,
   logFormat,
   MAX_RETENTION_MS,
+  orForever,
   nonEmpty,
   servicePrefix,
   sizeBytes,
@@ -74,7 +75,8 @@ const linkList = z.preprocess(
   z.array(linkSpec),
 );
 
-const retentionMs = durationMs({ max: MAX_RETENTION_MS });
+const retentionMs = orForever(durationMs({ max: MAX_RETENTION_MS }));
+const retentionSize = orForever(sizeBytes());
 
 const envSchema = z.object({
   FLIGHTREC_BASE_URL: baseUrl.optional(),
@@ -98,7 +100,7 @@ const envSchema = z.object({
   FLIGHTREC_MAX_HELD_MEMORY: sizeBytes().optional(),
   FLIGHTREC_RETENTION_RAW: retentionMs.optional(),
   FLIGHTREC_RETENTION_ROLLUPS: retentionMs.optional(),
-  FLIGHTREC_RETENTION_MAX_SIZE: sizeBytes().optional(),
+  FLIGHTREC_RETENTION_MAX_SIZE: retentionSize.optional(),
   FLIGHTREC_LISTEN: listenAddress.optional(),
   FLIGHTREC_LOG_FORMAT: logFormat.optional(),
 });
@@ -144,7 +146,7 @@ const flagsSchema = z
     maxHeldMemory: sizeBytes().optional(),
     retentionRaw: retentionMs.optional(),
     retentionRollups: retentionMs.optional(),
-    retentionMaxSize: sizeBytes().optional(),
+    retentionMaxSize: retentionSize.optional(),
     listen: listenAddress.optional(),
     logFormat: logFormat.optional(),
   })

@@ -136,7 +136,7 @@ function finalizeRetry(global: GlobalLayer): CollectorConfig['retry'] {
  */
 function finalizeRetention(global: GlobalLayer, over: readonly [flags: Layer, env: Layer]): RetentionConfig {
   const { raw, rollups, maxSize } = global.retention ?? {};
-  if (raw !== undefined && rollups !== undefined && rollups < raw) {
+  if (raw !== undefined && raw !== null && rollups !== undefined && rollups !== null && rollups < raw) {
     const [flags, env] = over;
     const keyOf = (k: 'raw' | 'rollups'): string =>
       flags.global.retention?.[k] !== undefined

@@ -312,3 +312,16 @@ export function configErrorOf(
   const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
   return new ConfigError(keyOf(path), issue.message);
 }
+
+const FOREVER = /^\s*(forever|off|none)\s*$/i;
+
+/** A retention duration or size, or `forever` (also `off`, `none` or null): keep that history for good (null). */
+export function orForever<T>(schema: z.ZodType<T, unknown>): z.ZodType<T | null, unknown> {
+  return z.unknown().transform((value, ctx): T | null => {
+    if (value === null || (typeof value === 'string' && FOREVER.test(value))) return null;
+    const r = schema.safeParse(value);
+    if (r.success) return r.data;
+    for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
+}

@@ -102,6 +102,7 @@ describe('flightrec db stats on two simulated days of answers', () => {
       'samples',
       'fileBytes',
       'bytesPerConnectionSample',
+      'resolutions',
       'growth',
     ]);
     const { lastDay, lastWeek } = out.growth;
