@@ -60,14 +60,14 @@ export class SimWorld {
   readonly plan: Plan;
   /** the shadow links */
   readonly links: readonly LinkSpec[];
-  private readonly pool: ConnectionPool;
-  private readonly rowsOf: RowBuilder;
-  private readonly linkStatus: LinkStatusModel;
-  private readonly upgrade: UpgradeModel;
-  private readonly iceberg: IcebergModel;
-  private readonly memoryBudget: number;
-  private t = 0;
-  private cache: { t: number; conns: Conn[]; rows?: KafkaConnection[] } | undefined;
+  readonly #pool: ConnectionPool;
+  readonly #rowsOf: RowBuilder;
+  readonly #linkStatus: LinkStatusModel;
+  readonly #upgrade: UpgradeModel;
+  readonly #iceberg: IcebergModel;
+  readonly #memoryBudget: number;
+  #t = 0;
+  #cache: { t: number; conns: Conn[]; rows?: KafkaConnection[] } | undefined;
 
   constructor(opts: WorldOptions) {
     const scenario = opts.scenario ?? EMPTY_SCENARIO;
@@ -84,32 +84,32 @@ export class SimWorld {
     this.scenario = scenario;
     this.plan = resolvePlan(this.config, scenario);
     this.links = buildLinks(this.config.seed, this.config.links, this.config.start);
-    this.linkStatus = new LinkStatusModel(this.plan, this.links, resolveLinkPlans(this.plan, this.links));
-    this.upgrade = new UpgradeModel(this.plan);
-    this.iceberg = new IcebergModel(this.plan);
-    this.pool = new ConnectionPool(this.plan);
-    this.rowsOf = new RowBuilder(this.plan);
-    this.memoryBudget = opts.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET;
-    this.pool.advanceTo(0);
+    this.#linkStatus = new LinkStatusModel(this.plan, this.links, resolveLinkPlans(this.plan, this.links));
+    this.#upgrade = new UpgradeModel(this.plan);
+    this.#iceberg = new IcebergModel(this.plan);
+    this.#pool = new ConnectionPool(this.plan);
+    this.#rowsOf = new RowBuilder(this.plan);
+    this.#memoryBudget = opts.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET;
+    this.#pool.advanceTo(0);
   }
 
   /** The current simulated time, ns since the epoch. */
   now(): bigint {
-    return this.config.start + BigInt(this.t) * 1000n;
+    return this.config.start + BigInt(this.#t) * 1000n;
   }
 
   /** Simulated time since the world start, ns. */
   elapsed(): bigint {
-    return BigInt(this.t) * 1000n;
+    return BigInt(this.#t) * 1000n;
   }
 
   /** Moves the clock to an absolute time (ns since the epoch); earlier times are ignored. */
   advanceTo(tNs: bigint): void {
     const t = relUs(tNs - this.config.start);
-    if (t <= this.t) return;
-    this.t = t;
-    this.cache = undefined;
-    this.pool.advanceTo(t);
+    if (t <= this.#t) return;
+    this.#t = t;
+    this.#cache = undefined;
+    this.#pool.advanceTo(t);
   }
 
   /** Moves the clock forward by a number of seconds. */
@@ -117,20 +117,20 @@ export class SimWorld {
     this.advanceTo(this.now() + BigInt(Math.round(seconds * 1e6)) * 1000n);
   }
 
-  private conns(): { t: number; conns: Conn[]; rows?: KafkaConnection[] } {
-    if (this.cache === undefined) {
+  #conns(): { t: number; conns: Conn[]; rows?: KafkaConnection[] } {
+    if (this.#cache === undefined) {
       const conns: Conn[] = [];
-      this.pool.forEach(this.t, (c) => conns.push(c));
-      forEachEventConn(this.plan, this.t, (c) => conns.push(c));
-      this.cache = { t: this.t, conns };
+      this.#pool.forEach(this.#t, (c) => conns.push(c));
+      forEachEventConn(this.plan, this.#t, (c) => conns.push(c));
+      this.#cache = { t: this.#t, conns };
     }
-    return this.cache;
+    return this.#cache;
   }
 
   /** Every connection the cluster lists now (open, aborting and recently closed). */
   connections(): KafkaConnection[] {
-    const c = this.conns();
-    c.rows ??= c.conns.map((x) => this.rowsOf.build(x, c.t));
+    const c = this.#conns();
+    c.rows ??= c.conns.map((x) => this.#rowsOf.build(x, c.t));
     return c.rows;
   }
 
@@ -172,7 +172,7 @@ export class SimWorld {
       links: this.links.map((l) => l.name),
       topics: this.links.flatMap((l) => l.topics.map((t) => ({ link: l.name, topic: t.name }))),
       brokers: [...this.config.brokers],
-      icebergTopics: this.iceberg.topicNames(),
+      icebergTopics: this.#iceberg.topicNames(),
     };
   }
 
@@ -184,51 +184,51 @@ export class SimWorld {
     const source: ConnectionSource = {
       rows: () => [...this.connections()],
       first: (n) => {
-        const c = this.conns();
-        return c.rows !== undefined ? c.rows.slice(0, n) : c.conns.slice(0, n).map((x) => this.rowsOf.build(x, c.t));
+        const c = this.#conns();
+        return c.rows !== undefined ? c.rows.slice(0, n) : c.conns.slice(0, n).map((x) => this.#rowsOf.build(x, c.t));
       },
-      count: () => this.conns().conns.length,
+      count: () => this.#conns().conns.length,
     };
-    return listConnections(source, req, this.memoryBudget);
+    return listConnections(source, req, this.#memoryBudget);
   }
 
-  private findLink(name: string, field = 'name'): LinkSpec | SimError {
+  #findLink(name: string, field = 'name'): LinkSpec | SimError {
     if (name === '') return new SimError('invalid_argument', `${field} must not be empty`);
-    return this.linkStatus.link(name) ?? new SimError('not_found', `shadow link ${JSON.stringify(name)} not found`);
+    return this.#linkStatus.link(name) ?? new SimError('not_found', `shadow link ${JSON.stringify(name)} not found`);
   }
 
   /** GetShadowLink. */
   getShadowLink(req: RequestOf<'GetShadowLink'>): SimResult<'GetShadowLink'> {
-    const link = this.findLink(req.name);
+    const link = this.#findLink(req.name);
     if (link instanceof SimError) return link;
-    return { shadowLink: this.linkStatus.shadowLink(link, this.t) };
+    return { shadowLink: this.#linkStatus.shadowLink(link, this.#t) };
   }
 
   /** ListShadowTopics. */
   listShadowTopics(req: RequestOf<'ListShadowTopics'>): SimResult<'ListShadowTopics'> {
-    const link = this.findLink(req.shadowLinkName, 'shadow_link_name');
+    const link = this.#findLink(req.shadowLinkName, 'shadow_link_name');
     if (link instanceof SimError) return link;
-    return { shadowTopics: link.topics.map((t) => this.linkStatus.topic(link, t, this.t)) };
+    return { shadowTopics: link.topics.map((t) => this.#linkStatus.topic(link, t, this.#t)) };
   }
 
   /** GetShadowTopic. */
   getShadowTopic(req: RequestOf<'GetShadowTopic'>): SimResult<'GetShadowTopic'> {
     if (req.name === '') return new SimError('invalid_argument', 'name must not be empty');
-    const link = this.findLink(req.shadowLinkName, 'shadow_link_name');
+    const link = this.#findLink(req.shadowLinkName, 'shadow_link_name');
     if (link instanceof SimError) return link;
     const topic = link.topics.find((t) => t.name === req.name);
     if (topic === undefined) return new SimError('not_found', `shadow topic ${JSON.stringify(req.name)} not found in shadow link ${JSON.stringify(link.name)}`);
-    return { shadowTopic: this.linkStatus.topic(link, topic, this.t) };
+    return { shadowTopic: this.#linkStatus.topic(link, topic, this.#t) };
   }
 
   /** GetUpgradeStatus. */
   getUpgradeStatus(_req: RequestOf<'GetUpgradeStatus'> = {}): SimResult<'GetUpgradeStatus'> {
-    return this.upgrade.status(this.t);
+    return this.#upgrade.status(this.#t);
   }
 
   /** GetIcebergStatus. */
   getIcebergStatus(req: RequestOf<'GetIcebergStatus'> = { topicsFilter: [] }): SimResult<'GetIcebergStatus'> {
-    return this.iceberg.status(this.t, req.topicsFilter);
+    return this.#iceberg.status(this.#t, req.topicsFilter);
   }
 
   /** Answers any operation from its decoded request. */

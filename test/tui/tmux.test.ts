@@ -31,7 +31,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** One tmux server (its own socket) running one command in a pane of a fixed size. */
 class Terminal {
-  private readonly socket = `flightrec-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  readonly #socket = `flightrec-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   readonly columns: number;
   readonly rows: number;
   constructor(columns: number, rows: number) {
@@ -39,20 +39,20 @@ class Terminal {
     this.rows = rows;
   }
 
-  private tmux(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-    const r = spawnSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+  #tmux(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+    const r = spawnSync('tmux', ['-L', this.#socket, ...args], { encoding: 'utf8' });
     return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
   }
 
   start(command: string, cwd: string): void {
     // CI=true always: ink renders only the final frame under CI unless the browser forces live rendering
-    const r = this.tmux('new-session', '-d', '-s', SESSION, '-x', String(this.columns), '-y', String(this.rows), '-c', cwd, '-e', 'TERM=xterm-256color', '-e', 'CI=true', command);
+    const r = this.#tmux('new-session', '-d', '-s', SESSION, '-x', String(this.columns), '-y', String(this.rows), '-c', cwd, '-e', 'TERM=xterm-256color', '-e', 'CI=true', command);
     if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
   }
 
   /** The visible pane. */
   screen(): string {
-    return this.tmux('capture-pane', '-p', '-t', SESSION).stdout;
+    return this.#tmux('capture-pane', '-p', '-t', SESSION).stdout;
   }
 
   /** Waits until the pane shows `text`; returns the pane. */
@@ -68,11 +68,11 @@ class Terminal {
 
   /** Types keys (tmux key names or literal text). */
   keys(...k: string[]): void {
-    this.tmux('send-keys', '-t', SESSION, ...k);
+    this.#tmux('send-keys', '-t', SESSION, ...k);
   }
 
   stop(): void {
-    this.tmux('kill-server');
+    this.#tmux('kill-server');
   }
 }
 

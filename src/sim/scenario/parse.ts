@@ -22,21 +22,21 @@ const COMMON_EVENT_KEYS = ['at', 'kind', 'duration', 'until'] as const;
 
 class Ctx {
   readonly source: string;
-  private readonly lines: LineCounter;
+  readonly #lines: LineCounter;
 
   constructor(source: string, lines: LineCounter) {
     this.source = source;
-    this.lines = lines;
+    this.#lines = lines;
   }
 
   fail(node: Node | Pair | null | undefined, field: string, reason: string): never {
     const range = node && 'range' in node ? node.range : node && 'key' in node ? (node.key as Node | null)?.range : undefined;
-    const pos = range ? this.lines.linePos(range[0]) : { line: 0, col: 0 };
+    const pos = range ? this.#lines.linePos(range[0]) : { line: 0, col: 0 };
     throw new ScenarioError(this.source, pos.line, pos.col, field, reason);
   }
 
   line(node: Node | null | undefined): number {
-    return node?.range ? this.lines.linePos(node.range[0]).line : 0;
+    return node?.range ? this.#lines.linePos(node.range[0]).line : 0;
   }
 }
 

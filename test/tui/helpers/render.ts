@@ -33,15 +33,15 @@ class Screen extends EventEmitter {
 /** A keyboard: what is written comes out as input events. */
 class Keyboard extends EventEmitter {
   readonly isTTY = true;
-  private data: string | null = null;
+  #data: string | null = null;
   write(data: string): void {
-    this.data = data;
+    this.#data = data;
     this.emit('readable');
     this.emit('data', data);
   }
   read = (): string | null => {
-    const d = this.data;
-    this.data = null;
+    const d = this.#data;
+    this.#data = null;
     return d;
   };
   setEncoding(): void {}
