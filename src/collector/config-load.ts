@@ -287,7 +287,9 @@ export function finalizeCluster(
 }
 
 function size<K extends string>(key: K, bytes: number | undefined): Partial<Record<K, number>> {
-  return bytes === undefined ? {} : ({ [key]: bytes } as Partial<Record<K, number>>);
+  const limit: Partial<Record<K, number>> = {};
+  if (bytes !== undefined) limit[key] = bytes;
+  return limit;
 }
 
 /**

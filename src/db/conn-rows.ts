@@ -98,7 +98,9 @@ export function ownAuth(unknown: Unknown): boolean {
 /** A version's frozen authenticationInfo object (`shared`: the caller's copy for these values, used when it has nothing of its own). */
 export function authOf(mechanism: string, state: string, principal: string, unknown: Unknown, shared?: Auth): Auth {
   if (!ownAuth(unknown)) return shared ?? sharedAuth(mechanism, state, principal);
-  const a = withUnknown({ mechanism, state, userPrincipal: principal } as Auth, unknown?.authenticationInfo);
+  // the names come from the dictionary, which holds only names written from decoded answers
+  const own: Auth = { mechanism: mechanism as Auth['mechanism'], state: state as Auth['state'], userPrincipal: principal };
+  const a = withUnknown(own, unknown?.authenticationInfo);
   return freeze(markAbsent(a, slowAbsentOf(unknown)?.authenticationInfo));
 }
 

@@ -39,10 +39,7 @@ export class IcebergModel {
   readonly #topics: IcebergTopicSpec[];
   readonly #unreachable: (Window & { code: string; message: string })[] = [];
 
-  readonly #plan: Plan;
-
   constructor(plan: Plan) {
-    this.#plan = plan;
     const seed = plan.config.seed;
     this.#topics = TOPICS.map(([name, state, count], ti) => ({
       name,

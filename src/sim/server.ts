@@ -178,7 +178,8 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
       if (isSimError(value)) return simErrorAnswer(value);
       if (op === 'ListKafkaConnections' && faults.some((f) => f.kind === 'duplicate_uids')) {
         const v = value as { connections: unknown[]; totalSize: bigint };
-        value = { ...v, connections: [...v.connections, ...v.connections.slice(0, Math.max(1, Math.ceil(v.connections.length / 10)))] } as never;
+        const duplicated = { ...v, connections: [...v.connections, ...v.connections.slice(0, Math.max(1, Math.ceil(v.connections.length / 10)))] };
+        value = duplicated as typeof value;
       }
       const bytes = encodeAnswerBytes(op, value as never);
       const damaging = faults.filter((f) => DAMAGING.has(f.kind));

@@ -118,7 +118,7 @@ describe('collector config', () => {
   it('reads the password from FLIGHTREC_PASSWORD when basic auth names no source', () => {
     const env = { FLIGHTREC_BASE_URL: 'http://x:1', FLIGHTREC_USERNAME: 'admin', FLIGHTREC_PASSWORD: 'pw' };
     expect(load({ env }).clusters[0]!.auth).toEqual({ kind: 'basic', username: 'admin', passwordEnv: 'FLIGHTREC_PASSWORD' });
-    const err = errorOf(() => load({ env: { ...env, FLIGHTREC_PASSWORD: undefined } as never }));
+    const err = errorOf(() => load({ env: { ...env, FLIGHTREC_PASSWORD: undefined } }));
     // in the user's terms: what to set, not an internal key path such as --base-url.auth.passwordEnv
     expect(err.message).toBe(
       'no password for cluster default: set FLIGHTREC_PASSWORD, or passwordEnv/passwordFile in the config (--password-env/--password-file on the command line)',

@@ -98,7 +98,9 @@ describe('failed polls', () => {
   it('refuses a record it cannot store, leaving nothing of it', () => {
     const db = openDatabase(tempDbPath());
     const writer = createHistoryWriter(db);
-    const bad = { ...okRecord('GetUpgradeStatus', { activeVersion: 1n } as never, { at: T0, request: {} }) };
+    // an answer of the wrong shape (a bigint where the schema has a message), as no decoder would produce
+    const wrongAnswer = { activeVersion: 1n };
+    const bad = { ...okRecord('GetUpgradeStatus', wrongAnswer as never, { at: T0, request: {} }) };
     expect(() => writer.writePoll(bad)).toThrow(PollWriteError);
     expect(() => writer.writePoll({ ...bad, operation: 'DeleteEverything' } as unknown as PollRecord)).toThrow(/unknown operation/);
     expect(db.sqlite.prepare('SELECT count(*) FROM poll').pluck().get()).toBe(0);

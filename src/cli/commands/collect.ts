@@ -13,7 +13,6 @@ import {
   createReporter,
   loadCollectorConfig,
   parseDurationMs,
-  parseTimeArg,
   prepareCluster,
   readConfigFile,
   realSleep,
@@ -28,7 +27,6 @@ import {
 import { DEFAULT_START_NS, wallClockStart } from '../../sim/time.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { simStart } from '../sim-start.ts';
-import { openHistoryWriter } from './db.ts';
 import { globalOptionsHelp } from './help.ts';
 import { addConnectionOptions, type ConnectionOpts } from './connection-options.ts';
 import { DatabaseOpenError, DatabaseVersionError, openRecordingStore, type RecordingStore } from '../../db/index.ts';

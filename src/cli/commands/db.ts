@@ -19,7 +19,7 @@ import {
   type HistoryReader,
   type StoreStats,
 } from '../../db/index.ts';
-import { RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { RuntimeError, type CliIo } from '../context.ts';
 import { registerDbCheck } from './db-check.ts';
 import { runPrune, type PruneOpts } from './db-prune.ts';
 import { globalOptionsHelp } from './help.ts';

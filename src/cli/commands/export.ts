@@ -14,7 +14,7 @@ import { escapeUnsafeJson, mappingDocument, writeExportBundle, type ExportResult
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { VERSION } from '../version.ts';
 import { openHistoryReadOnly, timeOption } from './query.ts';
-import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
+import { globalOptionsHelp, READ_DB } from './help.ts';
 
 interface ExportOpts {
   redact?: boolean;

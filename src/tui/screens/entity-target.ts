@@ -3,6 +3,7 @@ import type { RowTarget } from '../data/grid.ts';
 
 /** A string as an extended-dialect filter literal (quotes, backslashes and wildcards escaped). */
 export function filterString(text: string): string {
+  // eslint-disable-next-line no-control-regex -- escapes control characters in a filter string
   const body = text.replace(/[\\"*]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return `"${body}"`;
 }

@@ -54,6 +54,7 @@ class Keyboard extends EventEmitter {
 
 /** Strips SGR and other CSI escape sequences. */
 export function plain(text: string): string {
+  // eslint-disable-next-line no-control-regex -- strips terminal escape sequences
   return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 }
 
