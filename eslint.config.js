@@ -22,8 +22,9 @@ const nodeGlobals = Object.fromEntries(
 );
 
 export default tseslint.config(
-  // generated or not ours: the build, migrations, bench results, installed packages, declarations
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'drizzle/**', 'bench/results/**', '**/*.d.ts'] },
+  // generated or not ours: the build, migrations, bench results, the tests' scratch files (tmp/,
+  // e.g. child scripts the reliability tests write), installed packages, declarations
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'drizzle/**', 'bench/results/**', 'tmp/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
