@@ -25,6 +25,8 @@ export default tseslint.config(
   // generated or not ours: the build, migrations, bench results, the tests' scratch files (tmp/,
   // e.g. child scripts the reliability tests write), installed packages, declarations
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'drizzle/**', 'bench/results/**', 'tmp/**', '**/*.d.ts'] },
+  // a disable comment that no longer silences anything (e.g. moved away by a reformat) is an error
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
