@@ -102,14 +102,14 @@ class Terminal extends EventEmitter {
 /** A keyboard stream ink reads keys from. */
 class Keyboard extends EventEmitter {
   readonly isTTY = true;
-  private data: string | null = null;
+  #data: string | null = null;
   press(data: string): void {
-    this.data = data;
+    this.#data = data;
     this.emit('readable');
   }
   read(): string | null {
-    const d = this.data;
-    this.data = null;
+    const d = this.#data;
+    this.#data = null;
     return d;
   }
   setEncoding(): void {}

@@ -27,6 +27,12 @@ const cold = timeWallAndCpu(() => {
 // scrubbing through time does
 const warmReader = createHistoryReader(ro);
 let flip = false;
-const warm = timeWallAndCpu(() => warmReader.stateAt('connections', (flip = !flip) ? at : other), { warmup: 2, runs: 15 });
+const warm = timeWallAndCpu(
+  () => {
+    flip = !flip;
+    return warmReader.stateAt('connections', flip ? at : other);
+  },
+  { warmup: 2, runs: 15 },
+);
 ro.close();
 process.stdout.write(`${JSON.stringify({ expected, cold, warm })}\n`);

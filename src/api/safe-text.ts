@@ -1,6 +1,7 @@
 /** Making untrusted text (from the cluster, files or users) safe to print on a terminal or in one table cell. */
 
 // C0 controls except tab/newline, DEL, C1 controls, and the bidi overrides/isolates
+// eslint-disable-next-line no-control-regex -- the sanitizer exists to find these control characters
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 
 /** Replaces control characters, escape sequences and bidi overrides with visible escapes (`\x1b`, `\u202e`). */

@@ -262,24 +262,25 @@ export class SmallReader {
 
 /** Flattens a shadow topic into its resource row. */
 export function shadowTopicRow(link: string, t: ShadowTopic): ShadowTopicRow {
-  return { shadowLinkName: link, ...t } as ShadowTopicRow;
+  const row: ShadowTopicRow = { shadowLinkName: link, ...t };
+  return row;
 }
 
 /** Flattens a shadow topic's partitions into resource rows (with the derived lag). */
 export function shadowPartitionRows(link: string, t: ShadowTopic): ShadowPartitionRow[] {
   return t.status.partitionInformation.map(
-    (p) => ({ shadowLinkName: link, topicName: t.name, ...p, lag: p.sourceHighWatermark - p.highWatermark }) as ShadowPartitionRow,
+    (p): ShadowPartitionRow => ({ shadowLinkName: link, topicName: t.name, ...p, lag: p.sourceHighWatermark - p.highWatermark }),
   );
 }
 
 /** Flattens a link's task statuses into resource rows. */
 export function shadowTaskRows(link: ResponseOf<'GetShadowLink'>['shadowLink']): ShadowTaskRow[] {
-  return link.status.taskStatuses.map((t) => ({ shadowLinkName: link.name, ...t }) as ShadowTaskRow);
+  return link.status.taskStatuses.map((t): ShadowTaskRow => ({ shadowLinkName: link.name, ...t }));
 }
 
 /** Flattens Iceberg topics into partition rows. */
 export function icebergPartitionRows(status: ResponseOf<'GetIcebergStatus'>): IcebergPartitionRow[] {
   return status.topics.flatMap((t) =>
-    t.partitions.map((p) => ({ topic: t.topic, lifecycleState: t.lifecycleState, ...p }) as IcebergPartitionRow),
+    t.partitions.map((p): IcebergPartitionRow => ({ topic: t.topic, lifecycleState: t.lifecycleState, ...p })),
   );
 }

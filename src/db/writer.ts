@@ -4,7 +4,6 @@
  * Any error rolls the whole poll back and drops every cache, so nothing partial remains.
  */
 import { gzipSync } from 'node:zlib';
-import type Database from 'better-sqlite3';
 import { JsonDepthError, MAX_JSON_DEPTH, stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
 import { isOperationName, OPERATIONS, type ResponseOf } from '../api/schema/operations.ts';
 import { encodeMessage } from '../api/wire/encode.ts';

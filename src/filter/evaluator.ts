@@ -10,9 +10,23 @@ import { compareBytes, compareUtf8, utf8Bytes } from './utf8.ts';
 import { defaultValue } from '../api/wire/defaults.ts';
 
 /** A compiled predicate over a decoded row (or list element, or map value). */
-export type Pred = (row: any) => boolean;
+export type Pred = (row: unknown) => boolean;
 /** Reads a value from a row. */
-export type Getter = (row: any) => unknown;
+export type Getter = (row: unknown) => unknown;
+
+/**
+ * A decoded message read by wire key, field after field. A value is read as a message only after
+ * the checker resolved its path against the schema; reading a key of a scalar (or of undefined
+ * through `?.`) gives undefined, as the types say.
+ */
+interface Message {
+  readonly [wire: string]: Message | undefined;
+}
+/**
+ * A leaf the checker matched to a numeric literal: a number or a bigint (JS compares the two
+ * exactly with `<`; an int64 held as a decimal string compares the same way).
+ */
+type Ordered = number | bigint;
 
 /** Compiles a checked tree (undefined: the empty filter) into one predicate. */
 export function compileNode(node: CheckedNode | undefined): Pred {
@@ -126,28 +140,29 @@ export function literalValue(lit: Literal, type: FieldType): unknown {
   }
 }
 
-type Maker1 = (k: string, d: unknown, v: any) => Pred;
-type Maker2 = (k1: string, k2: string, d: unknown, v: any) => Pred;
+type Maker1 = (k: string, d: unknown, v: unknown) => Pred;
+type Maker2 = (k1: string, k2: string, d: unknown, v: unknown) => Pred;
 // `==` for numbers and bigints: exact for same-typed values, and tolerant of int64 held as strings.
+// The relational makers are chosen only for numeric fields (fastKey), so both sides are Ordered.
 const ONE: Record<string, Maker1> = {
-  eq: (k, d, v) => (r) => (r[k] ?? d) === v,
-  ne: (k, d, v) => (r) => (r[k] ?? d) !== v,
-  eqN: (k, d, v) => (r) => (r[k] ?? d) == v,
-  neN: (k, d, v) => (r) => (r[k] ?? d) != v,
-  '<': (k, d, v) => (r) => (r[k] ?? d) < v,
-  '<=': (k, d, v) => (r) => (r[k] ?? d) <= v,
-  '>': (k, d, v) => (r) => (r[k] ?? d) > v,
-  '>=': (k, d, v) => (r) => (r[k] ?? d) >= v,
+  eq: (k, d, v) => (r) => ((r as Message)[k] ?? d) === v,
+  ne: (k, d, v) => (r) => ((r as Message)[k] ?? d) !== v,
+  eqN: (k, d, v) => (r) => ((r as Message)[k] ?? d) == v,
+  neN: (k, d, v) => (r) => ((r as Message)[k] ?? d) != v,
+  '<': (k, d, v) => (r) => (((r as Message)[k] ?? d) as Ordered) < (v as Ordered),
+  '<=': (k, d, v) => (r) => (((r as Message)[k] ?? d) as Ordered) <= (v as Ordered),
+  '>': (k, d, v) => (r) => (((r as Message)[k] ?? d) as Ordered) > (v as Ordered),
+  '>=': (k, d, v) => (r) => (((r as Message)[k] ?? d) as Ordered) >= (v as Ordered),
 };
 const TWO: Record<string, Maker2> = {
-  eq: (a, b, d, v) => (r) => (r[a]?.[b] ?? d) === v,
-  ne: (a, b, d, v) => (r) => (r[a]?.[b] ?? d) !== v,
-  eqN: (a, b, d, v) => (r) => (r[a]?.[b] ?? d) == v,
-  neN: (a, b, d, v) => (r) => (r[a]?.[b] ?? d) != v,
-  '<': (a, b, d, v) => (r) => (r[a]?.[b] ?? d) < v,
-  '<=': (a, b, d, v) => (r) => (r[a]?.[b] ?? d) <= v,
-  '>': (a, b, d, v) => (r) => (r[a]?.[b] ?? d) > v,
-  '>=': (a, b, d, v) => (r) => (r[a]?.[b] ?? d) >= v,
+  eq: (a, b, d, v) => (r) => ((r as Message)[a]?.[b] ?? d) === v,
+  ne: (a, b, d, v) => (r) => ((r as Message)[a]?.[b] ?? d) !== v,
+  eqN: (a, b, d, v) => (r) => ((r as Message)[a]?.[b] ?? d) == v,
+  neN: (a, b, d, v) => (r) => ((r as Message)[a]?.[b] ?? d) != v,
+  '<': (a, b, d, v) => (r) => (((r as Message)[a]?.[b] ?? d) as Ordered) < (v as Ordered),
+  '<=': (a, b, d, v) => (r) => (((r as Message)[a]?.[b] ?? d) as Ordered) <= (v as Ordered),
+  '>': (a, b, d, v) => (r) => (((r as Message)[a]?.[b] ?? d) as Ordered) > (v as Ordered),
+  '>=': (a, b, d, v) => (r) => (((r as Message)[a]?.[b] ?? d) as Ordered) >= (v as Ordered),
 };
 
 const isNumeric = (t: FieldType): boolean =>
@@ -232,24 +247,26 @@ export function valuePredicate(test: Test, type: FieldType): Pred {
     const name = lit.name;
     const aliases = lit.table.aliases as Record<string, string | undefined>;
     const canon = Object.keys(aliases).length === 0 ? (v: string) => v : (v: string) => aliases[v] ?? v;
-    return op === '=' ? (v) => canon(v) === name : (v) => canon(v) !== name;
+    return op === '=' ? (v) => canon(v as string) === name : (v) => canon(v as string) !== name;
   }
-  const v0 = literalValue(lit, type) as number | bigint | boolean;
-    switch (op) {
+  const v0 = literalValue(lit, type);
+  // a bool literal is only ever compared with = or != (the checker refuses < on a bool field)
+  const o0 = v0 as Ordered;
+  switch (op) {
     case '=':
       return (v) => v == v0;
     case '!=':
       return (v) => v != v0;
     case '<':
-      return (v) => v < v0;
+      return (v) => (v as Ordered) < o0;
     case '<=':
-      return (v) => v <= v0;
+      return (v) => (v as Ordered) <= o0;
     case '>':
-      return (v) => v > v0;
+      return (v) => (v as Ordered) > o0;
     case '>=':
-      return (v) => v >= v0;
+      return (v) => (v as Ordered) >= o0;
   }
-  }
+}
 
 function stringPredicate(op: CompareOp, lit: Extract<Literal, { kind: 'string' }>): Pred {
   const t = lit.text;
@@ -265,15 +282,16 @@ function stringPredicate(op: CompareOp, lit: Extract<Literal, { kind: 'string' }
   }
   const bytes = lit.bytes;
   const cmp: (v: string) => number = t !== undefined ? (v) => compareUtf8(v, t) : (v) => compareBytes(utf8Bytes(v), bytes);
+  // a string literal is compared with < only on a string field (the checker's rule)
   switch (op) {
     case '<':
-      return (v) => cmp(v) < 0;
+      return (v) => cmp(v as string) < 0;
     case '<=':
-      return (v) => cmp(v) <= 0;
+      return (v) => cmp(v as string) <= 0;
     case '>':
-      return (v) => cmp(v) > 0;
+      return (v) => cmp(v as string) > 0;
     case '>=':
-      return (v) => cmp(v) >= 0;
+      return (v) => cmp(v as string) >= 0;
   }
 }
 
@@ -282,18 +300,18 @@ export function fieldGetter(keys: readonly string[]): Getter {
   if (keys.length === 0) return (o) => o;
   if (keys.length === 1) {
     const [a] = keys as [string];
-    return (o) => o?.[a];
+    return (o) => (o as Message | undefined)?.[a];
   }
   if (keys.length === 2) {
     const [a, b] = keys as [string, string];
-    return (o) => o?.[a]?.[b];
+    return (o) => (o as Message | undefined)?.[a]?.[b];
   }
   if (keys.length === 3) {
     const [a, b, c] = keys as [string, string, string];
-    return (o) => o?.[a]?.[b]?.[c];
+    return (o) => (o as Message | undefined)?.[a]?.[b]?.[c];
   }
   return (o) => {
-    let v = o;
+    let v = o as Message | undefined;
     for (let i = 0; i < keys.length && v !== undefined && v !== null; i++) v = v[keys[i] as string];
     return v ?? undefined;
   };

@@ -54,8 +54,8 @@ export function describeChar(ch: string): string {
 
 /** Tokenizer over one input string. */
 export class Lexer {
-  private pos = 0;
-  private buffered: Token | undefined;
+  #pos = 0;
+  #buffered: Token | undefined;
   /** the text being tokenized */
   readonly input: string;
   /** which dialect's lexical rules apply */
@@ -68,7 +68,7 @@ export class Lexer {
 
   /** Offset of the next unread character (after any buffered token). */
   get offset(): number {
-    return this.buffered?.start ?? this.pos;
+    return this.#buffered?.start ?? this.#pos;
   }
 
   /** True when only whitespace remains. */
@@ -83,48 +83,48 @@ export class Lexer {
 
   /** The next structural token, without consuming it. */
   peek(): Token {
-    this.buffered ??= this.scan();
-    return this.buffered;
+    this.#buffered ??= this.#scan();
+    return this.#buffered;
   }
 
   /** Consumes and returns the next structural token. */
   next(): Token {
     const t = this.peek();
-    this.buffered = undefined;
+    this.#buffered = undefined;
     return t;
   }
 
-  private isSpace(c: number): boolean {
+  #isSpace(c: number): boolean {
     return c === 0x20 || (this.dialect === 'extended' && (c === 0x09 || c === 0x0a || c === 0x0d));
   }
 
   /** Skips whitespace; returns whether any was skipped. Server: a tab or newline is an error. */
-  private skipSpace(): boolean {
-    const start = this.pos;
-    while (this.pos < this.input.length && this.isSpace(this.input.charCodeAt(this.pos))) this.pos++;
-    const c = this.input.charCodeAt(this.pos);
+  #skipSpace(): boolean {
+    const start = this.#pos;
+    while (this.#pos < this.input.length && this.#isSpace(this.input.charCodeAt(this.#pos))) this.#pos++;
+    const c = this.input.charCodeAt(this.#pos);
     if (this.dialect === 'server' && (c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c || c === 0xa0)) {
       throw this.error(
-        `${describeChar(this.input[this.pos] as string)} is not allowed: the cluster accepts only the ASCII space as whitespace`,
-        this.pos,
-        this.pos + 1,
+        `${describeChar(this.input[this.#pos] as string)} is not allowed: the cluster accepts only the ASCII space as whitespace`,
+        this.#pos,
+        this.#pos + 1,
         'replace it with a space',
       );
     }
-    return this.pos > start;
+    return this.#pos > start;
   }
 
-  private scan(): Token {
-    const spaceBefore = this.skipSpace();
+  #scan(): Token {
+    const spaceBefore = this.#skipSpace();
     const { input } = this;
-    const start = this.pos;
+    const start = this.#pos;
     if (start >= input.length) return { kind: 'eof', start, end: start, text: '', spaceBefore };
     const c = input.charCodeAt(start);
     const tok = (kind: TokenKind, len: number, extra: Partial<Token> = {}): Token => {
-      this.pos = start + len;
+      this.#pos = start + len;
       return { kind, start, end: start + len, text: input.slice(start, start + len), spaceBefore, ...extra };
     };
-    if (isWordChar(c)) return this.word(start, spaceBefore);
+    if (isWordChar(c)) return this.#word(start, spaceBefore);
     const c1 = input[start + 1];
     switch (input[start]) {
       case '(':
@@ -153,7 +153,7 @@ export class Lexer {
         return tok('op', 1, { op: '>' });
       case '"':
       case "'": {
-        const literal = this.quoted(start);
+        const literal = this.#quoted(start);
         return { kind: 'string', start, end: literal.end, text: input.slice(start, literal.end), spaceBefore, literal };
       }
       default:
@@ -162,7 +162,7 @@ export class Lexer {
   }
 
   /** A word: `[A-Za-z0-9_]+` segments joined by dots (validated later as a path or keyword). */
-  private word(start: number, spaceBefore: boolean): Token {
+  #word(start: number, spaceBefore: boolean): Token {
     const { input } = this;
     const segments: PathSegment[] = [];
     let segStart = start;
@@ -181,29 +181,29 @@ export class Lexer {
       }
       break;
     }
-    this.pos = p;
+    this.#pos = p;
     return { kind: 'word', start, end: p, text: input.slice(start, p), spaceBefore, segments };
   }
 
   /** Reads the literal after an operator (call only right after consuming the operator). */
   value(after: Token): SyntaxLiteral {
-    if (this.buffered !== undefined) throw new Error('Lexer.value() called with a buffered token');
-    this.skipSpace();
+    if (this.#buffered !== undefined) throw new Error('Lexer.value() called with a buffered token');
+    this.#skipSpace();
     const { input } = this;
-    const start = this.pos;
+    const start = this.#pos;
     if (start >= input.length) {
       throw this.error(`expected a value after ${after.text}`, start, start, 'for example node_id = 1 or client_id = "app"');
     }
     const c = input.charCodeAt(start);
     let literal: SyntaxLiteral;
     if (c === 0x22 || (c === 0x27 && this.dialect === 'extended')) {
-      literal = this.quoted(start);
+      literal = this.#quoted(start);
     } else {
       const accept = this.dialect === 'server' ? isServerValueChar : isExtendedValueChar;
       let p = start;
       while (p < input.length && accept(input.charCodeAt(p))) p++;
-      if (p === start) throw this.badValueChar(start, after, true);
-      this.pos = p;
+      if (p === start) throw this.#badValueChar(start, after, true);
+      this.#pos = p;
       const raw = input.slice(start, p);
       literal = {
         quoted: false,
@@ -216,21 +216,21 @@ export class Lexer {
         end: p,
       };
     }
-    const p = this.pos;
+    const p = this.#pos;
     if (p < input.length) {
       const d = input.charCodeAt(p);
-      if (!this.isSpace(d) && !(d === 0x29 && this.dialect === 'extended')) {
-        this.skipSpace(); // reports a tab or newline in the server dialect
+      if (!this.#isSpace(d) && !(d === 0x29 && this.dialect === 'extended')) {
+        this.#skipSpace(); // reports a tab or newline in the server dialect
         if (literal.quoted) {
           throw this.error(`unexpected ${describeChar(input[p] as string)} after the string`, p, p + 1, 'put a space between the value and what follows');
         }
-        throw this.badValueChar(p, after, false);
+        throw this.#badValueChar(p, after, false);
       }
     }
     return literal;
   }
 
-  private badValueChar(p: number, after: Token, first: boolean): FilterError {
+  #badValueChar(p: number, after: Token, first: boolean): FilterError {
     const ch = String.fromCodePoint(this.input.codePointAt(p) as number);
     const where = first ? `expected a value after ${after.text}, found ${describeChar(ch)}` : `unexpected ${describeChar(ch)} after the value`;
     if (this.dialect === 'server' && ch === '+') {
@@ -259,7 +259,7 @@ export class Lexer {
   }
 
   /** A quoted string starting at `start` (the quote character); applies the dialect's escapes. */
-  private quoted(start: number): SyntaxLiteral {
+  #quoted(start: number): SyntaxLiteral {
     const { input } = this;
     const q = input[start] as string;
     const escapes = this.dialect === 'server' ? SERVER_ESCAPES : EXTENDED_ESCAPES;
@@ -307,7 +307,7 @@ export class Lexer {
       p++;
     }
     flush(p);
-    this.pos = p + 1;
+    this.#pos = p + 1;
     const bytes = Uint8Array.from(out);
     return {
       quoted: true,

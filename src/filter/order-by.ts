@@ -19,7 +19,7 @@ export interface OrderKey {
 }
 
 /** A row comparator. */
-export type RowCompare = (a: any, b: any) => number;
+export type RowCompare = (a: unknown, b: unknown) => number;
 
 /** Parses and checks an order_by against a resource; '' (or only spaces) means no ordering. */
 export function parseOrderBy(input: string, resource: ResourceRef, dialect: Dialect): OrderKey[] {
@@ -121,7 +121,7 @@ function keyComparator(wires: readonly string[], type: FieldType, descending: bo
   return descending ? (a, b) => cmp(get(b) ?? d, get(a) ?? d) : (a, b) => cmp(get(a) ?? d, get(b) ?? d);
 }
 
-function valueComparator(type: FieldType): (x: any, y: any) => number {
+function valueComparator(type: FieldType): (x: unknown, y: unknown) => number {
   switch (type.kind) {
     case 'string':
       return (x, y) => compareUtf8(String(x), String(y));
@@ -131,14 +131,18 @@ function valueComparator(type: FieldType): (x: any, y: any) => number {
       return (x, y) => (x === y ? 0 : x ? 1 : -1);
     default:
       // numbers and bigints (also mixed): `<` works across both
-      return (x, y) => (x < y ? -1 : x > y ? 1 : 0);
+      return (x, y) => {
+        const a = x as number | bigint;
+        const b = y as number | bigint;
+        return a < b ? -1 : a > b ? 1 : 0;
+      };
   }
 }
 
 /** Enums by numeric value; an unknown name counts as UNSPECIFIED (0), as the server reads it. */
-function enumComparator(table: EnumTable): (x: any, y: any) => number {
+function enumComparator(table: EnumTable): (x: unknown, y: unknown) => number {
   const numbers = new Map<string, number>();
   table.values.forEach((v, i) => numbers.set(v, i));
   for (const [alias, target] of Object.entries(table.aliases)) numbers.set(alias, numbers.get(target) ?? 0);
-  return (x, y) => (numbers.get(x) ?? 0) - (numbers.get(y) ?? 0);
+  return (x, y) => (numbers.get(x as string) ?? 0) - (numbers.get(y as string) ?? 0);
 }

@@ -65,37 +65,37 @@ export function appMods(plan: Plan): Map<number, Mod[]> {
 
 /** Builds rows; per-connection values that never change (uid, wave) are cached on the connection. */
 export class RowBuilder {
-  private readonly mods: Map<number, Mod[]>;
-  private readonly authByIndex: Map<number, AuthFailPlan>;
+  readonly #mods: Map<number, Mod[]>;
+  readonly #authByIndex: Map<number, AuthFailPlan>;
 
-  private readonly plan: Plan;
+  readonly #plan: Plan;
 
   constructor(plan: Plan) {
-    this.plan = plan;
-    this.mods = appMods(plan);
-    this.authByIndex = new Map(plan.authFails.map((f) => [f.index, f]));
+    this.#plan = plan;
+    this.#mods = appMods(plan);
+    this.#authByIndex = new Map(plan.authFails.map((f) => [f.index, f]));
   }
 
-  private uid(c: Conn): string {
-    c.uid ??= uuidFrom(this.plan.config.seed, c.slot + c.kind * 0x100000, c.gen, 0xc0);
+  #uid(c: Conn): string {
+    c.uid ??= uuidFrom(this.#plan.config.seed, c.slot + c.kind * 0x100000, c.gen, 0xc0);
     return c.uid;
   }
 
-  private wave(c: Conn): Wave {
+  #wave(c: Conn): Wave {
     c.wave ??= makeWave(c.h, 0.4);
     return c.wave;
   }
 
   /** The decoded connection at t (µs since the world start). */
   build(c: Conn, t: number): KafkaConnection {
-    const start = this.plan.config.start;
+    const start = this.#plan.config.start;
     const closed = c.close <= t;
     const end = closed ? c.close : t;
-    if (c.kind === CONN_KIND.authFailure) return this.authFailure(c, t, closed);
+    if (c.kind === CONN_KIND.authFailure) return this.#authFailure(c, t, closed);
     const a = APPS[c.app] as AppProfile;
-    const fx = this.fixed(c, a);
-    const mods = c.kind === CONN_KIND.regular ? this.mods.get(c.app) : undefined;
-    const w = this.wave(c);
+    const fx = this.#fixed(c, a);
+    const mods = c.kind === CONN_KIND.regular ? this.#mods.get(c.app) : undefined;
+    const w = this.#wave(c);
     const x0 = c.open / 1e6;
     const x1 = end / 1e6;
     const xm = Math.max(x0, (t - MINUTE) / 1e6);
@@ -111,10 +111,10 @@ export class RowBuilder {
         requestCount: BigInt(base + Math.floor(a.reqRate * f * span)),
       };
     };
-    const total = this.plan.extremeValues ? extremeStats(stats(fx.i0, 4)) : stats(fx.i0, 4);
+    const total = this.#plan.extremeValues ? extremeStats(stats(fx.i0, 4)) : stats(fx.i0, 4);
     const recent = closed && t - c.close >= MINUTE ? ZERO_STATS : stats(im, xm <= x0 ? 4 : 0);
     const aborting = !closed && c.aborted && c.close - t < sec(1);
-    const activity = closed ? undefined : this.activity(c, a, t, w, mods, f);
+    const activity = closed ? undefined : this.#activity(c, a, t, w, mods, f);
     return {
       apiVersions: fx.apiVersions,
       authenticationInfo: fx.authenticationInfo,
@@ -131,7 +131,7 @@ export class RowBuilder {
       nodeId: c.node,
       openTime: fx.openTime,
       recentRequestStatistics: recent,
-      shardId: this.shard(c),
+      shardId: this.#shard(c),
       source: fx.source,
       state: closed ? 'KAFKA_CONNECTION_STATE_CLOSED' : aborting ? 'KAFKA_CONNECTION_STATE_ABORTING' : 'KAFKA_CONNECTION_STATE_OPEN',
       tlsInfo: fx.tlsInfo,
@@ -142,14 +142,14 @@ export class RowBuilder {
   }
 
   /** The parts of a connection that never change, computed once and kept on the connection. */
-  private fixed(c: Conn, a: AppProfile): Fixed {
+  #fixed(c: Conn, a: AppProfile): Fixed {
     if (c.fixed !== undefined) return c.fixed as Fixed;
     // a client process keeps its host (and so its client id and address) across reconnects
-    const host = (c.kind === CONN_KIND.regular ? hash(this.plan.config.seed, c.slot, 0, 79) : hash(c.h, 11)) % a.hosts;
+    const host = (c.kind === CONN_KIND.regular ? hash(this.#plan.config.seed, c.slot, 0, 79) : hash(c.h, 11)) % a.hosts;
     const clientId = c.kind === CONN_KIND.storm ? `${a.name}-storm-${c.gen % 97}` : `${a.name}-${host}`;
     const consumes = a.role !== 'producer' && a.role !== 'admin';
     const instance = a.staticMembers ? `${a.name}-${host}` : '';
-    const mods = c.kind === CONN_KIND.regular ? this.mods.get(c.app) : undefined;
+    const mods = c.kind === CONN_KIND.regular ? this.#mods.get(c.app) : undefined;
     const fx: Fixed = {
       apiVersions: apiVersionsFor(a),
       authenticationInfo: authOf(a),
@@ -157,30 +157,30 @@ export class RowBuilder {
       groupId: consumes ? a.group : '',
       groupInstanceId: consumes ? instance : '',
       groupMemberId: consumes ? `${instance || clientId}-${uuidFrom(c.h, c.gen, 0, 0x3e)}` : '',
-      openTime: absNs(this.plan.config.start, c.open),
-      source: { ipAddress: `${a.subnet}.${10 + host}`, port: this.port(c) },
+      openTime: absNs(this.#plan.config.start, c.open),
+      source: { ipAddress: `${a.subnet}.${10 + host}`, port: this.#port(c) },
       tlsInfo: listenerTls(a.listener) ? TLS_ON : TLS_OFF,
       transactionalId: a.role === 'txn' ? `${a.name}-tx-${host}` : '',
-      uid: this.uid(c),
+      uid: this.#uid(c),
       f: 0.5 + unit(c.h, 12),
       batch: 8192 + (hash(c.h, 13) % 57344),
-      i0: flowIntegral(this.wave(c), c.open / 1e6, mods),
+      i0: flowIntegral(this.#wave(c), c.open / 1e6, mods),
     };
     c.fixed = fx;
     return fx;
   }
 
   /** The shard id a row reports (near 2^32 with extreme values; the world's shard otherwise). */
-  private shard(c: Conn): number {
-    return this.plan.extremeValues ? U32_MAX - c.shard : c.shard;
+  #shard(c: Conn): number {
+    return this.#plan.extremeValues ? U32_MAX - c.shard : c.shard;
   }
 
   /** The source port a row reports (near 2^32 with extreme values). */
-  private port(c: Conn): number {
-    return this.plan.extremeValues ? U32_MAX - (c.port - 32768) : c.port;
+  #port(c: Conn): number {
+    return this.#plan.extremeValues ? U32_MAX - (c.port - 32768) : c.port;
   }
 
-  private activity(c: Conn, a: AppProfile, t: number, w: Wave, mods: Mod[] | undefined, f: number): { idle: bigint; inflight: KafkaConnection['inFlightRequests'] } {
+  #activity(c: Conn, a: AppProfile, t: number, w: Wave, mods: Mod[] | undefined, f: number): { idle: bigint; inflight: KafkaConnection['inFlightRequests'] } {
     const x = t / 1e6;
     const factor = factorAt(mods, x);
     if (factor === 0) {
@@ -214,9 +214,9 @@ export class RowBuilder {
     return { idle: 0n, inflight: { hasMoreRequests: more, sampledInFlightRequests: items } };
   }
 
-  private authFailure(c: Conn, t: number, closed: boolean): KafkaConnection {
-    const f = this.authByIndex.get(c.slot);
-    const start = this.plan.config.start;
+  #authFailure(c: Conn, t: number, closed: boolean): KafkaConnection {
+    const f = this.#authByIndex.get(c.slot);
+    const start = this.#plan.config.start;
     const external = (f?.listener ?? 'external') !== 'internal';
     return {
       apiVersions: AUTH_FAILURE_VERSIONS,
@@ -234,13 +234,13 @@ export class RowBuilder {
       nodeId: c.node,
       openTime: absNs(start, c.open),
       recentRequestStatistics: { ...ZERO_STATS, requestCount: t - c.open < MINUTE ? 3n : 0n },
-      shardId: this.shard(c),
-      source: { ipAddress: `198.51.100.${10 + (hash(c.h, 11) % 40)}`, port: this.port(c) },
+      shardId: this.#shard(c),
+      source: { ipAddress: `198.51.100.${10 + (hash(c.h, 11) % 40)}`, port: this.#port(c) },
       state: closed ? 'KAFKA_CONNECTION_STATE_CLOSED' : 'KAFKA_CONNECTION_STATE_ABORTING',
       tlsInfo: { enabled: external },
-      totalRequestStatistics: this.plan.extremeValues ? extremeStats({ ...ZERO_STATS, requestCount: 3n }) : { ...ZERO_STATS, requestCount: 3n },
+      totalRequestStatistics: this.#plan.extremeValues ? extremeStats({ ...ZERO_STATS, requestCount: 3n }) : { ...ZERO_STATS, requestCount: 3n },
       transactionalId: '',
-      uid: this.uid(c),
+      uid: this.#uid(c),
     };
   }
 }

@@ -59,41 +59,41 @@ function gap(a: AppProfile, u: number): number {
 
 /** The population of regular connections, advanced lazily and forward only. */
 export class ConnectionPool {
-  private readonly cur: Conn[] = [];
-  private readonly closed: (Conn[] | undefined)[] = [];
-  private readonly apps: number[] = [];
-  private t = -Infinity;
+  readonly #cur: Conn[] = [];
+  readonly #closed: (Conn[] | undefined)[] = [];
+  readonly #apps: number[] = [];
+  #t = -Infinity;
 
-  private readonly plan: Plan;
+  readonly #plan: Plan;
 
   constructor(plan: Plan) {
-    this.plan = plan;
+    this.#plan = plan;
     const { seed, connections } = plan.config;
     for (let s = 0; s < connections; s++) {
       const app = pickApp(unit(seed, s, 1));
-      this.apps.push(app);
+      this.#apps.push(app);
       const a = APPS[app] as AppProfile;
       const h = hash(seed, s, 0, 77);
       const age = a.shortLived ? sec(90 * unit(h, 1)) : Math.round(12 * HOUR * unit(h, 1));
-      this.cur.push(this.makeGen(s, 0, -age, a.shortLived ? undefined : Math.max(sec(30), lifetime(a, unit(h, 2)))));
-      this.closed.push(undefined);
+      this.#cur.push(this.#makeGen(s, 0, -age, a.shortLived ? undefined : Math.max(sec(30), lifetime(a, unit(h, 2)))));
+      this.#closed.push(undefined);
     }
   }
 
   /** The application of a slot. */
   appOf(slot: number): number {
-    return this.apps[slot] as number;
+    return this.#apps[slot] as number;
   }
 
-  private makeGen(slot: number, gen: number, openAt: number, remaining?: number): Conn {
-    const { seed, shardsPerBroker } = this.plan.config;
-    const app = this.apps[slot] as number;
+  #makeGen(slot: number, gen: number, openAt: number, remaining?: number): Conn {
+    const { seed, shardsPerBroker } = this.#plan.config;
+    const app = this.#apps[slot] as number;
     const a = APPS[app] as AppProfile;
     const h = hash(seed, slot, gen, 77);
-    const up = upBrokers(this.plan, Math.max(0, openAt));
+    const up = upBrokers(this.#plan, Math.max(0, openAt));
     const node = up[hash(h, 3) % up.length] as number;
     const planned = openAt + (remaining ?? lifetime(a, unit(h, 2)));
-    const close = Math.min(planned, nextDownIn(this.plan, node, Math.max(0, openAt), planned));
+    const close = Math.min(planned, nextDownIn(this.#plan, node, Math.max(0, openAt), planned));
     return {
       kind: 0,
       slot,
@@ -112,35 +112,35 @@ export class ConnectionPool {
 
   /** Moves the population forward to t (µs); earlier times are ignored. */
   advanceTo(t: number): void {
-    if (t <= this.t) return;
-    this.t = t;
-    for (let s = 0; s < this.cur.length; s++) {
-      let c = this.cur[s] as Conn;
+    if (t <= this.#t) return;
+    this.#t = t;
+    for (let s = 0; s < this.#cur.length; s++) {
+      let c = this.#cur[s] as Conn;
       if (c.close > t) continue;
-      let kept = this.closed[s];
+      let kept = this.#closed[s];
       while (c.close <= t) {
         if (c.close + c.retain > t) (kept ??= []).push(c);
         const a = APPS[c.app] as AppProfile;
-        c = this.makeGen(s, c.gen + 1, c.close + gap(a, unit(c.h, 8)));
+        c = this.#makeGen(s, c.gen + 1, c.close + gap(a, unit(c.h, 8)));
       }
-      this.cur[s] = c;
-      this.closed[s] = kept;
+      this.#cur[s] = c;
+      this.#closed[s] = kept;
     }
-    for (let s = 0; s < this.closed.length; s++) {
-      const kept = this.closed[s];
+    for (let s = 0; s < this.#closed.length; s++) {
+      const kept = this.#closed[s];
       if (kept !== undefined && (kept[0] as Conn).close + MAX_RETAIN <= t) {
         const left = kept.filter((c) => c.close + c.retain > t);
-        this.closed[s] = left.length > 0 ? left : undefined;
+        this.#closed[s] = left.length > 0 ? left : undefined;
       }
     }
   }
 
   /** Calls `fn` for every listed regular connection at t (call advanceTo(t) first). */
   forEach(t: number, fn: (c: Conn) => void): void {
-    const plan = this.plan;
+    const plan = this.#plan;
     const downs = plan.downs.size > 0;
-    for (let s = 0; s < this.cur.length; s++) {
-      const kept = this.closed[s];
+    for (let s = 0; s < this.#cur.length; s++) {
+      const kept = this.#closed[s];
       if (kept !== undefined) {
         for (const c of kept) {
           if (c.close + c.retain <= t) continue;
@@ -148,7 +148,7 @@ export class ConnectionPool {
           fn(c);
         }
       }
-      const c = this.cur[s] as Conn;
+      const c = this.#cur[s] as Conn;
       if (c.open <= t && (!downs || isUp(plan, c.node, t))) fn(c);
     }
   }

@@ -36,15 +36,12 @@ const TRANSLATE_EVERY = sec(10);
 
 /** The Iceberg coordinator's view. */
 export class IcebergModel {
-  private readonly topics: IcebergTopicSpec[];
-  private readonly unreachable: (Window & { code: string; message: string })[] = [];
-
-  private readonly plan: Plan;
+  readonly #topics: IcebergTopicSpec[];
+  readonly #unreachable: (Window & { code: string; message: string })[] = [];
 
   constructor(plan: Plan) {
-    this.plan = plan;
     const seed = plan.config.seed;
-    this.topics = TOPICS.map(([name, state, count], ti) => ({
+    this.#topics = TOPICS.map(([name, state, count], ti) => ({
       name,
       state,
       commitEvery: sec(30 + 30 * (ti % 3)),
@@ -58,12 +55,12 @@ export class IcebergModel {
       }),
     }));
     for (const e of eventsOf(plan, 'iceberg_catalog_unreachable')) {
-      this.unreachable.push({ ...windowOf(e), code: e.errorCode ?? 'io_error', message: e.errorMessage ?? 'failed to load table metadata: connect to catalog timed out' });
+      this.#unreachable.push({ ...windowOf(e), code: e.errorCode ?? 'io_error', message: e.errorMessage ?? 'failed to load table metadata: connect to catalog timed out' });
     }
     for (const e of eventsOf(plan, 'iceberg_commit_stall')) {
-      const targets = this.topics.filter((t) => e.topic === undefined || t.name === e.topic);
+      const targets = this.#topics.filter((t) => e.topic === undefined || t.name === e.topic);
       if (targets.length === 0) {
-        throw new ScenarioError(plan.source, e.line, 0, `events[${e.index}].topic`, `no Iceberg topic ${JSON.stringify(e.topic)} (topics: ${this.topics.map((t) => t.name).join(', ')})`);
+        throw new ScenarioError(plan.source, e.line, 0, `events[${e.index}].topic`, `no Iceberg topic ${JSON.stringify(e.topic)} (topics: ${this.#topics.map((t) => t.name).join(', ')})`);
       }
       for (const t of targets) t.stalls.push(windowOf(e));
     }
@@ -71,15 +68,15 @@ export class IcebergModel {
 
   /** Names of the Iceberg topics. */
   topicNames(): string[] {
-    return this.topics.map((t) => t.name);
+    return this.#topics.map((t) => t.name);
   }
 
-  private log(p: IcebergPartitionSpec, x: number): number {
+  #log(p: IcebergPartitionSpec, x: number): number {
     return p.h0 + p.rate * flowIntegral(p.wave, x / 1e6, undefined);
   }
 
   /** The last successful commit at or before t: commit ticks inside a blocked window fail. */
-  private lastCommit(topic: IcebergTopicSpec, blocked: Window[], t: number): number {
+  #lastCommit(topic: IcebergTopicSpec, blocked: Window[], t: number): number {
     let tick = Math.floor(t / topic.commitEvery) * topic.commitEvery;
     for (let i = blocked.length - 1; i >= 0; i--) {
       const w = blocked[i] as Window;
@@ -88,14 +85,14 @@ export class IcebergModel {
     return tick;
   }
 
-  private partition(topic: IcebergTopicSpec, p: IcebergPartitionSpec, blocked: Window[], t: number): IcebergPartition {
+  #partition(topic: IcebergTopicSpec, p: IcebergPartitionSpec, blocked: Window[], t: number): IcebergPartition {
     const translatedAt = (x: number): number | undefined => {
       const tick = Math.floor((x - p.lag) / TRANSLATE_EVERY) * TRANSLATE_EVERY;
-      const end = Math.floor(this.log(p, tick));
+      const end = Math.floor(this.#log(p, tick));
       return end > 0 ? end - 1 : undefined;
     };
     const translated = translatedAt(t);
-    const committedTick = this.lastCommit(topic, blocked, t);
+    const committedTick = this.#lastCommit(topic, blocked, t);
     const committed = translatedAt(committedTick);
     const out: IcebergPartition = {
       partition: p.id,
@@ -108,15 +105,15 @@ export class IcebergModel {
 
   /** The status at t (µs), for the named topics (all when empty). */
   status(t: number, filter: readonly string[]): IcebergStatus {
-    const down = this.unreachable.find((w) => t >= w.from && t < w.to);
-    const topics = this.topics
+    const down = this.#unreachable.find((w) => t >= w.from && t < w.to);
+    const topics = this.#topics
       .filter((topic) => filter.length === 0 || filter.includes(topic.name))
       .map((topic): IcebergTopic => {
-        const blocked = mergeWindows([...this.unreachable, ...topic.stalls]);
+        const blocked = mergeWindows([...this.#unreachable, ...topic.stalls]);
         return {
           topic: topic.name,
           lifecycleState: topic.state,
-          partitions: topic.partitions.map((p) => this.partition(topic, p, blocked, t)),
+          partitions: topic.partitions.map((p) => this.#partition(topic, p, blocked, t)),
         };
       });
     return {

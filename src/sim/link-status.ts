@@ -44,26 +44,26 @@ interface PartitionModel {
 
 /** Computes link and topic status; caches per-partition models. */
 export class LinkStatusModel {
-  private readonly models = new Map<string, PartitionModel>();
+  readonly #models = new Map<string, PartitionModel>();
 
-  private readonly plan: Plan;
-  private readonly links: readonly LinkSpec[];
-  private readonly linkPlans: Map<string, LinkPlan>;
+  readonly #plan: Plan;
+  readonly #links: readonly LinkSpec[];
+  readonly #linkPlans: Map<string, LinkPlan>;
 
   constructor(plan: Plan, links: readonly LinkSpec[], linkPlans: Map<string, LinkPlan>) {
-    this.plan = plan;
-    this.links = links;
-    this.linkPlans = linkPlans;
+    this.#plan = plan;
+    this.#links = links;
+    this.#linkPlans = linkPlans;
   }
 
   /** The link's spec, or undefined. */
   link(name: string): LinkSpec | undefined {
-    return this.links.find((l) => l.name === name);
+    return this.#links.find((l) => l.name === name);
   }
 
-  private model(link: LinkSpec, topic: TopicSpec, p: PartitionSpec, tp: TopicPlan): PartitionModel {
+  #model(link: LinkSpec, topic: TopicSpec, p: PartitionSpec, tp: TopicPlan): PartitionModel {
     const key = `${link.name}/${topic.name}/${p.id}`;
-    let m = this.models.get(key);
+    let m = this.#models.get(key);
     if (m === undefined) {
       const spikes = normalizeMods(tp.spikes);
       const cuts = new Set<number>([0]);
@@ -78,22 +78,22 @@ export class LinkStatusModel {
         cuts: [...cuts].sort((a, b) => a - b),
         stopped: tp.stopped,
       };
-      this.models.set(key, m);
+      this.#models.set(key, m);
     }
     return m;
   }
 
-  private source(m: PartitionModel, x: number): number {
+  #source(m: PartitionModel, x: number): number {
     return m.spec.h0 + m.spec.rate * flowIntegral(m.wave, x, m.spikes);
   }
 
-  private ideal(m: PartitionModel, x: number): number {
+  #ideal(m: PartitionModel, x: number): number {
     const d = m.spec.delay * (1 + 0.3 * Math.sin(m.dw * x + m.dp));
-    return this.source(m, x - d);
+    return this.#source(m, x - d);
   }
 
   /** Replication capacity consumed from 0 to x (records). */
-  private capacity(m: PartitionModel, x: number): number {
+  #capacity(m: PartitionModel, x: number): number {
     let stoppedFor = 0;
     for (const w of m.stopped) {
       const a = w.from / 1e6;
@@ -103,30 +103,30 @@ export class LinkStatusModel {
     return CAP * m.spec.rate * (x - stoppedFor);
   }
 
-  private replicated(m: PartitionModel, x: number): number {
-    let best = this.ideal(m, x);
-    const kx = this.capacity(m, x);
+  #replicated(m: PartitionModel, x: number): number {
+    let best = this.#ideal(m, x);
+    const kx = this.#capacity(m, x);
     for (const b of m.cuts) {
       if (b > x) break;
-      const v = this.ideal(m, b) + kx - this.capacity(m, b);
+      const v = this.#ideal(m, b) + kx - this.#capacity(m, b);
       if (v < best) best = v;
     }
     return best;
   }
 
   /** The last source refresh at or before x (s), skipping frozen windows. */
-  private lastRefresh(m: PartitionModel, x: number, frozen: Window[]): number {
+  #lastRefresh(m: PartitionModel, x: number, frozen: Window[]): number {
     const phase = unit(m.spec.h, 9) * REFRESH;
     let at = x;
     for (const w of frozen) if (x * 1e6 >= w.from && x * 1e6 < w.to) at = w.from / 1e6;
     return Math.floor((at - phase) / REFRESH) * REFRESH + phase;
   }
 
-  private partition(m: PartitionModel, tp: TopicPlan, t: number): ShadowTopicPartition {
+  #partition(m: PartitionModel, tp: TopicPlan, t: number): ShadowTopicPartition {
     const x = t / 1e6;
-    const refreshed = this.lastRefresh(m, x, tp.frozen);
-    const srcHwm = Math.floor(this.source(m, refreshed));
-    let hwm = Math.min(Math.floor(this.replicated(m, x)), srcHwm);
+    const refreshed = this.#lastRefresh(m, x, tp.frozen);
+    const srcHwm = Math.floor(this.#source(m, refreshed));
+    let hwm = Math.min(Math.floor(this.#replicated(m, x)), srcHwm);
     const term = tp.terminal;
     if (term !== undefined && t > term.done) hwm += Math.floor(m.spec.rate * 0.6 * ((t - term.done) / 1e6));
     const lso = m.spec.transactional ? srcHwm - (hash(m.spec.h, Math.floor(refreshed)) % 40) : srcHwm;
@@ -135,13 +135,13 @@ export class LinkStatusModel {
       highWatermark: BigInt(Math.max(0, hwm)),
       sourceHighWatermark: BigInt(srcHwm),
       sourceLastStableOffset: BigInt(Math.max(0, lso)),
-      sourceLastUpdatedTimestamp: absNs(this.plan.config.start, Math.round(refreshed * 1e6)),
+      sourceLastUpdatedTimestamp: absNs(this.#plan.config.start, Math.round(refreshed * 1e6)),
     };
   }
 
   /** A shadow topic at t (µs). */
   topic(link: LinkSpec, topic: TopicSpec, t: number): ShadowTopic {
-    const lp = this.linkPlans.get(link.name) as LinkPlan;
+    const lp = this.#linkPlans.get(link.name) as LinkPlan;
     const tp = lp.topics.get(topic.name) as TopicPlan;
     const term = tp.terminal;
     let state: ShadowTopic['status']['state'] = 'SHADOW_TOPIC_STATE_ACTIVE';
@@ -156,15 +156,15 @@ export class LinkStatusModel {
       sourceTopicId: topic.sourceTopicId,
       status: {
         state,
-        partitionInformation: topic.partitions.map((p) => this.partition(this.model(link, topic, p, tp), tp, t)),
+        partitionInformation: topic.partitions.map((p) => this.#partition(this.#model(link, topic, p, tp), tp, t)),
       },
     };
   }
 
   /** Task statuses of a link at t. */
   tasks(link: LinkSpec, t: number): TaskStatus[] {
-    const lp = this.linkPlans.get(link.name) as LinkPlan;
-    const { brokers, shardsPerBroker, seed } = this.plan.config;
+    const lp = this.#linkPlans.get(link.name) as LinkPlan;
+    const { brokers, shardsPerBroker, seed } = this.#plan.config;
     const lh = hash(seed, link.index, 41);
     const leader = brokers[lh % brokers.length] as number;
     const cfg = link.configurations;
@@ -180,7 +180,7 @@ export class LinkStatusModel {
       let reason = '';
       const fault = lp.taskFaults.find((f) => f.task === name && (f.broker === undefined || f.broker === brokerId) && t >= f.from && t < f.to);
       const unavailable = lp.unavailable.find((w) => t >= w.from && t < w.to);
-      if (!isUp(this.plan, brokerId, t)) {
+      if (!isUp(this.#plan, brokerId, t)) {
         state = 'TASK_STATE_NOT_RUNNING';
         reason = `broker ${brokerId} is down`;
       } else if (inAny(lp.paused, t)) {
@@ -202,7 +202,7 @@ export class LinkStatusModel {
 
   /** The whole shadow link at t. */
   shadowLink(link: LinkSpec, t: number): ShadowLink {
-    const lp = this.linkPlans.get(link.name) as LinkPlan;
+    const lp = this.#linkPlans.get(link.name) as LinkPlan;
     const tm = link.configurations.topicMetadataSyncOptions;
     const props = tm.excludeDefault ? ['cleanup.policy', 'max.message.bytes', 'timestamp.type'] : DEFAULT_PROPERTIES;
     return {
@@ -214,7 +214,7 @@ export class LinkStatusModel {
         shadowTopics: link.topics.map((tp) => this.topic(link, tp, t)),
         syncedShadowTopicProperties: [...new Set([...props, ...tm.syncedShadowTopicProperties])].sort(),
         taskStatuses: this.tasks(link, t),
-        schemaRegistrySyncStatus: schemaRegistryStatus(this.plan, link, lp, t),
+        schemaRegistrySyncStatus: schemaRegistryStatus(this.#plan, link, lp, t),
       },
     };
   }

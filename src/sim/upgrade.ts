@@ -17,12 +17,12 @@ interface Rollout {
 
 /** Derives the upgrade status from the rolling upgrades of the plan. */
 export class UpgradeModel {
-  private readonly rollouts: Rollout[] = [];
+  readonly #rollouts: Rollout[] = [];
 
-  private readonly plan: Plan;
+  readonly #plan: Plan;
 
   constructor(plan: Plan) {
-    this.plan = plan;
+    this.#plan = plan;
     let current: { release: string; logical: number } = INITIAL_RELEASE;
     const { brokers, autoFinalization } = plan.config;
     for (const e of eventsOf(plan, 'rolling_upgrade').sort((a, b) => (a.at < b.at ? -1 : 1))) {
@@ -38,7 +38,7 @@ export class UpgradeModel {
       const ready = Math.max(...[...members.values()].map((m) => m.known));
       const auto = e.autoFinalize ?? autoFinalization;
       const finalizeAt = auto ? ready + sec(10) : e.finalizeAfter !== undefined ? ready + us(e.finalizeAfter) : Infinity;
-      this.rollouts.push({ from: current, to, members, finalizeAt, auto });
+      this.#rollouts.push({ from: current, to, members, finalizeAt, auto });
       current = to;
     }
   }
@@ -46,15 +46,15 @@ export class UpgradeModel {
   /** The status at t (µs). */
   status(t: number): UpgradeStatus {
     let active: number = INITIAL_RELEASE.logical;
-    let auto = this.plan.config.autoFinalization;
-    const members: MemberVersion[] = this.plan.config.brokers.map((nodeId) => ({
-      alive: isUp(this.plan, nodeId, t),
+    let auto = this.#plan.config.autoFinalization;
+    const members: MemberVersion[] = this.#plan.config.brokers.map((nodeId) => ({
+      alive: isUp(this.#plan, nodeId, t),
       logicalVersion: BigInt(INITIAL_RELEASE.logical),
       nodeId,
       releaseVersion: INITIAL_RELEASE.release,
       versionKnown: true,
     }));
-    for (const r of this.rollouts) {
+    for (const r of this.#rollouts) {
       const first = Math.min(...[...r.members.values()].map((m) => m.down));
       if (t < first) break;
       auto = r.auto;

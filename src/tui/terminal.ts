@@ -14,27 +14,27 @@ export interface TerminalStreams {
 
 /** Restores the terminal exactly once, however the browser ends. */
 export class TerminalGuard {
-  private restored = false;
-  private readonly streams: TerminalStreams;
-  private readonly onExit = (): void => this.restore();
+  #restored = false;
+  readonly #streams: TerminalStreams;
+  readonly #onExit = (): void => this.restore();
 
   /** Switches to the alternate screen and arranges for the restore on process exit. */
   constructor(streams: TerminalStreams) {
-    this.streams = streams;
+    this.#streams = streams;
     streams.stdout.write(ESC.enter);
-    process.once('exit', this.onExit);
+    process.once('exit', this.#onExit);
   }
 
   /** Leaves raw mode and the alternate screen, shows the cursor; later calls do nothing. */
   restore(): void {
-    if (this.restored) return;
-    this.restored = true;
-    process.off('exit', this.onExit);
+    if (this.#restored) return;
+    this.#restored = true;
+    process.off('exit', this.#onExit);
     try {
-      if (this.streams.stdin?.isTTY === true) this.streams.stdin.setRawMode?.(false);
+      if (this.#streams.stdin?.isTTY === true) this.#streams.stdin.setRawMode?.(false);
     } catch {
       // the stream may already be closed; the escape sequences below still apply
     }
-    this.streams.stdout.write(ESC.leave);
+    this.#streams.stdout.write(ESC.leave);
   }
 }

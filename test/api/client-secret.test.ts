@@ -96,7 +96,7 @@ describe('loadSecret', () => {
 
 describe('client options', () => {
   const make = (o: Partial<ConnectClientOptions>) => () =>
-    new ConnectClient({ baseUrl: 'http://127.0.0.1:1', ...o } as ConnectClientOptions);
+    new ConnectClient({ baseUrl: 'http://127.0.0.1:1', ...o });
 
   it('refuses credentials in the base URL without echoing them', () => {
     const e = thrown(make({ baseUrl: `http://admin:${VALUE}@127.0.0.1:1` }));

@@ -6,6 +6,7 @@ describe('terminal-safe text', () => {
     const evil = 'a\x1b[31mred\x07\x9b2J\u202egnp.exe\u2066x\u2069\x7f';
     const safe = sanitizeForTerminal(evil);
     expect(safe).toBe('a\\x1b[31mred\\x07\\x9b2J\\u202egnp.exe\\u2066x\\u2069\\x7f');
+    // eslint-disable-next-line no-control-regex -- checks that no control character survives
     expect(safe).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
   });
 

@@ -15,8 +15,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonLossless, stringifyJson, type JsonValue } from '../../src/api/codec/lossless-json.ts';
 import { camelToSnake } from '../../src/api/schema/fields.ts';
-import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../../src/api/schema/operations.ts';
+import { OPERATION_NAMES, OPERATIONS, type OperationName, type ResponseOf } from '../../src/api/schema/operations.ts';
 import { RESOURCES, type ResourceName } from '../../src/api/schema/resources.ts';
+import type { ShadowTopic } from '../../src/api/schema/shadow-topic.ts';
 import { decodeAnswer, encodeAnswerTree } from '../../src/api/wire/answers.ts';
 import { encodeValue } from '../../src/api/wire/encode.ts';
 import { main } from '../../src/cli/main.ts';
@@ -62,13 +63,15 @@ const messageAt = (tree: Tree | undefined, name: string): Tree => (field(tree, n
 const listAt = (tree: Tree | undefined, name: string): Tree[] => (field(tree, name) as Tree[] | undefined) ?? [];
 
 function expectedRows(resource: ResourceName, op: OperationName, tree: Tree): { sent: Tree; row: Tree; schema: (typeof RESOURCES)[ResourceName]['schema'] }[] {
-  const decoded = decodeUntyped(op, tree) as Record<string, any>;
+  // the decoded answer of `op`; each use below is guarded by the operation it belongs to
+  const decoded = decodeUntyped(op, tree);
+  const linkAnswer = (): ResponseOf<'GetShadowLink'> => decoded as ResponseOf<'GetShadowLink'>;
   const wire = (v: unknown, t: Parameters<typeof encodeValue>[0]): JsonValue => parseJsonLossless(stringifyJson(encodeValue(t, v))) as JsonValue;
   const link = messageAt(tree, 'shadowLink');
-  const topicsOf = (): { link: string; topics: Tree[]; decoded: any[] } => {
-    if (op === 'GetShadowLink') return { link: decoded.shadowLink.name, topics: listAt(messageAt(link, 'status'), 'shadowTopics'), decoded: decoded.shadowLink.status.shadowTopics };
-    if (op === 'ListShadowTopics') return { link: LINK, topics: listAt(tree, 'shadowTopics'), decoded: decoded.shadowTopics };
-    return { link: LINK, topics: [messageAt(tree, 'shadowTopic')], decoded: [decoded.shadowTopic] };
+  const topicsOf = (): { link: string; topics: Tree[]; decoded: readonly ShadowTopic[] } => {
+    if (op === 'GetShadowLink') return { link: linkAnswer().shadowLink.name, topics: listAt(messageAt(link, 'status'), 'shadowTopics'), decoded: linkAnswer().shadowLink.status.shadowTopics };
+    if (op === 'ListShadowTopics') return { link: LINK, topics: listAt(tree, 'shadowTopics'), decoded: (decoded as ResponseOf<'ListShadowTopics'>).shadowTopics };
+    return { link: LINK, topics: [messageAt(tree, 'shadowTopic')], decoded: [(decoded as ResponseOf<'GetShadowTopic'>).shadowTopic] };
   };
   const schema = RESOURCES[resource].schema;
   switch (resource) {
@@ -77,7 +80,7 @@ function expectedRows(resource: ResourceName, op: OperationName, tree: Tree): { 
     case 'shadow-links':
       return [{ sent: link, row: link, schema }];
     case 'shadow-tasks':
-      return listAt(messageAt(link, 'status'), 'taskStatuses').map((t) => ({ sent: t, row: { shadowLinkName: decoded.shadowLink.name, ...t }, schema }));
+      return listAt(messageAt(link, 'status'), 'taskStatuses').map((t) => ({ sent: t, row: { shadowLinkName: linkAnswer().shadowLink.name, ...t }, schema }));
     case 'shadow-topics': {
       const t = topicsOf();
       return t.topics.map((topic) => ({ sent: topic, row: { shadowLinkName: t.link, ...topic }, schema }));
@@ -85,9 +88,9 @@ function expectedRows(resource: ResourceName, op: OperationName, tree: Tree): { 
     case 'shadow-partitions': {
       const t = topicsOf();
       return t.topics.flatMap((topic, i) => {
-        const d = t.decoded[i];
+        const d = t.decoded[i]!;
         return listAt(messageAt(topic, 'status'), 'partitionInformation').map((p, k) => {
-          const dp = d.status.partitionInformation[k];
+          const dp = d.status.partitionInformation[k]!;
           const lag = wire(dp.sourceHighWatermark - dp.highWatermark, { kind: 'int64' });
           return { sent: p, row: { shadowLinkName: t.link, topicName: d.name, ...p, lag }, schema };
         });
@@ -101,7 +104,7 @@ function expectedRows(resource: ResourceName, op: OperationName, tree: Tree): { 
       return listAt(tree, 'topics').map((t) => ({ sent: t, row: t, schema }));
     case 'iceberg-partitions':
       return listAt(tree, 'topics').flatMap((t, i) => {
-        const d = decoded.topics[i];
+        const d = (decoded as ResponseOf<'GetIcebergStatus'>).topics[i]!;
         return listAt(t, 'partitions').map((p) => ({ sent: p, row: { topic: d.topic, lifecycleState: d.lifecycleState, ...p }, schema }));
       });
     default:

@@ -117,7 +117,7 @@ describe('collect says what it will do', () => {
   it('--once on a database whose cluster another collector records: exit 1, and nothing polled', async () => {
     const db = dbPath();
     const holder = openDatabase(db);
-    sqliteLeases(holder.sqlite).acquire('default', 'host-a pid 42', Date.now(), 30_000);
+    await sqliteLeases(holder.sqlite).acquire('default', 'host-a pid 42', Date.now(), 30_000);
     holder.close();
     const served = sim.served();
     const io = memoryIo({ cwd: dir });

@@ -116,6 +116,7 @@ describe('collector output', () => {
     const text = tty.text();
     expect(text).toMatch(/2026-01-01T00:00:30Z c1 GetUpgradeStatus FAILED 1\/1 calls=4 \d+ms — unavailable \(HTTP 503\): upstream down\n/);
     expect(text).toMatch(/\rpolls 4 · errors 4 · rounds 1 · failed rounds 1 · db 2\.0 KiB/);
+    // eslint-disable-next-line no-control-regex -- checks that no escape sequence is printed
     expect(text).not.toMatch(/\x1b/);
     const plain = sink(false);
     createReporter(plain).status({ ...emptyStats(), rounds: 1, polls: 1 });

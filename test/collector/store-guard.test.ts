@@ -152,7 +152,7 @@ describe('two collectors for the same cluster on one database', () => {
     dead.close();
   });
 
-  it('a lease is taken atomically: of two owners asking at once, one holds it', () => {
+  it('a lease is taken atomically: of two owners asking at once, one holds it', async () => {
     const path = tempDbPath();
     const db1 = openDatabase(path);
     const db2 = openDatabase(path);
@@ -162,7 +162,7 @@ describe('two collectors for the same cluster on one database', () => {
     const r2 = l2.acquire('c1', 'two', 1000, 30_000) as { held: boolean; owner: string };
     expect([r1.held, r2.held]).toEqual([true, false]);
     expect(r2.owner).toBe('one');
-    l1.release('c1', 'one');
+    await l1.release('c1', 'one');
     expect((l2.acquire('c1', 'two', 1001, 30_000) as { held: boolean }).held).toBe(true);
     db1.close();
     db2.close();

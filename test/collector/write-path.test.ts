@@ -193,13 +193,12 @@ describe('held polls while the database refuses writes', () => {
   it('say what was lost on shutdown when the database never came back', async () => {
     const writer = memoryWriter();
     const out = sink();
-    let n = 0;
     const c = new Collector({
       config: config({ maxHeldBytes: 5_000 }),
       writer,
       env: {},
       now,
-      clientFactory: () => fakeClient(() => (n++, answer())),
+      clientFactory: () => fakeClient(() => answer()),
       reporter: createReporter(out),
       sleep: async () => true,
     });

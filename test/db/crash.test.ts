@@ -23,10 +23,10 @@ describe('a crash mid-poll leaves no partial poll', () => {
     polls.slice(0, 3).forEach((p) => ids.push(writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }))));
     const before = counts(db);
     // row 150 is broken: entities, versions and strings of rows 0..149 are already written when it throws
-    const broken = { ...polls[3]!.answer, connections: [...polls[3]!.answer.connections] } as ListKafkaConnectionsResponse;
+    const broken: ListKafkaConnectionsResponse = { ...polls[3]!.answer, connections: [...polls[3]!.answer.connections] };
     (broken.connections as unknown[])[150] = null;
     const good = okRecord('ListKafkaConnections', polls[3]!.answer, { at: polls[3]!.at, request: LIST_REQUEST });
-    const bad = { ...good, outcome: { ok: true, answer: broken, bytes: 0 } } as typeof good;
+    const bad: typeof good = { ...good, outcome: { ok: true, answer: broken, bytes: 0 } };
     expect(() => writer.writePoll(bad)).toThrow(PollWriteError);
     expect(counts(db)).toEqual(before);
     polls.slice(3).forEach((p) => ids.push(writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }))));

@@ -33,19 +33,21 @@ export function okRecord<N extends OperationName>(
 ): PollRecord {
   const text = (encodeAnswer as unknown as (op: OperationName, v: unknown) => string)(op, answer);
   const raw = o.raw ? new TextEncoder().encode(text) : undefined;
-  return {
+  // widened to any operation, as a PollRecord holds it (checking PollRecord<N> is too deep for tsc)
+  const record: PollRecord = {
     cluster: o.cluster ?? 'prod',
     operation: op,
     target: o.target ?? '',
-    request: o.request,
+    request: o.request as RequestOf<OperationName>,
     round: o.round ?? `r${o.at}`,
     attempt: 1,
     scheduledAt: o.at,
     startedAt: o.at,
     endedAt: o.at + SECOND / 10n,
-    outcome: { ok: true, answer, bytes: text.length, ...(raw === undefined ? {} : { raw }) },
+    outcome: { ok: true, answer: answer as ResponseOf<OperationName>, bytes: text.length, ...(raw === undefined ? {} : { raw }) },
     ...(o.coverage === undefined ? {} : { coverage: o.coverage }),
-  } as PollRecord;
+  };
+  return record;
 }
 
 /** A failed poll record. */
@@ -58,14 +60,15 @@ export function failedRecord(
     cluster: o.cluster ?? 'prod',
     operation: op,
     target: o.target ?? '',
-    request: o.request,
+    // any request: tests record failures of calls whose request does not matter
+    request: o.request as RequestOf<OperationName>,
     round: o.round ?? `r${o.at}`,
     attempt: o.attempt ?? 1,
     scheduledAt: o.at,
     startedAt: o.at,
     endedAt: o.at + SECOND,
     outcome: { ok: false, ...failure, bytes: failure.raw?.length ?? 0 },
-  } as PollRecord;
+  };
 }
 
 /** The ListKafkaConnections request the collector sends by default. */

@@ -76,7 +76,7 @@ function exerciseOnce(input: string, resource: ResourceRef, dialect: Dialect): n
     if (f.ast !== undefined && again.ast !== undefined) expect(shape(again.ast)).toEqual(shape(f.ast));
   } catch (err) {
     ms = performance.now() - t0;
-    if (!(err instanceof FilterError)) throw new Error(`non-FilterError for ${JSON.stringify(input)} [${dialect}]: ${String(err)}`);
+    if (!(err instanceof FilterError)) throw new Error(`non-FilterError for ${JSON.stringify(input)} [${dialect}]: ${String(err)}`, { cause: err });
     expect(err.start).toBeGreaterThanOrEqual(0);
     expect(err.end).toBeLessThanOrEqual(input.length);
     expect(err.render()).toContain('^');
@@ -85,7 +85,7 @@ function exerciseOnce(input: string, resource: ResourceRef, dialect: Dialect): n
   try {
     compileOrderBy(input, { resource, dialect });
   } catch (err) {
-    if (!(err instanceof FilterError)) throw new Error(`non-FilterError from order_by ${JSON.stringify(input)}: ${String(err)}`);
+    if (!(err instanceof FilterError)) throw new Error(`non-FilterError from order_by ${JSON.stringify(input)}: ${String(err)}`, { cause: err });
   }
   ms += performance.now() - t1;
   return ms;

@@ -29,7 +29,8 @@ function recording(): string {
     clientId: HOSTILE,
     $unknown: { echoedHeaders: { authorization: CREDENTIAL, forwardedFor: 'alice@example.com' }, note: 'seen from host pluto' },
   };
-  writer.writePoll(okRecord('ListKafkaConnections', { connections: [conn], totalSize: 1n, $unknown: { proxy: 'squid at bastion-7' } } as never, { at: T0, request: LIST_REQUEST }));
+  const answer = { connections: [conn], totalSize: 1n, $unknown: { proxy: 'squid at bastion-7' } };
+  writer.writePoll(okRecord('ListKafkaConnections', answer, { at: T0, request: LIST_REQUEST }));
   writer.close();
   return path;
 }

@@ -52,7 +52,7 @@ describe.skipIf(process.platform !== 'linux')('Ctrl-C during a long read', () =>
     void exited.then(() => (ended = true));
     // wait until the read is well under way
     while (!ended) {
-      let cpu = 0;
+      let cpu: number;
       try {
         cpu = cpuSeconds(child.pid!);
       } catch {

@@ -4,11 +4,25 @@ import type { FieldType, MessageSchema } from '../../src/api/schema/fields.ts';
 import { operationPath, type OperationName } from '../../src/api/schema/operations.ts';
 import type { SimServer } from '../../src/sim/index.ts';
 
+/**
+ * A JSON body as the tests read it: a Connect error's code and message, or an answer's fields
+ * (int64 values as decimal strings); any other field is read as unknown.
+ */
+export interface ReplyJson {
+  readonly code?: string;
+  readonly message?: string;
+  readonly totalSize?: string;
+  readonly connections?: readonly unknown[];
+  readonly shadowTopics?: readonly unknown[];
+  readonly [field: string]: unknown;
+}
+
 /** The answer of one call. */
 export interface Reply {
   status: number;
   text: string;
-  json: any;
+  /** the parsed JSON body (undefined when it is not JSON) */
+  json: ReplyJson | undefined;
   contentType: string;
 }
 
@@ -20,7 +34,7 @@ export async function call(server: SimServer, op: OperationName, body: unknown =
     body: init.method === 'GET' ? undefined : (init.raw ?? JSON.stringify(body)),
   });
   const text = await res.text();
-  let json: unknown;
+  let json: ReplyJson | undefined;
   try {
     json = JSON.parse(text);
   } catch {

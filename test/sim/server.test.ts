@@ -50,7 +50,7 @@ describe('the simulated server speaks Connect like a real one', () => {
     for (const [init, status, code, message] of cases) {
       const r = await call(sim, 'ListKafkaConnections', {}, init);
       expect({ status: r.status, code: r.json?.code }, JSON.stringify(init)).toEqual({ status, code });
-      expect(r.json.message).toMatch(message);
+      expect(r.json?.message).toMatch(message);
     }
     const missing = await fetch(`${sim.baseUrl}/acme.core.admin.v2.ClusterService/ListTopics`, { method: 'POST', headers: { 'content-type': 'application/json', 'connect-protocol-version': '1' }, body: '{}' });
     expect(missing.status).toBe(404);
@@ -73,7 +73,7 @@ describe('the simulated server speaks Connect like a real one', () => {
     ];
     for (const [op, body, status, code] of cases) {
       const r = await call(sim, op, body);
-      expect({ status: r.status, code: r.json.code }, `${op} ${JSON.stringify(body)}`).toEqual({ status, code });
+      expect({ status: r.status, code: r.json?.code }, `${op} ${JSON.stringify(body)}`).toEqual({ status, code });
     }
   });
 
@@ -93,13 +93,13 @@ describe('authentication, timeouts and a down broker', () => {
     const bearer = await startSimServer({ seed: 1, connections: 5, clock: 'manual', auth: { kind: 'bearer', token: 'tok', superuser: false } });
     try {
       const b64 = (s: string) => Buffer.from(s).toString('base64');
-      expect((await call(basic, 'GetUpgradeStatus')).json.code).toBe('unauthenticated');
+      expect((await call(basic, 'GetUpgradeStatus')).json?.code).toBe('unauthenticated');
       expect((await call(basic, 'GetUpgradeStatus', {}, { headers: { authorization: `Basic ${b64('admin:nope')}` } })).status).toBe(401);
       expect((await call(basic, 'GetUpgradeStatus', {}, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(401);
       expect((await call(basic, 'GetUpgradeStatus', {}, { headers: { authorization: `Basic ${b64('admin:s3cret')}` } })).status).toBe(200);
-      expect((await call(bearer, 'GetUpgradeStatus', {}, { headers: { authorization: 'Bearer wrong' } })).json.code).toBe('unauthenticated');
+      expect((await call(bearer, 'GetUpgradeStatus', {}, { headers: { authorization: 'Bearer wrong' } })).json?.code).toBe('unauthenticated');
       const denied = await call(bearer, 'GetUpgradeStatus', {}, { headers: { authorization: 'Bearer tok' } });
-      expect({ status: denied.status, code: denied.json.code }).toEqual({ status: 403, code: 'permission_denied' });
+      expect({ status: denied.status, code: denied.json?.code }).toEqual({ status: 403, code: 'permission_denied' });
     } finally {
       await basic.close();
       await bearer.close();
@@ -111,7 +111,7 @@ describe('authentication, timeouts and a down broker', () => {
     const sim = await startSimServer({ seed: 1, connections: 5, clock: 'manual', scenario });
     try {
       const r = await call(sim, 'GetUpgradeStatus', {}, { headers: { 'connect-timeout-ms': '50' } });
-      expect({ status: r.status, code: r.json.code }).toEqual({ status: 504, code: 'deadline_exceeded' });
+      expect({ status: r.status, code: r.json?.code }).toEqual({ status: 504, code: 'deadline_exceeded' });
       expect((await call(sim, 'GetIcebergStatus', {}, { headers: { 'connect-timeout-ms': '5000' } })).status).toBe(200);
     } finally {
       await sim.close();

@@ -25,6 +25,7 @@ const env = (over: Partial<KeyEnv> = {}): KeyEnv => ({
 function keys(state: AppState, names: readonly string[], e: KeyEnv = env()): AppState {
   let s = state;
   for (const n of names) {
+    // eslint-disable-next-line no-control-regex -- tells printable key names from control characters
     const text = n.length === 1 && !/[\u0000-\u001f]/.test(n);
     for (const a of handleKey(s, n, text, e).actions) s = reduceApp(s, a);
   }

@@ -21,14 +21,14 @@ class FakeOut extends EventEmitter {
 class FakeIn extends EventEmitter {
   readonly isTTY = true;
   raw: boolean[] = [];
-  private data: string | null = null;
+  #data: string | null = null;
   type(s: string): void {
-    this.data = s;
+    this.#data = s;
     this.emit('readable');
   }
   read(): string | null {
-    const d = this.data;
-    this.data = null;
+    const d = this.#data;
+    this.#data = null;
     return d;
   }
   setEncoding(): void {}

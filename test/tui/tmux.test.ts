@@ -31,7 +31,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** One tmux server (its own socket) running one command in a pane of a fixed size. */
 class Terminal {
-  private readonly socket = `flightrec-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  readonly #socket = `flightrec-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   readonly columns: number;
   readonly rows: number;
   constructor(columns: number, rows: number) {
@@ -39,20 +39,20 @@ class Terminal {
     this.rows = rows;
   }
 
-  private tmux(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-    const r = spawnSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+  #tmux(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+    const r = spawnSync('tmux', ['-L', this.#socket, ...args], { encoding: 'utf8' });
     return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
   }
 
   start(command: string, cwd: string): void {
     // CI=true always: ink renders only the final frame under CI unless the browser forces live rendering
-    const r = this.tmux('new-session', '-d', '-s', SESSION, '-x', String(this.columns), '-y', String(this.rows), '-c', cwd, '-e', 'TERM=xterm-256color', '-e', 'CI=true', command);
+    const r = this.#tmux('new-session', '-d', '-s', SESSION, '-x', String(this.columns), '-y', String(this.rows), '-c', cwd, '-e', 'TERM=xterm-256color', '-e', 'CI=true', command);
     if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
   }
 
   /** The visible pane. */
   screen(): string {
-    return this.tmux('capture-pane', '-p', '-t', SESSION).stdout;
+    return this.#tmux('capture-pane', '-p', '-t', SESSION).stdout;
   }
 
   /** Waits until the pane shows `text`; returns the pane. */
@@ -68,11 +68,11 @@ class Terminal {
 
   /** Types keys (tmux key names or literal text). */
   keys(...k: string[]): void {
-    this.tmux('send-keys', '-t', SESSION, ...k);
+    this.#tmux('send-keys', '-t', SESSION, ...k);
   }
 
   stop(): void {
-    this.tmux('kill-server');
+    this.#tmux('kill-server');
   }
 }
 
@@ -99,8 +99,8 @@ function expectUsable(s: string, columns: number, view: string): void {
 
 /** Visits every view of the browser in sequence, checking each frame. */
 async function visitEveryView(t: Terminal): Promise<void> {
-  let s = await t.waitFor('Latest events');
-  s = await t.waitFor(/upgrade\.member-versi/);
+  await t.waitFor('Latest events');
+  let s = await t.waitFor(/upgrade\.member-versi/);
   expectUsable(s, t.columns, 'overview');
   expect(s, 'the overview keeps its upgrade line').toMatch(/upgrade +✓ FINALIZED/);
   expect(s.split('\n').filter((l) => l !== '').length).toBeLessThanOrEqual(t.rows - 1);
@@ -112,7 +112,7 @@ async function visitEveryView(t: Terminal): Promise<void> {
   expect(s).toMatch(/ (B|KiB|MiB)\/s /);
 
   t.keys('j', 'Enter');
-  s = await t.waitFor(/connections › connection [0-9a-f-]{8}/);
+  await t.waitFor(/connections › connection [0-9a-f-]{8}/);
   s = await t.waitFor(/History: \d+ samples/);
   expectUsable(s, t.columns, 'connection');
 
@@ -120,14 +120,14 @@ async function visitEveryView(t: Terminal): Promise<void> {
   s = await t.waitFor('overview › shadow-links');
   expectUsable(s, t.columns, 'shadow-links');
   t.keys('Enter');
-  s = await t.waitFor('link dr-primary');
+  await t.waitFor('link dr-primary');
   s = await t.waitFor('Shadow topics');
   expectUsable(s, t.columns, 'shadow-link');
   // every task is listed (9 on dr-primary), not "… 3 more"
   expect(s.match(/ b\d\/s\d {2}[A-Z_]+/g)?.length).toBe(9);
   expect(s).not.toMatch(/… \d+ more \(/);
   t.keys('j', 'Enter');
-  s = await t.waitFor('topic payments');
+  await t.waitFor('topic payments');
   s = await t.waitFor(/LAG OVER TIME/);
   expectUsable(s, t.columns, 'shadow-topic');
   // a past cursor: the lag sparklines have no gaps
@@ -137,15 +137,15 @@ async function visitEveryView(t: Terminal): Promise<void> {
   t.keys('T');
 
   t.keys(':upgrade', 'Enter');
-  s = await t.waitFor('overview › upgrade');
+  await t.waitFor('overview › upgrade');
   s = await t.waitFor('Members');
   expectUsable(s, t.columns, 'upgrade');
   t.keys(':iceberg', 'Enter');
-  s = await t.waitFor('overview › iceberg');
+  await t.waitFor('overview › iceberg');
   s = await t.waitFor('Partitions');
   expectUsable(s, t.columns, 'iceberg');
   t.keys(':timeline', 'Enter');
-  s = await t.waitFor('overview › timeline');
+  await t.waitFor('overview › timeline');
   s = await t.waitFor(/TIME +(SEV +)?KIND +ENTITY/);
   expectUsable(s, t.columns, 'timeline');
   // every event of the demo is on one day: the times are the time of day
@@ -154,7 +154,7 @@ async function visitEveryView(t: Terminal): Promise<void> {
 
   // the recording is from 2026-01-01: a time of day would count back from today, so give the date
   t.keys(':diff', 'Enter', 't', '2026-01-01T00:10:00Z', 'Enter', 'm', 't', '2026-01-01T00:12:00Z', 'Enter', 'm');
-  s = await t.waitFor(/RESOURCE +CHANGE +ENTITY +DETAILS/);
+  await t.waitFor(/RESOURCE +CHANGE +ENTITY +DETAILS/);
   s = await t.waitFor(/\d+ difference/);
   expectUsable(s, t.columns, 'diff');
 

@@ -186,6 +186,7 @@ describe('browse: follow, safety, no colour', () => {
     try {
       const raw = await b.press(':conn', KEY.enter);
       expect(raw).toMatch(/[↑·+×] [0-9a-f]{8}/);
+      // eslint-disable-next-line no-control-regex -- checks that no colour escape sequence is printed
       expect(b.raw()).not.toMatch(/\u001b\[(3[0-9]|9[0-7]|4[0-9]|2)m/);
       expect(lines(b.frame()).length).toBeLessThanOrEqual(39);
     } finally {

@@ -121,6 +121,7 @@ export function resolveOptions(options: ConnectClientOptions): ResolvedOptions {
     throw new RangeError(`maxParseBytes must be a positive integer, got ${String(maxParseBytes)}`);
   }
   const userAgent = options.userAgent ?? 'flightrec';
+  // eslint-disable-next-line no-control-regex -- a user agent must not carry control characters
   if (/[\u0000-\u001f\u007f]/.test(userAgent)) throw new ClientConfigError('userAgent contains a control character');
   return {
     origin: url.origin,
@@ -136,6 +137,7 @@ export function resolveOptions(options: ConnectClientOptions): ResolvedOptions {
   };
 }
 
+// eslint-disable-next-line no-control-regex -- finds control characters to refuse them
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function resolveAuth(auth: ClientAuth | undefined): Pick<ResolvedOptions, 'authorization' | 'authDescription' | 'secretNeedles'> {

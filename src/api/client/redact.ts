@@ -23,6 +23,7 @@ function jsonEscapedForms(text: string): string[] {
     const h = c.charCodeAt(0).toString(16).padStart(4, '0');
     return `\\u${upper ? h.toUpperCase() : h}`;
   };
+  // eslint-disable-next-line no-control-regex -- matches everything outside ASCII, NUL included
   const nonAscii = (upper: boolean): string => plain.replace(/[^\u0000-\u007f]/g, (c) => hex(c, upper));
   return [plain, plain.replace(/\//g, '\\/'), nonAscii(false), nonAscii(true)];
 }

@@ -162,36 +162,36 @@ function setKey(obj: JsonObject, key: string, value: JsonValue): void {
 
 /** Iterative recursive-descent parser producing bigint for unsafe integer literals. */
 class LosslessParser {
-  private pos = 0;
-  private readonly s: string;
+  #pos = 0;
+  readonly #s: string;
 
   constructor(text: string) {
-    this.s = text;
+    this.#s = text;
   }
 
   parse(): JsonValue {
-    const s = this.s;
+    const s = this.#s;
     const containers: Array<JsonValue[] | JsonObject> = [];
     const keys: string[] = [];
     let value: JsonValue;
     for (;;) {
-      this.skipWs();
-      const c = s.charCodeAt(this.pos);
+      this.#skipWs();
+      const c = s.charCodeAt(this.#pos);
       if (c === 0x7b || c === 0x5b) {
-        if (containers.length >= MAX_JSON_DEPTH) this.tooDeep(this.pos);
-        this.pos++;
-        this.skipWs();
+        if (containers.length >= MAX_JSON_DEPTH) this.#tooDeep(this.#pos);
+        this.#pos++;
+        this.#skipWs();
         if (c === 0x7b) {
-          if (s.charCodeAt(this.pos) === 0x7d) {
-            this.pos++;
+          if (s.charCodeAt(this.#pos) === 0x7d) {
+            this.#pos++;
             value = {};
           } else {
             containers.push({});
-            keys.push(this.parseKey());
+            keys.push(this.#parseKey());
             continue;
           }
-        } else if (s.charCodeAt(this.pos) === 0x5d) {
-          this.pos++;
+        } else if (s.charCodeAt(this.#pos) === 0x5d) {
+          this.#pos++;
           value = [];
         } else {
           containers.push([]);
@@ -199,79 +199,79 @@ class LosslessParser {
           continue;
         }
       } else if (c === QUOTE) {
-        value = this.parseString();
+        value = this.#parseString();
       } else if (c === 0x2d || isDigit(c)) {
-        value = this.parseNumber();
-      } else if (c === 0x74 && s.startsWith('true', this.pos)) {
-        this.pos += 4;
+        value = this.#parseNumber();
+      } else if (c === 0x74 && s.startsWith('true', this.#pos)) {
+        this.#pos += 4;
         value = true;
-      } else if (c === 0x66 && s.startsWith('false', this.pos)) {
-        this.pos += 5;
+      } else if (c === 0x66 && s.startsWith('false', this.#pos)) {
+        this.#pos += 5;
         value = false;
-      } else if (c === 0x6e && s.startsWith('null', this.pos)) {
-        this.pos += 4;
+      } else if (c === 0x6e && s.startsWith('null', this.#pos)) {
+        this.#pos += 4;
         value = null;
       } else {
-        this.unexpected(this.pos, 'a value');
+        this.#unexpected(this.#pos, 'a value');
       }
       // Attach the finished value to its parents, closing every container that ends here.
       for (;;) {
         const top = containers[containers.length - 1];
         if (top === undefined) {
-          this.skipWs();
-          if (this.pos < s.length) this.fail(this.pos, 'unexpected data after the JSON value');
+          this.#skipWs();
+          if (this.#pos < s.length) this.#fail(this.#pos, 'unexpected data after the JSON value');
           return value;
         }
         const isArray = Array.isArray(top);
         if (isArray) top.push(value);
         else setKey(top, keys[keys.length - 1] as string, value);
-        this.skipWs();
-        const d = s.charCodeAt(this.pos);
+        this.#skipWs();
+        const d = s.charCodeAt(this.#pos);
         if (d === 0x2c) {
-          this.pos++;
-          if (!isArray) keys[keys.length - 1] = this.parseKey();
+          this.#pos++;
+          if (!isArray) keys[keys.length - 1] = this.#parseKey();
           break;
         }
         if (d === (isArray ? 0x5d : 0x7d)) {
-          this.pos++;
+          this.#pos++;
           containers.pop();
           keys.pop();
           value = top;
           continue;
         }
-        this.unexpected(this.pos, isArray ? '"," or "]"' : '"," or "}"');
+        this.#unexpected(this.#pos, isArray ? '"," or "]"' : '"," or "}"');
       }
     }
   }
 
-  private skipWs(): void {
-    const s = this.s;
-    let c = s.charCodeAt(this.pos);
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = s.charCodeAt(++this.pos);
+  #skipWs(): void {
+    const s = this.#s;
+    let c = s.charCodeAt(this.#pos);
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = s.charCodeAt(++this.#pos);
   }
 
-  private parseKey(): string {
-    this.skipWs();
-    if (this.s.charCodeAt(this.pos) !== QUOTE) this.unexpected(this.pos, 'a string key');
-    const key = this.parseString();
-    this.skipWs();
-    if (this.s.charCodeAt(this.pos) !== 0x3a) this.unexpected(this.pos, '":" after the key');
-    this.pos++;
+  #parseKey(): string {
+    this.#skipWs();
+    if (this.#s.charCodeAt(this.#pos) !== QUOTE) this.#unexpected(this.#pos, 'a string key');
+    const key = this.#parseString();
+    this.#skipWs();
+    if (this.#s.charCodeAt(this.#pos) !== 0x3a) this.#unexpected(this.#pos, '":" after the key');
+    this.#pos++;
     return key;
   }
 
-  private parseString(): string {
-    const s = this.s;
-    const start = this.pos + 1;
+  #parseString(): string {
+    const s = this.#s;
+    const start = this.#pos + 1;
     let i = start;
     for (;;) {
       const c = s.charCodeAt(i);
       if (c === QUOTE) {
-        this.pos = i + 1;
+        this.#pos = i + 1;
         return s.slice(start, i);
       }
       if (c === BACKSLASH) break;
-      if (c < 0x20 || Number.isNaN(c)) this.badStringChar(i);
+      if (c < 0x20 || Number.isNaN(c)) this.#badStringChar(i);
       i++;
     }
     let out = s.slice(start, i);
@@ -279,7 +279,7 @@ class LosslessParser {
     for (;;) {
       const c = s.charCodeAt(i);
       if (c === QUOTE) {
-        this.pos = i + 1;
+        this.#pos = i + 1;
         return out + s.slice(chunk, i);
       }
       if (c === BACKSLASH) {
@@ -293,37 +293,37 @@ class LosslessParser {
           out += String.fromCharCode(parseInt(s.slice(i + 2, i + 6), 16));
           i += 6;
         } else if (Number.isNaN(e)) {
-          this.fail(i + 1, 'unexpected end of input');
+          this.#fail(i + 1, 'unexpected end of input');
         } else {
-          this.fail(i, `invalid escape ${JSON.stringify(s.slice(i, e === 0x75 ? i + 6 : i + 2))} in string`);
+          this.#fail(i, `invalid escape ${JSON.stringify(s.slice(i, e === 0x75 ? i + 6 : i + 2))} in string`);
         }
         chunk = i;
         continue;
       }
-      if (c < 0x20 || Number.isNaN(c)) this.badStringChar(i);
+      if (c < 0x20 || Number.isNaN(c)) this.#badStringChar(i);
       i++;
     }
   }
 
-  private badStringChar(i: number): never {
-    if (i >= this.s.length) this.fail(i, 'unexpected end of input (unterminated string)');
-    const code = this.s.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0');
-    this.fail(i, `control character U+${code} in string (must be escaped)`);
+  #badStringChar(i: number): never {
+    if (i >= this.#s.length) this.#fail(i, 'unexpected end of input (unterminated string)');
+    const code = this.#s.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0');
+    this.#fail(i, `control character U+${code} in string (must be escaped)`);
   }
 
-  private parseNumber(): number | bigint | JsonNumber {
-    const s = this.s;
-    const start = this.pos;
+  #parseNumber(): number | bigint | JsonNumber {
+    const s = this.#s;
+    const start = this.#pos;
     let i = start;
     if (s.charCodeAt(i) === 0x2d) i++;
     const first = s.charCodeAt(i);
     if (first === 0x30) i++;
     else if (isDigit(first)) while (isDigit(s.charCodeAt(i))) i++;
-    else this.unexpected(i, 'a digit');
+    else this.#unexpected(i, 'a digit');
     let integer = true;
     if (s.charCodeAt(i) === 0x2e) {
       i++;
-      if (!isDigit(s.charCodeAt(i))) this.unexpected(i, 'a digit after "."');
+      if (!isDigit(s.charCodeAt(i))) this.#unexpected(i, 'a digit after "."');
       while (isDigit(s.charCodeAt(i))) i++;
       integer = false;
     }
@@ -332,11 +332,11 @@ class LosslessParser {
       i++;
       const sign = s.charCodeAt(i);
       if (sign === 0x2b || sign === 0x2d) i++;
-      if (!isDigit(s.charCodeAt(i))) this.unexpected(i, 'a digit in the exponent');
+      if (!isDigit(s.charCodeAt(i))) this.#unexpected(i, 'a digit in the exponent');
       while (isDigit(s.charCodeAt(i))) i++;
       integer = false;
     }
-    this.pos = i;
+    this.#pos = i;
     const text = s.slice(start, i);
     if (integer && i - start > 15) {
       const big = BigInt(text);
@@ -347,19 +347,19 @@ class LosslessParser {
     return String(n) === text ? n : new JsonNumber(text);
   }
 
-  private tooDeep(at: number): never {
-    const e = syntaxError(this.s, at, DEPTH_DETAIL);
+  #tooDeep(at: number): never {
+    const e = syntaxError(this.#s, at, DEPTH_DETAIL);
     throw new JsonDepthError(e.detail, e.offset, e.line, e.column);
   }
 
-  private unexpected(at: number, expected: string): never {
-    if (at >= this.s.length) this.fail(at, 'unexpected end of input');
-    const ch = String.fromCodePoint(this.s.codePointAt(at) as number);
-    this.fail(at, `unexpected character ${JSON.stringify(ch)}, expected ${expected}`);
+  #unexpected(at: number, expected: string): never {
+    if (at >= this.#s.length) this.#fail(at, 'unexpected end of input');
+    const ch = String.fromCodePoint(this.#s.codePointAt(at) as number);
+    this.#fail(at, `unexpected character ${JSON.stringify(ch)}, expected ${expected}`);
   }
 
-  private fail(at: number, detail: string): never {
-    throw syntaxError(this.s, at, detail);
+  #fail(at: number, detail: string): never {
+    throw syntaxError(this.#s, at, detail);
   }
 }
 

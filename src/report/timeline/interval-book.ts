@@ -47,18 +47,18 @@ function addPollId(ids: bigint[], id: bigint): void {
 
 /** Open intervals by key, and the events produced so far. */
 export class IntervalBook {
-  private readonly open = new Map<string, Open>();
-  private readonly done: TimelineEvent[] = [];
+  readonly #open = new Map<string, Open>();
+  readonly #done: TimelineEvent[] = [];
 
   /** True when an interval is open under `key`. */
   has(key: string): boolean {
-    return this.open.has(key);
+    return this.#open.has(key);
   }
 
   /** Opens an interval under `key` (a no-op when one is open already). */
   start(key: string, spec: OpenSpec): void {
-    if (this.open.has(key)) return;
-    this.open.set(key, {
+    if (this.#open.has(key)) return;
+    this.#open.set(key, {
       kind: spec.kind,
       severity: spec.severity,
       entity: spec.entity,
@@ -75,7 +75,7 @@ export class IntervalBook {
 
   /** Updates an open interval: raises its severity, refreshes the description and the state during it (`after`). */
   update(key: string, u: { severity?: Severity; description?: string; after?: Record<string, string>; pollId?: bigint }): void {
-    const o = this.open.get(key);
+    const o = this.#open.get(key);
     if (o === undefined) return;
     if (u.severity !== undefined) o.severity = maxSeverity(o.severity, u.severity);
     if (u.description !== undefined) o.description = u.description;
@@ -85,12 +85,12 @@ export class IntervalBook {
 
   /** Closes the interval under `key` at `end`, with what the ending poll showed (`after`); false when none was open. */
   end(key: string, end: bigint, pollId: bigint, after?: Record<string, string>): boolean {
-    const o = this.open.get(key);
+    const o = this.#open.get(key);
     if (o === undefined) return false;
-    this.open.delete(key);
+    this.#open.delete(key);
     if (after !== undefined) Object.assign(o.after, after);
     addPollId(o.pollIds, pollId);
-    this.done.push(this.toEvent(o, end < o.start ? o.start : end));
+    this.#done.push(this.#toEvent(o, end < o.start ? o.start : end));
     return true;
   }
 
@@ -98,7 +98,7 @@ export class IntervalBook {
   closed(spec: OpenSpec & { readonly end: bigint; readonly endPollId: bigint }): void {
     const ids = [spec.pollId];
     addPollId(ids, spec.endPollId);
-    this.done.push({
+    this.#done.push({
       kind: spec.kind,
       severity: spec.severity,
       entity: spec.entity,
@@ -114,7 +114,7 @@ export class IntervalBook {
 
   /** Records a point event. */
   point(spec: Omit<OpenSpec, 'startedBefore'>): void {
-    this.done.push({
+    this.#done.push({
       kind: spec.kind,
       severity: spec.severity,
       entity: spec.entity,
@@ -130,12 +130,12 @@ export class IntervalBook {
 
   /** Every event: closed intervals, points, and the open intervals as ongoing. */
   finish(): TimelineEvent[] {
-    const out = this.done.slice();
-    for (const o of this.open.values()) out.push(this.toEvent(o, null));
+    const out = this.#done.slice();
+    for (const o of this.#open.values()) out.push(this.#toEvent(o, null));
     return out;
   }
 
-  private toEvent(o: Open, end: bigint | null): TimelineEvent {
+  #toEvent(o: Open, end: bigint | null): TimelineEvent {
     return {
       kind: o.kind,
       severity: o.severity,

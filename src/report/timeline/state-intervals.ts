@@ -44,35 +44,35 @@ export function shortState(prefix: string, state: string): string {
 
 /** Tracks the states of many entities of one kind. */
 export class StateIntervals {
-  private readonly last = new Map<string, Last>();
-  private readonly book: IntervalBook;
-  private readonly spec: StateSpec;
+  readonly #last = new Map<string, Last>();
+  readonly #book: IntervalBook;
+  readonly #spec: StateSpec;
 
   constructor(book: IntervalBook, spec: StateSpec) {
-    this.book = book;
-    this.spec = spec;
+    this.#book = book;
+    this.#spec = spec;
   }
 
   /** Records the state of one entity at one poll. */
   observe(o: StateObservation): void {
     const reason = o.reason ?? '';
-    const prev = this.last.get(o.key);
-    const short = shortState(this.spec.prefix, o.state);
+    const prev = this.#last.get(o.key);
+    const short = shortState(this.#spec.prefix, o.state);
     const text = `${o.label}: ${short}${reason !== '' ? ` (${reason})` : ''}`;
     if (prev !== undefined && prev.state === o.state) {
       if (prev.reason !== reason) {
-        this.book.update(o.key, { description: text, after: { state: short, reason }, pollId: o.pollId });
+        this.#book.update(o.key, { description: text, after: { state: short, reason }, pollId: o.pollId });
         prev.reason = reason;
       }
       return;
     }
-    const before: Record<string, string> = prev === undefined ? {} : { state: shortState(this.spec.prefix, prev.state), reason: prev.reason };
-    if (prev !== undefined) this.book.end(o.key, o.time, o.pollId, { state: short, reason });
-    this.last.set(o.key, { state: o.state, reason });
-    const severity = this.spec.severity[o.state];
+    const before: Record<string, string> = prev === undefined ? {} : { state: shortState(this.#spec.prefix, prev.state), reason: prev.reason };
+    if (prev !== undefined) this.#book.end(o.key, o.time, o.pollId, { state: short, reason });
+    this.#last.set(o.key, { state: o.state, reason });
+    const severity = this.#spec.severity[o.state];
     if (severity === undefined) return;
-    this.book.start(o.key, {
-      kind: this.spec.kind,
+    this.#book.start(o.key, {
+      kind: this.#spec.kind,
       severity,
       entity: o.entity,
       related: o.related,
@@ -87,13 +87,13 @@ export class StateIntervals {
 
   /** The entity is no longer listed: its interval (if any) ends here. */
   gone(key: string, time: bigint, pollId: bigint): void {
-    if (!this.last.has(key)) return;
-    this.last.delete(key);
-    this.book.end(key, time, pollId, { state: '(gone)' });
+    if (!this.#last.has(key)) return;
+    this.#last.delete(key);
+    this.#book.end(key, time, pollId, { state: '(gone)' });
   }
 
   /** The keys currently tracked. */
   keys(): IterableIterator<string> {
-    return this.last.keys();
+    return this.#last.keys();
   }
 }

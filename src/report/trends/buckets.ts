@@ -5,25 +5,25 @@ export class Buckets {
   readonly since: bigint;
   readonly until: bigint;
   readonly count: number;
-  private readonly span: bigint;
+  readonly #span: bigint;
 
   constructor(since: bigint, until: bigint, count: number) {
     this.since = since;
     this.until = until;
     this.count = Math.max(1, count);
-    this.span = until > since ? until - since : 1n;
+    this.#span = until > since ? until - since : 1n;
   }
 
   /** The bucket of an instant (clamped to the window). */
   index(t: bigint): number {
     if (t <= this.since) return 0;
     if (t >= this.until) return this.count - 1;
-    return Math.min(this.count - 1, Number(((t - this.since) * BigInt(this.count)) / this.span));
+    return Math.min(this.count - 1, Number(((t - this.since) * BigInt(this.count)) / this.#span));
   }
 
   /** The width of one bucket in seconds. */
   seconds(): number {
-    return Number(this.span) / 1e9 / this.count;
+    return Number(this.#span) / 1e9 / this.count;
   }
 
   /** A new series of NaN. */

@@ -16,49 +16,49 @@ const MAX_POINTS = 8192;
 
 /** Non-decreasing (time, offset) points of one source partition. */
 export class SourceHistory {
-  private times: bigint[] = [];
-  private offsets: number[] = [];
+  #times: bigint[] = [];
+  #offsets: number[] = [];
 
   /** Number of recorded points. */
   get length(): number {
-    return this.times.length;
+    return this.#times.length;
   }
 
   /** Records the source high watermark as refreshed at `time`; a decrease restarts the history. */
   add(time: bigint, offset: number): void {
-    const n = this.times.length;
+    const n = this.#times.length;
     if (n > 0) {
-      const lastT = this.times[n - 1] as bigint;
-      const lastO = this.offsets[n - 1] as number;
+      const lastT = this.#times[n - 1] as bigint;
+      const lastO = this.#offsets[n - 1] as number;
       if (offset < lastO) {
-        this.times = [];
-        this.offsets = [];
+        this.#times = [];
+        this.#offsets = [];
       } else if (time <= lastT) {
-        if (time === lastT && offset > lastO) this.offsets[n - 1] = offset;
+        if (time === lastT && offset > lastO) this.#offsets[n - 1] = offset;
         return;
       }
     }
-    this.times.push(time);
-    this.offsets.push(offset);
-    if (this.times.length > MAX_POINTS) {
-      this.times.splice(0, MAX_POINTS / 4);
-      this.offsets.splice(0, MAX_POINTS / 4);
+    this.#times.push(time);
+    this.#offsets.push(offset);
+    if (this.#times.length > MAX_POINTS) {
+      this.#times.splice(0, MAX_POINTS / 4);
+      this.#offsets.splice(0, MAX_POINTS / 4);
     }
   }
 
   /** Average source rate over the recorded history, records per second (0 when unknown). */
   ratePerSecond(): number {
-    const n = this.times.length;
+    const n = this.#times.length;
     if (n < 2) return 0;
-    const dt = Number((this.times[n - 1] as bigint) - (this.times[0] as bigint)) / 1e9;
-    return dt > 0 ? ((this.offsets[n - 1] as number) - (this.offsets[0] as number)) / dt : 0;
+    const dt = Number((this.#times[n - 1] as bigint) - (this.#times[0] as bigint)) / 1e9;
+    return dt > 0 ? ((this.#offsets[n - 1] as number) - (this.#offsets[0] as number)) / dt : 0;
   }
 
   /** When the source reached `offset` (ns), interpolated; undefined when it cannot be told. */
   reachedAt(offset: number): { time: bigint; extrapolated: boolean } | undefined {
-    const n = this.times.length;
+    const n = this.#times.length;
     if (n === 0) return undefined;
-    const offs = this.offsets;
+    const offs = this.#offsets;
     if (offset > (offs[n - 1] as number)) return undefined;
     // first index whose offset reaches `offset`
     let lo = 0;
@@ -68,7 +68,7 @@ export class SourceHistory {
       if ((offs[mid] as number) >= offset) hi = mid;
       else lo = mid + 1;
     }
-    const t1 = this.times[lo] as bigint;
+    const t1 = this.#times[lo] as bigint;
     const o1 = offs[lo] as number;
     if (lo === 0) {
       if (o1 === offset) return { time: t1, extrapolated: false };
@@ -76,7 +76,7 @@ export class SourceHistory {
       if (rate <= 0) return undefined;
       return { time: t1 - BigInt(Math.round(((o1 - offset) / rate) * 1e9)), extrapolated: true };
     }
-    const t0 = this.times[lo - 1] as bigint;
+    const t0 = this.#times[lo - 1] as bigint;
     const o0 = offs[lo - 1] as number;
     const frac = o1 === o0 ? 1 : (offset - o0) / (o1 - o0);
     return { time: t0 + BigInt(Math.round(Number(t1 - t0) * frac)), extrapolated: false };
@@ -84,9 +84,9 @@ export class SourceHistory {
 
   /** How far behind `now` a shadow at `shadowOffset` is (0 when at or past the source). */
   timeLag(now: bigint, shadowOffset: number): TimeLag | undefined {
-    const n = this.times.length;
+    const n = this.#times.length;
     if (n === 0) return undefined;
-    if (shadowOffset >= (this.offsets[n - 1] as number)) return { ns: 0n, extrapolated: false };
+    if (shadowOffset >= (this.#offsets[n - 1] as number)) return { ns: 0n, extrapolated: false };
     const at = this.reachedAt(shadowOffset);
     if (at === undefined) return undefined;
     const ns = now - at.time;

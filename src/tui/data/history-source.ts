@@ -26,122 +26,122 @@ const GAP_KINDS = /^(collection\.gap|api\.(unavailable|timeout|refused|error))$/
 export class HistorySource implements BrowseSource {
   readonly cluster: string;
   readonly database: string;
-  private readonly reader: HistoryReader;
-  private pollList: PollRow[] = [];
-  private instantList: bigint[] = [];
-  private states = new Lru<string, StateAt>(24);
-  private changes = new Lru<bigint, ConnectionChanges>(4);
-  private details = new Lru<string, ConnectionDetail | undefined>(4);
-  private diffs = new Lru<string, DiffResult>(4);
-  private catalogs = new Lru<bigint, IcebergStatus['catalog'] | undefined>(8);
-  private fresh = new Lru<bigint, Freshness>(8);
-  private timelineCache: Timeline | undefined;
-  private members: Map<number, VersionStep[]> | undefined;
+  readonly #reader: HistoryReader;
+  #pollList: PollRow[] = [];
+  #instantList: bigint[] = [];
+  #states = new Lru<string, StateAt>(24);
+  #changes = new Lru<bigint, ConnectionChanges>(4);
+  #details = new Lru<string, ConnectionDetail | undefined>(4);
+  #diffs = new Lru<string, DiffResult>(4);
+  #catalogs = new Lru<bigint, IcebergStatus['catalog'] | undefined>(8);
+  #fresh = new Lru<bigint, Freshness>(8);
+  #timelineCache: Timeline | undefined;
+  #members: Map<number, VersionStep[]> | undefined;
 
-  private readonly workerPath: string | undefined;
-  private readonly clusterOpt: { readonly cluster?: string };
-  private pending: Promise<void> | undefined;
-  private task: TimelineTask | undefined;
-  private closed = false;
+  readonly #workerPath: string | undefined;
+  readonly #clusterOpt: { readonly cluster?: string };
+  #pending: Promise<void> | undefined;
+  #task: TimelineTask | undefined;
+  #closed = false;
 
   /**
    * Wraps a reader; `cluster` names the recorded cluster (undefined: the only one). With
    * `workerPath` (the database file) the timeline is computed in a worker thread.
    */
   constructor(reader: HistoryReader, opts: { database: string; cluster?: string; workerPath?: string }) {
-    this.reader = reader;
+    this.#reader = reader;
     this.database = opts.database;
-    this.workerPath = opts.workerPath;
+    this.#workerPath = opts.workerPath;
     const clusters = reader.clusters();
     this.cluster = opts.cluster ?? clusters[0] ?? '(none recorded)';
     // several clusters without a choice are refused by the caller; the reader picks the only one itself
-    this.clusterOpt = opts.cluster === undefined ? {} : { cluster: opts.cluster };
-    this.readPolls();
+    this.#clusterOpt = opts.cluster === undefined ? {} : { cluster: opts.cluster };
+    this.#readPolls();
   }
 
-  private readPolls(): void {
-    const polls = this.reader.polls({ ...this.clusterOpt });
+  #readPolls(): void {
+    const polls = this.#reader.polls({ ...this.#clusterOpt });
     const times = [...new Set(polls.map(pollInstant))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    this.pollList = polls;
-    this.instantList = times;
+    this.#pollList = polls;
+    this.#instantList = times;
   }
 
   /** Every recorded poll (ok or not), oldest first. */
   polls(): readonly PollRow[] {
-    return this.pollList;
+    return this.#pollList;
   }
 
   instants(): readonly bigint[] {
-    return this.instantList;
+    return this.#instantList;
   }
 
   refresh(): readonly bigint[] | undefined {
-    const before = this.pollList.length;
-    this.readPolls();
-    if (this.pollList.length === before) return undefined;
-    this.timelineCache = undefined;
-    this.members = undefined;
-    this.details.clear();
-    this.diffs.clear();
-    this.fresh.clear();
-    return this.instantList;
+    const before = this.#pollList.length;
+    this.#readPolls();
+    if (this.#pollList.length === before) return undefined;
+    this.#timelineCache = undefined;
+    this.#members = undefined;
+    this.#details.clear();
+    this.#diffs.clear();
+    this.#fresh.clear();
+    return this.#instantList;
   }
 
   /** True once the timeline has been computed (it is computed after the first frame). */
   timelineReady(): boolean {
-    return this.timelineCache !== undefined;
+    return this.#timelineCache !== undefined;
   }
 
   prepareTimeline(): Promise<void> {
-    if (this.timelineCache !== undefined || this.closed) return Promise.resolve();
-    if (this.pending !== undefined) return this.pending;
-    const polls = this.pollList.length;
+    if (this.#timelineCache !== undefined || this.#closed) return Promise.resolve();
+    if (this.#pending !== undefined) return this.#pending;
+    const polls = this.#pollList.length;
     // after close() the database is gone: nothing may read it any more
     const sync = (): void => {
-      if (!this.closed) this.fullTimeline();
+      if (!this.#closed) this.#fullTimeline();
     };
     let started: Promise<void>;
-    if (this.workerPath === undefined) started = new Promise<void>((resolve) => setTimeout(() => resolve(sync()), 0));
+    if (this.#workerPath === undefined) started = new Promise<void>((resolve) => setTimeout(() => resolve(sync()), 0));
     else {
-      const task = timelineInWorker(this.workerPath, this.clusterOpt.cluster);
-      this.task = task;
+      const task = timelineInWorker(this.#workerPath, this.#clusterOpt.cluster);
+      this.#task = task;
       started = task.result.then(
         (t) => {
           // a refresh since the start makes this result stale: recompute on the next use
-          if (this.pollList.length === polls) this.timelineCache ??= t;
+          if (this.#pollList.length === polls) this.#timelineCache ??= t;
         },
         () => sync(),
       );
     }
-    this.pending = started.finally(() => {
-      this.pending = undefined;
-      this.task = undefined;
+    this.#pending = started.finally(() => {
+      this.#pending = undefined;
+      this.#task = undefined;
     });
-    return this.pending;
+    return this.#pending;
   }
 
   /** Stops background work; call before closing the database. */
   close(): void {
-    this.closed = true;
-    this.task?.stop();
+    this.#closed = true;
+    this.#task?.stop();
   }
 
-  private fullTimeline(): Timeline {
-    this.timelineCache ??= buildTimeline(this.reader, { ...this.clusterOpt });
-    return this.timelineCache;
+  #fullTimeline(): Timeline {
+    this.#timelineCache ??= buildTimeline(this.#reader, { ...this.#clusterOpt });
+    return this.#timelineCache;
   }
 
   timeline(): readonly TimelineEvent[] {
-    return this.fullTimeline().events;
+    return this.#fullTimeline().events;
   }
 
   /** The key series of the timeline (connection counts, lags), when already computed. */
   seriesIfReady(): Timeline['series'] | undefined {
-    return this.timelineCache?.series;
+    return this.#timelineCache?.series;
   }
 
   gapAt(at: bigint): Gap | undefined {
-    const events = this.timelineCache?.events;
+    const events = this.#timelineCache?.events;
     if (events === undefined) return undefined;
     for (const e of events) {
       if (e.type !== 'interval' || !GAP_KINDS.test(e.kind)) continue;
@@ -151,24 +151,24 @@ export class HistorySource implements BrowseSource {
   }
 
   freshness(asOf: bigint): Freshness {
-    return this.fresh.get(asOf, () => freshnessOfRecording(this.reader, this.pollList, asOf, this.clusterOpt.cluster));
+    return this.#fresh.get(asOf, () => freshnessOfRecording(this.#reader, this.#pollList, asOf, this.#clusterOpt.cluster));
   }
 
   stateAt<R = object>(resource: ResourceName, at: bigint): StateAt<R> {
-    return this.states.get(`${resource}@${at}`, () => {
-      const s = this.reader.stateAt(resource, at, this.clusterOpt);
+    return this.#states.get(`${resource}@${at}`, () => {
+      const s = this.#reader.stateAt(resource, at, this.#clusterOpt);
       return { poll: s.poll, rows: s.rows };
     }) as StateAt<R>;
   }
 
   connectionChanges(at: bigint): ConnectionChanges {
-    return this.changes.get(at, () => {
-      const cur = this.reader.stateAt('connections', at, this.clusterOpt);
+    return this.#changes.get(at, () => {
+      const cur = this.#reader.stateAt('connections', at, this.#clusterOpt);
       const first = cur.polls[0] ?? cur.poll;
       if (first === undefined) return { kinds: new Map(), gone: [] };
       const start = pollInstant(first);
       let previous: PollRow | undefined;
-      for (const p of this.pollList) {
+      for (const p of this.#pollList) {
         if (p.operation !== 'ListKafkaConnections' || p.outcome !== 'ok') continue;
         if (pollInstant(p) >= start) break;
         previous = p;
@@ -184,8 +184,8 @@ export class HistorySource implements BrowseSource {
   }
 
   connection(uid: string, at: bigint): ConnectionDetail | undefined {
-    return this.details.get(`${uid}@${at}`, () => {
-      const samples = this.reader.entityHistory('connections', { uid }, this.clusterOpt).map((s) => ({
+    return this.#details.get(`${uid}@${at}`, () => {
+      const samples = this.#reader.entityHistory('connections', { uid }, this.#clusterOpt).map((s) => ({
         at: pollInstant(s.poll),
         row: s.row as KafkaConnection,
       }));
@@ -194,34 +194,34 @@ export class HistorySource implements BrowseSource {
   }
 
   partitionLags(link: string, topic: string, at: bigint): ReadonlyMap<string, string> {
-    const idx = this.instantList.findIndex((t) => t > at);
-    const end = idx < 0 ? this.instantList.length - 1 : idx - 1;
-    const since = this.instantList[Math.max(0, end - 59)] ?? at;
-    const samples = [...this.reader.samples('shadow-partitions', { since, until: at, ...this.clusterOpt })];
+    const idx = this.#instantList.findIndex((t) => t > at);
+    const end = idx < 0 ? this.#instantList.length - 1 : idx - 1;
+    const since = this.#instantList[Math.max(0, end - 59)] ?? at;
+    const samples = [...this.#reader.samples('shadow-partitions', { since, until: at, ...this.#clusterOpt })];
     return partitionLagSparks(samples, link, topic, since, at);
   }
 
   memberVersions(): ReadonlyMap<number, readonly VersionStep[]> {
-    if (this.members === undefined) {
-      const first = this.instantList[0];
-      const last = this.instantList[this.instantList.length - 1];
-      const samples = first === undefined || last === undefined ? [] : [...this.reader.samples('upgrade-members', { since: first, until: last, ...this.clusterOpt })];
-      this.members = memberVersionSteps(samples);
+    if (this.#members === undefined) {
+      const first = this.#instantList[0];
+      const last = this.#instantList[this.#instantList.length - 1];
+      const samples = first === undefined || last === undefined ? [] : [...this.#reader.samples('upgrade-members', { since: first, until: last, ...this.#clusterOpt })];
+      this.#members = memberVersionSteps(samples);
     }
-    return this.members;
+    return this.#members;
   }
 
   icebergCatalog(at: bigint): IcebergStatus['catalog'] | undefined {
     const poll = this.stateAt('iceberg-topics', at).poll;
     if (poll === undefined) return undefined;
-    return this.catalogs.get(poll.id, () => {
-      const answer = this.reader.reconstructAnswer(poll.id).answer as IcebergStatus | undefined;
+    return this.#catalogs.get(poll.id, () => {
+      const answer = this.#reader.reconstructAnswer(poll.id).answer as IcebergStatus | undefined;
       return answer?.catalog;
     });
   }
 
   diff(from: bigint, to: bigint): DiffResult {
     // states and configuration entity by entity; moving values show as the totals of the panel
-    return this.diffs.get(`${from}-${to}`, () => diffStates(this.reader, { from, to, ...this.clusterOpt, only: ['state', 'config'] }));
+    return this.#diffs.get(`${from}-${to}`, () => diffStates(this.#reader, { from, to, ...this.#clusterOpt, only: ['state', 'config'] }));
   }
 }

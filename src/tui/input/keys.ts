@@ -51,6 +51,7 @@ export function isTextKey(input: string, key: KeyFlags): boolean {
   if (key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown || key.home || key.end) {
     return false;
   }
+  // eslint-disable-next-line no-control-regex -- tells typed text from control keys
   return !/[\u0000-\u001f\u007f]/.test(input);
 }
 
@@ -89,6 +90,7 @@ export function burstKeys(input: string, key: KeyFlags, keepText: boolean): Burs
     run = '';
   };
   for (const ch of input) {
+    // eslint-disable-next-line no-control-regex -- tells typed text from control keys
     if (/[\u0000-\u001f\u007f]/.test(ch)) {
       flush();
       out.push({ name: controlName(ch), text: false });

@@ -1,9 +1,12 @@
 /** Where a timeline entity (`broker/3`, `link/dr`, `shadow-topic/dr/orders`, ...) is shown in the browser. */
 import type { RowTarget } from '../data/grid.ts';
 
+// eslint-disable-next-line no-control-regex -- finds the control characters a filter string escapes
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
 /** A string as an extended-dialect filter literal (quotes, backslashes and wildcards escaped). */
 export function filterString(text: string): string {
-  const body = text.replace(/[\\"*]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  const body = text.replace(/[\\"*]/g, (c) => `\\${c}`).replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return `"${body}"`;
 }
 

@@ -21,10 +21,12 @@ export const HOSTILE: readonly string[] = [
 ];
 
 /** Raw characters that must never reach a terminal or a page from cluster text (tab and newline are plain whitespace). */
+// eslint-disable-next-line no-control-regex -- finds the control characters a terminal must never see
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]/g;
 
 /** The unsafe characters in an output, with a little context each (empty when it is harmless). */
 export function unsafeIn(text: string, opts: { allowSgr?: boolean } = {}): string[] {
+  // eslint-disable-next-line no-control-regex -- strips SGR escape sequences
   const scanned = opts.allowSgr === true ? text.replace(/\u001b\[[0-9;]*m/g, '') : text;
   const out: string[] = [];
   for (const m of scanned.matchAll(UNSAFE)) {

@@ -33,15 +33,15 @@ class Screen extends EventEmitter {
 /** A keyboard: what is written comes out as input events. */
 class Keyboard extends EventEmitter {
   readonly isTTY = true;
-  private data: string | null = null;
+  #data: string | null = null;
   write(data: string): void {
-    this.data = data;
+    this.#data = data;
     this.emit('readable');
     this.emit('data', data);
   }
   read = (): string | null => {
-    const d = this.data;
-    this.data = null;
+    const d = this.#data;
+    this.#data = null;
     return d;
   };
   setEncoding(): void {}
@@ -54,6 +54,7 @@ class Keyboard extends EventEmitter {
 
 /** Strips SGR and other CSI escape sequences. */
 export function plain(text: string): string {
+  // eslint-disable-next-line no-control-regex -- strips terminal escape sequences
   return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 }
 

@@ -34,20 +34,20 @@ export class Tally {
 
 /** Tallies by key; `touched` lists those counted in the current poll. */
 export class TallyMap {
-  private readonly map = new Map<string, Tally>();
+  readonly #map = new Map<string, Tally>();
   /** the tallies counted in the current poll */
   touched: Tally[] = [];
 
   /** The tally of a key (created on first use). */
   get(key: string): Tally {
-    let t = this.map.get(key);
-    if (t === undefined) this.map.set(key, (t = new Tally(key)));
+    let t = this.#map.get(key);
+    if (t === undefined) this.#map.set(key, (t = new Tally(key)));
     return t;
   }
 
   /** The open count of a key in poll `gen` (0 when not counted). */
   openAt(key: string, gen: number): number {
-    const t = this.map.get(key);
+    const t = this.#map.get(key);
     return t !== undefined && t.gen === gen ? t.open : 0;
   }
 
@@ -131,38 +131,38 @@ export function authFailed(c: ConnFacts): boolean {
 
 /** Tracks uids across polls and digests each frame. */
 export class ConnTracker {
-  private readonly uids = new Map<string, Entry>();
-  private readonly clients = new TallyMap();
-  private readonly brokers = new TallyMap();
-  private readonly groups = new TallyMap();
-  private readonly groupIdle: bigint;
-  private readonly inFlightStuck: bigint;
+  readonly #uids = new Map<string, Entry>();
+  readonly #clients = new TallyMap();
+  readonly #brokers = new TallyMap();
+  readonly #groups = new TallyMap();
+  readonly #groupIdle: bigint;
+  readonly #inFlightStuck: bigint;
   /** the same thresholds as numbers, when exact (else NaN: compared as bigints) */
-  private readonly groupIdleNumber: number;
-  private readonly inFlightStuckNumber: number;
-  private generation = 0;
-  private previousTime: bigint | undefined;
+  readonly #groupIdleNumber: number;
+  readonly #inFlightStuckNumber: number;
+  #generation = 0;
+  #previousTime: bigint | undefined;
   /** the previous frame's rows and their entries, by position: a row listed again nearby is found without a lookup */
-  private previousRows: readonly ConnFacts[] = [];
-  private previousEntries: Entry[] = [];
+  #previousRows: readonly ConnFacts[] = [];
+  #previousEntries: Entry[] = [];
 
   constructor(th: Thresholds['connections']) {
-    this.groupIdle = th.groupIdle;
-    this.inFlightStuck = th.inFlightStuck;
-    this.groupIdleNumber = exactNumber(th.groupIdle);
-    this.inFlightStuckNumber = exactNumber(th.inFlightStuck);
+    this.#groupIdle = th.groupIdle;
+    this.#inFlightStuck = th.inFlightStuck;
+    this.#groupIdleNumber = exactNumber(th.groupIdle);
+    this.#inFlightStuckNumber = exactNumber(th.inFlightStuck);
   }
 
   /** Digests the next frame. */
   digest(frame: ConnFrame): ConnDigest {
-    const gen = ++this.generation;
+    const gen = ++this.#generation;
     const first = gen === 1;
     const complete = frame.poll.coverage !== 'truncated';
     const opened: ConnFacts[] = [];
     const closed: ConnFacts[] = [];
     const vanished: { uid: string; nodeId: number }[] = [];
     const stuck: StuckRequest[] = [];
-    const { clients, brokers, groups, groupIdle, inFlightStuck, groupIdleNumber, inFlightStuckNumber } = this;
+    const clients = this.#clients, brokers = this.#brokers, groups = this.#groups, groupIdle = this.#groupIdle, inFlightStuck = this.#inFlightStuck, groupIdleNumber = this.#groupIdleNumber, inFlightStuckNumber = this.#inFlightStuckNumber;
     clients.touched = [];
     brokers.touched = [];
     groups.touched = [];
@@ -174,7 +174,7 @@ export class ConnTracker {
     let openCount = 0;
     let duplicates = 0;
     let seen = 0;
-    const { previousRows, previousEntries } = this;
+    const previousRows = this.#previousRows, previousEntries = this.#previousEntries;
     const entries = new Array<Entry>(rows.length);
     let j = 0;
     for (let i = 0; i < rows.length; i++) {
@@ -191,7 +191,7 @@ export class ConnTracker {
           break;
         }
       }
-      e ??= this.uids.get(row.uid);
+      e ??= this.#uids.get(row.uid);
       if (e === undefined) {
         const groupId = row.groupId;
         e = {
@@ -205,7 +205,7 @@ export class ConnTracker {
           groupId,
           group: groupId === '' ? undefined : groups.get(groupId),
         };
-        this.uids.set(row.uid, e);
+        this.#uids.set(row.uid, e);
         entries[i] = e;
         seen++;
         opened.push(row);
@@ -272,19 +272,19 @@ export class ConnTracker {
         if (isStuck) stuck.push({ row, longest: BigInt(longest), apiKey });
       }
     }
-    this.previousRows = rows;
-    this.previousEntries = entries;
+    this.#previousRows = rows;
+    this.#previousEntries = entries;
     // only when some uid known before was not listed now (the common case lists them all)
-    if (complete && this.uids.size > seen) {
+    if (complete && this.#uids.size > seen) {
       // by value: entries iterated as [key, value] pairs would cost an array each
-      for (const e of this.uids.values()) {
+      for (const e of this.#uids.values()) {
         if (e.seen === gen) continue;
         if (!e.closed) vanished.push({ uid: e.uid, nodeId: e.nodeId });
-        this.uids.delete(e.uid);
+        this.#uids.delete(e.uid);
       }
     }
-    const d: ConnDigest = { frame, gen, previousTime: this.previousTime, first, complete, opened, closed, vanished, clients, brokers, groups, stuck, openCount, duplicates };
-    this.previousTime = frame.time;
+    const d: ConnDigest = { frame, gen, previousTime: this.#previousTime, first, complete, opened, closed, vanished, clients, brokers, groups, stuck, openCount, duplicates };
+    this.#previousTime = frame.time;
     return d;
   }
 }

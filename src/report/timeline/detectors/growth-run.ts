@@ -20,57 +20,57 @@ export type RunStep =
 
 /** Tracks one series. */
 export class GrowthRun {
-  private low: RunPoint | undefined;
-  private peak: RunPoint | undefined;
-  private growing = false;
+  #low: RunPoint | undefined;
+  #peak: RunPoint | undefined;
+  #growing = false;
 
   /** The run's lowest point, while growing. */
   get from(): RunPoint | undefined {
-    return this.growing ? this.low : undefined;
+    return this.#growing ? this.#low : undefined;
   }
 
   /** True while a run longer than the threshold is under way. */
   get active(): boolean {
-    return this.growing;
+    return this.#growing;
   }
 
   /** Feeds the next point; `threshold` is the rise that counts, `noise` the dip that does not break the run. */
   step(p: RunPoint, threshold: number, noise: number): RunStep {
-    if (this.low === undefined || this.peak === undefined) {
-      this.low = p;
-      this.peak = p;
+    if (this.#low === undefined || this.#peak === undefined) {
+      this.#low = p;
+      this.#peak = p;
       return { kind: 'none' };
     }
-    const span = this.peak.value - this.low.value;
-    if (p.value < this.peak.value - Math.max(noise, span * 0.1)) {
-      const peak = this.peak;
-      const wasGrowing = this.growing;
-      this.growing = false;
-      this.low = p;
-      this.peak = p;
+    const span = this.#peak.value - this.#low.value;
+    if (p.value < this.#peak.value - Math.max(noise, span * 0.1)) {
+      const peak = this.#peak;
+      const wasGrowing = this.#growing;
+      this.#growing = false;
+      this.#low = p;
+      this.#peak = p;
       return wasGrowing ? { kind: 'ended', peak } : { kind: 'none' };
     }
-    if (!this.growing && p.value <= this.low.value + noise) {
+    if (!this.#growing && p.value <= this.#low.value + noise) {
       // flat or lower: the run, if any, starts from here
-      this.low = p.value < this.low.value || this.peak.value - this.low.value <= noise ? p : this.low;
-      if (this.low === p) this.peak = p;
-      else if (p.value >= this.peak.value) this.peak = p;
+      this.#low = p.value < this.#low.value || this.#peak.value - this.#low.value <= noise ? p : this.#low;
+      if (this.#low === p) this.#peak = p;
+      else if (p.value >= this.#peak.value) this.#peak = p;
       return { kind: 'none' };
     }
-    if (p.value >= this.peak.value) this.peak = p;
-    if (!this.growing && this.peak.value - this.low.value >= threshold) {
-      this.growing = true;
-      return { kind: 'started', from: this.low };
+    if (p.value >= this.#peak.value) this.#peak = p;
+    if (!this.#growing && this.#peak.value - this.#low.value >= threshold) {
+      this.#growing = true;
+      return { kind: 'started', from: this.#low };
     }
-    return this.growing ? { kind: 'growing', peak: this.peak } : { kind: 'none' };
+    return this.#growing ? { kind: 'growing', peak: this.#peak } : { kind: 'none' };
   }
 
   /** Forgets the run (e.g. the series stopped meaning anything); returns the peak if one was growing. */
   reset(): RunPoint | undefined {
-    const peak = this.growing ? this.peak : undefined;
-    this.low = undefined;
-    this.peak = undefined;
-    this.growing = false;
+    const peak = this.#growing ? this.#peak : undefined;
+    this.#low = undefined;
+    this.#peak = undefined;
+    this.#growing = false;
     return peak;
   }
 }
