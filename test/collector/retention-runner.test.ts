@@ -187,7 +187,7 @@ describe('the retention runner', () => {
   });
 
   it('past maxSize removes the oldest raw history first, never the newest poll of an operation', async () => {
-    const { db, reader, writer, maintenance } = recorded();
+    const { db, writer, maintenance } = recorded();
     const pruner = new RetentionPruner(db);
     const used = pruner.usedBytes();
     const { runner: r, lines } = runner(db, { maxSizeBytes: Math.floor(used * 0.7) }, pruner, {
