@@ -107,21 +107,30 @@ function sameMap(a: IntMap, index: IndexEntries | undefined, b: IntMap): boolean
  * True when the row's slow values other than maps equal these (`v`: the values and the row):
  * straight-line code generated from fields.ts where allowed, else a loop over GETTERS.
  */
-const sameScalars: (v: [SlowValues, KafkaConnection]) => boolean =
-  generate<(v: [SlowValues, KafkaConnection]) => boolean>(
+const sameScalars: (v: [SlowValues, KafkaConnection | undefined]) => boolean =
+  generate<(v: [SlowValues, KafkaConnection | undefined]) => boolean>(
     `const a = v[0], c = v[1];\nreturn ${
       FIELDS.flatMap((f, i) => (IS_MAP[i] ? [] : [`a[${i}] === ${pathCode(f, 'c')}`])).join(' &&\n  ') || 'true'
     };`,
   ) ??
   (([values, c]) => {
+    if (c === undefined) return false;
     for (let i = 0; i < GETTERS.length; i++) if (!IS_MAP[i] && values[i] !== GETTERS[i]!(c)) return false;
     return true;
   });
 
+/** sameScalars' argument, reused (no array per row compared). */
+const PAIR: [SlowValues, KafkaConnection | undefined] = [NO_VALUES, undefined];
+
 /** True when the row has exactly these slow attributes. */
 export function sameAttrs(a: Attrs, c: KafkaConnection): boolean {
   const values = a.values;
-  if (!sameScalars([values, c])) return false;
+  const pair = PAIR;
+  pair[0] = values;
+  pair[1] = c;
+  const same = sameScalars(pair);
+  pair[1] = undefined;
+  if (!same) return false;
   if (a.unknown !== slowUnknown(c)) return false;
   for (let i = 0; i < GETTERS.length; i++) {
     if (IS_MAP[i] && !sameMap(values[i] as IntMap, a.indexes[i], GETTERS[i]!(c) as IntMap)) return false;
