@@ -5,7 +5,8 @@
 import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { slowUnknown } from './codec.ts';
 import type { SlowValues } from './fields.ts';
-import { FIELDS, GETTERS, NO_VALUES, slowValuesOf } from './slow.ts';
+import { generate } from '../../api/wire/record-literal.ts';
+import { FIELDS, GETTERS, NO_VALUES, pathCode, slowValuesOf } from './slow.ts';
 
 /** A connection the writer remembers. */
 export interface Entity {
@@ -102,12 +103,34 @@ function sameMap(a: IntMap, index: IndexEntries | undefined, b: IntMap): boolean
   return i === ka.length;
 }
 
+/**
+ * True when the row's slow values other than maps equal these (`v`: the values and the row):
+ * straight-line code generated from fields.ts where allowed, else a loop over GETTERS.
+ */
+const sameScalars: (v: [SlowValues, KafkaConnection | undefined]) => boolean =
+  generate<(v: [SlowValues, KafkaConnection | undefined]) => boolean>(
+    `const a = v[0], c = v[1];\nreturn ${
+      FIELDS.flatMap((f, i) => (IS_MAP[i] ? [] : [`a[${i}] === ${pathCode(f, 'c')}`])).join(' &&\n  ') || 'true'
+    };`,
+  ) ??
+  (([values, c]) => {
+    if (c === undefined) return false;
+    for (let i = 0; i < GETTERS.length; i++) if (!IS_MAP[i] && values[i] !== GETTERS[i]!(c)) return false;
+    return true;
+  });
+
+/** sameScalars' argument, reused (no array per row compared). */
+const PAIR: [SlowValues, KafkaConnection | undefined] = [NO_VALUES, undefined];
+
 /** True when the row has exactly these slow attributes. */
 export function sameAttrs(a: Attrs, c: KafkaConnection): boolean {
   const values = a.values;
-  for (let i = 0; i < GETTERS.length; i++) {
-    if (!IS_MAP[i] && values[i] !== GETTERS[i]!(c)) return false;
-  }
+  const pair = PAIR;
+  pair[0] = values;
+  pair[1] = c;
+  const same = sameScalars(pair);
+  pair[1] = undefined;
+  if (!same) return false;
   if (a.unknown !== slowUnknown(c)) return false;
   for (let i = 0; i < GETTERS.length; i++) {
     if (IS_MAP[i] && !sameMap(values[i] as IntMap, a.indexes[i], GETTERS[i]!(c) as IntMap)) return false;

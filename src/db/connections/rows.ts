@@ -6,7 +6,7 @@
 import { cloneJson, parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { KafkaConnection as KafkaConnectionSchema, type KafkaConnection } from '../../api/schema/connection.ts';
 import type { AbsentFields } from '../../api/schema/fields.ts';
-import { recordLiteral } from '../../api/wire/record-literal.ts';
+import { generate, recordLiteral } from '../../api/wire/record-literal.ts';
 import { big, FAST, type FastSample, type SampleSlot } from './codec.ts';
 import type { AnySlowValue, SlowValues } from './fields.ts';
 import { A_ITEMS, inFlightAbsent, itemAbsent, markAbsent, statsAbsent, topAbsent } from './presence.ts';
@@ -211,30 +211,41 @@ function inFlight(s: FastSample | SampleSlot, x: Record<string, Record<string, J
 
 type Stats = KafkaConnection['totalRequestStatistics'];
 
+/** The fast values of a row being built, by slot: [template, idle, inFlight, total, recent] (reused). */
+const FAST_SLOTS = [AT.idleDuration, AT.inFlightRequests, AT.totalRequestStatistics, AT.recentRequestStatistics];
 /**
- * Makes a row from its values in schema order: one object literal (generated), or field by field
+ * Makes a row from a version's row values (`v[0]`, schema order) and its four fast values
+ * (`v[1..4]`): one object literal (generated from the schema's field names), or field by field
  * where code generation is refused.
  */
-const makeRow: (values: readonly unknown[]) => Record<string, unknown> =
-  recordLiteral(ROW_NAMES) ??
-  ((values) => {
+const makeRow: (v: unknown[]) => Record<string, unknown> =
+  generate<(v: unknown[]) => Record<string, unknown>>(
+    `const t = v[0];\nreturn { ${ROW_NAMES.map((name, i) => {
+      const fast = FAST_SLOTS.indexOf(i);
+      return `${JSON.stringify(name)}: ${fast >= 0 ? `v[${fast + 1}]` : `t[${i}]`}`;
+    }).join(', ')} };`,
+  ) ??
+  ((v) => {
+    const t = v[0] as readonly unknown[];
     const o: Record<string, unknown> = {};
-    ROW_NAMES.forEach((name, i) => (o[name] = values[i]));
+    ROW_NAMES.forEach((name, i) => {
+      const fast = FAST_SLOTS.indexOf(i);
+      o[name] = fast >= 0 ? v[fast + 1] : t[i];
+    });
     return o;
   });
-/** The values of the row being built (filled, used and left behind by buildConnection). */
-const scratch = new Array<unknown>(ROW_NAMES.length);
+/** makeRow's argument, reused. */
+const args = new Array<unknown>(5);
 
 /** Puts a connection row back together from its slow parts and a sample (shared parts are frozen). */
 export function buildConnection(p: ConnSlow, s: FastSample): KafkaConnection {
   const x = s.extra === undefined ? undefined : (parseJsonLossless(s.extra) as Record<string, Record<string, JsonValue>>);
   const v = s.v;
   const a = s.absent;
-  const row = p.row;
-  const values = scratch;
-  for (let i = 0; i < row.length; i++) values[i] = row[i];
-  values[AT.idleDuration] = big(v[FAST.idleDuration]!);
-  values[AT.inFlightRequests] = inFlight(s, x);
+  const values = args;
+  values[0] = p.row;
+  values[1] = big(v[FAST.idleDuration]!);
+  values[2] = inFlight(s, x);
   const total: Stats = {
     fetchBytes: big(v[FAST.total.fetchBytes]!),
     produceBatchCount: big(v[FAST.total.produceBatchCount]!),
@@ -247,9 +258,10 @@ export function buildConnection(p: ConnSlow, s: FastSample): KafkaConnection {
     produceBytes: big(v[FAST.recent.produceBytes]!),
     requestCount: big(v[FAST.recent.requestCount]!),
   };
-  values[AT.totalRequestStatistics] = withUnknown(total, x?.totalRequestStatistics);
-  values[AT.recentRequestStatistics] = withUnknown(recent, x?.recentRequestStatistics);
+  values[3] = withUnknown(total, x?.totalRequestStatistics);
+  values[4] = withUnknown(recent, x?.recentRequestStatistics);
   const c = makeRow(values) as KafkaConnection;
+  values[0] = undefined;
   const top = p.unknown?.[''];
   if (top !== undefined) c.$unknown = cloneJson(top) as Record<string, JsonValue>;
   if (a !== 0 || p.absent?.[''] !== undefined) {

@@ -4,6 +4,7 @@
  * SLOW_FIELDS use these instead of naming fields.
  */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
+import { generate } from '../../api/wire/record-literal.ts';
 import type { ByteReader, ByteWriter } from '../bytes.ts';
 import { SLOW_FIELDS, type AnySlowValue, type SlowField, type SlowKind, type SlowValues } from './fields.ts';
 
@@ -46,12 +47,17 @@ function getter(f: SlowField): (c: KafkaConnection) => AnySlowValue {
 /** Per field, its value in a row. */
 export const GETTERS: readonly ((c: KafkaConnection) => AnySlowValue)[] = FIELDS.map(getter);
 
-/** A row's slow values, in FIELDS order. */
-export function slowValuesOf(c: KafkaConnection): SlowValues {
-  const out = new Array<AnySlowValue>(GETTERS.length);
-  for (let i = 0; i < GETTERS.length; i++) out[i] = GETTERS[i]!(c);
-  return out;
-}
+/** A row's field at a path as JavaScript source (`v["a"]["b"]`), for generated code; names quoted by JSON.stringify. */
+export const pathCode = (f: SlowField, v: string): string => v + f.path.map((name) => `[${JSON.stringify(name)}]`).join('');
+
+/** A row's slow values, in FIELDS order (generated straight-line code where allowed, else a loop over GETTERS). */
+export const slowValuesOf: (c: KafkaConnection) => SlowValues =
+  generate<(c: KafkaConnection) => SlowValues>(`return [${FIELDS.map((f) => pathCode(f, 'v')).join(', ')}];`) ??
+  ((c) => {
+    const out = new Array<AnySlowValue>(GETTERS.length);
+    for (let i = 0; i < GETTERS.length; i++) out[i] = GETTERS[i]!(c);
+    return out;
+  });
 
 /** The placeholder value of a kind (a version not written yet). */
 function placeholder(kind: SlowKind): AnySlowValue {
