@@ -80,6 +80,22 @@ try {
   const db = openDatabase(path);
   const reader = createHistoryReader(db);
   const until = start + BigInt(hours * 3600) * S;
+  // the floor: this thread's event loop delay over 3 s with nothing to do (a loaded machine's share)
+  const idle = monitorEventLoopDelay({ resolution: 5 });
+  idle.enable();
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  idle.disable();
+  // a small write transaction of this thread every 50 ms, as the collector's polls: with rollUp in
+  // the worker it may wait for the worker's write lock (busy timeout), which is timed here
+  db.sqlite.exec('CREATE TABLE IF NOT EXISTS bench_probe (x INTEGER)');
+  const probe = db.sqlite.prepare('INSERT INTO bench_probe (x) VALUES (?)');
+  let probeMax = 0;
+  let probes = 0;
+  const probing = setInterval(() => {
+    const t = performance.now();
+    db.sqlite.transaction(() => probe.run(probes++)).immediate();
+    probeMax = Math.max(probeMax, performance.now() - t);
+  }, 50);
   const thread = onMain ? undefined : new RollUpThread({ database: path, thresholds: DEFAULT_THRESHOLDS });
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
@@ -94,6 +110,7 @@ try {
     }
   }
   const rollUpMs = performance.now() - t1;
+  clearInterval(probing);
   const cpu = process.cpuUsage(c1);
   const rollUpCpuMs = (cpu.user + cpu.system) / 1000;
   loop.disable();
@@ -117,6 +134,8 @@ try {
   console.log(`rollUp ${where} over ${hours} h: ${Math.round(rollUpMs)} ms wall, ${Math.round(rollUpCpuMs)} ms CPU (all threads)`);
   const ms = (ns: number): string => (ns / 1e6).toFixed(1);
   console.log(`main thread's event loop delay during rollUp: p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
+  console.log(`  (idle for 3 s before it: p99 ${ms(idle.percentile(99))} ms, max ${ms(idle.max)} ms)`);
+  console.log(`main thread's write transactions every 50 ms meanwhile: ${probes}, the longest ${probeMax.toFixed(1)} ms`);
   console.log(`connection groups: ${groups}`);
   for (const s of sizes)
     console.log(`  ${s.tbl.padEnd(16)} ${String(rows[s.tbl]).padStart(8)} rows ${String(s.bytes).padStart(10)} bytes`);
