@@ -130,9 +130,13 @@ try {
     `recorded ${hours} h of ${connections} connections (${polls} polls per operation) in ${Math.round(recordMs)} ms`,
   );
   const where = onMain ? 'on the main thread' : 'in the worker thread';
-  console.log(`rollUp ${where} over ${hours} h: ${Math.round(rollUpMs)} ms wall, ${Math.round(rollUpCpuMs)} ms CPU (all threads)`);
+  console.log(
+    `rollUp ${where} over ${hours} h: ${Math.round(rollUpMs)} ms wall, ${Math.round(rollUpCpuMs)} ms CPU (all threads)`,
+  );
   const ms = (ns: number): string => (ns / 1e6).toFixed(1);
-  console.log(`main thread's event loop delay during rollUp: p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
+  console.log(
+    `main thread's event loop delay during rollUp: p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`,
+  );
   console.log(`  (idle for 3 s before it: p99 ${ms(idle.percentile(99))} ms, max ${ms(idle.max)} ms)`);
   probeMs.sort((a, b) => a - b);
   const p99 = probeMs[Math.floor(probeMs.length * 0.99)] ?? 0;

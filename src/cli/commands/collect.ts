@@ -276,7 +276,8 @@ async function record(
   const retentionStore = current === undefined ? undefined : new RetentionPruner(() => current ?? writerLost(dbPath));
   // raw history is summarised (rollups) before retention prunes it, in a worker thread (never on this event loop)
   const rollUps = retentionStore === undefined ? undefined : await rollUpOf(config, dbPath);
-  const rollUp: RollUp | undefined = rollUps === undefined ? undefined : (cluster, untilNs) => rollUps.run(cluster, untilNs);
+  const rollUp: RollUp | undefined =
+    rollUps === undefined ? undefined : (cluster, untilNs) => rollUps.run(cluster, untilNs);
   const cron = io.createCronTask === undefined ? {} : { createTask: io.createCronTask };
   const hooks = obs === undefined ? {} : { onRecord: obs.record, onRound: obs.round };
   const collector = new Collector({
@@ -337,7 +338,7 @@ function observabilityOf(config: CollectorConfig, dbPath: string, io: CliIo, now
   return new Observability({ config, now, dbSize: () => databaseSize(dbPath) });
 }
 
-/** The rollUp hook of retention: the report's rollup computation, in a worker thread with its own connection to `dbPath`. */
+/** The rollUp hook of retention: rollups computed in a worker thread (its own connection to `dbPath`). */
 async function rollUpOf(config: CollectorConfig, dbPath: string): Promise<RollUpThread> {
   const [{ RollUpThread }, { resolveThresholds }] = await Promise.all([
     import('../../report/rollup/index.ts'),

@@ -91,7 +91,12 @@ function readAnswer(io: CliIo): Promise<string | undefined> {
 }
 
 /** Runs `db prune`; returns the exit code. */
-export async function runPrune(path: string, g: { output?: string; config?: string }, opts: PruneOpts, io: CliIo): Promise<number> {
+export async function runPrune(
+  path: string,
+  g: { output?: string; config?: string },
+  opts: PruneOpts,
+  io: CliIo,
+): Promise<number> {
   const cutoff = flagValue('--older-than', () => parseCutoffArg(opts.olderThan, io.now()));
   const json = g.output === 'json';
   let when: string;
@@ -109,7 +114,8 @@ export async function runPrune(path: string, g: { output?: string; config?: stri
   }
   // the thresholds of the timeline's events kept with the rollups (a bad config file stops here)
   const { thresholdsFromConfig } = await import('./timeline.ts');
-  const thresholds = await thresholdsFromConfig({ db: path, ...(g.config === undefined ? {} : { config: g.config }) }, io);
+  const globals = { db: path, ...(g.config === undefined ? {} : { config: g.config }) };
+  const thresholds = await thresholdsFromConfig(globals, io);
   if (plan.emptied.length > 0 && opts.force !== true) {
     throw new UsageError(
       `--older-than ${when} would remove the newest poll of ${emptiedList(plan)}: nothing of it would be left. ` +
@@ -161,7 +167,8 @@ async function rollUpBefore(path: string, cutoff: bigint, thresholds: Thresholds
     for (const cluster of reader.clusters()) await rollUp(cluster, cutoff);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new RuntimeError(`summarising the history before ${formatTimestampShort(cutoff)} (rollups) failed, nothing was pruned: ${why}`);
+    const when = formatTimestampShort(cutoff);
+    throw new RuntimeError(`summarising the history before ${when} (rollups) failed, nothing was pruned: ${why}`);
   } finally {
     db.close();
   }

@@ -27,7 +27,8 @@ export interface RollUpJob {
 export type RollUpWorkerRequest = RollUpJob | { readonly type: 'stop' };
 
 /** What the worker answers, per job. */
-export type RollUpWorkerReply = { readonly id: number; readonly ok: true } | { readonly id: number; readonly ok: false; readonly message: string };
+export type RollUpWorkerReply =
+  { readonly id: number; readonly ok: true } | { readonly id: number; readonly ok: false; readonly message: string };
 
 const port = parentPort;
 /** The connection, kept between jobs, and the file it was opened on (a replaced file is opened again). */
@@ -65,7 +66,10 @@ function connection(path: string): FlightrecDb {
 async function run(job: RollUpJob): Promise<RollUpWorkerReply> {
   try {
     const db = connection(job.database);
-    await createRollUp(createHistoryReader(db), createRollupStore(db), { thresholds: job.thresholds })(job.cluster, job.untilNs);
+    await createRollUp(createHistoryReader(db), createRollupStore(db), { thresholds: job.thresholds })(
+      job.cluster,
+      job.untilNs,
+    );
     return { id: job.id, ok: true };
   } catch (err) {
     return { id: job.id, ok: false, message: stopped ? 'stopped' : err instanceof Error ? err.message : String(err) };
