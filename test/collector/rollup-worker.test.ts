@@ -8,15 +8,17 @@
  * bench/rollup-size.ts (a wall-time bound here would either flake on a loaded machine or be too
  * loose to tell the two apart at a test's size).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHistoryReader, openDatabase } from '../../src/db/index.ts';
-import { RollUpThread } from '../../src/report/rollup/index.ts';
+import type { OperationName, RequestOf, ResponseOf } from '../../src/api/schema/operations.ts';
+import { createHistoryReader, createHistoryWriter, createRollupStore, openDatabase } from '../../src/db/index.ts';
+import { createRollUp, RollUpThread } from '../../src/report/rollup/index.ts';
 import { DEFAULT_THRESHOLDS } from '../../src/report/timeline/thresholds.ts';
 import { computeTrends } from '../../src/report/trends/index.ts';
+import { recordSim } from '../fixtures/timeline/sim-recorder.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 import { runCli } from './helpers/run-cli.ts';
 
@@ -40,6 +42,47 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const START_NS = BigInt(Date.parse('2026-01-01T00:00:00Z')) * 1_000_000n;
 const MIN_NS = 60_000_000_000n;
+
+const REQUESTS: { [N in OperationName]: (target: string) => RequestOf<N> } = {
+  ListKafkaConnections: () => ({ filter: '', orderBy: '', pageSize: 20_000 }),
+  GetShadowLink: (name) => ({ name }),
+  ListShadowTopics: (shadowLinkName) => ({ shadowLinkName }),
+  GetShadowTopic: (target) => ({ shadowLinkName: target.split('/')[0] ?? '', name: target.split('/')[1] ?? '' }),
+  GetUpgradeStatus: () => ({}),
+  GetIcebergStatus: () => ({ topicsFilter: [] }),
+};
+
+/** The quiet scenario's polls over `seconds` written straight into a new database at `path` (faster than collect); its start. */
+function recordInto(path: string, seconds: number): bigint {
+  const rec = recordSim('quiet', { connections: 5, seconds });
+  const writer = createHistoryWriter(openDatabase(path));
+  for (const p of rec.polls) {
+    if (p.answer === undefined) continue;
+    const op = p.poll.operation as OperationName;
+    const answer = p.answer as ResponseOf<typeof op>;
+    const conns = op === 'ListKafkaConnections' ? (answer as ResponseOf<'ListKafkaConnections'>) : undefined;
+    const at = p.poll.startTime;
+    writer.writePoll({
+      cluster: 'sim',
+      operation: op,
+      target: p.poll.target,
+      request: REQUESTS[op](p.poll.target),
+      round: `r${at}`,
+      attempt: 1,
+      scheduledAt: at,
+      startedAt: at,
+      endedAt: at + 1_000_000n,
+      outcome: { ok: true, answer, bytes: 0 },
+      ...(conns === undefined
+        ? {}
+        : {
+            coverage: { rowsReturned: conns.connections.length, totalSize: conns.totalSize, fanoutCalls: 1, slice: '' },
+          }),
+    });
+  }
+  writer.close();
+  return rec.start;
+}
 
 describe('rollups in a worker thread', () => {
   it('collect --retention-raw writes the rollups of what it prunes from a worker; trends read them', async () => {
@@ -86,4 +129,51 @@ describe('rollups in a worker thread', () => {
     await expect(thread.run('sim', START_NS)).rejects.toThrow(/rollups stopped/);
     expect(onThisThread).toEqual([]);
   }, 30_000);
+
+  it('close() in the middle of a rollUp stops it at a bucket; the rollups left resume to the same result', async () => {
+    const db = join(dir, 's.db');
+    const start = recordInto(db, 100 * 60);
+    const whole = join(dir, 'whole.db');
+    copyFileSync(db, whole);
+    const until = start + 100n * MIN_NS;
+    const progressOf = (path: string): bigint | undefined => {
+      const h = openDatabase(path, { readonly: true });
+      try {
+        return createRollupStore(h).progress('sim', 300);
+      } finally {
+        h.close();
+      }
+    };
+
+    const thread = new RollUpThread({ database: db, thresholds: DEFAULT_THRESHOLDS });
+    const job = thread.run('sim', until);
+    const outcome = job.then(
+      () => 'finished',
+      (err: unknown) => String(err),
+    );
+    // stopped once the first hour of buckets is written (a worker's progress, not a timer of the collector)
+    while (progressOf(db) === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    await thread.close();
+    expect(await outcome).toMatch(/rollups stopped/);
+    const stoppedAt = progressOf(db)!;
+    expect(stoppedAt).toBeLessThan(until);
+
+    // the rest, resumed from rollup_progress, gives what one uninterrupted rollUp gives
+    const rows = async (path: string): Promise<unknown[]> => {
+      const h = openDatabase(path);
+      try {
+        await createRollUp(createHistoryReader(h), createRollupStore(h))('sim', until);
+        return h.sqlite
+          .prepare(
+            'SELECT resolution, start, open_max, open_last, opened, requests FROM rollup_conn ORDER BY 1, 2, 3, 4, 5, 6',
+          )
+          .all();
+      } finally {
+        h.close();
+      }
+    };
+    const resumed = await rows(db);
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(resumed).toEqual(await rows(whole));
+  }, 60_000);
 });

@@ -63,6 +63,7 @@ export class RollUpThread {
   #queue: Promise<unknown> = Promise.resolve();
   #nextId = 1;
   #closed = false;
+  #closing: Promise<void> | undefined;
 
   constructor(opts: RollUpThreadOptions) {
     this.#o = opts;
@@ -132,9 +133,14 @@ export class RollUpThread {
    * Stops: a job in progress rejects at once, the worker closes its connection at its next bucket
    * (transactions are per batch of buckets, and rollup_progress lets the next run resume) and
    * ends; past the grace period it is terminated (a transaction cut short rolls back).
-   * Settles when the thread has ended.
+   * Settles when the thread has ended (every call: the first one stops it).
    */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
     this.#closed = true;
     const worker = this.#worker;
     this.#worker = undefined;
