@@ -1,8 +1,10 @@
 // Rollup size and rollUp time: the simulated cluster (quiet scenario) recorded in accelerated time
 // into a temporary SQLite file, every operation polled every 30 s, then rollUp over the whole
-// recording. Prints the rollup tables' bytes (dbstat), extrapolated to one day, and rollUp's time.
+// recording. Prints the rollup tables' bytes (dbstat), extrapolated to one day, rollUp's time, and
+// the delay of this thread's event loop meanwhile: rollUp runs in the collector's worker thread
+// (RollUpThread, as retention runs it), or with `main` on this thread (as it did before the worker).
 //
-// Run: node --import tsx bench/rollup-size.ts [hours=24] [connections=1000]
+// Run: node --import tsx bench/rollup-size.ts [hours=24] [connections=1000] [worker|main]
 // (not a .bench.ts file: `npm run bench` does not run it; it backs the figures in docs/storage.md)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,12 +19,14 @@ import {
   openHistoryMaintenance,
   type PollRecord,
 } from '../src/db/index.ts';
-import { createRollUp } from '../src/report/rollup/index.ts';
+import { createRollUp, RollUpThread } from '../src/report/rollup/index.ts';
+import { DEFAULT_THRESHOLDS } from '../src/report/timeline/thresholds.ts';
 import { createWorld, isSimError, loadScenario } from '../src/sim/index.ts';
 
 const S = 1_000_000_000n;
 const hours = Number(process.argv[2] ?? 24);
 const connections = Number(process.argv[3] ?? 1000);
+const onMain = process.argv[4] === 'main';
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-rollup-size-'));
 const path = join(dir, 'history.db');
 
@@ -75,13 +79,37 @@ try {
 
   const db = openDatabase(path);
   const reader = createHistoryReader(db);
-  const rollUp = createRollUp(reader, createRollupStore(db));
+  const until = start + BigInt(hours * 3600) * S;
+  // the floor: this thread's event loop delay over 3 s with nothing to do (a loaded machine's share)
+  const idle = monitorEventLoopDelay({ resolution: 5 });
+  idle.enable();
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  idle.disable();
+  // a small write transaction of this thread every 50 ms, as the collector's polls: with rollUp in
+  // the worker it may wait for the worker's write lock (busy timeout), which is timed here
+  db.sqlite.exec('CREATE TABLE IF NOT EXISTS bench_probe (x INTEGER)');
+  const probe = db.sqlite.prepare('INSERT INTO bench_probe (x) VALUES (?)');
+  const probeMs: number[] = [];
+  const probing = setInterval(() => {
+    const t = performance.now();
+    db.sqlite.transaction(() => probe.run(probeMs.length)).immediate();
+    probeMs.push(performance.now() - t);
+  }, 50);
+  const thread = onMain ? undefined : new RollUpThread({ database: path, thresholds: DEFAULT_THRESHOLDS });
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   const t1 = performance.now();
   const c1 = process.cpuUsage();
-  await rollUp('sim', start + BigInt(hours * 3600) * S);
+  if (thread === undefined) await createRollUp(reader, createRollupStore(db))('sim', until);
+  else {
+    try {
+      await thread.run('sim', until);
+    } finally {
+      await thread.close();
+    }
+  }
   const rollUpMs = performance.now() - t1;
+  clearInterval(probing);
   const cpu = process.cpuUsage(c1);
   const rollUpCpuMs = (cpu.user + cpu.system) / 1000;
   loop.disable();
@@ -101,9 +129,21 @@ try {
   console.log(
     `recorded ${hours} h of ${connections} connections (${polls} polls per operation) in ${Math.round(recordMs)} ms`,
   );
-  console.log(`rollUp over ${hours} h: ${Math.round(rollUpMs)} ms wall, ${Math.round(rollUpCpuMs)} ms CPU`);
+  const where = onMain ? 'on the main thread' : 'in the worker thread';
+  console.log(
+    `rollUp ${where} over ${hours} h: ${Math.round(rollUpMs)} ms wall, ${Math.round(rollUpCpuMs)} ms CPU (all threads)`,
+  );
   const ms = (ns: number): string => (ns / 1e6).toFixed(1);
-  console.log(`event loop delay during rollUp: p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
+  console.log(
+    `main thread's event loop delay during rollUp: p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`,
+  );
+  console.log(`  (idle for 3 s before it: p99 ${ms(idle.percentile(99))} ms, max ${ms(idle.max)} ms)`);
+  probeMs.sort((a, b) => a - b);
+  const p99 = probeMs[Math.floor(probeMs.length * 0.99)] ?? 0;
+  console.log(
+    `main thread's write transactions every 50 ms meanwhile: ${probeMs.length}, ` +
+      `p99 ${p99.toFixed(1)} ms, the longest ${(probeMs.at(-1) ?? 0).toFixed(1)} ms`,
+  );
   console.log(`connection groups: ${groups}`);
   for (const s of sizes)
     console.log(`  ${s.tbl.padEnd(16)} ${String(rows[s.tbl]).padStart(8)} rows ${String(s.bytes).padStart(10)} bytes`);

@@ -2,7 +2,8 @@
 // Runtime dependencies stay external, except ink and react: the TUI's chunk bundles them (and
 // their dependencies) so `browse` starts faster; `react-devtools-core`, which ink imports only
 // when DEV is set, is aliased to a stub. Other commands never load the TUI's chunk. The timeline
-// worker is a second entry so the browser can compute the timeline off its UI thread.
+// worker is a second entry so the browser can compute the timeline off its UI thread, the rollup
+// worker a third so the collector summarises history off its event loop.
 //
 // `npm pack` and `npm publish` run prepack and then prepare: the package is built once, by
 // prepack, without source maps (they would triple dist/ and serve no user; the package's
@@ -19,8 +20,13 @@ const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(nam
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  // the timeline worker is its own entry: the TUI starts it as a worker thread (dist/timeline-worker.js)
-  entryPoints: { cli: 'src/cli/main.ts', 'timeline-worker': 'src/tui/data/timeline-worker.ts' },
+  // the workers are entries of their own, started as worker threads: the TUI's timeline
+  // (dist/timeline-worker.js) and the collector's rollups (dist/rollup-worker.js)
+  entryPoints: {
+    cli: 'src/cli/main.ts',
+    'timeline-worker': 'src/tui/data/timeline-worker.ts',
+    'rollup-worker': 'src/report/rollup/rollup-worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -160,6 +160,8 @@ export class RetentionRunner {
       if (retention.maxSizeBytes !== null) await this.#pruneSize(retention.maxSizeBytes, now);
       if (retention.rollupsMs !== null) await this.#pruneRollups(now - BigInt(retention.rollupsMs) * NS_PER_MS, now);
     } catch (err) {
+      // a rollUp stopped by the shutdown fails: nothing was pruned, and nothing is wrong
+      if (this.#stopped()) return;
       this.#o.line?.(
         'retention: pruning failed and is retried at the next pass (the history kept is intact): ' +
           (err instanceof Error ? err.message : String(err)),

@@ -110,11 +110,15 @@ describe('db prune', () => {
     expect(io.err()).not.toMatch(/RangeError|unexpected error|\n\s+at /);
   });
 
-  it('off a terminal (a script) prunes without asking, as it always did', async () => {
+  it('off a terminal (a script) prunes without asking, as it always did, summarising first (rollups)', async () => {
     const db = copy();
     const io = memoryIo({ cwd: dir });
     expect(await runCli(['--db', db, 'db', 'prune', '--older-than', CUT], io)).toBe(0);
     expect(io.out()).toMatch(/^pruned polls before 2026-01-01T00:05:00Z: [1-9]\d* polls/);
     expect(io.err()).toBe('');
+    // the copy held no rollups; the prune wrote the 5-minute bucket before the cut-off first
+    const stats = memoryIo({ cwd: dir });
+    expect(await runCli(['--db', db, 'db', 'stats'], stats)).toBe(0);
+    expect(stats.out()).toMatch(/\n5m +2026-01-01T00:00:00Z \.\. /);
   });
 });

@@ -145,7 +145,7 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
 
   it('packs the built command, migrations, docs, README, LICENSE and CHANGELOG, and no sources, tests, benches or source maps, under 1 MB', () => {
     const paths = pack.files.map((f) => f.path);
-    for (const needed of ['bin/flightrec.js', 'dist/cli.js', 'dist/timeline-worker.js', 'drizzle/meta/_journal.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/cli.md', 'package.json']) {
+    for (const needed of ['bin/flightrec.js', 'dist/cli.js', 'dist/timeline-worker.js', 'dist/rollup-worker.js', 'drizzle/meta/_journal.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/cli.md', 'package.json']) {
       expect(paths, needed).toContain(needed);
     }
     expect(paths.some((p) => p.startsWith('dist/chunks/'))).toBe(true);

@@ -30,9 +30,8 @@ import { createJsonReporter, jsonLineOf } from '../../collector/json-log.ts';
 import { Observability } from '../../collector/metrics/observability.ts';
 import { globalOptionsHelp } from './help.ts';
 import { addConnectionOptions, type ConnectionOpts } from './connection-options.ts';
+import type { RollUpThread } from '../../report/rollup/index.ts';
 import {
-  createHistoryReader,
-  createRollupStore,
   openRecordingStore,
   RetentionPruner,
   type FlightrecDb,
@@ -275,8 +274,10 @@ async function record(
   }
   const owner = `${hostname()} pid ${process.pid} (${Math.random().toString(16).slice(2, 10)})`;
   const retentionStore = current === undefined ? undefined : new RetentionPruner(() => current ?? writerLost(dbPath));
-  // raw history is summarised (rollups) before retention prunes it, on the database open at the time
-  const rollUp = retentionStore === undefined ? undefined : await rollUpOf(config, () => current ?? writerLost(dbPath));
+  // raw history is summarised (rollups) before retention prunes it, in a worker thread (never on this event loop)
+  const rollUps = retentionStore === undefined ? undefined : await rollUpOf(config, dbPath);
+  const rollUp: RollUp | undefined =
+    rollUps === undefined ? undefined : (cluster, untilNs) => rollUps.run(cluster, untilNs);
   const cron = io.createCronTask === undefined ? {} : { createTask: io.createCronTask };
   const hooks = obs === undefined ? {} : { onRecord: obs.record, onRound: obs.round };
   const collector = new Collector({
@@ -295,6 +296,8 @@ async function record(
     ...extra,
   });
   obs?.attach(collector.stats);
+  // a rollUp in progress stops with the collector (at its next bucket), so that shutdown is not held up
+  collector.stopping.addEventListener('abort', () => void rollUps?.close(), { once: true });
   const onAbort = (): void => void collector.shutdown();
   io.signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -323,6 +326,7 @@ async function record(
   } finally {
     io.signal.removeEventListener('abort', onAbort);
     await collector.shutdown();
+    await rollUps?.close();
     await server?.close();
   }
 }
@@ -334,17 +338,13 @@ function observabilityOf(config: CollectorConfig, dbPath: string, io: CliIo, now
   return new Observability({ config, now, dbSize: () => databaseSize(dbPath) });
 }
 
-/** The rollUp hook of retention: the report's rollup computation over the database open at each call. */
-async function rollUpOf(config: CollectorConfig, db: () => FlightrecDb): Promise<RollUp> {
-  const [{ createRollUp }, { resolveThresholds }] = await Promise.all([
+/** The rollUp hook of retention: rollups computed in a worker thread (its own connection to `dbPath`). */
+async function rollUpOf(config: CollectorConfig, dbPath: string): Promise<RollUpThread> {
+  const [{ RollUpThread }, { resolveThresholds }] = await Promise.all([
     import('../../report/rollup/index.ts'),
     import('../../report/timeline/thresholds-schema.ts'),
   ]);
-  const thresholds = resolveThresholds(config.thresholds);
-  return (cluster, untilNs) => {
-    const handle = db();
-    return createRollUp(createHistoryReader(handle), createRollupStore(handle), { thresholds })(cluster, untilNs);
-  };
+  return new RollUpThread({ database: dbPath, thresholds: resolveThresholds(config.thresholds) });
 }
 
 function writerLost(path: string): never {

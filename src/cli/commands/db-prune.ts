@@ -9,8 +9,17 @@ import { performance } from 'node:perf_hooks';
 import { formatTimestampShort, timestampFromMillis } from '../../api/codec/timestamp.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { formatBytes, parseCutoffArg } from '../../collector/index.ts';
-import { recordMaintenance, usedBytes, type PrunePlan, type PruneResult } from '../../db/index.ts';
-import { EXIT, UsageError, type CliIo } from '../context.ts';
+import {
+  createHistoryReader,
+  createRollupStore,
+  openDatabase,
+  recordMaintenance,
+  usedBytes,
+  type PrunePlan,
+  type PruneResult,
+} from '../../db/index.ts';
+import type { Thresholds } from '../../report/timeline/thresholds.ts';
+import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { withMaintenance } from './db.ts';
 import { flagValue } from './time-option.ts';
 
@@ -82,7 +91,12 @@ function readAnswer(io: CliIo): Promise<string | undefined> {
 }
 
 /** Runs `db prune`; returns the exit code. */
-export async function runPrune(path: string, g: { output?: string }, opts: PruneOpts, io: CliIo): Promise<number> {
+export async function runPrune(
+  path: string,
+  g: { output?: string; config?: string },
+  opts: PruneOpts,
+  io: CliIo,
+): Promise<number> {
   const cutoff = flagValue('--older-than', () => parseCutoffArg(opts.olderThan, io.now()));
   const json = g.output === 'json';
   let when: string;
@@ -98,6 +112,10 @@ export async function runPrune(path: string, g: { output?: string }, opts: Prune
     else io.stdout.write(`would prune polls before ${when}: ${counts(plan)}\n${details(plan)}\n${emptiedNote(plan)}`);
     return EXIT.ok;
   }
+  // the thresholds of the timeline's events kept with the rollups (a bad config file stops here)
+  const { thresholdsFromConfig } = await import('./timeline.ts');
+  const globals = { db: path, ...(g.config === undefined ? {} : { config: g.config }) };
+  const thresholds = await thresholdsFromConfig(globals, io);
   if (plan.emptied.length > 0 && opts.force !== true) {
     throw new UsageError(
       `--older-than ${when} would remove the newest poll of ${emptiedList(plan)}: nothing of it would be left. ` +
@@ -112,6 +130,8 @@ export async function runPrune(path: string, g: { output?: string }, opts: Prune
       return EXIT.failure;
     }
   }
+  // summarised first (rollups), as retention does, so that trends and the timeline still cover what goes
+  if (plan.polls > 0) await rollUpBefore(path, cutoff, thresholds);
   const result = withMaintenance(path, true, (m, db) => {
     const start = performance.now();
     const before = usedBytes(db.sqlite);
@@ -135,6 +155,23 @@ export async function runPrune(path: string, g: { output?: string }, opts: Prune
     io.stdout.write(`pruned polls before ${when}: ${counts(result)}\n`);
   }
   return EXIT.ok;
+}
+
+/** Runs rollUp for every cluster up to `cutoff` on this thread (a command may block); a failure prunes nothing. */
+async function rollUpBefore(path: string, cutoff: bigint, thresholds: Thresholds): Promise<void> {
+  const { createRollUp } = await import('../../report/rollup/index.ts');
+  const db = openDatabase(path);
+  try {
+    const reader = createHistoryReader(db);
+    const rollUp = createRollUp(reader, createRollupStore(db), { thresholds });
+    for (const cluster of reader.clusters()) await rollUp(cluster, cutoff);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    const when = formatTimestampShort(cutoff);
+    throw new RuntimeError(`summarising the history before ${when} (rollups) failed, nothing was pruned: ${why}`);
+  } finally {
+    db.close();
+  }
 }
 
 /** The operations left empty, per cluster: `cluster lab: GetUpgradeStatus, ListKafkaConnections (newest poll 2026-01-01T00:25:00Z)`. */

@@ -4,3 +4,4 @@ export { coarsen } from './coarsen.ts';
 export { rollBucket, rollBucketSteps } from './bucket-rows.ts';
 export { keptEvent, mergeKeptEvents, storeEvent } from './kept-events.ts';
 export { stateRuns, type StateObservation } from './state-runs.ts';
+export { RollUpThread, type RollUpThreadOptions } from './rollup-thread.ts';

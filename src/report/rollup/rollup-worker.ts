@@ -1,0 +1,94 @@
+/**
+ * Computes rollups off the collector's thread: entry point of a worker thread (see
+ * rollup-thread.ts for the caller). It opens its own connection to the database file (WAL: it
+ * writes rollup rows while the collector writes polls), kept between jobs (opened again when the
+ * file was replaced), runs createRollUp for each job and posts back `{ id, ok }` or
+ * `{ id, ok: false, message }`. A `stop` message closes the connection at the next bucket
+ * boundary (no transaction is open there: each one is synchronous), so the job ends with an
+ * error at its next read, and lets the thread end.
+ */
+import { statSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { createHistoryReader, createRollupStore, openDatabase, type FlightrecDb } from '../../db/index.ts';
+import type { Thresholds } from '../timeline/thresholds.ts';
+import { createRollUp } from './roll-up.ts';
+
+/** A rollUp to run: the database file, the cluster, the cut-off (ns) and the detector thresholds. */
+export interface RollUpJob {
+  readonly type: 'run';
+  readonly id: number;
+  readonly database: string;
+  readonly cluster: string;
+  readonly untilNs: bigint;
+  readonly thresholds: Thresholds;
+}
+
+/** What the worker receives. */
+export type RollUpWorkerRequest = RollUpJob | { readonly type: 'stop' };
+
+/** What the worker answers, per job. */
+export type RollUpWorkerReply =
+  { readonly id: number; readonly ok: true } | { readonly id: number; readonly ok: false; readonly message: string };
+
+const port = parentPort;
+/** The connection, kept between jobs, and the file it was opened on (a replaced file is opened again). */
+let open: { readonly db: FlightrecDb; readonly file: string } | undefined;
+let stopped = false;
+
+function fileId(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function close(): void {
+  const db = open?.db;
+  open = undefined;
+  db?.close();
+}
+
+/** The connection to `path`: the open one, unless the file was replaced; openDatabase would create a missing file. */
+function connection(path: string): FlightrecDb {
+  const file = fileId(path);
+  if (file === undefined) throw new Error(`the database ${path} is no longer there`);
+  if (open !== undefined && open.file === file && open.db.path === path) return open.db;
+  close();
+  const db = openDatabase(path);
+  // a page cache of its own next to the collector's: 16 MiB rather than 64 (rollUp reads each page about once)
+  db.sqlite.pragma('cache_size = -16384');
+  open = { db, file };
+  return db;
+}
+
+async function run(job: RollUpJob): Promise<RollUpWorkerReply> {
+  try {
+    const db = connection(job.database);
+    await createRollUp(createHistoryReader(db), createRollupStore(db), { thresholds: job.thresholds })(
+      job.cluster,
+      job.untilNs,
+    );
+    return { id: job.id, ok: true };
+  } catch (err) {
+    return { id: job.id, ok: false, message: stopped ? 'stopped' : err instanceof Error ? err.message : String(err) };
+  }
+}
+
+port?.on('message', (m: RollUpWorkerRequest) => {
+  if (m.type === 'stop') {
+    stopped = true;
+    try {
+      // between two buckets: no transaction is open (each one is synchronous)
+      close();
+    } catch {
+      // the caller terminates the thread if the job does not end
+    }
+    port.close();
+    return;
+  }
+  void run(m).then((reply) => {
+    if (!stopped) port.postMessage(reply);
+  });
+});
