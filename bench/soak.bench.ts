@@ -34,6 +34,8 @@ import {
   type PollRecord,
   type StoredPoll,
 } from '../src/db/index.ts';
+import { DEFAULT_THRESHOLDS } from '../src/report/timeline/thresholds.ts';
+import { RollUpThread } from '../src/report/rollup/index.ts';
 import { simClock, startSimServer } from '../src/sim/index.ts';
 import { DEFAULT_START_NS } from '../src/sim/time.ts';
 import { reportFigure, round } from './lib/figures.ts';
@@ -153,6 +155,8 @@ async function main(): Promise<void> {
   const startRss = process.memoryUsage().rss;
   let peakRss = startRss;
   const slices: Slice[] = [];
+  // raw history is summarised (rollups, in their worker thread, as `collect` does) before it is pruned
+  const rollUps = new RollUpThread({ database: path, thresholds: DEFAULT_THRESHOLDS });
   const collector = new Collector({
     config,
     writer,
@@ -161,6 +165,7 @@ async function main(): Promise<void> {
     nowNs: clock.nowNs,
     sleep: clock.sleep,
     retentionStore: timedStore(new RetentionPruner(() => db!), slices),
+    rollUp: (name, untilNs) => rollUps.run(name, untilNs),
     onRound: () => {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     },
@@ -188,6 +193,7 @@ async function main(): Promise<void> {
   const stats = { ...collector.stats };
   const endHeap = process.memoryUsage().heapUsed;
   await collector.shutdown();
+  await rollUps.close();
   await sim.close();
   const used_ = process.cpuUsage(cpu);
   peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
