@@ -65,7 +65,8 @@ const dir = join(root, 'tmp', `baseline-${process.pid}`);
 const dbPath = join(dir, 'flightrec.db');
 const log = (s: string): void => void process.stderr.write(`${s}\n`);
 const gzipAsync = promisify(gzip);
-const pollFile = (i: number, gz = false): string => join(dir, `poll-${String(i).padStart(3, '0')}.json${gz ? '.gz' : ''}`);
+const pollFile = (i: number, gz = false): string =>
+  join(dir, `poll-${String(i).padStart(3, '0')}.json${gz ? '.gz' : ''}`);
 
 // --- jq programs (what the operator's scripts hold) ---------------------------------------------
 
@@ -120,11 +121,18 @@ interface Run {
 function run(cmd: string, args: readonly string[]): Run {
   const cpu0 = childCpuMs();
   const t0 = performance.now();
-  const r: SpawnSyncReturns<string> = spawnSync(cmd, args, { cwd: dir, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  const r: SpawnSyncReturns<string> = spawnSync(cmd, args, {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
   const wall = performance.now() - t0;
   const cpu = childCpuMs() - cpu0;
   if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.slice(0, 3).join(' ')} … exited with ${r.status ?? r.signal}: ${r.stderr.slice(0, 500)}`);
+  if (r.status !== 0)
+    throw new Error(
+      `${cmd} ${args.slice(0, 3).join(' ')} … exited with ${r.status ?? r.signal}: ${r.stderr.slice(0, 500)}`,
+    );
   return { out: r.stdout, wall, cpu };
 }
 
@@ -152,7 +160,11 @@ function median(xs: number[]): number {
 }
 
 /** In-process timing of a flightrec question, each run opening the database afresh; CPU median too. */
-function timeFlightrec(fn: (reader: ReportReader & ReturnType<typeof createHistoryReader>) => unknown, warmup: number, runs: number): { wall: number; cpu: number; p90: number } {
+function timeFlightrec(
+  fn: (reader: ReportReader & ReturnType<typeof createHistoryReader>) => unknown,
+  warmup: number,
+  runs: number,
+): { wall: number; cpu: number; p90: number } {
   const cpu: number[] = [];
   const t = timeIt(
     () => {
@@ -183,10 +195,24 @@ function cli(args: readonly string[]): Run | undefined {
     return undefined;
   }
 }
-const cliNote = (r: Run | undefined): string => (r === undefined ? '' : `; the CLI command end to end ${round(r.wall, 0)} ms`);
+const cliNote = (r: Run | undefined): string =>
+  r === undefined ? '' : `; the CLI command end to end ${round(r.wall, 0)} ms`;
 
-function record(answer: ListKafkaConnectionsResponse, at: bigint, bytes: number, i: number, fetchNs: bigint): PollRecord {
-  return listPollRecord(answer, { at, durationNs: fetchNs, bytes, round: `r${i}`, cluster: 'sim', pageSize: PAGE_SIZE });
+function record(
+  answer: ListKafkaConnectionsResponse,
+  at: bigint,
+  bytes: number,
+  i: number,
+  fetchNs: bigint,
+): PollRecord {
+  return listPollRecord(answer, {
+    at,
+    durationNs: fetchNs,
+    bytes,
+    round: `r${i}`,
+    cluster: 'sim',
+    pageSize: PAGE_SIZE,
+  });
 }
 
 // --- the run ----------------------------------------------------------------------------------
@@ -245,14 +271,18 @@ try {
     everywhere = i === 0 ? [...uids] : everywhere.filter((u) => uids.has(u));
     if ((i + 1) % 25 === 0) {
       const m = (xs: number[]): number => round(median(xs.slice(-25)), 0);
-      log(`  poll ${i + 1}: fetch ${m(fetchMs)} ms, save ${m(saveMs)} ms, flightrec ${m(recordMs)} ms (medians of the last 25); load average ${loadavg()[0]!.toFixed(1)}`);
+      log(
+        `  poll ${i + 1}: fetch ${m(fetchMs)} ms, save ${m(saveMs)} ms, flightrec ${m(recordMs)} ms (medians of the last 25); load average ${loadavg()[0]!.toFixed(1)}`,
+      );
     }
   }
   writer.close();
   const flightrecBytes = statSync(dbPath).size + (existsSync(`${dbPath}-wal`) ? statSync(`${dbPath}-wal`).size : 0);
   const recordS = (performance.now() - started) / 1000;
   loads.push(loadavg()[0]!);
-  log(`recorded ${POLLS} polls (${samples} connection-samples) in ${round(recordS, 1)} s: ${jsonBytes} B of JSON, ${gzipBytes} B gzip'd, ${flightrecBytes} B of SQLite; load average ${loads.at(-1)!.toFixed(1)}`);
+  log(
+    `recorded ${POLLS} polls (${samples} connection-samples) in ${round(recordS, 1)} s: ${jsonBytes} B of JSON, ${gzipBytes} B gzip'd, ${flightrecBytes} B of SQLite; load average ${loads.at(-1)!.toFixed(1)}`,
+  );
 
   // one real curl, at the last poll's instant (manual clock: the same answer, byte for byte); run
   // asynchronously, since the simulator answers from this process
@@ -260,7 +290,21 @@ try {
   const curl = spawnSync('curl', ['--version'], { encoding: 'utf8' });
   if (!curl.error && curl.status === 0) {
     const out = join(dir, 'curl.json');
-    const args = ['-sS', '--fail', '-X', 'POST', '-H', 'content-type: application/json', '-H', 'connect-protocol-version: 1', '--data', requestBody, '-o', out, url];
+    const args = [
+      '-sS',
+      '--fail',
+      '-X',
+      'POST',
+      '-H',
+      'content-type: application/json',
+      '-H',
+      'connect-protocol-version: 1',
+      '--data',
+      requestBody,
+      '-o',
+      out,
+      url,
+    ];
     const t0 = performance.now();
     await new Promise<void>((done, fail) => execFile('curl', args, (err) => (err ? fail(err) : done())));
     const wall = performance.now() - t0;
@@ -277,7 +321,9 @@ try {
   // --- 2. q1: the filter query at the last poll
   const q1jq = run('jq', ['-r', '--arg', 'p', PRINCIPAL, JQ_Q1, files[last]!]);
   const q1fr = (reader: ReportReader): string[] =>
-    runQuery(reader, { resource: 'connections', at: times[last]!, filter: FILTER }).rows.map((r) => (r as KafkaConnection).uid);
+    runQuery(reader, { resource: 'connections', at: times[last]!, filter: FILTER }).rows.map(
+      (r) => (r as KafkaConnection).uid,
+    );
   {
     const db2 = openDatabase(dbPath, { readonly: true });
     const mine = q1fr(createHistoryReader(db2) as unknown as ReportReader);
@@ -301,7 +347,10 @@ try {
     const hist = createHistoryReader(db2).entityHistory('connections', { uid });
     db2.close();
     const got = lines(q2Base.out).map((l) => JSON.parse(l) as unknown);
-    ok(got.length === POLLS && hist.length === POLLS, `q2: ${POLLS} samples (jq ${got.length}, flightrec ${hist.length})`);
+    ok(
+      got.length === POLLS && hist.length === POLLS,
+      `q2: ${POLLS} samples (jq ${got.length}, flightrec ${hist.length})`,
+    );
     hist.forEach((s, i) => {
       ok(s.poll.startTime === times[i], `q2: sample ${i} from poll ${i}`);
       deepStrictEqual(wireRow(s.row), got[i], `q2: sample ${i} of ${uid} is the same both ways`);
@@ -310,7 +359,16 @@ try {
   loads.push(loadavg()[0]!);
   log(`q2: ${uid} in ${POLLS} files; jq ${round(q2Base.wall, 0)} ms (CPU ${round(q2Base.cpu, 0)} ms)`);
   const q2Fr = timeFlightrec((r) => r.entityHistory('connections', { uid }), 3, 15);
-  const q2Cli = cli(['query', 'connections', '--since', formatTimestamp(times[0]!), '--until', formatTimestamp(times[last]!), '--filter', `uid = "${uid}"`]);
+  const q2Cli = cli([
+    'query',
+    'connections',
+    '--since',
+    formatTimestamp(times[0]!),
+    '--until',
+    formatTimestamp(times[last]!),
+    '--filter',
+    `uid = "${uid}"`,
+  ]);
 
   // --- 4. q3: top clients by produce rate over the window
   const win = Array.from({ length: WINDOW.to - WINDOW.from + 1 }, (_, k) => WINDOW.from + k);
@@ -326,7 +384,10 @@ try {
     });
   const jqTop = parseTop(q3Base.out);
   const q3fr = (reader: ReportReader): [string, bigint][] =>
-    computeTrends(reader, { metric: 'produce-bytes', by: 'client', since, until, top: TOP }).rows.map((r) => [r.key, BigInt(String(r.detail.increase))]);
+    computeTrends(reader, { metric: 'produce-bytes', by: 'client', since, until, top: TOP }).rows.map((r) => [
+      r.key,
+      BigInt(String(r.detail.increase)),
+    ]);
   let frTop: [string, bigint][];
   {
     const db2 = openDatabase(dbPath, { readonly: true });
@@ -337,10 +398,23 @@ try {
     ok(jqTop.length === TOP, `q3: jq gave ${jqTop.length} clients`);
     deepStrictEqual(frTop, jqTop, 'q3: jq and flightrec trends give the same top clients and increases');
     // rates: the same increase over the same window
-    res.rows.forEach((r, k) => ok(Math.abs(r.value - Number(jqTop[k]![1]) / seconds) <= 1e-9 * r.value, `q3: rate of ${r.key}`));
+    res.rows.forEach((r, k) =>
+      ok(Math.abs(r.value - Number(jqTop[k]![1]) / seconds) <= 1e-9 * r.value, `q3: rate of ${r.key}`),
+    );
   }
   const q3Fr = timeFlightrec((r) => q3fr(r), 1, 5);
-  const q3Cli = cli(['trends', 'produce-bytes', '--by', 'client', '--since', formatTimestamp(since), '--until', formatTimestamp(until), '--top', String(TOP)]);
+  const q3Cli = cli([
+    'trends',
+    'produce-bytes',
+    '--by',
+    'client',
+    '--since',
+    formatTimestamp(since),
+    '--until',
+    formatTimestamp(until),
+    '--top',
+    String(TOP),
+  ]);
 
   // the naive script: two files only; flightrec with runQuery at both instants and the same arithmetic
   const q3Naive = run('jq', ['-n', '-r', JQ_Q3_NAIVE, files[WINDOW.from]!, files[WINDOW.to]!]);
@@ -353,18 +427,30 @@ try {
     db2.close();
     const before = new Map(a.map((c) => [c.uid, c.totalRequestStatistics.produceBytes]));
     const inc = new Map<string, bigint>();
-    for (const c of b) inc.set(c.clientId, (inc.get(c.clientId) ?? 0n) + c.totalRequestStatistics.produceBytes - (before.get(c.uid) ?? 0n));
-    const mine = [...inc].sort((x, y) => (x[1] > y[1] ? -1 : x[1] < y[1] ? 1 : x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).slice(0, TOP);
+    for (const c of b)
+      inc.set(
+        c.clientId,
+        (inc.get(c.clientId) ?? 0n) + c.totalRequestStatistics.produceBytes - (before.get(c.uid) ?? 0n),
+      );
+    const mine = [...inc]
+      .sort((x, y) => (x[1] > y[1] ? -1 : x[1] < y[1] ? 1 : x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+      .slice(0, TOP);
     deepStrictEqual(mine, naiveTop, 'q3 (two instants): jq and flightrec runQuery give the same answer');
   }
   const sameSet = naiveTop.filter(([k]) => jqTop.some(([j]) => j === k)).length;
   const sameOrder = naiveTop.every(([k], i) => jqTop[i]![0] === k);
-  const maxOff = Math.max(...jqTop.map(([k, v]) => {
-    const n = naiveTop.find(([j]) => j === k)?.[1];
-    return n === undefined ? Number.NaN : Math.abs(Number(n - v)) / Number(v);
-  }).filter((x) => !Number.isNaN(x)));
+  const maxOff = Math.max(
+    ...jqTop
+      .map(([k, v]) => {
+        const n = naiveTop.find(([j]) => j === k)?.[1];
+        return n === undefined ? Number.NaN : Math.abs(Number(n - v)) / Number(v);
+      })
+      .filter((x) => !Number.isNaN(x)),
+  );
   loads.push(loadavg()[0]!);
-  log(`q3: jq ${round(q3Base.wall, 0)} ms (CPU ${round(q3Base.cpu, 0)} ms), flightrec ${round(q3Fr.wall, 1)} ms; naive two-file jq ${round(q3Naive.wall, 0)} ms, ${sameSet}/${TOP} clients in common${sameOrder ? ', same order' : ''}, largest increase off by ${round(maxOff * 100, 2)} %`);
+  log(
+    `q3: jq ${round(q3Base.wall, 0)} ms (CPU ${round(q3Base.cpu, 0)} ms), flightrec ${round(q3Fr.wall, 1)} ms; naive two-file jq ${round(q3Naive.wall, 0)} ms, ${sameSet}/${TOP} clients in common${sameOrder ? ', same order' : ''}, largest increase off by ${round(maxOff * 100, 2)} %`,
+  );
 
   // --- 5. figures
   const load = `load average ${loads.map((l) => l.toFixed(1)).join(' → ')}`;
@@ -388,8 +474,18 @@ try {
     unit: 'B',
     note: `the same recording in SQLite, everything kept (${flightrecBytes} B); parse + write ${round(median(recordMs), 0)} ms per poll (median); recording took ${round(recordS, 0)} s`,
   });
-  reportFigure({ name: 'ratio.bytes_per_connection_sample_json', value: round(jsonBytes / samples / frPer, 1), unit: 'x', note: 'plain JSON files / flightrec' });
-  reportFigure({ name: 'ratio.bytes_per_connection_sample_gzip', value: round(gzipBytes / samples / frPer, 1), unit: 'x', note: 'gzip files / flightrec' });
+  reportFigure({
+    name: 'ratio.bytes_per_connection_sample_json',
+    value: round(jsonBytes / samples / frPer, 1),
+    unit: 'x',
+    note: 'plain JSON files / flightrec',
+  });
+  reportFigure({
+    name: 'ratio.bytes_per_connection_sample_gzip',
+    value: round(gzipBytes / samples / frPer, 1),
+    unit: 'x',
+    note: 'gzip files / flightrec',
+  });
 
   const ratio = (b: number, f: number): number => round(b / f, b / f >= 100 ? 0 : 1);
   reportFigure({
@@ -404,7 +500,12 @@ try {
     unit: 'ms',
     note: `runQuery at the last poll with the filter, database opened per run, median of 9 (p90 ${round(q1Fr.p90, 1)}, CPU ${round(q1Fr.cpu, 1)} ms)${cliNote(q1Cli)}`,
   });
-  reportFigure({ name: 'ratio.q1_filter', value: ratio(q1Base.wall, q1Fr.wall), unit: 'x', note: 'jq / flightrec, same answer' });
+  reportFigure({
+    name: 'ratio.q1_filter',
+    value: ratio(q1Base.wall, q1Fr.wall),
+    unit: 'x',
+    note: 'jq / flightrec, same answer',
+  });
   reportFigure({
     name: 'baseline.q2_history_ms',
     value: round(q2Base.wall, 0),
@@ -417,7 +518,12 @@ try {
     unit: 'ms',
     note: `entityHistory of one connection (${POLLS} samples), database opened per run, median of 15 (p90 ${round(q2Fr.p90, 2)}, CPU ${round(q2Fr.cpu, 2)} ms)${cliNote(q2Cli)}${q2Cli ? ' (query --since --until --filter uid)' : ''}`,
   });
-  reportFigure({ name: 'ratio.q2_history', value: ratio(q2Base.wall, q2Fr.wall), unit: 'x', note: 'jq / flightrec, same answer' });
+  reportFigure({
+    name: 'ratio.q2_history',
+    value: ratio(q2Base.wall, q2Fr.wall),
+    unit: 'x',
+    note: 'jq / flightrec, same answer',
+  });
   reportFigure({
     name: 'baseline.q3_top_clients_ms',
     value: round(q3Base.wall, 0),
@@ -430,7 +536,12 @@ try {
     unit: 'ms',
     note: `computeTrends produce-bytes by client, top ${TOP}, over the same ${win.length} polls, database opened per run, median of 5 (p90 ${round(q3Fr.p90, 1)}, CPU ${round(q3Fr.cpu, 1)} ms)${cliNote(q3Cli)}`,
   });
-  reportFigure({ name: 'ratio.q3_top_clients', value: ratio(q3Base.wall, q3Fr.wall), unit: 'x', note: 'jq / flightrec, same answer' });
+  reportFigure({
+    name: 'ratio.q3_top_clients',
+    value: ratio(q3Base.wall, q3Fr.wall),
+    unit: 'x',
+    note: 'jq / flightrec, same answer',
+  });
 } finally {
   if (simOpen) await sim.close();
   if (process.env.BASELINE_KEEP === '1') log(`kept ${relative(root, dir)}`);

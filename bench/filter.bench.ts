@@ -26,11 +26,23 @@ function prng(seed: number): () => number {
 function buildRows(): object[] {
   const rnd = prng(7);
   const int = (n: number): number => Math.floor(rnd() * n);
-  const stats = (): object => ({ fetchBytes: BigInt(int(1e9)), produceBatchCount: BigInt(int(1e6)), produceBytes: BigInt(int(1e9)), requestCount: BigInt(int(1e6)) });
+  const stats = (): object => ({
+    fetchBytes: BigInt(int(1e9)),
+    produceBatchCount: BigInt(int(1e6)),
+    produceBytes: BigInt(int(1e9)),
+    requestCount: BigInt(int(1e6)),
+  });
   const pool = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
-  const auths = pool(16, (i) => ({ mechanism: 'AUTHENTICATION_MECHANISM_SASL_SCRAM', state: 'AUTHENTICATION_STATE_SUCCESS', userPrincipal: `user-${i}` }));
+  const auths = pool(16, (i) => ({
+    mechanism: 'AUTHENTICATION_MECHANISM_SASL_SCRAM',
+    state: 'AUTHENTICATION_STATE_SUCCESS',
+    userPrincipal: `user-${i}`,
+  }));
   const versions = pool(16, () => Object.fromEntries(Array.from({ length: 20 }, (_, k) => [String(k), int(17)])));
-  const inflight = pool(16, () => ({ hasMoreRequests: false, sampledInFlightRequests: [{ apiKey: int(70), inFlightDuration: BigInt(int(5e9)) }] }));
+  const inflight = pool(16, () => ({
+    hasMoreRequests: false,
+    sampledInFlightRequests: [{ apiKey: int(70), inFlightDuration: BigInt(int(5e9)) }],
+  }));
   const statPool = pool(64, stats);
   const states = KafkaConnectionState.values;
   const software = ['apache-kafka-java', 'librdkafka', 'franz-go', 'sarama', 'kafka-python'];
@@ -89,16 +101,26 @@ reportFigure({
 });
 
 // Extended filter with OR, NOT and a wildcard, same rows (no goal: for comparison).
-const ext = compileFilter('(node_id = 1 OR node_id = 2) NOT state = KAFKA_CONNECTION_STATE_CLOSED client_id = "client-1*"', {
-  resource: 'connections',
-  dialect: 'extended',
+const ext = compileFilter(
+  '(node_id = 1 OR node_id = 2) NOT state = KAFKA_CONNECTION_STATE_CLOSED client_id = "client-1*"',
+  {
+    resource: 'connections',
+    dialect: 'extended',
+  },
+);
+const extTiming = timeIt(
+  () => {
+    let n = 0;
+    for (let i = 0; i < rows.length; i++) if (ext.matches(rows[i] as object)) n++;
+    matched = n;
+  },
+  { warmup: 2, runs: 9 },
+);
+reportFigure({
+  name: 'filter.eval_extended_records_per_s',
+  value: Math.round(ROWS / (extTiming.medianMs / 1000)),
+  unit: 'records/s',
 });
-const extTiming = timeIt(() => {
-  let n = 0;
-  for (let i = 0; i < rows.length; i++) if (ext.matches(rows[i] as object)) n++;
-  matched = n;
-}, { warmup: 2, runs: 9 });
-reportFigure({ name: 'filter.eval_extended_records_per_s', value: Math.round(ROWS / (extTiming.medianMs / 1000)), unit: 'records/s' });
 
 // Parse + check of a 1,000-character server filter.
 const clauses = [
@@ -122,12 +144,15 @@ for (let i = 0; long.length < 1000; i++) {
 long = long.padEnd(1000, ' ');
 ok(long.length === 1000 && checkFilter(long, { resource: 'connections', dialect: 'server' }).ok);
 const REPS = 200;
-const parseTiming = timeIt(() => {
-  for (let i = 0; i < REPS; i++) {
-    const syntax = parseFilter(long, 'server');
-    if (syntax !== undefined) checkTree(syntax, { resource: 'connections', dialect: 'server', input: long });
-  }
-}, { warmup: 20, runs: 30 });
+const parseTiming = timeIt(
+  () => {
+    for (let i = 0; i < REPS; i++) {
+      const syntax = parseFilter(long, 'server');
+      if (syntax !== undefined) checkTree(syntax, { resource: 'connections', dialect: 'server', input: long });
+    }
+  },
+  { warmup: 20, runs: 30 },
+);
 reportFigure({
   name: 'filter.parse_check_1000_chars_ms',
   value: round(parseTiming.medianMs / REPS, 4),
@@ -135,15 +160,31 @@ reportFigure({
   goal: { op: '<=', value: 1 },
   note: 'parse + check of a 1,000-character server-dialect filter (median)',
 });
-const compileTiming = timeIt(() => {
-  for (let i = 0; i < REPS; i++) compileFilter(long, { resource: 'connections', dialect: 'server' });
-}, { warmup: 20, runs: 30 });
-reportFigure({ name: 'filter.compile_1000_chars_ms', value: round(compileTiming.medianMs / REPS, 4), unit: 'ms', note: 'parse + check + print + closures' });
+const compileTiming = timeIt(
+  () => {
+    for (let i = 0; i < REPS; i++) compileFilter(long, { resource: 'connections', dialect: 'server' });
+  },
+  { warmup: 20, runs: 30 },
+);
+reportFigure({
+  name: 'filter.compile_1000_chars_ms',
+  value: round(compileTiming.medianMs / REPS, 4),
+  unit: 'ms',
+  note: 'parse + check + print + closures',
+});
 
 // order_by over 100,000 rows (no goal).
 const order = compileOrderBy('node_id desc, client_id', { resource: 'connections', dialect: 'server' });
 const slice = rows.slice(0, 100_000);
-const sortTiming = timeIt(() => {
-  slice.slice().sort(order.compare);
-}, { warmup: 1, runs: 5 });
-reportFigure({ name: 'filter.sort_100k_ms', value: round(sortTiming.medianMs), unit: 'ms', note: 'order_by "node_id desc, client_id" + uid tie-break' });
+const sortTiming = timeIt(
+  () => {
+    slice.slice().sort(order.compare);
+  },
+  { warmup: 1, runs: 5 },
+);
+reportFigure({
+  name: 'filter.sort_100k_ms',
+  value: round(sortTiming.medianMs),
+  unit: 'ms',
+  note: 'order_by "node_id desc, client_id" + uid tie-break',
+});

@@ -109,7 +109,11 @@ ok(stringifyJson(parseJsonLossless(bareForm)) === bareForm, 'slow path must roun
  * Times `base` and `subject` in alternating rounds so that background load hits both alike;
  * the ratio is the median of the per-round ratios.
  */
-function paired(base: () => void, subject: () => void, rounds: number): { base: number; subject: number; ratio: number } {
+function paired(
+  base: () => void,
+  subject: () => void,
+  rounds: number,
+): { base: number; subject: number; ratio: number } {
   const once = { warmup: 0, runs: 1 };
   timeIt(base, { warmup: 3, runs: 1 });
   timeIt(subject, { warmup: 3, runs: 1 });
@@ -126,12 +130,18 @@ function paired(base: () => void, subject: () => void, rounds: number): { base: 
   const median = (xs: number[]): number => {
     const sorted = [...xs].sort((x, y) => x - y);
     const mid = sorted.length >> 1;
-    return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+    return sorted.length % 2 === 1
+      ? (sorted[mid] as number)
+      : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
   };
   return { base: median(b), subject: median(s), ratio: median(r) };
 }
 
-const fast = paired(() => JSON.parse(serverForm), () => parseJsonLossless(serverForm), 15);
+const fast = paired(
+  () => JSON.parse(serverForm),
+  () => parseJsonLossless(serverForm),
+  15,
+);
 // Not paired: the slow path leaves much more garbage, whose collection would land in the
 // next JSON.parse round and flatter the ratio.
 const slowOpts = { warmup: 3, runs: 11 };

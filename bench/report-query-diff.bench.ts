@@ -26,18 +26,28 @@ const path = join(dir, 'history.db');
 try {
   // --- generate: a churning world (0.2 % of connections replaced per poll), written poll by poll
   const t0 = performance.now();
-  const world = new ConnectionWorld({ connections: CONNECTIONS, churn: 0.002, seed: 7, startNs: START, intervalNs: INTERVAL });
+  const world = new ConnectionWorld({
+    connections: CONNECTIONS,
+    churn: 0.002,
+    seed: 7,
+    startNs: START,
+    intervalNs: INTERVAL,
+  });
   const db = openDatabase(path);
   const writer = createHistoryWriter(db);
   let served: { at: bigint; connections: KafkaConnection[] }[] = [];
   for (let i = 0; i < POLLS; i++) {
     const { at, answer } = world.next();
     if (i === 6 * 120 || i === 7 * 120) served.push({ at, connections: answer.connections });
-    writer.writePoll(listPollRecord(answer, { at, durationNs: 40_000_000n, bytes: 1_100 * answer.connections.length, round: `r${i}` }));
+    writer.writePoll(
+      listPollRecord(answer, { at, durationNs: 40_000_000n, bytes: 1_100 * answer.connections.length, round: `r${i}` }),
+    );
   }
   writer.close();
   const generateMs = performance.now() - t0;
-  process.stderr.write(`generated ${POLLS} polls × ${CONNECTIONS} connections in ${round(generateMs / 1000, 1)} s (${statSync(path).size} bytes)\n`);
+  process.stderr.write(
+    `generated ${POLLS} polls × ${CONNECTIONS} connections in ${round(generateMs / 1000, 1)} s (${statSync(path).size} bytes)\n`,
+  );
 
   const ro = openDatabase(path, { readonly: true });
   const reader = createHistoryReader(ro) as unknown as ReportReader;

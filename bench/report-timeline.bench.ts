@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../src/db/index.ts';
-import { connFrameOfStored, emptyConnFrame, mergeConnFanout, type ConnFrame } from '../src/report/timeline/conn-frame.ts';
+import {
+  connFrameOfStored,
+  emptyConnFrame,
+  mergeConnFanout,
+  type ConnFrame,
+} from '../src/report/timeline/conn-frame.ts';
 import { connectionsDetector } from '../src/report/timeline/detectors/connections.ts';
 import { padFrames } from '../src/report/timeline/frames.ts';
 import { DEFAULT_THRESHOLDS } from '../src/report/timeline/thresholds.ts';
@@ -28,7 +33,13 @@ const dir = mkdtempSync(join(tmpdir(), 'flightrec-bench-timeline-'));
 const path = join(dir, 'history.db');
 try {
   const t0 = performance.now();
-  const world = new ConnectionWorld({ connections: CONNECTIONS, churn: 0.005, seed: 7, startNs: START, intervalNs: INTERVAL });
+  const world = new ConnectionWorld({
+    connections: CONNECTIONS,
+    churn: 0.005,
+    seed: 7,
+    startNs: START,
+    intervalNs: INTERVAL,
+  });
   const db = openDatabase(path);
   const writer = createHistoryWriter(db);
   for (let i = 0; i < POLLS; i++) {
@@ -36,11 +47,15 @@ try {
     const outage = i >= OUTAGE.from && i < OUTAGE.to;
     const connections = outage ? answer.connections.filter((c) => c.nodeId !== OUTAGE.node) : answer.connections;
     const listed = { ...answer, connections, totalSize: BigInt(connections.length) };
-    writer.writePoll(listPollRecord(listed, { at, durationNs: 40_000_000n, bytes: 1_100 * connections.length, round: `r${i}` }));
+    writer.writePoll(
+      listPollRecord(listed, { at, durationNs: 40_000_000n, bytes: 1_100 * connections.length, round: `r${i}` }),
+    );
   }
   writer.close();
   const generateMs = performance.now() - t0;
-  process.stderr.write(`generated ${POLLS} polls × ${CONNECTIONS} connections in ${round(generateMs / 1000, 1)} s (${statSync(path).size} bytes)\n`);
+  process.stderr.write(
+    `generated ${POLLS} polls × ${CONNECTIONS} connections in ${round(generateMs / 1000, 1)} s (${statSync(path).size} bytes)\n`,
+  );
 
   const ro = openDatabase(path, { readonly: true });
   const reader = createHistoryReader(ro);

@@ -13,10 +13,17 @@ import { reportFigure, round } from './lib/figures.ts';
 
 const HEADERS = { 'content-type': 'application/json', 'connect-protocol-version': '1' };
 
-async function list(sim: SimServer, body: unknown): Promise<{ status: number; bytes: Buffer; ms: number; cpuMs: number }> {
+async function list(
+  sim: SimServer,
+  body: unknown,
+): Promise<{ status: number; bytes: Buffer; ms: number; cpuMs: number }> {
   const cpu = process.cpuUsage();
   const start = performance.now();
-  const res = await request(sim.baseUrl + operationPath('ListKafkaConnections'), { method: 'POST', headers: HEADERS, body: JSON.stringify(body) });
+  const res = await request(sim.baseUrl + operationPath('ListKafkaConnections'), {
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify(body),
+  });
   const bytes = Buffer.from(await res.body.arrayBuffer());
   const used = process.cpuUsage(cpu);
   return { status: res.statusCode, bytes, ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
@@ -39,7 +46,10 @@ async function list10k(): Promise<void> {
     ok(r.status === 200, `status ${r.status}`);
     if (i === 0) {
       const parsed = JSON.parse(r.bytes.toString()) as { connections: unknown[]; totalSize: string };
-      ok(parsed.connections.length >= 10_000 && parsed.connections.length === Number(parsed.totalSize), 'a full answer');
+      ok(
+        parsed.connections.length >= 10_000 && parsed.connections.length === Number(parsed.totalSize),
+        'a full answer',
+      );
       size = r.bytes.length;
     }
     if (i >= 3) {
@@ -49,7 +59,11 @@ async function list10k(): Promise<void> {
   }
   const filtered: number[] = [];
   for (let i = 0; i < 8; i++) {
-    const r = await list(sim, { pageSize: 20_000, filter: 'state = KAFKA_CONNECTION_STATE_OPEN AND total_request_statistics.request_count > 1000', orderBy: 'recent_request_statistics.produce_bytes desc' });
+    const r = await list(sim, {
+      pageSize: 20_000,
+      filter: 'state = KAFKA_CONNECTION_STATE_OPEN AND total_request_statistics.request_count > 1000',
+      orderBy: 'recent_request_statistics.produce_bytes desc',
+    });
     ok(r.status === 200);
     if (i >= 2) filtered.push(r.ms);
   }
@@ -67,7 +81,12 @@ async function list10k(): Promise<void> {
     unit: 'ms',
     note: 'CPU time (server and client share this process) per full answer: steadier than wall time on a busy machine',
   });
-  reportFigure({ name: 'sim.list_connections_10k_filtered_ms', value: round(median(filtered), 1), unit: 'ms', note: 'with a filter and an order_by' });
+  reportFigure({
+    name: 'sim.list_connections_10k_filtered_ms',
+    value: round(median(filtered), 1),
+    unit: 'ms',
+    note: 'with a filter and an order_by',
+  });
 }
 
 /** 50,000 connections held; it answers (default page of 1000, and a filter over all of them). */
@@ -110,6 +129,8 @@ if (process.argv.includes('--hold-50k')) {
   await hold50k();
 } else {
   await list10k();
-  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--hold-50k'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--hold-50k'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   ok(child.status === 0, `the 50k part failed (status ${child.status})`);
 }

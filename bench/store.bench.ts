@@ -50,7 +50,11 @@ function measure<T>(fn: () => T): { value: T; wall: number; cpu: number } {
 }
 
 /** The read figures of bench/lib/store-reads.ts, run in a child process on the finished database. */
-function readInOwnProcess(db: string, at: bigint, other: bigint): { expected: number; cold: WallCpuTiming; warm: WallCpuTiming } {
+function readInOwnProcess(
+  db: string,
+  at: bigint,
+  other: bigint,
+): { expected: number; cold: WallCpuTiming; warm: WallCpuTiming } {
   const script = fileURLToPath(new URL('./lib/store-reads.ts', import.meta.url));
   const out = execFileSync(process.execPath, ['--import', 'tsx', script, db, String(at), String(other)], {
     encoding: 'utf8',
@@ -58,7 +62,6 @@ function readInOwnProcess(db: string, at: bigint, other: bigint): { expected: nu
   });
   return JSON.parse(out.trim().split('\n').at(-1)!) as { expected: number; cold: WallCpuTiming; warm: WallCpuTiming };
 }
-
 
 try {
   const load = loadavg()[0]!.toFixed(1);
@@ -121,7 +124,9 @@ try {
     }
   }
   writer.close();
-  log(`ingested ${POLLS} polls (${samples} samples) in ${round((performance.now() - started) / 1000, 1)} s, load average ${load}`);
+  log(
+    `ingested ${POLLS} polls (${samples} samples) in ${round((performance.now() - started) / 1000, 1)} s, load average ${load}`,
+  );
 
   const ro = openDatabase(path, { readonly: true });
   const stats = openHistoryMaintenance(ro).stats();
@@ -136,12 +141,16 @@ try {
   const at = times[60]! + 1n; // the 5th poll of its batch: chunks decode half way
   const other = times[27]! + 1n;
   const reads = readInOwnProcess(path, at, other);
-  if (keep !== undefined) log(`kept ${keep}; the read half again: node --import tsx bench/lib/store-reads.ts ${keep} ${at} ${other}`);
+  if (keep !== undefined)
+    log(`kept ${keep}; the read half again: node --import tsx bench/lib/store-reads.ts ${keep} ${at} ${other}`);
   const expected = reads.expected;
   const fresh = Array.from({ length: 21 }, () => createHistoryReader(ro));
-  const afterIngest = timeWallAndCpu(() => {
-    if (fresh.pop()!.stateAt('connections', at).rows.length !== expected) throw new Error('stateAt changed');
-  }, { warmup: 6, runs: 15 });
+  const afterIngest = timeWallAndCpu(
+    () => {
+      if (fresh.pop()!.stateAt('connections', at).rows.length !== expected) throw new Error('stateAt changed');
+    },
+    { warmup: 6, runs: 15 },
+  );
   ro.close();
   const state = reads.cold;
   const stateWarm = reads.warm;
@@ -155,7 +164,12 @@ try {
     goal: { op: '<=', value: 150 },
     note: `parse+decode ${ms(median(ingest.map((x) => x.parse)))} ms + write+commit ${ms(median(ingest.map((x) => x.write)))} ms, medians of ${ingest.length} polls; load average ${load}`,
   });
-  reportFigure({ name: 'store.ingest_poll_10k_cpu_ms', value: ms(median(ingest.map((x) => x.cpu))), unit: 'ms', note: 'the same, CPU time' });
+  reportFigure({
+    name: 'store.ingest_poll_10k_cpu_ms',
+    value: ms(median(ingest.map((x) => x.cpu))),
+    unit: 'ms',
+    note: 'the same, CPU time',
+  });
   reportFigure({
     name: 'store.write_poll_10k_median_ms',
     value: ms(median(writeWall)),
@@ -169,7 +183,12 @@ try {
     goal: { op: '<=', value: 40 },
     note: `${stats.fileBytes} bytes / ${samples} samples, everything kept (${stats.entities.connections} connections)`,
   });
-  reportFigure({ name: 'store.raw_json_bytes_per_connection_sample', value: round(rawBytes / anchorSamples, 0), unit: 'B', note: 'anchor: the answer as the server writes it' });
+  reportFigure({
+    name: 'store.raw_json_bytes_per_connection_sample',
+    value: round(rawBytes / anchorSamples, 0),
+    unit: 'B',
+    note: 'anchor: the answer as the server writes it',
+  });
   reportFigure({
     name: 'store.gzip_answer_bytes_per_connection_sample',
     value: ms(gzipBytes / anchorSamples),
@@ -203,7 +222,12 @@ try {
     goal: { op: '<=', value: 10 },
     note: `1,000 samples of one connection (the last 8 from open head frames), fresh reader per run (min ${ms(history.min, 2)}, p90 ${ms(history.p90, 2)})`,
   });
-  reportFigure({ name: 'store.entity_history_1000_polls_cpu_ms', value: ms(history.cpu, 2), unit: 'ms', note: 'the same, CPU time' });
+  reportFigure({
+    name: 'store.entity_history_1000_polls_cpu_ms',
+    value: ms(history.cpu, 2),
+    unit: 'ms',
+    note: 'the same, CPU time',
+  });
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

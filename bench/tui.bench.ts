@@ -58,7 +58,11 @@ async function record(path: string, scenario: string, forDuration: string, conne
     signal: new AbortController().signal,
   };
   const extra = connections === undefined ? {} : { connections: String(connections) };
-  const code = await runCollect({ link: [], schedule: [], simulate: scenario, for: forDuration, ...extra }, { db: path }, io);
+  const code = await runCollect(
+    { link: [], schedule: [], simulate: scenario, for: forDuration, ...extra },
+    { db: path },
+    io,
+  );
   if (code !== 0) throw new Error(`recording ${scenario} failed (${code}): ${err.slice(-1000)}`);
 }
 
@@ -67,7 +71,10 @@ function firstFrame(db: string): Promise<number> {
   return new Promise((done, fail) => {
     const start = performance.now();
     const command = `stty rows 40 cols 120; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} browse --db ${JSON.stringify(db)}`;
-    const child = spawn('script', ['-qfc', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TERM: 'xterm-256color' } });
+    const child = spawn('script', ['-qfc', command, '/dev/null'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, TERM: 'xterm-256color' },
+    });
     let out = '';
     let at: number | undefined;
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
@@ -175,7 +182,8 @@ async function main(): Promise<void> {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build first`);
   const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).stdout ?? '';
   if (!/^\s+browse\b/m.test(help)) throw new Error(`${BIN} has no browse command: register it and run npm run build`);
-  if (spawnSync('script', ['--version']).status !== 0) throw new Error('util-linux `script` is needed for the pseudo-terminal');
+  if (spawnSync('script', ['--version']).status !== 0)
+    throw new Error('util-linux `script` is needed for the pseudo-terminal');
   const demo = join(dir, 'demo.db');
   const big = join(dir, 'big.db');
   log('recording the incident scenario (20 simulated minutes) ...');

@@ -61,8 +61,13 @@ function benchFiles(args) {
 function checkFigure(f) {
   const okGoal =
     f.goal === undefined ||
-    (typeof f.goal === 'object' && f.goal !== null && ['<=', '>='].includes(f.goal.op) && Number.isFinite(f.goal.value));
-  return typeof f.name === 'string' && f.name !== '' && Number.isFinite(f.value) && typeof f.unit === 'string' && okGoal;
+    (typeof f.goal === 'object' &&
+      f.goal !== null &&
+      ['<=', '>='].includes(f.goal.op) &&
+      Number.isFinite(f.goal.value));
+  return (
+    typeof f.name === 'string' && f.name !== '' && Number.isFinite(f.value) && typeof f.unit === 'string' && okGoal
+  );
 }
 
 /** Runs one bench; resolves to { figures, failure } where failure is a message or null. */
@@ -83,8 +88,17 @@ function runBench(file) {
       try {
         const f = JSON.parse(line.slice('FIGURE '.length));
         if (!checkFigure(f)) throw new Error('needs name, finite value, unit and a valid goal');
-        const met = f.goal === undefined ? null : f.goal.op === '<=' ? f.value <= f.goal.value : f.value >= f.goal.value;
-        figures.push({ name: f.name, value: f.value, unit: f.unit, goal: f.goal ?? null, met, note: f.note ?? null, bench: file });
+        const met =
+          f.goal === undefined ? null : f.goal.op === '<=' ? f.value <= f.goal.value : f.value >= f.goal.value;
+        figures.push({
+          name: f.name,
+          value: f.value,
+          unit: f.unit,
+          goal: f.goal ?? null,
+          met,
+          note: f.note ?? null,
+          bench: file,
+        });
         const goal = f.goal === undefined ? '' : ` (goal ${f.goal.op} ${f.goal.value}: ${met ? 'met' : 'MISSED'})`;
         process.stdout.write(`  ${f.name} = ${f.value} ${f.unit}${goal}\n`);
       } catch (err) {
@@ -112,7 +126,10 @@ function cell(text) {
 }
 
 function renderTable(result) {
-  const took = result.totalSeconds === undefined ? '' : ` Took ${duration(result.totalSeconds)} (load average ${result.loadAverage.join(' → ')}).`;
+  const took =
+    result.totalSeconds === undefined
+      ? ''
+      : ` Took ${duration(result.totalSeconds)} (load average ${result.loadAverage.join(' → ')}).`;
   const lines = [
     `Last run: ${result.generatedAt}, Node ${result.node}, ${result.cpus} CPUs.${took}`,
     '',
@@ -180,8 +197,12 @@ async function main() {
   const ran = new Set(files);
   const partial = opts.files.length > 0;
   const before = partial ? previous() : {};
-  const kept = partial ? (before.figures ?? []).filter((f) => !ran.has(f.bench) && existsSync(resolve(root, f.bench))) : [];
-  const keptBenches = partial ? (before.benches ?? []).filter((b) => !ran.has(b.file) && existsSync(resolve(root, b.file))) : [];
+  const kept = partial
+    ? (before.figures ?? []).filter((f) => !ran.has(f.bench) && existsSync(resolve(root, f.bench)))
+    : [];
+  const keptBenches = partial
+    ? (before.benches ?? []).filter((b) => !ran.has(b.file) && existsSync(resolve(root, b.file)))
+    : [];
   const figures = [...kept, ...collected].sort((a, b) => a.bench.localeCompare(b.bench));
   const result = {
     generatedAt: new Date().toISOString(),
@@ -194,14 +215,25 @@ async function main() {
   mkdirSync(resolve(root, 'bench/results'), { recursive: true });
   writeFileSync(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
   updateDoc(result);
-  process.stdout.write(`wrote ${relative(root, resultsFile)} and ${relative(root, docFile)} (${figures.length} figures)\n`);
-  process.stdout.write(`${files.length} bench file(s) in ${duration(totalSeconds)}; load average ${loads.join(' → ')}\n`);
+  process.stdout.write(
+    `wrote ${relative(root, resultsFile)} and ${relative(root, docFile)} (${figures.length} figures)\n`,
+  );
+  process.stdout.write(
+    `${files.length} bench file(s) in ${duration(totalSeconds)}; load average ${loads.join(' → ')}\n`,
+  );
   if (totalSeconds > opts.budgetMin * 60) {
-    const slow = [...benches].sort((a, b) => b.seconds - a.seconds).slice(0, 3).map((b) => `${b.file} ${duration(b.seconds)}`);
-    process.stderr.write(`warning: the run took ${duration(totalSeconds)}, over its budget of ${opts.budgetMin} min; slowest: ${slow.join(', ')}\n`);
+    const slow = [...benches]
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, 3)
+      .map((b) => `${b.file} ${duration(b.seconds)}`);
+    process.stderr.write(
+      `warning: the run took ${duration(totalSeconds)}, over its budget of ${opts.budgetMin} min; slowest: ${slow.join(', ')}\n`,
+    );
   }
   for (const f of collected.filter((x) => x.met === false)) {
-    process.stderr.write(`warning: ${f.name} = ${f.value} ${f.unit} misses its goal ${f.goal.op} ${f.goal.value} (${f.bench})\n`);
+    process.stderr.write(
+      `warning: ${f.name} = ${f.value} ${f.unit} misses its goal ${f.goal.op} ${f.goal.value} (${f.bench})\n`,
+    );
   }
   if (failures.length > 0) {
     process.stderr.write(`${failures.length} bench file(s) failed:\n  ${failures.join('\n  ')}\n`);

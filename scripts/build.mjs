@@ -37,7 +37,9 @@ await build({
   alias: { 'react-devtools-core': './src/tui/devtools-stub.ts' },
   // react's production build; bundled CommonJS modules may require Node built-ins
   define: { 'process.env.NODE_ENV': '"production"' },
-  banner: { js: "import { createRequire as __flightrecRequire } from 'node:module'; const require = __flightrecRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __flightrecRequire } from 'node:module'; const require = __flightrecRequire(import.meta.url);",
+  },
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: packing ? false : 'linked',
   jsx: 'automatic',

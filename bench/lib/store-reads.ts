@@ -20,9 +20,12 @@ const expected = createHistoryReader(ro).stateAt('connections', at).rows.length;
 // cold: a fresh reader per run (no cached versions or strings; its statements are prepared
 // beforehand); warm code: enough untimed runs for V8 to optimise the path
 const fresh = Array.from({ length: 21 }, () => createHistoryReader(ro));
-const cold = timeWallAndCpu(() => {
-  if (fresh.pop()!.stateAt('connections', at).rows.length !== expected) throw new Error('stateAt changed');
-}, { warmup: 6, runs: 15 });
+const cold = timeWallAndCpu(
+  () => {
+    if (fresh.pop()!.stateAt('connections', at).rows.length !== expected) throw new Error('stateAt changed');
+  },
+  { warmup: 6, runs: 15 },
+);
 // warm: one reader answering alternately for two instants in different batches, as a TUI
 // scrubbing through time does
 const warmReader = createHistoryReader(ro);

@@ -42,7 +42,8 @@ const UNITS: Readonly<Record<string, bigint>> = {
 const GROUP = /([0-9]+)(?:\.([0-9]+))?(ns|us|ms|s|m|h|d|w)/y;
 
 /** What the time language accepts, for messages. */
-export const TIME_FORMS = 'RFC 3339 (2026-01-01T10:03:00Z), now, a UTC time of day (10:03), or a duration ago (-2h, 30m, -1d)';
+export const TIME_FORMS =
+  'RFC 3339 (2026-01-01T10:03:00Z), now, a UTC time of day (10:03), or a duration ago (-2h, 30m, -1d)';
 
 /** Clamps an instant to the range the store can represent. */
 export function clampInstant(ns: bigint): bigint {
@@ -63,14 +64,17 @@ export function parseDurationText(text: string): bigint {
   if (trimmed === '0') return 0n;
   if (trimmed === '') throw new TimeTextError('empty duration: use a number with a unit, e.g. 30s, 10m, 7d');
   if (trimmed.startsWith('-')) throw new TimeTextError(`duration ${JSON.stringify(text)} must not be negative`);
-  if (trimmed.length > 64) throw new TimeTextError(`duration ${JSON.stringify(`${trimmed.slice(0, 20)}…`)} is too long to be a duration`);
+  if (trimmed.length > 64)
+    throw new TimeTextError(`duration ${JSON.stringify(`${trimmed.slice(0, 20)}…`)} is too long to be a duration`);
   let total = 0n;
   let pos = 0;
   while (pos < trimmed.length) {
     GROUP.lastIndex = pos;
     const m = GROUP.exec(trimmed);
     if (m === null) {
-      throw new TimeTextError(`invalid duration ${JSON.stringify(text)}: use a number with a unit (ns, us, ms, s, m, h, d, w), e.g. 30s, 10m, 1h30m, 7d`);
+      throw new TimeTextError(
+        `invalid duration ${JSON.stringify(text)}: use a number with a unit (ns, us, ms, s, m, h, d, w), e.g. 30s, 10m, 1h30m, 7d`,
+      );
     }
     const [group, whole = '0', frac = '', unit = 's'] = m;
     const scale = 10n ** BigInt(frac.length);
@@ -102,10 +106,16 @@ export function parseTimeText(text: string, nowNs: bigint): bigint {
   const tod = /^([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,9}))?)?$/.exec(t);
   if (tod !== null) {
     const [, h = '0', m = '0', s = '0', frac = ''] = tod;
-    if (Number(h) > 23 || Number(m) > 59 || Number(s) > 59) throw new TimeTextError(`${JSON.stringify(t)} is not a time of day (00:00 to 23:59:59)`);
-    return clampInstant(latestTimeOfDay(nowNs, Number(h) * 3600 + Number(m) * 60 + Number(s), BigInt(frac.padEnd(9, '0') || '0')));
+    if (Number(h) > 23 || Number(m) > 59 || Number(s) > 59)
+      throw new TimeTextError(`${JSON.stringify(t)} is not a time of day (00:00 to 23:59:59)`);
+    return clampInstant(
+      latestTimeOfDay(nowNs, Number(h) * 3600 + Number(m) * 60 + Number(s), BigInt(frac.padEnd(9, '0') || '0')),
+    );
   }
-  if (t.startsWith('+')) throw new TimeTextError(`${JSON.stringify(t)} is in the future: a relative time counts back from now (-${t.slice(1)})`);
+  if (t.startsWith('+'))
+    throw new TimeTextError(
+      `${JSON.stringify(t)} is in the future: a relative time counts back from now (-${t.slice(1)})`,
+    );
   try {
     return instantBefore(nowNs, parseDurationText(t.startsWith('-') ? t.slice(1) : t));
   } catch {

@@ -22,7 +22,10 @@ export interface Installation {
 }
 
 /** The directory holding flightrec's package.json, found upward from `fromFile` (works from src/ and from dist/). */
-export function findPackageRoot(fromFile: string = fileURLToPath(import.meta.url), exists: (path: string) => boolean = existsSync): string {
+export function findPackageRoot(
+  fromFile: string = fileURLToPath(import.meta.url),
+  exists: (path: string) => boolean = existsSync,
+): string {
   let dir = dirname(fromFile);
   while (!exists(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
   return dir;

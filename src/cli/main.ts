@@ -10,7 +10,11 @@ import { VERSION } from './version.ts';
 import { sanitizeForTerminal } from '../api/safe-text.ts';
 
 /** Builds the root program with its global options and the commands `argv` needs. */
-export async function buildProgram(io: CliIo, done: (code: number) => void, argv: readonly string[] = []): Promise<Command> {
+export async function buildProgram(
+  io: CliIo,
+  done: (code: number) => void,
+  argv: readonly string[] = [],
+): Promise<Command> {
   const program = new Command('flightrec')
     .description('Flight recorder and offline analyzer for the admin API (v2) of a Kafka-compatible cluster')
     .version(VERSION, '-V, --version')
@@ -27,7 +31,13 @@ export async function buildProgram(io: CliIo, done: (code: number) => void, argv
       outputError: (s, write) => write(commanderErrorText(s)),
     });
   registerInfo(program, io, done);
-  await registerCommands(program, io, done, (args, over) => main(args, over === undefined ? io : { ...io, ...over }), argv);
+  await registerCommands(
+    program,
+    io,
+    done,
+    (args, over) => main(args, over === undefined ? io : { ...io, ...over }),
+    argv,
+  );
   return program;
 }
 
@@ -39,7 +49,12 @@ export function commanderErrorText(text: string): string {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   const [first = 'error', ...rest] = lines;
   const head = first.replace(/^error: /, '');
-  const more = rest.map((l) => l.trim().replace(/^\((.*)\)$/, '$1').replace(/^Did you mean/, 'did you mean'));
+  const more = rest.map((l) =>
+    l
+      .trim()
+      .replace(/^\((.*)\)$/, '$1')
+      .replace(/^Did you mean/, 'did you mean'),
+  );
   return `flightrec: ${sanitizeForTerminal([head, ...more.map((m) => `(${m})`)].join(' '))}\n`;
 }
 

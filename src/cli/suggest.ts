@@ -5,12 +5,15 @@ import { sanitizeForTerminal } from '../api/safe-text.ts';
 export function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i < rows; i++) {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   }
@@ -23,7 +26,8 @@ export function closestNames(given: string, candidates: readonly string[]): stri
   if (word === '') return [];
   const scored = candidates.map((c) => {
     const name = c.toLowerCase();
-    const distance = name.startsWith(word) || word.startsWith(name) ? Math.min(1, editDistance(word, name)) : editDistance(word, name);
+    const distance =
+      name.startsWith(word) || word.startsWith(name) ? Math.min(1, editDistance(word, name)) : editDistance(word, name);
     return { c, distance };
   });
   const limit = Math.max(1, Math.floor(Math.max(word.length, 3) * 0.4));

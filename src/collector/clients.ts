@@ -87,7 +87,9 @@ export function prepareCluster(
   const auth = resolveAuth(cluster.auth, key, env, warn);
   const redactor = redactorFor(auth);
   if (cluster.tls?.insecureSkipVerify === true) {
-    warn(`${key}: TLS certificate verification is DISABLED (insecureSkipVerify); anyone on the path can read and alter the answers`);
+    warn(
+      `${key}: TLS certificate verification is DISABLED (insecureSkipVerify); anyone on the path can read and alter the answers`,
+    );
   }
   try {
     return { client: factory(cluster, auth), redactor };

@@ -22,7 +22,15 @@ import { emptyStats, type CollectorStats, type Reporter } from './output.ts';
 import { runRound, targetsOf, type ClusterRuntime, type RoundDeps, type RoundResult } from './poller.ts';
 import { RetentionRunner, retentionEnabled, type RetentionStore, type RollUp } from './retention-runner.ts';
 import { realSleep, type Sleep } from './retry.ts';
-import { createScheduler, OPERATION_ORDER, runVirtual, type Job, type Scheduler, type SchedulerDeps, type VirtualRunDeps } from './schedule.ts';
+import {
+  createScheduler,
+  OPERATION_ORDER,
+  runVirtual,
+  type Job,
+  type Scheduler,
+  type SchedulerDeps,
+  type VirtualRunDeps,
+} from './schedule.ts';
 import { RecordSink } from './record-sink.ts';
 import { shadowSkipLine, startupLine } from './startup.ts';
 
@@ -256,7 +264,8 @@ export class Collector {
       random: this.#deps.random,
       sleep: this.#deps.sleep,
       stopping: this.stopping,
-      onSkip: (job) => this.#reporter.line(`${job.cluster} ${job.op}: previous round still running; this firing is skipped`),
+      onSkip: (job) =>
+        this.#reporter.line(`${job.cluster} ${job.op}: previous round still running; this firing is skipped`),
       log: (line) => this.#reporter.line(line),
       ...(this.#opts.createTask === undefined ? {} : { createTask: this.#opts.createTask }),
     });
@@ -320,7 +329,8 @@ export class Collector {
       }
     }
     const unwritten = this.#sink.unwritten;
-    if (unwritten > 0) this.#reporter.line(`error: ${unwritten} polls could not be written to the database and are lost`);
+    if (unwritten > 0)
+      this.#reporter.line(`error: ${unwritten} polls could not be written to the database and are lost`);
     try {
       this.#opts.writer.close();
     } catch (err) {
@@ -356,7 +366,6 @@ export class Collector {
       if (skipped !== undefined) this.#reporter.line(skipped);
     }
   }
-
 }
 
 /** The result of a round not run because another collector holds the cluster's lease. */

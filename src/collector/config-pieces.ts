@@ -254,7 +254,8 @@ export const listenAddress = piece((value): { host: string; port: number } | Ref
   if (m === null) return new Refused(`${expected}, got ${JSON.stringify(value)}`);
   const [, rawHost, rawPort = ''] = m;
   const port = Number(rawPort);
-  if (!Number.isInteger(port) || port > 65_535) return new Refused(`port ${rawPort} is not from 0 (any free port) to 65535`);
+  if (!Number.isInteger(port) || port > 65_535)
+    return new Refused(`port ${rawPort} is not from 0 (any free port) to 65535`);
   if (rawHost === undefined) return { host: '127.0.0.1', port };
   const host = rawHost.startsWith('[') ? rawHost.slice(1, -1) : rawHost;
   const ok = rawHost.startsWith('[') ? isIPv6(host) : isIPv4(host) || host === 'localhost';

@@ -128,6 +128,11 @@ export class CoverageTracker {
   result(): RoundCoverage {
     const total = this.#total ?? 0n;
     const rowsCovered = this.#uids.size;
-    return { rowsCovered, totalSize: total, calls: this.#calls, complete: this.#total !== undefined && BigInt(rowsCovered) >= total };
+    return {
+      rowsCovered,
+      totalSize: total,
+      calls: this.#calls,
+      complete: this.#total !== undefined && BigInt(rowsCovered) >= total,
+    };
   }
 }

@@ -22,7 +22,9 @@ const RECORD_OVERHEAD = 1024;
 export function estimateRecordBytes(r: PollRecord): number {
   const o = r.outcome;
   const raw = o.raw?.length ?? 0;
-  const decoded = o.ok ? o.bytes * DECODED_PER_BYTE : o.message.length * 2 + (o.details === undefined ? 0 : Math.min(o.bytes, raw || o.bytes) * DECODED_PER_BYTE);
+  const decoded = o.ok
+    ? o.bytes * DECODED_PER_BYTE
+    : o.message.length * 2 + (o.details === undefined ? 0 : Math.min(o.bytes, raw || o.bytes) * DECODED_PER_BYTE);
   return raw + decoded + RECORD_OVERHEAD;
 }
 
@@ -115,7 +117,9 @@ export class HeldPolls {
   /** The lost runs not yet recorded, oldest first, each with the record that reports it. */
   lostRecords(cause: string, roundId: () => string): { key: string; record: PollRecord }[] {
     return [...this.#lost.entries()]
-      .sort((a, b) => (a[1].first.startedAt < b[1].first.startedAt ? -1 : a[1].first.startedAt > b[1].first.startedAt ? 1 : 0))
+      .sort((a, b) =>
+        a[1].first.startedAt < b[1].first.startedAt ? -1 : a[1].first.startedAt > b[1].first.startedAt ? 1 : 0,
+      )
       .map(([key, run]) => ({ key, record: lostRecord(run, cause, roundId()) }));
   }
 

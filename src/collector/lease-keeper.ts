@@ -59,15 +59,22 @@ export class LeaseKeeper {
       // the store cannot be asked (disk full, busy): keep what we were; polls are held meanwhile
       if (!this.#failing.has(cluster)) {
         this.#failing.add(cluster);
-        line(`warning: ${cluster}: cannot renew the recording lease in the database (${err instanceof Error ? err.message : String(err)}); keeping the current role`);
+        line(
+          `warning: ${cluster}: cannot renew the recording lease in the database (${err instanceof Error ? err.message : String(err)}); keeping the current role`,
+        );
       }
       return was !== 'standby';
     }
     if (state.held) {
       this.#state.set(cluster, 'active');
       if (was === 'standby') {
-        const why = state.tookOverFrom === undefined ? 'it stopped and gave the lease up' : `it did not renew its lease within ${ago(ttlMs)}`;
-        line(`${cluster}: taking over the recording from ${state.tookOverFrom ?? this.#holder.get(cluster) ?? 'the previous collector'} (${why})`);
+        const why =
+          state.tookOverFrom === undefined
+            ? 'it stopped and gave the lease up'
+            : `it did not renew its lease within ${ago(ttlMs)}`;
+        line(
+          `${cluster}: taking over the recording from ${state.tookOverFrom ?? this.#holder.get(cluster) ?? 'the previous collector'} (${why})`,
+        );
       } else if (was === 'unknown' && state.tookOverFrom !== undefined) {
         line(`${cluster}: took over the recording lease of ${state.tookOverFrom}, which stopped without releasing it`);
       }
@@ -76,7 +83,9 @@ export class LeaseKeeper {
     this.#state.set(cluster, 'standby');
     this.#holder.set(cluster, state.owner);
     if (was === 'active') {
-      line(`error: ${cluster}: another collector (${state.owner}) took over the recording (this one did not renew its lease in time); this one is now a standby`);
+      line(
+        `error: ${cluster}: another collector (${state.owner}) took over the recording (this one did not renew its lease in time); this one is now a standby`,
+      );
     } else if (was === 'unknown') {
       line(
         `${cluster}: another collector (${state.owner}) is recording this cluster into this database ` +

@@ -104,7 +104,9 @@ export function formatRound(r: RoundResult): string {
     return parts.join(' ');
   }
   if (r.stopped && r.calls === 0) {
-    parts.push('not polled: the collector stopped before this round\'s call could start (it waited behind a call in progress)');
+    parts.push(
+      "not polled: the collector stopped before this round's call could start (it waited behind a call in progress)",
+    );
     return parts.join(' ');
   }
   parts.push(failed === 0 ? (r.stopped ? 'STOPPED' : 'ok') : `FAILED ${failed}/${r.targets}`);
@@ -116,7 +118,8 @@ export function formatRound(r: RoundResult): string {
     parts.push(`rows=${c.rowsCovered}/${c.totalSize}${c.complete ? '' : ` (coverage ${pct.toFixed(1)}%)`}`);
   }
   parts.push(`${ms}ms`);
-  if (r.stopped) parts.push(`(stopped after ${r.calls} call${r.calls === 1 ? '' : 's'}: the rest of this round was not polled)`);
+  if (r.stopped)
+    parts.push(`(stopped after ${r.calls} call${r.calls === 1 ? '' : 's'}: the rest of this round was not polled)`);
   if (failed > 0) {
     const f = r.failures[0]!;
     const status = f.httpStatus === undefined ? f.kind : `HTTP ${f.httpStatus}`;
@@ -140,11 +143,12 @@ function pathNotServed(f: RoundFailure): boolean {
  * the service prefix is most likely not the cluster's. Undefined for any other round.
  */
 export function wrongPrefixNotice(r: RoundResult, prefix: string): string | undefined {
-  if (r.calls === 0 || r.failedCalls !== r.calls || r.failures.length !== r.targets || !r.failures.every(pathNotServed)) return undefined;
+  if (r.calls === 0 || r.failedCalls !== r.calls || r.failures.length !== r.targets || !r.failures.every(pathNotServed))
+    return undefined;
   return (
     `${r.cluster}: the server does not serve ${r.operation} under the service prefix ${prefix} ` +
     `(every call answered 404 or unimplemented). A cluster serves its vendor's package name in place of "platform": ` +
-    'set servicePrefix in the cluster\'s config (or --service-prefix, FLIGHTREC_SERVICE_PREFIX); ' +
+    "set servicePrefix in the cluster's config (or --service-prefix, FLIGHTREC_SERVICE_PREFIX); " +
     '`flightrec check --base-url URL` shows which operations answer'
   );
 }
@@ -166,7 +170,11 @@ export interface Reporter {
  * `prefixOf` (a cluster's service prefix), a round that looks like a wrong prefix gets the
  * wrongPrefixNotice, once per cluster.
  */
-export function createReporter(out: TextOut, dbSize?: () => number | undefined, prefixOf?: (cluster: string) => string | undefined): Reporter {
+export function createReporter(
+  out: TextOut,
+  dbSize?: () => number | undefined,
+  prefixOf?: (cluster: string) => string | undefined,
+): Reporter {
   const toldPrefix = new Set<string>();
   const live = out.isTTY === true;
   let shown = '';

@@ -102,7 +102,8 @@ interface RoundState {
 /** The PollFailure of a failed call (no secret can be in it: the client redacts server text). */
 export function failureOf(err: CallError): PollFailure {
   const raw = err.body;
-  const transport = err.transportCode !== undefined && !err.message.includes(err.transportCode) ? ` (${err.transportCode})` : '';
+  const transport =
+    err.transportCode !== undefined && !err.message.includes(err.transportCode) ? ` (${err.transportCode})` : '';
   const retryAfter = err.retryAfterMs === undefined ? '' : ` (Retry-After: ${formatSeconds(err.retryAfterMs)})`;
   return {
     ok: false,
@@ -165,7 +166,10 @@ async function callWithRetry<N extends OperationName>(
         return undefined;
       }
       const message = `the client failed: ${err instanceof Error ? err.message : String(err)}`;
-      res = { ok: false, error: new CallError({ operation: op, code: 'internal', kind: 'transport', message, elapsedMs: 0 }) };
+      res = {
+        ok: false,
+        error: new CallError({ operation: op, code: 'internal', kind: 'transport', message, elapsedMs: 0 }),
+      };
       if (t.start === 0n) t.start = deps.nowNs();
       if (t.end === 0n) t.end = deps.nowNs();
     }

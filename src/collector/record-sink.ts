@@ -134,7 +134,9 @@ export class RecordSink {
       if (!this.#store(record)) return false;
       this.#held.recorded(key);
       this.#d.stats.lostRecorded++;
-      this.#d.reporter.line(`error: ${record.cluster} ${record.operation}${record.target === '' ? '' : ` ${record.target}`}: ${record.outcome.ok ? '' : record.outcome.message}`);
+      this.#d.reporter.line(
+        `error: ${record.cluster} ${record.operation}${record.target === '' ? '' : ` ${record.target}`}: ${record.outcome.ok ? '' : record.outcome.message}`,
+      );
     }
     return true;
   }
@@ -156,7 +158,12 @@ export class RecordSink {
       }
       return true;
     } catch (err) {
-      const cause = err instanceof StoreRefusedError ? err.message : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      const cause =
+        err instanceof StoreRefusedError
+          ? err.message
+          : err instanceof Error
+            ? `${err.name}: ${err.message}`
+            : String(err);
       if (this.#refusal === undefined) {
         this.#refusal = cause;
         this.#d.reporter.line(

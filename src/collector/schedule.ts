@@ -39,7 +39,11 @@ export interface SchedulerDeps {
   /** scheduling problems, in the collector's own words (node-cron's text is never passed on) */
   readonly log?: (line: string) => void;
   /** the task factory (node-cron's createTask; tests inject a fake) */
-  readonly createTask?: (expression: string, fn: () => Promise<void>, options: TaskOptions) => Pick<ScheduledTask, 'start' | 'stop' | 'destroy'>;
+  readonly createTask?: (
+    expression: string,
+    fn: () => Promise<void>,
+    options: TaskOptions,
+  ) => Pick<ScheduledTask, 'start' | 'stop' | 'destroy'>;
 }
 
 /** Running cron schedules. */
@@ -82,7 +86,9 @@ export function createScheduler(jobs: readonly Job[], deps: SchedulerDeps): Sche
           if (deps.stopping.aborted) return;
           await deps.fire(job);
         } catch (err) {
-          deps.log?.(`${job.cluster} ${job.op}: round failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`);
+          deps.log?.(
+            `${job.cluster} ${job.op}: round failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`,
+          );
         } finally {
           busy = false;
         }
@@ -172,7 +178,13 @@ export async function runVirtual(jobs: readonly Job[], untilMs: number, deps: Vi
   const ordered = [...jobs].sort((a, b) => rank(a) - rank(b));
   const due = new Map<Job, number | undefined>();
   const start = deps.nowMs();
-  for (const j of ordered) due.set(j, matcher.matches(j.expression, Math.ceil(start / 1000) * 1000) ? Math.ceil(start / 1000) * 1000 : matcher.next(j.expression, start));
+  for (const j of ordered)
+    due.set(
+      j,
+      matcher.matches(j.expression, Math.ceil(start / 1000) * 1000)
+        ? Math.ceil(start / 1000) * 1000
+        : matcher.next(j.expression, start),
+    );
   let rounds = 0;
   try {
     while (!deps.stopping.aborted) {

@@ -20,7 +20,8 @@ export function scrubRecord(record: PollRecord, redactor: Redactor, clientRedact
   if (redactor.empty) return clientRedactions > 0 ? { ...record, redactions: clientRedactions } : record;
   const before = redactor.replaced;
   const o = record.outcome;
-  const raw = o.raw === undefined ? undefined : redactor.bytes(Buffer.from(o.raw.buffer, o.raw.byteOffset, o.raw.byteLength));
+  const raw =
+    o.raw === undefined ? undefined : redactor.bytes(Buffer.from(o.raw.buffer, o.raw.byteOffset, o.raw.byteLength));
   const rawHits = redactor.replaced - before;
   let outcome: PollRecord['outcome'];
   if (o.ok) {

@@ -45,7 +45,8 @@ function scheduleText(cluster: ClusterConfig, once: boolean): string {
 export function startupLine(cluster: ClusterConfig, store: string, once: boolean): string {
   const links = cluster.shadowLinks.length;
   const topics = cluster.shadowLinks.reduce((n, l) => n + l.topics.length, 0);
-  const shadow = links === 0 ? '' : ` (${links} shadow link${links === 1 ? '' : 's'}, ${topics} topic${topics === 1 ? '' : 's'})`;
+  const shadow =
+    links === 0 ? '' : ` (${links} shadow link${links === 1 ? '' : 's'}, ${topics} topic${topics === 1 ? '' : 's'})`;
   return `${cluster.name}: ${once ? 'polling' : 'recording'} ${cluster.baseUrl} into ${store}: ${scheduleText(cluster, once)}${shadow}`;
 }
 

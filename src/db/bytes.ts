@@ -68,7 +68,7 @@ export class ByteWriter {
       this.uint(n >= 0 ? n * 2 : -n * 2 - 1);
       return;
     }
-    let z = v >= 0n ? v << 1n : ((-v) << 1n) - 1n;
+    let z = v >= 0n ? v << 1n : (-v << 1n) - 1n;
     this.#ensure(16);
     while (z >= 128n) {
       this.#ensure(1);
@@ -212,7 +212,9 @@ export class ByteReader {
   count(minBytes = 1): number {
     const n = this.uint();
     if (n * minBytes > this.#buf.length - this.pos) {
-      throw new CorruptDataError(`a count of ${n} at offset ${this.pos} exceeds the ${this.#buf.length - this.pos} bytes left in its blob`);
+      throw new CorruptDataError(
+        `a count of ${n} at offset ${this.pos} exceeds the ${this.#buf.length - this.pos} bytes left in its blob`,
+      );
     }
     return n;
   }
@@ -298,7 +300,8 @@ export class ByteReader {
   /** Reads a 32-bit little-endian unsigned integer at an absolute offset. */
   u32At(offset: number): number {
     const b = this.#buf;
-    if (!(offset >= 0 && offset + 4 <= b.length)) throw new CorruptDataError(`an offset table entry at ${offset} lies outside its ${b.length}-byte blob`);
+    if (!(offset >= 0 && offset + 4 <= b.length))
+      throw new CorruptDataError(`an offset table entry at ${offset} lies outside its ${b.length}-byte blob`);
     return (b[offset]! | (b[offset + 1]! << 8) | (b[offset + 2]! << 16)) + b[offset + 3]! * 0x1000000;
   }
 }
@@ -344,7 +347,8 @@ export function textToSql(s: string): string | Buffer {
 export function textFromSql(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v instanceof Uint8Array) {
-    if (v.byteLength % 2 !== 0) throw new CorruptDataError(`a text blob of ${v.byteLength} bytes is not UTF-16 (odd length)`);
+    if (v.byteLength % 2 !== 0)
+      throw new CorruptDataError(`a text blob of ${v.byteLength} bytes is not UTF-16 (odd length)`);
     return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf16le');
   }
   throw new CorruptDataError(`a text column holds ${v === null ? 'NULL' : typeof v}, not TEXT or BLOB`);

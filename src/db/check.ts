@@ -108,7 +108,9 @@ export function checkStore(db: FlightrecDb): StoreCheck {
   const run = (): void => {
     // SQLite's pages and indexes first: its messages name tables and pages
     try {
-      const problems = (sqlite.prepare('PRAGMA integrity_check(100)').pluck().all() as string[]).filter((m) => m !== 'ok');
+      const problems = (sqlite.prepare('PRAGMA integrity_check(100)').pluck().all() as string[]).filter(
+        (m) => m !== 'ok',
+      );
       for (const p of problems) found({ table: 'sqlite', item: 'the file', reason: p });
       count('sqlite file');
     } catch (err) {
@@ -129,10 +131,12 @@ export function checkStore(db: FlightrecDb): StoreCheck {
   };
 
   const checkChunks = (): void => {
-    const chunkPage = sqlite.prepare(
-      `SELECT batch, first_entity, data FROM conn_chunk WHERE batch > ? OR (batch = ? AND first_entity > ?)
+    const chunkPage = sqlite
+      .prepare(
+        `SELECT batch, first_entity, data FROM conn_chunk WHERE batch > ? OR (batch = ? AND first_entity > ?)
        ORDER BY batch, first_entity LIMIT ${PAGE}`,
-    ).raw();
+      )
+      .raw();
     let at: [number, number] = [-1, -1];
     // the groups of a batch are read as one ascending list: the last connection of the group before
     let before = { batch: -1, last: -1 };
@@ -152,10 +156,12 @@ export function checkStore(db: FlightrecDb): StoreCheck {
         try {
           if (!(data instanceof Uint8Array)) throw new Error('the chunk group is not a blob');
           const g = readChunkGroup(data);
-          if (g.entities[0] !== firstEntity) throw new Error(`the group starts at connection ${g.entities[0]}, its key says ${firstEntity}`);
+          if (g.entities[0] !== firstEntity)
+            throw new Error(`the group starts at connection ${g.entities[0]}, its key says ${firstEntity}`);
           const previous = before.batch === b ? before.last : -1;
           before = { batch: b, last: g.entities.at(-1) ?? firstEntity };
-          if (firstEntity <= previous) throw new Error(`the group before ends at connection ${previous}, past this group's first ${firstEntity}`);
+          if (firstEntity <= previous)
+            throw new Error(`the group before ends at connection ${previous}, past this group's first ${firstEntity}`);
           for (let k = 0; k < g.entities.length; k++) {
             entity = g.entities[k]!;
             if (k > 0 && entity <= g.entities[k - 1]!) throw new Error('connections out of order');
@@ -163,12 +169,15 @@ export function checkStore(db: FlightrecDb): StoreCheck {
             const c = readChunk(g.reader);
             for (const s of c.samples) if (s.extra !== undefined) parseJsonLossless(s.extra);
             const end = k + 1 < g.starts.length ? g.starts[k + 1]! : data.length;
-            if (g.reader.pos !== end) throw new Error(`the chunk ends at byte ${g.reader.pos}, its directory says ${end}`);
+            if (g.reader.pos !== end)
+              throw new Error(`the chunk ends at byte ${g.reader.pos}, its directory says ${end}`);
             const lastSeq = c.seqs.at(-1) ?? -1;
-            if (batch !== undefined && lastSeq >= batch.frames) throw new Error(`a sample at frame ${lastSeq} of a ${batch.frames}-frame batch`);
+            if (batch !== undefined && lastSeq >= batch.frames)
+              throw new Error(`a sample at frame ${lastSeq} of a ${batch.frames}-frame batch`);
           }
         } catch (err) {
-          const item = entity < 0 ? `batch ${b}, group from connection ${firstEntity}` : `batch ${b}, connection ${entity}`;
+          const item =
+            entity < 0 ? `batch ${b}, group from connection ${firstEntity}` : `batch ${b}, connection ${entity}`;
           found({ table: 'conn_chunk', item, ...(polls === undefined ? {} : { polls }), reason: reasonOf(err) });
         }
       }
@@ -176,7 +185,6 @@ export function checkStore(db: FlightrecDb): StoreCheck {
       const last = rows.at(-1)!;
       at = [Number(last[0]), Number(last[1])];
     }
-
   };
 
   /** Versions and entities: decoded and resolved through the readers' own loader, in pages. */
@@ -201,35 +209,51 @@ export function checkStore(db: FlightrecDb): StoreCheck {
               found({ table: 'conn_version', item: `versions ${slice[0]} to ${slice.at(-1)}`, reason: reasonOf(err) });
               break;
             }
-            found({ table: 'conn_version', item: `version ${id} of connection ${versionOf.get(id)}`, reason: reasonOf(err) });
+            found({
+              table: 'conn_version',
+              item: `version ${id} of connection ${versionOf.get(id)}`,
+              reason: reasonOf(err),
+            });
           }
         }
       }
     }
-
   };
 
   /** Frames: the version list, and the head samples while their batch is open. */
   const checkFrames = (versionOf: ReadonlyMap<number, number>): void => {
-    pages('conn_frame', 'SELECT poll, batch, seq, rows, versions, head FROM conn_frame WHERE poll > ? ORDER BY poll', (r) => {
-      const [poll, b, seq, rows, versions, head] = r as [number, number, number, number, Uint8Array, Uint8Array | null];
-      try {
-        const list = decodeIdList(versions, rows);
-        const batch = batches.get(b);
-        if (batch === undefined) throw new Error(`batch ${b} is missing`);
-        if (!(seq >= 0 && seq < batch.frames)) throw new Error(`frame ${seq} of a ${batch.frames}-frame batch`);
-        if (head !== null) checkHead(head, list, versionOf);
-        else for (const id of list) if (!versionOf.has(id)) throw new Error(`version ${id} is missing`);
-      } catch (err) {
-        found({ table: 'conn_frame', item: `poll ${poll}`, polls: span(poll, poll), reason: reasonOf(err) });
-      }
-    });
-
+    pages(
+      'conn_frame',
+      'SELECT poll, batch, seq, rows, versions, head FROM conn_frame WHERE poll > ? ORDER BY poll',
+      (r) => {
+        const [poll, b, seq, rows, versions, head] = r as [
+          number,
+          number,
+          number,
+          number,
+          Uint8Array,
+          Uint8Array | null,
+        ];
+        try {
+          const list = decodeIdList(versions, rows);
+          const batch = batches.get(b);
+          if (batch === undefined) throw new Error(`batch ${b} is missing`);
+          if (!(seq >= 0 && seq < batch.frames)) throw new Error(`frame ${seq} of a ${batch.frames}-frame batch`);
+          if (head !== null) checkHead(head, list, versionOf);
+          else for (const id of list) if (!versionOf.has(id)) throw new Error(`version ${id} is missing`);
+        } catch (err) {
+          found({ table: 'conn_frame', item: `poll ${poll}`, polls: span(poll, poll), reason: reasonOf(err) });
+        }
+      },
+    );
   };
 
   /** The dictionary and documents: each text against its stored hash. */
   const checkTexts = (): void => {
-    for (const [table, column] of [['str', 's'], ['doc', 'body']] as const) {
+    for (const [table, column] of [
+      ['str', 's'],
+      ['doc', 'body'],
+    ] as const) {
       pages(table, `SELECT id, h, ${column} FROM ${table} WHERE id > ? ORDER BY id`, (r) => {
         try {
           const text = textFromSql(r[2]);
@@ -240,14 +264,20 @@ export function checkStore(db: FlightrecDb): StoreCheck {
         }
       });
     }
-
   };
 
   /** Polls: requests and details; every answer but the connections (checked above) rebuilt as a reader would; raw bodies. */
   const checkPolls = (): void => {
     const reader = createHistoryReader(db);
     pages('poll', 'SELECT id, operation, ok, request, details, extra FROM poll WHERE id > ? ORDER BY id', (r) => {
-      const [id, op, ok, request, details, extra] = r as [number, OperationName, number, string, string | null, string | null];
+      const [id, op, ok, request, details, extra] = r as [
+        number,
+        OperationName,
+        number,
+        string,
+        string | null,
+        string | null,
+      ];
       try {
         parseJsonLossless(request);
         if (details !== null) parseJsonLossless(details);
@@ -263,7 +293,12 @@ export function checkStore(db: FlightrecDb): StoreCheck {
       try {
         gunzipSync(r[1] as Uint8Array, { maxOutputLength: MAX_RAW_BYTES });
       } catch (err) {
-        found({ table: 'poll_raw', item: `poll ${r[0]}`, polls: span(Number(r[0]), Number(r[0])), reason: reasonOf(err) });
+        found({
+          table: 'poll_raw',
+          item: `poll ${r[0]}`,
+          polls: span(Number(r[0]), Number(r[0])),
+          reason: reasonOf(err),
+        });
       }
     });
   };
@@ -289,7 +324,8 @@ function checkHead(head: Uint8Array, versions: readonly number[], entityOf: Read
   const table = head.length - 4 - 4 * strides;
   if (table < 0) throw new Error(`a ${head.length}-byte head cannot hold ${rows} rows`);
   for (let i = 0; i < rows; i++) {
-    if (i % HEAD_STRIDE === 0 && r.u32At(table + 4 * (i / HEAD_STRIDE)) !== r.pos) throw new Error(`the offset of row ${i} is wrong`);
+    if (i % HEAD_STRIDE === 0 && r.u32At(table + 4 * (i / HEAD_STRIDE)) !== r.pos)
+      throw new Error(`the offset of row ${i} is wrong`);
     const e = readHeadEntry(r);
     const entity = entityOf.get(versions[i]!);
     if (entity === undefined) throw new Error(`version ${versions[i]} is missing`);
@@ -297,5 +333,6 @@ function checkHead(head: Uint8Array, versions: readonly number[], entityOf: Read
     if (r.pos > table) throw new Error(`row ${i} runs into the offset table`);
   }
   if (r.pos !== table) throw new Error(`the rows end at byte ${r.pos}, the offset table starts at ${table}`);
-  if (r.u32At(head.length - 4) !== rows) throw new Error(`the head counts ${r.u32At(head.length - 4)} rows, the frame ${rows}`);
+  if (r.u32At(head.length - 4) !== rows)
+    throw new Error(`the head counts ${r.u32At(head.length - 4)} rows, the frame ${rows}`);
 }

@@ -34,7 +34,9 @@ class Interner {
   readonly #max: number;
 
   constructor(sqlite: Database.Database, table: 'str' | 'doc', column: 's' | 'body', max: number) {
-    this.#find = sqlite.prepare<[number], { id: number; v: StoredText }>(`SELECT id, ${column} AS v FROM ${table} WHERE h = ?`);
+    this.#find = sqlite.prepare<[number], { id: number; v: StoredText }>(
+      `SELECT id, ${column} AS v FROM ${table} WHERE h = ?`,
+    );
     this.#insert = sqlite.prepare<[number, unknown]>(`INSERT INTO ${table} (h, ${column}) VALUES (?, ?)`);
     this.#max = max;
   }
@@ -91,7 +93,11 @@ export class Resolver {
     // ids and strings as two plain lists (no array per row): one pass each over the table
     this.#allIds = sqlite.prepare<[], Str['id']>('SELECT id FROM str ORDER BY id').pluck();
     this.#allStrings = sqlite.prepare<[], StoredText>('SELECT s FROM str ORDER BY id').pluck();
-    this.#manyStrings = sqlite.prepare<[string], [id: Str['id'], s: StoredText]>('SELECT id, s FROM str WHERE id IN (SELECT value FROM json_each(?))').raw();
+    this.#manyStrings = sqlite
+      .prepare<[string], [id: Str['id'], s: StoredText]>(
+        'SELECT id, s FROM str WHERE id IN (SELECT value FROM json_each(?))',
+      )
+      .raw();
     this.#oneString = sqlite.prepare<[number], StoredText>('SELECT s FROM str WHERE id = ?').pluck();
     this.#oneDoc = sqlite.prepare<[number], RowOf<typeof doc>['body']>('SELECT body FROM doc WHERE id = ?').pluck();
   }

@@ -7,7 +7,10 @@ import { HistoryQueryError } from './errors.ts';
 
 function strId(sqlite: Database.Database, s: unknown): number | undefined {
   if (typeof s !== 'string') return undefined;
-  for (const row of sqlite.prepare('SELECT id, s FROM str WHERE h = ?').all(hash52(s)) as { id: number; s: unknown }[]) {
+  for (const row of sqlite.prepare('SELECT id, s FROM str WHERE h = ?').all(hash52(s)) as {
+    id: number;
+    s: unknown;
+  }[]) {
     if (textFromSql(row.s) === s) return row.id;
   }
   return undefined;
@@ -15,13 +18,18 @@ function strId(sqlite: Database.Database, s: unknown): number | undefined {
 
 function need(key: Record<string, unknown>, fields: readonly string[], resource: string): void {
   for (const f of fields) {
-    if (key[f] === undefined) throw new HistoryQueryError(`${resource} entities are identified by { ${fields.join(', ')} }: ${f} is missing`);
+    if (key[f] === undefined)
+      throw new HistoryQueryError(`${resource} entities are identified by { ${fields.join(', ')} }: ${f} is missing`);
   }
 }
 
 /** Poll ids (unordered) whose rows may hold the entity `key` of `resource` (the caller re-checks). */
 export function keyedPolls(sqlite: Database.Database, resource: ResourceName, key: Record<string, unknown>): number[] {
-  const ids = (sql: string, ...params: unknown[]): number[] => sqlite.prepare(sql).pluck().all(...params) as number[];
+  const ids = (sql: string, ...params: unknown[]): number[] =>
+    sqlite
+      .prepare(sql)
+      .pluck()
+      .all(...params) as number[];
   switch (resource) {
     case 'shadow-links': {
       need(key, ['name'], resource);
@@ -43,7 +51,8 @@ export function keyedPolls(sqlite: Database.Database, resource: ResourceName, ke
     }
     case 'shadow-topics':
     case 'shadow-partitions': {
-      const fields = resource === 'shadow-topics' ? ['shadowLinkName', 'name'] : ['shadowLinkName', 'topicName', 'partitionId'];
+      const fields =
+        resource === 'shadow-topics' ? ['shadowLinkName', 'name'] : ['shadowLinkName', 'topicName', 'partitionId'];
       need(key, fields, resource);
       const link = strId(sqlite, key.shadowLinkName);
       const name = strId(sqlite, resource === 'shadow-topics' ? key.name : key.topicName);

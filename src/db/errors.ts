@@ -76,7 +76,8 @@ export class CorruptDataError extends Error {
   /** The same damage with more of its location filled in (what the caller knows and the thrower did not). */
   within(site: DamageSite): CorruptDataError {
     const merged: DamageSite = { ...site, ...definedOf(this.site) };
-    if (merged.table === this.site.table && merged.poll === this.site.poll && merged.entity === this.site.entity) return this;
+    if (merged.table === this.site.table && merged.poll === this.site.poll && merged.entity === this.site.entity)
+      return this;
     return new CorruptDataError(this.reason, merged, { cause: this.cause ?? this });
   }
 }
@@ -111,7 +112,8 @@ const CORRUPT_CODES = /^SQLITE_(CORRUPT|NOTADB)/;
  */
 export function damaged(err: unknown, site: DamageSite = {}): unknown {
   if (err instanceof CorruptDataError) return err.within(site);
-  if (err instanceof HistoryQueryError || err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) return err;
+  if (err instanceof HistoryQueryError || err instanceof DatabaseOpenError || err instanceof DatabaseVersionError)
+    return err;
   const code = (err as { code?: unknown } | undefined)?.code;
   const text = err instanceof Error ? err.message : String(err);
   if (typeof code === 'string' && code.startsWith('SQLITE_')) {

@@ -1,6 +1,13 @@
 /** The history store: open a database, write polls, read history. */
 export { openDatabase, migrationsFolder, type FlightrecDb, type OpenOptions } from './open.ts';
-export { CorruptDataError, DatabaseOpenError, DatabaseVersionError, HistoryQueryError, PollWriteError, type DamageSite } from './errors.ts';
+export {
+  CorruptDataError,
+  DatabaseOpenError,
+  DatabaseVersionError,
+  HistoryQueryError,
+  PollWriteError,
+  type DamageSite,
+} from './errors.ts';
 export { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } from './writer.ts';
 export {
   createHistoryReader,
@@ -47,5 +54,10 @@ export {
   type StoredEvent,
 } from './rollup-store.ts';
 export { RetentionPruner, usedBytes, type RetentionStep } from './retention.ts';
-export { readMaintenanceLog, recordMaintenance, type MaintenanceAction, type MaintenanceEntry } from './maintenance-log.ts';
+export {
+  readMaintenanceLog,
+  recordMaintenance,
+  type MaintenanceAction,
+  type MaintenanceEntry,
+} from './maintenance-log.ts';
 export { heldRanges, type HeldRange } from './held-ranges.ts';

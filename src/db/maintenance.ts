@@ -30,8 +30,14 @@ export interface PruneResult {
 }
 
 const COUNTS: Record<string, { entities: string; samples: string }> = {
-  connections: { entities: 'SELECT count(*) FROM conn_entity', samples: 'SELECT coalesce(sum(rows), 0) FROM conn_frame' },
-  'shadow-links': { entities: 'SELECT count(DISTINCT name) FROM link_sample', samples: 'SELECT count(*) FROM link_sample' },
+  connections: {
+    entities: 'SELECT count(*) FROM conn_entity',
+    samples: 'SELECT coalesce(sum(rows), 0) FROM conn_frame',
+  },
+  'shadow-links': {
+    entities: 'SELECT count(DISTINCT name) FROM link_sample',
+    samples: 'SELECT count(*) FROM link_sample',
+  },
   'shadow-tasks': {
     entities: 'SELECT count(*) FROM (SELECT DISTINCT link, name, broker_id, shard FROM shadow_task_sample)',
     samples: 'SELECT count(*) FROM shadow_task_sample',
@@ -136,14 +142,17 @@ export class Maintenance implements HistoryMaintenance {
   fileBytes(): number {
     const { path, sqlite } = this.#db;
     if (path === ':memory:' || path === '') {
-      return Number(sqlite.pragma('page_count', { simple: true })) * Number(sqlite.pragma('page_size', { simple: true }));
+      return (
+        Number(sqlite.pragma('page_count', { simple: true })) * Number(sqlite.pragma('page_size', { simple: true }))
+      );
     }
     const size = (p: string): number => statSync(p, { throwIfNoEntry: false })?.size ?? 0;
     return size(path) + size(`${path}-wal`);
   }
 
   #writable(what: string): void {
-    if (this.#db.readonly) throw new HistoryQueryError(`${what} needs the database open for writing (${this.#db.path} is read-only)`);
+    if (this.#db.readonly)
+      throw new HistoryQueryError(`${what} needs the database open for writing (${this.#db.path} is read-only)`);
   }
 
   /**
@@ -154,40 +163,44 @@ export class Maintenance implements HistoryMaintenance {
     this.#writable('prune');
     const sqlite = this.#db.sqlite;
     const run = (sql: string, ...params: unknown[]): number => sqlite.prepare(sql).run(...params).changes;
-    const result = sqlite.transaction((): PruneResult => {
-      new ConnectionIngest(sqlite, new StringDict(sqlite)).sealOpenBatches();
-      const batches = sqlite.prepare(GONE_BATCHES).pluck().all(olderThan) as number[];
-      const gone = JSON.stringify(batches);
-      const polls = run(
-        `DELETE FROM poll WHERE started_at < ? AND NOT EXISTS
+    const result = sqlite
+      .transaction((): PruneResult => {
+        new ConnectionIngest(sqlite, new StringDict(sqlite)).sealOpenBatches();
+        const batches = sqlite.prepare(GONE_BATCHES).pluck().all(olderThan) as number[];
+        const gone = JSON.stringify(batches);
+        const polls = run(
+          `DELETE FROM poll WHERE started_at < ? AND NOT EXISTS
            (SELECT 1 FROM conn_frame f WHERE f.poll = poll.id AND f.batch NOT IN (SELECT value FROM json_each(?)))`,
-        olderThan,
-        gone,
-      );
-      const connectionBatches = run('DELETE FROM conn_batch WHERE id IN (SELECT value FROM json_each(?))', gone);
-      let connections = 0;
-      let versions = 0;
-      for (const cid of sqlite.prepare('SELECT id FROM cluster').pluck().all() as number[]) {
-        const first = sqlite
-          .prepare('SELECT min(f.poll) FROM conn_frame f JOIN conn_batch b ON b.id = f.batch WHERE b.cluster_id = ?')
-          .pluck()
-          .get(cid) as number | null;
-        const horizon = first ?? Number.MAX_SAFE_INTEGER;
-        versions += run(
-          `DELETE FROM conn_version WHERE to_poll IS NOT NULL AND to_poll <= ? AND entity IN
-             (SELECT id FROM conn_entity WHERE cluster_id = ?)`,
-          horizon,
-          cid,
+          olderThan,
+          gone,
         );
-        connections += run('DELETE FROM conn_entity WHERE cluster_id = ? AND last_poll < ?', cid, horizon);
-      }
-      const documents = run(
-        `DELETE FROM doc WHERE id NOT IN (SELECT configurations FROM link_sample UNION SELECT synced_properties FROM link_sample
+        const connectionBatches = run('DELETE FROM conn_batch WHERE id IN (SELECT value FROM json_each(?))', gone);
+        let connections = 0;
+        let versions = 0;
+        for (const cid of sqlite.prepare('SELECT id FROM cluster').pluck().all() as number[]) {
+          const first = sqlite
+            .prepare('SELECT min(f.poll) FROM conn_frame f JOIN conn_batch b ON b.id = f.batch WHERE b.cluster_id = ?')
+            .pluck()
+            .get(cid) as number | null;
+          const horizon = first ?? Number.MAX_SAFE_INTEGER;
+          versions += run(
+            `DELETE FROM conn_version WHERE to_poll IS NOT NULL AND to_poll <= ? AND entity IN
+             (SELECT id FROM conn_entity WHERE cluster_id = ?)`,
+            horizon,
+            cid,
+          );
+          connections += run('DELETE FROM conn_entity WHERE cluster_id = ? AND last_poll < ?', cid, horizon);
+        }
+        const documents = run(
+          `DELETE FROM doc WHERE id NOT IN (SELECT configurations FROM link_sample UNION SELECT synced_properties FROM link_sample
            UNION SELECT sr_status FROM link_sample)`,
-      );
-      run(`INSERT INTO meta (key, value) VALUES ('prune_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1`);
-      return { polls, connectionBatches, connections, versions, documents };
-    }).immediate();
+        );
+        run(
+          `INSERT INTO meta (key, value) VALUES ('prune_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1`,
+        );
+        return { polls, connectionBatches, connections, versions, documents };
+      })
+      .immediate();
     this.#onPrune();
     return result;
   }

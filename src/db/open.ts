@@ -136,8 +136,10 @@ function fileSize(path: string): number | undefined {
 function describe(err: unknown): string {
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
-    if (code === 'SQLITE_NOTADB') return `not an SQLite database (or encrypted, or its first page is damaged)${DAMAGED_HINT}`;
-    if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) return `the file is damaged or truncated (SQLite: ${err.message})${DAMAGED_HINT}`;
+    if (code === 'SQLITE_NOTADB')
+      return `not an SQLite database (or encrypted, or its first page is damaged)${DAMAGED_HINT}`;
+    if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'))
+      return `the file is damaged or truncated (SQLite: ${err.message})${DAMAGED_HINT}`;
     return err.message;
   }
   return String(err);

@@ -114,7 +114,10 @@ export class PollQueries {
   constructor(sqlite: Database.Database) {
     const sel = `SELECT ${POLL_COLUMNS} FROM ${POLL_FROM}`;
     this.#byId = sqlite.prepare<[number], PollTuple>(`${sel} WHERE p.id = ?`).raw().safeIntegers();
-    this.#byIds = sqlite.prepare<[string], PollTuple>(`${sel} WHERE p.id IN (SELECT value FROM json_each(?))`).raw().safeIntegers();
+    this.#byIds = sqlite
+      .prepare<[string], PollTuple>(`${sel} WHERE p.id IN (SELECT value FROM json_each(?))`)
+      .raw()
+      .safeIntegers();
     this.#latestOk = sqlite
       .prepare<[number, string, string, bigint], PollTuple>(
         `${sel} WHERE p.cluster_id = ? AND p.operation = ? AND p.target = ? AND p.ok = 1 AND p.started_at <= ?
@@ -130,9 +133,13 @@ export class PollQueries {
       .raw()
       .safeIntegers();
     this.#nextTarget = sqlite
-      .prepare<[number, string, string], RowOf<typeof poll>['target']>('SELECT target FROM poll WHERE cluster_id = ? AND operation = ? AND target > ? ORDER BY target LIMIT 1')
+      .prepare<[number, string, string], RowOf<typeof poll>['target']>(
+        'SELECT target FROM poll WHERE cluster_id = ? AND operation = ? AND target > ? ORDER BY target LIMIT 1',
+      )
       .pluck();
-    this.#any = sqlite.prepare<[number, string, string], unknown>('SELECT 1 FROM poll WHERE cluster_id = ? AND operation = ? AND target = ? LIMIT 1');
+    this.#any = sqlite.prepare<[number, string, string], unknown>(
+      'SELECT 1 FROM poll WHERE cluster_id = ? AND operation = ? AND target = ? LIMIT 1',
+    );
     this.#range = sqlite
       .prepare<[RangeParams], PollTuple>(
         `${sel} WHERE (@cluster IS NULL OR p.cluster_id = @cluster) AND (@op IS NULL OR p.operation = @op)

@@ -57,97 +57,115 @@ const PER_POLL: readonly [table: string, column: string, resource: string | unde
 
 /** Plans a prune at `olderThan` on an open database (read-only is enough). */
 export function planPrune(sqlite: Database.Database, olderThan: bigint): PrunePlan {
-  const one = (sql: string, ...params: unknown[]): number => Number(sqlite.prepare(sql).pluck().get(...params) ?? 0);
-  const tables = new Set(sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
-  return sqlite.transaction((): PrunePlan => {
-    const gone = JSON.stringify(sqlite.prepare(GONE_BATCHES).pluck().all(olderThan) as number[]);
-    // the polls that go: older than T and not part of a batch that stays
-    const goingPolls = `SELECT id FROM poll WHERE started_at < ? AND NOT EXISTS
-      (SELECT 1 FROM conn_frame f WHERE f.poll = poll.id AND f.batch NOT IN (SELECT value FROM json_each(?)))`;
-    const removed: Record<string, number> = {};
-    const rows = (table: string, column: string): number =>
-      tables.has(table) ? one(`SELECT count(*) FROM ${table} WHERE ${column} IN (${goingPolls})`, olderThan, gone) : 0;
-    const polls = one(`SELECT count(*) FROM (${goingPolls})`, olderThan, gone);
-    removed.poll = polls;
-    const samples: Record<string, number> = {
-      connections: one(`SELECT coalesce(sum(rows), 0) FROM conn_frame WHERE poll IN (${goingPolls})`, olderThan, gone),
-    };
-    for (const [table, column, resource] of PER_POLL) {
-      removed[table] = rows(table, column);
-      if (resource !== undefined) samples[resource] = removed[table]!;
-    }
-    const connectionBatches = one('SELECT count(*) FROM json_each(?)', gone);
-    removed.conn_batch = connectionBatches;
-    removed.conn_chunk = tables.has('conn_chunk') ? one('SELECT count(*) FROM conn_chunk WHERE batch IN (SELECT value FROM json_each(?))', gone) : 0;
-    // what only the removed polls referenced, as prune finds it once they are gone
-    let connections = 0;
-    let versions = 0;
-    for (const cid of sqlite.prepare('SELECT id FROM cluster').pluck().all() as number[]) {
-      const first = sqlite
-        .prepare(
-          `SELECT min(f.poll) FROM conn_frame f JOIN conn_batch b ON b.id = f.batch
-           WHERE b.cluster_id = ? AND b.id NOT IN (SELECT value FROM json_each(?))`,
-        )
+  const one = (sql: string, ...params: unknown[]): number =>
+    Number(
+      sqlite
+        .prepare(sql)
         .pluck()
-        .get(cid, gone) as number | null;
-      const horizon = first ?? Number.MAX_SAFE_INTEGER;
-      // prune seals open batches first, moving their entities' last poll forward: those stay
-      const stay = JSON.stringify(sealedLater(sqlite, cid, gone, horizon));
-      versions += one(
-        'SELECT count(*) FROM conn_version WHERE to_poll IS NOT NULL AND to_poll <= ? AND entity IN (SELECT id FROM conn_entity WHERE cluster_id = ?)',
-        horizon,
-        cid,
-      );
-      connections += one(
-        'SELECT count(*) FROM conn_entity WHERE cluster_id = ? AND last_poll < ? AND id NOT IN (SELECT value FROM json_each(?))',
-        cid,
-        horizon,
-        stay,
-      );
-    }
-    removed.conn_version = versions;
-    removed.conn_entity = connections;
-    const documents = one(
-      `SELECT count(*) FROM doc WHERE id NOT IN (
+        .get(...params) ?? 0,
+    );
+  const tables = new Set(
+    sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[],
+  );
+  return sqlite
+    .transaction((): PrunePlan => {
+      const gone = JSON.stringify(sqlite.prepare(GONE_BATCHES).pluck().all(olderThan) as number[]);
+      // the polls that go: older than T and not part of a batch that stays
+      const goingPolls = `SELECT id FROM poll WHERE started_at < ? AND NOT EXISTS
+      (SELECT 1 FROM conn_frame f WHERE f.poll = poll.id AND f.batch NOT IN (SELECT value FROM json_each(?)))`;
+      const removed: Record<string, number> = {};
+      const rows = (table: string, column: string): number =>
+        tables.has(table)
+          ? one(`SELECT count(*) FROM ${table} WHERE ${column} IN (${goingPolls})`, olderThan, gone)
+          : 0;
+      const polls = one(`SELECT count(*) FROM (${goingPolls})`, olderThan, gone);
+      removed.poll = polls;
+      const samples: Record<string, number> = {
+        connections: one(
+          `SELECT coalesce(sum(rows), 0) FROM conn_frame WHERE poll IN (${goingPolls})`,
+          olderThan,
+          gone,
+        ),
+      };
+      for (const [table, column, resource] of PER_POLL) {
+        removed[table] = rows(table, column);
+        if (resource !== undefined) samples[resource] = removed[table]!;
+      }
+      const connectionBatches = one('SELECT count(*) FROM json_each(?)', gone);
+      removed.conn_batch = connectionBatches;
+      removed.conn_chunk = tables.has('conn_chunk')
+        ? one('SELECT count(*) FROM conn_chunk WHERE batch IN (SELECT value FROM json_each(?))', gone)
+        : 0;
+      // what only the removed polls referenced, as prune finds it once they are gone
+      let connections = 0;
+      let versions = 0;
+      for (const cid of sqlite.prepare('SELECT id FROM cluster').pluck().all() as number[]) {
+        const first = sqlite
+          .prepare(
+            `SELECT min(f.poll) FROM conn_frame f JOIN conn_batch b ON b.id = f.batch
+           WHERE b.cluster_id = ? AND b.id NOT IN (SELECT value FROM json_each(?))`,
+          )
+          .pluck()
+          .get(cid, gone) as number | null;
+        const horizon = first ?? Number.MAX_SAFE_INTEGER;
+        // prune seals open batches first, moving their entities' last poll forward: those stay
+        const stay = JSON.stringify(sealedLater(sqlite, cid, gone, horizon));
+        versions += one(
+          'SELECT count(*) FROM conn_version WHERE to_poll IS NOT NULL AND to_poll <= ? AND entity IN (SELECT id FROM conn_entity WHERE cluster_id = ?)',
+          horizon,
+          cid,
+        );
+        connections += one(
+          'SELECT count(*) FROM conn_entity WHERE cluster_id = ? AND last_poll < ? AND id NOT IN (SELECT value FROM json_each(?))',
+          cid,
+          horizon,
+          stay,
+        );
+      }
+      removed.conn_version = versions;
+      removed.conn_entity = connections;
+      const documents = one(
+        `SELECT count(*) FROM doc WHERE id NOT IN (
          SELECT configurations FROM link_sample WHERE poll NOT IN (${goingPolls})
          UNION SELECT synced_properties FROM link_sample WHERE poll NOT IN (${goingPolls})
          UNION SELECT sr_status FROM link_sample WHERE poll NOT IN (${goingPolls}))`,
-      olderThan,
-      gone,
-      olderThan,
-      gone,
-      olderThan,
-      gone,
-    );
-    removed.doc = documents;
-    const range = sqlite
-      .prepare(`SELECT min(started_at), max(started_at) FROM poll WHERE id IN (${goingPolls})`)
-      .raw()
-      .safeIntegers()
-      .get(olderThan, gone) as [bigint | null, bigint | null];
-    const emptied = (
-      sqlite
-        .prepare(
-          `SELECT c.name, p.operation, max(p.started_at) FROM poll p JOIN cluster c ON c.id = p.cluster_id
-           GROUP BY p.cluster_id, p.operation HAVING max(p.started_at) < ? ORDER BY c.name, p.operation`,
-        )
+        olderThan,
+        gone,
+        olderThan,
+        gone,
+        olderThan,
+        gone,
+      );
+      removed.doc = documents;
+      const range = sqlite
+        .prepare(`SELECT min(started_at), max(started_at) FROM poll WHERE id IN (${goingPolls})`)
         .raw()
         .safeIntegers()
-        .all(olderThan) as [string, string, bigint][]
-    ).map(([cluster, operation, newest]) => ({ cluster, operation, newest }));
-    return {
-      olderThan,
-      polls,
-      connectionBatches,
-      connections,
-      versions,
-      documents,
-      samples,
-      bytes: estimateBytes(sqlite, removed),
-      ...(range[0] === null || range[1] === null ? {} : { from: range[0], to: range[1] }),
-      emptied,
-    };
-  }).deferred();
+        .get(olderThan, gone) as [bigint | null, bigint | null];
+      const emptied = (
+        sqlite
+          .prepare(
+            `SELECT c.name, p.operation, max(p.started_at) FROM poll p JOIN cluster c ON c.id = p.cluster_id
+           GROUP BY p.cluster_id, p.operation HAVING max(p.started_at) < ? ORDER BY c.name, p.operation`,
+          )
+          .raw()
+          .safeIntegers()
+          .all(olderThan) as [string, string, bigint][]
+      ).map(([cluster, operation, newest]) => ({ cluster, operation, newest }));
+      return {
+        olderThan,
+        polls,
+        connectionBatches,
+        connections,
+        versions,
+        documents,
+        samples,
+        bytes: estimateBytes(sqlite, removed),
+        ...(range[0] === null || range[1] === null ? {} : { from: range[0], to: range[1] }),
+        emptied,
+      };
+    })
+    .deferred();
 }
 
 /**
@@ -176,7 +194,9 @@ function estimateBytes(sqlite: Database.Database, removed: Readonly<Record<strin
   let sizes: { tbl: string; bytes: number }[];
   try {
     sizes = sqlite
-      .prepare("SELECT m.tbl_name AS tbl, sum(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY m.tbl_name")
+      .prepare(
+        'SELECT m.tbl_name AS tbl, sum(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY m.tbl_name',
+      )
       .all() as { tbl: string; bytes: number }[];
   } catch {
     return 0;
@@ -185,7 +205,12 @@ function estimateBytes(sqlite: Database.Database, removed: Readonly<Record<strin
   for (const { tbl, bytes } of sizes) {
     const gone = removed[tbl];
     if (gone === undefined || gone === 0) continue;
-    const all = Number(sqlite.prepare(`SELECT count(*) FROM "${tbl.replace(/"/g, '""')}"`).pluck().get());
+    const all = Number(
+      sqlite
+        .prepare(`SELECT count(*) FROM "${tbl.replace(/"/g, '""')}"`)
+        .pluck()
+        .get(),
+    );
     if (all > 0) total += (bytes * Math.min(gone, all)) / all;
   }
   return Math.round(total);

@@ -77,7 +77,11 @@ export interface HistoryReader {
    */
   connectionFrames(q: { cluster?: string; since: bigint; until: bigint }): Iterable<ConnectionFrame>;
   /** Every sample of one entity (key fields by wire name, e.g. `{ uid }`), in poll time order. */
-  entityHistory(resource: ResourceName, key: Record<string, unknown>, q?: { since?: bigint; until?: bigint; cluster?: string }): Sample[];
+  entityHistory(
+    resource: ResourceName,
+    key: Record<string, unknown>,
+    q?: { since?: bigint; until?: bigint; cluster?: string },
+  ): Sample[];
   /** A poll's complete answer (or failure) exactly as decoded at write time. */
   reconstructAnswer(pollId: bigint): ReconstructedPoll;
   /** SQL column map for the filter engine's pre-filter translator. */
@@ -167,7 +171,13 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     const detail = q.pollDetail.get(id) as { details: string | null; path: string | null; request: string };
     const request = decodeRequest(op, parseJsonLossless(detail.request));
     const gz = q.raw.get(id) as Buffer | undefined;
-    const raw = gz === undefined ? undefined : decoding({ table: 'poll_raw', poll: id }, () => new Uint8Array(gunzipSync(gz, { maxOutputLength: MAX_RAW_BYTES })));
+    const raw =
+      gz === undefined
+        ? undefined
+        : decoding(
+            { table: 'poll_raw', poll: id },
+            () => new Uint8Array(gunzipSync(gz, { maxOutputLength: MAX_RAW_BYTES })),
+          );
     const base = { poll: info.row, operation: op, request, ...(raw === undefined ? {} : { raw }) };
     if (!info.ok) {
       const failure: PollFailure = {
@@ -203,7 +213,13 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       read(() => {
         const cid = o.cluster === undefined ? undefined : clusterId(o.cluster);
         return pq
-          .range({ clusterId: cid, operation: o.operation, since: o.since ?? MIN_TIME, until: o.until ?? MAX_TIME, limit: o.limit ?? -1 })
+          .range({
+            clusterId: cid,
+            operation: o.operation,
+            since: o.since ?? MIN_TIME,
+            until: o.until ?? MAX_TIME,
+            limit: o.limit ?? -1,
+          })
           .map((p) => p.row);
       }),
 
@@ -227,7 +243,11 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         }
         const s = rows.stateAt(resource, cid, at, prefilterOf(opts));
         const polls = s.polls.map((p) => p.row);
-        return { poll: polls.at(-1), polls, rows: opts.filter === undefined ? s.rows : s.rows.filter((r) => opts.filter!.matches(r)) };
+        return {
+          poll: polls.at(-1),
+          polls,
+          rows: opts.filter === undefined ? s.rows : s.rows.filter((r) => opts.filter!.matches(r)),
+        };
       }),
 
     *samples(resource, o) {
@@ -248,10 +268,14 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     *connectionFrames(o) {
       const cid = read(() => clusterId(o.cluster));
       if (cid === undefined) return;
-      const polls = read(() => pq.range({ clusterId: cid, operation: 'ListKafkaConnections', since: o.since, until: o.until, limit: -1 })).filter((p) => p.ok);
+      const polls = read(() =>
+        pq.range({ clusterId: cid, operation: 'ListKafkaConnections', since: o.since, until: o.until, limit: -1 }),
+      ).filter((p) => p.ok);
       // a few frames per read transaction (none held open across a yield)
       for (let i = 0; i < polls.length; i += FRAMES_PER_READ) {
-        const frames = read(() => polls.slice(i, i + FRAMES_PER_READ).map((p) => decoding({ poll: p.id }, () => lean.frameOf(p.row, p.id))));
+        const frames = read(() =>
+          polls.slice(i, i + FRAMES_PER_READ).map((p) => decoding({ poll: p.id }, () => lean.frameOf(p.row, p.id))),
+        );
         for (const f of frames) if (f !== undefined) yield f;
       }
     },
@@ -265,7 +289,11 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         const inRange = (p: PollInfo | undefined): p is PollInfo =>
           p !== undefined && p.clusterId === cid && p.row.startTime >= since && p.row.startTime <= until;
         const order = (a: Sample, b: Sample): number =>
-          a.poll.startTime < b.poll.startTime ? -1 : a.poll.startTime > b.poll.startTime ? 1 : Number(a.poll.id - b.poll.id);
+          a.poll.startTime < b.poll.startTime
+            ? -1
+            : a.poll.startTime > b.poll.startTime
+              ? 1
+              : Number(a.poll.id - b.poll.id);
         if (resource === 'connections') {
           if (typeof key.uid !== 'string') throw new HistoryQueryError('a connection is identified by { uid }');
           const got = conns.history(cid, key.uid, 0, Number.MAX_SAFE_INTEGER);

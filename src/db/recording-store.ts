@@ -8,11 +8,19 @@ import { statSync } from 'node:fs';
 import { DatabaseOpenError, DatabaseVersionError } from './errors.ts';
 import { sqliteLeases } from './lease.ts';
 import { openDatabase, type FlightrecDb, type OpenOptions } from './open.ts';
-import { StoreLostError, type ClusterLeases, type FileCheck, type HistoryWriter, type PollRecord, type StoredPoll } from './poll-record.ts';
+import {
+  StoreLostError,
+  type ClusterLeases,
+  type FileCheck,
+  type HistoryWriter,
+  type PollRecord,
+  type StoredPoll,
+} from './poll-record.ts';
 import { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } from './writer.ts';
 
 /** Options of openRecordingStore. */
-export interface RecordingStoreOptions extends Pick<OpenOptions, 'keepRawAnswers' | 'busyTimeoutMs'>, HistoryWriterOptions {
+export interface RecordingStoreOptions
+  extends Pick<OpenOptions, 'keepRawAnswers' | 'busyTimeoutMs'>, HistoryWriterOptions {
   /** called with each database the store opens (the first, and any opened after the file was replaced): tools and tests */
   readonly onOpen?: (db: FlightrecDb) => void;
 }
@@ -40,7 +48,12 @@ function identityOf(path: string): Identity | undefined {
 
 /** Opens (creating when needed) the database at `path` for recording. Throws DatabaseOpenError / DatabaseVersionError. */
 export function openRecordingStore(path: string, opts: RecordingStoreOptions = {}): RecordingStore {
-  const open = (): { db: FlightrecDb; writer: FlightrecWriter; leases: ClusterLeases; identity: Identity | undefined } => {
+  const open = (): {
+    db: FlightrecDb;
+    writer: FlightrecWriter;
+    leases: ClusterLeases;
+    identity: Identity | undefined;
+  } => {
     const db = openDatabase(path, opts);
     try {
       opts.onOpen?.(db);
@@ -65,7 +78,10 @@ export function openRecordingStore(path: string, opts: RecordingStoreOptions = {
     } catch (err) {
       closed = true;
       const why = err instanceof DatabaseOpenError || err instanceof DatabaseVersionError ? err.message : String(err);
-      throw new StoreLostError(`the database file ${path} ${what} while recording, and no database can be opened there: ${why}`, { cause: err });
+      throw new StoreLostError(
+        `the database file ${path} ${what} while recording, and no database can be opened there: ${why}`,
+        { cause: err },
+      );
     }
     return {
       reopened: true,
@@ -89,7 +105,8 @@ export function openRecordingStore(path: string, opts: RecordingStoreOptions = {
       if (closed) throw new StoreLostError(`the database file ${path} was lost while recording`);
       const now = identityOf(path);
       const was = current.identity;
-      if (now !== undefined && was !== undefined && now.dev === was.dev && now.ino === was.ino) return { reopened: false };
+      if (now !== undefined && was !== undefined && now.dev === was.dev && now.ino === was.ino)
+        return { reopened: false };
       if (now === undefined && was === undefined) return { reopened: false };
       return reopen(now === undefined ? 'was deleted' : 'was replaced by another file');
     },

@@ -32,7 +32,12 @@ export class ResourceRows {
   readonly #small: SmallReader;
   readonly #request: (poll: number) => Record<string, unknown>;
 
-  constructor(polls: PollQueries, conns: ConnReader, small: SmallReader, request: (poll: number) => Record<string, unknown>) {
+  constructor(
+    polls: PollQueries,
+    conns: ConnReader,
+    small: SmallReader,
+    request: (poll: number) => Record<string, unknown>,
+  ) {
     this.#polls = polls;
     this.#conns = conns;
     this.#small = small;
@@ -82,7 +87,10 @@ export class ResourceRows {
       case 'iceberg-topics':
         return out((answer as { topics: object[] }).topics, (r) => String(r.topic));
       case 'iceberg-partitions':
-        return out(icebergPartitionRows(answer as Parameters<typeof icebergPartitionRows>[0]), (r) => `${String(r.topic)}\u0000${String(r.partition)}`);
+        return out(
+          icebergPartitionRows(answer as Parameters<typeof icebergPartitionRows>[0]),
+          (r) => `${String(r.topic)}\u0000${String(r.partition)}`,
+        );
       default:
         return [];
     }
@@ -107,11 +115,18 @@ export class ResourceRows {
         else out.push(last);
       }
     }
-    return out.sort((a, b) => (a.row.startTime < b.row.startTime ? -1 : a.row.startTime > b.row.startTime ? 1 : a.id - b.id));
+    return out.sort((a, b) =>
+      a.row.startTime < b.row.startTime ? -1 : a.row.startTime > b.row.startTime ? 1 : a.id - b.id,
+    );
   }
 
   /** The state of a resource as of `at`: rows of the feeding polls, newest poll winning per key. */
-  stateAt(resource: ResourceName, clusterId: number, at: bigint, pre?: Prefilter): { polls: PollInfo[]; rows: object[] } {
+  stateAt(
+    resource: ResourceName,
+    clusterId: number,
+    at: bigint,
+    pre?: Prefilter,
+  ): { polls: PollInfo[]; rows: object[] } {
     const polls = this.feeding(resource, clusterId, at);
     if (resource === 'connections' && polls.length === 1) {
       // one call (no fan-out): its rows, unless a uid repeats (then the general path dedupes)

@@ -20,12 +20,12 @@ export interface RollupTable {
 }
 
 /** The bucketed rollup tables of src/db/schema.ts (each holds both resolutions, told apart by `resolution`). */
-export const ROLLUP_TABLES: readonly RollupTable[] = (['rollup_conn', 'rollup_shadow', 'rollup_iceberg', 'rollup_bucket'] as const).flatMap(
-  (table) => [
-    { resolution: '5m', table, time: 'start', resolutionSeconds: 300 },
-    { resolution: '1h', table, time: 'start', resolutionSeconds: 3600 },
-  ],
-);
+export const ROLLUP_TABLES: readonly RollupTable[] = (
+  ['rollup_conn', 'rollup_shadow', 'rollup_iceberg', 'rollup_bucket'] as const
+).flatMap((table) => [
+  { resolution: '5m', table, time: 'start', resolutionSeconds: 300 },
+  { resolution: '1h', table, time: 'start', resolutionSeconds: 3600 },
+]);
 
 /** The SQL condition that keeps a table's rows to its resolution (TRUE when the table holds one). */
 function scope(t: RollupTable): string {
@@ -82,11 +82,17 @@ export function pruneRollupRows(
     // bounded without DELETE ... LIMIT (not compiled in) or a rowid (the table may have none):
     // the bucket start `left` rows in is the batch's edge (a whole bucket at least, to make progress)
     const edge = sqlite
-      .prepare(`SELECT ${t.time} FROM ${t.table} WHERE ${scope(t)} AND ${t.time} < ? ORDER BY ${t.time} LIMIT 1 OFFSET ?`)
+      .prepare(
+        `SELECT ${t.time} FROM ${t.table} WHERE ${scope(t)} AND ${t.time} < ? ORDER BY ${t.time} LIMIT 1 OFFSET ?`,
+      )
       .pluck()
       .safeIntegers()
       .get(cutoff, left) as bigint | undefined;
-    const first = sqlite.prepare(`SELECT min(${t.time}) FROM ${t.table} WHERE ${scope(t)}`).pluck().safeIntegers().get() as bigint | null;
+    const first = sqlite
+      .prepare(`SELECT min(${t.time}) FROM ${t.table} WHERE ${scope(t)}`)
+      .pluck()
+      .safeIntegers()
+      .get() as bigint | null;
     const sql = edge === undefined ? `${t.time} < ?` : edge === first ? `${t.time} <= ?` : `${t.time} < ?`;
     left -= sqlite.prepare(`DELETE FROM ${t.table} WHERE ${scope(t)} AND ${sql}`).run(edge ?? cutoff).changes;
   }

@@ -94,27 +94,37 @@ export const pollRaw = sqliteTable('poll_raw', {
 });
 
 /** The string dictionary: every string value of the history, stored once. */
-export const str = sqliteTable('str', {
-  id: integer('id').primaryKey(),
-  /** 52-bit hash of the string, for lookups */
-  h: integer('h').notNull(),
-  /** TEXT, or a UTF-16LE BLOB for strings with lone surrogates */
-  s: text('s').notNull(),
-}, (t) => [index('str_by_hash').on(t.h)]);
+export const str = sqliteTable(
+  'str',
+  {
+    id: integer('id').primaryKey(),
+    /** 52-bit hash of the string, for lookups */
+    h: integer('h').notNull(),
+    /** TEXT, or a UTF-16LE BLOB for strings with lone surrogates */
+    s: text('s').notNull(),
+  },
+  (t) => [index('str_by_hash').on(t.h)],
+);
 
 /** Content-addressed JSON documents (shadow link configurations and sync status), stored once. */
-export const doc = sqliteTable('doc', {
-  id: integer('id').primaryKey(),
-  h: integer('h').notNull(),
-  body: text('body').notNull(),
-}, (t) => [index('doc_by_hash').on(t.h)]);
+export const doc = sqliteTable(
+  'doc',
+  {
+    id: integer('id').primaryKey(),
+    h: integer('h').notNull(),
+    body: text('body').notNull(),
+  },
+  (t) => [index('doc_by_hash').on(t.h)],
+);
 
 /** A connection's identity: what cannot change while it lives. */
 export const connEntity = sqliteTable(
   'conn_entity',
   {
     id: integer('id').primaryKey(),
-    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    clusterId: integer('cluster_id')
+      .notNull()
+      .references(() => cluster.id),
     uid: text('uid').notNull(),
     nodeId: integer('node_id').notNull(),
     shardId: integer('shard_id').notNull(),
@@ -162,11 +172,15 @@ export const connBatch = sqliteTable(
   'conn_batch',
   {
     id: integer('id').primaryKey(),
-    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    clusterId: integer('cluster_id')
+      .notNull()
+      .references(() => cluster.id),
     firstPoll: integer('first_poll').notNull(),
     lastPoll: integer('last_poll').notNull(),
     frames: integer('frames').notNull(),
-    sealed: integer('sealed').notNull().default(sql`0`),
+    sealed: integer('sealed')
+      .notNull()
+      .default(sql`0`),
   },
   (t) => [index('conn_batch_by_cluster').on(t.clusterId, t.lastPoll)],
 );
@@ -186,7 +200,9 @@ export const connFrame = sqliteTable(
     /** the answer's totalSize */
     totalSize: ns('total_size').notNull(),
     /** 1 when a uid appears more than once in the answer */
-    dupUids: integer('dup_uids').notNull().default(sql`0`),
+    dupUids: integer('dup_uids')
+      .notNull()
+      .default(sql`0`),
     /** deflated varints: zigzag deltas of conn_version ids, in answer order */
     versions: blob('versions', { mode: 'buffer' }).notNull(),
     /** absolute samples in answer order while the batch is open; NULL once sealed */
@@ -242,7 +258,9 @@ export const icebergSample = sqliteTable('iceberg_sample', {
 export const rollupProgress = sqliteTable(
   'rollup_progress',
   {
-    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    clusterId: integer('cluster_id')
+      .notNull()
+      .references(() => cluster.id),
     resolution: integer('resolution').notNull(),
     /** everything before this instant (ns) is summarised */
     until: ns('until').notNull(),
@@ -254,7 +272,9 @@ export const rollupProgress = sqliteTable(
 export const rollupBucket = sqliteTable(
   'rollup_bucket',
   {
-    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    clusterId: integer('cluster_id')
+      .notNull()
+      .references(() => cluster.id),
     resolution: integer('resolution').notNull(),
     start: ns('start').notNull(),
     connPolls: integer('conn_polls').notNull(),
@@ -269,7 +289,9 @@ export const rollupGroup = sqliteTable(
   'rollup_group',
   {
     id: integer('id').primaryKey(),
-    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    clusterId: integer('cluster_id')
+      .notNull()
+      .references(() => cluster.id),
     nodeId: integer('node_id').notNull(),
     listener: text('listener').notNull(),
     principal: text('principal').notNull(),
@@ -277,17 +299,23 @@ export const rollupGroup = sqliteTable(
     /** `name version`, or empty when unknown */
     software: text('software').notNull(),
   },
-  (t) => [uniqueIndex('rollup_group_by_key').on(t.clusterId, t.nodeId, t.listener, t.principal, t.clientId, t.software)],
+  (t) => [
+    uniqueIndex('rollup_group_by_key').on(t.clusterId, t.nodeId, t.listener, t.principal, t.clientId, t.software),
+  ],
 );
 
 /** Per connection group and bucket: open counts, opened and closed, counter deltas, failed authentications. */
 export const rollupConn = sqliteTable(
   'rollup_conn',
   {
-    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    clusterId: integer('cluster_id')
+      .notNull()
+      .references(() => cluster.id),
     resolution: integer('resolution').notNull(),
     start: ns('start').notNull(),
-    groupId: integer('group_id').notNull().references(() => rollupGroup.id),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => rollupGroup.id),
     /** open connections over the bucket's polls: min, max, at the last poll, and the sum (mean = sum / conn_polls) */
     openMin: integer('open_min').notNull(),
     openMax: integer('open_max').notNull(),
@@ -310,7 +338,9 @@ export const rollupConn = sqliteTable(
 export const rollupShadow = sqliteTable(
   'rollup_shadow',
   {
-    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    clusterId: integer('cluster_id')
+      .notNull()
+      .references(() => cluster.id),
     resolution: integer('resolution').notNull(),
     start: ns('start').notNull(),
     link: text('link').notNull(),
@@ -333,7 +363,9 @@ export const rollupShadow = sqliteTable(
 export const rollupIceberg = sqliteTable(
   'rollup_iceberg',
   {
-    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    clusterId: integer('cluster_id')
+      .notNull()
+      .references(() => cluster.id),
     resolution: integer('resolution').notNull(),
     start: ns('start').notNull(),
     topic: text('topic').notNull(),
@@ -349,7 +381,9 @@ export const rollupIceberg = sqliteTable(
 export const rollupState = sqliteTable(
   'rollup_state',
   {
-    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    clusterId: integer('cluster_id')
+      .notNull()
+      .references(() => cluster.id),
     /** `upgrade` or `link/NAME` */
     entity: text('entity').notNull(),
     start: ns('start').notNull(),
@@ -363,7 +397,9 @@ export const rollupState = sqliteTable(
 export const rollupEvent = sqliteTable(
   'rollup_event',
   {
-    clusterId: integer('cluster_id').notNull().references(() => cluster.id),
+    clusterId: integer('cluster_id')
+      .notNull()
+      .references(() => cluster.id),
     kind: text('kind').notNull(),
     entity: text('entity').notNull(),
     start: ns('start').notNull(),
@@ -372,7 +408,10 @@ export const rollupEvent = sqliteTable(
     /** the whole event, JSON (int64 values as decimal strings) */
     body: text('body').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.clusterId, t.kind, t.entity, t.start] }), index('rollup_event_by_time').on(t.clusterId, t.start)],
+  (t) => [
+    primaryKey({ columns: [t.clusterId, t.kind, t.entity, t.start] }),
+    index('rollup_event_by_time').on(t.clusterId, t.start),
+  ],
 );
 
 /**

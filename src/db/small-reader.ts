@@ -4,7 +4,12 @@
  */
 import type Database from 'better-sqlite3';
 import { parseJsonLossless, type JsonValue } from '../api/codec/lossless-json.ts';
-import type { IcebergPartitionRow, ShadowPartitionRow, ShadowTaskRow, ShadowTopicRow } from '../api/schema/resources.ts';
+import type {
+  IcebergPartitionRow,
+  ShadowPartitionRow,
+  ShadowTaskRow,
+  ShadowTopicRow,
+} from '../api/schema/resources.ts';
 import type { OperationName, ResponseOf } from '../api/schema/operations.ts';
 import { SchemaRegistrySyncStatus, ShadowLinkConfigurations } from '../api/schema/shadow-link.ts';
 import type { ShadowTopic, ShadowTopicPartition } from '../api/schema/shadow-topic.ts';
@@ -41,7 +46,10 @@ type Partition = TupleOf<
     'unknown',
   ]
 >;
-type Upgrade = TupleOf<typeof upgradeSample, ['activeVersion', 'versionAfterFinalization', 'autoFinalization', 'state']>;
+type Upgrade = TupleOf<
+  typeof upgradeSample,
+  ['activeVersion', 'versionAfterFinalization', 'autoFinalization', 'state']
+>;
 type Member = TupleOf<
   typeof upgradeMemberSample,
   ['nodeId', 'alive', 'logicalVersion', 'releaseVersion', 'versionKnown', 'unknown']
@@ -79,10 +87,15 @@ export class SmallReader {
 
   constructor(sqlite: Database.Database, resolver: Resolver) {
     this.#r = resolver;
-    const p = <R>(sql: string): Database.Statement<[number], R> => sqlite.prepare<[number], R>(sql).raw().safeIntegers();
+    const p = <R>(sql: string): Database.Statement<[number], R> =>
+      sqlite.prepare<[number], R>(sql).raw().safeIntegers();
     this.#q = {
-      link: p<Link>('SELECT name, uid, state, configurations, synced_properties, sr_status FROM link_sample WHERE poll = ?'),
-      tasks: p<Task>('SELECT name, state, reason, broker_id, shard, unknown FROM shadow_task_sample WHERE poll = ? ORDER BY pos'),
+      link: p<Link>(
+        'SELECT name, uid, state, configurations, synced_properties, sr_status FROM link_sample WHERE poll = ?',
+      ),
+      tasks: p<Task>(
+        'SELECT name, state, reason, broker_id, shard, unknown FROM shadow_task_sample WHERE poll = ? ORDER BY pos',
+      ),
       topics: p<Topic>(
         `SELECT pos, name, topic_id, source_topic_name, source_topic_id, state, unknown, link FROM shadow_topic_sample
          WHERE poll = ? ORDER BY pos`,
@@ -91,12 +104,16 @@ export class SmallReader {
         `SELECT topic_pos, partition_id, high_watermark, source_high_watermark, source_last_stable_offset, source_last_updated,
            unknown FROM shadow_partition_sample WHERE poll = ? ORDER BY topic_pos, pos`,
       ),
-      upgrade: p<Upgrade>('SELECT active_version, version_after_finalization, auto_finalization, state FROM upgrade_sample WHERE poll = ?'),
+      upgrade: p<Upgrade>(
+        'SELECT active_version, version_after_finalization, auto_finalization, state FROM upgrade_sample WHERE poll = ?',
+      ),
       members: p<Member>(
         'SELECT node_id, alive, logical_version, release_version, version_known, unknown FROM upgrade_member_sample WHERE poll = ? ORDER BY pos',
       ),
       iceberg: p<Iceberg>('SELECT reachable, error_code, error_message FROM iceberg_sample WHERE poll = ?'),
-      icebergTopics: p<IcebergTopic>('SELECT pos, topic, lifecycle_state, unknown FROM iceberg_topic_sample WHERE poll = ? ORDER BY pos'),
+      icebergTopics: p<IcebergTopic>(
+        'SELECT pos, topic, lifecycle_state, unknown FROM iceberg_topic_sample WHERE poll = ? ORDER BY pos',
+      ),
       icebergPartitions: p<IcebergPartition>(
         `SELECT topic_pos, partition, commit_lag, last_committed_offset, last_translated_offset, unknown
          FROM iceberg_partition_sample WHERE poll = ? ORDER BY topic_pos, pos`,
@@ -136,9 +153,15 @@ export class SmallReader {
     const r = this.#q.link.get(poll);
     if (r === undefined) throw new Error(`GetShadowLink poll ${poll} has no stored link`);
     const doc = (id: bigint): JsonValue => parseJsonLossless(this.#r.doc(int(id)));
-    const tasks = this.#q.tasks.all(poll).map((t) =>
-      withUnknown({ name: this.#s(t[0]), state: this.#s(t[1]), reason: this.#s(t[2]), brokerId: int(t[3]), shard: int(t[4]) }, parseExtra(t[5]), ''),
-    );
+    const tasks = this.#q.tasks
+      .all(poll)
+      .map((t) =>
+        withUnknown(
+          { name: this.#s(t[0]), state: this.#s(t[1]), reason: this.#s(t[2]), brokerId: int(t[3]), shard: int(t[4]) },
+          parseExtra(t[5]),
+          '',
+        ),
+      );
     const status = withUnknown(
       {
         state: this.#s(r[2]),
@@ -202,13 +225,21 @@ export class SmallReader {
   #upgrade(poll: number, extra: ExtraJson | undefined): ResponseOf<'GetUpgradeStatus'> {
     const r = this.#q.upgrade.get(poll);
     if (r === undefined) throw new Error(`GetUpgradeStatus poll ${poll} has no stored status`);
-    const members = this.#q.members.all(poll).map((m) =>
-      withUnknown(
-        { alive: bool(m[1]), logicalVersion: m[2], nodeId: int(m[0]), releaseVersion: this.#s(m[3]), versionKnown: bool(m[4]) },
-        parseExtra(m[5]),
-        '',
-      ),
-    );
+    const members = this.#q.members
+      .all(poll)
+      .map((m) =>
+        withUnknown(
+          {
+            alive: bool(m[1]),
+            logicalVersion: m[2],
+            nodeId: int(m[0]),
+            releaseVersion: this.#s(m[3]),
+            versionKnown: bool(m[4]),
+          },
+          parseExtra(m[5]),
+          '',
+        ),
+      );
     return withUnknown(
       {
         activeVersion: r[0],
@@ -237,16 +268,22 @@ export class SmallReader {
       list.push(withUnknown(part, parseExtra(p[5]), ''));
       parts.set(int(p[0]), list);
     }
-    const topics = this.#q.icebergTopics.all(poll).map((t) =>
-      withUnknown(
-        { topic: this.#s(t[1]), lifecycleState: this.#s(t[2]), partitions: parts.get(int(t[0])) ?? [] },
-        parseExtra(t[3]),
-        '',
-      ),
-    );
+    const topics = this.#q.icebergTopics
+      .all(poll)
+      .map((t) =>
+        withUnknown(
+          { topic: this.#s(t[1]), lifecycleState: this.#s(t[2]), partitions: parts.get(int(t[0])) ?? [] },
+          parseExtra(t[3]),
+          '',
+        ),
+      );
     return withUnknown(
       {
-        catalog: withUnknown({ reachable: bool(r[0]), errorCode: this.#s(r[1]), errorMessage: this.#s(r[2]) }, extra, 'catalog'),
+        catalog: withUnknown(
+          { reachable: bool(r[0]), errorCode: this.#s(r[1]), errorMessage: this.#s(r[2]) },
+          extra,
+          'catalog',
+        ),
         topics,
       },
       extra,
@@ -268,9 +305,12 @@ export function shadowTopicRow(link: string, t: ShadowTopic): ShadowTopicRow {
 
 /** Flattens a shadow topic's partitions into resource rows (with the derived lag). */
 export function shadowPartitionRows(link: string, t: ShadowTopic): ShadowPartitionRow[] {
-  return t.status.partitionInformation.map(
-    (p): ShadowPartitionRow => ({ shadowLinkName: link, topicName: t.name, ...p, lag: p.sourceHighWatermark - p.highWatermark }),
-  );
+  return t.status.partitionInformation.map((p): ShadowPartitionRow => ({
+    shadowLinkName: link,
+    topicName: t.name,
+    ...p,
+    lag: p.sourceHighWatermark - p.highWatermark,
+  }));
 }
 
 /** Flattens a link's task statuses into resource rows. */

@@ -44,7 +44,9 @@ export class SmallIngest {
         `INSERT INTO upgrade_member_sample (poll, pos, node_id, alive, logical_version, release_version, version_known, unknown)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      iceberg: sqlite.prepare('INSERT INTO iceberg_sample (poll, reachable, error_code, error_message) VALUES (?, ?, ?, ?)'),
+      iceberg: sqlite.prepare(
+        'INSERT INTO iceberg_sample (poll, reachable, error_code, error_message) VALUES (?, ?, ?, ?)',
+      ),
       icebergTopic: sqlite.prepare(
         'INSERT INTO iceberg_topic_sample (poll, pos, topic, lifecycle_state, unknown) VALUES (?, ?, ?, ?, ?)',
       ),
@@ -75,11 +77,11 @@ export class SmallIngest {
       this.#q.task.run(poll, i, linkName, d.id(t.name), d.id(t.state), d.id(t.reason), t.brokerId, t.shard, extra);
     });
     this.#topics(poll, link.name, status.shadowTopics);
-    return extraText(
-      { '': answer.$unknown, shadowLink: link.$unknown, status: status.$unknown },
-      undefined,
-      { '': answer.$absent, shadowLink: link.$absent, status: status.$absent },
-    );
+    return extraText({ '': answer.$unknown, shadowLink: link.$unknown, status: status.$unknown }, undefined, {
+      '': answer.$absent,
+      shadowLink: link.$absent,
+      status: status.$absent,
+    });
   }
 
   /** ListShadowTopics: the topics of one link. */
@@ -107,7 +109,10 @@ export class SmallIngest {
         d.id(t.sourceTopicName),
         d.id(t.sourceTopicId),
         d.id(t.status.state),
-        extraText({ '': t.$unknown, status: t.status.$unknown }, undefined, { '': t.$absent, status: t.status.$absent }),
+        extraText({ '': t.$unknown, status: t.status.$unknown }, undefined, {
+          '': t.$absent,
+          status: t.status.$absent,
+        }),
       );
       t.status.partitionInformation.forEach((p, k) => {
         const big: BigValues = {};
@@ -129,10 +134,25 @@ export class SmallIngest {
   /** GetUpgradeStatus: the singleton and its members. */
   upgrade(poll: number, answer: ResponseOf<'GetUpgradeStatus'>): string | null {
     const d = this.#dict;
-    this.#q.upgrade.run(poll, answer.activeVersion, answer.versionAfterFinalization, bit(answer.autoFinalizationEnabled), d.id(answer.state));
+    this.#q.upgrade.run(
+      poll,
+      answer.activeVersion,
+      answer.versionAfterFinalization,
+      bit(answer.autoFinalizationEnabled),
+      d.id(answer.state),
+    );
     answer.members.forEach((m, i) => {
       const extra = extraText({ '': m.$unknown }, undefined, { '': m.$absent });
-      this.#q.member.run(poll, i, m.nodeId, bit(m.alive), m.logicalVersion, d.id(m.releaseVersion), bit(m.versionKnown), extra);
+      this.#q.member.run(
+        poll,
+        i,
+        m.nodeId,
+        bit(m.alive),
+        m.logicalVersion,
+        d.id(m.releaseVersion),
+        bit(m.versionKnown),
+        extra,
+      );
     });
     return extraText({ '': answer.$unknown }, undefined, { '': answer.$absent });
   }
@@ -143,7 +163,13 @@ export class SmallIngest {
     const c = answer.catalog;
     this.#q.iceberg.run(poll, bit(c.reachable), d.id(c.errorCode), d.id(c.errorMessage));
     answer.topics.forEach((t, i) => {
-      this.#q.icebergTopic.run(poll, i, d.id(t.topic), d.id(t.lifecycleState), extraText({ '': t.$unknown }, undefined, { '': t.$absent }));
+      this.#q.icebergTopic.run(
+        poll,
+        i,
+        d.id(t.topic),
+        d.id(t.lifecycleState),
+        extraText({ '': t.$unknown }, undefined, { '': t.$absent }),
+      );
       t.partitions.forEach((p, k) => {
         this.#q.icebergPartition.run(
           poll,
@@ -157,6 +183,9 @@ export class SmallIngest {
         );
       });
     });
-    return extraText({ '': answer.$unknown, catalog: c.$unknown }, undefined, { '': answer.$absent, catalog: c.$absent });
+    return extraText({ '': answer.$unknown, catalog: c.$unknown }, undefined, {
+      '': answer.$absent,
+      catalog: c.$absent,
+    });
   }
 }

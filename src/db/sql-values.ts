@@ -41,7 +41,11 @@ export type AbsentByPath = Record<string, readonly string[] | undefined>;
  * JSON text for an extra column from unknown fields by path, big values and absent fields by
  * path; null when there is none of them (the common case: nothing is stored).
  */
-export function extraText(parts: Record<string, Record<string, JsonValue> | undefined>, big?: BigValues, absent?: AbsentByPath): string | null {
+export function extraText(
+  parts: Record<string, Record<string, JsonValue> | undefined>,
+  big?: BigValues,
+  absent?: AbsentByPath,
+): string | null {
   let out: Record<string, JsonValue> | undefined;
   for (const key in parts) {
     const v = parts[key];
@@ -119,10 +123,13 @@ export function decodeIdList(blob: Uint8Array, count: number): number[] {
     // an id delta takes at most 8 bytes (zigzag of a safe integer): more output is damage, not data
     bytes = inflateRawSync(blob, { maxOutputLength: Math.min(count * 8 + 64, 2 ** 31 - 1) });
   } catch (err) {
-    throw new CorruptDataError(`the id list of ${count} rows does not inflate (${(err as Error).message})`, { table: 'conn_frame' });
+    throw new CorruptDataError(`the id list of ${count} rows does not inflate (${(err as Error).message})`, {
+      table: 'conn_frame',
+    });
   }
   const r = new ByteReader(bytes);
-  if (!(count >= 0 && count <= bytes.length)) throw new CorruptDataError(`an id list of ${bytes.length} bytes cannot hold ${count} ids`, { table: 'conn_frame' });
+  if (!(count >= 0 && count <= bytes.length))
+    throw new CorruptDataError(`an id list of ${bytes.length} bytes cannot hold ${count} ids`, { table: 'conn_frame' });
   const out = new Array<number>(count);
   let prev = 0;
   for (let i = 0; i < count; i++) {

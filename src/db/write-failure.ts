@@ -28,7 +28,17 @@ const REFUSING_SQLITE = [
 ] as const;
 
 /** System error codes that mean the store (its disk, its directory) refuses writes. */
-const REFUSING_SYSTEM: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EBUSY', 'ENOENT', 'EFBIG']);
+const REFUSING_SYSTEM: ReadonlySet<string> = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EIO',
+  'EROFS',
+  'EACCES',
+  'EPERM',
+  'EBUSY',
+  'ENOENT',
+  'EFBIG',
+]);
 
 /** Most raw bytes kept with a poll stored in place of one that could not be stored. */
 export const MAX_SUBSTITUTE_RAW = 8 * 1024 * 1024;
@@ -71,8 +81,16 @@ export function describeWriteError(err: unknown): string {
 export function substituteRecord(r: PollRecord, reason: string, minimal: boolean): PollRecord {
   const o = r.outcome;
   const before = o.ok ? '' : ` (the call had failed: ${o.code}: ${o.message.slice(0, 300)})`;
-  const raw = minimal || o.raw === undefined ? undefined : o.raw.length > MAX_SUBSTITUTE_RAW ? o.raw.subarray(0, MAX_SUBSTITUTE_RAW) : o.raw;
-  const truncated = raw !== undefined && o.raw !== undefined && raw.length < o.raw.length ? `; raw body truncated to its first ${raw.length} bytes` : '';
+  const raw =
+    minimal || o.raw === undefined
+      ? undefined
+      : o.raw.length > MAX_SUBSTITUTE_RAW
+        ? o.raw.subarray(0, MAX_SUBSTITUTE_RAW)
+        : o.raw;
+  const truncated =
+    raw !== undefined && o.raw !== undefined && raw.length < o.raw.length
+      ? `; raw body truncated to its first ${raw.length} bytes`
+      : '';
   const failure: PollFailure = {
     ok: false,
     code: 'internal',

@@ -130,9 +130,17 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
       case 'GetShadowLink':
         return small.shadowLink(pollId, answer as ResponseOf<'GetShadowLink'>);
       case 'ListShadowTopics':
-        return small.shadowTopics(pollId, (r.request as { shadowLinkName: string }).shadowLinkName, answer as ResponseOf<'ListShadowTopics'>);
+        return small.shadowTopics(
+          pollId,
+          (r.request as { shadowLinkName: string }).shadowLinkName,
+          answer as ResponseOf<'ListShadowTopics'>,
+        );
       case 'GetShadowTopic':
-        return small.shadowTopic(pollId, (r.request as { shadowLinkName: string }).shadowLinkName, answer as ResponseOf<'GetShadowTopic'>);
+        return small.shadowTopic(
+          pollId,
+          (r.request as { shadowLinkName: string }).shadowLinkName,
+          answer as ResponseOf<'GetShadowTopic'>,
+        );
       case 'GetUpgradeStatus':
         return small.upgrade(pollId, answer as ResponseOf<'GetUpgradeStatus'>);
       case 'GetIcebergStatus':

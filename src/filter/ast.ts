@@ -86,7 +86,13 @@ export type SyntaxNode = SyntaxRestriction | SyntaxAnd | SyntaxOr | SyntaxNot;
 /** One step of a resolved path, from a row (or list element, or map value) inward. */
 export type PathStep =
   /** read a field of a message (`wire` is the camelCase key of decoded rows) */
-  | { readonly kind: 'field'; readonly wire: string; readonly snake: string; readonly type: FieldType; readonly optional: boolean }
+  | {
+      readonly kind: 'field';
+      readonly wire: string;
+      readonly snake: string;
+      readonly type: FieldType;
+      readonly optional: boolean;
+    }
   /** any element of the list read by the previous step */
   | { readonly kind: 'each'; readonly type: FieldType }
   /** the value at one key of the map read by the previous step */

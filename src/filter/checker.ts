@@ -8,7 +8,19 @@ import { CodecError } from '../api/codec/errors.ts';
 import { parseIntLiteral } from '../api/codec/int64.ts';
 import { parseFilterDuration } from '../api/codec/duration.ts';
 import { parseTimestamp } from '../api/codec/timestamp.ts';
-import type { CheckedNode, CompareOp, CheckedRestriction, Dialect, Literal, ResolvedPath, SyntaxLiteral, SyntaxNode, SyntaxRestriction, Test, Wildcard } from './ast.ts';
+import type {
+  CheckedNode,
+  CompareOp,
+  CheckedRestriction,
+  Dialect,
+  Literal,
+  ResolvedPath,
+  SyntaxLiteral,
+  SyntaxNode,
+  SyntaxRestriction,
+  Test,
+  Wildcard,
+} from './ast.ts';
 import { didYouMean, FilterError, nearest, quote, type FilterWarning } from './errors.ts';
 import { mapKey, resolvePath, typeName, type ResourceRef } from './field-paths.ts';
 
@@ -32,7 +44,13 @@ export function checkTree(
 function check(node: SyntaxNode, ctx: Ctx): CheckedNode {
   switch (node.kind) {
     case 'and':
-      return { kind: 'and', implicit: node.implicit, children: node.children.map((c) => check(c, ctx)), start: node.start, end: node.end };
+      return {
+        kind: 'and',
+        implicit: node.implicit,
+        children: node.children.map((c) => check(c, ctx)),
+        start: node.start,
+        end: node.end,
+      };
     case 'or':
       return { kind: 'or', children: node.children.map((c) => check(c, ctx)), start: node.start, end: node.end };
     case 'not':
@@ -50,11 +68,24 @@ function checkRestriction(r: SyntaxRestriction, ctx: Ctx): CheckedRestriction {
   const fail = (msg: string, start: number, end: number, suggestion?: string): never => {
     throw new FilterError(msg, ctx.input, start, end, suggestion);
   };
-  const done = (test: Test): CheckedRestriction => ({ kind: 'restriction', path, op: r.op, test, start: r.start, end: r.end });
+  const done = (test: Test): CheckedRestriction => ({
+    kind: 'restriction',
+    path,
+    op: r.op,
+    test,
+    start: r.start,
+    end: r.end,
+  });
   if (ctx.dialect === 'server' && isComposite(type)) {
     const what = type.kind === 'message' ? 'a message' : type.kind === 'map' ? 'a map' : 'a repeated field';
-    const hint = type.kind === 'message' ? firstFieldHint(path, type) : 'use the extended dialect locally (":" tests membership)';
-    return fail(`${path.text} is ${what}: the cluster compares only scalar and enum fields`, r.path.start, r.path.end, hint);
+    const hint =
+      type.kind === 'message' ? firstFieldHint(path, type) : 'use the extended dialect locally (":" tests membership)';
+    return fail(
+      `${path.text} is ${what}: the cluster compares only scalar and enum fields`,
+      r.path.start,
+      r.path.end,
+      hint,
+    );
   }
   const v = r.value;
   if (r.op === ':') {
@@ -62,15 +93,29 @@ function checkRestriction(r: SyntaxRestriction, ctx: Ctx): CheckedRestriction {
       return done(type.kind === 'list' || type.kind === 'map' ? { kind: 'nonEmpty' } : { kind: 'present' });
     }
     if (type.kind === 'message') {
-      return fail(`":" on the message ${path.text} only tests presence`, v.start, v.end, `write ${path.text}:*, or compare one of its fields`);
+      return fail(
+        `":" on the message ${path.text} only tests presence`,
+        v.start,
+        v.end,
+        `write ${path.text}:*, or compare one of its fields`,
+      );
     }
     if (type.kind === 'map') {
       const keyText = literalText(v, ctx, path);
-      return done({ kind: 'hasKey', key: mapKey(type.keyKind, keyText, ctx.input, v.start, v.end), keyIsInt: type.keyKind === 'int32' });
+      return done({
+        kind: 'hasKey',
+        key: mapKey(type.keyKind, keyText, ctx.input, v.start, v.end),
+        keyIsInt: type.keyKind === 'int32',
+      });
     }
     if (type.kind === 'list') {
       if (isComposite(type.element)) {
-        return fail(`${path.text} is ${typeName(type)}: ":" can only test its presence here`, v.start, v.end, `write ${path.text}:*, or compare a field of its elements`);
+        return fail(
+          `${path.text} is ${typeName(type)}: ":" can only test its presence here`,
+          v.start,
+          v.end,
+          `write ${path.text}:*, or compare a field of its elements`,
+        );
       }
       return done({ kind: 'contains', value: convert(type.element, v, '=', path, ctx) });
     }
@@ -78,7 +123,14 @@ function checkRestriction(r: SyntaxRestriction, ctx: Ctx): CheckedRestriction {
   }
   if (isComposite(type)) {
     const what = type.kind === 'message' ? 'a message' : `${typeName(type)}`;
-    return fail(`cannot compare ${path.text} with ${r.op}: it is ${what}`, r.opSpan.start, r.opSpan.end, type.kind === 'message' ? `${path.text}:* tests presence; ${firstFieldHint(path, type)}` : `use ":" to test membership, e.g. ${path.text}:value`);
+    return fail(
+      `cannot compare ${path.text} with ${r.op}: it is ${what}`,
+      r.opSpan.start,
+      r.opSpan.end,
+      type.kind === 'message'
+        ? `${path.text}:* tests presence; ${firstFieldHint(path, type)}`
+        : `use ":" to test membership, e.g. ${path.text}:value`,
+    );
   }
   return done({ kind: 'compare', op: r.op, value: convert(type, v, r.op, path, ctx) });
 }
@@ -86,13 +138,20 @@ function checkRestriction(r: SyntaxRestriction, ctx: Ctx): CheckedRestriction {
 function firstFieldHint(path: ResolvedPath, type: FieldType): string {
   if (type.kind !== 'message') return 'compare one of its fields';
   const first = Object.keys(type.message.fields)[0];
-  return first === undefined ? 'compare one of its fields' : `compare one of its fields, e.g. ${path.text}.${first.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
+  return first === undefined
+    ? 'compare one of its fields'
+    : `compare one of its fields, e.g. ${path.text}.${first.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
 }
 
 /** The literal's value as text (quoted strings decoded); invalid UTF-8 is refused outside strings. */
 function literalText(v: SyntaxLiteral, ctx: Ctx, path: ResolvedPath): string {
   if (v.text === undefined) {
-    throw new FilterError(`invalid value for ${path.text}: the escapes do not form valid UTF-8`, ctx.input, v.start, v.end);
+    throw new FilterError(
+      `invalid value for ${path.text}: the escapes do not form valid UTF-8`,
+      ctx.input,
+      v.start,
+      v.end,
+    );
   }
   return v.text;
 }
@@ -106,13 +165,22 @@ function convert(type: FieldType, v: SyntaxLiteral, op: CompareOp, path: Resolve
   const field = `${path.text} (${typeName(type)})`;
   if (type.kind === 'string') {
     if (server && !v.quoted) {
-      return fail(`${path.text} is a string field: the cluster needs a double-quoted literal`, `write ${path.text} ${op} ${JSON.stringify(v.raw)}`);
+      return fail(
+        `${path.text} is a string field: the cluster needs a double-quoted literal`,
+        `write ${path.text} ${op} ${JSON.stringify(v.raw)}`,
+      );
     }
-    const wild = !server && (op === '=' || op === '!=') ? wildcardOf(v) : { wildcard: 'none' as Wildcard, bytes: v.bytes, text: v.text };
+    const wild =
+      !server && (op === '=' || op === '!=')
+        ? wildcardOf(v)
+        : { wildcard: 'none' as Wildcard, bytes: v.bytes, text: v.text };
     return { kind: 'string', ...wild };
   }
   if (server && v.quoted) {
-    return fail(`${field}: the cluster needs an unquoted literal, not a quoted string`, `write ${path.text} ${op} ${v.raw}`);
+    return fail(
+      `${field}: the cluster needs an unquoted literal, not a quoted string`,
+      `write ${path.text} ${op} ${v.raw}`,
+    );
   }
   const text = literalText(v, ctx, path);
   const codec = <T>(fn: () => T): T => {
@@ -153,15 +221,25 @@ function convert(type: FieldType, v: SyntaxLiteral, op: CompareOp, path: Resolve
 function wildcardOf(v: SyntaxLiteral): { wildcard: Wildcard; bytes: Uint8Array; text: string | undefined } {
   const { starAtStart: s, starAtEnd: e, bytes } = v;
   if (!s && !e) return { wildcard: 'none', bytes, text: v.text };
-  if (s && bytes.length <= 2 && (e || bytes.length === 1)) return { wildcard: 'any', bytes: new Uint8Array(0), text: '' };
+  if (s && bytes.length <= 2 && (e || bytes.length === 1))
+    return { wildcard: 'any', bytes: new Uint8Array(0), text: '' };
   const core = bytes.subarray(s ? 1 : 0, e ? bytes.length - 1 : bytes.length);
   const wildcard: Wildcard = s && e ? 'contains' : s ? 'suffix' : 'prefix';
   const text = v.text === undefined ? undefined : v.text.slice(s ? 1 : 0, e ? v.text.length - 1 : v.text.length);
   return { wildcard, bytes: Uint8Array.from(core), text };
 }
 
-function enumLiteral(table: EnumTable, text: string, v: SyntaxLiteral, op: string, path: ResolvedPath, ctx: Ctx): Literal {
-  const known = canonicalEnumName(table, text) ?? (ctx.dialect === 'extended' ? canonicalEnumName(table, table.prefix + text) : undefined);
+function enumLiteral(
+  table: EnumTable,
+  text: string,
+  v: SyntaxLiteral,
+  op: string,
+  path: ResolvedPath,
+  ctx: Ctx,
+): Literal {
+  const known =
+    canonicalEnumName(table, text) ??
+    (ctx.dialect === 'extended' ? canonicalEnumName(table, table.prefix + text) : undefined);
   if (known !== undefined) return { kind: 'enum', name: known, number: table.values.indexOf(known), table };
   const close = nearest(text, table.values);
   const upper = canonicalEnumName(table, text.toUpperCase());

@@ -48,7 +48,14 @@ export interface FilterWarning {
 function visible(cp: number): string {
   if (cp < 0x20) return String.fromCodePoint(0x2400 + cp);
   if (cp === 0x7f) return '\u2421';
-  if ((cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp === 0x200e || cp === 0x200f || cp === 0x61c) {
+  if (
+    (cp >= 0x80 && cp <= 0x9f) ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069) ||
+    cp === 0x200e ||
+    cp === 0x200f ||
+    cp === 0x61c
+  ) {
     return '\ufffd';
   }
   return String.fromCodePoint(cp);
@@ -58,7 +65,7 @@ function visible(cp: number): string {
 export function caretLines(input: string, start: number, end: number): { line: string; caret: string } {
   const cells: string[] = [];
   const offsets: number[] = [];
-  for (let i = 0; i < input.length; ) {
+  for (let i = 0; i < input.length;) {
     const cp = input.codePointAt(i) as number;
     offsets.push(i);
     cells.push(visible(cp));
@@ -121,7 +128,10 @@ export function nearest(word: string, candidates: Iterable<string>): string[] {
   }
   scored.sort((x, y) => x.d - y.d || (x.name < y.name ? -1 : 1));
   const best = scored[0]?.d;
-  return scored.filter((s) => s.d === best || s.d <= 1).slice(0, 3).map((s) => s.name);
+  return scored
+    .filter((s) => s.d === best || s.d <= 1)
+    .slice(0, 3)
+    .map((s) => s.name);
 }
 
 /** "did you mean a, b or c?" for a non-empty list. */

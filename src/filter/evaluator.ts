@@ -73,7 +73,14 @@ function cost(n: CheckedNode): number {
       if (test.kind !== 'compare') return 4 + depth;
       const k = path.type.kind;
       const eq = test.op === '=' || test.op === '!=';
-      const base = k === 'int32' || k === 'uint32' || k === 'bool' ? 1 : k === 'enum' || (k === 'string' && eq) ? 2 : k === 'string' ? 6 : 3;
+      const base =
+        k === 'int32' || k === 'uint32' || k === 'bool'
+          ? 1
+          : k === 'enum' || (k === 'string' && eq)
+            ? 2
+            : k === 'string'
+              ? 6
+              : 3;
       return base + (eq ? 0 : 0.5) + (depth - 1);
     }
   }
@@ -166,7 +173,12 @@ const TWO: Record<string, Maker2> = {
 };
 
 const isNumeric = (t: FieldType): boolean =>
-  t.kind === 'int32' || t.kind === 'uint32' || t.kind === 'int64' || t.kind === 'uint64' || t.kind === 'duration' || t.kind === 'timestamp';
+  t.kind === 'int32' ||
+  t.kind === 'uint32' ||
+  t.kind === 'int64' ||
+  t.kind === 'uint64' ||
+  t.kind === 'duration' ||
+  t.kind === 'timestamp';
 
 /** The fast-path maker key for a comparison, or undefined when it needs the generic path. */
 function fastKey(op: CompareOp, lit: Literal, type: FieldType): string | undefined {
@@ -272,7 +284,8 @@ function stringPredicate(op: CompareOp, lit: Extract<Literal, { kind: 'string' }
   const t = lit.text;
   if (op === '=' || op === '!=') {
     let eq: Pred;
-    if (t === undefined) eq = () => false; // invalid UTF-8 equals no string
+    if (t === undefined)
+      eq = () => false; // invalid UTF-8 equals no string
     else if (lit.wildcard === 'any') eq = () => true;
     else if (lit.wildcard === 'prefix') eq = (v) => typeof v === 'string' && v.startsWith(t);
     else if (lit.wildcard === 'suffix') eq = (v) => typeof v === 'string' && v.endsWith(t);
@@ -281,7 +294,8 @@ function stringPredicate(op: CompareOp, lit: Extract<Literal, { kind: 'string' }
     return op === '=' ? eq : (v) => !eq(v);
   }
   const bytes = lit.bytes;
-  const cmp: (v: string) => number = t !== undefined ? (v) => compareUtf8(v, t) : (v) => compareBytes(utf8Bytes(v), bytes);
+  const cmp: (v: string) => number =
+    t !== undefined ? (v) => compareUtf8(v, t) : (v) => compareBytes(utf8Bytes(v), bytes);
   // a string literal is compared with < only on a string field (the checker's rule)
   switch (op) {
     case '<':

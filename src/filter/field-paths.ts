@@ -119,7 +119,9 @@ function walk(schema: MessageSchema, prefix: string, serverOk: boolean, depth: n
 
 /** Leaf segment name to full paths, for "did you mean authentication_info.user_principal?". */
 function pathsEndingWith(resource: ResourceRef, name: string): string[] {
-  return pathsOf(resource).filter((p) => p.path.endsWith(`.${name}`)).map((p) => p.path);
+  return pathsOf(resource)
+    .filter((p) => p.path.endsWith(`.${name}`))
+    .map((p) => p.path);
 }
 
 /** Resolves a path written in a filter or order_by; throws FilterError pointing at the bad segment. */
@@ -140,11 +142,18 @@ export function resolvePath(resource: ResourceRef, path: SyntaxPath, dialect: Di
       const owner = text.join('.');
       return fail(`${owner} is ${typeName(type as FieldType)}: it has no field ${JSON.stringify(seg.text)}`);
     }
-    if (dialect === 'server' && !/^[A-Za-z]/.test(seg.text)) fail(`field path segment ${JSON.stringify(seg.text)} must start with a letter`);
+    if (dialect === 'server' && !/^[A-Za-z]/.test(seg.text))
+      fail(`field path segment ${JSON.stringify(seg.text)} must start with a letter`);
     const l = lookupOf(message);
     const info = l.bySnake.get(seg.text) ?? (dialect === 'extended' ? l.byWire.get(seg.text) : undefined);
     if (info === undefined) return fail(...unknownField(resource, message, text, seg.text, dialect, i === 0));
-    steps.push({ kind: 'field', wire: info.wire, snake: info.snake, type: info.spec.type, optional: info.spec.presence === 'optional' });
+    steps.push({
+      kind: 'field',
+      wire: info.wire,
+      snake: info.snake,
+      type: info.spec.type,
+      optional: info.spec.presence === 'optional',
+    });
     text.push(info.snake);
     type = info.spec.type;
     optional = info.spec.presence === 'optional';
@@ -152,14 +161,19 @@ export function resolvePath(resource: ResourceRef, path: SyntaxPath, dialect: Di
     const more = i + 1 < segs.length;
     if (!more) break;
     if (type.kind === 'list') {
-      if (dialect === 'server') fail(`${text.join('.')} is a repeated field: the cluster does not accept paths through repeated fields`, 'use the extended dialect locally');
+      if (dialect === 'server')
+        fail(
+          `${text.join('.')} is a repeated field: the cluster does not accept paths through repeated fields`,
+          'use the extended dialect locally',
+        );
       simple = false;
       steps.push({ kind: 'each', type: type.element });
       type = type.element;
       message = type.kind === 'message' ? type.message : undefined;
       optional = false;
     } else if (type.kind === 'map') {
-      if (dialect === 'server') fail(`${text.join('.')} is a map: the cluster does not accept map fields`, 'use the extended dialect locally');
+      if (dialect === 'server')
+        fail(`${text.join('.')} is a map: the cluster does not accept map fields`, 'use the extended dialect locally');
       simple = false;
       const keySeg = segs[++i] as (typeof segs)[number];
       const key = mapKey(type.keyKind, keySeg.text, input, keySeg.start, keySeg.end);

@@ -43,9 +43,17 @@ export interface CompiledFilter {
 /** Parses, checks and compiles a filter; throws FilterError. */
 export function compileFilter(expr: string, opts: FilterOptions): CompiledFilter {
   const syntax = parseFilter(expr, opts.dialect);
-  const { ast, warnings } = syntax === undefined ? { ast: undefined, warnings: [] } : checkTree(syntax, { ...opts, input: expr });
+  const { ast, warnings } =
+    syntax === undefined ? { ast: undefined, warnings: [] } : checkTree(syntax, { ...opts, input: expr });
   const matches = compileNode(ast);
-  return { normalized: printFilter(ast, opts.dialect), ast, resource: opts.resource, dialect: opts.dialect, warnings, matches };
+  return {
+    normalized: printFilter(ast, opts.dialect),
+    ast,
+    resource: opts.resource,
+    dialect: opts.dialect,
+    warnings,
+    matches,
+  };
 }
 
 /** Checks a filter without throwing: the normalised form (and warnings), or the error. */
@@ -55,7 +63,8 @@ export function checkFilter(
 ): { ok: true; normalized: string; warnings: readonly FilterWarning[] } | { ok: false; error: FilterError } {
   try {
     const syntax = parseFilter(expr, opts.dialect);
-    const { ast, warnings } = syntax === undefined ? { ast: undefined, warnings: [] } : checkTree(syntax, { ...opts, input: expr });
+    const { ast, warnings } =
+      syntax === undefined ? { ast: undefined, warnings: [] } : checkTree(syntax, { ...opts, input: expr });
     return { ok: true, normalized: printFilter(ast, opts.dialect), warnings };
   } catch (err) {
     if (err instanceof FilterError) return { ok: false, error: err };

@@ -38,14 +38,28 @@ const EXTENDED_STOP = new Set([...`"'()=<>!,\\`].map((ch) => ch.charCodeAt(0)));
 const isExtendedValueChar = (c: number): boolean =>
   c > 0x20 && c !== 0x7f && !EXTENDED_STOP.has(c) && (c < 0x80 || !/[\s\u0085]/.test(String.fromCharCode(c)));
 
-const SERVER_ESCAPES: Record<string, number> = { '"': 0x22, '\\': 0x5c, '/': 0x2f, b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
+const SERVER_ESCAPES: Record<string, number> = {
+  '"': 0x22,
+  '\\': 0x5c,
+  '/': 0x2f,
+  b: 0x08,
+  f: 0x0c,
+  n: 0x0a,
+  r: 0x0d,
+  t: 0x09,
+};
 const EXTENDED_ESCAPES: Record<string, number> = { ...SERVER_ESCAPES, "'": 0x27, '*': 0x2a };
 
 /** A display name for a character in messages ("a tab (U+0009)"). */
 export function describeChar(ch: string): string {
   const cp = ch.codePointAt(0) ?? 0;
   const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-  const names: Record<number, string> = { 9: 'a tab', 10: 'a newline', 13: 'a carriage return', 0xa0: 'a no-break space' };
+  const names: Record<number, string> = {
+    9: 'a tab',
+    10: 'a newline',
+    13: 'a carriage return',
+    0xa0: 'a no-break space',
+  };
   const name = names[cp];
   if (name !== undefined) return `${name} (${hex})`;
   if (cp < 0x20 || cp === 0x7f) return `a control character (${hex})`;
@@ -103,7 +117,10 @@ export class Lexer {
     const start = this.#pos;
     while (this.#pos < this.input.length && this.#isSpace(this.input.charCodeAt(this.#pos))) this.#pos++;
     const c = this.input.charCodeAt(this.#pos);
-    if (this.dialect === 'server' && (c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c || c === 0xa0)) {
+    if (
+      this.dialect === 'server' &&
+      (c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c || c === 0xa0)
+    ) {
       throw this.error(
         `${describeChar(this.input[this.#pos] as string)} is not allowed: the cluster accepts only the ASCII space as whitespace`,
         this.#pos,
@@ -192,7 +209,12 @@ export class Lexer {
     const { input } = this;
     const start = this.#pos;
     if (start >= input.length) {
-      throw this.error(`expected a value after ${after.text}`, start, start, 'for example node_id = 1 or client_id = "app"');
+      throw this.error(
+        `expected a value after ${after.text}`,
+        start,
+        start,
+        'for example node_id = 1 or client_id = "app"',
+      );
     }
     const c = input.charCodeAt(start);
     let literal: SyntaxLiteral;
@@ -222,7 +244,12 @@ export class Lexer {
       if (!this.#isSpace(d) && !(d === 0x29 && this.dialect === 'extended')) {
         this.#skipSpace(); // reports a tab or newline in the server dialect
         if (literal.quoted) {
-          throw this.error(`unexpected ${describeChar(input[p] as string)} after the string`, p, p + 1, 'put a space between the value and what follows');
+          throw this.error(
+            `unexpected ${describeChar(input[p] as string)} after the string`,
+            p,
+            p + 1,
+            'put a space between the value and what follows',
+          );
         }
         throw this.#badValueChar(p, after, false);
       }
@@ -232,7 +259,9 @@ export class Lexer {
 
   #badValueChar(p: number, after: Token, first: boolean): FilterError {
     const ch = String.fromCodePoint(this.input.codePointAt(p) as number);
-    const where = first ? `expected a value after ${after.text}, found ${describeChar(ch)}` : `unexpected ${describeChar(ch)} after the value`;
+    const where = first
+      ? `expected a value after ${after.text}, found ${describeChar(ch)}`
+      : `unexpected ${describeChar(ch)} after the value`;
     if (this.dialect === 'server' && ch === '+') {
       return this.error(
         `${where}: "+" is not allowed in an unquoted literal (the cluster accepts only letters, digits and _ . : -)`,
@@ -242,7 +271,11 @@ export class Lexer {
       );
     }
     if (this.dialect === 'server' && (ch === '(' || ch === ')')) {
-      return this.error(`${where}: parentheses are not accepted by the cluster; use the extended dialect locally`, p, p + 1);
+      return this.error(
+        `${where}: parentheses are not accepted by the cluster; use the extended dialect locally`,
+        p,
+        p + 1,
+      );
     }
     if (this.dialect === 'server' && ch === "'") {
       return this.error(`${where}: single quotes are not accepted by the cluster`, p, p + 1, 'use double quotes');
@@ -273,7 +306,12 @@ export class Lexer {
     };
     for (;;) {
       if (p >= input.length) {
-        throw this.error('unterminated string: missing closing quote', start, input.length, `add ${q} at the end of the string`);
+        throw this.error(
+          'unterminated string: missing closing quote',
+          start,
+          input.length,
+          `add ${q} at the end of the string`,
+        );
       }
       const ch = input[p] as string;
       if (ch === q) break;
@@ -283,7 +321,12 @@ export class Lexer {
         if (e === 'x') {
           const hex = input.slice(p + 2, p + 4);
           if (!/^[0-9A-Fa-f]{2}$/.test(hex)) {
-            throw this.error('invalid escape: \\x must be followed by exactly two hex digits', p, Math.min(p + 4, input.length), 'for example "\\xC3\\xA9" for é');
+            throw this.error(
+              'invalid escape: \\x must be followed by exactly two hex digits',
+              p,
+              Math.min(p + 4, input.length),
+              'for example "\\xC3\\xA9" for é',
+            );
           }
           out.push(parseInt(hex, 16));
           p += 4;
@@ -291,8 +334,16 @@ export class Lexer {
           out.push(escapes[e]);
           p += 2;
         } else {
-          const allowed = this.dialect === 'server' ? '\\" \\\\ \\/ \\b \\f \\n \\r \\t \\xNN' : '\\" \\\' \\\\ \\/ \\* \\b \\f \\n \\r \\t \\xNN';
-          throw this.error(`invalid escape ${e === undefined ? '\\' : `\\${e}`} in string`, p, Math.min(p + 2, input.length), `allowed escapes: ${allowed}`);
+          const allowed =
+            this.dialect === 'server'
+              ? '\\" \\\\ \\/ \\b \\f \\n \\r \\t \\xNN'
+              : '\\" \\\' \\\\ \\/ \\* \\b \\f \\n \\r \\t \\xNN';
+          throw this.error(
+            `invalid escape ${e === undefined ? '\\' : `\\${e}`} in string`,
+            p,
+            Math.min(p + 2, input.length),
+            `allowed escapes: ${allowed}`,
+          );
         }
         starAtEnd = false;
         run = p;

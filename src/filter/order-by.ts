@@ -37,7 +37,14 @@ export function parseOrderBy(input: string, resource: ResourceRef, dialect: Dial
   return keys;
 }
 
-function parseKey(input: string, from: number, to: number, resource: ResourceRef, dialect: Dialect, isSpace: (c: string) => boolean): OrderKey {
+function parseKey(
+  input: string,
+  from: number,
+  to: number,
+  resource: ResourceRef,
+  dialect: Dialect,
+  isSpace: (c: string) => boolean,
+): OrderKey {
   let s = from;
   let e = to;
   while (s < e && isSpace(input[s] as string)) s++;
@@ -46,12 +53,19 @@ function parseKey(input: string, from: number, to: number, resource: ResourceRef
     throw new FilterError(msg, input, a, b, hint);
   };
   if (s === e) {
-    return fail('empty order_by component', from, Math.max(to, from + 1), 'remove the extra comma, or name a field between the commas');
+    return fail(
+      'empty order_by component',
+      from,
+      Math.max(to, from + 1),
+      'remove the extra comma, or name a field between the commas',
+    );
   }
   const bad = /[^A-Za-z0-9_. ]/.exec(input.slice(s, e));
   if (bad !== null && !(dialect === 'extended' && /\s/.test(bad[0]))) {
     const at = s + bad.index;
-    const what = /\s/.test(bad[0]) ? 'only the ASCII space separates a field from its direction' : `unexpected ${JSON.stringify(bad[0])} in order_by`;
+    const what = /\s/.test(bad[0])
+      ? 'only the ASCII space separates a field from its direction'
+      : `unexpected ${JSON.stringify(bad[0])} in order_by`;
     return fail(what, at, at + 1);
   }
   let p = s;
@@ -64,7 +78,12 @@ function parseKey(input: string, from: number, to: number, resource: ResourceRef
     const word = input.slice(q, e);
     const lower = word.toLowerCase();
     if (lower !== 'asc' && lower !== 'desc') {
-      return fail(`invalid direction ${JSON.stringify(word)}: expected asc or desc`, q, e, word.includes(' ') ? 'separate keys with commas' : undefined);
+      return fail(
+        `invalid direction ${JSON.stringify(word)}: expected asc or desc`,
+        q,
+        e,
+        word.includes(' ') ? 'separate keys with commas' : undefined,
+      );
     }
     descending = lower === 'desc';
   }
@@ -81,9 +100,19 @@ function parseKey(input: string, from: number, to: number, resource: ResourceRef
       segStart = i + 1;
     }
   }
-  const path = resolvePath(resource, { segments, start: s, end: pathEnd }, dialect === 'server' ? 'server' : 'extended', input);
+  const path = resolvePath(
+    resource,
+    { segments, start: s, end: pathEnd },
+    dialect === 'server' ? 'server' : 'extended',
+    input,
+  );
   if (!path.simple || path.type.kind === 'message' || path.type.kind === 'list' || path.type.kind === 'map') {
-    return fail(`cannot order by ${path.text}: it is ${typeName(path.type)}`, s, pathEnd, 'order by a scalar or enum field');
+    return fail(
+      `cannot order by ${path.text}: it is ${typeName(path.type)}`,
+      s,
+      pathEnd,
+      'order by a scalar or enum field',
+    );
   }
   return { path, descending };
 }
@@ -95,7 +124,13 @@ export function printOrderBy(keys: readonly OrderKey[]): string {
 
 /** Compiles keys (plus the resource key as a tie-break, unless disabled) into one comparator. */
 export function compileOrder(keys: readonly OrderKey[], resource: ResourceRef, tieBreak: boolean): RowCompare {
-  const parts: RowCompare[] = keys.map((k) => keyComparator(k.path.steps.map((s) => (s.kind === 'field' ? s.wire : '')), k.path.type, k.descending));
+  const parts: RowCompare[] = keys.map((k) =>
+    keyComparator(
+      k.path.steps.map((s) => (s.kind === 'field' ? s.wire : '')),
+      k.path.type,
+      k.descending,
+    ),
+  );
   if (tieBreak) {
     const { schema, key } = specOf(resource);
     for (const wire of key) {

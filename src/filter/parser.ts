@@ -38,7 +38,8 @@ function checkLength(input: string, dialect: Dialect): void {
     let cut = input.length;
     for (let i = 0; i < input.length; i++) {
       const c = input.charCodeAt(i);
-      if (c >= 0xdc00 && c <= 0xdfff && i > 0 && input.charCodeAt(i - 1) >= 0xd800 && input.charCodeAt(i - 1) <= 0xdbff) continue;
+      if (c >= 0xdc00 && c <= 0xdfff && i > 0 && input.charCodeAt(i - 1) >= 0xd800 && input.charCodeAt(i - 1) <= 0xdbff)
+        continue;
       n++;
       if (n === SERVER_MAX_LENGTH + 1) cut = i;
     }
@@ -52,7 +53,12 @@ function checkLength(input: string, dialect: Dialect): void {
       );
     }
   } else if (input.length > EXTENDED_MAX_LENGTH) {
-    throw new FilterError(`filter too long: at most ${EXTENDED_MAX_LENGTH} characters`, input, EXTENDED_MAX_LENGTH, input.length);
+    throw new FilterError(
+      `filter too long: at most ${EXTENDED_MAX_LENGTH} characters`,
+      input,
+      EXTENDED_MAX_LENGTH,
+      input.length,
+    );
   }
 }
 
@@ -122,12 +128,19 @@ class Parser {
     for (;;) {
       const t = this.#lx.peek();
       if (!isKeyword(t, 'OR')) break;
-      if (this.#server) throw this.#error(`OR is ${EXTENDED_ONLY}`, t.start, t.end, 'run one query per alternative, or use --dialect extended');
+      if (this.#server)
+        throw this.#error(
+          `OR is ${EXTENDED_ONLY}`,
+          t.start,
+          t.end,
+          'run one query per alternative, or use --dialect extended',
+        );
       if (!t.spaceBefore) throw this.#error('expected a space before OR', t.start, t.end);
       this.#lx.next();
       const after = this.#lx.peek();
       if (after.kind === 'eof') throw this.#error('expected a comparison after OR', t.start, t.end);
-      if (!after.spaceBefore && after.kind !== 'lparen') throw this.#error('expected a space after OR', after.start, after.end);
+      if (!after.spaceBefore && after.kind !== 'lparen')
+        throw this.#error('expected a space after OR', after.start, after.end);
       children.push(this.#term(depth));
     }
     return merge('or', children, false);
@@ -138,16 +151,35 @@ class Parser {
     const t = this.#lx.peek();
     if (isKeyword(t, 'NOT') || t.kind === 'minus') {
       const what = t.kind === 'minus' ? 'negation with "-"' : 'NOT';
-      if (this.#server) throw this.#error(`${what} is ${EXTENDED_ONLY}`, t.start, t.end, 'write the opposite comparison, e.g. != instead of NOT =');
+      if (this.#server)
+        throw this.#error(
+          `${what} is ${EXTENDED_ONLY}`,
+          t.start,
+          t.end,
+          'write the opposite comparison, e.g. != instead of NOT =',
+        );
       this.#lx.next();
       const after = this.#lx.peek();
       if (after.kind === 'eof') throw this.#error(`expected a comparison after ${t.text}`, t.start, t.end);
-      if (t.kind === 'minus' && after.spaceBefore) throw this.#error('"-" must be followed directly by a comparison', t.start, after.start + 1, 'write -field = value or NOT field = value');
-      if (t.kind === 'word' && !after.spaceBefore && after.kind !== 'lparen') throw this.#error('expected a space after NOT', after.start, after.end);
+      if (t.kind === 'minus' && after.spaceBefore)
+        throw this.#error(
+          '"-" must be followed directly by a comparison',
+          t.start,
+          after.start + 1,
+          'write -field = value or NOT field = value',
+        );
+      if (t.kind === 'word' && !after.spaceBefore && after.kind !== 'lparen')
+        throw this.#error('expected a space after NOT', after.start, after.end);
       if (isKeyword(after, 'NOT') || after.kind === 'minus') {
-        throw this.#error('a negation cannot directly follow a negation', after.start, after.end, 'use parentheses: NOT (NOT a = 1)');
+        throw this.#error(
+          'a negation cannot directly follow a negation',
+          after.start,
+          after.end,
+          'use parentheses: NOT (NOT a = 1)',
+        );
       }
-      if (depth + 1 > MAX_DEPTH) throw this.#error(`filter nested too deeply (more than ${MAX_DEPTH} levels)`, t.start, t.end);
+      if (depth + 1 > MAX_DEPTH)
+        throw this.#error(`filter nested too deeply (more than ${MAX_DEPTH} levels)`, t.start, t.end);
       const child = this.#simple(depth + 1);
       return { kind: 'not', child, start: t.start, end: child.end };
     }
@@ -159,7 +191,8 @@ class Parser {
     const t = this.#lx.peek();
     if (t.kind === 'lparen') {
       if (this.#server) throw this.#error(`parentheses are ${EXTENDED_ONLY}`, t.start, t.end);
-      if (depth + 1 > MAX_DEPTH) throw this.#error(`filter nested too deeply (more than ${MAX_DEPTH} levels)`, t.start, t.end);
+      if (depth + 1 > MAX_DEPTH)
+        throw this.#error(`filter nested too deeply (more than ${MAX_DEPTH} levels)`, t.start, t.end);
       this.#lx.next();
       if (this.#lx.peek().kind === 'rparen') throw this.#error('empty parentheses', t.start, this.#lx.peek().end);
       const inner = this.#expression(depth + 1);
@@ -178,7 +211,8 @@ class Parser {
     if (t.kind === 'eof') throw this.#error('expected a comparison', t.start, t.start);
     if (t.kind === 'string') {
       const op = this.#lx.peek();
-      if (op.kind === 'op') throw this.#error('the field must be on the left of the operator', t.start, t.end, 'write field = value');
+      if (op.kind === 'op')
+        throw this.#error('the field must be on the left of the operator', t.start, t.end, 'write field = value');
       throw this.#bareValue(t);
     }
     if (t.kind !== 'word') {
@@ -186,7 +220,8 @@ class Parser {
       if (t.kind === 'op') throw this.#error(`expected a field name before ${t.text}`, t.start, t.end);
       throw this.#error(`unexpected ${t.text}`, t.start, t.end);
     }
-    if (t.text === 'AND' || t.text === 'OR') throw this.#error(`expected a comparison before ${t.text}`, t.start, t.end);
+    if (t.text === 'AND' || t.text === 'OR')
+      throw this.#error(`expected a comparison before ${t.text}`, t.start, t.end);
     const path = this.#path(t);
     const op = this.#lx.peek();
     if (op.kind === 'lparen' && !op.spaceBefore) {
@@ -198,7 +233,15 @@ class Parser {
     }
     this.#lx.next();
     const value = this.#lx.value(op);
-    return { kind: 'restriction', path, op: op.op as SyntaxRestriction['op'], opSpan: { start: op.start, end: op.end }, value, start: t.start, end: value.end };
+    return {
+      kind: 'restriction',
+      path,
+      op: op.op as SyntaxRestriction['op'],
+      opSpan: { start: op.start, end: op.end },
+      value,
+      start: t.start,
+      end: value.end,
+    };
   }
 
   /** Validates a word as a dotted field path. */
@@ -206,7 +249,11 @@ class Parser {
     const segments = t.segments ?? [];
     for (const [i, s] of segments.entries()) {
       if (s.text === '') {
-        throw this.#error(i === segments.length - 1 ? 'field path ends with "."' : 'empty segment in field path', Math.max(s.start - 1, t.start), s.start + 1);
+        throw this.#error(
+          i === segments.length - 1 ? 'field path ends with "."' : 'empty segment in field path',
+          Math.max(s.start - 1, t.start),
+          s.start + 1,
+        );
       }
       const first = s.text.charCodeAt(0);
       const letter = (first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a);
@@ -214,7 +261,12 @@ class Parser {
       // in the server dialect with a better message than "must start with a letter").
       if (!letter && i === 0) {
         if (i === 0 && segments.length === 1 && /^[0-9]/.test(s.text)) {
-          throw this.#error(`a field name must start with a letter, found ${JSON.stringify(s.text)}`, s.start, s.end, 'the field is always on the left: field = value');
+          throw this.#error(
+            `a field name must start with a letter, found ${JSON.stringify(s.text)}`,
+            s.start,
+            s.end,
+            'the field is always on the left: field = value',
+          );
         }
         throw this.#error(`field path segment ${JSON.stringify(s.text)} must start with a letter`, s.start, s.end);
       }
@@ -231,7 +283,11 @@ class Parser {
     }
     const op = this.#lx.peek();
     if (this.#server) {
-      return this.#error(`expected an operator (= != < <= > >=) after ${JSON.stringify(t.text)}`, op.start, Math.max(op.end, op.start + 1));
+      return this.#error(
+        `expected an operator (= != < <= > >=) after ${JSON.stringify(t.text)}`,
+        op.start,
+        Math.max(op.end, op.start + 1),
+      );
     }
     return this.#error(
       `bare value ${JSON.stringify(t.text)} is not supported: compare a field with = != < <= > >= or :`,
@@ -254,7 +310,12 @@ class Parser {
     }
     if (!t.spaceBefore) return this.#error(`expected a space before ${JSON.stringify(t.text)}`, t.start, t.end);
     if (this.#server) {
-      return this.#error(`expected AND or the end of the filter, found ${JSON.stringify(t.text)}`, t.start, t.end, 'the cluster needs an explicit AND between comparisons');
+      return this.#error(
+        `expected AND or the end of the filter, found ${JSON.stringify(t.text)}`,
+        t.start,
+        t.end,
+        'the cluster needs an explicit AND between comparisons',
+      );
     }
     return this.#error(`unexpected ${JSON.stringify(t.text)}`, t.start, t.end);
   }
@@ -273,5 +334,7 @@ function merge(kind: 'and' | 'or', children: SyntaxNode[], implicit: boolean): S
   }
   const start = (children[0] as SyntaxNode).start;
   const end = (children[children.length - 1] as SyntaxNode).end;
-  return kind === 'or' ? ({ kind, children: flat, start, end } satisfies SyntaxOr) : ({ kind, implicit, children: flat, start, end } satisfies SyntaxAnd);
+  return kind === 'or'
+    ? ({ kind, children: flat, start, end } satisfies SyntaxOr)
+    : ({ kind, implicit, children: flat, start, end } satisfies SyntaxAnd);
 }

@@ -83,7 +83,9 @@ export function printLiteral(lit: Literal, dialect: Dialect, wildcardOp = true):
     case 'bool':
       return lit.value ? 'true' : 'false';
     case 'enum':
-      return /^[A-Za-z0-9_.:-]+$/.test(lit.name) || dialect === 'server' ? lit.name : `"${quoteString(new TextEncoder().encode(lit.name), dialect, false, true)}"`;
+      return /^[A-Za-z0-9_.:-]+$/.test(lit.name) || dialect === 'server'
+        ? lit.name
+        : `"${quoteString(new TextEncoder().encode(lit.name), dialect, false, true)}"`;
     case 'duration':
       return formatFilterDuration(lit.nanos);
     case 'timestamp':
@@ -120,7 +122,15 @@ export function formatFilterTimestamp(nanos: bigint): string {
   return `${base}.${frac}Z`;
 }
 
-const ESC: Record<number, string> = { 0x22: '\\"', 0x5c: '\\\\', 0x08: '\\b', 0x0c: '\\f', 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t' };
+const ESC: Record<number, string> = {
+  0x22: '\\"',
+  0x5c: '\\\\',
+  0x08: '\\b',
+  0x0c: '\\f',
+  0x0a: '\\n',
+  0x0d: '\\r',
+  0x09: '\\t',
+};
 const hex2 = (b: number): string => `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`;
 
 /** Length of the valid UTF-8 sequence at `i`, or 0 when the byte there does not start one. */
@@ -146,7 +156,7 @@ function utf8SeqLength(b: Uint8Array, i: number): number {
 function quoteString(bytes: Uint8Array, dialect: Dialect, escapeEdgeStars: boolean, bare = false): string {
   const dec = new TextDecoder('utf-8', { ignoreBOM: true }); // a U+FEFF in the string is a character, not a mark
   let out = '';
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const n = utf8SeqLength(bytes, i);
     if (n === 0) {
       out += hex2(bytes[i] as number);
@@ -158,7 +168,8 @@ function quoteString(bytes: Uint8Array, dialect: Dialect, escapeEdgeStars: boole
       const esc = ESC[c];
       if (esc !== undefined) out += esc;
       else if (c < 0x20 || c === 0x7f) out += hex2(c);
-      else if (c === 0x2a && escapeEdgeStars && dialect === 'extended' && (i === 0 || i === bytes.length - 1)) out += '\\*';
+      else if (c === 0x2a && escapeEdgeStars && dialect === 'extended' && (i === 0 || i === bytes.length - 1))
+        out += '\\*';
       else out += String.fromCharCode(c);
     } else {
       out += dec.decode(bytes.subarray(i, i + n));

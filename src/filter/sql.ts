@@ -72,7 +72,16 @@ function translate(node: CheckedNode, columns: SqlColumnMap): Pair {
     case 'or': {
       const parts = node.children.map((c) => translate(c, columns));
       const op = node.kind === 'and' ? 'AND' : 'OR';
-      return { sup: join(parts.map((p) => p.sup), op), sub: join(parts.map((p) => p.sub), op) };
+      return {
+        sup: join(
+          parts.map((p) => p.sup),
+          op,
+        ),
+        sub: join(
+          parts.map((p) => p.sub),
+          op,
+        ),
+      };
     }
     case 'restriction':
       return leaf(node, columns);
@@ -94,7 +103,12 @@ function join(frags: readonly Frag[], op: 'AND' | 'OR'): Frag {
   return balanced(kept, 0, kept.length, op);
 }
 
-function balanced(fs: readonly { sql: string; params: readonly unknown[] }[], from: number, to: number, op: string): { sql: string; params: readonly unknown[] } {
+function balanced(
+  fs: readonly { sql: string; params: readonly unknown[] }[],
+  from: number,
+  to: number,
+  op: string,
+): { sql: string; params: readonly unknown[] } {
   if (to - from === 1) return fs[from] as { sql: string; params: readonly unknown[] };
   let parts: { sql: string; params: readonly unknown[] }[];
   if (to - from <= FLAT) {
@@ -145,19 +159,25 @@ function leaf(node: CheckedRestriction, columns: SqlColumnMap): Pair {
 function wrap(col: SqlColumn, type: FieldType, test: Test, p: Pair): Pair {
   const E = col.sql;
   if (col.unknown === 'null') {
-    const sup = (f: Frag): Frag => (f === true ? true : { sql: `(${fragSql(f)} OR ${E} IS NULL)`, params: fragParams(f) });
-    const sub = (f: Frag): Frag => (f === false ? false : { sql: `(${fragSql(f)} AND ${E} IS NOT NULL)`, params: fragParams(f) });
+    const sup = (f: Frag): Frag =>
+      f === true ? true : { sql: `(${fragSql(f)} OR ${E} IS NULL)`, params: fragParams(f) };
+    const sub = (f: Frag): Frag =>
+      f === false ? false : { sql: `(${fragSql(f)} AND ${E} IS NOT NULL)`, params: fragParams(f) };
     return { sup: sup(p.sup), sub: sub(p.sub) };
   }
   const d = col.nullAs !== undefined ? fromColumn(col.nullAs, col, type) : defaultOf(type);
   const holds = d !== undefined && valuePredicate(test, type)(d);
   const w = (f: Frag): Frag => {
     if (typeof f === 'boolean') return f;
-    return holds ? { sql: `(${f.sql} OR ${E} IS NULL)`, params: f.params } : { sql: `(${f.sql} AND ${E} IS NOT NULL)`, params: f.params };
+    return holds
+      ? { sql: `(${f.sql} OR ${E} IS NULL)`, params: f.params }
+      : { sql: `(${f.sql} AND ${E} IS NOT NULL)`, params: f.params };
   };
   if (col.unknown !== 'blob') return { sup: w(p.sup), sub: w(p.sub) };
-  const sup = (f: Frag): Frag => (f === true ? true : { sql: `(${fragSql(f)} OR typeof(${E}) = 'blob')`, params: fragParams(f) });
-  const sub = (f: Frag): Frag => (f === false ? false : { sql: `(${fragSql(f)} AND typeof(${E}) != 'blob')`, params: fragParams(f) });
+  const sup = (f: Frag): Frag =>
+    f === true ? true : { sql: `(${fragSql(f)} OR typeof(${E}) = 'blob')`, params: fragParams(f) };
+  const sub = (f: Frag): Frag =>
+    f === false ? false : { sql: `(${fragSql(f)} AND typeof(${E}) != 'blob')`, params: fragParams(f) };
   return { sup: sup(w(p.sup)), sub: sub(w(p.sub)) };
 }
 
@@ -172,7 +192,9 @@ function fragParams(f: Frag): readonly unknown[] {
 
 /** The column as compared: int64 values may be held as decimal TEXT (JSON paths), so CAST them. */
 function valueExpr(col: SqlColumn, type: FieldType): string {
-  return col.type === 'integer' && (type.kind === 'int64' || type.kind === 'uint64') ? `CAST(${col.sql} AS INTEGER)` : col.sql;
+  return col.type === 'integer' && (type.kind === 'int64' || type.kind === 'uint64')
+    ? `CAST(${col.sql} AS INTEGER)`
+    : col.sql;
 }
 
 const INT_KINDS = new Set(['int32', 'uint32', 'int64', 'uint64', 'duration', 'timestamp']);
@@ -183,9 +205,12 @@ function compare(col: SqlColumn, type: FieldType, op: '=' | '<' | '<=' | '>' | '
   switch (col.type) {
     case 'integer': {
       if (!INT_KINDS.has(type.kind)) return undefined;
-      const v = lit.kind === 'int' ? lit.value : lit.kind === 'duration' || lit.kind === 'timestamp' ? lit.nanos : undefined;
+      const v =
+        lit.kind === 'int' ? lit.value : lit.kind === 'duration' || lit.kind === 'timestamp' ? lit.nanos : undefined;
       if (v === undefined || v < INT_RANGES.int64.min || v >= INT_RANGES.int64.max) return undefined;
-      return exact(frag(`${valueExpr(col, type)} ${op} ?`, type.kind === 'int32' || type.kind === 'uint32' ? Number(v) : v));
+      return exact(
+        frag(`${valueExpr(col, type)} ${op} ?`, type.kind === 'int32' || type.kind === 'uint32' ? Number(v) : v),
+      );
     }
     case 'bool':
       if (type.kind !== 'bool' || lit.kind !== 'bool' || op !== '=') return undefined;
@@ -204,18 +229,29 @@ function compare(col: SqlColumn, type: FieldType, op: '=' | '<' | '<=' | '>' | '
 }
 
 function enumNames(E: string, table: EnumTable, name: string): Pair {
-  const names = [name, ...Object.entries(table.aliases).filter(([, target]) => target === name).map(([alias]) => alias)];
+  const names = [
+    name,
+    ...Object.entries(table.aliases)
+      .filter(([, target]) => target === name)
+      .map(([alias]) => alias),
+  ];
   if (names.length === 1) return exact(frag(`${E} = ?`, name));
   return exact(frag(`${E} IN (${names.map(() => '?').join(', ')})`, ...names));
 }
 
 const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function stringCompare(E: string, op: '=' | '<' | '<=' | '>' | '>=', t: string, wildcard: Extract<Literal, { kind: 'string' }>['wildcard']): Pair {
+function stringCompare(
+  E: string,
+  op: '=' | '<' | '<=' | '>' | '>=',
+  t: string,
+  wildcard: Extract<Literal, { kind: 'string' }>['wildcard'],
+): Pair {
   if (op !== '=' || wildcard === 'none') return exact(frag(`${E} ${op} ?`, t));
   if (wildcard === 'any') return exact(true);
   const n = codePointLength(t);
-  const pattern = wildcard === 'prefix' ? `${likeEscape(t)}%` : wildcard === 'suffix' ? `%${likeEscape(t)}` : `%${likeEscape(t)}%`;
+  const pattern =
+    wildcard === 'prefix' ? `${likeEscape(t)}%` : wildcard === 'suffix' ? `%${likeEscape(t)}` : `%${likeEscape(t)}%`;
   // LIKE ignores ASCII case (a superset); the case-sensitive form is exact and serves negation
   const sup = frag(`${E} LIKE ? ESCAPE '\\'`, pattern);
   const sub =

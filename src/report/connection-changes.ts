@@ -28,7 +28,9 @@ export const CONNECTION_CHANGE_WORDS = {
 export type ConnectionChange = keyof typeof CONNECTION_CHANGE_WORDS;
 
 /** What a connection change is computed from (a full row has it all). */
-export type ConnectionListing = Pick<KafkaConnection, 'uid' | 'state'> & { readonly totalRequestStatistics?: KafkaConnection['totalRequestStatistics'] };
+export type ConnectionListing = Pick<KafkaConnection, 'uid' | 'state'> & {
+  readonly totalRequestStatistics?: KafkaConnection['totalRequestStatistics'];
+};
 
 /** The uids of each change between two listings. */
 export interface ConnectionChanges {
@@ -53,8 +55,18 @@ function countersOf(c: ConnectionListing): string {
 }
 
 /** Compares two listings (`previous` undefined: no earlier poll, nothing is new). A uid listed twice counts once. */
-export function compareConnections(previous: readonly ConnectionListing[] | undefined, current: readonly ConnectionListing[]): ConnectionChanges {
-  const out = { new: [] as string[], closed: [] as string[], vanished: [] as string[], expired: [] as string[], moving: [] as string[], idle: [] as string[] };
+export function compareConnections(
+  previous: readonly ConnectionListing[] | undefined,
+  current: readonly ConnectionListing[],
+): ConnectionChanges {
+  const out = {
+    new: [] as string[],
+    closed: [] as string[],
+    vanished: [] as string[],
+    expired: [] as string[],
+    moving: [] as string[],
+    idle: [] as string[],
+  };
   const before = new Map<string, ConnectionListing>();
   for (const c of previous ?? []) if (!before.has(c.uid)) before.set(c.uid, c);
   const now = new Set<string>();
@@ -76,5 +88,12 @@ export function compareConnections(previous: readonly ConnectionListing[] | unde
 
 /** The counts of each change. */
 export function connectionChangeCounts(c: ConnectionChanges): Record<ConnectionChange, number> {
-  return { new: c.new.length, closed: c.closed.length, vanished: c.vanished.length, expired: c.expired.length, moving: c.moving.length, idle: c.idle.length };
+  return {
+    new: c.new.length,
+    closed: c.closed.length,
+    vanished: c.vanished.length,
+    expired: c.expired.length,
+    moving: c.moving.length,
+    idle: c.idle.length,
+  };
 }

@@ -54,7 +54,11 @@ const INTERVALS: Readonly<Record<string, string>> = {
 const alt = (v: unknown): string => (typeof v === 'string' ? (ALTERNATIVES[v] ?? v) : 'none');
 
 /** Adds a spelled description to the changes of one shadow link that a rule knows. */
-export function describeShadowLinkChanges(changes: readonly FieldChange[], oldRow: ShadowLink, newRow: ShadowLink): void {
+export function describeShadowLinkChanges(
+  changes: readonly FieldChange[],
+  oldRow: ShadowLink,
+  newRow: ShadowLink,
+): void {
   for (const c of changes) {
     const d = describeOne(c, oldRow, newRow);
     if (d !== undefined) c.description = d;
@@ -97,7 +101,8 @@ function describeOne(c: FieldChange, oldRow: ShadowLink, newRow: ShadowLink): st
       if (c.old === null) return `${label}: certificate material set (${alt(c.new)})`;
       return `${label}: certificate material changed from ${alt(c.old)} to ${alt(c.new)}`;
     }
-    if (field === 'doNotSetSniHostname') return `${label}: SNI host name ${c.new === true ? 'no longer sent' : 'sent again'}`;
+    if (field === 'doNotSetSniHostname')
+      return `${label}: SNI host name ${c.new === true ? 'no longer sent' : 'sent again'}`;
     if (field === 'tlsPemSettings.ca') return `${label}: CA certificate replaced`;
     if (field === 'tlsPemSettings.cert') return `${label}: client certificate replaced`;
     if (field === 'tlsPemSettings.keyFingerprint') {

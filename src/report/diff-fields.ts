@@ -115,7 +115,9 @@ export function classify(resource: ResourceName, path: string): { cls: FieldClas
 export function changeClass(resource: ResourceName, c: Pick<FieldChange, 'kind' | 'path'>): DiffClass {
   if (c.kind !== 'value') return 'values';
   const config = DIFF_RULES[resource].config ?? [];
-  return config.some((p) => c.path === p || c.path.startsWith(`${p}.`) || c.path.startsWith(`${p}[`)) ? 'config' : 'state';
+  return config.some((p) => c.path === p || c.path.startsWith(`${p}.`) || c.path.startsWith(`${p}[`))
+    ? 'config'
+    : 'state';
 }
 
 /** Canonical text of a decoded value, for equality of lists and messages. */
@@ -198,7 +200,15 @@ function walkValue(
   out: FieldChange[],
 ): void {
   if (type.kind === 'message') {
-    walkMessage(resource, type.message, va as Record<string, unknown>, vb as Record<string, unknown>, path, seconds, out);
+    walkMessage(
+      resource,
+      type.message,
+      va as Record<string, unknown>,
+      vb as Record<string, unknown>,
+      path,
+      seconds,
+      out,
+    );
     return;
   }
   if (type.kind === 'map') {
@@ -231,7 +241,13 @@ function walkValue(
 }
 
 /** Lists compare as multisets: each removed item and each added item is one change. */
-function diffList(type: Extract<FieldType, { kind: 'list' }>, a: unknown[], b: unknown[], path: string, out: FieldChange[]): void {
+function diffList(
+  type: Extract<FieldType, { kind: 'list' }>,
+  a: unknown[],
+  b: unknown[],
+  path: string,
+  out: FieldChange[],
+): void {
   const ka = a.map((v) => canonical(type.element, v));
   const kb = b.map((v) => canonical(type.element, v));
   if (ka.length === kb.length && ka.every((k, i) => k === kb[i])) return;

@@ -10,7 +10,15 @@ import { compileOrderBy } from '../filter/index.ts';
 import { COLUMN_MODELS } from './columns/index.ts';
 import { compareConnections, connectionChangeCounts, type ConnectionChange } from './connection-changes.ts';
 import { describeShadowLinkChanges } from './diff-describe.ts';
-import { changeClass, DIFF_CLASSES, DIFF_RULES, diffRows, type DiffClass, type FieldChange, type MetricUnit } from './diff-fields.ts';
+import {
+  changeClass,
+  DIFF_CLASSES,
+  DIFF_RULES,
+  diffRows,
+  type DiffClass,
+  type FieldChange,
+  type MetricUnit,
+} from './diff-fields.ts';
 import { secondsBetween } from './format-units.ts';
 import { freshnessOf } from './freshness.ts';
 import { failuresSince, type ReportReader } from './query.ts';
@@ -125,7 +133,9 @@ export class DiffOptionsError extends Error {
 }
 
 /** The resources diff compares by default, in display order. */
-export const DIFF_RESOURCES: readonly ResourceName[] = (Object.keys(RESOURCES) as ResourceName[]).filter((r) => r !== 'polls');
+export const DIFF_RESOURCES: readonly ResourceName[] = (Object.keys(RESOURCES) as ResourceName[]).filter(
+  (r) => r !== 'polls',
+);
 
 /** Compares the states at two instants. */
 export function diffStates(reader: ReportReader, opts: DiffOptions): DiffResult {
@@ -149,7 +159,9 @@ export function diffStates(reader: ReportReader, opts: DiffOptions): DiffResult 
 }
 
 function classesOf(opts: DiffOptions): readonly DiffClass[] {
-  return opts.only === undefined || opts.only.length === 0 ? DIFF_CLASSES : DIFF_CLASSES.filter((c) => opts.only!.includes(c));
+  return opts.only === undefined || opts.only.length === 0
+    ? DIFF_CLASSES
+    : DIFF_CLASSES.filter((c) => opts.only!.includes(c));
 }
 
 function everRecorded(reader: ReportReader, resource: ResourceName, cluster: string | undefined): boolean {
@@ -167,7 +179,13 @@ export function observe(
   cluster: string | undefined,
 ): { observation: Observation; rows: object[] } {
   const state = reader.stateAt(resource, at, { cluster });
-  const { failures, lastFailure } = failuresSince(reader, resource, at, cluster, state.polls?.[0]?.startTime ?? state.poll?.startTime);
+  const { failures, lastFailure } = failuresSince(
+    reader,
+    resource,
+    at,
+    cluster,
+    state.polls?.[0]?.startTime ?? state.poll?.startTime,
+  );
   const observation: Observation = {
     at,
     poll: state.poll,
@@ -198,14 +216,30 @@ function diffResource(reader: ReportReader, resource: ResourceName, opts: DiffOp
 
   const want = new Set(classesOf(opts));
   // an entity appearing or disappearing is a difference of state
-  const added = want.has('state') ? [...after].filter(([k]) => !before.has(k)).sort(byOrder).map(ref) : [];
-  const removed = want.has('state') ? [...before].filter(([k]) => !after.has(k)).sort(byOrder).map(ref) : [];
+  const added = want.has('state')
+    ? [...after]
+        .filter(([k]) => !before.has(k))
+        .sort(byOrder)
+        .map(ref)
+    : [];
+  const removed = want.has('state')
+    ? [...before]
+        .filter(([k]) => !after.has(k))
+        .sort(byOrder)
+        .map(ref)
+    : [];
   const common = [...after].filter(([k]) => before.has(k)).sort(byOrder);
   const pairs = common.map(([k, row]) => [before.get(k)!, row] as const);
   const changed: EntityChange[] = [];
   const schema = RESOURCES[resource].schema;
   for (const [oldRow, newRow] of pairs) {
-    const all = diffRows(resource, schema, oldRow as Record<string, unknown>, newRow as Record<string, unknown>, elapsedSeconds);
+    const all = diffRows(
+      resource,
+      schema,
+      oldRow as Record<string, unknown>,
+      newRow as Record<string, unknown>,
+      elapsedSeconds,
+    );
     // a measurement that moved is a difference too (class `values`), shown with both values and the delta
     const changes = all.filter((c) => c.kind === 'value' && want.has(changeClass(resource, c)));
     const counters = want.has('values') ? all.filter((c) => c.kind === 'counter') : [];
@@ -214,7 +248,10 @@ function diffResource(reader: ReportReader, resource: ResourceName, opts: DiffOp
     if (resource === 'shadow-links') describeShadowLinkChanges(changes, oldRow as ShadowLink, newRow as ShadowLink);
     changed.push({ ...ref([keyOf(newRow), newRow]), oldRow, changes, counters, gauges });
   }
-  const counts = resource === 'connections' ? { connectionChanges: connectionChangeCounts(compareConnections(a.rows as never, b.rows as never)) } : {};
+  const counts =
+    resource === 'connections'
+      ? { connectionChanges: connectionChangeCounts(compareConnections(a.rows as never, b.rows as never)) }
+      : {};
   return {
     ...base,
     elapsedSeconds,

@@ -50,7 +50,8 @@ export function formatCountRate(perSecond: number): string {
 
 /** A signed delta: `+12`, `-3`, `+1.2 MiB` (bytes) or `+1.2k` (counts). */
 export function formatDelta(delta: bigint, unit: 'bytes' | 'count'): string {
-  const text = unit === 'bytes' ? formatBytes(delta) : delta < 1000n && delta > -1000n ? String(delta) : formatCount(delta);
+  const text =
+    unit === 'bytes' ? formatBytes(delta) : delta < 1000n && delta > -1000n ? String(delta) : formatCount(delta);
   return delta >= 0n ? `+${text}` : text;
 }
 

@@ -87,7 +87,8 @@ export function scheduleInterval(
   const gaps: bigint[] = [];
   for (let i = 1; i < scheduled.length; i++) gaps.push(scheduled[i - 1]! - scheduled[i]!);
   const positive = gaps.filter((g) => g > 0n);
-  if (positive.length === 0) return { intervalNs: DEFAULT_INTERVAL_NS[operation] ?? 60_000_000_000n, intervalFrom: 'default' };
+  if (positive.length === 0)
+    return { intervalNs: DEFAULT_INTERVAL_NS[operation] ?? 60_000_000_000n, intervalFrom: 'default' };
   return { intervalNs: median(positive), intervalFrom: 'recorded' };
 }
 
@@ -95,7 +96,12 @@ export function scheduleInterval(
  * The freshness of an answer at `asOf` given the polls it came from (`answered`: each the newest
  * successful poll of its operation and target at or before `asOf`).
  */
-export function freshnessOf(reader: FreshnessReader, answered: readonly PollRow[], asOf: bigint, cluster: string | undefined): Freshness {
+export function freshnessOf(
+  reader: FreshnessReader,
+  answered: readonly PollRow[],
+  asOf: bigint,
+  cluster: string | undefined,
+): Freshness {
   const newest = new Map<string, PollRow>();
   for (const p of answered) {
     const seen = newest.get(p.operation);
@@ -106,7 +112,14 @@ export function freshnessOf(reader: FreshnessReader, answered: readonly PollRow[
   for (const [operation, poll] of newest) {
     const { intervalNs, intervalFrom } = scheduleInterval(reader, operation as OperationName, asOf, cluster);
     const ageNs = asOf > poll.startTime ? asOf - poll.startTime : 0n;
-    operations.push({ operation, newest: poll, intervalNs, intervalFrom, ageNs, stale: ageNs > STALE_AFTER_INTERVALS * intervalNs });
+    operations.push({
+      operation,
+      newest: poll,
+      intervalNs,
+      intervalFrom,
+      ageNs,
+      stale: ageNs > STALE_AFTER_INTERVALS * intervalNs,
+    });
     if (observedAt === undefined || poll.startTime > observedAt) observedAt = poll.startTime;
   }
   return { asOf, observedAt, stale: operations.length === 0 || operations.some((o) => o.stale), operations };
@@ -119,7 +132,12 @@ const OPERATIONS_OF = new WeakMap<readonly PollRow[], Set<string>>();
  * The freshness of everything recorded, at `asOf`: per operation its newest successful poll at
  * or before `asOf`, among `polls` (every recorded poll, oldest first). For a screen header.
  */
-export function freshnessOfRecording(reader: FreshnessReader, polls: readonly PollRow[], asOf: bigint, cluster: string | undefined): Freshness {
+export function freshnessOfRecording(
+  reader: FreshnessReader,
+  polls: readonly PollRow[],
+  asOf: bigint,
+  cluster: string | undefined,
+): Freshness {
   let operations = OPERATIONS_OF.get(polls);
   if (operations === undefined) OPERATIONS_OF.set(polls, (operations = new Set(polls.map((p) => p.operation))));
   const newest = new Map<string, PollRow>();
@@ -142,7 +160,12 @@ export function freshnessOfRecording(reader: FreshnessReader, polls: readonly Po
  * The freshness of everything recorded at `asOf`, read through the reader: per operation ever
  * polled, its newest successful poll at or before `asOf` (for `summary`'s "now").
  */
-export function freshnessAt(reader: FreshnessReader, operations: readonly OperationName[], asOf: bigint, cluster: string | undefined): Freshness {
+export function freshnessAt(
+  reader: FreshnessReader,
+  operations: readonly OperationName[],
+  asOf: bigint,
+  cluster: string | undefined,
+): Freshness {
   const newest: PollRow[] = [];
   for (const operation of operations) {
     const recent =
@@ -152,7 +175,10 @@ export function freshnessAt(reader: FreshnessReader, operations: readonly Operat
     if (recent.length === 0) continue;
     let ok = recent.find((p) => p.outcome === 'ok');
     // failing for longer than the recent polls: the last success is further back
-    ok ??= reader.polls({ cluster, operation, until: asOf }).filter((p) => p.outcome === 'ok').at(-1);
+    ok ??= reader
+      .polls({ cluster, operation, until: asOf })
+      .filter((p) => p.outcome === 'ok')
+      .at(-1);
     if (ok !== undefined) newest.push(ok);
   }
   return freshnessOf(reader, newest, asOf, cluster);

@@ -30,7 +30,13 @@ export interface ReportReader {
     opts: { since: bigint; until: bigint; cluster?: string; prefilter?: SqlPrefilter },
   ): Iterable<{ poll: PollRow; row: object }>;
   /** recorded polls, successful or not */
-  polls(opts: { cluster?: string; operation?: OperationName; since?: bigint; until?: bigint; limit?: number }): PollRow[];
+  polls(opts: {
+    cluster?: string;
+    operation?: OperationName;
+    since?: bigint;
+    until?: bigint;
+    limit?: number;
+  }): PollRow[];
   /** the newest polls of one operation at or before `until`, newest first (the store offers it; freshness falls back to `polls`) */
   recentPolls?(opts: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
   /** the SQL columns a pre-filter may use for this resource, when the store offers them */
@@ -110,7 +116,8 @@ export function runQuery(reader: ReportReader, opts: QueryOptions): QueryResult 
   if (ranged && (opts.since === undefined || opts.until === undefined)) {
     throw new QueryOptionsError('a time range needs both since and until');
   }
-  if (!ranged && opts.at === undefined) throw new QueryOptionsError('a query needs an instant (at) or a range (since, until)');
+  if (!ranged && opts.at === undefined)
+    throw new QueryOptionsError('a query needs an instant (at) or a range (since, until)');
   if (opts.since !== undefined && opts.until !== undefined && opts.since > opts.until) {
     throw new QueryOptionsError('since is after until');
   }
@@ -137,8 +144,22 @@ export function runQuery(reader: ReportReader, opts: QueryOptions): QueryResult 
     const rows = state.rows.filter((r) => filter.matches(r)).sort(order.compare);
     const since = state.polls?.[0]?.startTime ?? state.poll?.startTime;
     const failed = failuresSince(reader, opts.resource, at, opts.cluster, since);
-    const freshness = freshnessOf(reader, state.polls ?? (state.poll === undefined ? [] : [state.poll]), at, opts.cluster);
-    return { ...base, mode: 'at', at, poll: state.poll, rows: rows.slice(0, limit), total: rows.length, ...failed, freshness };
+    const freshness = freshnessOf(
+      reader,
+      state.polls ?? (state.poll === undefined ? [] : [state.poll]),
+      at,
+      opts.cluster,
+    );
+    return {
+      ...base,
+      mode: 'at',
+      at,
+      poll: state.poll,
+      rows: rows.slice(0, limit),
+      total: rows.length,
+      ...failed,
+      freshness,
+    };
   }
 
   const since = opts.since as bigint;
@@ -147,7 +168,8 @@ export function runQuery(reader: ReportReader, opts: QueryOptions): QueryResult 
   for (const s of reader.samples(opts.resource, { since, until, cluster: opts.cluster, prefilter })) {
     if (filter.matches(s.row)) samples.push(s);
   }
-  const byTime = (a: QuerySample, b: QuerySample): number => (a.poll.startTime < b.poll.startTime ? -1 : a.poll.startTime > b.poll.startTime ? 1 : 0);
+  const byTime = (a: QuerySample, b: QuerySample): number =>
+    a.poll.startTime < b.poll.startTime ? -1 : a.poll.startTime > b.poll.startTime ? 1 : 0;
   samples.sort(
     order.keys.length === 0
       ? (a, b) => byTime(a, b) || order.compare(a.row, b.row)
@@ -169,7 +191,9 @@ export function failuresSince(
   since: bigint | undefined,
 ): { failures: number; lastFailure?: PollRow } {
   const ops: readonly string[] = RESOURCES[resource].operations;
-  const recent = reader.polls({ cluster, since, until: at }).filter((p) => ops.includes(p.operation) && p.startTime <= at);
+  const recent = reader
+    .polls({ cluster, since, until: at })
+    .filter((p) => ops.includes(p.operation) && p.startTime <= at);
   const target = (p: PollRow): string => `${p.operation}\u0000${p.target}`;
   const lastOk = new Map<string, bigint>();
   for (const p of recent) {

@@ -64,6 +64,8 @@ export function resample(
     else if (combine === 'sum' || combine === 'mean') out[b] = cur + v;
     else out[b] = v;
   }
-  if (combine === 'mean') for (let b = 0; b < buckets; b++) if ((counts[b] as number) > 0) out[b] = (out[b] as number) / (counts[b] as number);
+  if (combine === 'mean')
+    for (let b = 0; b < buckets; b++)
+      if ((counts[b] as number) > 0) out[b] = (out[b] as number) / (counts[b] as number);
   return out;
 }

@@ -57,18 +57,31 @@ export interface SummaryOptions extends Omit<TimelineOptions, 'since' | 'for' | 
 function figure(series: readonly Series[], name: string, label: string): Figure | undefined {
   const s = series.find((x) => x.name === name);
   if (s === undefined || s.values.length === 0) return undefined;
-  return { name: label, unit: s.unit, now: s.values[s.values.length - 1], start: s.values[0], max: Math.max(...s.values) };
+  return {
+    name: label,
+    unit: s.unit,
+    now: s.values[s.values.length - 1],
+    start: s.values[0],
+    max: Math.max(...s.values),
+  };
 }
 
 /** Summarises a timeline (already built for the window). */
 export function summarizeTimeline(t: Timeline): Summary {
   const abnormal = t.events
     .filter((e) => e.type === 'interval' && e.end === null && e.severity !== 'info')
-    .sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-  const byKind = new Map<string, { count: number; severity: Severity; entities: string[]; first: bigint; last: bigint }>();
+    .sort(
+      (a, b) =>
+        severityRank(b.severity) - severityRank(a.severity) || (a.start < b.start ? -1 : a.start > b.start ? 1 : 0),
+    );
+  const byKind = new Map<
+    string,
+    { count: number; severity: Severity; entities: string[]; first: bigint; last: bigint }
+  >();
   for (const e of t.events) {
     let g = byKind.get(e.kind);
-    if (g === undefined) byKind.set(e.kind, (g = { count: 0, severity: e.severity, entities: [], first: e.start, last: e.start }));
+    if (g === undefined)
+      byKind.set(e.kind, (g = { count: 0, severity: e.severity, entities: [], first: e.start, last: e.start }));
     g.count++;
     g.severity = maxSeverity(g.severity, e.severity);
     if (!g.entities.includes(e.entity)) g.entities.push(e.entity);
@@ -78,7 +91,10 @@ export function summarizeTimeline(t: Timeline): Summary {
   }
   const changes = [...byKind]
     .map(([kind, g]) => ({ kind, ...g }))
-    .sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
+    .sort(
+      (a, b) =>
+        severityRank(b.severity) - severityRank(a.severity) || (a.first < b.first ? -1 : a.first > b.first ? 1 : 0),
+    );
   const figures: Figure[] = [];
   const open = figure(t.series, 'connections.open', 'open connections');
   if (open !== undefined) figures.push(open);
@@ -90,7 +106,16 @@ export function summarizeTimeline(t: Timeline): Summary {
   }
   const iceberg = figure(t.series, 'iceberg.commit-lag', 'Iceberg commit lag');
   if (iceberg !== undefined) figures.push(iceberg);
-  const base = { cluster: t.cluster, since: t.since, until: t.until, abnormal, changes, eventCount: t.events.length, figures, polls: t.polls };
+  const base = {
+    cluster: t.cluster,
+    since: t.since,
+    until: t.until,
+    abnormal,
+    changes,
+    eventCount: t.events.length,
+    figures,
+    polls: t.polls,
+  };
   return t.rollups === undefined ? base : { ...base, rollups: t.rollups };
 }
 
@@ -116,8 +141,13 @@ export interface SummaryWindow {
  * times) ended before that window began; then the whole recording, so a summary of a past
  * recording (the demo, an incident copied from production) is never empty.
  */
-export function defaultSummaryWindow(recorded: { first: bigint; last: bigint } | undefined, now: bigint, window = DEFAULT_SUMMARY_WINDOW): SummaryWindow {
-  if (recorded === undefined || recorded.last >= instantBefore(now, window)) return { until: now, window, wholeRecording: false };
+export function defaultSummaryWindow(
+  recorded: { first: bigint; last: bigint } | undefined,
+  now: bigint,
+  window = DEFAULT_SUMMARY_WINDOW,
+): SummaryWindow {
+  if (recorded === undefined || recorded.last >= instantBefore(now, window))
+    return { until: now, window, wholeRecording: false };
   const length = recorded.last - recorded.first;
   return { until: recorded.last, window: length > 0n ? length : 1n, wholeRecording: true };
 }

@@ -42,14 +42,22 @@ function header(req: IncomingMessage, name: string): string | undefined {
 export function timeoutOf(req: IncomingMessage): number | undefined | RawAnswer {
   const v = header(req, 'connect-timeout-ms');
   if (v === undefined) return undefined;
-  if (!/^[0-9]{1,10}$/.test(v)) return errorAnswer('invalid_argument', `protocol error: invalid Connect-Timeout-Ms ${JSON.stringify(v)}: must be at most 10 digits`);
+  if (!/^[0-9]{1,10}$/.test(v))
+    return errorAnswer(
+      'invalid_argument',
+      `protocol error: invalid Connect-Timeout-Ms ${JSON.stringify(v)}: must be at most 10 digits`,
+    );
   return Number(v);
 }
 
 /** Method, content type and protocol version checks; undefined when the request is acceptable. */
 export function protocolCheck(req: IncomingMessage, op: OperationName): RawAnswer | undefined {
   if (req.method !== 'POST') {
-    const a = errorAnswer('unimplemented', `method ${req.method ?? ''} not allowed: ${OPERATIONS[op].service}/${op} accepts POST only`, 405);
+    const a = errorAnswer(
+      'unimplemented',
+      `method ${req.method ?? ''} not allowed: ${OPERATIONS[op].service}/${op} accepts POST only`,
+      405,
+    );
     return { ...a, headers: { allow: 'POST' } };
   }
   const ct = (header(req, 'content-type') ?? '').toLowerCase();
@@ -59,8 +67,10 @@ export function protocolCheck(req: IncomingMessage, op: OperationName): RawAnswe
     return { ...a, headers: { 'accept-post': 'application/json' } };
   }
   const version = header(req, 'connect-protocol-version');
-  if (version === undefined) return errorAnswer('invalid_argument', 'missing required header: set Connect-Protocol-Version to "1"');
-  if (version !== '1') return errorAnswer('invalid_argument', `Connect-Protocol-Version must be "1": got ${JSON.stringify(version)}`);
+  if (version === undefined)
+    return errorAnswer('invalid_argument', 'missing required header: set Connect-Protocol-Version to "1"');
+  if (version !== '1')
+    return errorAnswer('invalid_argument', `Connect-Protocol-Version must be "1": got ${JSON.stringify(version)}`);
   return undefined;
 }
 
@@ -84,14 +94,19 @@ export function authCheck(req: IncomingMessage, auth: SimAuth | undefined): RawA
     ok = same(rest.trim(), auth.token);
   }
   if (!ok) return errorAnswer('unauthenticated', 'invalid credentials');
-  if (auth.superuser === false) return errorAnswer('permission_denied', 'superuser rights are required for this operation');
+  if (auth.superuser === false)
+    return errorAnswer('permission_denied', 'superuser rights are required for this operation');
   return undefined;
 }
 
 /** Parses the request body: a JSON object, or an invalid_argument answer. */
-export function parseBody(body: Buffer, op: OperationName): { json: Record<string, unknown> } | { rejected: RawAnswer } {
+export function parseBody(
+  body: Buffer,
+  op: OperationName,
+): { json: Record<string, unknown> } | { rejected: RawAnswer } {
   const what = `unmarshal into ${OPERATIONS[op].request.name}`;
-  if (body.length === 0) return { rejected: errorAnswer('invalid_argument', `${what}: zero-length payload is not a valid JSON object`) };
+  if (body.length === 0)
+    return { rejected: errorAnswer('invalid_argument', `${what}: zero-length payload is not a valid JSON object`) };
   let json: unknown;
   try {
     json = JSON.parse(body.toString('utf8'));

@@ -41,7 +41,11 @@ interface Fixed {
 }
 
 const AUTH_FAILURE_VERSIONS = { '17': 1, '18': 3, '36': 2 };
-const AUTH_FAILURE: KafkaConnection['authenticationInfo'] = { mechanism: 'AUTHENTICATION_MECHANISM_SASL_SCRAM', state: 'AUTHENTICATION_STATE_FAILURE', userPrincipal: '' };
+const AUTH_FAILURE: KafkaConnection['authenticationInfo'] = {
+  mechanism: 'AUTHENTICATION_MECHANISM_SASL_SCRAM',
+  state: 'AUTHENTICATION_STATE_FAILURE',
+  userPrincipal: '',
+};
 const TLS_ON = { enabled: true };
 const TLS_OFF = { enabled: false };
 const auths = new Map<AppProfile, KafkaConnection['authenticationInfo']>();
@@ -50,7 +54,11 @@ const auths = new Map<AppProfile, KafkaConnection['authenticationInfo']>();
 function authOf(a: AppProfile): KafkaConnection['authenticationInfo'] {
   let v = auths.get(a);
   if (v === undefined) {
-    v = { mechanism: `AUTHENTICATION_MECHANISM_${a.mechanism}`, state: 'AUTHENTICATION_STATE_SUCCESS', userPrincipal: a.principal };
+    v = {
+      mechanism: `AUTHENTICATION_MECHANISM_${a.mechanism}`,
+      state: 'AUTHENTICATION_STATE_SUCCESS',
+      userPrincipal: a.principal,
+    };
     auths.set(a, v);
   }
   return v;
@@ -59,7 +67,8 @@ function authOf(a: AppProfile): KafkaConnection['authenticationInfo'] {
 /** Per-application rate windows (idle consumer groups), normalized once. */
 export function appMods(plan: Plan): Map<number, Mod[]> {
   const out = new Map<number, Mod[]>();
-  for (const [app, ws] of plan.idleApps) out.set(app, normalizeMods(ws.map((w) => ({ from: w.from / 1e6, to: w.to / 1e6, factor: 0 }))));
+  for (const [app, ws] of plan.idleApps)
+    out.set(app, normalizeMods(ws.map((w) => ({ from: w.from / 1e6, to: w.to / 1e6, factor: 0 }))));
   return out;
 }
 
@@ -133,7 +142,11 @@ export class RowBuilder {
       recentRequestStatistics: recent,
       shardId: this.#shard(c),
       source: fx.source,
-      state: closed ? 'KAFKA_CONNECTION_STATE_CLOSED' : aborting ? 'KAFKA_CONNECTION_STATE_ABORTING' : 'KAFKA_CONNECTION_STATE_OPEN',
+      state: closed
+        ? 'KAFKA_CONNECTION_STATE_CLOSED'
+        : aborting
+          ? 'KAFKA_CONNECTION_STATE_ABORTING'
+          : 'KAFKA_CONNECTION_STATE_OPEN',
       tlsInfo: fx.tlsInfo,
       totalRequestStatistics: total,
       transactionalId: fx.transactionalId,
@@ -180,7 +193,14 @@ export class RowBuilder {
     return this.#plan.extremeValues ? U32_MAX - (c.port - 32768) : c.port;
   }
 
-  #activity(c: Conn, a: AppProfile, t: number, w: Wave, mods: Mod[] | undefined, f: number): { idle: bigint; inflight: KafkaConnection['inFlightRequests'] } {
+  #activity(
+    c: Conn,
+    a: AppProfile,
+    t: number,
+    w: Wave,
+    mods: Mod[] | undefined,
+    f: number,
+  ): { idle: bigint; inflight: KafkaConnection['inFlightRequests'] } {
     const x = t / 1e6;
     const factor = factorAt(mods, x);
     if (factor === 0) {
@@ -209,8 +229,11 @@ export class RowBuilder {
     const more = n > 5;
     if (more) n = 5;
     const items = [];
-    for (let i = 0; i < n; i++) items.push({ apiKey: key, inFlightDuration: durNs(Math.round(service * unit(hb, 10 + i))) });
-    items.sort((p, q) => (q.inFlightDuration > p.inFlightDuration ? 1 : q.inFlightDuration < p.inFlightDuration ? -1 : 0));
+    for (let i = 0; i < n; i++)
+      items.push({ apiKey: key, inFlightDuration: durNs(Math.round(service * unit(hb, 10 + i))) });
+    items.sort((p, q) =>
+      q.inFlightDuration > p.inFlightDuration ? 1 : q.inFlightDuration < p.inFlightDuration ? -1 : 0,
+    );
     return { idle: 0n, inflight: { hasMoreRequests: more, sampledInFlightRequests: items } };
   }
 
@@ -238,7 +261,9 @@ export class RowBuilder {
       source: { ipAddress: `198.51.100.${10 + (hash(c.h, 11) % 40)}`, port: this.#port(c) },
       state: closed ? 'KAFKA_CONNECTION_STATE_CLOSED' : 'KAFKA_CONNECTION_STATE_ABORTING',
       tlsInfo: { enabled: external },
-      totalRequestStatistics: this.#plan.extremeValues ? extremeStats({ ...ZERO_STATS, requestCount: 3n }) : { ...ZERO_STATS, requestCount: 3n },
+      totalRequestStatistics: this.#plan.extremeValues
+        ? extremeStats({ ...ZERO_STATS, requestCount: 3n })
+        : { ...ZERO_STATS, requestCount: 3n },
       transactionalId: '',
       uid: this.#uid(c),
     };
@@ -248,5 +273,10 @@ export class RowBuilder {
 /** Total counters moved up to just below 2^64 (never past it), for `world.extreme_values`. */
 function extremeStats(s: RequestStatistics): RequestStatistics {
   const up = (v: bigint): bigint => (v >= U64_MAX - EXTREME_BASE ? U64_MAX : EXTREME_BASE + v);
-  return { fetchBytes: up(s.fetchBytes), produceBatchCount: up(s.produceBatchCount), produceBytes: up(s.produceBytes), requestCount: up(s.requestCount) };
+  return {
+    fetchBytes: up(s.fetchBytes),
+    produceBatchCount: up(s.produceBatchCount),
+    produceBytes: up(s.produceBytes),
+    requestCount: up(s.requestCount),
+  };
 }

@@ -157,7 +157,16 @@ export class ConnectionPool {
 /** Calls `fn` for every listed storm and auth-failure connection at t. */
 export function forEachEventConn(plan: Plan, t: number, fn: (c: Conn) => void): void {
   const { seed, shardsPerBroker } = plan.config;
-  const emit = (kind: 1 | 2, index: number, app: number, from: number, to: number, rate: number, life: (h: number) => number, maxLife: number): void => {
+  const emit = (
+    kind: 1 | 2,
+    index: number,
+    app: number,
+    from: number,
+    to: number,
+    rate: number,
+    life: (h: number) => number,
+    maxLife: number,
+  ): void => {
     if (t < from) return;
     const period = 1e6 / rate;
     const total = Math.ceil((to - from) / period);
@@ -174,11 +183,33 @@ export function forEachEventConn(plan: Plan, t: number, fn: (c: Conn) => void): 
       const retain = RETAIN_MIN + Math.round(RETAIN_SPAN * unit(h, 6));
       if (close + retain <= t) continue;
       if (!isUp(plan, node, t) || (close <= t && restartedIn(plan, node, close, t))) continue;
-      fn({ kind, slot: index, gen: k, app, open, close, node, shard: hash(h, 4) % shardsPerBroker, port: 32768 + (hash(h, 5) % 28232), h, retain, aborted: kind === 2 });
+      fn({
+        kind,
+        slot: index,
+        gen: k,
+        app,
+        open,
+        close,
+        node,
+        shard: hash(h, 4) % shardsPerBroker,
+        port: 32768 + (hash(h, 5) % 28232),
+        h,
+        retain,
+        aborted: kind === 2,
+      });
     }
   };
   for (const s of plan.storms) {
-    emit(1, s.index, s.app, s.from, s.to, s.rate, (h) => Math.max(sec(0.2), Math.round(-Math.log(1 - unit(h, 2) * 0.99) * s.lifetime)), s.lifetime * 5);
+    emit(
+      1,
+      s.index,
+      s.app,
+      s.from,
+      s.to,
+      s.rate,
+      (h) => Math.max(sec(0.2), Math.round(-Math.log(1 - unit(h, 2) * 0.99) * s.lifetime)),
+      s.lifetime * 5,
+    );
   }
   for (const f of plan.authFails) {
     emit(2, f.index, -1, f.from, f.to, f.rate, (h) => sec(0.05 + 0.75 * unit(h, 2)), sec(0.8));

@@ -138,7 +138,14 @@ function stringWriter(type: FieldType): (v: unknown) => string {
 }
 
 /** Fields of a connection that change while it lives; every other field is fixed for its lifetime. */
-const DYNAMIC = new Set(['closeTime', 'idleDuration', 'inFlightRequests', 'recentRequestStatistics', 'state', 'totalRequestStatistics']);
+const DYNAMIC = new Set([
+  'closeTime',
+  'idleDuration',
+  'inFlightRequests',
+  'recentRequestStatistics',
+  'state',
+  'totalRequestStatistics',
+]);
 
 interface Piece {
   readonly name: string;
@@ -170,7 +177,8 @@ const fixedRuns = new WeakMap<object, FixedRuns>();
 
 /** True when the cached runs were made from exactly these values (objects by identity). */
 function stillValid(entry: FixedRuns, row: Record<string, unknown>): boolean {
-  for (let i = 0; i < fixedPieces.length; i++) if (entry.values[i] !== row[(fixedPieces[i] as Piece).name]) return false;
+  for (let i = 0; i < fixedPieces.length; i++)
+    if (entry.values[i] !== row[(fixedPieces[i] as Piece).name]) return false;
   return true;
 }
 

@@ -12,7 +12,13 @@ export interface ActiveFault {
 }
 
 /** The faults in force for a call of `op` at t (µs since the world start); `call` picks by ratio. */
-export function activeFaults(events: readonly ScenarioEvent[], op: OperationName, t: number, seed: number, call: number): ActiveFault[] {
+export function activeFaults(
+  events: readonly ScenarioEvent[],
+  op: OperationName,
+  t: number,
+  seed: number,
+  call: number,
+): ActiveFault[] {
   const out: ActiveFault[] = [];
   for (const e of events) {
     if (e.kind !== 'api_fault' || e.fault === undefined) continue;
@@ -33,7 +39,10 @@ export function replacingAnswer(f: ActiveFault): RawAnswer | undefined {
     case 'too_many_requests':
       return errorAnswer('resource_exhausted', 'too many requests: another call is in progress on this broker');
     case 'licence_missing':
-      return errorAnswer('failed_precondition', 'this feature requires an enterprise license: the cluster has no valid license installed');
+      return errorAnswer(
+        'failed_precondition',
+        'this feature requires an enterprise license: the cluster has no valid license installed',
+      );
     case 'html':
       return { status: 502, contentType: 'text/html', body: Buffer.from(HTML_502) };
     case 'empty':

@@ -38,7 +38,11 @@ export function makeWave(h: number, amp = 0.35): Wave {
 
 /** ∫₀ˣ of the wave, in "seconds at the base rate". */
 export function waveIntegral(w: Wave, x: number): number {
-  return x + (w.a1 / w.w1) * (Math.cos(w.p1) - Math.cos(w.w1 * x + w.p1)) + (w.a2 / w.w2) * (Math.cos(w.p2) - Math.cos(w.w2 * x + w.p2));
+  return (
+    x +
+    (w.a1 / w.w1) * (Math.cos(w.p1) - Math.cos(w.w1 * x + w.p1)) +
+    (w.a2 / w.w2) * (Math.cos(w.p2) - Math.cos(w.w2 * x + w.p2))
+  );
 }
 
 /** The wave's value (relative rate) at x. */

@@ -49,18 +49,33 @@ export class IcebergModel {
       partitions: Array.from({ length: count }, (_, p) => {
         const h = hash(seed, ti, p, 0x1ce);
         // fraud-scores is new: its last partition has no data yet; legacy-events no longer grows
-        const rate = name === 'fraud-scores' && p === count - 1 ? 0 : state === 'ICEBERG_LIFECYCLE_STATE_CLOSED' ? 0 : 1 + 300 * unit(h, 1) ** 2;
+        const rate =
+          name === 'fraud-scores' && p === count - 1
+            ? 0
+            : state === 'ICEBERG_LIFECYCLE_STATE_CLOSED'
+              ? 0
+              : 1 + 300 * unit(h, 1) ** 2;
         const h0 = name === 'fraud-scores' ? 0 : Math.floor(10_000 + 5e8 * unit(h, 2));
         return { id: p, rate, h0, wave: makeWave(h, 0.3), lag: sec(1 + 4 * unit(h, 3)) };
       }),
     }));
     for (const e of eventsOf(plan, 'iceberg_catalog_unreachable')) {
-      this.#unreachable.push({ ...windowOf(e), code: e.errorCode ?? 'io_error', message: e.errorMessage ?? 'failed to load table metadata: connect to catalog timed out' });
+      this.#unreachable.push({
+        ...windowOf(e),
+        code: e.errorCode ?? 'io_error',
+        message: e.errorMessage ?? 'failed to load table metadata: connect to catalog timed out',
+      });
     }
     for (const e of eventsOf(plan, 'iceberg_commit_stall')) {
       const targets = this.#topics.filter((t) => e.topic === undefined || t.name === e.topic);
       if (targets.length === 0) {
-        throw new ScenarioError(plan.source, e.line, 0, `events[${e.index}].topic`, `no Iceberg topic ${JSON.stringify(e.topic)} (topics: ${this.#topics.map((t) => t.name).join(', ')})`);
+        throw new ScenarioError(
+          plan.source,
+          e.line,
+          0,
+          `events[${e.index}].topic`,
+          `no Iceberg topic ${JSON.stringify(e.topic)} (topics: ${this.#topics.map((t) => t.name).join(', ')})`,
+        );
       }
       for (const t of targets) t.stalls.push(windowOf(e));
     }
@@ -80,7 +95,8 @@ export class IcebergModel {
     let tick = Math.floor(t / topic.commitEvery) * topic.commitEvery;
     for (let i = blocked.length - 1; i >= 0; i--) {
       const w = blocked[i] as Window;
-      if (tick >= w.from && tick < w.to) tick = Math.ceil(w.from / topic.commitEvery) * topic.commitEvery - topic.commitEvery;
+      if (tick >= w.from && tick < w.to)
+        tick = Math.ceil(w.from / topic.commitEvery) * topic.commitEvery - topic.commitEvery;
     }
     return tick;
   }
@@ -117,7 +133,9 @@ export class IcebergModel {
         };
       });
     return {
-      catalog: down ? { reachable: false, errorCode: down.code, errorMessage: down.message } : { reachable: true, errorCode: '', errorMessage: '' },
+      catalog: down
+        ? { reachable: false, errorCode: down.code, errorMessage: down.message }
+        : { reachable: true, errorCode: '', errorMessage: '' },
       topics,
     };
   }

@@ -78,12 +78,20 @@ export function resolveLinkPlans(plan: Plan, links: readonly LinkSpec[]): Map<st
     const found = e.link !== undefined ? links.find((l) => l.name === e.link) : links[0];
     if (found === undefined) {
       if (e.link === undefined) fail(e, 'link', 'the world has no shadow links');
-      return fail(e, 'link', `unknown shadow link ${JSON.stringify(e.link)} (links: ${links.map((l) => l.name).join(', ')})`);
+      return fail(
+        e,
+        'link',
+        `unknown shadow link ${JSON.stringify(e.link)} (links: ${links.map((l) => l.name).join(', ')})`,
+      );
     }
     const link: LinkSpec = found;
     const lp = out.get(link.name) as LinkPlan;
     if (e.topic !== undefined && !lp.topics.has(e.topic)) {
-      fail(e, 'topic', `link ${link.name} has no shadow topic ${JSON.stringify(e.topic)} (topics: ${[...lp.topics.keys()].join(', ')})`);
+      fail(
+        e,
+        'topic',
+        `link ${link.name} has no shadow topic ${JSON.stringify(e.topic)} (topics: ${[...lp.topics.keys()].join(', ')})`,
+      );
     }
     const w = windowOf(e);
     const each = (fn: (tp: TopicPlan) => void, topic = e.topic): void => {
@@ -95,7 +103,12 @@ export function resolveLinkPlans(plan: Plan, links: readonly LinkSpec[]): Map<st
         each((tp) => tp.stopped.push(w), undefined);
         break;
       case 'link_unavailable':
-        lp.unavailable.push({ ...w, reason: e.reason ?? `source cluster unreachable: connect to ${link.configurations.clientOptions.bootstrapServers[0]} timed out` });
+        lp.unavailable.push({
+          ...w,
+          reason:
+            e.reason ??
+            `source cluster unreachable: connect to ${link.configurations.clientOptions.bootstrapServers[0]} timed out`,
+        });
         each((tp) => {
           tp.stopped.push(w);
           tp.frozen.push(w);
@@ -103,9 +116,16 @@ export function resolveLinkPlans(plan: Plan, links: readonly LinkSpec[]): Map<st
         break;
       case 'task_faulted': {
         const task = e.task ?? TASKS.topicSync;
-        if (!(Object.values(TASKS) as string[]).includes(task)) fail(e, 'task', `unknown task ${JSON.stringify(task)} (tasks: ${Object.values(TASKS).join(', ')})`);
-        if (e.broker !== undefined && !plan.config.brokers.includes(e.broker)) fail(e, 'broker', `no broker with node id ${e.broker}`);
-        lp.taskFaults.push({ ...w, task, broker: e.broker, reason: e.reason ?? 'unexpected error: failed to apply source metadata' });
+        if (!(Object.values(TASKS) as string[]).includes(task))
+          fail(e, 'task', `unknown task ${JSON.stringify(task)} (tasks: ${Object.values(TASKS).join(', ')})`);
+        if (e.broker !== undefined && !plan.config.brokers.includes(e.broker))
+          fail(e, 'broker', `no broker with node id ${e.broker}`);
+        lp.taskFaults.push({
+          ...w,
+          task,
+          broker: e.broker,
+          reason: e.reason ?? 'unexpected error: failed to apply source metadata',
+        });
         break;
       }
       case 'topic_faulted': {

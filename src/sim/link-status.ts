@@ -68,7 +68,8 @@ export class LinkStatusModel {
       const spikes = normalizeMods(tp.spikes);
       const cuts = new Set<number>([0]);
       for (const w of tp.stopped) for (const x of [w.from, w.to]) if (Number.isFinite(x)) cuts.add(x / 1e6);
-      for (const s of spikes) for (const x of [s.from, s.to]) for (const d of [0, p.delay * 0.7, p.delay, p.delay * 1.3]) cuts.add(x + d);
+      for (const s of spikes)
+        for (const x of [s.from, s.to]) for (const d of [0, p.delay * 0.7, p.delay, p.delay * 1.3]) cuts.add(x + d);
       m = {
         spec: p,
         wave: makeWave(p.h, 0.3),
@@ -145,8 +146,10 @@ export class LinkStatusModel {
     const tp = lp.topics.get(topic.name) as TopicPlan;
     const term = tp.terminal;
     let state: ShadowTopic['status']['state'] = 'SHADOW_TOPIC_STATE_ACTIVE';
-    if (term !== undefined && t >= term.done) state = term.kind === 'failover' ? 'SHADOW_TOPIC_STATE_FAILED_OVER' : 'SHADOW_TOPIC_STATE_PROMOTED';
-    else if (term !== undefined && t >= term.at) state = term.kind === 'failover' ? 'SHADOW_TOPIC_STATE_FAILING_OVER' : 'SHADOW_TOPIC_STATE_PROMOTING';
+    if (term !== undefined && t >= term.done)
+      state = term.kind === 'failover' ? 'SHADOW_TOPIC_STATE_FAILED_OVER' : 'SHADOW_TOPIC_STATE_PROMOTED';
+    else if (term !== undefined && t >= term.at)
+      state = term.kind === 'failover' ? 'SHADOW_TOPIC_STATE_FAILING_OVER' : 'SHADOW_TOPIC_STATE_PROMOTING';
     else if (inAny(tp.faulted, t)) state = 'SHADOW_TOPIC_STATE_FAULTED';
     else if (inAny(lp.paused, t)) state = 'SHADOW_TOPIC_STATE_PAUSED';
     return {
@@ -173,12 +176,19 @@ export class LinkStatusModel {
     for (const b of brokers) placements.push([TASKS.offsetSync, b, cfg.consumerOffsetSyncOptions.paused]);
     placements.push([TASKS.securitySync, leader, cfg.securitySyncOptions.paused]);
     placements.push([TASKS.roleSync, leader, cfg.roleSyncOptions.paused]);
-    if (link.schemaApi) placements.push([TASKS.schemaSync, leader, cfg.schemaRegistrySyncOptions.shadowSchemaRegistryApi?.paused ?? false]);
+    if (link.schemaApi)
+      placements.push([
+        TASKS.schemaSync,
+        leader,
+        cfg.schemaRegistrySyncOptions.shadowSchemaRegistryApi?.paused ?? false,
+      ]);
     return placements.map(([name, brokerId, cfgPaused]) => {
       const shard = hash(lh, brokerId, name.length) % shardsPerBroker;
       let state: TaskStatus['state'] = 'TASK_STATE_ACTIVE';
       let reason = '';
-      const fault = lp.taskFaults.find((f) => f.task === name && (f.broker === undefined || f.broker === brokerId) && t >= f.from && t < f.to);
+      const fault = lp.taskFaults.find(
+        (f) => f.task === name && (f.broker === undefined || f.broker === brokerId) && t >= f.from && t < f.to,
+      );
       const unavailable = lp.unavailable.find((w) => t >= w.from && t < w.to);
       if (!isUp(this.#plan, brokerId, t)) {
         state = 'TASK_STATE_NOT_RUNNING';

@@ -60,7 +60,13 @@ const filter = (type: 'INCLUDE' | 'EXCLUDE', name: string, pattern: 'LITERAL' | 
 
 const S = (n: bigint): bigint => n * NS_PER_S;
 
-function configurations(seed: number, index: number, name: string, start: bigint, topics: readonly string[]): ShadowLinkConfigurations {
+function configurations(
+  seed: number,
+  index: number,
+  name: string,
+  start: bigint,
+  topics: readonly string[],
+): ShadowLinkConfigurations {
   const h = hash(seed, hashString(name), 31);
   const schemaApi = index % 2 === 0;
   const setAt = start - S(BigInt(86_400 * (3 + (h % 20)) + (hash(h, 1) % 86_400)));
@@ -69,12 +75,31 @@ function configurations(seed: number, index: number, name: string, start: bigint
     enabled: true,
     doNotSetSniHostname: false,
     ...(index % 2 === 0
-      ? { tlsFileSettings: { caPath: '/etc/platform/certs/source-ca.pem', certPath: '/etc/platform/certs/link.crt', keyPath: '/etc/platform/certs/link.key' } }
-      : { tlsPemSettings: { ca: '-----BEGIN CERTIFICATE-----\nMIIBsimulatedCA\n-----END CERTIFICATE-----\n', cert: '-----BEGIN CERTIFICATE-----\nMIIBsimulatedLink\n-----END CERTIFICATE-----\n', keyFingerprint: 'q3VxT1l0c2ltdWxhdGVka2V5ZmluZ2VycHJpbnQ=' } }),
+      ? {
+          tlsFileSettings: {
+            caPath: '/etc/platform/certs/source-ca.pem',
+            certPath: '/etc/platform/certs/link.crt',
+            keyPath: '/etc/platform/certs/link.key',
+          },
+        }
+      : {
+          tlsPemSettings: {
+            ca: '-----BEGIN CERTIFICATE-----\nMIIBsimulatedCA\n-----END CERTIFICATE-----\n',
+            cert: '-----BEGIN CERTIFICATE-----\nMIIBsimulatedLink\n-----END CERTIFICATE-----\n',
+            keyFingerprint: 'q3VxT1l0c2ltdWxhdGVka2V5ZmluZ2VycHJpbnQ=',
+          },
+        }),
   };
   const auth =
     index % 2 === 0
-      ? { scramConfiguration: { username: `shadow-${name}`, scramMechanism: 'SCRAM_MECHANISM_SCRAM_SHA_512' as const, passwordSet: true, passwordSetAt: setAt } }
+      ? {
+          scramConfiguration: {
+            username: `shadow-${name}`,
+            scramMechanism: 'SCRAM_MECHANISM_SCRAM_SHA_512' as const,
+            passwordSet: true,
+            passwordSetAt: setAt,
+          },
+        }
       : { plainConfiguration: { username: `shadow-${name}`, passwordSet: true, passwordSetAt: setAt } };
   const fetchWait = index % 2 === 0 ? 0 : 250;
   return {
@@ -101,7 +126,10 @@ function configurations(seed: number, index: number, name: string, start: bigint
     },
     topicMetadataSyncOptions: {
       autoCreateShadowTopicFilters: [
-        ...topics.filter((t) => t !== '_schemas').slice(0, 2).map((t) => filter('INCLUDE', t, 'LITERAL')),
+        ...topics
+          .filter((t) => t !== '_schemas')
+          .slice(0, 2)
+          .map((t) => filter('INCLUDE', t, 'LITERAL')),
         filter('INCLUDE', topics[2] ?? 'events', 'PREFIX'),
         filter('EXCLUDE', `${topics[0] ?? 'tmp'}-scratch`, 'PREFIX'),
       ],
@@ -121,11 +149,25 @@ function configurations(seed: number, index: number, name: string, start: bigint
     securitySyncOptions: {
       aclFilters: [
         {
-          accessFilter: { host: '', principal: '', operation: 'ACL_OPERATION_ANY', permissionType: 'ACL_PERMISSION_TYPE_ANY' },
-          resourceFilter: { name: topics[0] ?? '', patternType: 'ACL_PATTERN_PREFIXED', resourceType: 'ACL_RESOURCE_TOPIC' },
+          accessFilter: {
+            host: '',
+            principal: '',
+            operation: 'ACL_OPERATION_ANY',
+            permissionType: 'ACL_PERMISSION_TYPE_ANY',
+          },
+          resourceFilter: {
+            name: topics[0] ?? '',
+            patternType: 'ACL_PATTERN_PREFIXED',
+            resourceType: 'ACL_RESOURCE_TOPIC',
+          },
         },
         {
-          accessFilter: { host: '*', principal: 'User:svc-orders', operation: 'ACL_OPERATION_READ', permissionType: 'ACL_PERMISSION_TYPE_ALLOW' },
+          accessFilter: {
+            host: '*',
+            principal: 'User:svc-orders',
+            operation: 'ACL_OPERATION_READ',
+            permissionType: 'ACL_PERMISSION_TYPE_ALLOW',
+          },
           resourceFilter: { name: '', patternType: 'ACL_PATTERN_ANY', resourceType: 'ACL_RESOURCE_GROUP' },
         },
       ],
@@ -168,7 +210,7 @@ export function buildLinks(seed: number, names: readonly string[], start: bigint
     const topicNames = TOPIC_SETS[index] ?? ['events', 'metrics', 'audit-log'];
     const topics: TopicSpec[] = topicNames.map((t, ti) => {
       const th = hash(h, ti, 5);
-      const count = t === '_schemas' ? 1 : [1, 3, 6, 12][th % 4] ?? 3;
+      const count = t === '_schemas' ? 1 : ([1, 3, 6, 12][th % 4] ?? 3);
       const partitions: PartitionSpec[] = [];
       for (let p = 0; p < count; p++) {
         const ph = hash(th, p, 9);

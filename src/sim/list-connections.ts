@@ -3,7 +3,11 @@
  * (0 means 1000, negative is an error), a memory budget of about 3 KiB per returned connection,
  * totalSize counting every match, first page only.
  */
-import type { KafkaConnection, ListKafkaConnectionsRequest, ListKafkaConnectionsResponse } from '../api/schema/connection.ts';
+import type {
+  KafkaConnection,
+  ListKafkaConnectionsRequest,
+  ListKafkaConnectionsResponse,
+} from '../api/schema/connection.ts';
 import { compileFilter, compileOrderBy, FilterError, type CheckedNode } from '../filter/index.ts';
 import { SimError } from './errors.ts';
 
@@ -34,13 +38,21 @@ export function listConnections(
   let matches: ((row: KafkaConnection) => boolean) | undefined;
   let compare: ((a: KafkaConnection, b: KafkaConnection) => number) | undefined;
   try {
-    if (req.filter !== '') matches = compileFilter(req.filter, { resource: 'connections', dialect: 'server' }).matches as (row: KafkaConnection) => boolean;
-    if (req.orderBy.trim() !== '') compare = compileOrderBy(req.orderBy, { resource: 'connections', dialect: 'server', tieBreak: false }).compare as (a: KafkaConnection, b: KafkaConnection) => number;
+    if (req.filter !== '')
+      matches = compileFilter(req.filter, { resource: 'connections', dialect: 'server' }).matches as (
+        row: KafkaConnection,
+      ) => boolean;
+    if (req.orderBy.trim() !== '')
+      compare = compileOrderBy(req.orderBy, { resource: 'connections', dialect: 'server', tieBreak: false })
+        .compare as (a: KafkaConnection, b: KafkaConnection) => number;
   } catch (err) {
     if (err instanceof FilterError) return new SimError('invalid_argument', err.message);
     throw err;
   }
-  const limit = Math.min(req.pageSize === 0 ? DEFAULT_PAGE_SIZE : req.pageSize, Math.max(1, Math.floor(memoryBudget / BYTES_PER_CONNECTION)));
+  const limit = Math.min(
+    req.pageSize === 0 ? DEFAULT_PAGE_SIZE : req.pageSize,
+    Math.max(1, Math.floor(memoryBudget / BYTES_PER_CONNECTION)),
+  );
   if (matches === undefined && compare === undefined) {
     const total = source.count();
     return { connections: source.first(Math.min(limit, total)), totalSize: BigInt(total) };

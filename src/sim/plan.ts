@@ -88,7 +88,8 @@ export function resolvePlan(config: WorldConfig, scenario: Scenario): Plan {
     switch (e.kind) {
       case 'broker_down': {
         const node = e.broker ?? lastBroker;
-        if (!config.brokers.includes(node)) fail(ctx, e, 'broker', `no broker with node id ${node} (brokers: ${config.brokers.join(', ')})`);
+        if (!config.brokers.includes(node))
+          fail(ctx, e, 'broker', `no broker with node id ${node} (brokers: ${config.brokers.join(', ')})`);
         const list = downs.get(node) ?? [];
         list.push(w);
         downs.set(node, list);
@@ -97,7 +98,15 @@ export function resolvePlan(config: WorldConfig, scenario: Scenario): Plan {
       case 'consumer_group_idle': {
         const group = e.group ?? 'analytics-etl';
         const app = APPS.findIndex((a) => a.group === group);
-        if (app < 0) fail(ctx, e, 'group', `unknown consumer group ${JSON.stringify(group)} (known: ${APPS.filter((a) => a.group).map((a) => a.group).join(', ')})`);
+        if (app < 0)
+          fail(
+            ctx,
+            e,
+            'group',
+            `unknown consumer group ${JSON.stringify(group)} (known: ${APPS.filter((a) => a.group)
+              .map((a) => a.group)
+              .join(', ')})`,
+          );
         const list = idleApps.get(app) ?? [];
         list.push(w);
         idleApps.set(app, list);
@@ -106,8 +115,21 @@ export function resolvePlan(config: WorldConfig, scenario: Scenario): Plan {
       case 'connection_storm': {
         const name = e.client ?? 'reporting-batch';
         const app = APPS.findIndex((a) => a.name === name);
-        if (app < 0) fail(ctx, e, 'client', `unknown client ${JSON.stringify(name)} (known: ${APPS.map((a) => a.name).join(', ')})`);
-        storms.push({ index: e.index, app, from: w.from, to: w.to, rate: e.rate ?? 20, lifetime: us(e.lifetime ?? 3_000_000_000n) || 1000 });
+        if (app < 0)
+          fail(
+            ctx,
+            e,
+            'client',
+            `unknown client ${JSON.stringify(name)} (known: ${APPS.map((a) => a.name).join(', ')})`,
+          );
+        storms.push({
+          index: e.index,
+          app,
+          from: w.from,
+          to: w.to,
+          rate: e.rate ?? 20,
+          lifetime: us(e.lifetime ?? 3_000_000_000n) || 1000,
+        });
         break;
       }
       case 'auth_failures':
@@ -129,12 +151,23 @@ export function resolvePlan(config: WorldConfig, scenario: Scenario): Plan {
     for (let i = 1; i < list.length; i++) {
       const prev = list[i - 1] as Window;
       if ((list[i] as Window).from < prev.to) {
-        const e = scenario.events.find((x) => x.kind === 'broker_down' && us(x.at) === (list[i] as Window).from) as ScenarioEvent;
+        const e = scenario.events.find(
+          (x) => x.kind === 'broker_down' && us(x.at) === (list[i] as Window).from,
+        ) as ScenarioEvent;
         fail(ctx, e, 'at', 'overlaps an earlier broker_down of the same broker');
       }
     }
   }
-  return { config, events: scenario.events, downs, idleApps, storms, authFails, source: scenario.source, extremeValues: scenario.world.extremeValues ?? false };
+  return {
+    config,
+    events: scenario.events,
+    downs,
+    idleApps,
+    storms,
+    authFails,
+    source: scenario.source,
+    extremeValues: scenario.world.extremeValues ?? false,
+  };
 }
 
 /** True when the broker is up at t. */

@@ -1,5 +1,8 @@
 /** Schema Registry sync status of a link in API mode: running sync, last full sync, totals, inventory. */
-import { SchemaRegistrySyncStatus as SyncStatusSchema, type SyncCounters as SyncCountersSchema } from '../api/schema/shadow-link.ts';
+import {
+  SchemaRegistrySyncStatus as SyncStatusSchema,
+  type SyncCounters as SyncCountersSchema,
+} from '../api/schema/shadow-link.ts';
 import type { Infer } from '../api/schema/fields.ts';
 import { defaultMessage } from '../api/wire/defaults.ts';
 import { hash } from './rng.ts';
@@ -56,7 +59,12 @@ export function schemaRegistryStatus(plan: Plan, link: LinkSpec, lp: LinkPlan, t
   const down = inside(unavailable, t);
   const paused = inside(lp.paused, t) !== undefined;
   // the last successful sync: now (tail polls every 10 s), or when the source became unreachable
-  const lastSync = down !== undefined ? down.from : paused ? (inside(lp.paused, t) as Window).from : ts + Math.floor((t - ts) / TAIL_EVERY) * TAIL_EVERY;
+  const lastSync =
+    down !== undefined
+      ? down.from
+      : paused
+        ? (inside(lp.paused, t) as Window).from
+        : ts + Math.floor((t - ts) / TAIL_EVERY) * TAIL_EVERY;
   let errors = 0;
   for (const w of unavailable) {
     const a = Math.max(w.from, ts);
@@ -79,18 +87,32 @@ export function schemaRegistryStatus(plan: Plan, link: LinkSpec, lp: LinkPlan, t
     const s = ts + prevK * FULL_EVERY;
     const f = s + fullTakes(prevK);
     const failed = inside(unavailable, s) !== undefined;
-    status.lastFullSync = counters(plan, failed ? 0 : Math.max(0, versions(s) - versions(s - FULL_EVERY)), failed ? 1 : 0, s, f);
+    status.lastFullSync = counters(
+      plan,
+      failed ? 0 : Math.max(0, versions(s) - versions(s - FULL_EVERY)),
+      failed ? 1 : 0,
+      s,
+      f,
+    );
   }
   if (!paused) {
     if (t < fullStart + fullTakes(k)) {
       const progress = (t - fullStart) / fullTakes(k);
-      const changed = down ? 0 : Math.floor(progress * Math.max(0, versions(fullStart) - versions(fullStart - FULL_EVERY)));
-      status.currentSync = { syncType: 'SCHEMA_REGISTRY_SYNC_TYPE_FULL', summary: counters(plan, changed, down ? 1 : 0, fullStart, undefined) };
+      const changed = down
+        ? 0
+        : Math.floor(progress * Math.max(0, versions(fullStart) - versions(fullStart - FULL_EVERY)));
+      status.currentSync = {
+        syncType: 'SCHEMA_REGISTRY_SYNC_TYPE_FULL',
+        summary: counters(plan, changed, down ? 1 : 0, fullStart, undefined),
+      };
     } else {
       const tailStart = ts + Math.floor((t - ts) / TAIL_EVERY) * TAIL_EVERY;
       if (t < tailStart + TAIL_TAKES) {
         const changed = down ? 0 : Math.max(0, versions(tailStart) - versions(tailStart - TAIL_EVERY));
-        status.currentSync = { syncType: 'SCHEMA_REGISTRY_SYNC_TYPE_TAIL', summary: counters(plan, changed, down ? 1 : 0, tailStart, undefined) };
+        status.currentSync = {
+          syncType: 'SCHEMA_REGISTRY_SYNC_TYPE_TAIL',
+          summary: counters(plan, changed, down ? 1 : 0, tailStart, undefined),
+        };
       }
     }
   }

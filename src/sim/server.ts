@@ -14,7 +14,17 @@ import {
   type ResponseOf,
 } from '../api/schema/operations.ts';
 import { operationCodecs } from '../api/wire/answers.ts';
-import { authCheck, errorAnswer, parseBody, protocolCheck, routeTable, simErrorAnswer, timeoutOf, type RawAnswer, type SimAuth } from './connect.ts';
+import {
+  authCheck,
+  errorAnswer,
+  parseBody,
+  protocolCheck,
+  routeTable,
+  simErrorAnswer,
+  timeoutOf,
+  type RawAnswer,
+  type SimAuth,
+} from './connect.ts';
 import { isSimError } from './errors.ts';
 import { activeFaults, damageBody, replacingAnswer } from './faults.ts';
 import { encodeAnswerBytes } from './fast-encode.ts';
@@ -125,7 +135,14 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const scenario = typeof opts.scenario === 'string' ? loadScenario(opts.scenario) : opts.scenario;
   const world =
     opts.world ??
-    createWorld({ seed: opts.seed ?? 1, scenario, connections: opts.connections, links: opts.links, brokers: opts.brokers, startTime: opts.startTime });
+    createWorld({
+      seed: opts.seed ?? 1,
+      scenario,
+      connections: opts.connections,
+      links: opts.links,
+      brokers: opts.brokers,
+      startTime: opts.startTime,
+    });
   const prefix = opts.servicePrefix ?? DEFAULT_SERVICE_PREFIX;
   const routes = routeTable(prefix);
   const manual = opts.clock === 'manual';
@@ -155,7 +172,8 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
     const rec: ServedAnswer = { op, request, status: a.status, body: a.body, at: world.now() };
     lastAnswers.push(rec);
     kept += a.body.length;
-    while (lastAnswers.length > keep || (kept > KEEP_BYTES && lastAnswers.length > 1)) kept -= (lastAnswers.shift() as ServedAnswer).body.length;
+    while (lastAnswers.length > keep || (kept > KEEP_BYTES && lastAnswers.length > 1))
+      kept -= (lastAnswers.shift() as ServedAnswer).body.length;
     for (const fn of hooks) fn(op, request, a.status, a.body);
   };
 
@@ -176,11 +194,20 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
       // one call at a time per broker: wait for the running ones, at most overlapWait, then 429
       const reached = brokersOf(request, world.config.brokers);
       const deadline = performance.now() + overlapWait;
-      for (let busy = reached.find((b) => listBusy.has(b)); busy !== undefined; busy = reached.find((b) => listBusy.has(b))) {
+      for (
+        let busy = reached.find((b) => listBusy.has(b));
+        busy !== undefined;
+        busy = reached.find((b) => listBusy.has(b))
+      ) {
         const left = deadline - performance.now();
-        const freed = left > 0 && (await Promise.race([(listBusy.get(busy) as Promise<void>).then(() => true), sleep(left).then(() => false)]));
+        const freed =
+          left > 0 &&
+          (await Promise.race([(listBusy.get(busy) as Promise<void>).then(() => true), sleep(left).then(() => false)]));
         if (!freed && listBusy.has(busy)) {
-          return errorAnswer('resource_exhausted', `another ListKafkaConnections call is in progress on broker ${busy}; try again later`);
+          return errorAnswer(
+            'resource_exhausted',
+            `another ListKafkaConnections call is in progress on broker ${busy}; try again later`,
+          );
         }
       }
       const done = new Promise<void>((r) => (release = r));
@@ -217,7 +244,8 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
     }
     const path = (req.url ?? '').split('?')[0] ?? '';
     const op = routes.get(path);
-    if (op === undefined) return send(res, undefined, undefined, errorAnswer('unimplemented', `unknown procedure ${path}`, 404));
+    if (op === undefined)
+      return send(res, undefined, undefined, errorAnswer('unimplemented', `unknown procedure ${path}`, 404));
     const timeout = timeoutOf(req);
     if (typeof timeout === 'object') return send(res, op, undefined, timeout);
     const rejected = protocolCheck(req, op) ?? authCheck(req, opts.auth);
@@ -228,21 +256,38 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
     try {
       request = operationCodecs[op].decodeRequest(parsed.json);
     } catch (err) {
-      return send(res, op, undefined, errorAnswer('invalid_argument', `unmarshal into ${op}Request: ${(err as Error).message}`));
+      return send(
+        res,
+        op,
+        undefined,
+        errorAnswer('invalid_argument', `unmarshal into ${op}Request: ${(err as Error).message}`),
+      );
     }
     const unknown = request.$unknown;
     if (unknown !== undefined) {
-      return send(res, op, request, errorAnswer('invalid_argument', `unmarshal into ${op}Request: unknown field ${JSON.stringify(Object.keys(unknown)[0])}`));
+      return send(
+        res,
+        op,
+        request,
+        errorAnswer(
+          'invalid_argument',
+          `unmarshal into ${op}Request: unknown field ${JSON.stringify(Object.keys(unknown)[0])}`,
+        ),
+      );
     }
     const work = answer(op, request, calls++);
     if (timeout === undefined || timeout === 0) return send(res, op, request, await work);
-    const expired = sleep(timeout).then(() => errorAnswer('deadline_exceeded', `the operation timed out after ${timeout} ms`));
+    const expired = sleep(timeout).then(() =>
+      errorAnswer('deadline_exceeded', `the operation timed out after ${timeout} ms`),
+    );
     send(res, op, request, await Promise.race([work, expired]));
   };
 
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => send(res, undefined, undefined, errorAnswer('internal', `internal error: ${(err as Error).message}`)));
+    handle(req, res).catch((err: unknown) =>
+      send(res, undefined, undefined, errorAnswer('internal', `internal error: ${(err as Error).message}`)),
+    );
   });
   server.on('connection', (s: Socket) => {
     sockets.add(s);

@@ -20,7 +20,10 @@ export interface SimClock {
  * The clock of `sim`. `pace`, when given, is awaited before each sleep moves the clock (to play
  * the simulation at a speed in real time); it returns false when it was aborted.
  */
-export function simClock(sim: Pick<SimServer, 'world' | 'advance'>, pace?: (simMs: number) => Promise<boolean>): SimClock {
+export function simClock(
+  sim: Pick<SimServer, 'world' | 'advance'>,
+  pace?: (simMs: number) => Promise<boolean>,
+): SimClock {
   const nowNs = (): bigint => sim.world.now();
   const nowMs = (): number => Number(nowNs() / 1_000_000n);
   const advanceTo = (ms: number): void => {

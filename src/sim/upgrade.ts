@@ -37,7 +37,11 @@ export class UpgradeModel {
       });
       const ready = Math.max(...[...members.values()].map((m) => m.known));
       const auto = e.autoFinalize ?? autoFinalization;
-      const finalizeAt = auto ? ready + sec(10) : e.finalizeAfter !== undefined ? ready + us(e.finalizeAfter) : Infinity;
+      const finalizeAt = auto
+        ? ready + sec(10)
+        : e.finalizeAfter !== undefined
+          ? ready + us(e.finalizeAfter)
+          : Infinity;
       this.#rollouts.push({ from: current, to, members, finalizeAt, auto });
       current = to;
     }
@@ -77,7 +81,10 @@ export class UpgradeModel {
     let state: UpgradeStatus['state'] = 'FINALIZATION_STATE_UPGRADE_IN_PROGRESS';
     let after = activeVersion;
     if (members.every((m) => m.versionKnown)) {
-      const min = members.reduce((v, m) => (m.logicalVersion < v ? m.logicalVersion : v), members[0]?.logicalVersion ?? activeVersion);
+      const min = members.reduce(
+        (v, m) => (m.logicalVersion < v ? m.logicalVersion : v),
+        members[0]?.logicalVersion ?? activeVersion,
+      );
       const same = members.every((m) => m.logicalVersion === min);
       if (same && min === activeVersion) state = 'FINALIZATION_STATE_FINALIZED';
       else if (same && min > activeVersion) {

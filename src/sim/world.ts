@@ -153,9 +153,19 @@ export class SimWorld {
         case 'broker_down':
           return { ...e, broker: e.broker ?? lastBroker };
         case 'connection_storm':
-          return { ...e, client: e.client ?? 'reporting-batch', rate: e.rate ?? 20, lifetime: e.lifetime ?? 3_000_000_000n };
+          return {
+            ...e,
+            client: e.client ?? 'reporting-batch',
+            rate: e.rate ?? 20,
+            lifetime: e.lifetime ?? 3_000_000_000n,
+          };
         case 'auth_failures':
-          return { ...e, principal: e.principal ?? 'User:svc-legacy', listener: e.listener ?? 'external', rate: e.rate ?? 10 };
+          return {
+            ...e,
+            principal: e.principal ?? 'User:svc-legacy',
+            listener: e.listener ?? 'external',
+            rate: e.rate ?? 10,
+          };
         case 'consumer_group_idle':
           return { ...e, group: e.group ?? 'analytics-etl' };
         case 'task_faulted':
@@ -192,7 +202,10 @@ export class SimWorld {
     opts: AnswerOptions = {},
   ): SimResult<'ListKafkaConnections'> {
     if (opts.licence === false) {
-      return new SimError('failed_precondition', 'ListKafkaConnections requires an enterprise license: the cluster has no valid license installed');
+      return new SimError(
+        'failed_precondition',
+        'ListKafkaConnections requires an enterprise license: the cluster has no valid license installed',
+      );
     }
     const source: ConnectionSource = {
       rows: () => [...this.connections()],
@@ -230,7 +243,11 @@ export class SimWorld {
     const link = this.#findLink(req.shadowLinkName, 'shadow_link_name');
     if (link instanceof SimError) return link;
     const topic = link.topics.find((t) => t.name === req.name);
-    if (topic === undefined) return new SimError('not_found', `shadow topic ${JSON.stringify(req.name)} not found in shadow link ${JSON.stringify(link.name)}`);
+    if (topic === undefined)
+      return new SimError(
+        'not_found',
+        `shadow topic ${JSON.stringify(req.name)} not found in shadow link ${JSON.stringify(link.name)}`,
+      );
     return { shadowTopic: this.#linkStatus.topic(link, topic, this.#t) };
   }
 

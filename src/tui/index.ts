@@ -47,12 +47,22 @@ export async function runBrowse(opts: BrowseOptions): Promise<void> {
     const reader = createHistoryReader(db);
     const clusters = reader.clusters();
     if (opts.cluster !== undefined && clusters.length > 0 && !clusters.includes(opts.cluster)) {
-      throw new BrowseError(`no cluster ${JSON.stringify(opts.cluster)} in ${opts.displayPath}; recorded: ${clusters.join(', ')}`, true);
+      throw new BrowseError(
+        `no cluster ${JSON.stringify(opts.cluster)} in ${opts.displayPath}; recorded: ${clusters.join(', ')}`,
+        true,
+      );
     }
     if (opts.cluster === undefined && clusters.length > 1) {
-      throw new BrowseError(`${opts.displayPath} holds several clusters (${clusters.join(', ')}): choose one with --cluster`, true);
+      throw new BrowseError(
+        `${opts.displayPath} holds several clusters (${clusters.join(', ')}): choose one with --cluster`,
+        true,
+      );
     }
-    source = new HistorySource(reader, { database: opts.displayPath, cluster: opts.cluster, workerPath: opts.database });
+    source = new HistorySource(reader, {
+      database: opts.displayPath,
+      cluster: opts.cluster,
+      workerPath: opts.database,
+    });
     let start = opts.start;
     let position: StartPosition | undefined;
     if (opts.incident === true) {

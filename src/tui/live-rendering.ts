@@ -9,7 +9,10 @@
 const CI_VARIABLES = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
 
 /** Runs `load` (the dynamic import of the ink-based modules) with the CI variables hidden from `env`, then restores them. */
-export async function importWithLiveRendering<T>(load: () => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+export async function importWithLiveRendering<T>(
+  load: () => Promise<T>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<T> {
   const saved = CI_VARIABLES.map((name) => [name, env[name]] as const);
   for (const name of CI_VARIABLES) delete env[name];
   try {

@@ -64,16 +64,24 @@ function waterFill(widths: number[], floors: readonly number[], allowed: readonl
  */
 export function layoutColumns(shapes: readonly ColumnShape[], total: number, gap = 2): number[] {
   const want = shapes.map((s) => Math.max(textWidth(s.header), s.content, 1));
-  const floor = shapes.map((s, i) => (s.flexible === true ? Math.min(want[i] ?? 1, Math.max(textWidth(s.header), s.min ?? FLEX_MIN)) : (want[i] ?? 1)));
+  const floor = shapes.map((s, i) =>
+    s.flexible === true ? Math.min(want[i] ?? 1, Math.max(textWidth(s.header), s.min ?? FLEX_MIN)) : (want[i] ?? 1),
+  );
   const shown = shapes.map(() => true);
-  const room = (ws: readonly number[]): number => ws.reduce((a, w) => a + w, 0) + gap * Math.max(0, ws.filter((w) => w > 0).length - 1);
+  const room = (ws: readonly number[]): number =>
+    ws.reduce((a, w) => a + w, 0) + gap * Math.max(0, ws.filter((w) => w > 0).length - 1);
   for (;;) {
     const widths = want.map((w, i) => (shown[i] ? w : 0));
     const over = (): number => room(widths) - total;
     if (over() <= 0) return widths;
     const floors = floor.map((f, i) => (shown[i] ? f : 0));
     if (room(floors) <= total) {
-      waterFill(widths, floors, shapes.map((s, i) => shown[i] === true && s.flexible === true), over);
+      waterFill(
+        widths,
+        floors,
+        shapes.map((s, i) => shown[i] === true && s.flexible === true),
+        over,
+      );
       return widths;
     }
     const visible = shown.flatMap((v, i) => (v ? [i] : []));
@@ -90,7 +98,12 @@ export function layoutColumns(shapes: readonly ColumnShape[], total: number, gap
 }
 
 /** Joins cells into one line using the widths (hidden columns skipped). */
-export function joinCells(cells: readonly string[], widths: readonly number[], aligns: readonly ('left' | 'right')[], gap = 2): string {
+export function joinCells(
+  cells: readonly string[],
+  widths: readonly number[],
+  aligns: readonly ('left' | 'right')[],
+  gap = 2,
+): string {
   const parts: string[] = [];
   for (let i = 0; i < widths.length; i++) {
     const w = widths[i] as number;

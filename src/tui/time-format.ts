@@ -10,7 +10,9 @@ export type TimeFormat = (ns: bigint) => string;
 
 /** `2026-01-01 00:11:30` (UTC, whole seconds). */
 function dateTime(ns: bigint): string {
-  return formatTimestampShort(ns).replace('T', ' ').replace(/(\.\d+)?Z$/, '');
+  return formatTimestampShort(ns)
+    .replace('T', ' ')
+    .replace(/(\.\d+)?Z$/, '');
 }
 
 /** The shortest format that tells the given instants (and `also`, e.g. the cursor) apart by date. */

@@ -22,7 +22,8 @@ export interface TimeContext {
 }
 
 /** The hint under an empty time prompt. */
-export const TIME_INPUT_HINT = 'as on the command line: 2026-01-01T10:03:00Z, 10:03 (UTC), -5m (before now), now; or latest, first';
+export const TIME_INPUT_HINT =
+  'as on the command line: 2026-01-01T10:03:00Z, 10:03 (UTC), -5m (before now), now; or latest, first';
 
 /** Parses what was typed after `t` into an instant (ns); throws TimeInputError. */
 export function parseTimeInput(text: string, ctx: TimeContext): bigint {

@@ -97,7 +97,13 @@ describe('CallError', () => {
   });
 
   it('a transport error has no status', () => {
-    const t = new CallError({ operation: 'GetUpgradeStatus', code: 'unavailable', kind: 'transport', message: 'refused', elapsedMs: 1 });
+    const t = new CallError({
+      operation: 'GetUpgradeStatus',
+      code: 'unavailable',
+      kind: 'transport',
+      message: 'refused',
+      elapsedMs: 1,
+    });
     expect(t.describe()).toBe('GetUpgradeStatus: unavailable (transport): refused');
     expect(t.details).toEqual([]);
     expect(t.retryable).toBe(true);

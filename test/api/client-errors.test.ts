@@ -35,7 +35,8 @@ afterAll(async () => {
 async function failedCall(
   h: LoopbackHandler | undefined,
   options: Partial<ConnectClientOptions> = {},
-  call: (c: ConnectClient) => Promise<CallResult<unknown>> = (c) => c.call('ListKafkaConnections', { filter: '', orderBy: '', pageSize: 0 }),
+  call: (c: ConnectClient) => Promise<CallResult<unknown>> = (c) =>
+    c.call('ListKafkaConnections', { filter: '', orderBy: '', pageSize: 0 }),
 ): Promise<CallError> {
   if (h) handler = h;
   const bearer = options.auth?.kind === 'bearer';
@@ -56,7 +57,8 @@ async function failedCall(
   }
 }
 
-const connectError = (code: string, message: string, details: unknown[] = []) => JSON.stringify({ code, message, details });
+const connectError = (code: string, message: string, details: unknown[] = []) =>
+  JSON.stringify({ code, message, details });
 
 describe('Connect error bodies', () => {
   it.each(CONNECT_CODES.map((c) => [c, httpStatusForCode(c)] as const))('%s with HTTP %i', async (code, status) => {
@@ -85,7 +87,11 @@ describe('Connect error bodies', () => {
 
   it('keeps the details array exactly as sent, and the raw body', async () => {
     const details = [
-      { type: 'google.rpc.ErrorInfo', value: 'CgdMSUNFTlNFEgdwbGF0Zm9ybQ==', debug: { reason: 'LICENSE', metadata: { feature: 'connections' } } },
+      {
+        type: 'google.rpc.ErrorInfo',
+        value: 'CgdMSUNFTlNFEgdwbGF0Zm9ybQ==',
+        debug: { reason: 'LICENSE', metadata: { feature: 'connections' } },
+      },
       { type: 'google.rpc.Help', value: '', debug: { links: [{ url: 'https://example.invalid/licence' }] } },
     ];
     const body = connectError('failed_precondition', 'an enterprise licence is required', details);
@@ -116,7 +122,9 @@ describe('non-Connect answers', () => {
     const err = await failedCall((_r, res) => answer(res, 502, html, { 'content-type': 'text/html' }));
     expect(err).toMatchObject({ kind: 'protocol', code: 'unavailable', httpStatus: 502 });
     expect(err.message).toContain('text/html');
-    expect(err.bodyPrefix).toBe('<html>\\r\\n<head><title>502 Bad Gateway</title></head>\\n<body>nginx</body></html>\\n');
+    expect(err.bodyPrefix).toBe(
+      '<html>\\r\\n<head><title>502 Bad Gateway</title></head>\\n<body>nginx</body></html>\\n',
+    );
     expect(err.body?.toString('utf8')).toBe(html);
   });
 
@@ -142,7 +150,12 @@ describe('non-Connect answers', () => {
 
   it('truncated JSON on an error status is a protocol error', async () => {
     const err = await failedCall((_r, res) => answer(res, 500, '{"code":"internal","mess'));
-    expect(err).toMatchObject({ kind: 'protocol', code: 'unknown', httpStatus: 500, bodyPrefix: '{"code":"internal","mess' });
+    expect(err).toMatchObject({
+      kind: 'protocol',
+      code: 'unknown',
+      httpStatus: 500,
+      bodyPrefix: '{"code":"internal","mess',
+    });
   });
 
   it('a body prefix is cut at 512 bytes and control characters are escaped', async () => {
@@ -162,7 +175,12 @@ describe('non-Connect answers', () => {
 describe('invalid answers (HTTP 200)', () => {
   it('truncated JSON', async () => {
     const err = await failedCall((_r, res) => answer(res, 200, '{"connections":[{"nodeId":1},'));
-    expect(err).toMatchObject({ kind: 'invalid_answer', code: 'internal', httpStatus: 200, bodyPrefix: '{"connections":[{"nodeId":1},' });
+    expect(err).toMatchObject({
+      kind: 'invalid_answer',
+      code: 'internal',
+      httpStatus: 200,
+      bodyPrefix: '{"connections":[{"nodeId":1},',
+    });
     expect(err.message).toMatch(/not valid JSON/);
     expect(err.path).toBeUndefined();
   });
@@ -200,7 +218,11 @@ describe('secrets', () => {
       const auth = String(req.headers.authorization);
       const [scheme, value = ''] = auth.split(' ');
       const plain = scheme === 'Basic' ? Buffer.from(value, 'base64').toString('utf8').split(':')[1] : value;
-      answer(res, 401, connectError('unauthenticated', `bad credentials ${auth} (${plain})`, [{ debug: { [auth]: auth, pw: plain } }]));
+      answer(
+        res,
+        401,
+        connectError('unauthenticated', `bad credentials ${auth} (${plain})`, [{ debug: { [auth]: auth, pw: plain } }]),
+      );
     };
     const basic = await failedCall(echo);
     const bearer = await failedCall(echo, { auth: { kind: 'bearer', token: new Secret(TOKEN) } });

@@ -13,7 +13,9 @@ const MIB = 1024 * 1024;
 
 describe('the decode-memory estimate', () => {
   it('skips the scan when even the worst case fits the budget', () => {
-    expect(estimateParseBytes(Buffer.alloc(1000, 0x7b), 1000 * WORST_BYTES_PER_BYTE)).toBeLessThanOrEqual(1000 * WORST_BYTES_PER_BYTE);
+    expect(estimateParseBytes(Buffer.alloc(1000, 0x7b), 1000 * WORST_BYTES_PER_BYTE)).toBeLessThanOrEqual(
+      1000 * WORST_BYTES_PER_BYTE,
+    );
   });
 
   it('is above what V8 takes for the worst shapes (empty objects, empty arrays, numbers)', () => {
@@ -36,7 +38,9 @@ describe('the decode-memory estimate', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error).toMatchObject({ code: 'resource_exhausted', kind: 'protocol', size: body.length });
-    expect(r.error.message).toMatch(/^answer of \d+ bytes would need about [0-9.]+ MiB to decode, more than the budget of 4\.0 MiB \(maxParseBytes\)/);
+    expect(r.error.message).toMatch(
+      /^answer of \d+ bytes would need about [0-9.]+ MiB to decode, more than the budget of 4\.0 MiB \(maxParseBytes\)/,
+    );
     expect(r.error.body!.length).toBe(512);
   });
 });
@@ -49,12 +53,19 @@ describe('Retry-After', () => {
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
     expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('99999999999999', now)).toBe(86_400_000);
-    for (const bad of ['', '-1', '1.5', 'soon', '1e9', 'Thu, 01 Jan 2026']) expect(parseRetryAfter(bad, now)).toBeUndefined();
+    for (const bad of ['', '-1', '1.5', 'soon', '1e9', 'Thu, 01 Jan 2026'])
+      expect(parseRetryAfter(bad, now)).toBeUndefined();
   });
 
   it('is kept on the error of a 429 or 503 answer', () => {
     const r = interpretAnswer(
-      { status: 429, contentType: 'application/json', contentEncoding: '', retryAfter: '7', body: Buffer.from('{"code":"resource_exhausted","message":"busy"}') },
+      {
+        status: 429,
+        contentType: 'application/json',
+        contentEncoding: '',
+        retryAfter: '7',
+        body: Buffer.from('{"code":"resource_exhausted","message":"busy"}'),
+      },
       { operation: 'ListKafkaConnections', elapsedMs: 1, redactor: new Redactor([]) },
     );
     expect(!r.ok && r.error.retryAfterMs).toBe(7000);
@@ -89,10 +100,17 @@ describe('secrets in every encoding', () => {
 
   it('are removed from bytes, also where JSON escapes spell the secret', () => {
     const escaped = [...PASSWORD].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-    const body = Buffer.from(`{"a":"${escaped}","b":"ok \\n","c":"${b64(PASSWORD)}","d":"pre ${encodeURIComponent(PASSWORD)} post"}`);
+    const body = Buffer.from(
+      `{"a":"${escaped}","b":"ok \\n","c":"${b64(PASSWORD)}","d":"pre ${encodeURIComponent(PASSWORD)} post"}`,
+    );
     const out = redactor.bytes(body);
     const parsed = JSON.parse(out.toString('utf8')) as Record<string, string>;
-    expect(parsed).toEqual({ a: '[redacted]', b: 'ok \n', c: expect.stringMatching(/^\[redacted\]=*$/), d: 'pre [redacted] post' });
+    expect(parsed).toEqual({
+      a: '[redacted]',
+      b: 'ok \n',
+      c: expect.stringMatching(/^\[redacted\]=*$/),
+      d: 'pre [redacted] post',
+    });
   });
 
   it('are removed from a JSON value nested deeper than any stack allows, without recursion', () => {

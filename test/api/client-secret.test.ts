@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClientConfigError, ConnectClient, defaultMaxParseBytes, loadSecret, Secret, type ConnectClientOptions } from '../../src/api/client/index.ts';
+import {
+  ClientConfigError,
+  ConnectClient,
+  defaultMaxParseBytes,
+  loadSecret,
+  Secret,
+  type ConnectClientOptions,
+} from '../../src/api/client/index.ts';
 
 const VALUE = 'pw-Sup3r-S3cret-7d1f';
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-secret-'));
@@ -46,7 +53,9 @@ describe('loadSecret', () => {
 
   it('names an unset or empty variable, never the value', () => {
     expect(thrown(() => loadSecret({ env: 'FR_PW' }, {})).message).toBe('environment variable FR_PW is not set');
-    expect(thrown(() => loadSecret({ env: 'FR_PW' }, { FR_PW: '' })).message).toBe('environment variable FR_PW is empty');
+    expect(thrown(() => loadSecret({ env: 'FR_PW' }, { FR_PW: '' })).message).toBe(
+      'environment variable FR_PW is empty',
+    );
     expect(thrown(() => loadSecret({ env: 'FR_PW' }, { OTHER: VALUE }))).toBeInstanceOf(ClientConfigError);
   });
 
@@ -79,7 +88,9 @@ describe('loadSecret', () => {
 
   it('names a missing, empty or directory file', () => {
     const missing = join(dir, 'nope');
-    expect(thrown(() => loadSecret({ file: missing }, {})).message).toBe(`cannot read secret file ${missing}: no such file`);
+    expect(thrown(() => loadSecret({ file: missing }, {})).message).toBe(
+      `cannot read secret file ${missing}: no such file`,
+    );
     const empty = join(dir, 'pw-empty');
     writeFileSync(empty, '\n', { mode: 0o600 });
     expect(thrown(() => loadSecret({ file: empty }, {})).message).toBe(`secret file ${empty} is empty`);
@@ -95,8 +106,7 @@ describe('loadSecret', () => {
 });
 
 describe('client options', () => {
-  const make = (o: Partial<ConnectClientOptions>) => () =>
-    new ConnectClient({ baseUrl: 'http://127.0.0.1:1', ...o });
+  const make = (o: Partial<ConnectClientOptions>) => () => new ConnectClient({ baseUrl: 'http://127.0.0.1:1', ...o });
 
   it('refuses credentials in the base URL without echoing them', () => {
     const e = thrown(make({ baseUrl: `http://admin:${VALUE}@127.0.0.1:1` }));
@@ -119,8 +129,12 @@ describe('client options', () => {
   });
 
   it('checks credentials without echoing them', () => {
-    expect(thrown(make({ auth: { kind: 'basic', username: 'a:b', password: new Secret(VALUE) } })).message).toContain('username');
-    expect(thrown(make({ auth: { kind: 'basic', username: 'a', password: new Secret(`${VALUE}\n`) } })).message).toContain('password');
+    expect(thrown(make({ auth: { kind: 'basic', username: 'a:b', password: new Secret(VALUE) } })).message).toContain(
+      'username',
+    );
+    expect(
+      thrown(make({ auth: { kind: 'basic', username: 'a', password: new Secret(`${VALUE}\n`) } })).message,
+    ).toContain('password');
     expect(thrown(make({ auth: { kind: 'bearer', token: new Secret(`${VALUE} x`) } })).message).toContain('token');
     expect(thrown(make({ auth: { kind: 'bearer', token: VALUE as never } })).message).toContain('Secret');
   });

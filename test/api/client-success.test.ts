@@ -2,7 +2,14 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withoutPresence } from '../helpers/presence.ts';
 import { CallError, ConnectClient, Secret, type CallResult } from '../../src/api/client/index.ts';
-import { KafkaConnection, ShadowLink, ShadowTopic, MemberVersion, IcebergTopic, IcebergPartition } from '../../src/api/schema/index.ts';
+import {
+  KafkaConnection,
+  ShadowLink,
+  ShadowTopic,
+  MemberVersion,
+  IcebergTopic,
+  IcebergPartition,
+} from '../../src/api/schema/index.ts';
 import type { ResponseOf } from '../../src/api/schema/operations.ts';
 import { OPERATIONS } from '../../src/api/schema/operations.ts';
 import { parseTimestamp } from '../../src/api/codec/timestamp.ts';
@@ -19,7 +26,10 @@ let server: LoopbackServer;
 let next: { status: number; body: string } = { status: 200, body: '{}' };
 const failures: CallError[] = [];
 
-function clientFor(auth: 'basic' | 'bearer' | 'none' = 'basic', extra: Partial<ConstructorParameters<typeof ConnectClient>[0]> = {}) {
+function clientFor(
+  auth: 'basic' | 'bearer' | 'none' = 'basic',
+  extra: Partial<ConstructorParameters<typeof ConnectClient>[0]> = {},
+) {
   return new ConnectClient({
     baseUrl: server.url,
     auth:
@@ -58,7 +68,12 @@ const connection = {
   openTime: TS,
   idleDuration: 1_500_000_000n,
   source: { ipAddress: '10.0.0.7', port: 53211 },
-  totalRequestStatistics: { fetchBytes: BIG, produceBatchCount: 2n, produceBytes: 9223372036854775807n, requestCount: 40n },
+  totalRequestStatistics: {
+    fetchBytes: BIG,
+    produceBatchCount: 2n,
+    produceBytes: 9223372036854775807n,
+    requestCount: 40n,
+  },
 } as const;
 
 const shadowTopic = {
@@ -68,7 +83,13 @@ const shadowTopic = {
   status: {
     state: 'SHADOW_TOPIC_STATE_ACTIVE',
     partitionInformation: [
-      { partitionId: 0n, highWatermark: BIG, sourceHighWatermark: BIG + 10n, sourceLastStableOffset: BIG + 9n, sourceLastUpdatedTimestamp: TS },
+      {
+        partitionId: 0n,
+        highWatermark: BIG,
+        sourceHighWatermark: BIG + 10n,
+        sourceLastStableOffset: BIG + 9n,
+        sourceLastUpdatedTimestamp: TS,
+      },
     ],
   },
 } as const;
@@ -86,7 +107,12 @@ const fixtures = {
       link.status.shadowTopics = [shadowTopic as never];
       link.configurations.clientOptions.bootstrapServers = ['src-1:9092', 'src-2:9092'];
       link.configurations.clientOptions.authenticationConfiguration = {
-        scramConfiguration: { username: 'replicator', scramMechanism: 'SCRAM_MECHANISM_SCRAM_SHA_512', passwordSet: true, passwordSetAt: TS },
+        scramConfiguration: {
+          username: 'replicator',
+          scramMechanism: 'SCRAM_MECHANISM_SCRAM_SHA_512',
+          passwordSet: true,
+          passwordSetAt: TS,
+        },
       };
       link.status.schemaRegistrySyncStatus.inventory.destinationSubjects = BIG;
       return link;
@@ -97,7 +123,16 @@ const fixtures = {
     autoFinalizationEnabled: true,
     state: 'FINALIZATION_STATE_READY_TO_FINALIZE',
     versionAfterFinalization: 18n,
-    members: [{ ...defaultMessage(MemberVersion), alive: true, logicalVersion: BIG, nodeId: 1, releaseVersion: 'v26.2.1', versionKnown: true }],
+    members: [
+      {
+        ...defaultMessage(MemberVersion),
+        alive: true,
+        logicalVersion: BIG,
+        nodeId: 1,
+        releaseVersion: 'v26.2.1',
+        versionKnown: true,
+      },
+    ],
   },
   GetIcebergStatus: {
     catalog: { reachable: false, errorCode: 'timed_out', errorMessage: 'catalog did not answer' },
@@ -128,7 +163,11 @@ const compact: Record<keyof typeof fixtures, { json: string; check: (v: never) =
         totalRequestStatistics: { fetchBytes: 0n, produceBatchCount: 0n, produceBytes: BIG, requestCount: 0n },
       });
       expect(v.connections[0]!.$absent).toContain('clientId');
-      expect(v.connections[0]!.totalRequestStatistics.$absent).toEqual(['fetchBytes', 'produceBatchCount', 'requestCount']);
+      expect(v.connections[0]!.totalRequestStatistics.$absent).toEqual([
+        'fetchBytes',
+        'produceBatchCount',
+        'requestCount',
+      ]);
     },
   },
   GetShadowTopic: {
@@ -158,7 +197,13 @@ const compact: Record<keyof typeof fixtures, { json: string; check: (v: never) =
     check: (v: ResponseOf<'GetUpgradeStatus'>) => {
       expect(v.activeVersion).toBe(BIG);
       expect(v.versionAfterFinalization).toBe(0n);
-      expect(v.members).toEqual([{ ...defaultMessage(MemberVersion), nodeId: 2, $absent: ['alive', 'logicalVersion', 'releaseVersion', 'versionKnown'] }]);
+      expect(v.members).toEqual([
+        {
+          ...defaultMessage(MemberVersion),
+          nodeId: 2,
+          $absent: ['alive', 'logicalVersion', 'releaseVersion', 'versionKnown'],
+        },
+      ]);
     },
   },
   GetIcebergStatus: {
@@ -270,7 +315,9 @@ describe('ConnectClient success', () => {
   it('honours a service prefix and a path prefix in the base URL', async () => {
     next = { status: 200, body: '{}' };
     const client = new ConnectClient({ baseUrl: `${server.url}/admin/`, servicePrefix: 'acme.core.admin.v2' });
-    expect(client.urlOf('GetIcebergStatus')).toBe(`${server.url}/admin/acme.core.admin.v2.IcebergService/GetIcebergStatus`);
+    expect(client.urlOf('GetIcebergStatus')).toBe(
+      `${server.url}/admin/acme.core.admin.v2.IcebergService/GetIcebergStatus`,
+    );
     ok(await client.call('GetIcebergStatus', { topicsFilter: [] }));
     expect(server.requests.at(-1)!.path).toBe('/admin/acme.core.admin.v2.IcebergService/GetIcebergStatus');
     await client.close();
@@ -290,7 +337,9 @@ describe('ConnectClient success', () => {
 
   it('never shows secrets in the client itself', () => {
     for (const client of [clientFor('basic'), clientFor('bearer')]) {
-      const shown = [String(client), JSON.stringify(client), inspect(client, { depth: 10, showHidden: true })].join('\n');
+      const shown = [String(client), JSON.stringify(client), inspect(client, { depth: 10, showHidden: true })].join(
+        '\n',
+      );
       expect(shown).not.toContain(PASSWORD);
       expect(shown).not.toContain(TOKEN);
       expect(shown).not.toContain(Buffer.from(`admin:${PASSWORD}`).toString('base64'));

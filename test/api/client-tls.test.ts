@@ -28,8 +28,25 @@ describe.skipIf(!hasOpenssl())('ConnectClient over TLS (self-signed certificate 
     const keyFile = join(dir, 'key.pem');
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile,
-        '-out', caFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        caFile,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
       { stdio: 'ignore' },
     );
     server = await startLoopbackServer((_r, res) => answer(res, 200, '{"activeVersion":"5"}'), {

@@ -7,7 +7,13 @@ import {
   type CallResult,
   type ConnectClientOptions,
 } from '../../src/api/client/index.ts';
-import { answer, closedLoopbackPort, startLoopbackServer, type LoopbackHandler, type LoopbackServer } from '../helpers/loopback-server.ts';
+import {
+  answer,
+  closedLoopbackPort,
+  startLoopbackServer,
+  type LoopbackHandler,
+  type LoopbackServer,
+} from '../helpers/loopback-server.ts';
 
 const USER = 'admin';
 const PASSWORD = 'pw-Sup3r-S3cret-7d1f';
@@ -30,7 +36,8 @@ afterAll(async () => {
 async function failedCall(
   h: LoopbackHandler | undefined,
   options: Partial<ConnectClientOptions> = {},
-  call: (c: ConnectClient) => Promise<CallResult<unknown>> = (c) => c.call('ListKafkaConnections', { filter: '', orderBy: '', pageSize: 0 }),
+  call: (c: ConnectClient) => Promise<CallResult<unknown>> = (c) =>
+    c.call('ListKafkaConnections', { filter: '', orderBy: '', pageSize: 0 }),
 ): Promise<CallError> {
   if (h) handler = h;
   const bearer = options.auth?.kind === 'bearer';
@@ -93,7 +100,10 @@ describe('transport failures', () => {
   });
 
   it('a server that never answers hits the deadline', async () => {
-    const err = await failedCall(() => undefined, { timeoutMs: 150, auth: { kind: 'bearer', token: new Secret(TOKEN) } });
+    const err = await failedCall(() => undefined, {
+      timeoutMs: 150,
+      auth: { kind: 'bearer', token: new Secret(TOKEN) },
+    });
     expect(err).toMatchObject({ kind: 'transport', code: 'deadline_exceeded' });
     expect(err.message).toContain('150 ms');
     expect(err.elapsedMs).toBeGreaterThanOrEqual(140);
@@ -116,7 +126,11 @@ describe('transport failures', () => {
   it("the caller's signal cancels the call", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const err = await failedCall(() => undefined, {}, (c) => c.call('GetUpgradeStatus', {}, { signal: controller.signal }));
+    const err = await failedCall(
+      () => undefined,
+      {},
+      (c) => c.call('GetUpgradeStatus', {}, { signal: controller.signal }),
+    );
     expect(err).toMatchObject({ kind: 'transport', code: 'canceled', operation: 'GetUpgradeStatus' });
     expect(err.retryable).toBe(false);
   });

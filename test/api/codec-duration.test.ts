@@ -44,8 +44,27 @@ describe('parseWireDuration', () => {
   });
 
   it.each([
-    '', 's', '1', '1.s', '.5s', '+1s', '1.5S', '1m', '1ms', '1e3s', ' 1s', '1s ', '--1s', '1,5s', '-s',
-    '1.0000000001s', '1h30m', '0x10s', '1.5.5s', '- 1s', 'NaNs',
+    '',
+    's',
+    '1',
+    '1.s',
+    '.5s',
+    '+1s',
+    '1.5S',
+    '1m',
+    '1ms',
+    '1e3s',
+    ' 1s',
+    '1s ',
+    '--1s',
+    '1,5s',
+    '-s',
+    '1.0000000001s',
+    '1h30m',
+    '0x10s',
+    '1.5.5s',
+    '- 1s',
+    'NaNs',
   ])('refuses %j and names it', (text) => {
     const err = codecError(() => parseWireDuration(text));
     expect(err.reason).toBe('syntax');
@@ -99,20 +118,29 @@ describe('formatWireDuration', () => {
   });
 
   it('parse(format(n)) is the identity over the whole range', () => {
-    fc.assert(fc.property(fc.bigInt({ min: -MAX_NANOS, max: MAX_NANOS }), (n) => parseWireDuration(formatWireDuration(n)) === n));
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -MAX_NANOS, max: MAX_NANOS }),
+        (n) => parseWireDuration(formatWireDuration(n)) === n,
+      ),
+    );
     const small = fc.bigInt({ min: -10n * S, max: 10n * S });
     fc.assert(fc.property(small, (n) => parseWireDuration(formatWireDuration(n)) === n));
   });
 
   it('always uses 0, 3, 6 or 9 fraction digits, the fewest that are exact', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -MAX_NANOS, max: MAX_NANOS }), fc.constantFrom(1n, 1_000n, 1_000_000n, S), (n, unit) => {
-        const v = (n / unit) * unit;
-        const text = formatWireDuration(v);
-        const digits = /\.(\d+)s$/.exec(text)?.[1]?.length ?? 0;
-        const expected = v % S === 0n ? 0 : v % 1_000_000n === 0n ? 3 : v % 1_000n === 0n ? 6 : 9;
-        return digits === expected;
-      }),
+      fc.property(
+        fc.bigInt({ min: -MAX_NANOS, max: MAX_NANOS }),
+        fc.constantFrom(1n, 1_000n, 1_000_000n, S),
+        (n, unit) => {
+          const v = (n / unit) * unit;
+          const text = formatWireDuration(v);
+          const digits = /\.(\d+)s$/.exec(text)?.[1]?.length ?? 0;
+          const expected = v % S === 0n ? 0 : v % 1_000_000n === 0n ? 3 : v % 1_000n === 0n ? 6 : 9;
+          return digits === expected;
+        },
+      ),
     );
   });
 });
@@ -195,7 +223,12 @@ describe('parseFilterDuration', () => {
   });
 
   it('reads every wire duration as the same quantity', () => {
-    fc.assert(fc.property(fc.bigInt({ min: -MAX_NANOS, max: MAX_NANOS }), (n) => parseFilterDuration(formatWireDuration(n)) === n));
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -MAX_NANOS, max: MAX_NANOS }),
+        (n) => parseFilterDuration(formatWireDuration(n)) === n,
+      ),
+    );
   });
 
   it('sums random compounds exactly', () => {

@@ -59,7 +59,9 @@ describe('parseIntLiteral', () => {
 
   it('accepts -0 for signed widths and refuses any minus sign for unsigned ones', () => {
     expect(parseIntLiteral('-0', 'int64')).toBe(0n);
-    expect(codecError(() => parseIntLiteral('-0', 'uint32')).message).toMatch(/negative value -0 not allowed for unsigned uint32/);
+    expect(codecError(() => parseIntLiteral('-0', 'uint32')).message).toMatch(
+      /negative value -0 not allowed for unsigned uint32/,
+    );
     expect(codecError(() => parseIntLiteral('-5', 'uint64')).message).toMatch(/negative/);
   });
 

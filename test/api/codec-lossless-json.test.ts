@@ -32,7 +32,8 @@ function lossy(v: JsonValue): unknown {
   if (Array.isArray(v)) return v.map(lossy);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: lossy(x), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, k, { value: lossy(x), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return v;
@@ -78,8 +79,16 @@ describe('parseJsonLossless: big integers', () => {
     ['1E5', 1e5],
     ['1e-400', 0],
   ])('keeps %s as the literal sent (a JsonNumber)', (text, value) => {
-    for (const parsed of [parseJsonLossless(text), parseJsonLossless(`[${text}]`), parseJsonLossless(`{"x":${text}}`)]) {
-      const n = JSON.stringify(parsed).includes('x') ? (parsed as Record<string, JsonValue>).x : Array.isArray(parsed) ? parsed[0] : parsed;
+    for (const parsed of [
+      parseJsonLossless(text),
+      parseJsonLossless(`[${text}]`),
+      parseJsonLossless(`{"x":${text}}`),
+    ]) {
+      const n = JSON.stringify(parsed).includes('x')
+        ? (parsed as Record<string, JsonValue>).x
+        : Array.isArray(parsed)
+          ? parsed[0]
+          : parsed;
       expect(n).toBeInstanceOf(JsonNumber);
       expect((n as JsonNumber).text).toBe(text);
       expect((n as JsonNumber).value).toBe(value);
@@ -95,11 +104,16 @@ describe('parseJsonLossless: big integers', () => {
       d: 1.5,
       e: [true, false, null],
     });
-    expect(parseJsonLossless('[[[[9223372036854775807]]],{"x":{}},[]]')).toEqual([[[[9223372036854775807n]]], { x: {} }, []]);
+    expect(parseJsonLossless('[[[[9223372036854775807]]],{"x":{}},[]]')).toEqual([
+      [[[9223372036854775807n]]],
+      { x: {} },
+      [],
+    ]);
   });
 
   it('leaves digit runs inside strings and keys alone', () => {
-    const text = '{"a":"9223372036854775807","b":"x, 12345678901234567890","c":":[12345678901234567890","12345678901234567890":1}';
+    const text =
+      '{"a":"9223372036854775807","b":"x, 12345678901234567890","c":":[12345678901234567890","12345678901234567890":1}';
     expect(parseJsonLossless(text)).toEqual(JSON.parse(text));
     expect(parseJsonLossless(`[${text}, ${BIG}]`)).toEqual([JSON.parse(text), BigInt(BIG)]);
   });
@@ -107,7 +121,12 @@ describe('parseJsonLossless: big integers', () => {
   it('reads a typical server answer exactly', () => {
     const text = `{"connections":[{"uid":"a","totalRequestStatistics":{"fetchBytes":"18446744073709551615","requestCount":9223372036854775807}}],"totalSize":"1"}`;
     expect(parseJsonLossless(text)).toEqual({
-      connections: [{ uid: 'a', totalRequestStatistics: { fetchBytes: '18446744073709551615', requestCount: 9223372036854775807n } }],
+      connections: [
+        {
+          uid: 'a',
+          totalRequestStatistics: { fetchBytes: '18446744073709551615', requestCount: 9223372036854775807n },
+        },
+      ],
       totalSize: '1',
     });
   });
@@ -141,7 +160,18 @@ describe('needsSlowPath', () => {
 
 describe('parseJsonLossless: agrees with JSON.parse', () => {
   const samples = [
-    '{}', '[]', '""', 'true', 'false', 'null', '0', '-1', '3.25', '-1.5e-7', '1E+2', '1e2',
+    '{}',
+    '[]',
+    '""',
+    'true',
+    'false',
+    'null',
+    '0',
+    '-1',
+    '3.25',
+    '-1.5e-7',
+    '1E+2',
+    '1e2',
     '{"a":1,"b":[1,2,{"c":null}],"d":"x"}',
     ' \t\r\n{ "a" : [ 1 , 2 ] } \n',
     '"\\u00e9\\n\\t\\"\\\\\\/\\b\\f\\r"',
@@ -234,7 +264,9 @@ describe('parseJsonLossless: nesting', () => {
     const err = syntaxError(() => parseJsonLossless(nest(MAX_JSON_DEPTH + 1, BIG)));
     expect(err.detail).toBe(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
     expect(err.offset).toBe(MAX_JSON_DEPTH);
-    expect(syntaxError(() => parseJsonLossless(`${'{"a":'.repeat(600)}${BIG}${'}'.repeat(600)}`)).detail).toMatch(/nesting/);
+    expect(syntaxError(() => parseJsonLossless(`${'{"a":'.repeat(600)}${BIG}${'}'.repeat(600)}`)).detail).toMatch(
+      /nesting/,
+    );
     expect(syntaxError(() => parseJsonLossless(nest(MAX_JSON_DEPTH + 1, '') + BIG)).detail).toMatch(/nesting/);
   });
 
@@ -244,14 +276,22 @@ describe('parseJsonLossless: nesting', () => {
   });
 
   it('bounds the JSON.parse fast path too: 5,000 levels are a JsonDepthError, not a stack overflow later', () => {
-    for (const text of [nest(5_000, '1'), nest(5_000, ''), `{"a":${nest(MAX_JSON_DEPTH, '"x"')}}`, `{"a":"[[[[","c":${'{"b":'.repeat(600)}1${'}'.repeat(600)}}`]) {
+    for (const text of [
+      nest(5_000, '1'),
+      nest(5_000, ''),
+      `{"a":${nest(MAX_JSON_DEPTH, '"x"')}}`,
+      `{"a":"[[[[","c":${'{"b":'.repeat(600)}1${'}'.repeat(600)}}`,
+    ]) {
       const err = syntaxError(() => parseJsonLossless(text));
       expect(err).toBeInstanceOf(JsonDepthError);
       expect(err.message).toMatch(/nesting deeper than 512 levels/);
       expect(() => parseJsonLossless(new TextEncoder().encode(text))).toThrow(JsonDepthError);
     }
     // brackets inside strings do not count
-    expect(parseJsonLossless(`{"a":"${'['.repeat(5000)}","b":${String.raw`"\\"`}}`)).toEqual({ a: '['.repeat(5000), b: '\\' });
+    expect(parseJsonLossless(`{"a":"${'['.repeat(5000)}","b":${String.raw`"\\"`}}`)).toEqual({
+      a: '['.repeat(5000),
+      b: '\\',
+    });
     expect(() => parseJsonLossless(nest(MAX_JSON_DEPTH, '1'))).not.toThrow();
   });
 });
@@ -354,14 +394,26 @@ describe('parseJsonLossless: syntax errors', () => {
 describe('stringifyJson', () => {
   it('writes bigints as bare integers', () => {
     expect(stringifyJson(18446744073709551615n)).toBe('18446744073709551615');
-    expect(stringifyJson({ a: [1, -9223372036854775808n, 'x'], b: null })).toBe('{"a":[1,-9223372036854775808,"x"],"b":null}');
+    expect(stringifyJson({ a: [1, -9223372036854775808n, 'x'], b: null })).toBe(
+      '{"a":[1,-9223372036854775808,"x"],"b":null}',
+    );
     expect(stringifyJson(1n)).toBe('1');
   });
 
   it('behaves like JSON.stringify otherwise', () => {
-    const odd = { a: undefined, b: Number.NaN, c: [undefined, Number.POSITIVE_INFINITY], d: '\u2028"\\\n', e: -0, f: 1e21 } as unknown as JsonValue;
+    const odd = {
+      a: undefined,
+      b: Number.NaN,
+      c: [undefined, Number.POSITIVE_INFINITY],
+      d: '\u2028"\\\n',
+      e: -0,
+      f: 1e21,
+    } as unknown as JsonValue;
     expect(stringifyJson(odd)).toBe(JSON.stringify(odd));
-    fc.assert(fc.property(fc.jsonValue(), (v) => stringifyJson(v as JsonValue) === JSON.stringify(v)), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => stringifyJson(v as JsonValue) === JSON.stringify(v)),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps an own __proto__ key', () => {

@@ -264,6 +264,11 @@ describe('millisecond conversions', () => {
   });
 
   it('round-trips whole milliseconds', () => {
-    fc.assert(fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (ms) => timestampToMillis(timestampFromMillis(ms)) === ms));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -8.64e15, max: 8.64e15 }),
+        (ms) => timestampToMillis(timestampFromMillis(ms)) === ms,
+      ),
+    );
   });
 });

@@ -38,10 +38,23 @@ describe('enum tables', () => {
   it('covers every enum of the spec', () => {
     expect(ALL_ENUMS.map((e) => e.prefix).sort()).toEqual(
       [
-        'ACL_OPERATION_', 'ACL_PATTERN_', 'ACL_PERMISSION_TYPE_', 'ACL_RESOURCE_', 'AUTHENTICATION_MECHANISM_',
-        'AUTHENTICATION_STATE_', 'FILTER_TYPE_', 'FINALIZATION_STATE_', 'ICEBERG_LIFECYCLE_STATE_',
-        'KAFKA_CONNECTION_STATE_', 'PATTERN_TYPE_', 'SCHEMA_REGISTRY_SYNC_TYPE_', 'SCRAM_MECHANISM_',
-        'SHADOW_LINK_STATE_', 'SHADOW_TOPIC_STATE_', 'TASK_STATE_', 'UNSUPPORTED_SCHEMA_FEATURE_POLICY_',
+        'ACL_OPERATION_',
+        'ACL_PATTERN_',
+        'ACL_PERMISSION_TYPE_',
+        'ACL_RESOURCE_',
+        'AUTHENTICATION_MECHANISM_',
+        'AUTHENTICATION_STATE_',
+        'FILTER_TYPE_',
+        'FINALIZATION_STATE_',
+        'ICEBERG_LIFECYCLE_STATE_',
+        'KAFKA_CONNECTION_STATE_',
+        'PATTERN_TYPE_',
+        'SCHEMA_REGISTRY_SYNC_TYPE_',
+        'SCRAM_MECHANISM_',
+        'SHADOW_LINK_STATE_',
+        'SHADOW_TOPIC_STATE_',
+        'TASK_STATE_',
+        'UNSUPPORTED_SCHEMA_FEATURE_POLICY_',
       ].sort(),
     );
   });

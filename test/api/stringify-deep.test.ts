@@ -25,7 +25,12 @@ describe('stringifyJson on hostile values', () => {
   });
 
   it('lets the failure of a value that throws through (the store turns it into a failed poll)', () => {
-    const bad = Object.defineProperty({}, 'x', { enumerable: true, get: () => { throw new Error('injected'); } });
+    const bad = Object.defineProperty({}, 'x', {
+      enumerable: true,
+      get: () => {
+        throw new Error('injected');
+      },
+    });
     expect(() => stringifyJson(bad as JsonValue)).toThrow('injected');
   });
 });

@@ -11,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 import { ConnectClient } from '../../src/api/client/index.ts';
-import { JsonDepthError, JsonNumber, MAX_JSON_DEPTH, parseJsonLossless, stringifyJson, type JsonValue } from '../../src/api/codec/index.ts';
+import {
+  JsonDepthError,
+  JsonNumber,
+  MAX_JSON_DEPTH,
+  parseJsonLossless,
+  stringifyJson,
+  type JsonValue,
+} from '../../src/api/codec/index.ts';
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../../src/api/schema/operations.ts';
 import { decodeAnswer, encodeAnswer, parseAnswer } from '../../src/api/wire/answers.ts';
 import { defaultMessage } from '../../src/api/wire/defaults.ts';
@@ -62,18 +69,23 @@ describe('every parse path refuses nesting beyond the bound with a typed error',
 });
 
 describe('numbers in unknown fields keep the literal sent (issue 19, point 6)', () => {
-  it.each(['1e400', '-1e400', '1.50', '-0', '1E5', '0.1000000000000000055511151231257827', '123456789012345678901234567890'])(
-    '%s survives decode and encode on every path',
-    (literal) => {
-      const body = bodyWith('GetIcebergStatus', `{"n":${literal},"list":[${literal}]}`);
-      for (const input of [Buffer.from(body), body]) {
-        const decoded = parseAnswer('GetIcebergStatus', input);
-        expect(encodeAnswer('GetIcebergStatus', decoded)).toContain(`"zUnknown":{"n":${literal},"list":[${literal}]}`);
-      }
-      const tree = parseJsonLossless(body) as Record<string, JsonValue>;
-      expect(stringifyJson(tree)).toBe(body);
-    },
-  );
+  it.each([
+    '1e400',
+    '-1e400',
+    '1.50',
+    '-0',
+    '1E5',
+    '0.1000000000000000055511151231257827',
+    '123456789012345678901234567890',
+  ])('%s survives decode and encode on every path', (literal) => {
+    const body = bodyWith('GetIcebergStatus', `{"n":${literal},"list":[${literal}]}`);
+    for (const input of [Buffer.from(body), body]) {
+      const decoded = parseAnswer('GetIcebergStatus', input);
+      expect(encodeAnswer('GetIcebergStatus', decoded)).toContain(`"zUnknown":{"n":${literal},"list":[${literal}]}`);
+    }
+    const tree = parseJsonLossless(body) as Record<string, JsonValue>;
+    expect(stringifyJson(tree)).toBe(body);
+  });
 
   it('an integral literal in exponent or fraction form still decodes into an integer field', () => {
     const decoded = parseAnswer('GetUpgradeStatus', Buffer.from('{"activeVersion":1.0e1,"members":[{"nodeId":2E0}]}'));
@@ -118,13 +130,20 @@ describe('import of a too-deep answer stores a failed poll with the reason', () 
     try {
       writeFileSync(join(dir, 'deep.json'), body);
       const io = memoryIo({ cwd: dir });
-      const code = await main(['--db', join(dir, 'h.db'), 'import', '--op', 'GetUpgradeStatus', '--at', '2025-09-01T10:00:00Z', 'deep.json'], io);
+      const code = await main(
+        ['--db', join(dir, 'h.db'), 'import', '--op', 'GetUpgradeStatus', '--at', '2025-09-01T10:00:00Z', 'deep.json'],
+        io,
+      );
       expect(code).toBe(1);
       expect(io.err()).toContain(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
       expect(io.err()).toContain('stored as failed poll');
       expect(io.err()).not.toMatch(/call stack|RangeError/);
       const db = new Database(join(dir, 'h.db'), { readonly: true });
-      const row = db.prepare('SELECT ok, kind, message, (SELECT length(body) FROM poll_raw WHERE poll_id = poll.id) AS raw FROM poll').get() as Record<string, unknown>;
+      const row = db
+        .prepare(
+          'SELECT ok, kind, message, (SELECT length(body) FROM poll_raw WHERE poll_id = poll.id) AS raw FROM poll',
+        )
+        .get() as Record<string, unknown>;
       db.close();
       expect(row).toMatchObject({ ok: 0, kind: 'invalid_answer' });
       expect(String(row.message)).toContain('nesting deeper than');

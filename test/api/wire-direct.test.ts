@@ -42,7 +42,11 @@ function failure(err: unknown): unknown {
 function ordered(v: unknown): unknown {
   if (Array.isArray(v)) return ['array', v.map(ordered)];
   if (v !== null && typeof v === 'object') {
-    return ['object', Object.getPrototypeOf(v) === Object.prototype, Object.entries(v).map(([k, x]) => [k, ordered(x)])];
+    return [
+      'object',
+      Object.getPrototypeOf(v) === Object.prototype,
+      Object.entries(v).map(([k, x]) => [k, ordered(x)]),
+    ];
   }
   return [typeof v, v];
 }
@@ -70,11 +74,19 @@ describe('direct decoder: the forms the server writes are read in place', () => 
   });
 
   it('simulated connection answers, with unknown fields and counters at the edges of int64', () => {
-    const world = new ConnectionWorld({ connections: 300, churn: 0.05, seed: 9, unknownFields: true, hugeCounters: true });
+    const world = new ConnectionWorld({
+      connections: 300,
+      churn: 0.05,
+      seed: 9,
+      unknownFields: true,
+      hugeCounters: true,
+    });
     for (let i = 0; i < 4; i++) {
       const body = bytes(encodeAnswer('ListKafkaConnections', world.next().answer));
       expectDirect(LIST, body);
-      expect(parseAnswer('ListKafkaConnections', body)).toEqual(parseAnswer('ListKafkaConnections', body.toString('utf8')));
+      expect(parseAnswer('ListKafkaConnections', body)).toEqual(
+        parseAnswer('ListKafkaConnections', body.toString('utf8')),
+      );
     }
   });
 
@@ -100,7 +112,22 @@ describe('direct decoder: the forms the server writes are read in place', () => 
   });
 
   it('reads int32 and uint32 at their extremes, and every integer form JSON allows', () => {
-    const ports = ['0', '-0', '2147483647', '-2147483648', '2147483648', '1.0', '1e3', '"42"', '-1', '4294967295', '01', '-01', '00', '-'];
+    const ports = [
+      '0',
+      '-0',
+      '2147483647',
+      '-2147483648',
+      '2147483648',
+      '1.0',
+      '1e3',
+      '"42"',
+      '-1',
+      '4294967295',
+      '01',
+      '-01',
+      '00',
+      '-',
+    ];
     for (const port of [...ports, '12345678901']) {
       expectSame(LIST, bytes(connection(`"source":{"ipAddress":"h","port":${port}}`)));
     }
@@ -188,12 +215,23 @@ describe('direct decoder: the forms the server writes are read in place', () => 
   });
 
   it('fills missing fields with defaults and skips null, as the reference does', () => {
-    for (const body of ['{}', '{"connections":[{}]}', connection('"uid":null,"source":null,"apiVersions":null'), '{"connections":null}']) {
+    for (const body of [
+      '{}',
+      '{"connections":[{}]}',
+      connection('"uid":null,"source":null,"apiVersions":null'),
+      '{"connections":null}',
+    ]) {
       expectDirect(LIST, bytes(body));
     }
     const iceberg = OPERATIONS.GetIcebergStatus.response;
-    expectDirect(iceberg, bytes('{"topics":[{"topic":"t","partitions":[{"partition":0,"lastCommittedOffset":null}]}]}'));
-    expectDirect(iceberg, bytes('{"topics":[{"topic":"t","partitions":[{"partition":0,"lastCommittedOffset":"12"}]}]}'));
+    expectDirect(
+      iceberg,
+      bytes('{"topics":[{"topic":"t","partitions":[{"partition":0,"lastCommittedOffset":null}]}]}'),
+    );
+    expectDirect(
+      iceberg,
+      bytes('{"topics":[{"topic":"t","partitions":[{"partition":0,"lastCommittedOffset":"12"}]}]}'),
+    );
   });
 
   it('reads snake_case keys, keys out of order, whitespace, escapes, non-ASCII text and a BOM', () => {
@@ -216,12 +254,14 @@ describe('direct decoder: the forms the server writes are read in place', () => 
     ];
     // twice: the second time the texts come from the caches
     for (let round = 0; round < 2; round++) for (const f of forms) expectDirect(LIST, bytes(connection(f)));
-    const alias = '{"shadowLink":{"configurations":{"consumerOffsetSyncOptions":{"groupFilters":[{"patternType":"PATTERN_TYPE_PREFIXED"}]}}}}';
+    const alias =
+      '{"shadowLink":{"configurations":{"consumerOffsetSyncOptions":{"groupFilters":[{"patternType":"PATTERN_TYPE_PREFIXED"}]}}}}';
     expectSame(OPERATIONS.GetShadowLink.response, bytes(alias));
   });
 
   it('builds records in one step or field by field with the same keys in the same order', () => {
-    const full = (fields: string) => `{"fetchBytes":"1","produceBatchCount":"2","produceBytes":"3","requestCount":"4"${fields}}`;
+    const full = (fields: string) =>
+      `{"fetchBytes":"1","produceBatchCount":"2","produceBytes":"3","requestCount":"4"${fields}}`;
     const stats = [
       full(''), // in schema order: one step
       full(',"extra":{"a":1}'),
@@ -235,7 +275,9 @@ describe('direct decoder: the forms the server writes are read in place', () => 
       '{}',
     ];
     for (const s of stats) {
-      const body = bytes(`{"connections":[{"totalRequestStatistics":${s},"recentRequestStatistics":${full('')}},{"totalRequestStatistics":${s}}]}`);
+      const body = bytes(
+        `{"connections":[{"totalRequestStatistics":${s},"recentRequestStatistics":${full('')}},{"totalRequestStatistics":${s}}]}`,
+      );
       expectDirect(LIST, body);
     }
   });
@@ -243,11 +285,17 @@ describe('direct decoder: the forms the server writes are read in place', () => 
   it('keeps nothing of an answer once it is decoded (both decoders)', async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    const body = bytes(encodeAnswer('ListKafkaConnections', new ConnectionWorld({ connections: 50, seed: 8 }).next().answer));
+    const body = bytes(
+      encodeAnswer('ListKafkaConnections', new ConnectionWorld({ connections: 50, seed: 8 }).next().answer),
+    );
     const refs = (() => {
       const direct = decodeMessageBytes(LIST, body) as { connections: object[] };
       const reference = decodeMessage(LIST, parseJsonLossless(body)) as { connections: object[] };
-      return [new WeakRef(direct.connections), new WeakRef(direct.connections[49]!), new WeakRef(reference.connections)];
+      return [
+        new WeakRef(direct.connections),
+        new WeakRef(direct.connections[49]!),
+        new WeakRef(reference.connections),
+      ];
     })();
     await new Promise((resolve) => setTimeout(resolve, 0));
     gc();
@@ -283,10 +331,14 @@ describe('decoders where code generation is forbidden', () => {
       const same = isDeepStrictEqual(direct, reference) && keys(direct) === keys(reference);
       process.stdout.write(JSON.stringify({ refused, same, rows: direct.connections.length }));
     `;
-    const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: new URL('../..', import.meta.url),
-      encoding: 'utf8',
-    });
+    const out = execFileSync(
+      process.execPath,
+      ['--disallow-code-generation-from-strings', '--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        cwd: new URL('../..', import.meta.url),
+        encoding: 'utf8',
+      },
+    );
     expect(JSON.parse(out)).toEqual({ refused: true, same: true, rows: 40 });
   });
 });
@@ -332,8 +384,23 @@ describe('direct decoder: everything else gives the reference result or error', 
   });
 
   it('reports malformed JSON as the reference does', () => {
-    const bodies = ['', ' ', '{', '{"connections":[', '{"uid":"a}', '{"totalSize":"1",}', '{"totalSize":01}', '{"x":tru}', '{} {}',
-      '{"connections":[{"uid":"a\u0001"}]}', '{"a":1 "b":2}', '{"totalSize":"1"}x', '{"x":-}', '{"x":[1,]}', '{"x":{"a" 1}}'];
+    const bodies = [
+      '',
+      ' ',
+      '{',
+      '{"connections":[',
+      '{"uid":"a}',
+      '{"totalSize":"1",}',
+      '{"totalSize":01}',
+      '{"x":tru}',
+      '{} {}',
+      '{"connections":[{"uid":"a\u0001"}]}',
+      '{"a":1 "b":2}',
+      '{"totalSize":"1"}x',
+      '{"x":-}',
+      '{"x":[1,]}',
+      '{"x":{"a" 1}}',
+    ];
     for (const body of bodies) expectSame(LIST, bytes(body));
   });
 
@@ -347,14 +414,20 @@ describe('direct decoder: everything else gives the reference result or error', 
       connection('"apiVersions":{"3":1,"3":2}'),
     ];
     for (const body of bodies) expectSame(LIST, bytes(body));
-    const conflict = '{"shadowLink":{"configurations":{"clientOptions":{"authenticationConfiguration":{"plainConfiguration":{},"scramConfiguration":{}}}}}}';
+    const conflict =
+      '{"shadowLink":{"configurations":{"clientOptions":{"authenticationConfiguration":{"plainConfiguration":{},"scramConfiguration":{}}}}}}';
     expectSame(OPERATIONS.GetShadowLink.response, bytes(conflict));
   });
 
   it('leaves deep nesting and invalid UTF-8 to the reference', () => {
     const deep = `${'['.repeat(600)}${']'.repeat(600)}`;
-    for (const body of [connection(`"x":${deep}`), connection(`"x":${deep},"y":12345678901234567890`)]) expectSame(LIST, bytes(body));
-    const invalid = Buffer.concat([bytes('{"connections":[{"uid":"a'), Buffer.from([0xff, 0xe2, 0x82, 0xed, 0xa0, 0x80]), bytes('b"}]}')]);
+    for (const body of [connection(`"x":${deep}`), connection(`"x":${deep},"y":12345678901234567890`)])
+      expectSame(LIST, bytes(body));
+    const invalid = Buffer.concat([
+      bytes('{"connections":[{"uid":"a'),
+      Buffer.from([0xff, 0xe2, 0x82, 0xed, 0xa0, 0x80]),
+      bytes('b"}]}'),
+    ]);
     expectSame(LIST, invalid);
     expect(tryDecodeDirect(LIST, invalid)).toBeDefined();
   });
@@ -366,15 +439,23 @@ describe('direct decoder: everything else gives the reference result or error', 
 
   it('random damage to an answer gives the reference value or error', () => {
     const body = bytes(encodeAnswer('ListKafkaConnections', sampleMessage(LIST, rng(2)) as never));
-    const damage = fc.array(fc.tuple(fc.nat({ max: body.length - 1 }), fc.oneof(fc.constantFrom(...bytes('"{}[],:0123456789-.etrufanl\\ \n')), fc.nat({ max: 255 }))), {
-      minLength: 1,
-      maxLength: 3,
-    });
+    const damage = fc.array(
+      fc.tuple(
+        fc.nat({ max: body.length - 1 }),
+        fc.oneof(fc.constantFrom(...bytes('"{}[],:0123456789-.etrufanl\\ \n')), fc.nat({ max: 255 })),
+      ),
+      {
+        minLength: 1,
+        maxLength: 3,
+      },
+    );
     fc.assert(
       fc.property(damage, fc.boolean(), (edits, insert) => {
         let damaged = Buffer.from(body);
         for (const [at, byte] of edits) {
-          damaged = insert ? Buffer.concat([damaged.subarray(0, at), Buffer.from([byte]), damaged.subarray(at)]) : damaged;
+          damaged = insert
+            ? Buffer.concat([damaged.subarray(0, at), Buffer.from([byte]), damaged.subarray(at)])
+            : damaged;
           if (!insert) damaged[at] = byte;
         }
         expectSame(LIST, damaged);

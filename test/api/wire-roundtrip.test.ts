@@ -57,7 +57,8 @@ describe.each(OPERATION_NAMES)('%s answer', (op) => {
     const tree = encodeAnswerTree(op, sample(op, 7));
     walk(tree, (_k, v) => {
       expect(typeof v).not.toBe('bigint');
-      if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)) expect(v).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
+      if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v))
+        expect(v).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
       if (typeof v === 'number') expect(Number.isSafeInteger(v)).toBe(true);
     });
   });
@@ -83,7 +84,10 @@ describe.each(OPERATION_NAMES)('%s answer', (op) => {
   });
 
   it('keeps unknown fields at the top level and re-encodes them', () => {
-    const tree = { ...encodeAnswerTree(op, sample(op)), futureField: { nested: [1, 'two', null], big: 18446744073709551615n } };
+    const tree = {
+      ...encodeAnswerTree(op, sample(op)),
+      futureField: { nested: [1, 'two', null], big: 18446744073709551615n },
+    };
     const decoded = decodeAnswer(op, tree) as { $unknown?: Record<string, unknown> };
     expect(decoded.$unknown).toEqual({ futureField: { nested: [1, 'two', null], big: 18446744073709551615n } });
     const again = parseAnswer(op, encodeAnswer(op, decoded as never));
@@ -108,7 +112,10 @@ describe('validation errors name the JSON path', () => {
       [{ connections: [{ clientId: 5 }] }, 'connections[0].clientId: expected string, got 5'],
       [{ connections: [{ tlsInfo: { enabled: 'yes' } }] }, 'connections[0].tlsInfo.enabled: expected boolean'],
       [{ connections: [{ state: true }] }, 'connections[0].state: expected KafkaConnectionState name'],
-      [{ connections: [{ apiVersions: { x: 1 } }] }, 'connections[0].apiVersions["x"]: map key must be a decimal integer'],
+      [
+        { connections: [{ apiVersions: { x: 1 } }] },
+        'connections[0].apiVersions["x"]: map key must be a decimal integer',
+      ],
       [{ connections: [{ apiVersions: { '3': '9x' } }] }, 'connections[0].apiVersions["3"]'],
       [{ connections: {} }, 'connections: expected array, got object'],
       [{ connections: [{ source: 'host' }] }, 'connections[0].source: expected object SourceAddress'],
@@ -117,8 +124,14 @@ describe('validation errors name the JSON path', () => {
       [{ totalSize: 1.5 }, 'totalSize: expected uint64, got 1.5'],
       [{ totalSize: '-1' }, 'totalSize: value -1 out of range for uint64'],
       [{ connections: [{ shardId: -1 }] }, 'connections[0].shardId: value -1 out of range for uint32'],
-      [{ connections: [{ source: { port: 4294967296 } }] }, 'connections[0].source.port: value 4294967296 out of range for uint32'],
-      [{ connections: [{ totalRequestStatistics: { requestCount: '18446744073709551616' } }] }, 'out of range for uint64'],
+      [
+        { connections: [{ source: { port: 4294967296 } }] },
+        'connections[0].source.port: value 4294967296 out of range for uint32',
+      ],
+      [
+        { connections: [{ totalRequestStatistics: { requestCount: '18446744073709551616' } }] },
+        'out of range for uint64',
+      ],
     ];
     for (const [tree, message] of cases) {
       expect(() => decodeAnswer('ListKafkaConnections', tree), message).toThrow(message);
@@ -148,13 +161,18 @@ describe('lenient input the wire allows', () => {
   });
 
   it('reads enums given as numbers and keeps unknown names as raw text', () => {
-    const a = decodeAnswer('ListKafkaConnections', { connections: [{ state: 3 }, { state: 'KAFKA_CONNECTION_STATE_NEW_THING' }] });
+    const a = decodeAnswer('ListKafkaConnections', {
+      connections: [{ state: 3 }, { state: 'KAFKA_CONNECTION_STATE_NEW_THING' }],
+    });
     expect(a.connections[0]!.state).toBe('KAFKA_CONNECTION_STATE_CLOSED');
     expect(a.connections[1]!.state).toBe('KAFKA_CONNECTION_STATE_NEW_THING');
   });
 
   it('reads null as the default and leaves absent Iceberg offsets unset', () => {
-    const a = decodeAnswer('GetIcebergStatus', { catalog: null, topics: [{ topic: 't', partitions: [{ partition: 0, lastCommittedOffset: null }] }] });
+    const a = decodeAnswer('GetIcebergStatus', {
+      catalog: null,
+      topics: [{ topic: 't', partitions: [{ partition: 0, lastCommittedOffset: null }] }],
+    });
     expect(a.catalog.reachable).toBe(false);
     expect(a.topics[0]!.partitions[0]!.lastCommittedOffset).toBeUndefined();
     expect(encodeAnswer('GetIcebergStatus', a)).not.toContain('lastCommittedOffset');
@@ -162,8 +180,12 @@ describe('lenient input the wire allows', () => {
 
   it('maps the PATTERN_TYPE_PREFIXED alias to the name the server writes', () => {
     const a = decodeAnswer('GetShadowLink', {
-      shadowLink: { configurations: { consumerOffsetSyncOptions: { groupFilters: [{ patternType: 'PATTERN_TYPE_PREFIXED' }] } } },
+      shadowLink: {
+        configurations: { consumerOffsetSyncOptions: { groupFilters: [{ patternType: 'PATTERN_TYPE_PREFIXED' }] } },
+      },
     });
-    expect(a.shadowLink.configurations.consumerOffsetSyncOptions.groupFilters[0]!.patternType).toBe('PATTERN_TYPE_PREFIX');
+    expect(a.shadowLink.configurations.consumerOffsetSyncOptions.groupFilters[0]!.patternType).toBe(
+      'PATTERN_TYPE_PREFIX',
+    );
   });
 });

@@ -40,7 +40,8 @@ function sources(dir: string): string[] {
 /** The relative specifiers a file imports: `from '…'`, `import '…'` and `import('…')`. */
 function specifiers(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)['"](\.[^'"]+)['"]/gm)) out.push(m[1] as string);
+  for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)['"](\.[^'"]+)['"]/gm))
+    out.push(m[1] as string);
   return out;
 }
 
@@ -63,7 +64,9 @@ const edges: Edge[] = sources(SRC).flatMap((file) => {
   return specifiers(readFileSync(file, 'utf8')).flatMap((spec) => {
     const target = resolve(dirname(file), spec);
     const to = moduleOf(target);
-    return to === undefined || to === from ? [] : [{ file: relative(SRC, file), from, to, target: relative(SRC, target) }];
+    return to === undefined || to === from
+      ? []
+      : [{ file: relative(SRC, file), from, to, target: relative(SRC, target) }];
   });
 });
 
@@ -71,16 +74,24 @@ describe('module boundaries (docs/architecture.md)', () => {
   it('finds the imports it checks', () => {
     expect(edges.length).toBeGreaterThan(50);
     // every module but src/api imports another one
-    expect(Object.keys(ALLOWED).filter((m) => m !== 'api').sort()).toEqual([...new Set(edges.map((e) => e.from))].sort());
+    expect(
+      Object.keys(ALLOWED)
+        .filter((m) => m !== 'api')
+        .sort(),
+    ).toEqual([...new Set(edges.map((e) => e.from))].sort());
   });
 
   it('every import between modules is an allowed edge', () => {
-    const bad = edges.filter((e) => !(ALLOWED[e.from] ?? []).includes(e.to)).map((e) => `${e.file} imports ${e.target}`);
+    const bad = edges
+      .filter((e) => !(ALLOWED[e.from] ?? []).includes(e.to))
+      .map((e) => `${e.file} imports ${e.target}`);
     expect(bad).toEqual([]);
   });
 
   it('the collector sees only the store’s writer contract', () => {
-    const bad = edges.filter((e) => e.from === 'collector' && e.to === 'db' && e.target !== 'db/poll-record.ts').map((e) => `${e.file} imports ${e.target}`);
+    const bad = edges
+      .filter((e) => e.from === 'collector' && e.to === 'db' && e.target !== 'db/poll-record.ts')
+      .map((e) => `${e.file} imports ${e.target}`);
     expect(bad).toEqual([]);
   });
 
@@ -95,7 +106,10 @@ describe('module boundaries (docs/architecture.md)', () => {
       const eager = [...text.matchAll(/^\s*import\s+(?!type\b)[^;]*?from\s+['"](\.[^'"]+)['"]/gm)]
         .map((m) => resolve(dirname(file), m[1] as string))
         .filter((t) => moduleOf(t) === 'tui' || (moduleOf(t) === 'sim' && !t.endsWith('sim/time.ts')));
-      expect(eager.map((t) => relative(SRC, t)), relative(SRC, file)).toEqual([]);
+      expect(
+        eager.map((t) => relative(SRC, t)),
+        relative(SRC, file),
+      ).toEqual([]);
     }
   });
 });

@@ -26,14 +26,23 @@ async function simulated(opts: Partial<SimServerOptions> = {}): Promise<SimServe
   return sim;
 }
 
-async function check(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+async function check(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string }> {
   const io = memoryIo({ cwd: dir, env });
   const code = await main(['--db', join(dir, 'never.db'), 'check', ...args], io);
   return { code, out: io.out(), err: io.err() };
 }
 
 interface Report {
-  clusters: { prefix: string; authentication: string; licence: string; ok: boolean; probes: { operation: string; status: string; detail: string }[] }[];
+  clusters: {
+    prefix: string;
+    authentication: string;
+    licence: string;
+    ok: boolean;
+    probes: { operation: string; status: string; detail: string }[];
+  }[];
 }
 
 describe('flightrec check', () => {
@@ -46,13 +55,27 @@ describe('flightrec check', () => {
     expect(r.out).toContain('service prefix  platform.core.admin.v2: served');
     expect(r.out).toContain('authentication  none configured: accepted');
     expect(r.out).toContain('licence         valid');
-    for (const op of ['GetUpgradeStatus', 'ListKafkaConnections', 'GetIcebergStatus', 'GetShadowLink', 'ListShadowTopics', 'GetShadowTopic']) {
+    for (const op of [
+      'GetUpgradeStatus',
+      'ListKafkaConnections',
+      'GetIcebergStatus',
+      'GetShadowLink',
+      'ListShadowTopics',
+      'GetShadowTopic',
+    ]) {
       expect(r.out).toMatch(new RegExp(`ok +${op}`));
     }
     expect(existsSync(join(dir, 'never.db'))).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
     // read-only: only the six operations were asked, one call each
-    expect(s.lastAnswers.map((a) => a.op)).toEqual(['GetUpgradeStatus', 'ListKafkaConnections', 'GetIcebergStatus', 'GetShadowLink', 'ListShadowTopics', 'GetShadowTopic']);
+    expect(s.lastAnswers.map((a) => a.op)).toEqual([
+      'GetUpgradeStatus',
+      'ListKafkaConnections',
+      'GetIcebergStatus',
+      'GetShadowLink',
+      'ListShadowTopics',
+      'GetShadowTopic',
+    ]);
   });
 
   it('without a link, asks GetShadowLink about a name that does not exist and skips the topic calls', async () => {
@@ -61,8 +84,14 @@ describe('flightrec check', () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out) as Report;
     const probes = doc.clusters[0]!.probes;
-    expect(probes.find((p) => p.operation === 'GetShadowLink')).toMatchObject({ status: 'answers', detail: expect.stringContaining('served') });
-    expect(probes.filter((p) => p.status === 'skipped').map((p) => p.operation)).toEqual(['ListShadowTopics', 'GetShadowTopic']);
+    expect(probes.find((p) => p.operation === 'GetShadowLink')).toMatchObject({
+      status: 'answers',
+      detail: expect.stringContaining('served'),
+    });
+    expect(probes.filter((p) => p.status === 'skipped').map((p) => p.operation)).toEqual([
+      'ListShadowTopics',
+      'GetShadowTopic',
+    ]);
   });
 
   it('says what 404s mean when the cluster serves another prefix, and that the right one works', async () => {
@@ -72,14 +101,19 @@ describe('flightrec check', () => {
     expect(wrong.out).toContain('NOT SERVED');
     expect(wrong.out).toContain('does not serve platform.core.admin.v2');
     expect(wrong.out).toContain('--service-prefix');
-    expect(wrong.out).toMatch(/404 +GetUpgradeStatus +the server does not serve \/platform\.core\.admin\.v2\.FeaturesService\/GetUpgradeStatus/);
+    expect(wrong.out).toMatch(
+      /404 +GetUpgradeStatus +the server does not serve \/platform\.core\.admin\.v2\.FeaturesService\/GetUpgradeStatus/,
+    );
     const right = await check(['--base-url', s.baseUrl, '--service-prefix', 'acme.core.admin.v2']);
     expect(right.code).toBe(0);
     expect(right.out).toContain('acme.core.admin.v2: served');
   });
 
   it('reports refused authentication, missing rights and a missing licence; never prints a secret', async () => {
-    const s = await simulated({ auth: { kind: 'basic', username: 'ops', password: 'pw-Very-S3cret', superuser: false }, licence: false });
+    const s = await simulated({
+      auth: { kind: 'basic', username: 'ops', password: 'pw-Very-S3cret', superuser: false },
+      licence: false,
+    });
     const none = await check(['--base-url', s.baseUrl]);
     expect(none.code).toBe(1);
     expect(none.out).toContain('none configured: REFUSED (401 unauthenticated)');

@@ -20,7 +20,10 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'flightrec-prune-'));
   recording = join(dir, 'recording.db');
   // 2026-01-01T00:00:00Z to 00:10:00Z, every operation on its default schedule; connection polls are stored 8 to a batch
-  const code = await runCli(['--db', recording, 'collect', '--simulate', 'quiet', '--for', '10m', '--connections', '30'], memoryIo({ cwd: dir }));
+  const code = await runCli(
+    ['--db', recording, 'collect', '--simulate', 'quiet', '--for', '10m', '--connections', '30'],
+    memoryIo({ cwd: dir }),
+  );
   expect(code).toBe(0);
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,7 +55,12 @@ describe('db prune', () => {
     expect(await runCli(['--db', db, '-o', 'json', 'db', 'prune', '--older-than', CUT, '--dry-run'], dry)).toBe(0);
     expect(sha(db)).toBe(before);
     expect(existsSync(`${db}-wal`)).toBe(false);
-    const plan = JSON.parse(dry.out()) as Record<string, unknown> & { samples: Record<string, number>; bytes: number; from: string; to: string };
+    const plan = JSON.parse(dry.out()) as Record<string, unknown> & {
+      samples: Record<string, number>;
+      bytes: number;
+      from: string;
+      to: string;
+    };
     expect(plan).toMatchObject({ dryRun: true, olderThan: CUT, from: '2026-01-01T00:00:00Z' });
     expect(plan.polls).toBeGreaterThan(0);
     expect(plan.samples.connections).toBeGreaterThan(0);
@@ -61,8 +69,12 @@ describe('db prune', () => {
 
     const text = memoryIo({ cwd: dir });
     expect(await runCli(['--db', db, 'db', 'prune', '--older-than', CUT, '--dry-run'], text)).toBe(0);
-    expect(text.out()).toMatch(new RegExp(`^would prune polls before ${CUT}: ${plan.polls} polls, ${plan.connectionBatches} connection batches`));
-    expect(text.out()).toMatch(/samples: connections \d+, .*; about [\d.]+ [KM]iB; polls from 2026-01-01T00:00:00Z to /);
+    expect(text.out()).toMatch(
+      new RegExp(`^would prune polls before ${CUT}: ${plan.polls} polls, ${plan.connectionBatches} connection batches`),
+    );
+    expect(text.out()).toMatch(
+      /samples: connections \d+, .*; about [\d.]+ [KM]iB; polls from 2026-01-01T00:00:00Z to /,
+    );
     expect(sha(db)).toBe(before);
 
     const real = memoryIo({ cwd: dir });
@@ -77,10 +89,14 @@ describe('db prune', () => {
     const before = sha(db);
     const io = memoryIo({ cwd: dir });
     expect(await runCli(['--db', db, 'db', 'prune', '--older-than', '2026-01-01T01:00:00Z'], io)).toBe(2);
-    expect(io.err()).toMatch(/would remove the newest poll of cluster sim: .*ListKafkaConnections.*\(newest poll 2026-01-01T00:10:00Z\).*--force/);
+    expect(io.err()).toMatch(
+      /would remove the newest poll of cluster sim: .*ListKafkaConnections.*\(newest poll 2026-01-01T00:10:00Z\).*--force/,
+    );
     expect(sha(db)).toBe(before);
     const forced = memoryIo({ cwd: dir });
-    expect(await runCli(['--db', db, 'db', 'prune', '--older-than', '2026-01-01T01:00:00Z', '--force'], forced)).toBe(0);
+    expect(await runCli(['--db', db, 'db', 'prune', '--older-than', '2026-01-01T01:00:00Z', '--force'], forced)).toBe(
+      0,
+    );
     expect(forced.out()).toMatch(/^pruned polls before 2026-01-01T01:00:00Z: \d+ polls/);
   });
 
@@ -89,7 +105,9 @@ describe('db prune', () => {
     const before = sha(db);
     const no = { ...memoryIo({ cwd: dir }), stdin: terminal('n\n') };
     expect(await runCli(['--db', db, 'db', 'prune', '--older-than', CUT], no)).toBe(1);
-    expect(no.err()).toMatch(/prune polls before 2026-01-01T00:05:00Z: \d+ polls, .*\nsamples: .*\nDelete them\? This cannot be undone\. \[y\/N\] nothing pruned/);
+    expect(no.err()).toMatch(
+      /prune polls before 2026-01-01T00:05:00Z: \d+ polls, .*\nsamples: .*\nDelete them\? This cannot be undone\. \[y\/N\] nothing pruned/,
+    );
     expect(sha(db)).toBe(before);
 
     const yes = { ...memoryIo({ cwd: dir }), stdin: terminal('y\n') };

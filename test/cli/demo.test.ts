@@ -36,7 +36,13 @@ describe('flightrec demo (what npm start runs), without a terminal', () => {
     const lines = [...io.err().split('\n'), ...before.split('\n')].filter((l) => l.trim() !== '');
     expect(lines.length).toBeLessThanOrEqual(15);
     expect(io.err()).not.toMatch(/GetShadowTopic ok/);
-    for (const expected of ['connections.broker-empty', 'broker/2', 'connections.storm', 'shadow.task-state', 'iceberg.catalog-unreachable']) {
+    for (const expected of [
+      'connections.broker-empty',
+      'broker/2',
+      'connections.storm',
+      'shadow.task-state',
+      'iceberg.catalog-unreachable',
+    ]) {
       expect(out, expected).toContain(expected);
     }
     // the recording ends on the current minute, not in 2026-01-01
@@ -121,7 +127,10 @@ describe('demo parts', () => {
   });
 
   it('draws one short progress line', () => {
-    const text = progressText({ startNs: 0n, lengthNs: 25n * MINUTE_NS, incidentOffsets: [MINUTE_NS, 2n * MINUTE_NS] }, { polls: 412, failed: 0, elapsedNs: 12n * MINUTE_NS + 30_000_000_000n, incidents: 2 });
+    const text = progressText(
+      { startNs: 0n, lengthNs: 25n * MINUTE_NS, incidentOffsets: [MINUTE_NS, 2n * MINUTE_NS] },
+      { polls: 412, failed: 0, elapsedNs: 12n * MINUTE_NS + 30_000_000_000n, incidents: 2 },
+    );
     expect(text).toBe('simulated 12m30s/25m00s · 412 polls · 0 failed · incidents 2/2');
     expect(text.length).toBeLessThan(80);
   });

@@ -32,7 +32,15 @@ describe('flightrec diff', () => {
   });
 
   it('writes the same document as YAML', async () => {
-    const r = await diff(['--from', '2025-09-01T10:00:00Z', '--to', '2025-09-01T10:02:00Z', 'shadow-tasks', '-o', 'yaml']);
+    const r = await diff([
+      '--from',
+      '2025-09-01T10:00:00Z',
+      '--to',
+      '2025-09-01T10:02:00Z',
+      'shadow-tasks',
+      '-o',
+      'yaml',
+    ]);
     expect(r.code).toBe(1);
     const doc = parseYaml(r.out) as { differences: number; resources: { changed: { key: string }[] }[] };
     expect(doc.differences).toBe(1);
@@ -52,7 +60,15 @@ describe('flightrec diff', () => {
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/lag: 0 → 100 \(\+100\)/);
     expect(r.out).toContain('2 changed');
-    const state = await diff(['--from', '2025-09-01T10:00:00Z', '--to', '2025-09-01T10:02:00Z', 'shadow-partitions', '--only', 'state']);
+    const state = await diff([
+      '--from',
+      '2025-09-01T10:00:00Z',
+      '--to',
+      '2025-09-01T10:02:00Z',
+      'shadow-partitions',
+      '--only',
+      'state',
+    ]);
     expect(state.code).toBe(0);
     expect(state.out).toContain('(only state)');
     const bad = await diff(['--from', '-1h', '--to', 'now', '--only', 'moods']);
@@ -61,7 +77,14 @@ describe('flightrec diff', () => {
   });
 
   it('reports an unobserved instant and exits 2: the differences are unknown (trouble, as diff(1))', async () => {
-    const r = await diff(['--from', '2025-09-01T10:00:00Z', '--to', '2025-09-01T10:03:00Z', 'connections', 'shadow-links']);
+    const r = await diff([
+      '--from',
+      '2025-09-01T10:00:00Z',
+      '--to',
+      '2025-09-01T10:03:00Z',
+      'connections',
+      'shadow-links',
+    ]);
     expect(r.code).toBe(2);
     expect(r.out).toBe(golden('diff-unobserved.txt'));
     expect(r.err).toContain('differences unknown: connections, shadow-links');

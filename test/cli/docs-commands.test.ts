@@ -180,12 +180,19 @@ async function registerFunctions(): Promise<Map<string, string[]>> {
   const dir = join(ROOT, 'src/cli/commands');
   const out = new Map<string, string[]>();
   const io: CliIo = memoryIo();
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.ts'))
+    .sort()) {
     const mod = (await import(pathToFileURL(join(dir, name)).href)) as Record<string, unknown>;
     for (const [exported, value] of Object.entries(mod)) {
       if (!/^register[A-Z]/.test(exported) || exported === 'registerCommands' || typeof value !== 'function') continue;
       const program = new Command('flightrec');
-      (value as (p: Command, io: CliIo, done: (c: number) => void, dispatch: unknown) => void)(program, io, () => undefined, undefined);
+      (value as (p: Command, io: CliIo, done: (c: number) => void, dispatch: unknown) => void)(
+        program,
+        io,
+        () => undefined,
+        undefined,
+      );
       const leaves: string[] = [];
       const walk = (cmd: Command, path: string[]): void => {
         if (cmd.commands.length === 0) leaves.push(path.join(' '));

@@ -25,20 +25,33 @@ describe('summary without a window', () => {
     // the fixture was recorded on 2025-09-01; now is much later
     const io = memoryIo({ now: () => Date.parse('2026-03-01T00:00:00Z') });
     expect(await main(['--db', db.path, 'summary'], io)).toBe(0);
-    expect(io.err()).toMatch(/^note: nothing was recorded in the last 6h00m; summarising the whole recording, 2025-09-01T10:00:00Z to 2025-09-01T10:04:00Z/);
+    expect(io.err()).toMatch(
+      /^note: nothing was recorded in the last 6h00m; summarising the whole recording, 2025-09-01T10:00:00Z to 2025-09-01T10:04:00Z/,
+    );
     expect(io.out()).toMatch(/· 4m00s until 2025-09-01T10:04:00Z/);
     expect(io.out()).not.toContain('Changed in the window: nothing');
     // JSON says the same window
     const json = memoryIo({ now: () => Date.parse('2026-03-01T00:00:00Z') });
     expect(await main(['--db', db.path, '-o', 'json', 'summary'], json)).toBe(0);
-    expect(JSON.parse(json.out())).toMatchObject({ since: '2025-09-01T10:00:00.000000000Z', until: '2025-09-01T10:04:00.000000000Z' });
+    expect(JSON.parse(json.out())).toMatchObject({
+      since: '2025-09-01T10:00:00.000000000Z',
+      until: '2025-09-01T10:04:00.000000000Z',
+    });
   });
 
   it('keeps the last 6 hours up to now while the recording is recent, and any window given', () => {
     const now = T[4]! + 60n * S;
-    expect(defaultSummaryWindow({ first: T[0]!, last: T[4]! }, now)).toEqual({ until: now, window: DEFAULT_SUMMARY_WINDOW, wholeRecording: false });
+    expect(defaultSummaryWindow({ first: T[0]!, last: T[4]! }, now)).toEqual({
+      until: now,
+      window: DEFAULT_SUMMARY_WINDOW,
+      wholeRecording: false,
+    });
     const later = T[4]! + 7n * 3600n * S;
-    expect(defaultSummaryWindow({ first: T[0]!, last: T[4]! }, later)).toEqual({ until: T[4]!, window: T[4]! - T[0]!, wholeRecording: true });
+    expect(defaultSummaryWindow({ first: T[0]!, last: T[4]! }, later)).toEqual({
+      until: T[4]!,
+      window: T[4]! - T[0]!,
+      wholeRecording: true,
+    });
     expect(defaultSummaryWindow(undefined, later).wholeRecording).toBe(false);
   });
 });
@@ -69,7 +82,9 @@ function csvCells(line: string): string[] {
 describe('open connections in CSV', () => {
   it('write closeTime as unset (-), never a date in 1970', async () => {
     const io = memoryIo({ now: () => Number(T[4]! / 1_000_000n) });
-    expect(await main(['--db', db.path, 'query', 'connections', '--at', '2025-09-01T10:02:00Z', '-o', 'csv'], io)).toBe(0);
+    expect(await main(['--db', db.path, 'query', 'connections', '--at', '2025-09-01T10:02:00Z', '-o', 'csv'], io)).toBe(
+      0,
+    );
     const [header, ...rows] = io.out().trimEnd().split('\r\n').map(csvCells);
     const col = header!.indexOf('closeTime');
     expect(col).toBeGreaterThan(0);
@@ -79,7 +94,13 @@ describe('open connections in CSV', () => {
 });
 
 describe('the worst incident', () => {
-  const event = (kind: string, severity: TimelineEvent['severity'], entity: string, start: number, end: number | null): TimelineEvent => ({
+  const event = (
+    kind: string,
+    severity: TimelineEvent['severity'],
+    entity: string,
+    start: number,
+    end: number | null,
+  ): TimelineEvent => ({
     kind,
     severity,
     entity,
@@ -110,7 +131,11 @@ describe('the worst incident', () => {
   });
 
   it('breaks ties by the longer, then the earlier event', () => {
-    const tie = [event('a', 'error', 'x/1', 0, 10), event('b', 'error', 'x/2', 100, 130), event('c', 'error', 'x/3', 200, 230)];
+    const tie = [
+      event('a', 'error', 'x/1', 0, 10),
+      event('b', 'error', 'x/2', 100, 130),
+      event('c', 'error', 'x/3', 200, 230),
+    ];
     expect(worstIncident(tie)?.event.entity).toBe('x/2');
   });
 });
@@ -134,6 +159,7 @@ describe('the documentation a new user reads', () => {
 
   it('documents the time language once, for the command line and the browser', () => {
     const section = cli.slice(cli.indexOf('## Times and durations'), cli.indexOf('## Output formats'));
-    for (const form of ['`10:03`', '`-2h`', '`now`', 'browser', '`latest`', '1678-01-01T00:00:00Z']) expect(section, form).toContain(form);
+    for (const form of ['`10:03`', '`-2h`', '`now`', 'browser', '`latest`', '1678-01-01T00:00:00Z'])
+      expect(section, form).toContain(form);
   });
 });

@@ -53,7 +53,11 @@ const EXPECTED: Record<string, { db: boolean; cluster: boolean; output?: readonl
   query: { db: true, cluster: true, output: ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml', 'md'] },
   diff: { db: true, cluster: true, output: ['table', 'wide', 'json', 'yaml', 'md'] },
   trends: { db: true, cluster: true, output: ['table', 'wide', 'json', 'csv', 'yaml', 'md'] },
-  timeline: { db: true, cluster: true, output: ['table', 'wide', 'json', 'ndjson', 'yaml', 'md', 'html', 'annotations'] },
+  timeline: {
+    db: true,
+    cluster: true,
+    output: ['table', 'wide', 'json', 'ndjson', 'yaml', 'md', 'html', 'annotations'],
+  },
   summary: { db: true, cluster: true, output: ['table', 'json', 'yaml', 'md'] },
   browse: { db: true, cluster: true },
   'filter check': { db: false, cluster: false },
@@ -82,7 +86,10 @@ describe('--help of every command', () => {
       expect(globals.includes('--cluster <name>'), `${name}: --cluster`).toBe(want.cluster);
       const output = /-o, --output <format> +(.*)/.exec(globals)?.[1];
       if (want.output === undefined) expect(output, `${name}: -o`).toBeUndefined();
-      else expect(output, `${name}: -o`).toBe(`${want.output[0]} (default)${want.output.length > 1 ? `, ${want.output.slice(1).join(', ')}` : ''}`);
+      else
+        expect(output, `${name}: -o`).toBe(
+          `${want.output[0]} (default)${want.output.length > 1 ? `, ${want.output.slice(1).join(', ')}` : ''}`,
+        );
     }
   });
 
@@ -90,7 +97,18 @@ describe('--help of every command', () => {
     for (const cmd of ['sim', 'collect']) {
       const r = await run([cmd, '--help']);
       expect(r.out).toContain('Built-in scenarios');
-      for (const name of ['quiet', 'incident', 'broker-outage', 'connection-storm', 'auth-failures', 'consumer-idle', 'shadow-link', 'rolling-upgrade', 'iceberg', 'api-faults']) {
+      for (const name of [
+        'quiet',
+        'incident',
+        'broker-outage',
+        'connection-storm',
+        'auth-failures',
+        'consumer-idle',
+        'shadow-link',
+        'rolling-upgrade',
+        'iceberg',
+        'api-faults',
+      ]) {
         expect(r.out, `${cmd}: ${name}`).toMatch(new RegExp(`^ {2}${name} +[A-Z].*\\.$`, 'm'));
       }
     }
@@ -103,18 +121,46 @@ const ERRORS: [string[], number, RegExp][] = [
   [['query'], 2, /^flightrec: missing required argument 'resource'/],
   [['--db', db.path, 'query', 'connections', '--bogus'], 2, /^flightrec: unknown option '--bogus'/],
   [['--db', db.path, 'query', 'connections', '--at'], 2, /^flightrec: option '--at <time>' argument missing/],
-  [['--db', db.path, 'query', 'conections'], 2, /^flightrec: unknown resource "conections" \(did you mean connections\?\)/],
-  [['--db', db.path, 'diff', '--from', '-1h', '--to', 'now', 'shadow-link'], 2, /^flightrec: cannot diff: unknown resource "shadow-link" \(did you mean shadow-links\?\)/],
-  [['--db', db.path, 'trends', 'shadow-lags'], 2, /^flightrec: unknown metric "shadow-lags" \(did you mean shadow-lag\?\)/],
-  [['--db', db.path, 'timeline', '--min-severity', 'eror'], 2, /^flightrec: --min-severity: unknown severity "eror" \(did you mean error\?\)/],
+  [
+    ['--db', db.path, 'query', 'conections'],
+    2,
+    /^flightrec: unknown resource "conections" \(did you mean connections\?\)/,
+  ],
+  [
+    ['--db', db.path, 'diff', '--from', '-1h', '--to', 'now', 'shadow-link'],
+    2,
+    /^flightrec: cannot diff: unknown resource "shadow-link" \(did you mean shadow-links\?\)/,
+  ],
+  [
+    ['--db', db.path, 'trends', 'shadow-lags'],
+    2,
+    /^flightrec: unknown metric "shadow-lags" \(did you mean shadow-lag\?\)/,
+  ],
+  [
+    ['--db', db.path, 'timeline', '--min-severity', 'eror'],
+    2,
+    /^flightrec: --min-severity: unknown severity "eror" \(did you mean error\?\)/,
+  ],
   [['--db', db.path, 'query', 'connections', '--at', 'soon'], 2, /^flightrec: --at: invalid time "soon"/],
   [['--db', db.path, 'query', 'connections', '--at', '+2h'], 2, /^flightrec: --at: "\+2h" is in the future/],
   [['--db', db.path, '-o', 'csv', 'summary'], 2, /^flightrec: invalid --output "csv"/],
   [['--db', db.path, 'summary', '--window', '-5m'], 2, /^flightrec: --window: duration "-5m" must not be negative/],
   [['filter', 'check', 'state = '], 2, /^flightrec: /],
-  [['filter', 'check', '--resource', 'conection', 'a = 1'], 2, /^flightrec: --resource: unknown resource "conection" \(did you mean connections\?\)/],
-  [['import', '--op', 'GetShadowLinks', 'x.json'], 2, /^flightrec: --op: unknown operation "GetShadowLinks" \(did you mean GetShadowLink\?\)/],
-  [['--db', 'missing.db', 'query', 'connections'], 1, /^flightrec: no history database at \S*missing\.db\n.*flightrec --db missing\.db collect --base-url URL/],
+  [
+    ['filter', 'check', '--resource', 'conection', 'a = 1'],
+    2,
+    /^flightrec: --resource: unknown resource "conection" \(did you mean connections\?\)/,
+  ],
+  [
+    ['import', '--op', 'GetShadowLinks', 'x.json'],
+    2,
+    /^flightrec: --op: unknown operation "GetShadowLinks" \(did you mean GetShadowLink\?\)/,
+  ],
+  [
+    ['--db', 'missing.db', 'query', 'connections'],
+    1,
+    /^flightrec: no history database at \S*missing\.db\n.*flightrec --db missing\.db collect --base-url URL/,
+  ],
   [['--db', 'missing.db', 'timeline'], 1, /^flightrec: no history database at /],
   [['--db', 'missing.db', 'db', 'stats'], 1, /^flightrec: no history database at /],
   [['--db', 'missing.db', 'export', '--out', '-'], 1, /^flightrec: no history database at /],
@@ -183,7 +229,19 @@ describe('times the parser accepts never crash a reader', () => {
     const { parseTimeInput } = await import('../../src/tui/time-input.ts');
     const nowMs = Date.parse('2026-01-02T00:20:00Z');
     const ctx = { first: 0n, latest: 1n, cursor: 1n, now: BigInt(nowMs) * 1_000_000n };
-    for (const text of ['2026-01-01T10:03:00Z', '2026-01-01 10:03:00Z', 'now', '10:03', '00:20', '00:21:30', '-5m', '5m', '1h30m', EARLY, LATE]) {
+    for (const text of [
+      '2026-01-01T10:03:00Z',
+      '2026-01-01 10:03:00Z',
+      'now',
+      '10:03',
+      '00:20',
+      '00:21:30',
+      '-5m',
+      '5m',
+      '1h30m',
+      EARLY,
+      LATE,
+    ]) {
       expect(parseTimeInput(text, ctx), text).toBe(parseTimeArg(text, nowMs));
     }
     // a time of day is the latest such instant at or before now

@@ -47,18 +47,25 @@ describe('describeInstallation', () => {
     expect(describeInstallation('/work/flightrec', only('/work/flightrec/.git'), 'linux').description).toBe(
       'repository checkout (/work/flightrec)',
     );
-    expect(describeInstallation('/work/flightrec', only('/work/flightrec/src'), 'linux').kind).toBe('repository checkout');
+    expect(describeInstallation('/work/flightrec', only('/work/flightrec/src'), 'linux').kind).toBe(
+      'repository checkout',
+    );
   });
 
   it('says unknown when nothing tells', () => {
-    expect(describeInstallation('/opt/flightrec', only(), 'linux')).toMatchObject({ kind: 'unknown', description: 'unknown' });
+    expect(describeInstallation('/opt/flightrec', only(), 'linux')).toMatchObject({
+      kind: 'unknown',
+      description: 'unknown',
+    });
   });
 });
 
 describe('findPackageRoot', () => {
   it('walks up to the directory holding package.json', () => {
     const exists = only('/usr/lib/node_modules/flightrec/package.json');
-    expect(findPackageRoot('/usr/lib/node_modules/flightrec/dist/chunks/chunk-AB12.js', exists)).toBe('/usr/lib/node_modules/flightrec');
+    expect(findPackageRoot('/usr/lib/node_modules/flightrec/dist/chunks/chunk-AB12.js', exists)).toBe(
+      '/usr/lib/node_modules/flightrec',
+    );
   });
 
   it('finds this repository from the sources', () => {

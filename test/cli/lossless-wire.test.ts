@@ -34,7 +34,9 @@ const dir = mkdtempSync(join(tmpdir(), 'flightrec-lossless-'));
 const bodies = new Map<OperationName, string>();
 let server: LoopbackServer;
 beforeAll(async () => {
-  server = await startLoopbackServer((req, res) => answer(res, 200, bodies.get(req.path.split('/').at(-1) as OperationName) ?? '{}'));
+  server = await startLoopbackServer((req, res) =>
+    answer(res, 200, bodies.get(req.path.split('/').at(-1) as OperationName) ?? '{}'),
+  );
   writeFileSync(
     join(dir, 'flightrec.yaml'),
     `clusters:\n  - name: prod\n    baseUrl: ${server.url}\n    shadowLinks:\n      - name: ${LINK}\n        topics: [${TOPIC}]\n    connections:\n      fanout: false\n`,
@@ -48,7 +50,8 @@ afterAll(async () => {
 const decodeUntyped = decodeAnswer as unknown as (op: OperationName, json: unknown) => Record<string, unknown>;
 const encodeUntyped = encodeAnswerTree as unknown as (op: OperationName, v: unknown) => Tree;
 /** What flightrec must give back for a body: the server-style form of what was present, as JSON. */
-const canonical = (op: OperationName, body: string): Tree => parseJsonLossless(stringifyJson(encodeUntyped(op, decodeUntyped(op, parseJsonLossless(body))))) as Tree;
+const canonical = (op: OperationName, body: string): Tree =>
+  parseJsonLossless(stringifyJson(encodeUntyped(op, decodeUntyped(op, parseJsonLossless(body))))) as Tree;
 
 async function cli(db: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const io = memoryIo({ cwd: dir });
@@ -58,20 +61,40 @@ async function cli(db: string, ...args: string[]): Promise<{ code: number; out: 
 
 /** The rows a resource shows for a poll of `op` that answered `tree` (canonical form), in answer order. */
 /** A field of a tree as sent: its camelCase key, or the snake_case one. */
-const field = (tree: Tree | undefined, name: string): JsonValue | undefined => tree?.[name] ?? tree?.[camelToSnake(name)];
+const field = (tree: Tree | undefined, name: string): JsonValue | undefined =>
+  tree?.[name] ?? tree?.[camelToSnake(name)];
 const messageAt = (tree: Tree | undefined, name: string): Tree => (field(tree, name) as Tree | undefined) ?? {};
 const listAt = (tree: Tree | undefined, name: string): Tree[] => (field(tree, name) as Tree[] | undefined) ?? [];
 
-function expectedRows(resource: ResourceName, op: OperationName, tree: Tree): { sent: Tree; row: Tree; schema: (typeof RESOURCES)[ResourceName]['schema'] }[] {
+function expectedRows(
+  resource: ResourceName,
+  op: OperationName,
+  tree: Tree,
+): { sent: Tree; row: Tree; schema: (typeof RESOURCES)[ResourceName]['schema'] }[] {
   // the decoded answer of `op`; each use below is guarded by the operation it belongs to
   const decoded = decodeUntyped(op, tree);
   const linkAnswer = (): ResponseOf<'GetShadowLink'> => decoded as ResponseOf<'GetShadowLink'>;
-  const wire = (v: unknown, t: Parameters<typeof encodeValue>[0]): JsonValue => parseJsonLossless(stringifyJson(encodeValue(t, v))) as JsonValue;
+  const wire = (v: unknown, t: Parameters<typeof encodeValue>[0]): JsonValue =>
+    parseJsonLossless(stringifyJson(encodeValue(t, v))) as JsonValue;
   const link = messageAt(tree, 'shadowLink');
   const topicsOf = (): { link: string; topics: Tree[]; decoded: readonly ShadowTopic[] } => {
-    if (op === 'GetShadowLink') return { link: linkAnswer().shadowLink.name, topics: listAt(messageAt(link, 'status'), 'shadowTopics'), decoded: linkAnswer().shadowLink.status.shadowTopics };
-    if (op === 'ListShadowTopics') return { link: LINK, topics: listAt(tree, 'shadowTopics'), decoded: (decoded as ResponseOf<'ListShadowTopics'>).shadowTopics };
-    return { link: LINK, topics: [messageAt(tree, 'shadowTopic')], decoded: [(decoded as ResponseOf<'GetShadowTopic'>).shadowTopic] };
+    if (op === 'GetShadowLink')
+      return {
+        link: linkAnswer().shadowLink.name,
+        topics: listAt(messageAt(link, 'status'), 'shadowTopics'),
+        decoded: linkAnswer().shadowLink.status.shadowTopics,
+      };
+    if (op === 'ListShadowTopics')
+      return {
+        link: LINK,
+        topics: listAt(tree, 'shadowTopics'),
+        decoded: (decoded as ResponseOf<'ListShadowTopics'>).shadowTopics,
+      };
+    return {
+      link: LINK,
+      topics: [messageAt(tree, 'shadowTopic')],
+      decoded: [(decoded as ResponseOf<'GetShadowTopic'>).shadowTopic],
+    };
   };
   const schema = RESOURCES[resource].schema;
   switch (resource) {
@@ -80,7 +103,11 @@ function expectedRows(resource: ResourceName, op: OperationName, tree: Tree): { 
     case 'shadow-links':
       return [{ sent: link, row: link, schema }];
     case 'shadow-tasks':
-      return listAt(messageAt(link, 'status'), 'taskStatuses').map((t) => ({ sent: t, row: { shadowLinkName: linkAnswer().shadowLink.name, ...t }, schema }));
+      return listAt(messageAt(link, 'status'), 'taskStatuses').map((t) => ({
+        sent: t,
+        row: { shadowLinkName: linkAnswer().shadowLink.name, ...t },
+        schema,
+      }));
     case 'shadow-topics': {
       const t = topicsOf();
       return t.topics.map((topic) => ({ sent: topic, row: { shadowLinkName: t.link, ...topic }, schema }));
@@ -105,7 +132,11 @@ function expectedRows(resource: ResourceName, op: OperationName, tree: Tree): { 
     case 'iceberg-partitions':
       return listAt(tree, 'topics').flatMap((t, i) => {
         const d = (decoded as ResponseOf<'GetIcebergStatus'>).topics[i]!;
-        return listAt(t, 'partitions').map((p) => ({ sent: p, row: { topic: d.topic, lifecycleState: d.lifecycleState, ...p }, schema }));
+        return listAt(t, 'partitions').map((p) => ({
+          sent: p,
+          row: { topic: d.topic, lifecycleState: d.lifecycleState, ...p },
+          schema,
+        }));
       });
     default:
       return [];
@@ -119,7 +150,9 @@ const compareText = (a: Tree, b: Tree): number => {
 };
 const sorted = (rows: Tree[]): Tree[] => [...rows].sort(compareText);
 
-const answersArb = fc.record(Object.fromEntries(OPERATION_NAMES.map((op) => [op, answerArb(op)])) as { [N in OperationName]: fc.Arbitrary<Tree> });
+const answersArb = fc.record(
+  Object.fromEntries(OPERATION_NAMES.map((op) => [op, answerArb(op)])) as { [N in OperationName]: fc.Arbitrary<Tree> },
+);
 
 describe('lossless against the wire: collect, then export and query give every answer back field for field', () => {
   it('holds for generated answers of all six operations', async () => {

@@ -12,7 +12,10 @@ import { recordScenario, runFlightrec, tempDir } from '../fixtures/timeline/run-
 const MAIN = pathToFileURL(resolve(import.meta.dirname, '../../src/cli/main.ts')).href;
 
 /** Runs `run(argv)` from the sources in a child process; stdout through a pipe, read until `limit` bytes. */
-function runChild(argv: readonly string[], limit = Infinity): Promise<{ code: number | null; out: Buffer; err: string }> {
+function runChild(
+  argv: readonly string[],
+  limit = Infinity,
+): Promise<{ code: number | null; out: Buffer; err: string }> {
   const code = `const { run } = await import(${JSON.stringify(MAIN)}); await run(JSON.parse(process.env.FLIGHTREC_TEST_ARGV));`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
     env: { ...process.env, FLIGHTREC_TEST_ARGV: JSON.stringify(argv), NO_COLOR: '1' },
@@ -39,7 +42,18 @@ afterAll(() => tmp.remove());
 
 describe('the flightrec process', () => {
   it('writes a large output through a pipe whole before it exits', async () => {
-    const argv = ['--db', db, '-o', 'ndjson', 'query', 'connections', '--since', '2026-01-01T00:00:00Z', '--until', '2026-01-01T00:06:00Z'];
+    const argv = [
+      '--db',
+      db,
+      '-o',
+      'ndjson',
+      'query',
+      'connections',
+      '--since',
+      '2026-01-01T00:00:00Z',
+      '--until',
+      '2026-01-01T00:06:00Z',
+    ];
     const expected = (await runFlightrec(argv)).out;
     expect(Buffer.byteLength(expected)).toBeGreaterThan(1 << 20); // far beyond a pipe's buffer
     const child = await runChild(argv);
@@ -50,7 +64,18 @@ describe('the flightrec process', () => {
   }, 120_000);
 
   it('ends quietly when the reader stops early', async () => {
-    const argv = ['--db', db, '-o', 'ndjson', 'query', 'connections', '--since', '2026-01-01T00:00:00Z', '--until', '2026-01-01T00:06:00Z'];
+    const argv = [
+      '--db',
+      db,
+      '-o',
+      'ndjson',
+      'query',
+      'connections',
+      '--since',
+      '2026-01-01T00:00:00Z',
+      '--until',
+      '2026-01-01T00:06:00Z',
+    ];
     const child = await runChild(argv, 4096);
     expect(child.err).not.toMatch(/unexpected|EPIPE|\n\s+at /);
     expect(child.code).not.toBeNull();

@@ -34,20 +34,50 @@ describe('flightrec query', () => {
   });
 
   it('prints wide and Markdown renderings', async () => {
-    expect((await query(['connections', '--at', '2025-09-01T10:02:00Z', '-o', 'wide'])).out).toBe(golden('query-connections-wide.txt'));
-    expect((await query(['connections', '--at', '2025-09-01T10:02:00Z', '-o', 'md'])).out).toBe(golden('query-connections.md'));
+    expect((await query(['connections', '--at', '2025-09-01T10:02:00Z', '-o', 'wide'])).out).toBe(
+      golden('query-connections-wide.txt'),
+    );
+    expect((await query(['connections', '--at', '2025-09-01T10:02:00Z', '-o', 'md'])).out).toBe(
+      golden('query-connections.md'),
+    );
   });
 
   it('filters, orders and limits; notes the limit on stderr', async () => {
-    const r = await query(['connections', '--at', '2025-09-01T10:01:00Z', '--filter', 'node_id = 1 OR node_id = 3', '--order-by', 'node_id desc', '--limit', '2', '-o', 'ndjson']);
+    const r = await query([
+      'connections',
+      '--at',
+      '2025-09-01T10:01:00Z',
+      '--filter',
+      'node_id = 1 OR node_id = 3',
+      '--order-by',
+      'node_id desc',
+      '--limit',
+      '2',
+      '-o',
+      'ndjson',
+    ]);
     expect(r.code).toBe(0);
-    const rows = r.out.trimEnd().split('\n').map((l) => JSON.parse(l) as { nodeId: number; uid: string });
-    expect(rows.map((x) => [x.nodeId, x.uid[0]])).toEqual([[3, 'c'], [1, 'a']]);
+    const rows = r.out
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { nodeId: number; uid: string });
+    expect(rows.map((x) => [x.nodeId, x.uid[0]])).toEqual([
+      [3, 'c'],
+      [1, 'a'],
+    ]);
     expect(r.err).toContain('2 of 3 rows');
   });
 
   it('returns every sample of a range with its time', async () => {
-    const r = await query(['shadow-partitions', '--since', '2025-09-01T10:00:00Z', '--until', '2025-09-01T10:04:00Z', '--filter', 'partition_id = 0']);
+    const r = await query([
+      'shadow-partitions',
+      '--since',
+      '2025-09-01T10:00:00Z',
+      '--until',
+      '2025-09-01T10:04:00Z',
+      '--filter',
+      'partition_id = 0',
+    ]);
     expect(r.code).toBe(0);
     expect(r.out).toBe(golden('query-partitions-range.txt'));
   });

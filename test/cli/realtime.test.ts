@@ -18,7 +18,12 @@ const MAIN = pathToFileURL(resolve(import.meta.dirname, '../../src/cli/main.ts')
 const WALL_MS = 62_000;
 
 /** Starts `flightrec ARGV` from the sources in a child process (what bin/flightrec.js runs); paths in ARGV are absolute. */
-function flightrec(argv: readonly string[]): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
+function flightrec(argv: readonly string[]): {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exit: Promise<number | null>;
+} {
   const code = `const { run } = await import(${JSON.stringify(MAIN)}); await run(JSON.parse(process.env.FLIGHTREC_TEST_ARGV));`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
     env: { ...process.env, FLIGHTREC_TEST_ARGV: JSON.stringify(argv), NO_COLOR: '1' },
@@ -91,7 +96,9 @@ describe('a real-time recording of the simulated cluster', () => {
       .polls({})
       .map((p) => ({ time: p.startTime, operation: p.operation, outcome: p.outcome }));
     store.close();
-    expect(rows.filter((p) => p.operation === 'ListKafkaConnections' && p.outcome === 'ok').length).toBeGreaterThanOrEqual(5);
+    expect(
+      rows.filter((p) => p.operation === 'ListKafkaConnections' && p.outcome === 'ok').length,
+    ).toBeGreaterThanOrEqual(5);
     expect(rows.filter((p) => p.outcome !== 'ok')).toEqual([]);
     const first = rows.reduce((t, p) => (p.time < t ? p.time : t), rows[0]!.time);
     const last = rows.reduce((t, p) => (p.time > t ? p.time : t), rows[0]!.time);
@@ -100,7 +107,9 @@ describe('a real-time recording of the simulated cluster', () => {
     // the timeline of that recording
     const t = await runFlightrec(['--db', db, '-o', 'json', 'timeline']);
     expect(t.code).toBe(0);
-    const timeline = JSON.parse(t.out) as { events: { kind: string; severity: string; entity: string; start: string; description: string }[] };
+    const timeline = JSON.parse(t.out) as {
+      events: { kind: string; severity: string; entity: string; start: string; description: string }[];
+    };
     const loud = timeline.events.filter((e) => e.severity !== 'info');
     expect(loud.map((e) => `${e.severity} ${e.kind} ${e.entity} ${e.start}: ${e.description}`)).toEqual([]);
     const early = timeline.events.filter((e) => parseTimestamp(e.start) < first);

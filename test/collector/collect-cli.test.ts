@@ -31,7 +31,9 @@ interface PollRow {
 function polls(path: string): PollRow[] {
   const db = new Database(path, { readonly: true });
   try {
-    return db.prepare('SELECT operation, target, ok, outcome, kind, http_status, message FROM poll ORDER BY id').all() as PollRow[];
+    return db
+      .prepare('SELECT operation, target, ok, outcome, kind, http_status, message FROM poll ORDER BY id')
+      .all() as PollRow[];
   } finally {
     db.close();
   }
@@ -49,7 +51,10 @@ describe('flightrec collect', () => {
     const [link] = sim.describe().links;
     const db = dbPath();
     const io = memoryIo({ cwd: dir });
-    const code = await runCli(['--db', db, 'collect', '--base-url', sim.baseUrl, '--once', '--link', `${link}:orders`], io);
+    const code = await runCli(
+      ['--db', db, 'collect', '--base-url', sim.baseUrl, '--once', '--link', `${link}:orders`],
+      io,
+    );
     expect(io.err()).not.toContain('flightrec:');
     expect(code).toBe(0);
     expect(io.out()).toBe('');
@@ -62,7 +67,12 @@ describe('flightrec collect', () => {
       `GetShadowTopic:${link}/orders`,
       'GetIcebergStatus:',
     ]);
-    expect(io.err().split('\n').filter((l) => / ok /.test(l))).toHaveLength(6);
+    expect(
+      io
+        .err()
+        .split('\n')
+        .filter((l) => / ok /.test(l)),
+    ).toHaveLength(6);
   });
 
   it('--once exits 3 when a poll failed, with the failures recorded', async () => {
@@ -71,7 +81,10 @@ describe('flightrec collect', () => {
     const cfg = join(dir, 'fast-retry.yaml');
     writeFileSync(cfg, 'retry: { maxAttempts: 2, baseDelay: 5ms }\n');
     const io = memoryIo({ cwd: dir });
-    const code = await runCli(['--db', db, '--config', cfg, 'collect', '--base-url', `http://127.0.0.1:${port}`, '--once'], io);
+    const code = await runCli(
+      ['--db', db, '--config', cfg, 'collect', '--base-url', `http://127.0.0.1:${port}`, '--once'],
+      io,
+    );
     expect(code).toBe(3);
     const rows = polls(db);
     expect(rows).toHaveLength(6); // 3 operations (no shadow link named), 2 attempts each
@@ -84,30 +97,59 @@ describe('flightrec collect', () => {
 
   it('never writes a password given through the environment to the database or the output', async () => {
     const password = 'pw-Kx81-never-stored-QZ';
-    sim = await startSimServer({ seed: 5, clock: 'manual', connections: 30, auth: { kind: 'basic', username: 'flightrec', password } });
+    sim = await startSimServer({
+      seed: 5,
+      clock: 'manual',
+      connections: 30,
+      auth: { kind: 'basic', username: 'flightrec', password },
+    });
     const db = dbPath();
     const io = memoryIo({ cwd: dir, env: { ADMIN_PW: password } });
-    const code = await runCli(['--db', db, 'collect', '--base-url', sim.baseUrl, '--username', 'flightrec', '--password-env', 'ADMIN_PW', '--once'], io);
+    const code = await runCli(
+      [
+        '--db',
+        db,
+        'collect',
+        '--base-url',
+        sim.baseUrl,
+        '--username',
+        'flightrec',
+        '--password-env',
+        'ADMIN_PW',
+        '--once',
+      ],
+      io,
+    );
     expect(code).toBe(0);
     expect(polls(db).every((r) => r.ok === 1)).toBe(true);
     // a wrong password too: the server's rejection must not carry it either
     const io2 = memoryIo({ cwd: dir, env: { FLIGHTREC_PASSWORD: `${password}-wrong` } });
-    expect(await runCli(['--db', db, 'collect', '--base-url', sim.baseUrl, '--username', 'flightrec', '--once'], io2)).toBe(3);
+    expect(
+      await runCli(['--db', db, 'collect', '--base-url', sim.baseUrl, '--username', 'flightrec', '--once'], io2),
+    ).toBe(3);
     expect(polls(db).some((r) => r.outcome === 'unauthenticated')).toBe(true);
-    const needles = [password, Buffer.from(`flightrec:${password}`).toString('base64'), Buffer.from(`flightrec:${password}-wrong`).toString('base64')];
+    const needles = [
+      password,
+      Buffer.from(`flightrec:${password}`).toString('base64'),
+      Buffer.from(`flightrec:${password}-wrong`).toString('base64'),
+    ];
     for (const file of [db, `${db}-wal`, `${db}-shm`]) {
       if (!existsSync(file)) continue;
       const bytes = readFileSync(file);
       for (const needle of needles) expect(bytes.includes(Buffer.from(needle)), `${needle} in ${file}`).toBe(false);
     }
-    for (const text of [io.out(), io.err(), io2.out(), io2.err()]) for (const needle of needles) expect(text).not.toContain(needle);
+    for (const text of [io.out(), io.err(), io2.out(), io2.err()])
+      for (const needle of needles) expect(text).not.toContain(needle);
   });
 
   it('--simulate --for records the simulated cluster in accelerated time and stops', async () => {
     const db = dbPath();
     const io = memoryIo({ cwd: dir });
     const started = Date.now();
-    const code = await runCli(['--db', db, 'collect', '--simulate', 'quiet', '--for', '3m', '--seed', '2', '--connections', '40'], io);
+    const code = await runCli(
+      ['--db', db, 'collect', '--simulate', 'quiet', '--for', '3m', '--seed', '2', '--connections', '40'],
+      io,
+    );
     expect(code).toBe(0);
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(io.out()).toBe('');
@@ -118,7 +160,9 @@ describe('flightrec collect', () => {
     expect(count('GetShadowLink')).toBeGreaterThan(0);
     expect(count('GetShadowTopic')).toBeGreaterThan(0);
     expect(rows.every((r) => r.ok === 1)).toBe(true);
-    expect(io.err()).toMatch(/simulated cluster at http:\/\/127\.0\.0\.1:\d+ playing quiet; for 3m of simulated time, as fast as possible/);
+    expect(io.err()).toMatch(
+      /simulated cluster at http:\/\/127\.0\.0\.1:\d+ playing quiet; for 3m of simulated time, as fast as possible/,
+    );
     expect(io.err()).toMatch(/2026-01-01T00:03:00Z sim ListKafkaConnections ok/);
   });
 
@@ -132,14 +176,22 @@ describe('flightrec collect', () => {
 
   it('refuses bad usage with exit 2 and a message naming the flag', async () => {
     const io = memoryIo({ cwd: dir });
-    expect(await runCli(['--db', dbPath(), 'collect', '--base-url', 'http://127.0.0.1:1', '--speed', '10'], io)).toBe(2);
+    expect(await runCli(['--db', dbPath(), 'collect', '--base-url', 'http://127.0.0.1:1', '--speed', '10'], io)).toBe(
+      2,
+    );
     expect(io.err()).toContain('--speed needs --simulate');
     const io2 = memoryIo({ cwd: dir });
-    expect(await runCli(['--db', dbPath(), 'collect', '--base-url', 'http://127.0.0.1:1', '--timeout', 'soon'], io2)).toBe(2);
+    expect(
+      await runCli(['--db', dbPath(), 'collect', '--base-url', 'http://127.0.0.1:1', '--timeout', 'soon'], io2),
+    ).toBe(2);
     expect(io2.err()).toMatch(/--timeout: invalid duration "soon"/);
     const io3 = memoryIo({ cwd: dir });
-    expect(await runCli(['--db', dbPath(), 'collect', '--base-url', 'http://127.0.0.1:1', '--username', 'u', '--once'], io3)).toBe(2);
-    expect(io3.err()).toContain('no password for cluster default: set FLIGHTREC_PASSWORD, or passwordEnv/passwordFile in the config');
+    expect(
+      await runCli(['--db', dbPath(), 'collect', '--base-url', 'http://127.0.0.1:1', '--username', 'u', '--once'], io3),
+    ).toBe(2);
+    expect(io3.err()).toContain(
+      'no password for cluster default: set FLIGHTREC_PASSWORD, or passwordEnv/passwordFile in the config',
+    );
     const io4 = memoryIo({ cwd: dir });
     expect(await runCli(['--db', dbPath(), 'collect', '--simulate', 'no-such-scenario', '--for', '1m'], io4)).toBe(2);
     expect(io4.err()).toMatch(/no built-in scenario "no-such-scenario"/);
@@ -151,7 +203,10 @@ describe('flightrec collect', () => {
     const ctl = new AbortController();
     const cron = fakeCron();
     const io = memoryIo({ cwd: dir, signal: ctl.signal, createCronTask: cron.createTask });
-    const run = runCli(['--db', db, 'collect', '--base-url', sim.baseUrl, '--schedule', 'upgrade=* * * * * *', '--jitter', '0'], io);
+    const run = runCli(
+      ['--db', db, 'collect', '--base-url', sim.baseUrl, '--schedule', 'upgrade=* * * * * *', '--jitter', '0'],
+      io,
+    );
     await cron.started(1);
     expect(cron.tasks.find((t) => t.started)?.expression).toBe('* * * * * *');
     // three seconds of the schedule, driven by the fake clock: one upgrade round each

@@ -35,23 +35,57 @@ function configFile(text: string): string {
   return path;
 }
 
-async function collect(args: string[], env: Record<string, string> = {}): Promise<{ code: number; err: string; db: string }> {
+async function collect(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; err: string; db: string }> {
   const db = dbPath();
   const io = memoryIo({ cwd: dir, env });
   const code = await runCli(['--db', db, ...args], io);
   return { code, err: io.err(), db };
 }
 
-const load = (file: string, flags: CollectFlags = {}) => loadCollectorConfig({ file: { text: file, path: 'f.yaml' }, env: {}, flags });
+const load = (file: string, flags: CollectFlags = {}) =>
+  loadCollectorConfig({ file: { text: file, path: 'f.yaml' }, env: {}, flags });
 
 describe('collect refuses a bad configuration before it creates anything', () => {
   const cases: [string, string[], Record<string, string>, RegExp][] = [
-    ['a missing password', ['collect', '--base-url', 'http://127.0.0.1:1', '--username', 'u', '--once'], {}, /no password for cluster default: set FLIGHTREC_PASSWORD, or passwordEnv\/passwordFile in the config/],
-    ['a password variable named but unset', ['collect', '--base-url', 'http://127.0.0.1:1', '--username', 'u', '--password-env', 'NOPE', '--once'], {}, /the variable NOPE \(named by --password-env or FLIGHTREC_PASSWORD_ENV\) is not set/],
-    ['an unreadable CA file', ['collect', '--base-url', 'https://127.0.0.1:1', '--ca-file', '/nonexistent/ca.pem', '--once'], {}, /cannot read tls\.caFile \/nonexistent\/ca\.pem/],
-    ['a link name with a slash', ['collect', '--base-url', 'http://127.0.0.1:1', '--link', 'a/b:x', '--once'], {}, /--link: "a\/b" cannot be a shadow link name/],
-    ['a topic the API cannot have', ['collect', '--base-url', 'http://127.0.0.1:1', '--link', 'a:../x', '--once'], {}, /--link: "\.\.\/x" cannot be a topic name/],
-    ['a timeout no timer can wait', ['collect', '--base-url', 'http://127.0.0.1:1', '--timeout', '99999999999h', '--once'], {}, /^flightrec: --timeout: 99999999999h is too long: at most 24d20h31m23\.647s\n$/],
+    [
+      'a missing password',
+      ['collect', '--base-url', 'http://127.0.0.1:1', '--username', 'u', '--once'],
+      {},
+      /no password for cluster default: set FLIGHTREC_PASSWORD, or passwordEnv\/passwordFile in the config/,
+    ],
+    [
+      'a password variable named but unset',
+      ['collect', '--base-url', 'http://127.0.0.1:1', '--username', 'u', '--password-env', 'NOPE', '--once'],
+      {},
+      /the variable NOPE \(named by --password-env or FLIGHTREC_PASSWORD_ENV\) is not set/,
+    ],
+    [
+      'an unreadable CA file',
+      ['collect', '--base-url', 'https://127.0.0.1:1', '--ca-file', '/nonexistent/ca.pem', '--once'],
+      {},
+      /cannot read tls\.caFile \/nonexistent\/ca\.pem/,
+    ],
+    [
+      'a link name with a slash',
+      ['collect', '--base-url', 'http://127.0.0.1:1', '--link', 'a/b:x', '--once'],
+      {},
+      /--link: "a\/b" cannot be a shadow link name/,
+    ],
+    [
+      'a topic the API cannot have',
+      ['collect', '--base-url', 'http://127.0.0.1:1', '--link', 'a:../x', '--once'],
+      {},
+      /--link: "\.\.\/x" cannot be a topic name/,
+    ],
+    [
+      'a timeout no timer can wait',
+      ['collect', '--base-url', 'http://127.0.0.1:1', '--timeout', '99999999999h', '--once'],
+      {},
+      /^flightrec: --timeout: 99999999999h is too long: at most 24d20h31m23\.647s\n$/,
+    ],
   ];
   for (const [name, args, env, message] of cases) {
     it(`${name}: exit 2, the user's words, no database file`, async () => {
@@ -64,15 +98,21 @@ describe('collect refuses a bad configuration before it creates anything', () =>
   }
 
   it('a typo in thresholds fails collect at start, naming the key', async () => {
-    const file = configFile(`clusters:\n  - baseUrl: ${sim.baseUrl}\nthresholds:\n  connections:\n    stormMinOpen: 30\n`);
+    const file = configFile(
+      `clusters:\n  - baseUrl: ${sim.baseUrl}\nthresholds:\n  connections:\n    stormMinOpen: 30\n`,
+    );
     const r = await collect(['--config', file, 'collect', '--once']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/thresholds\.connections\.stormMinOpen: unknown key \(expected one of: stormWindow, stormMinOpens/);
+    expect(r.err).toMatch(
+      /thresholds\.connections\.stormMinOpen: unknown key \(expected one of: stormWindow, stormMinOpens/,
+    );
     expect(existsSync(r.db)).toBe(false);
   });
 
   it('a connections filter the server dialect refuses: exit 2 with the caret display', async () => {
-    const file = configFile(`clusters:\n  - baseUrl: ${sim.baseUrl}\n    connections:\n      filter: 'node_id = 1 OR node_id = 2'\n`);
+    const file = configFile(
+      `clusters:\n  - baseUrl: ${sim.baseUrl}\n    connections:\n      filter: 'node_id = 1 OR node_id = 2'\n`,
+    );
     const r = await collect(['--config', file, 'collect', '--once']);
     expect(r.code).toBe(2);
     expect(r.err).toContain('cluster default: connections.filter is not accepted by the cluster (server dialect):');
@@ -88,7 +128,9 @@ describe('config values the docs promise', () => {
   });
 
   it('accepts five-field cron (minute first, at second 0) as well as six-field', () => {
-    const c = load('schedules:\n  connections: "*/5 * * * *"\n  upgrade: "0 */5 * * * *"\nclusters: [{ baseUrl: "http://127.0.0.1:1" }]\n');
+    const c = load(
+      'schedules:\n  connections: "*/5 * * * *"\n  upgrade: "0 */5 * * * *"\nclusters: [{ baseUrl: "http://127.0.0.1:1" }]\n',
+    );
     expect(c.clusters[0]!.schedules.ListKafkaConnections).toBe('*/5 * * * *');
     expect(() => load('schedules:\n  connections: "* * * *"\nclusters: [{ baseUrl: "http://127.0.0.1:1" }]\n')).toThrow(
       /must have six fields \(second minute hour day month weekday\) or five \(minute hour day month weekday\), got 4/,
@@ -96,7 +138,9 @@ describe('config values the docs promise', () => {
   });
 
   it('sizes for the answer limit, the decode budget and held polls', () => {
-    const c = load('maxHeldMemory: 64MiB\nmaxAnswerSize: 10MB\nclusters: [{ baseUrl: "http://127.0.0.1:1", maxDecodeMemory: 1GiB }]\n');
+    const c = load(
+      'maxHeldMemory: 64MiB\nmaxAnswerSize: 10MB\nclusters: [{ baseUrl: "http://127.0.0.1:1", maxDecodeMemory: 1GiB }]\n',
+    );
     expect(c.maxHeldBytes).toBe(64 * 1024 * 1024);
     expect(c.clusters[0]).toMatchObject({ maxAnswerBytes: 10_000_000, maxParseBytes: 1024 ** 3 });
     expect(() => load('maxAnswerSize: lots\n')).toThrow(/maxAnswerSize: must be a size such as 128MiB/);
@@ -108,7 +152,9 @@ describe('collect says what it will do', () => {
     const r = await collect(['collect', '--base-url', sim.baseUrl, '--once']);
     expect(r.code).toBe(0);
     const lines = r.err.split('\n');
-    expect(lines[0]).toBe(`default: polling ${sim.baseUrl} into ${r.db}: GetUpgradeStatus, ListKafkaConnections, GetIcebergStatus once`);
+    expect(lines[0]).toBe(
+      `default: polling ${sim.baseUrl} into ${r.db}: GetUpgradeStatus, ListKafkaConnections, GetIcebergStatus once`,
+    );
     expect(lines[1]).toBe(
       'default: skipped GetShadowLink, ListShadowTopics, GetShadowTopic: no shadow link is configured (the API has no operation that lists them): name them with --link LINK[:TOPIC,...] or shadowLinks in the config',
     );
@@ -123,8 +169,12 @@ describe('collect says what it will do', () => {
     const io = memoryIo({ cwd: dir });
     const code = await runCli(['--db', db, 'collect', '--base-url', sim.baseUrl, '--once'], io);
     expect(code).toBe(1);
-    expect(io.err()).toContain('default: another collector (host-a pid 42) is recording this cluster into this database');
-    expect(io.err()).toContain(`flightrec: another collector is recording default into ${db}; --once does not wait for it`);
+    expect(io.err()).toContain(
+      'default: another collector (host-a pid 42) is recording this cluster into this database',
+    );
+    expect(io.err()).toContain(
+      `flightrec: another collector is recording default into ${db}; --once does not wait for it`,
+    );
     expect(sim.served()).toBe(served);
   });
 });

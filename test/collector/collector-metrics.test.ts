@@ -195,7 +195,9 @@ describe('bounded cluster series', () => {
     });
     const json = await m.registry.getMetricsAsJSON();
     const hist = json.find((x) => x.name === 'flightrec_poll_duration_seconds')!;
-    const count = hist.values.find((v) => 'metricName' in v && v.metricName === 'flightrec_poll_duration_seconds_count');
+    const count = hist.values.find(
+      (v) => 'metricName' in v && v.metricName === 'flightrec_poll_duration_seconds_count',
+    );
     expect(count).toMatchObject({ value: 2, labels: { cluster: 'prod', operation: 'GetUpgradeStatus' } });
     const f = await scrape(m);
     expect(series(f, 'flightrec_polls_total').map((x) => [x.labels?.outcome, x.value])).toEqual([
@@ -346,7 +348,10 @@ describe('listen and logFormat keys', () => {
 
   it('bad values name the flag, variable or key', () => {
     expect(() => load({ listen: 'http://x:1' })).toThrow(
-      new ConfigError('--listen', 'must be PORT or HOST:PORT such as 127.0.0.1:9464, [::1]:9464 or localhost:9464, got "http://x:1"'),
+      new ConfigError(
+        '--listen',
+        'must be PORT or HOST:PORT such as 127.0.0.1:9464, [::1]:9464 or localhost:9464, got "http://x:1"',
+      ),
     );
     expect(() => load({ listen: '70000' })).toThrow(/--listen: port 70000 is not from 0/);
     expect(() => load({}, { FLIGHTREC_LOG_FORMAT: 'xml' })).toThrow('FLIGHTREC_LOG_FORMAT: must be text or json');

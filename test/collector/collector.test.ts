@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { Collector, createReporter, defaultCluster, defaultCollectorConfig, emptyStats, formatRound, type CollectorConfig } from '../../src/collector/index.ts';
+import {
+  Collector,
+  createReporter,
+  defaultCluster,
+  defaultCollectorConfig,
+  emptyStats,
+  formatRound,
+  type CollectorConfig,
+} from '../../src/collector/index.ts';
 import { fail, fakeClient, memoryWriter, ok } from './helpers/fakes.ts';
 
-const UPGRADE = { activeVersion: 1n, autoFinalizationEnabled: false, members: [], state: 'FINALIZATION_STATE_FINALIZED', versionAfterFinalization: 1n };
+const UPGRADE = {
+  activeVersion: 1n,
+  autoFinalizationEnabled: false,
+  members: [],
+  state: 'FINALIZATION_STATE_FINALIZED',
+  versionAfterFinalization: 1n,
+};
 
 function config(patch: Partial<CollectorConfig> = {}): CollectorConfig {
   const cluster = { ...defaultCluster('c1', 'http://127.0.0.1:1'), shadowLinks: [{ name: 'dr', topics: ['t'] }] };
@@ -17,10 +31,23 @@ function sink(isTTY = false) {
 describe('the collector', () => {
   it('polls every enabled operation once, upgrade first', async () => {
     const writer = memoryWriter();
-    const client = fakeClient((op) => (op === 'GetUpgradeStatus' ? ok(UPGRADE) : op === 'ListKafkaConnections' ? ok({ connections: [], totalSize: 0n }) : ok({})));
+    const client = fakeClient((op) =>
+      op === 'GetUpgradeStatus'
+        ? ok(UPGRADE)
+        : op === 'ListKafkaConnections'
+          ? ok({ connections: [], totalSize: 0n })
+          : ok({}),
+    );
     const c = new Collector({ config: config(), writer, env: {}, now: () => 1_000, clientFactory: () => client });
     const results = await c.runAll();
-    expect(results.map((r) => r.operation)).toEqual(['GetUpgradeStatus', 'ListKafkaConnections', 'GetShadowLink', 'ListShadowTopics', 'GetShadowTopic', 'GetIcebergStatus']);
+    expect(results.map((r) => r.operation)).toEqual([
+      'GetUpgradeStatus',
+      'ListKafkaConnections',
+      'GetShadowLink',
+      'ListShadowTopics',
+      'GetShadowTopic',
+      'GetIcebergStatus',
+    ]);
     expect(writer.records).toHaveLength(6);
     expect(c.stats).toMatchObject({ rounds: 6, polls: 6, errors: 0, failedRounds: 0 });
     const report = await c.shutdown();
@@ -31,25 +58,49 @@ describe('the collector', () => {
 
   it('leaves out switched-off schedules and shadow operations without links', async () => {
     const cfg = config();
-    const cluster = { ...cfg.clusters[0]!, shadowLinks: [], schedules: { ...cfg.clusters[0]!.schedules, GetIcebergStatus: null } };
+    const cluster = {
+      ...cfg.clusters[0]!,
+      shadowLinks: [],
+      schedules: { ...cfg.clusters[0]!.schedules, GetIcebergStatus: null },
+    };
     const lines = sink();
-    const c = new Collector({ config: { ...cfg, clusters: [cluster] }, writer: memoryWriter(), env: {}, now: () => 0, clientFactory: () => fakeClient(() => ok(UPGRADE)), reporter: createReporter(lines) });
+    const c = new Collector({
+      config: { ...cfg, clusters: [cluster] },
+      writer: memoryWriter(),
+      env: {},
+      now: () => 0,
+      clientFactory: () => fakeClient(() => ok(UPGRADE)),
+      reporter: createReporter(lines),
+    });
     expect(c.jobs().map((j) => j.op)).toEqual(['GetUpgradeStatus', 'ListKafkaConnections']);
     c.start();
     await c.shutdown();
-    expect(lines.text()).toContain('c1: recording http://127.0.0.1:1 into the database: GetUpgradeStatus every minute; ListKafkaConnections every 30s\n');
-    expect(lines.text()).toContain('c1: skipped GetShadowLink, ListShadowTopics, GetShadowTopic: no shadow link is configured');
+    expect(lines.text()).toContain(
+      'c1: recording http://127.0.0.1:1 into the database: GetUpgradeStatus every minute; ListKafkaConnections every 30s\n',
+    );
+    expect(lines.text()).toContain(
+      'c1: skipped GetShadowLink, ListShadowTopics, GetShadowTopic: no shadow link is configured',
+    );
   });
 
   it('keeps records in memory while the store refuses writes, reports the cause, and writes them later', async () => {
     const writer = memoryWriter();
     const out = sink();
-    const c = new Collector({ config: config(), writer, env: {}, now: () => 0, clientFactory: () => fakeClient(() => ok(UPGRADE)), reporter: createReporter(out) });
+    const c = new Collector({
+      config: config(),
+      writer,
+      env: {},
+      now: () => 0,
+      clientFactory: () => fakeClient(() => ok(UPGRADE)),
+      reporter: createReporter(out),
+    });
     writer.failing = true;
     await c.runRound('c1', 'GetUpgradeStatus');
     await c.runRound('c1', 'GetUpgradeStatus');
     expect(c.stats.unwritten).toBe(2);
-    expect(out.text()).toMatch(/error: cannot write a poll \(c1 GetUpgradeStatus\) to the database: database or disk is full/);
+    expect(out.text()).toMatch(
+      /error: cannot write a poll \(c1 GetUpgradeStatus\) to the database: database or disk is full/,
+    );
     expect(out.text().match(/cannot write/g)).toHaveLength(1);
     writer.failing = false;
     await c.runRound('c1', 'GetUpgradeStatus');
@@ -63,11 +114,20 @@ describe('the collector', () => {
     const client = fakeClient(
       (op, _req, _n, signal) =>
         new Promise((resolve) => {
-          signal?.addEventListener('abort', () => resolve(fail(op, 'canceled', undefined, 'call canceled by the caller')));
+          signal?.addEventListener('abort', () =>
+            resolve(fail(op, 'canceled', undefined, 'call canceled by the caller')),
+          );
         }),
     );
     const out = sink();
-    const c = new Collector({ config: config({ shutdownTimeoutMs: 50 }), writer, env: {}, now: () => 0, clientFactory: () => client, reporter: createReporter(out) });
+    const c = new Collector({
+      config: config({ shutdownTimeoutMs: 50 }),
+      writer,
+      env: {},
+      now: () => 0,
+      clientFactory: () => client,
+      reporter: createReporter(out),
+    });
     const round = c.runRound('c1', 'GetUpgradeStatus');
     await new Promise((r) => setTimeout(r, 5));
     const report = await c.shutdown();
@@ -83,7 +143,13 @@ describe('the collector', () => {
   it('lets a poll in flight finish within the deadline', async () => {
     const writer = memoryWriter();
     const client = fakeClient(() => new Promise((r) => setTimeout(() => r(ok(UPGRADE)), 30)));
-    const c = new Collector({ config: config({ shutdownTimeoutMs: 5_000 }), writer, env: {}, now: () => 0, clientFactory: () => client });
+    const c = new Collector({
+      config: config({ shutdownTimeoutMs: 5_000 }),
+      writer,
+      env: {},
+      now: () => 0,
+      clientFactory: () => client,
+    });
     const round = c.runRound('c1', 'GetUpgradeStatus');
     await new Promise((r) => setTimeout(r, 5));
     expect(await c.shutdown()).toEqual({ aborted: false, unwritten: 0 });
@@ -94,9 +160,9 @@ describe('the collector', () => {
   it('refuses a secret variable that is not set, naming it', () => {
     const cfg = config();
     const cluster = { ...cfg.clusters[0]!, auth: { kind: 'basic' as const, username: 'u', passwordEnv: 'NOPE_PW' } };
-    expect(() => new Collector({ config: { ...cfg, clusters: [cluster] }, writer: memoryWriter(), env: {}, now: () => 0 })).toThrow(
-      'cluster c1.auth: environment variable NOPE_PW is not set',
-    );
+    expect(
+      () => new Collector({ config: { ...cfg, clusters: [cluster] }, writer: memoryWriter(), env: {}, now: () => 0 }),
+    ).toThrow('cluster c1.auth: environment variable NOPE_PW is not set');
   });
 });
 
@@ -114,7 +180,9 @@ describe('collector output', () => {
     });
     await c.runRound('c1', 'GetUpgradeStatus');
     const text = tty.text();
-    expect(text).toMatch(/2026-01-01T00:00:30Z c1 GetUpgradeStatus FAILED 1\/1 calls=4 \d+ms — unavailable \(HTTP 503\): upstream down\n/);
+    expect(text).toMatch(
+      /2026-01-01T00:00:30Z c1 GetUpgradeStatus FAILED 1\/1 calls=4 \d+ms — unavailable \(HTTP 503\): upstream down\n/,
+    );
     expect(text).toMatch(/\rpolls 4 · errors 4 · rounds 1 · failed rounds 1 · db 2\.0 KiB/);
     // eslint-disable-next-line no-control-regex -- checks that no escape sequence is printed
     expect(text).not.toMatch(/\x1b/);
@@ -125,19 +193,42 @@ describe('collector output', () => {
 
   it('shows connection coverage when the fan-out fell short', () => {
     const line = formatRound({
-      cluster: 'c', operation: 'ListKafkaConnections', round: 'r', scheduledAt: 0n, targets: 1, calls: 3, failedCalls: 0, failures: [],
-      coverage: { rowsCovered: 900, totalSize: 1000n, calls: 3, complete: false }, stopped: false, startedAt: 0n, endedAt: 5_000_000n,
+      cluster: 'c',
+      operation: 'ListKafkaConnections',
+      round: 'r',
+      scheduledAt: 0n,
+      targets: 1,
+      calls: 3,
+      failedCalls: 0,
+      failures: [],
+      coverage: { rowsCovered: 900, totalSize: 1000n, calls: 3, complete: false },
+      stopped: false,
+      startedAt: 0n,
+      endedAt: 5_000_000n,
     });
     expect(line).toBe('1970-01-01T00:00:00Z c ListKafkaConnections ok calls=3 rows=900/1000 (coverage 90.0%) 5ms');
   });
 });
 
 describe('round lines of rounds that did not poll', () => {
-  const base = { cluster: 'c', operation: 'GetShadowTopic', round: 'r', scheduledAt: 0n, targets: 2, calls: 0, failedCalls: 0, failures: [], startedAt: 0n, endedAt: 0n } as const;
+  const base = {
+    cluster: 'c',
+    operation: 'GetShadowTopic',
+    round: 'r',
+    scheduledAt: 0n,
+    targets: 2,
+    calls: 0,
+    failedCalls: 0,
+    failures: [],
+    startedAt: 0n,
+    endedAt: 0n,
+  } as const;
 
   it('a round stopped before its call could start is "not polled", never "ok calls=0"', () => {
     const line = formatRound({ ...base, stopped: true });
-    expect(line).toBe("1970-01-01T00:00:00Z c GetShadowTopic not polled: the collector stopped before this round's call could start (it waited behind a call in progress)");
+    expect(line).toBe(
+      "1970-01-01T00:00:00Z c GetShadowTopic not polled: the collector stopped before this round's call could start (it waited behind a call in progress)",
+    );
     expect(line).not.toMatch(/\bok\b/);
   });
 
@@ -148,6 +239,8 @@ describe('round lines of rounds that did not poll', () => {
   });
 
   it('a standby round says another collector records the cluster', () => {
-    expect(formatRound({ ...base, stopped: false, standby: true })).toBe('1970-01-01T00:00:00Z c GetShadowTopic standby: another collector records this cluster');
+    expect(formatRound({ ...base, stopped: false, standby: true })).toBe(
+      '1970-01-01T00:00:00Z c GetShadowTopic standby: another collector records this cluster',
+    );
   });
 });

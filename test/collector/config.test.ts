@@ -65,8 +65,17 @@ describe('collector config', () => {
       timeoutMs: 5000,
       auth: { kind: 'basic', username: 'flightrec', passwordEnv: 'PROD_PW' },
       tls: { caFile: '/etc/ca.pem', insecureSkipVerify: false },
-      shadowLinks: [{ name: 'dr', topics: ['orders', 'payments'] }, { name: 'audit', topics: [] }],
-      connections: { pageSize: 500, filter: 'state = KAFKA_CONNECTION_STATE_OPEN', orderBy: '', fanout: true, maxCalls: 20 },
+      shadowLinks: [
+        { name: 'dr', topics: ['orders', 'payments'] },
+        { name: 'audit', topics: [] },
+      ],
+      connections: {
+        pageSize: 500,
+        filter: 'state = KAFKA_CONNECTION_STATE_OPEN',
+        orderBy: '',
+        fanout: true,
+        maxCalls: 20,
+      },
       icebergTopics: ['orders'],
     });
     expect(prod.schedules).toEqual({
@@ -80,7 +89,9 @@ describe('collector config', () => {
   });
 
   it('leaves the thresholds section to the analysis commands that share the file', () => {
-    const config = load({ text: 'thresholds:\n  shadow: { lagRecords: 5000 }\nclusters: [{ baseUrl: "http://127.0.0.1:9644" }]\n' });
+    const config = load({
+      text: 'thresholds:\n  shadow: { lagRecords: 5000 }\nclusters: [{ baseUrl: "http://127.0.0.1:9644" }]\n',
+    });
     expect(config.clusters[0]!.baseUrl).toBe('http://127.0.0.1:9644');
   });
 
@@ -88,7 +99,10 @@ describe('collector config', () => {
     const cfg = load({ text: 'retry: { maxAttempts: 2 }\nclusters: [{ baseUrl: "http://x:1" }]' });
     expect(cfg.retry).toEqual({ maxAttempts: 2, baseDelayMs: 500, exhaustedDelayMs: 5000, maxDelayMs: 30_000 });
     expect(cfg.keepRawAnswers).toBe(false);
-    expect(load({ text: 'clusters: [{ baseUrl: "http://x:1" }]', env: { FLIGHTREC_KEEP_RAW_ANSWERS: 'true' } }).keepRawAnswers).toBe(true);
+    expect(
+      load({ text: 'clusters: [{ baseUrl: "http://x:1" }]', env: { FLIGHTREC_KEEP_RAW_ANSWERS: 'true' } })
+        .keepRawAnswers,
+    ).toBe(true);
   });
 
   it('applies defaults: 30 s connections and shadow, 60 s Iceberg and upgrade', () => {
@@ -115,12 +129,20 @@ describe('collector config', () => {
   it('lets a higher layer replace the secret source of a lower one', () => {
     const text = 'clusters: [{ baseUrl: "http://x:1", auth: { username: u, passwordEnv: FILE_PW } }]';
     const env = { FLIGHTREC_PASSWORD_FILE: '/run/secrets/pw', FILE_PW: 'x' };
-    expect(load({ text, env }).clusters[0]!.auth).toEqual({ kind: 'basic', username: 'u', passwordFile: '/run/secrets/pw' });
+    expect(load({ text, env }).clusters[0]!.auth).toEqual({
+      kind: 'basic',
+      username: 'u',
+      passwordFile: '/run/secrets/pw',
+    });
   });
 
   it('reads the password from FLIGHTREC_PASSWORD when basic auth names no source', () => {
     const env = { FLIGHTREC_BASE_URL: 'http://x:1', FLIGHTREC_USERNAME: 'admin', FLIGHTREC_PASSWORD: 'pw' };
-    expect(load({ env }).clusters[0]!.auth).toEqual({ kind: 'basic', username: 'admin', passwordEnv: 'FLIGHTREC_PASSWORD' });
+    expect(load({ env }).clusters[0]!.auth).toEqual({
+      kind: 'basic',
+      username: 'admin',
+      passwordEnv: 'FLIGHTREC_PASSWORD',
+    });
     const err = errorOf(() => load({ env: { ...env, FLIGHTREC_PASSWORD: undefined } }));
     // in the user's terms: what to set, not an internal key path such as --base-url.auth.passwordEnv
     expect(err.message).toBe(
@@ -136,7 +158,10 @@ describe('collector config', () => {
 
   it('accepts --link LINK:TOPIC,TOPIC and FLIGHTREC_SHADOW_LINKS', () => {
     const a = load({ flags: { baseUrl: 'http://x:1', link: ['dr:orders,payments', 'audit'] } });
-    expect(a.clusters[0]!.shadowLinks).toEqual([{ name: 'dr', topics: ['orders', 'payments'] }, { name: 'audit', topics: [] }]);
+    expect(a.clusters[0]!.shadowLinks).toEqual([
+      { name: 'dr', topics: ['orders', 'payments'] },
+      { name: 'audit', topics: [] },
+    ]);
     const b = load({ env: { FLIGHTREC_BASE_URL: 'http://x:1', FLIGHTREC_SHADOW_LINKS: 'dr:orders audit' } });
     expect(b.clusters[0]!.shadowLinks.map((l) => l.name)).toEqual(['dr', 'audit']);
   });
@@ -145,28 +170,66 @@ describe('collector config', () => {
     const cfg = load({ text: FULL, env: { PROD_PW: 'x' }, flags: { cluster: 'staging', timeout: '3s' } });
     expect(cfg.clusters.map((c) => [c.name, c.timeoutMs])).toEqual([['staging', 3000]]);
     expect(errorOf(() => load({ text: FULL, env: { PROD_PW: 'x' }, flags: { timeout: '3s' } })).key).toBe('--cluster');
-    expect(errorOf(() => load({ text: FULL, flags: { cluster: 'nope' } })).message).toMatch(/no cluster named "nope".*known: prod, staging/);
+    expect(errorOf(() => load({ text: FULL, flags: { cluster: 'nope' } })).message).toMatch(
+      /no cluster named "nope".*known: prod, staging/,
+    );
   });
 
   it('names the key of every invalid value', () => {
     const cases: [string, string | RegExp][] = [
-      ['clusters: [{ baseUrl: "http://x:1", auth: { username: u, passwordEnv: "not a var" } }]', 'clusters[0].auth.passwordEnv: must name an environment variable (letters, digits and _)'],
+      [
+        'clusters: [{ baseUrl: "http://x:1", auth: { username: u, passwordEnv: "not a var" } }]',
+        'clusters[0].auth.passwordEnv: must name an environment variable (letters, digits and _)',
+      ],
       ['clusters: [{ baseUrl: "ftp://x" }]', 'clusters[0].baseUrl: must be an http:// or https:// URL'],
       ['clusters: [{ baseUrl: "http://u:p@x" }]', /^clusters\[0\]\.baseUrl: must not contain credentials/],
-      ['clusters: [{ baseUrl: "http://x", timeout: 10 }]', 'clusters[0].timeout: must be a duration such as 10s or 500ms'],
-      ['clusters: [{ baseUrl: "http://x", schedules: { connections: "*/30 * * *" } }]', /^clusters\[0\]\.schedules\.connections: must have six fields/],
-      ['clusters: [{ baseUrl: "http://x", schedules: { connections: "99 * * * * *" } }]', /^clusters\[0\]\.schedules\.connections: invalid cron expression/],
+      [
+        'clusters: [{ baseUrl: "http://x", timeout: 10 }]',
+        'clusters[0].timeout: must be a duration such as 10s or 500ms',
+      ],
+      [
+        'clusters: [{ baseUrl: "http://x", schedules: { connections: "*/30 * * *" } }]',
+        /^clusters\[0\]\.schedules\.connections: must have six fields/,
+      ],
+      [
+        'clusters: [{ baseUrl: "http://x", schedules: { connections: "99 * * * * *" } }]',
+        /^clusters\[0\]\.schedules\.connections: invalid cron expression/,
+      ],
       ['clusters: [{ baseUrl: "http://x", colour: red }]', /^clusters\[0\]\.colour: unknown key/],
-      ['clusters: [{ baseUrl: "http://x", auth: { password: hunter2 } }]', /^clusters\[0\]\.auth\.password: secrets are not written in the config/],
-      ['clusters: [{ baseUrl: "http://x", tls: { caFile: a } }]', /^clusters\[0\]\.tls: TLS settings are given but baseUrl http:\/\/x is not https/],
-      ['clusters: [{ baseUrl: "https://x", tls: { certFile: a } }]', 'clusters[0].tls.keyFile: certFile and keyFile must be given together'],
-      ['clusters: [{ name: a, baseUrl: "http://x" }, { name: a, baseUrl: "http://y" }]', 'clusters[1].name: "a" is already used by clusters[0]'],
-      ['clusters: [{ baseUrl: "http://x" }, { name: b, baseUrl: "http://y" }]', 'clusters[0].name: required when several clusters are configured'],
+      [
+        'clusters: [{ baseUrl: "http://x", auth: { password: hunter2 } }]',
+        /^clusters\[0\]\.auth\.password: secrets are not written in the config/,
+      ],
+      [
+        'clusters: [{ baseUrl: "http://x", tls: { caFile: a } }]',
+        /^clusters\[0\]\.tls: TLS settings are given but baseUrl http:\/\/x is not https/,
+      ],
+      [
+        'clusters: [{ baseUrl: "https://x", tls: { certFile: a } }]',
+        'clusters[0].tls.keyFile: certFile and keyFile must be given together',
+      ],
+      [
+        'clusters: [{ name: a, baseUrl: "http://x" }, { name: a, baseUrl: "http://y" }]',
+        'clusters[1].name: "a" is already used by clusters[0]',
+      ],
+      [
+        'clusters: [{ baseUrl: "http://x" }, { name: b, baseUrl: "http://y" }]',
+        'clusters[0].name: required when several clusters are configured',
+      ],
       ['clusters: [{ name: a }]', 'clusters[0].baseUrl: required'],
-      ['clusters: [{ baseUrl: "http://x", connections: { pageSize: -1 } }]', /^clusters\[0\]\.connections\.pageSize: must be a whole number/],
+      [
+        'clusters: [{ baseUrl: "http://x", connections: { pageSize: -1 } }]',
+        /^clusters\[0\]\.connections\.pageSize: must be a whole number/,
+      ],
       ['retry: { maxAttempts: 0 }', /^retry\.maxAttempts: must be a whole number from 1/],
-      ['clusters: [{ baseUrl: "http://x", auth: { kind: bearer, username: u } }]', /^clusters\[0\]\.auth\.kind: bearer authentication takes/],
-      ['clusters: [{ baseUrl: "http://x", auth: { username: u, passwordEnv: A, passwordFile: b } }]', 'clusters[0].auth.passwordFile: give either passwordEnv or passwordFile, not both'],
+      [
+        'clusters: [{ baseUrl: "http://x", auth: { kind: bearer, username: u } }]',
+        /^clusters\[0\]\.auth\.kind: bearer authentication takes/,
+      ],
+      [
+        'clusters: [{ baseUrl: "http://x", auth: { username: u, passwordEnv: A, passwordFile: b } }]',
+        'clusters[0].auth.passwordFile: give either passwordEnv or passwordFile, not both',
+      ],
       ['clusters: {}', 'clusters: must be a list'],
       ['clusters: [ { baseUrl: x\n', /^flightrec\.yaml: line \d+, column \d+: /],
     ];
@@ -178,14 +241,20 @@ describe('collector config', () => {
   });
 
   it('names the flag or environment variable of an invalid override', () => {
-    expect(errorOf(() => load({ flags: { baseUrl: 'nope' } })).message).toBe('--base-url: must be an http:// or https:// URL');
-    expect(errorOf(() => load({ env: { FLIGHTREC_BASE_URL: 'http://x', FLIGHTREC_TIMEOUT: 'soon' } })).key).toBe('FLIGHTREC_TIMEOUT');
+    expect(errorOf(() => load({ flags: { baseUrl: 'nope' } })).message).toBe(
+      '--base-url: must be an http:// or https:// URL',
+    );
+    expect(errorOf(() => load({ env: { FLIGHTREC_BASE_URL: 'http://x', FLIGHTREC_TIMEOUT: 'soon' } })).key).toBe(
+      'FLIGHTREC_TIMEOUT',
+    );
     expect(errorOf(() => load({ flags: { baseUrl: 'http://x', schedule: ['connections'] } })).key).toBe('--schedule');
     expect(errorOf(() => load({ flags: { baseUrl: 'http://x', passwordEnv: '1BAD' } })).key).toBe('--password-env');
   });
 
   it('accepts --schedule OP=CRON and switches a schedule off', () => {
-    const cfg = load({ flags: { baseUrl: 'http://x', schedule: ['connections=*/5 * * * * *', 'GetIcebergStatus=off'] } });
+    const cfg = load({
+      flags: { baseUrl: 'http://x', schedule: ['connections=*/5 * * * * *', 'GetIcebergStatus=off'] },
+    });
     expect(cfg.clusters[0]!.schedules.ListKafkaConnections).toBe('*/5 * * * * *');
     expect(cfg.clusters[0]!.schedules.GetIcebergStatus).toBeNull();
   });
@@ -195,7 +264,11 @@ describe('collector config', () => {
   });
 
   it('uses only the globals of the file when told to ignore its clusters', () => {
-    const cfg = load({ text: FULL, ignoreFileClusters: true, flags: { baseUrl: 'http://127.0.0.1:5', cluster: 'sim' } });
+    const cfg = load({
+      text: FULL,
+      ignoreFileClusters: true,
+      flags: { baseUrl: 'http://127.0.0.1:5', cluster: 'sim' },
+    });
     expect(cfg.clusters.map((c) => c.name)).toEqual(['sim']);
     expect(cfg.jitterMs).toBe(1000);
   });
@@ -208,15 +281,30 @@ describe('collector config', () => {
     expect(none.logFormat).toBe('text');
     const text = `${base}retention: { raw: 14d, rollups: 400d, maxSize: 20GiB }\nlisten: "127.0.0.1:9464"\nlogFormat: json\n`;
     const file = load({ text });
-    expect(file.retention).toEqual({ rawMs: 14 * 86_400_000, rollupsMs: 400 * 86_400_000, maxSizeBytes: 20 * 1024 ** 3 });
+    expect(file.retention).toEqual({
+      rawMs: 14 * 86_400_000,
+      rollupsMs: 400 * 86_400_000,
+      maxSizeBytes: 20 * 1024 ** 3,
+    });
     expect(file.listen).toEqual({ host: '127.0.0.1', port: 9464 });
     expect(file.logFormat).toBe('json');
-    const env = { FLIGHTREC_RETENTION_RAW: '7d', FLIGHTREC_RETENTION_MAX_SIZE: '1GiB', FLIGHTREC_LISTEN: '9100', FLIGHTREC_LOG_FORMAT: 'text' };
+    const env = {
+      FLIGHTREC_RETENTION_RAW: '7d',
+      FLIGHTREC_RETENTION_MAX_SIZE: '1GiB',
+      FLIGHTREC_LISTEN: '9100',
+      FLIGHTREC_LOG_FORMAT: 'text',
+    };
     const fromEnv = load({ text, env });
     expect(fromEnv.retention).toEqual({ rawMs: 7 * 86_400_000, rollupsMs: 400 * 86_400_000, maxSizeBytes: 1024 ** 3 });
     expect(fromEnv.listen).toEqual({ host: '127.0.0.1', port: 9100 });
     expect(fromEnv.logFormat).toBe('text');
-    const flags = { retentionRaw: '1d', retentionRollups: '30d', retentionMaxSize: '500MB', listen: '[::1]:9200', logFormat: 'json' };
+    const flags = {
+      retentionRaw: '1d',
+      retentionRollups: '30d',
+      retentionMaxSize: '500MB',
+      listen: '[::1]:9200',
+      logFormat: 'json',
+    };
     const fromFlags = load({ text, env, flags });
     expect(fromFlags.retention).toEqual({ rawMs: 86_400_000, rollupsMs: 30 * 86_400_000, maxSizeBytes: 500_000_000 });
     expect(fromFlags.listen).toEqual({ host: '::1', port: 9200 });
@@ -228,12 +316,21 @@ describe('collector config', () => {
     expect(listen('9464')).toEqual({ host: '127.0.0.1', port: 9464 });
     expect(listen('localhost:1')).toEqual({ host: 'localhost', port: 1 });
     expect(listen('0.0.0.0:65535')).toEqual({ host: '0.0.0.0', port: 65_535 });
-    expect(load({ text: 'listen: 9464\nclusters: [{ baseUrl: "http://x:1" }]' }).listen).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(load({ text: 'listen: 9464\nclusters: [{ baseUrl: "http://x:1" }]' }).listen).toEqual({
+      host: '127.0.0.1',
+      port: 9464,
+    });
     const refused: [string, RegExp][] = [
       ['127.0.0.1:65536', /^--listen: port 65536 is not from 0 \(any free port\) to 65535$/],
-      ['example.com:80', /^--listen: host "example.com" is not an IPv4 address, a \[bracketed\] IPv6 address or localhost$/],
+      [
+        'example.com:80',
+        /^--listen: host "example.com" is not an IPv4 address, a \[bracketed\] IPv6 address or localhost$/,
+      ],
       ['[nope]:80', /^--listen: host "\[nope\]" is not/],
-      ['::1:80', /^--listen: must be PORT or HOST:PORT such as 127\.0\.0\.1:9464, \[::1\]:9464 or localhost:9464, got "::1:80"$/],
+      [
+        '::1:80',
+        /^--listen: must be PORT or HOST:PORT such as 127\.0\.0\.1:9464, \[::1\]:9464 or localhost:9464, got "::1:80"$/,
+      ],
       ['127.0.0.1', /^--listen: must be PORT or HOST:PORT/],
     ];
     for (const [v, message] of refused) expect(errorOf(() => listen(v)).message, v).toMatch(message);
@@ -242,22 +339,61 @@ describe('collector config', () => {
   it('names every new key, flag and variable of an invalid value', () => {
     const base = 'clusters: [{ baseUrl: "http://x:1" }]\n';
     const cases: [Partial<ConfigInput> & { text?: string }, string | RegExp][] = [
-      [{ text: `${base}retention: { raw: 14d, rollups: 7d }` }, 'retention.rollups: 7d is shorter than retention.raw (14d): rollups must be kept at least as long as raw history'],
-      [{ text: `${base}retention: { raw: 14d }`, env: { FLIGHTREC_RETENTION_ROLLUPS: '2d' } }, 'FLIGHTREC_RETENTION_ROLLUPS: 2d is shorter than retention.raw (14d): rollups must be kept at least as long as raw history'],
-      [{ text: `${base}retention: { rollups: 30d }`, flags: { retentionRaw: '31d' } }, 'retention.rollups: 30d is shorter than --retention-raw (31d): rollups must be kept at least as long as raw history'],
-      [{ text: `${base}retention: { keep: 1d }` }, 'retention.keep: unknown key (expected one of: raw, rollups, maxSize)'],
-      [{ text: `${base}retention: { raw: soon }` }, 'retention.raw: invalid duration "soon": use a number with a unit (ns, us, ms, s, m, h, d, w), e.g. 30s, 10m, 1h30m, 7d'],
-      [{ text: `${base}retention: { maxSize: lots }` }, 'retention.maxSize: must be a size such as 128MiB, 1GiB or 500MB (units B, KB, MB, GB, KiB, MiB, GiB)'],
+      [
+        { text: `${base}retention: { raw: 14d, rollups: 7d }` },
+        'retention.rollups: 7d is shorter than retention.raw (14d): rollups must be kept at least as long as raw history',
+      ],
+      [
+        { text: `${base}retention: { raw: 14d }`, env: { FLIGHTREC_RETENTION_ROLLUPS: '2d' } },
+        'FLIGHTREC_RETENTION_ROLLUPS: 2d is shorter than retention.raw (14d): rollups must be kept at least as long as raw history',
+      ],
+      [
+        { text: `${base}retention: { rollups: 30d }`, flags: { retentionRaw: '31d' } },
+        'retention.rollups: 30d is shorter than --retention-raw (31d): rollups must be kept at least as long as raw history',
+      ],
+      [
+        { text: `${base}retention: { keep: 1d }` },
+        'retention.keep: unknown key (expected one of: raw, rollups, maxSize)',
+      ],
+      [
+        { text: `${base}retention: { raw: soon }` },
+        'retention.raw: invalid duration "soon": use a number with a unit (ns, us, ms, s, m, h, d, w), e.g. 30s, 10m, 1h30m, 7d',
+      ],
+      [
+        { text: `${base}retention: { maxSize: lots }` },
+        'retention.maxSize: must be a size such as 128MiB, 1GiB or 500MB (units B, KB, MB, GB, KiB, MiB, GiB)',
+      ],
       [{ text: `${base}logFormat: xml` }, 'logFormat: must be text or json, got "xml"'],
       [{ text: base, env: { FLIGHTREC_LOG_FORMAT: 'XML' } }, 'FLIGHTREC_LOG_FORMAT: must be text or json, got "XML"'],
       [{ text: base, flags: { logFormat: 'yaml' } }, '--log-format: must be text or json, got "yaml"'],
-      [{ text: base, flags: { retentionMaxSize: '0' } }, `--retention-max-size: must be a size of at least 1 bytes, at most ${Number.MAX_SAFE_INTEGER}`],
-      [{ text: base, env: { FLIGHTREC_LISTEN: 'x' } }, 'FLIGHTREC_LISTEN: must be PORT or HOST:PORT such as 127.0.0.1:9464, [::1]:9464 or localhost:9464, got "x"'],
-      [{ text: 'clusters: [{ baseUrl: "http://x", listen: 9464 }]' }, /^clusters\[0\]\.listen: unknown key \(expected one of: name, baseUrl/],
-      [{ text: 'clusters: [{ baseUrl: "http://x", shadowLinks: ["a/b"] }]' }, 'clusters[0].shadowLinks[0]: "a/b" cannot be a shadow link name (no "/", no control character, not "." or "..")'],
-      [{ text: 'clusters: [{ baseUrl: "http://x", shadowLinks: [{ name: a, topics: [x], colour: red }] }]' }, /^clusters\[0\]\.shadowLinks\[0\]\.colour: unknown key \(expected one of: name, topics\)$/],
-      [{ text: 'clusters: [{ baseUrl: "http://x", schedules: { GetShadowLinks: off } }]' }, /^clusters\[0\]\.schedules\.GetShadowLinks: unknown key \(expected one of: connections, shadow/],
-      [{ text: base, flags: { schedule: ['connections=* * *'] } }, '--schedule: connections: must have six fields (second minute hour day month weekday) or five (minute hour day month weekday), got 3'],
+      [
+        { text: base, flags: { retentionMaxSize: '0' } },
+        `--retention-max-size: must be a size of at least 1 bytes, at most ${Number.MAX_SAFE_INTEGER}`,
+      ],
+      [
+        { text: base, env: { FLIGHTREC_LISTEN: 'x' } },
+        'FLIGHTREC_LISTEN: must be PORT or HOST:PORT such as 127.0.0.1:9464, [::1]:9464 or localhost:9464, got "x"',
+      ],
+      [
+        { text: 'clusters: [{ baseUrl: "http://x", listen: 9464 }]' },
+        /^clusters\[0\]\.listen: unknown key \(expected one of: name, baseUrl/,
+      ],
+      [
+        { text: 'clusters: [{ baseUrl: "http://x", shadowLinks: ["a/b"] }]' },
+        'clusters[0].shadowLinks[0]: "a/b" cannot be a shadow link name (no "/", no control character, not "." or "..")',
+      ],
+      [
+        { text: 'clusters: [{ baseUrl: "http://x", shadowLinks: [{ name: a, topics: [x], colour: red }] }]' },
+        /^clusters\[0\]\.shadowLinks\[0\]\.colour: unknown key \(expected one of: name, topics\)$/,
+      ],
+      [
+        { text: 'clusters: [{ baseUrl: "http://x", schedules: { GetShadowLinks: off } }]' },
+        /^clusters\[0\]\.schedules\.GetShadowLinks: unknown key \(expected one of: connections, shadow/,
+      ],
+      [
+        { text: base, flags: { schedule: ['connections=* * *'] } },
+        '--schedule: connections: must have six fields (second minute hour day month weekday) or five (minute hour day month weekday), got 3',
+      ],
     ];
     for (const [input, expected] of cases) {
       const err = errorOf(() => load(input));

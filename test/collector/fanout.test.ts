@@ -21,14 +21,23 @@ describe('connections fan-out planning', () => {
 
   it('combines the configured filter with the slice clause', () => {
     expect(combineFilter('', 'node_id = 1')).toBe('node_id = 1');
-    expect(combineFilter('state = KAFKA_CONNECTION_STATE_OPEN', 'node_id = 1')).toBe('state = KAFKA_CONNECTION_STATE_OPEN AND node_id = 1');
+    expect(combineFilter('state = KAFKA_CONNECTION_STATE_OPEN', 'node_id = 1')).toBe(
+      'state = KAFKA_CONNECTION_STATE_OPEN AND node_id = 1',
+    );
   });
 
   it('plans one slice per known broker, sorted and distinct', () => {
     const topo = emptyTopology();
     learnFromMembers(topo, [{ nodeId: 3 }, { nodeId: 1 }]);
-    learnFromConnections(topo, [{ nodeId: 2, shardId: 0 }, { nodeId: 1, shardId: 3 }]);
-    expect(planNodeSlices('', topo.brokers).map((s) => s.clause)).toEqual(['node_id = 1', 'node_id = 2', 'node_id = 3']);
+    learnFromConnections(topo, [
+      { nodeId: 2, shardId: 0 },
+      { nodeId: 1, shardId: 3 },
+    ]);
+    expect(planNodeSlices('', topo.brokers).map((s) => s.clause)).toEqual([
+      'node_id = 1',
+      'node_id = 2',
+      'node_id = 3',
+    ]);
     expect(topo.shards.get(1)).toEqual(new Set([3]));
   });
 

@@ -37,11 +37,18 @@ describe('flightrec import', () => {
     const body = encodeAnswer('ListKafkaConnections', value as never);
     const path = file('conns.json', body);
     const io = memoryIo({ cwd: dir });
-    expect(await runCli(['--db', db, 'import', '--op', 'ListKafkaConnections', '--at', '2026-01-01T00:10:00Z', path], io)).toBe(0);
+    expect(
+      await runCli(['--db', db, 'import', '--op', 'ListKafkaConnections', '--at', '2026-01-01T00:10:00Z', path], io),
+    ).toBe(0);
     expect(io.err()).toMatch(/import .*conns\.json: stored as poll 1/);
     read(db, (r) => {
       const [poll] = r.polls({});
-      expect(poll).toMatchObject({ operation: 'ListKafkaConnections', outcome: 'ok', cluster: 'default', startTime: 1_767_226_200_000_000_000n });
+      expect(poll).toMatchObject({
+        operation: 'ListKafkaConnections',
+        outcome: 'ok',
+        cluster: 'default',
+        startTime: 1_767_226_200_000_000_000n,
+      });
       expect(r.reconstructAnswer(poll!.id).answer).toStrictEqual(value);
     });
   });
@@ -52,11 +59,29 @@ describe('flightrec import', () => {
     const path = file('topic.json', encodeAnswer('GetShadowTopic', value as never));
     utimesSync(path, new Date('2025-06-01T12:00:00Z'), new Date('2025-06-01T12:00:00Z'));
     const io = memoryIo({ cwd: dir });
-    const code = await runCli(['--db', db, '--cluster', 'prod', 'import', '--op', 'GetShadowTopic', '--request', '{"name":"orders","shadowLinkName":"dr-primary"}', path], io);
+    const code = await runCli(
+      [
+        '--db',
+        db,
+        '--cluster',
+        'prod',
+        'import',
+        '--op',
+        'GetShadowTopic',
+        '--request',
+        '{"name":"orders","shadowLinkName":"dr-primary"}',
+        path,
+      ],
+      io,
+    );
     expect(code).toBe(0);
     read(db, (r) => {
       const [poll] = r.polls({});
-      expect(poll).toMatchObject({ cluster: 'prod', target: 'dr-primary/orders', startTime: 1_748_779_200_000_000_000n });
+      expect(poll).toMatchObject({
+        cluster: 'prod',
+        target: 'dr-primary/orders',
+        startTime: 1_748_779_200_000_000_000n,
+      });
     });
   });
 
@@ -67,10 +92,28 @@ describe('flightrec import', () => {
     const wrong = file('wrong.json', '{"activeVersion": true}');
     const html = file('proxy.html', '<html><body>502 Bad Gateway</body></html>');
     const io = memoryIo({ cwd: dir });
-    const code = await runCli(['--db', db, 'import', '--op', 'GetUpgradeStatus', '--at', 'now', good, broken, wrong, html, join(dir, 'missing.json')], io);
+    const code = await runCli(
+      [
+        '--db',
+        db,
+        'import',
+        '--op',
+        'GetUpgradeStatus',
+        '--at',
+        'now',
+        good,
+        broken,
+        wrong,
+        html,
+        join(dir, 'missing.json'),
+      ],
+      io,
+    );
     expect(code).toBe(1);
     expect(io.err()).toMatch(/broken\.json: answer is not valid JSON.*\(stored as failed poll 2\)/);
-    expect(io.err()).toMatch(/wrong\.json: answer does not match the GetUpgradeStatus schema: activeVersion: .*\(stored as failed poll 3\)/);
+    expect(io.err()).toMatch(
+      /wrong\.json: answer does not match the GetUpgradeStatus schema: activeVersion: .*\(stored as failed poll 3\)/,
+    );
     expect(io.err()).toMatch(/proxy\.html: answer is not valid JSON/);
     expect(io.err()).toMatch(/missing\.json: cannot read: no such file/);
     read(db, (r) => {
@@ -87,7 +130,9 @@ describe('flightrec import', () => {
     const path = file('err.json', '{"code":"failed_precondition","message":"no valid license"}');
     const io = memoryIo({ cwd: dir });
     expect(await runCli(['--db', db, 'import', '--op', 'ListKafkaConnections', '--at', '-1h', path], io)).toBe(0);
-    read(db, (r) => expect(r.polls({})[0]).toMatchObject({ outcome: 'failed_precondition', message: 'no valid license' }));
+    read(db, (r) =>
+      expect(r.polls({})[0]).toMatchObject({ outcome: 'failed_precondition', message: 'no valid license' }),
+    );
   });
 
   it('refuses an unknown operation, a bad time and a bad request with exit 2', async () => {
@@ -108,9 +153,25 @@ describe('flightrec import', () => {
 describe('flightrec db', () => {
   it('shows stats, prunes old polls and vacuums', async () => {
     const db = join(dir, 'f.db');
-    const conns = file('c1.json', encodeAnswer('ListKafkaConnections', world.answer('ListKafkaConnections', { filter: '', orderBy: '', pageSize: 0 }) as never));
-    expect(await runCli(['--db', db, 'import', '--op', 'ListKafkaConnections', '--at', '2026-01-01T00:00:00Z', conns], memoryIo({ cwd: dir }))).toBe(0);
-    expect(await runCli(['--db', db, 'import', '--op', 'ListKafkaConnections', '--at', '2026-01-05T00:00:00Z', conns], memoryIo({ cwd: dir }))).toBe(0);
+    const conns = file(
+      'c1.json',
+      encodeAnswer(
+        'ListKafkaConnections',
+        world.answer('ListKafkaConnections', { filter: '', orderBy: '', pageSize: 0 }) as never,
+      ),
+    );
+    expect(
+      await runCli(
+        ['--db', db, 'import', '--op', 'ListKafkaConnections', '--at', '2026-01-01T00:00:00Z', conns],
+        memoryIo({ cwd: dir }),
+      ),
+    ).toBe(0);
+    expect(
+      await runCli(
+        ['--db', db, 'import', '--op', 'ListKafkaConnections', '--at', '2026-01-05T00:00:00Z', conns],
+        memoryIo({ cwd: dir }),
+      ),
+    ).toBe(0);
 
     const text = memoryIo({ cwd: dir });
     expect(await runCli(['--db', db, 'db', 'stats'], text)).toBe(0);
@@ -120,7 +181,11 @@ describe('flightrec db', () => {
 
     const json = memoryIo({ cwd: dir });
     expect(await runCli(['--db', db, '-o', 'json', 'db', 'stats'], json)).toBe(0);
-    expect(JSON.parse(json.out())).toMatchObject({ polls: 2, entities: { connections: 25 }, samples: { connections: 50 } });
+    expect(JSON.parse(json.out())).toMatchObject({
+      polls: 2,
+      entities: { connections: 25 },
+      samples: { connections: 50 },
+    });
 
     const prune = memoryIo({ cwd: dir, now: () => Date.parse('2026-01-06T00:00:00Z') });
     expect(await runCli(['--db', db, 'db', 'prune', '--older-than', '3d'], prune)).toBe(0);

@@ -176,7 +176,12 @@ describe('collect --listen on an address in use', () => {
     try {
       const db = join(dir, 'never.db');
       const io = memoryIo({ cwd: dir });
-      expect(await runCli(['--db', db, 'collect', '--base-url', 'http://127.0.0.1:1', '--once', '--listen', `127.0.0.1:${port}`], io)).toBe(1);
+      expect(
+        await runCli(
+          ['--db', db, 'collect', '--base-url', 'http://127.0.0.1:1', '--once', '--listen', `127.0.0.1:${port}`],
+          io,
+        ),
+      ).toBe(1);
       expect(io.err()).toContain(`flightrec: --listen 127.0.0.1:${port}: cannot serve there (EADDRINUSE)`);
       expect(existsSync(db)).toBe(false);
     } finally {

@@ -3,17 +3,39 @@ import type { PollRecord } from '../../src/db/poll-record.ts';
 import { runRound } from '../../src/collector/poller.ts';
 import { connectionsServer, deps, fail, fakeClient, ok, runtime } from './helpers/fakes.ts';
 
-const UPGRADE = { activeVersion: 1n, autoFinalizationEnabled: false, members: [], state: 'FINALIZATION_STATE_FINALIZED', versionAfterFinalization: 1n };
+const UPGRADE = {
+  activeVersion: 1n,
+  autoFinalizationEnabled: false,
+  members: [],
+  state: 'FINALIZATION_STATE_FINALIZED',
+  versionAfterFinalization: 1n,
+};
 
 describe('a poll round', () => {
   it('records one attempt with its request, round and times', async () => {
     const records: PollRecord[] = [];
     const client = fakeClient(() => ok(UPGRADE));
     const r = await runRound(runtime(client), 'GetUpgradeStatus', deps(records), 5n);
-    expect(r).toMatchObject({ cluster: 'test', operation: 'GetUpgradeStatus', targets: 1, calls: 1, failedCalls: 0, failures: [], stopped: false });
+    expect(r).toMatchObject({
+      cluster: 'test',
+      operation: 'GetUpgradeStatus',
+      targets: 1,
+      calls: 1,
+      failedCalls: 0,
+      failures: [],
+      stopped: false,
+    });
     expect(records).toHaveLength(1);
     const rec = records[0]!;
-    expect(rec).toMatchObject({ cluster: 'test', operation: 'GetUpgradeStatus', target: '', request: {}, round: r.round, attempt: 1, scheduledAt: 5n });
+    expect(rec).toMatchObject({
+      cluster: 'test',
+      operation: 'GetUpgradeStatus',
+      target: '',
+      request: {},
+      round: r.round,
+      attempt: 1,
+      scheduledAt: 5n,
+    });
     expect(rec.startedAt).toBeGreaterThan(0n);
     expect(rec.endedAt).toBeGreaterThan(rec.startedAt);
     expect(rec.outcome).toMatchObject({ ok: true, answer: UPGRADE, bytes: 2 });
@@ -24,7 +46,11 @@ describe('a poll round', () => {
     const client = fakeClient((op, _req, n) => (n < 3 ? fail(op, 'unavailable', 503) : ok(UPGRADE)));
     const d = deps(records);
     const r = await runRound(runtime(client), 'GetUpgradeStatus', d);
-    expect(records.map((x) => [x.attempt, x.outcome.ok, x.round])).toEqual([[1, false, r.round], [2, false, r.round], [3, true, r.round]]);
+    expect(records.map((x) => [x.attempt, x.outcome.ok, x.round])).toEqual([
+      [1, false, r.round],
+      [2, false, r.round],
+      [3, true, r.round],
+    ]);
     expect(records[0]!.outcome).toMatchObject({ ok: false, code: 'unavailable', kind: 'connect', httpStatus: 503 });
     expect(r.failures).toEqual([]);
     expect(r.failedCalls).toBe(2);
@@ -44,10 +70,24 @@ describe('a poll round', () => {
     const client = fakeClient((op) => fail(op, 'deadline_exceeded', 504));
     const r = await runRound(runtime(client), 'GetUpgradeStatus', deps(records));
     expect(records).toHaveLength(4);
-    expect(r.failures).toEqual([{ target: '', code: 'deadline_exceeded', kind: 'connect', httpStatus: 504, message: 'deadline_exceeded from fake' }]);
+    expect(r.failures).toEqual([
+      {
+        target: '',
+        code: 'deadline_exceeded',
+        kind: 'connect',
+        httpStatus: 504,
+        message: 'deadline_exceeded from fake',
+      },
+    ]);
   });
 
-  for (const code of ['invalid_argument', 'failed_precondition', 'permission_denied', 'unauthenticated', 'not_found'] as const) {
+  for (const code of [
+    'invalid_argument',
+    'failed_precondition',
+    'permission_denied',
+    'unauthenticated',
+    'not_found',
+  ] as const) {
     it(`does not retry ${code}`, async () => {
       const records: PollRecord[] = [];
       const client = fakeClient((op) => fail(op, code, 400, 'the cluster has no valid enterprise licence'));
@@ -60,7 +100,12 @@ describe('a poll round', () => {
   it('polls each configured link and topic, one target each', async () => {
     const records: PollRecord[] = [];
     const client = fakeClient((op, req) => (req.name === 'gone' ? fail(op, 'not_found', 404) : ok({})));
-    const rt = runtime(client, { shadowLinks: [{ name: 'dr', topics: ['orders', 'gone'] }, { name: 'audit', topics: [] }] });
+    const rt = runtime(client, {
+      shadowLinks: [
+        { name: 'dr', topics: ['orders', 'gone'] },
+        { name: 'audit', topics: [] },
+      ],
+    });
     const links = await runRound(rt, 'GetShadowLink', deps(records));
     const lists = await runRound(rt, 'ListShadowTopics', deps(records));
     const topics = await runRound(rt, 'GetShadowTopic', deps(records));
@@ -114,9 +159,19 @@ describe('the connections fan-out', () => {
   it('fans out by broker, then by shard, over brokers from upgrade members and connections', async () => {
     const records: PollRecord[] = [];
     const client = fakeClient((op, req) =>
-      op === 'GetUpgradeStatus' ? ok({ ...UPGRADE, members: [{ nodeId: 1 }, { nodeId: 2 }, { nodeId: 3 }] }) : connectionsServer(rows, 5)(req),
+      op === 'GetUpgradeStatus'
+        ? ok({ ...UPGRADE, members: [{ nodeId: 1 }, { nodeId: 2 }, { nodeId: 3 }] })
+        : connectionsServer(rows, 5)(req),
     );
-    const rt = runtime(client, { connections: { pageSize: 0, filter: 'state = KAFKA_CONNECTION_STATE_OPEN', orderBy: '', fanout: true, maxCalls: 100 } });
+    const rt = runtime(client, {
+      connections: {
+        pageSize: 0,
+        filter: 'state = KAFKA_CONNECTION_STATE_OPEN',
+        orderBy: '',
+        fanout: true,
+        maxCalls: 100,
+      },
+    });
     await runRound(rt, 'GetUpgradeStatus', deps(records));
     const r = await runRound(rt, 'ListKafkaConnections', deps(records));
     const filters = client.calls.slice(1).map((c) => c.request.filter);
@@ -132,7 +187,15 @@ describe('the connections fan-out', () => {
     ]);
     expect(r.coverage).toEqual({ rowsCovered: 12, totalSize: 12n, calls: 7, complete: true });
     const conn = records.filter((x) => x.operation === 'ListKafkaConnections');
-    expect(conn.map((x) => x.coverage!.slice)).toEqual(['', 'node_id = 1', 'node_id = 1 AND shard_id = 0', 'node_id = 1 AND shard_id = 1', 'node_id = 1 AND shard_id = 2', 'node_id = 2', 'node_id = 3']);
+    expect(conn.map((x) => x.coverage!.slice)).toEqual([
+      '',
+      'node_id = 1',
+      'node_id = 1 AND shard_id = 0',
+      'node_id = 1 AND shard_id = 1',
+      'node_id = 1 AND shard_id = 2',
+      'node_id = 2',
+      'node_id = 3',
+    ]);
     expect(conn.map((x) => x.coverage!.fanoutCalls)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(new Set(conn.map((x) => x.round)).size).toBe(1);
     expect(client.maxActive).toBe(1);
@@ -150,7 +213,9 @@ describe('the connections fan-out', () => {
 
   it('keeps going past a failed slice', async () => {
     const records: PollRecord[] = [];
-    const client = fakeClient((op, req) => (String(req.filter).includes('node_id = 2') ? fail(op, 'permission_denied', 403) : connectionsServer(rows, 5)(req)));
+    const client = fakeClient((op, req) =>
+      String(req.filter).includes('node_id = 2') ? fail(op, 'permission_denied', 403) : connectionsServer(rows, 5)(req),
+    );
     const rt = runtime(client);
     rt.topology.brokers.add(1).add(2).add(3);
     const r = await runRound(rt, 'ListKafkaConnections', deps(records));
@@ -166,7 +231,11 @@ describe('one call at a time and stopping', () => {
     const client = fakeClient((op) => (op === 'GetUpgradeStatus' ? ok(UPGRADE) : ok({})));
     const rt = runtime(client, { shadowLinks: [{ name: 'a', topics: ['x', 'y'] }] });
     const d = deps(records);
-    await Promise.all(['GetUpgradeStatus', 'GetShadowLink', 'ListShadowTopics', 'GetShadowTopic', 'GetIcebergStatus'].map((op) => runRound(rt, op as never, d)));
+    await Promise.all(
+      ['GetUpgradeStatus', 'GetShadowLink', 'ListShadowTopics', 'GetShadowTopic', 'GetIcebergStatus'].map((op) =>
+        runRound(rt, op as never, d),
+      ),
+    );
     expect(client.calls).toHaveLength(6);
     expect(client.maxActive).toBe(1);
   });
@@ -201,7 +270,11 @@ describe('one call at a time and stopping', () => {
       throw new TypeError('bad request shape');
     });
     const r = await runRound(runtime(client), 'GetUpgradeStatus', deps(records));
-    expect(records[0]!.outcome).toMatchObject({ ok: false, code: 'internal', message: 'the client failed: bad request shape' });
+    expect(records[0]!.outcome).toMatchObject({
+      ok: false,
+      code: 'internal',
+      message: 'the client failed: bad request shape',
+    });
     expect(r.failures).toHaveLength(1);
   });
 });

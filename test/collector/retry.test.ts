@@ -3,7 +3,8 @@ import { backoffDelayMs, DEFAULT_RETRY, FINAL_CODES, realSleep, shouldRetry } fr
 
 describe('retry policy', () => {
   it('retries unavailable, deadline_exceeded and resource_exhausted only', () => {
-    for (const code of ['unavailable', 'deadline_exceeded', 'resource_exhausted']) expect(shouldRetry(code, 1, DEFAULT_RETRY)).toBe(true);
+    for (const code of ['unavailable', 'deadline_exceeded', 'resource_exhausted'])
+      expect(shouldRetry(code, 1, DEFAULT_RETRY)).toBe(true);
     for (const code of FINAL_CODES) expect(shouldRetry(code, 1, DEFAULT_RETRY)).toBe(false);
     expect(shouldRetry('internal', 1, DEFAULT_RETRY)).toBe(false);
   });

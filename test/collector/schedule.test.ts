@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createScheduler, CronMatcher, runVirtual, type Job } from '../../src/collector/schedule.ts';
 
 function fakeCron() {
-  const tasks: { expression: string; fn: () => Promise<void>; options: Record<string, unknown>; started: boolean; destroyed: boolean }[] = [];
+  const tasks: {
+    expression: string;
+    fn: () => Promise<void>;
+    options: Record<string, unknown>;
+    started: boolean;
+    destroyed: boolean;
+  }[] = [];
   return {
     tasks,
     createTask: (expression: string, fn: () => Promise<void>, options: Record<string, unknown>) => {

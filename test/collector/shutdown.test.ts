@@ -44,21 +44,46 @@ async function hangingCluster(hangAfter: number): Promise<{ server: LoopbackServ
   return { server, hung };
 }
 
-function startChild(db: string, baseUrl: string): { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; stderr: () => string } {
+function startChild(
+  db: string,
+  baseUrl: string,
+): {
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr: () => string;
+} {
   const child = spawn(
     process.execPath,
     [
-      '--import', 'tsx', CHILD,
-      '--db', db, 'collect', '--base-url', baseUrl,
-      '--schedule', 'upgrade=* * * * * *', '--schedule', 'connections=* * * * * *', '--schedule', 'iceberg=off',
-      '--jitter', '0', '--shutdown-timeout', '500ms', '--timeout', '60s',
+      '--import',
+      'tsx',
+      CHILD,
+      '--db',
+      db,
+      'collect',
+      '--base-url',
+      baseUrl,
+      '--schedule',
+      'upgrade=* * * * * *',
+      '--schedule',
+      'connections=* * * * * *',
+      '--schedule',
+      'iceberg=off',
+      '--jitter',
+      '0',
+      '--shutdown-timeout',
+      '500ms',
+      '--timeout',
+      '60s',
     ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
   child.stdout!.on('data', (c: Buffer) => (err += `STDOUT:${c.toString()}`));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, exited, stderr: () => err };
 }
 
@@ -112,7 +137,8 @@ describe('shutdown in the middle of a poll', () => {
     const { child, exited, stderr } = startChild(db, server.url);
     try {
       // let it write a few polls, then kill it without warning
-      for (let i = 0; i < 100 && (stderr().match(/ ok /g) ?? []).length < 5; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 100 && (stderr().match(/ ok /g) ?? []).length < 5; i++)
+        await new Promise((r) => setTimeout(r, 100));
       child.kill('SIGKILL');
       expect((await exited).signal).toBe('SIGKILL');
       expect(checkIntact(db).polls).toBeGreaterThanOrEqual(4);

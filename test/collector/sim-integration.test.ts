@@ -11,7 +11,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../src/api/schema/operations.ts';
 import { encodeAnswer, parseAnswer } from '../../src/api/wire/answers.ts';
-import { Collector, createReporter, defaultCluster, defaultCollectorConfig, type RoundResult } from '../../src/collector/index.ts';
+import {
+  Collector,
+  createReporter,
+  defaultCluster,
+  defaultCollectorConfig,
+  type RoundResult,
+} from '../../src/collector/index.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase, type ReconstructedPoll } from '../../src/db/index.ts';
 import { createWorld, parseScenario, simClock, startSimServer, type SimServer } from '../../src/sim/index.ts';
 import { closedLoopbackPort } from '../helpers/loopback-server.ts';
@@ -51,7 +57,15 @@ let sim: SimServer;
 const served: Served[] = [];
 const rounds: RoundResult[] = [];
 const lines: string[] = [];
-let polls: { id: bigint; cluster: string; operation: string; outcome: string; httpStatus: number; startTime: bigint; fanoutCalls: number }[] = [];
+let polls: {
+  id: bigint;
+  cluster: string;
+  operation: string;
+  outcome: string;
+  httpStatus: number;
+  startTime: bigint;
+  fanoutCalls: number;
+}[] = [];
 let rebuilt = new Map<bigint, ReconstructedPoll>();
 
 beforeAll(async () => {
@@ -66,11 +80,22 @@ beforeAll(async () => {
   const simCluster = {
     ...defaultCluster('sim', sim.baseUrl),
     timeoutMs: 300,
-    shadowLinks: described.links.map((name) => ({ name, topics: described.topics.filter((t) => t.link === name).map((t) => t.topic).slice(0, 2) })),
+    shadowLinks: described.links.map((name) => ({
+      name,
+      topics: described.topics
+        .filter((t) => t.link === name)
+        .map((t) => t.topic)
+        .slice(0, 2),
+    })),
   };
   const goneCluster = {
     ...defaultCluster('gone', `http://127.0.0.1:${refused}`),
-    schedules: { ...simCluster.schedules, ListKafkaConnections: '0 */5 * * * *', GetUpgradeStatus: null, GetIcebergStatus: null },
+    schedules: {
+      ...simCluster.schedules,
+      ListKafkaConnections: '0 */5 * * * *',
+      GetUpgradeStatus: null,
+      GetIcebergStatus: null,
+    },
   };
   const config = { ...defaultCollectorConfig([simCluster, goneCluster]), jitterMs: 0 };
   const db = join(dir, 'history.db');
@@ -130,7 +155,13 @@ describe('collector against the simulated cluster', () => {
         // no answer arrived: the connection closed, or the local deadline fired; in the latter case
         // the server may still have written its own 504 to the abandoned connection
         const late = served[next];
-        if (p.outcome === 'deadline_exceeded' && late?.op === p.operation && late.status === 504 && isDeepStrictEqual(late.request, r.request)) next++;
+        if (
+          p.outcome === 'deadline_exceeded' &&
+          late?.op === p.operation &&
+          late.status === 504 &&
+          isDeepStrictEqual(late.request, r.request)
+        )
+          next++;
         continue;
       }
       // the served answer of this poll: the next one for the same operation, request and status
@@ -144,7 +175,9 @@ describe('collector against the simulated cluster', () => {
       if (p.outcome === 'ok') {
         const expected = parseAnswer(p.operation as OperationName, s.body);
         expect(r.answer, `poll ${p.id} ${p.operation}`).toStrictEqual(expected);
-        expect(encodeAnswer(p.operation as OperationName, r.answer as never)).toBe(encodeAnswer(p.operation as OperationName, expected as never));
+        expect(encodeAnswer(p.operation as OperationName, r.answer as never)).toBe(
+          encodeAnswer(p.operation as OperationName, expected as never),
+        );
       } else {
         expect(Buffer.from(r.raw ?? new Uint8Array()).equals(s.body), `raw body of failed poll ${p.id}`).toBe(true);
       }
@@ -170,7 +203,10 @@ describe('collector against the simulated cluster', () => {
       expect(hit, what).toBeDefined();
       return hit!;
     };
-    find((p) => p.cluster === 'gone' && p.outcome === 'unavailable' && /connection refused/.test(p.f!.message), 'refused');
+    find(
+      (p) => p.cluster === 'gone' && p.outcome === 'unavailable' && /connection refused/.test(p.f!.message),
+      'refused',
+    );
     find((p) => p.outcome === 'deadline_exceeded' && p.operation === 'GetUpgradeStatus', 'time-out');
     find((p) => p.outcome === 'resource_exhausted' && p.httpStatus === 429 && p.f!.kind === 'connect', '429');
     find((p) => p.outcome === 'unavailable' && p.httpStatus === 503 && p.f!.kind === 'connect', '503');
@@ -179,7 +215,10 @@ describe('collector against the simulated cluster', () => {
     find((p) => p.httpStatus === 502 && p.f?.kind === 'protocol' && p.outcome === 'unavailable', 'HTML page');
     const licence = find((p) => p.outcome === 'failed_precondition', 'licence');
     expect(licence.f!.message).toMatch(/licen[cs]e/);
-    find((p) => p.cluster === 'sim' && p.outcome === 'unavailable' && p.httpStatus === 0, 'broker down: connection closed');
+    find(
+      (p) => p.cluster === 'sim' && p.outcome === 'unavailable' && p.httpStatus === 0,
+      'broker down: connection closed',
+    );
   });
 
   it('retries what is worth retrying and never the licence error', () => {
@@ -191,7 +230,9 @@ describe('collector against the simulated cluster', () => {
   });
 
   it('fans out over brokers and shards when the list is cut, and records the coverage', () => {
-    const conn = rounds.filter((r) => r.cluster === 'sim' && r.operation === 'ListKafkaConnections' && r.coverage !== undefined);
+    const conn = rounds.filter(
+      (r) => r.cluster === 'sim' && r.operation === 'ListKafkaConnections' && r.coverage !== undefined,
+    );
     expect(conn.some((r) => r.calls > 4)).toBe(true);
     const quiet = conn.filter((r) => r.failedCalls === 0);
     expect(quiet.filter((r) => r.coverage!.complete).length).toBeGreaterThan(5);

@@ -8,16 +8,38 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { CallResult } from '../../src/api/client/index.ts';
-import { Collector, createReporter, defaultCluster, defaultCollectorConfig, type CollectorConfig } from '../../src/collector/index.ts';
+import {
+  Collector,
+  createReporter,
+  defaultCluster,
+  defaultCollectorConfig,
+  type CollectorConfig,
+} from '../../src/collector/index.ts';
 import { openDatabase, openRecordingStore, sqliteLeases, StoreLostError } from '../../src/db/index.ts';
 import { tempDbPath } from '../db/fixtures.ts';
 import { fakeClient } from './helpers/fakes.ts';
 
-const UPGRADE = { activeVersion: 1n, autoFinalizationEnabled: false, members: [], state: 'FINALIZATION_STATE_FINALIZED', versionAfterFinalization: 1n };
-const ok = (): CallResult<unknown> => ({ ok: true, value: UPGRADE, httpStatus: 200, elapsedMs: 1, bytes: 2, body: Buffer.from('{}') });
+const UPGRADE = {
+  activeVersion: 1n,
+  autoFinalizationEnabled: false,
+  members: [],
+  state: 'FINALIZATION_STATE_FINALIZED',
+  versionAfterFinalization: 1n,
+};
+const ok = (): CallResult<unknown> => ({
+  ok: true,
+  value: UPGRADE,
+  httpStatus: 200,
+  elapsedMs: 1,
+  bytes: 2,
+  body: Buffer.from('{}'),
+});
 
 function config(): CollectorConfig {
-  return { ...defaultCollectorConfig([{ ...defaultCluster('c1', 'http://127.0.0.1:1'), shadowLinks: [] }]), jitterMs: 0 };
+  return {
+    ...defaultCollectorConfig([{ ...defaultCluster('c1', 'http://127.0.0.1:1'), shadowLinks: [] }]),
+    jitterMs: 0,
+  };
 }
 
 function sink() {
@@ -39,14 +61,23 @@ describe('the database file deleted or replaced while recording', () => {
     const path = tempDbPath();
     const out = sink();
     const store = openRecordingStore(path);
-    const c = new Collector({ config: config(), writer: store, env: {}, now: Date.now, clientFactory: () => fakeClient(ok), reporter: createReporter(out) });
+    const c = new Collector({
+      config: config(),
+      writer: store,
+      env: {},
+      now: Date.now,
+      clientFactory: () => fakeClient(ok),
+      reporter: createReporter(out),
+    });
     await c.runRound('c1', 'GetUpgradeStatus');
     await c.runRound('c1', 'GetUpgradeStatus');
     rmSync(path);
     await c.runRound('c1', 'GetUpgradeStatus');
     await c.runRound('c1', 'GetUpgradeStatus');
     await c.shutdown();
-    expect(out.text()).toMatch(/error: the database file .+ was deleted while recording: .*a new database was started at .+ and recording goes on there/);
+    expect(out.text()).toMatch(
+      /error: the database file .+ was deleted while recording: .*a new database was started at .+ and recording goes on there/,
+    );
     expect(c.stats.reopened).toBe(1);
     expect(pollCount(path)).toBe(2);
   });
@@ -56,7 +87,13 @@ describe('the database file deleted or replaced while recording', () => {
     const other = `${path}.other`;
     openDatabase(other).close();
     const store = openRecordingStore(path);
-    const c = new Collector({ config: config(), writer: store, env: {}, now: Date.now, clientFactory: () => fakeClient(ok) });
+    const c = new Collector({
+      config: config(),
+      writer: store,
+      env: {},
+      now: Date.now,
+      clientFactory: () => fakeClient(ok),
+    });
     await c.runRound('c1', 'GetUpgradeStatus');
     renameSync(other, path);
     await c.runRound('c1', 'GetUpgradeStatus');
@@ -85,7 +122,9 @@ describe('the database file deleted or replaced while recording', () => {
     expect(c.stopping.aborted).toBe(true);
     expect(fatal).toHaveLength(1);
     expect(c.fatal).toBeInstanceOf(StoreLostError);
-    expect(c.fatal!.message).toContain(`the database file ${path} was replaced by another file while recording, and no database can be opened there`);
+    expect(c.fatal!.message).toContain(
+      `the database file ${path} was replaced by another file while recording, and no database can be opened there`,
+    );
     expect(out.text()).toContain('recording stopped');
     await c.shutdown();
   });
@@ -97,7 +136,14 @@ describe('two collectors for the same cluster on one database', () => {
     const outB = sink();
     const clientA = fakeClient(ok);
     const clientB = fakeClient(ok);
-    const a = new Collector({ config: config(), writer: openRecordingStore(path), env: {}, now: Date.now, owner: 'A', clientFactory: () => clientA });
+    const a = new Collector({
+      config: config(),
+      writer: openRecordingStore(path),
+      env: {},
+      now: Date.now,
+      owner: 'A',
+      clientFactory: () => clientA,
+    });
     const b = new Collector({
       config: config(),
       writer: openRecordingStore(path),
@@ -180,7 +226,14 @@ describe('the lease heartbeat', () => {
         signal?.addEventListener('abort', () => resolve(false), { once: true });
       });
     const noCron = () => ({ start() {}, stop() {}, destroy() {} });
-    const a = new Collector({ config: config(), writer: openRecordingStore(path), env: {}, now: () => t, owner: 'A', clientFactory: () => fakeClient(ok) });
+    const a = new Collector({
+      config: config(),
+      writer: openRecordingStore(path),
+      env: {},
+      now: () => t,
+      owner: 'A',
+      clientFactory: () => fakeClient(ok),
+    });
     await a.runRound('c1', 'GetUpgradeStatus');
     const out = sink();
     const b = new Collector({

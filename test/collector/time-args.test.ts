@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatDurationArg, parseCutoffArg, parseDurationArg, parseDurationMs, parseTimeArg, TimeArgError } from '../../src/collector/time-args.ts';
+import {
+  formatDurationArg,
+  parseCutoffArg,
+  parseDurationArg,
+  parseDurationMs,
+  parseTimeArg,
+  TimeArgError,
+} from '../../src/collector/time-args.ts';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');
 const ns = (iso: string): bigint => BigInt(Date.parse(iso)) * 1_000_000n;

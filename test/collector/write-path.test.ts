@@ -8,14 +8,35 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { CallResult } from '../../src/api/client/index.ts';
-import { Collector, createReporter, defaultCluster, defaultCollectorConfig, NOT_STORED, type CollectorConfig } from '../../src/collector/index.ts';
-import { createHistoryReader, createHistoryWriter, openDatabase, StoreRefusedError, type FlightrecDb } from '../../src/db/index.ts';
+import {
+  Collector,
+  createReporter,
+  defaultCluster,
+  defaultCollectorConfig,
+  NOT_STORED,
+  type CollectorConfig,
+} from '../../src/collector/index.ts';
+import {
+  createHistoryReader,
+  createHistoryWriter,
+  openDatabase,
+  StoreRefusedError,
+  type FlightrecDb,
+} from '../../src/db/index.ts';
 import { buildTimeline, type TimelineSource } from '../../src/report/timeline/timeline.ts';
 import { tempDbPath } from '../db/fixtures.ts';
 import { fakeClient, memoryWriter } from './helpers/fakes.ts';
 
-const UPGRADE = { activeVersion: 1n, autoFinalizationEnabled: false, members: [], state: 'FINALIZATION_STATE_FINALIZED', versionAfterFinalization: 1n };
-const BODY = Buffer.from('{"activeVersion":"1","autoFinalizationEnabled":false,"members":[],"state":"FINALIZATION_STATE_FINALIZED","versionAfterFinalization":"1"}');
+const UPGRADE = {
+  activeVersion: 1n,
+  autoFinalizationEnabled: false,
+  members: [],
+  state: 'FINALIZATION_STATE_FINALIZED',
+  versionAfterFinalization: 1n,
+};
+const BODY = Buffer.from(
+  '{"activeVersion":"1","autoFinalizationEnabled":false,"members":[],"state":"FINALIZATION_STATE_FINALIZED","versionAfterFinalization":"1"}',
+);
 
 function config(patch: Partial<CollectorConfig> = {}): CollectorConfig {
   const cluster = { ...defaultCluster('c1', 'http://127.0.0.1:1'), shadowLinks: [] };
@@ -52,7 +73,12 @@ function deeplyNested(levels: number): unknown {
 let clock = 1_767_225_600_000;
 const now = (): number => (clock += 1000);
 
-function collector(db: FlightrecDb, script: (n: number) => CallResult<unknown>, out = sink(), patch: Partial<CollectorConfig> = {}): Collector {
+function collector(
+  db: FlightrecDb,
+  script: (n: number) => CallResult<unknown>,
+  out = sink(),
+  patch: Partial<CollectorConfig> = {},
+): Collector {
   let n = 0;
   return new Collector({
     config: config(patch),
@@ -81,7 +107,9 @@ describe('poison isolation', () => {
       const report = await c.shutdown();
       expect(report.unwritten).toBe(0);
       expect(c.stats.unstorable).toBe(1);
-      expect(out.text()).toMatch(/error: c1 GetUpgradeStatus: this answer cannot be stored as received \(.+\); it was stored as failed poll 2 with its raw bytes/);
+      expect(out.text()).toMatch(
+        /error: c1 GetUpgradeStatus: this answer cannot be stored as received \(.+\); it was stored as failed poll 2 with its raw bytes/,
+      );
 
       const read = openDatabase(path, { readonly: true });
       try {
@@ -123,7 +151,15 @@ describe('poison isolation', () => {
       scheduledAt: 1n,
       startedAt: 1n,
       endedAt: 2n,
-      outcome: { ok: false, code: 'internal', kind: 'connect', message: 'x', details: [deeplyNested(5000)], raw, bytes: raw.length },
+      outcome: {
+        ok: false,
+        code: 'internal',
+        kind: 'connect',
+        message: 'x',
+        details: [deeplyNested(5000)],
+        raw,
+        bytes: raw.length,
+      },
     });
     expect(stored.substituted).toMatch(/(nested|nesting) deeper than 512 levels/);
     const row = db.sqlite.prepare('SELECT outcome, kind, message FROM poll').get() as { kind: string; message: string };
@@ -139,7 +175,15 @@ describe('poison isolation', () => {
     const writer = createHistoryWriter(db);
     db.sqlite.pragma('query_only = ON');
     const record = {
-      cluster: 'c1', operation: 'GetUpgradeStatus', target: '', request: {}, round: 'r', attempt: 1, scheduledAt: 1n, startedAt: 1n, endedAt: 2n,
+      cluster: 'c1',
+      operation: 'GetUpgradeStatus',
+      target: '',
+      request: {},
+      round: 'r',
+      attempt: 1,
+      scheduledAt: 1n,
+      startedAt: 1n,
+      endedAt: 2n,
       outcome: { ok: true, answer: UPGRADE, bytes: 2 },
     } as const;
     expect(() => writer.storePoll(record as never)).toThrow(StoreRefusedError);
@@ -179,7 +223,9 @@ describe('held polls while the database refuses writes', () => {
       expect(polls.map((p) => p.outcome)).toEqual(['ok', NOT_STORED, ...Array(10 - dropped + 1).fill('ok')]);
       const lost = polls[1]!;
       expect(lost.message).toMatch(
-        new RegExp(`^${dropped} polls between \\S+Z and \\S+Z not stored: the database refused writes: attempt to write a readonly database \\(SQLITE_READONLY\\)$`),
+        new RegExp(
+          `^${dropped} polls between \\S+Z and \\S+Z not stored: the database refused writes: attempt to write a readonly database \\(SQLITE_READONLY\\)$`,
+        ),
       );
       expect(lost.startTime < lost.endTime).toBe(true);
       const timeline = buildTimeline(reader as unknown as TimelineSource, {});

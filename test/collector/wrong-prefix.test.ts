@@ -38,7 +38,13 @@ describe('the collector names a wrong service prefix', () => {
       expect(lines[0]).toContain('--service-prefix');
       expect(lines[0]).toContain('flightrec check');
       // with the right prefix, nothing of the kind
-      const ok = await collectOnce(sim.baseUrl, '--service-prefix', 'acme.core.admin.v2', '--link', 'dr-primary:orders');
+      const ok = await collectOnce(
+        sim.baseUrl,
+        '--service-prefix',
+        'acme.core.admin.v2',
+        '--link',
+        'dr-primary:orders',
+      );
       expect(notices(ok.err)).toEqual([]);
       expect(ok.code).toBe(0);
     } finally {
@@ -47,7 +53,9 @@ describe('the collector names a wrong service prefix', () => {
   });
 
   it('also for a plain 404 page (no Connect body), as a router in front of the cluster answers', async () => {
-    const server = await startLoopbackServer((_req, res) => answer(res, 404, '404 page not found', { 'content-type': 'text/plain' }));
+    const server = await startLoopbackServer((_req, res) =>
+      answer(res, 404, '404 page not found', { 'content-type': 'text/plain' }),
+    );
     try {
       const r = await collectOnce(server.url);
       expect(r.code).toBe(3);
@@ -71,7 +79,13 @@ describe('the collector names a wrong service prefix', () => {
       startedAt: 0n,
       endedAt: 0n,
     });
-    const notFound = { target: 'x', code: 'not_found', kind: 'connect', httpStatus: 404, message: 'shadow link x not found' };
+    const notFound = {
+      target: 'x',
+      code: 'not_found',
+      kind: 'connect',
+      httpStatus: 404,
+      message: 'shadow link x not found',
+    };
     const missingPath = { target: 'x', code: 'unimplemented', kind: 'protocol', httpStatus: 404, message: 'HTTP 404' };
     expect(wrongPrefixNotice(round([notFound]), 'p')).toBeUndefined();
     expect(wrongPrefixNotice(round([missingPath]), 'p')).toContain('does not serve GetShadowLink');

@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { chunkIn, encodeChunkGroups, readBatchChunks, readChunk } from '../../src/db/connections/chunk.ts';
 import type { FastSample } from '../../src/db/connections/codec.ts';
 
-const sample = (x: number): FastSample => ({ v: [x, x * 2, 3, 4, 5, 0, 0, x % 7, 1], hasMore: x % 2 === 0, inflight: undefined, extra: undefined, absent: 0, items: undefined });
-const chunkFor = (e: number): { seqs: number[]; samples: FastSample[] } => ({ seqs: [0, 2, 5], samples: [sample(e), sample(e + 1), sample(e + 2)] });
+const sample = (x: number): FastSample => ({
+  v: [x, x * 2, 3, 4, 5, 0, 0, x % 7, 1],
+  hasMore: x % 2 === 0,
+  inflight: undefined,
+  extra: undefined,
+  absent: 0,
+  items: undefined,
+});
+const chunkFor = (e: number): { seqs: number[]; samples: FastSample[] } => ({
+  seqs: [0, 2, 5],
+  samples: [sample(e), sample(e + 1), sample(e + 2)],
+});
 
 describe('a batch chunk directory', () => {
   const entities = Array.from({ length: 300 }, (_, i) => 10 + i * 3);

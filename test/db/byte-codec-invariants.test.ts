@@ -6,7 +6,16 @@
  * as bigints outside it.
  */
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, nanosFromParts, normal, subNum, textFromSql, textToSql, type Num } from '../../src/db/bytes.ts';
+import {
+  ByteReader,
+  ByteWriter,
+  nanosFromParts,
+  normal,
+  subNum,
+  textFromSql,
+  textToSql,
+  type Num,
+} from '../../src/db/bytes.ts';
 import { CorruptDataError } from '../../src/db/errors.ts';
 
 const I64_MAX = 2n ** 63n - 1n;
@@ -22,12 +31,14 @@ interface Case {
   readonly expected: unknown;
 }
 
-const uintCases: Case[] = [0, 1, 127, 128, 16_383, 16_384, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1].map((n) => ({
-  name: `uint ${n}`,
-  write: (w) => w.uint(n),
-  read: (r) => r.uint(),
-  expected: n,
-}));
+const uintCases: Case[] = [0, 1, 127, 128, 16_383, 16_384, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1].map(
+  (n) => ({
+    name: `uint ${n}`,
+    write: (w) => w.uint(n),
+    read: (r) => r.uint(),
+    expected: n,
+  }),
+);
 
 /** `int` holds |n| < 2^52 (its zigzag form must stay a safe integer). */
 const intCases: Case[] = [0, -1, 1, -64, 63, -65, 64, -(2 ** 31), 2 ** 31 - 1, -(2 ** 52 - 1), 2 ** 52 - 1].map(
@@ -47,7 +58,12 @@ const bigValues: bigint[] = [
   U64_MAX,
   -(2n ** 100n) - 7n,
 ];
-const bigCases: Case[] = bigValues.map((v) => ({ name: `big ${v}`, write: (w) => w.big(v), read: (r) => r.big(), expected: v }));
+const bigCases: Case[] = bigValues.map((v) => ({
+  name: `big ${v}`,
+  write: (w) => w.big(v),
+  read: (r) => r.big(),
+  expected: v,
+}));
 
 /** What `num()` must return for a value: a number in the fast zone, a bigint outside it. */
 const numCases: Case[] = bigValues.map((v) => ({
@@ -57,8 +73,24 @@ const numCases: Case[] = bigValues.map((v) => ({
   expected: v < BigInt(FAST) && v > -BigInt(FAST) ? Number(v) : v,
 }));
 
-const timeValues: bigint[] = [0n, 1n, -1n, 999_999_999n, 1_000_000_000n, -1_000_000_001n, 1_767_225_600_123_456_789n, I64_MAX, I64_MIN, 2n ** 33n * 1_000_000_000n];
-const timeCases: Case[] = timeValues.map((v) => ({ name: `time ${v}`, write: (w) => w.time(v), read: (r) => r.time(), expected: v }));
+const timeValues: bigint[] = [
+  0n,
+  1n,
+  -1n,
+  999_999_999n,
+  1_000_000_000n,
+  -1_000_000_001n,
+  1_767_225_600_123_456_789n,
+  I64_MAX,
+  I64_MIN,
+  2n ** 33n * 1_000_000_000n,
+];
+const timeCases: Case[] = timeValues.map((v) => ({
+  name: `time ${v}`,
+  write: (w) => w.time(v),
+  read: (r) => r.time(),
+  expected: v,
+}));
 
 const strings: [string, string][] = [
   ['empty', ''],
@@ -71,7 +103,12 @@ const strings: [string, string][] = [
   ['latin1 range', '\u00e9\u00ff'],
   ['long', 'k'.repeat(70_000)],
 ];
-const stringCases: Case[] = strings.map(([name, s]) => ({ name: `string ${name}`, write: (w) => w.string(s), read: (r) => r.string(), expected: s }));
+const stringCases: Case[] = strings.map(([name, s]) => ({
+  name: `string ${name}`,
+  write: (w) => w.string(s),
+  read: (r) => r.string(),
+  expected: s,
+}));
 
 const CASES: Case[] = [...uintCases, ...intCases, ...bigCases, ...numCases, ...timeCases, ...stringCases];
 
@@ -95,7 +132,9 @@ describe('the byte codec, boundary values', () => {
     (_name, c) => {
       const bytes = encode(c);
       for (let cut = 0; cut < bytes.length; cut++) {
-        expect(() => c.read(new ByteReader(bytes.subarray(0, cut))), `cut at ${cut} of ${bytes.length}`).toThrow(CorruptDataError);
+        expect(() => c.read(new ByteReader(bytes.subarray(0, cut))), `cut at ${cut} of ${bytes.length}`).toThrow(
+          CorruptDataError,
+        );
       }
     },
   );
@@ -121,7 +160,9 @@ describe('the byte codec, boundary values', () => {
     const w = new ByteWriter();
     w.uint(2 ** 40);
     w.uint(1);
-    expect(() => new ByteReader(w.finish()).count()).toThrow(/a count of 1099511627776 at offset \d+ exceeds the 1 bytes left/);
+    expect(() => new ByteReader(w.finish()).count()).toThrow(
+      /a count of 1099511627776 at offset \d+ exceeds the 1 bytes left/,
+    );
     const ok = new ByteWriter();
     ok.uint(3);
     ok.bytes(Uint8Array.of(1, 2, 3));
@@ -147,7 +188,15 @@ describe('numbers in and out of the fast zone', () => {
   });
 
   it('nanosFromParts equals the bigint product at its boundaries', () => {
-    for (const [sec, nano] of [[0, 0], [0, 999_999_999], [1, 0], [2 ** 33 - 1, 999_999_999], [1_767_225_600, 123_456_789], [65_535, 65_535], [65_536, 1]]) {
+    for (const [sec, nano] of [
+      [0, 0],
+      [0, 999_999_999],
+      [1, 0],
+      [2 ** 33 - 1, 999_999_999],
+      [1_767_225_600, 123_456_789],
+      [65_535, 65_535],
+      [65_536, 1],
+    ]) {
       expect(nanosFromParts(sec!, nano!)).toBe(BigInt(sec!) * 1_000_000_000n + BigInt(nano!));
     }
   });
@@ -161,6 +210,7 @@ describe('text as SQLite holds it', () => {
   });
 
   it('a value of another type in a text column is a CorruptDataError, not a TypeError', () => {
-    for (const v of [42, 4.5, null, undefined, 10n, Buffer.from([0x61, 0x00, 0x62])]) expect(() => textFromSql(v)).toThrow(CorruptDataError);
+    for (const v of [42, 4.5, null, undefined, 10n, Buffer.from([0x61, 0x00, 0x62])])
+      expect(() => textFromSql(v)).toThrow(CorruptDataError);
   });
 });

@@ -18,7 +18,8 @@ describe('times in the byte encoding', () => {
   it('nanosFromParts equals sec * 10^9 + nano exactly across its whole range', () => {
     const edges = [0, 1, 65_535, 65_536, 65_537, 1_756_641_078, 2 ** 32 - 1, 2 ** 32, 2 ** 33 - 1];
     const nanos = [0, 1, 999_999_999, 123_456_789, 4_294_967_295 % 1e9];
-    for (const sec of edges) for (const nano of nanos) expect(nanosFromParts(sec, nano)).toBe(BigInt(sec) * NS + BigInt(nano));
+    for (const sec of edges)
+      for (const nano of nanos) expect(nanosFromParts(sec, nano)).toBe(BigInt(sec) * NS + BigInt(nano));
     const r = [...randomInts(7, 4000)];
     for (let i = 0; i < r.length; i += 2) {
       const sec = (r[i]! * 2) % 2 ** 33;

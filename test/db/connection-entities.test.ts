@@ -39,7 +39,16 @@ function expectedEntities(answers: ListKafkaConnectionsResponse[]): number {
   for (const a of answers) {
     const here = new Map<string, number>();
     for (const c of a.connections) {
-      const key = JSON.stringify([c.uid, c.nodeId, c.shardId, c.listenerName, c.source.ipAddress, c.source.port, c.tlsInfo.enabled, String(c.openTime)]);
+      const key = JSON.stringify([
+        c.uid,
+        c.nodeId,
+        c.shardId,
+        c.listenerName,
+        c.source.ipAddress,
+        c.source.port,
+        c.tlsInfo.enabled,
+        String(c.openTime),
+      ]);
       here.set(key, (here.get(key) ?? 0) + 1);
     }
     for (const [k, n] of here) most.set(k, Math.max(most.get(k) ?? 0, n));
@@ -68,7 +77,9 @@ describe('connections keep their entities however the rows move', () => {
     // the flag says a uid was listed twice: never wrongly, and always when both rows are one connection
     answers.forEach((a, i) => {
       const uids = a.connections.map((c) => c.uid);
-      const identities = a.connections.map((c) => JSON.stringify([c.uid, c.nodeId, c.shardId, c.source, c.openTime.toString()]));
+      const identities = a.connections.map((c) =>
+        JSON.stringify([c.uid, c.nodeId, c.shardId, c.source, c.openTime.toString()]),
+      );
       if (frames[i] === 1) expect(new Set(uids).size).toBeLessThan(uids.length);
       if (new Set(identities).size < identities.length) expect(frames[i]).toBe(1);
     });

@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../src/api/schema/connection.ts';
-import { createHistoryReader, createHistoryWriter, openDatabase, type ConnectionFrame, type HistoryReader } from '../../src/db/index.ts';
+import {
+  createHistoryReader,
+  createHistoryWriter,
+  openDatabase,
+  type ConnectionFrame,
+  type HistoryReader,
+} from '../../src/db/index.ts';
 import type { PollRecord } from '../../src/db/poll-record.ts';
 import { cloneConnection, ConnectionWorld } from '../helpers/connection-answers.ts';
 import { failedRecord, LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
@@ -16,7 +22,15 @@ const ALL = { since: 0n, until: 2n ** 62n };
 
 /** A recording: polls of a churning world, a fan-out round, a failed poll, an empty answer, huge values. */
 function records(): PollRecord[] {
-  const world = new ConnectionWorld({ connections: 40, churn: 0.08, seed: 5, nodes: 3, unknownFields: true, hugeCounters: true, shuffle: true });
+  const world = new ConnectionWorld({
+    connections: 40,
+    churn: 0.08,
+    seed: 5,
+    nodes: 3,
+    unknownFields: true,
+    hugeCounters: true,
+    shuffle: true,
+  });
   const out: PollRecord[] = [];
   for (let r = 0; r < 23; r++) {
     const { at, answer } = world.next();
@@ -43,11 +57,19 @@ function records(): PollRecord[] {
       ];
     }
     if (r === 7) {
-      out.push(failedRecord('ListKafkaConnections', { code: 'unavailable', kind: 'connect', httpStatus: 503, message: 'down' }, { at, request: LIST_REQUEST, round }));
+      out.push(
+        failedRecord(
+          'ListKafkaConnections',
+          { code: 'unavailable', kind: 'connect', httpStatus: 503, message: 'down' },
+          { at, request: LIST_REQUEST, round },
+        ),
+      );
       continue;
     }
     if (r === 11) {
-      out.push(okRecord('ListKafkaConnections', { connections: [], totalSize: 0n }, { at, request: LIST_REQUEST, round }));
+      out.push(
+        okRecord('ListKafkaConnections', { connections: [], totalSize: 0n }, { at, request: LIST_REQUEST, round }),
+      );
       continue;
     }
     if (r === 15) {
@@ -59,13 +81,34 @@ function records(): PollRecord[] {
       ];
       slices.forEach(([slice, pick, limit], k) => {
         const matching = rows.filter(pick);
-        const part: ListKafkaConnectionsResponse = { connections: matching.slice(0, limit), totalSize: BigInt(matching.length) };
-        const coverage = { rowsReturned: part.connections.length, totalSize: part.totalSize, fanoutCalls: k + 1, slice };
-        out.push(okRecord('ListKafkaConnections', part, { at: at + BigInt(k) * SEC, request: { ...LIST_REQUEST, filter: slice }, round, coverage }));
+        const part: ListKafkaConnectionsResponse = {
+          connections: matching.slice(0, limit),
+          totalSize: BigInt(matching.length),
+        };
+        const coverage = {
+          rowsReturned: part.connections.length,
+          totalSize: part.totalSize,
+          fanoutCalls: k + 1,
+          slice,
+        };
+        out.push(
+          okRecord('ListKafkaConnections', part, {
+            at: at + BigInt(k) * SEC,
+            request: { ...LIST_REQUEST, filter: slice },
+            round,
+            coverage,
+          }),
+        );
       });
       continue;
     }
-    out.push(okRecord('ListKafkaConnections', { connections: rows, totalSize: BigInt(rows.length) }, { at, request: LIST_REQUEST, round }));
+    out.push(
+      okRecord(
+        'ListKafkaConnections',
+        { connections: rows, totalSize: BigInt(rows.length) },
+        { at, request: LIST_REQUEST, round },
+      ),
+    );
   }
   return out;
 }
@@ -110,7 +153,10 @@ function expectSameAsSamples(reader: HistoryReader, q: { since: bigint; until: b
       expect(fields).toEqual(slowFields(row));
       expect(BigInt(f.idle[i]!)).toBe(row.idleDuration);
       expect(inFlightOf(f, i)).toEqual(
-        row.inFlightRequests.sampledInFlightRequests.map((r) => ({ apiKey: r.apiKey, inFlightDuration: r.inFlightDuration })),
+        row.inFlightRequests.sampledInFlightRequests.map((r) => ({
+          apiKey: r.apiKey,
+          inFlightDuration: r.inFlightDuration,
+        })),
       );
     });
   }
@@ -124,7 +170,9 @@ describe('HistoryReader.connectionFrames', () => {
     for (const r of records()) writer.writePoll(r);
     const reader = createHistoryReader(db);
     // sealed batches and an open one (its frames still carry head blobs)
-    expect((db.sqlite.prepare('SELECT count(*) FROM conn_frame WHERE head IS NOT NULL').pluck().get() as number) > 0).toBe(true);
+    expect(
+      (db.sqlite.prepare('SELECT count(*) FROM conn_frame WHERE head IS NOT NULL').pluck().get() as number) > 0,
+    ).toBe(true);
     const frames = expectSameAsSamples(reader, ALL);
     expect(frames.some((f) => f.versions.length === 0)).toBe(true);
     expect(frames.some((f) => f.idle.some((v) => typeof v === 'bigint'))).toBe(true);
@@ -147,7 +195,9 @@ describe('HistoryReader.connectionFrames', () => {
     const answers = [0, 1, 2, 3, 4, 5, 6].map(() => world.next());
     answers[4]!.answer.connections[0]!.state = 'KAFKA_CONNECTION_STATE_CLOSED';
     answers[4]!.answer.connections[0]!.closeTime = answers[4]!.at;
-    answers.forEach(({ at, answer }) => writer.writePoll(okRecord('ListKafkaConnections', answer, { at, request: LIST_REQUEST })));
+    answers.forEach(({ at, answer }) =>
+      writer.writePoll(okRecord('ListKafkaConnections', answer, { at, request: LIST_REQUEST })),
+    );
     const frames = [...createHistoryReader(db).connectionFrames(ALL)];
     const first = (f: ConnectionFrame) => f.versions.find((v) => v.uid === answers[0]!.answer.connections[0]!.uid)!;
     expect(first(frames[1]!)).toBe(first(frames[0]!));
@@ -178,7 +228,14 @@ describe('HistoryReader.connectionFrames', () => {
     for (let f = it.next(); !f.done; f = it.next()) got.push(f.value);
     expect(got.length).toBe(20);
     const again = [...createHistoryReader(rdb).connectionFrames(ALL)].slice(0, 20);
-    const lean = (f: ConnectionFrame) => [f.poll.id, f.versions.map((v) => v.uid), f.idle, [...f.inFlightOffsets], f.inFlightApiKeys, f.inFlightDurations];
+    const lean = (f: ConnectionFrame) => [
+      f.poll.id,
+      f.versions.map((v) => v.uid),
+      f.idle,
+      [...f.inFlightOffsets],
+      f.inFlightApiKeys,
+      f.inFlightDurations,
+    ];
     expect(got.map(lean)).toEqual(again.map(lean));
     rdb.close();
     writer.close();
@@ -192,7 +249,13 @@ describe('HistoryReader.connectionFrames', () => {
     for (let i = 0; i < 3; i++) {
       const { at, answer } = world.next();
       writer.writePoll(okRecord('ListKafkaConnections', answer, { at, request: LIST_REQUEST, cluster: 'east' }));
-      writer.writePoll(okRecord('ListKafkaConnections', { connections: answer.connections.slice(0, 2), totalSize: 2n }, { at, request: LIST_REQUEST, cluster: 'west' }));
+      writer.writePoll(
+        okRecord(
+          'ListKafkaConnections',
+          { connections: answer.connections.slice(0, 2), totalSize: 2n },
+          { at, request: LIST_REQUEST, cluster: 'west' },
+        ),
+      );
     }
     const reader = createHistoryReader(db);
     expect([...reader.connectionFrames({ ...ALL, cluster: 'west' })].map((f) => f.versions.length)).toEqual([2, 2, 2]);

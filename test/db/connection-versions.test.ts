@@ -49,7 +49,9 @@ describe('connection versions follow every change of apiVersions, and only those
       cs[1]!.apiVersions = { ...current };
       const answer = { connections: cs, totalSize: 3n };
       answers.push(answer);
-      const written = fromBytes ? parseAnswer('ListKafkaConnections', Buffer.from(encodeAnswer('ListKafkaConnections', answer))) : answer;
+      const written = fromBytes
+        ? parseAnswer('ListKafkaConnections', Buffer.from(encodeAnswer('ListKafkaConnections', answer)))
+        : answer;
       writer.writePoll(okRecord('ListKafkaConnections', written, { at: BigInt(i) * MIN, request: LIST_REQUEST }));
       versions.push(count(db));
       if (reopen) {
@@ -65,7 +67,9 @@ describe('connection versions follow every change of apiVersions, and only those
     expect(versions).toEqual(expected);
     // each version ends at the poll of the next one; the last is open
     const spans = db.sqlite
-      .prepare('SELECT v.from_poll AS "from", v.to_poll AS "to" FROM conn_version v JOIN conn_entity e ON e.id = v.entity WHERE e.uid = ? ORDER BY v.id')
+      .prepare(
+        'SELECT v.from_poll AS "from", v.to_poll AS "to" FROM conn_version v JOIN conn_entity e ON e.id = v.entity WHERE e.uid = ? ORDER BY v.id',
+      )
       .all(rows[1]!.uid) as { from: number; to: number | null }[];
     expect(spans.map((v) => v.to)).toEqual([...spans.slice(1).map((v) => v.from), null]);
     writer.close();

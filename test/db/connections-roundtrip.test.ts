@@ -13,7 +13,9 @@ function roundTrip(world: ConnectionWorldOptions & { polls: number }, batchFrame
   const ids: bigint[] = [];
   // through the wire: encode as the server would, parse as the client would
   const answers = polls.map((p) => parseAnswer('ListKafkaConnections', encodeAnswer('ListKafkaConnections', p.answer)));
-  answers.forEach((answer, i) => ids.push(writer.writePoll(okRecord('ListKafkaConnections', answer, { at: polls[i]!.at, request: LIST_REQUEST }))));
+  answers.forEach((answer, i) =>
+    ids.push(writer.writePoll(okRecord('ListKafkaConnections', answer, { at: polls[i]!.at, request: LIST_REQUEST }))),
+  );
   const check = (reader: ReturnType<typeof createHistoryReader>): void => {
     ids.forEach((id, i) => {
       const got = reader.reconstructAnswer(id);

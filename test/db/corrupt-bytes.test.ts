@@ -7,7 +7,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter } from '../../src/db/bytes.ts';
-import { encodeChunkGroups, readBatchChunks, readChunk, readChunkGroup, readSampleAt, scanChunkIdle, type IdleSamples } from '../../src/db/connections/chunk.ts';
+import {
+  encodeChunkGroups,
+  readBatchChunks,
+  readChunk,
+  readChunkGroup,
+  readSampleAt,
+  scanChunkIdle,
+  type IdleSamples,
+} from '../../src/db/connections/chunk.ts';
 import { readHeadEntry, type FastSample } from '../../src/db/connections/codec.ts';
 import { CorruptDataError } from '../../src/db/errors.ts';
 import { decodeIdList, encodeIdList } from '../../src/db/sql-values.ts';
@@ -19,7 +27,8 @@ function counted(bytes: readonly number[], limit = 10_000): Uint8Array {
   let reads = 0;
   return new Proxy(real, {
     get(target, key) {
-      if (typeof key === 'string' && /^[0-9]+$/.test(key) && ++reads > limit) throw new Error(`runaway decoder: more than ${limit} byte reads`);
+      if (typeof key === 'string' && /^[0-9]+$/.test(key) && ++reads > limit)
+        throw new Error(`runaway decoder: more than ${limit} byte reads`);
       const v = Reflect.get(target, key, target) as unknown;
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
@@ -29,7 +38,13 @@ function counted(bytes: readonly number[], limit = 10_000): Uint8Array {
 describe('ByteReader bounds', () => {
   it('a varint running off the end of its blob is CorruptDataError, for every reader method', () => {
     const runOff = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
-    for (const read of [(r: ByteReader) => r.num(), (r: ByteReader) => r.uint(), (r: ByteReader) => r.big(), (r: ByteReader) => r.int(), (r: ByteReader) => r.time()]) {
+    for (const read of [
+      (r: ByteReader) => r.num(),
+      (r: ByteReader) => r.uint(),
+      (r: ByteReader) => r.big(),
+      (r: ByteReader) => r.int(),
+      (r: ByteReader) => r.time(),
+    ]) {
       expect(() => read(new ByteReader(counted(runOff)))).toThrow(CorruptDataError);
       expect(() => read(new ByteReader(counted([])))).toThrow(CorruptDataError);
       expect(() => read(new ByteReader(counted([0x80])))).toThrow(CorruptDataError);
@@ -62,7 +77,13 @@ describe('ByteReader bounds', () => {
 const sample = (x: number, k: number): FastSample => ({
   v: [x * 1000 + k * 7, x * 2 + k, 3, 4 + k, 5, 0, 0, (x * k) % 7, 1],
   hasMore: x % 2 === 0,
-  inflight: k % 3 === 0 ? [[1, 250 + x], [18, 2 ** 40 + k]] : undefined,
+  inflight:
+    k % 3 === 0
+      ? [
+          [1, 250 + x],
+          [18, 2 ** 40 + k],
+        ]
+      : undefined,
   extra: x % 5 === 0 ? '{"totalRequestStatistics":{"x":1}}' : undefined,
   absent: 0,
   items: undefined,
@@ -71,7 +92,10 @@ const sample = (x: number, k: number): FastSample => ({
 describe('chunk decoders on flipped bytes', () => {
   it('always terminate, with a result or a CorruptDataError (2,000 seeded cases)', () => {
     const entities = Array.from({ length: 12 }, (_, i) => 10 + i * 3);
-    const groups = encodeChunkGroups(entities, (e) => ({ seqs: [0, 1, 2, 4, 5, 7], samples: [0, 1, 2, 4, 5, 7].map((k) => sample(e, k)) }));
+    const groups = encodeChunkGroups(entities, (e) => ({
+      seqs: [0, 1, 2, 4, 5, 7],
+      samples: [0, 1, 2, 4, 5, 7].map((k) => sample(e, k)),
+    }));
     const rnd = prng(9);
     let failures = 0;
     for (let c = 0; c < 2000; c++) {
@@ -116,7 +140,8 @@ describe('chunk decoders on flipped bytes', () => {
       try {
         readHeadEntry(new ByteReader(counted(bytes)));
       } catch (err) {
-        if (!(err instanceof CorruptDataError)) expect.fail(`case ${c} (${bytes.join(',')}): ${String((err as Error).stack)}`);
+        if (!(err instanceof CorruptDataError))
+          expect.fail(`case ${c} (${bytes.join(',')}): ${String((err as Error).stack)}`);
       }
     }
   });

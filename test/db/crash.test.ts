@@ -20,16 +20,27 @@ describe('a crash mid-poll leaves no partial poll', () => {
     const writer = createHistoryWriter(db, { batchFrames: 2 });
     const polls = generateConnectionPolls({ connections: 200, churn: 0.1, polls: 7, seed: 5 });
     const ids: bigint[] = [];
-    polls.slice(0, 3).forEach((p) => ids.push(writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }))));
+    polls
+      .slice(0, 3)
+      .forEach((p) =>
+        ids.push(writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }))),
+      );
     const before = counts(db);
     // row 150 is broken: entities, versions and strings of rows 0..149 are already written when it throws
-    const broken: ListKafkaConnectionsResponse = { ...polls[3]!.answer, connections: [...polls[3]!.answer.connections] };
+    const broken: ListKafkaConnectionsResponse = {
+      ...polls[3]!.answer,
+      connections: [...polls[3]!.answer.connections],
+    };
     (broken.connections as unknown[])[150] = null;
     const good = okRecord('ListKafkaConnections', polls[3]!.answer, { at: polls[3]!.at, request: LIST_REQUEST });
     const bad: typeof good = { ...good, outcome: { ok: true, answer: broken, bytes: 0 } };
     expect(() => writer.writePoll(bad)).toThrow(PollWriteError);
     expect(counts(db)).toEqual(before);
-    polls.slice(3).forEach((p) => ids.push(writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }))));
+    polls
+      .slice(3)
+      .forEach((p) =>
+        ids.push(writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }))),
+      );
     expect(db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.sqlite.pragma('foreign_key_check')).toEqual([]);
     const reader = createHistoryReader(db);

@@ -43,8 +43,16 @@ describe('hash52', () => {
 
 describe('the string dictionary and document store', () => {
   it.each([
-    ['strings', (db: ReturnType<typeof openDatabase>) => new StringDict(db.sqlite), (r: Resolver, id: number) => r.s(id)],
-    ['documents', (db: ReturnType<typeof openDatabase>) => new DocStore(db.sqlite), (r: Resolver, id: number) => r.doc(id)],
+    [
+      'strings',
+      (db: ReturnType<typeof openDatabase>) => new StringDict(db.sqlite),
+      (r: Resolver, id: number) => r.s(id),
+    ],
+    [
+      'documents',
+      (db: ReturnType<typeof openDatabase>) => new DocStore(db.sqlite),
+      (r: Resolver, id: number) => r.doc(id),
+    ],
   ] as const)('%s: one id per distinct value, resolved back to the same code units', (_kind, make, resolve) => {
     const path = tempDbPath();
     const db = openDatabase(path);
@@ -66,7 +74,9 @@ describe('the string dictionary and document store', () => {
     const db = openDatabase(tempDbPath());
     const value = 'client-a';
     // a row that claims the same hash with other content (a colliding string)
-    const other = Number(db.sqlite.prepare('INSERT INTO str (h, s) VALUES (?, ?)').run(hash52(value), 'not-client-a').lastInsertRowid);
+    const other = Number(
+      db.sqlite.prepare('INSERT INTO str (h, s) VALUES (?, ?)').run(hash52(value), 'not-client-a').lastInsertRowid,
+    );
     const dict = new StringDict(db.sqlite);
     const id = db.sqlite.transaction(() => dict.id(value))();
     expect(id).not.toBe(other);

@@ -3,7 +3,13 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Secret } from '../../src/api/client/secret.ts';
 import { encodeAnswer } from '../../src/api/wire/answers.ts';
-import { createHistoryReader, createHistoryWriter, openDatabase, openHistoryMaintenance, PollWriteError } from '../../src/db/index.ts';
+import {
+  createHistoryReader,
+  createHistoryWriter,
+  openDatabase,
+  openHistoryMaintenance,
+  PollWriteError,
+} from '../../src/db/index.ts';
 import type { PollFailure, PollRecord } from '../../src/db/poll-record.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { failedRecord, LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
@@ -19,7 +25,13 @@ const FAILURES: Omit<PollFailure, 'ok' | 'bytes'>[] = [
     kind: 'connect',
     httpStatus: 429,
     message: 'another external call is in progress',
-    details: [{ type: 'type.googleapis.com/google.rpc.RetryInfo', value: 'CgIIAw==', debug: { retryDelay: '3s', n: 2n ** 63n - 1n } }],
+    details: [
+      {
+        type: 'type.googleapis.com/google.rpc.RetryInfo',
+        value: 'CgIIAw==',
+        debug: { retryDelay: '3s', n: 2n ** 63n - 1n },
+      },
+    ],
     raw: bytes('{"code":"resource_exhausted","message":"another external call is in progress","details":[]}'),
   },
   {
@@ -47,21 +59,29 @@ const FAILURES: Omit<PollFailure, 'ok' | 'bytes'>[] = [
     path: 'connections[3].totalRequestStatistics.fetchBytes',
     raw: bytes('{"connections":[{},{},{},{"totalRequestStatistics":{"fetchBytes":true}}],"totalSize":"4"}'),
   },
-  { code: 'internal', kind: 'protocol', httpStatus: 200, message: 'truncated JSON', raw: bytes('{"connections":[{"uid":"ab') },
+  {
+    code: 'internal',
+    kind: 'protocol',
+    httpStatus: 200,
+    message: 'truncated JSON',
+    raw: bytes('{"connections":[{"uid":"ab'),
+  },
   { code: 'unknown', kind: 'protocol', httpStatus: 500, message: 'empty body', raw: new Uint8Array(0) },
 ];
 
 describe('failed polls', () => {
-  it('are poll rows with code, kind, status, message, details, path and the raw body (gzip\'d)', () => {
+  it("are poll rows with code, kind, status, message, details, path and the raw body (gzip'd)", () => {
     const db = openDatabase(tempDbPath());
     const writer = createHistoryWriter(db);
     const ids = FAILURES.map((f, i) =>
-      writer.writePoll(failedRecord(i % 2 === 0 ? 'ListKafkaConnections' : 'GetShadowLink', f, {
-        at: T0 + BigInt(i) * MIN,
-        request: i % 2 === 0 ? LIST_REQUEST : { name: 'dr-link' },
-        target: i % 2 === 0 ? '' : 'dr-link',
-        attempt: 1 + (i % 3),
-      })),
+      writer.writePoll(
+        failedRecord(i % 2 === 0 ? 'ListKafkaConnections' : 'GetShadowLink', f, {
+          at: T0 + BigInt(i) * MIN,
+          request: i % 2 === 0 ? LIST_REQUEST : { name: 'dr-link' },
+          target: i % 2 === 0 ? '' : 'dr-link',
+          attempt: 1 + (i % 3),
+        }),
+      ),
     );
     const reader = createHistoryReader(db);
     FAILURES.forEach((f, i) => {
@@ -87,7 +107,9 @@ describe('failed polls', () => {
       const db = openDatabase(tempDbPath(), { keepRawAnswers });
       const writer = createHistoryWriter(db);
       const answer = shadowLinkAnswer(2);
-      const id = writer.writePoll(okRecord('GetShadowLink', answer, { at: T0, request: { name: 'dr-link' }, target: 'dr-link', raw: true }));
+      const id = writer.writePoll(
+        okRecord('GetShadowLink', answer, { at: T0, request: { name: 'dr-link' }, target: 'dr-link', raw: true }),
+      );
       const got = createHistoryReader(db).reconstructAnswer(id);
       if (keepRawAnswers) expect(new TextDecoder().decode(got.raw)).toBe(encodeAnswer('GetShadowLink', answer));
       else expect(got.raw).toBeUndefined();
@@ -101,7 +123,9 @@ describe('failed polls', () => {
     const wrongAnswer: unknown = { activeVersion: 1n }; // a bigint where the schema has a message
     const bad = { ...okRecord('GetUpgradeStatus', wrongAnswer as never, { at: T0, request: {} }) };
     expect(() => writer.writePoll(bad)).toThrow(PollWriteError);
-    expect(() => writer.writePoll({ ...bad, operation: 'DeleteEverything' } as unknown as PollRecord)).toThrow(/unknown operation/);
+    expect(() => writer.writePoll({ ...bad, operation: 'DeleteEverything' } as unknown as PollRecord)).toThrow(
+      /unknown operation/,
+    );
     expect(db.sqlite.prepare('SELECT count(*) FROM poll').pluck().get()).toBe(0);
     writer.close();
   });
@@ -117,12 +141,20 @@ describe('secrets', () => {
     writer.writePoll(
       failedRecord(
         'ListKafkaConnections',
-        { code: 'unauthenticated', kind: 'connect', httpStatus: 401, message: `bad credentials ${String(secret)}`, details: [{ auth: secret }] },
+        {
+          code: 'unauthenticated',
+          kind: 'connect',
+          httpStatus: 401,
+          message: `bad credentials ${String(secret)}`,
+          details: [{ auth: secret }],
+        },
         { at: T0, request: LIST_REQUEST },
       ),
     );
     const link = shadowLinkAnswer(3);
-    writer.writePoll(okRecord('GetShadowLink', link, { at: T0 + MIN, request: { name: 'dr-link' }, target: 'dr-link' }));
+    writer.writePoll(
+      okRecord('GetShadowLink', link, { at: T0 + MIN, request: { name: 'dr-link' }, target: 'dr-link' }),
+    );
     for (const p of generateConnectionPolls({ connections: 30, polls: 3 })) {
       writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
     }

@@ -29,7 +29,15 @@ const SECOND = 1_000_000_000n;
 export function okRecord<N extends OperationName>(
   op: N,
   answer: ResponseOf<N>,
-  o: { at: bigint; request: RequestOf<N>; cluster?: string; target?: string; round?: string; coverage?: PollCoverage; raw?: boolean },
+  o: {
+    at: bigint;
+    request: RequestOf<N>;
+    cluster?: string;
+    target?: string;
+    round?: string;
+    coverage?: PollCoverage;
+    raw?: boolean;
+  },
 ): PollRecord {
   const text = (encodeAnswer as unknown as (op: OperationName, v: unknown) => string)(op, answer);
   const raw = o.raw ? new TextEncoder().encode(text) : undefined;
@@ -44,7 +52,12 @@ export function okRecord<N extends OperationName>(
     scheduledAt: o.at,
     startedAt: o.at,
     endedAt: o.at + SECOND / 10n,
-    outcome: { ok: true, answer: answer as ResponseOf<OperationName>, bytes: text.length, ...(raw === undefined ? {} : { raw }) },
+    outcome: {
+      ok: true,
+      answer: answer as ResponseOf<OperationName>,
+      bytes: text.length,
+      ...(raw === undefined ? {} : { raw }),
+    },
     ...(o.coverage === undefined ? {} : { coverage: o.coverage }),
   };
   return record;

@@ -24,9 +24,12 @@ describe('frame id lists', () => {
     expect(decodeIdList(encodeIdList(ids), ids.length)).toEqual(ids);
   });
 
-  it.each(LISTS.filter(([, ids]) => ids.length > 0))('%s: a count one larger than stored is a CorruptDataError', (_name, ids) => {
-    expect(() => decodeIdList(encodeIdList(ids), ids.length + 1)).toThrow(CorruptDataError);
-  });
+  it.each(LISTS.filter(([, ids]) => ids.length > 0))(
+    '%s: a count one larger than stored is a CorruptDataError',
+    (_name, ids) => {
+      expect(() => decodeIdList(encodeIdList(ids), ids.length + 1)).toThrow(CorruptDataError);
+    },
+  );
 
   it('bytes that do not inflate are a CorruptDataError naming conn_frame', () => {
     const e = (() => {

@@ -20,7 +20,10 @@ describe('openDatabase', () => {
     expect(db.sqlite.pragma('user_version', { simple: true })).toBe(db.schemaVersion);
     const tables = db.sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all();
     expect(tables).toEqual(expect.arrayContaining(['poll', 'conn_chunk', 'conn_version', 'shadow_topic_sample']));
-    const withoutRowid = db.sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = 'conn_chunk'`).pluck().get() as string;
+    const withoutRowid = db.sqlite
+      .prepare(`SELECT sql FROM sqlite_master WHERE name = 'conn_chunk'`)
+      .pluck()
+      .get() as string;
     expect(withoutRowid).toMatch(/WITHOUT ROWID/);
     db.close();
     expect(statSync(`${path}`).mode & 0o777).toBe(0o600);
@@ -73,7 +76,9 @@ describe('openDatabase', () => {
     writeFileSync(path, Buffer.alloc(8192, 0x5a));
     const before = digest(path);
     expect(() => openDatabase(path)).toThrow(DatabaseOpenError);
-    expect(() => openDatabase(path)).toThrow(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*not an SQLite database`));
+    expect(() => openDatabase(path)).toThrow(
+      new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*not an SQLite database`),
+    );
     expect(digest(path)).toBe(before);
   });
 

@@ -49,11 +49,19 @@ describe('every operation: the reconstructed answer equals the answer served, fi
         const text = encode(c.op, c.answer(v, v % 2 === 1));
         const decoded = parse(c.op, text);
         at += MIN;
-        const id = writer.writePoll(okRecord(c.op, decoded as never, { at, request: c.request as never, target: c.target }));
+        const id = writer.writePoll(
+          okRecord(c.op, decoded as never, { at, request: c.request as never, target: c.target }),
+        );
         written.push({ id, op: c.op, text, decoded, request: c.request });
       }
     }
-    const conns = generateConnectionPolls({ connections: 40, polls: 5, seed: 11, unknownFields: true, hugeCounters: true });
+    const conns = generateConnectionPolls({
+      connections: 40,
+      polls: 5,
+      seed: 11,
+      unknownFields: true,
+      hugeCounters: true,
+    });
     for (const p of conns) {
       const text = encodeAnswer('ListKafkaConnections', p.answer);
       const decoded = parseAnswer('ListKafkaConnections', text);
@@ -83,8 +91,14 @@ describe('every operation: the reconstructed answer equals the answer served, fi
   it('keeps requests as sent (decoded, defaults filled)', () => {
     const db = openDatabase(tempDbPath());
     const writer = createHistoryWriter(db);
-    const request: RequestOf<'ListKafkaConnections'> = { filter: 'client_id = "a\\"b"', orderBy: 'node_id desc', pageSize: 500 };
-    const id = writer.writePoll(okRecord('ListKafkaConnections', { connections: [], totalSize: 0n }, { at: T0, request }));
+    const request: RequestOf<'ListKafkaConnections'> = {
+      filter: 'client_id = "a\\"b"',
+      orderBy: 'node_id desc',
+      pageSize: 500,
+    };
+    const id = writer.writePoll(
+      okRecord('ListKafkaConnections', { connections: [], totalSize: 0n }, { at: T0, request }),
+    );
     expect(createHistoryReader(db).reconstructAnswer(id).request).toEqual(request);
     writer.close();
   });

@@ -40,7 +40,11 @@ function timeFilterArb(dialect: Dialect): fc.Arbitrary<string> {
     .tuple(fc.constantFrom('open_time', 'close_time'), fc.constantFrom(...OPS), fc.constantFrom(...TIMES))
     .map(([path, op, t]) => `${path} ${op} ${t}`);
   if (dialect === 'server') return fc.array(cmp, { minLength: 1, maxLength: 3 }).map((cs) => cs.join(' AND '));
-  const term = fc.oneof(cmp, fc.constantFrom('close_time:*', 'open_time:*', 'NOT close_time:*'), filterArb('connections', 'extended'));
+  const term = fc.oneof(
+    cmp,
+    fc.constantFrom('close_time:*', 'open_time:*', 'NOT close_time:*'),
+    filterArb('connections', 'extended'),
+  );
   return fc
     .tuple(term, term, fc.constantFrom('AND', 'OR'), fc.boolean())
     .map(([a, b, op, neg]) => `${neg ? 'NOT ' : ''}(${a}) ${op} (${b})`);
@@ -59,22 +63,31 @@ describe('the SQL pre-filter stays a superset of the exact matches (differential
     let at = 1_756_720_974_000_000_000n;
     let compared = 0;
     fc.assert(
-      fc.property(connectionsArb, fc.array(fc.oneof(timeFilterArb(dialect), filterArb('connections', dialect)), { minLength: 1, maxLength: 6 }), (rows, filters) => {
-        const answer = parseAnswer('ListKafkaConnections', Buffer.from(stringifyJson({ connections: rows, totalSize: String(rows.length) })));
-        at += 60n * NS;
-        writer.writePoll(okRecord('ListKafkaConnections', answer, { at, request: LIST_REQUEST }));
-        const all = reader.stateAt('connections', at).rows as KafkaConnection[];
-        expect(all.length).toBe(rows.length);
-        for (const expr of filters) {
-          const filter = compileFilter(expr, { resource: 'connections', dialect });
-          const pre = toSqlPrefilter(filter, CONNECTION_COLUMNS);
-          const passed = new Set((reader.stateAt('connections', at, { prefilter: pre }).rows as KafkaConnection[]).map((r) => r.uid));
-          const exact = all.filter((r) => filter.matches(r)).map((r) => r.uid);
-          const dropped = exact.filter((uid) => !passed.has(uid));
-          expect(dropped, `${expr}\nWHERE ${pre.where}`).toEqual([]);
-          compared++;
-        }
-      }),
+      fc.property(
+        connectionsArb,
+        fc.array(fc.oneof(timeFilterArb(dialect), filterArb('connections', dialect)), { minLength: 1, maxLength: 6 }),
+        (rows, filters) => {
+          const answer = parseAnswer(
+            'ListKafkaConnections',
+            Buffer.from(stringifyJson({ connections: rows, totalSize: String(rows.length) })),
+          );
+          at += 60n * NS;
+          writer.writePoll(okRecord('ListKafkaConnections', answer, { at, request: LIST_REQUEST }));
+          const all = reader.stateAt('connections', at).rows as KafkaConnection[];
+          expect(all.length).toBe(rows.length);
+          for (const expr of filters) {
+            const filter = compileFilter(expr, { resource: 'connections', dialect });
+            const pre = toSqlPrefilter(filter, CONNECTION_COLUMNS);
+            const passed = new Set(
+              (reader.stateAt('connections', at, { prefilter: pre }).rows as KafkaConnection[]).map((r) => r.uid),
+            );
+            const exact = all.filter((r) => filter.matches(r)).map((r) => r.uid);
+            const dropped = exact.filter((uid) => !passed.has(uid));
+            expect(dropped, `${expr}\nWHERE ${pre.where}`).toEqual([]);
+            compared++;
+          }
+        },
+      ),
       { numRuns: 150, seed: 1919 },
     );
     writer.close();
@@ -85,9 +98,17 @@ describe('the SQL pre-filter stays a superset of the exact matches (differential
     const db = openDatabase(tempDbPath());
     const writer = createHistoryWriter(db);
     const reader = createHistoryReader(db);
-    const far = { uid: 'far', openTime: '9999-12-31T23:59:59.999999999Z', closeTime: '9999-12-31T23:59:59Z', state: 'KAFKA_CONNECTION_STATE_CLOSED' };
+    const far = {
+      uid: 'far',
+      openTime: '9999-12-31T23:59:59.999999999Z',
+      closeTime: '9999-12-31T23:59:59Z',
+      state: 'KAFKA_CONNECTION_STATE_CLOSED',
+    };
     const early = { uid: 'early', openTime: '0001-01-01T00:00:00.000000001Z' };
-    const answer = parseAnswer('ListKafkaConnections', Buffer.from(JSON.stringify({ connections: [far, early], totalSize: '2' })));
+    const answer = parseAnswer(
+      'ListKafkaConnections',
+      Buffer.from(JSON.stringify({ connections: [far, early], totalSize: '2' })),
+    );
     const at = 1_756_720_974_000_000_000n;
     writer.writePoll(okRecord('ListKafkaConnections', answer, { at, request: LIST_REQUEST }));
     const uids = (expr: string, dialect: Dialect = 'extended'): string[] => {
@@ -114,7 +135,12 @@ describe('the SQL pre-filter stays a superset of the exact matches (differential
     const body = JSON.stringify({ connections: rows }); // lone surrogates written as \\ud800 escapes
     expect(body).toContain('\\ud800');
     const at = 1_756_720_974_000_000_000n;
-    writer.writePoll(okRecord('ListKafkaConnections', parseAnswer('ListKafkaConnections', Buffer.from(body)), { at, request: LIST_REQUEST }));
+    writer.writePoll(
+      okRecord('ListKafkaConnections', parseAnswer('ListKafkaConnections', Buffer.from(body)), {
+        at,
+        request: LIST_REQUEST,
+      }),
+    );
     const uids = (expr: string): string[] => {
       const filter = compileFilter(expr, { resource: 'connections', dialect: 'extended' });
       const prefilter = toSqlPrefilter(filter, CONNECTION_COLUMNS);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createHistoryReader, createHistoryWriter, HistoryQueryError, openDatabase, openHistoryMaintenance } from '../../src/db/index.ts';
+import {
+  createHistoryReader,
+  createHistoryWriter,
+  HistoryQueryError,
+  openDatabase,
+  openHistoryMaintenance,
+} from '../../src/db/index.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { failedRecord, LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
 import { shadowLinkAnswer, upgradeAnswer } from './small-answers.ts';
@@ -13,9 +19,22 @@ describe('prune, vacuum and stats', () => {
     const writer = createHistoryWriter(db, { batchFrames: 3 });
     const polls = generateConnectionPolls({ connections: 120, churn: 0.1, polls: 20, seed: 8 });
     const ids = polls.map((p, i) => {
-      writer.writePoll(okRecord('GetShadowLink', shadowLinkAnswer(i % 3), { at: p.at + 1n, request: { name: 'dr-link' }, target: 'dr-link' }));
+      writer.writePoll(
+        okRecord('GetShadowLink', shadowLinkAnswer(i % 3), {
+          at: p.at + 1n,
+          request: { name: 'dr-link' },
+          target: 'dr-link',
+        }),
+      );
       writer.writePoll(okRecord('GetUpgradeStatus', upgradeAnswer(i), { at: p.at + 2n, request: {} }));
-      if (i % 4 === 0) writer.writePoll(failedRecord('GetIcebergStatus', { code: 'unavailable', kind: 'transport', message: 'x' }, { at: p.at + 3n, request: { topicsFilter: [] } }));
+      if (i % 4 === 0)
+        writer.writePoll(
+          failedRecord(
+            'GetIcebergStatus',
+            { code: 'unavailable', kind: 'transport', message: 'x' },
+            { at: p.at + 3n, request: { topicsFilter: [] } },
+          ),
+        );
       return writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
     });
     const reader = createHistoryReader(db);
@@ -79,7 +98,13 @@ describe('prune, vacuum and stats', () => {
       const writer = createHistoryWriter(db, { batchFrames: 3 });
       const polls = generateConnectionPolls({ connections: 60, churn: 0.2, polls: 20, seed: 3 });
       polls.forEach((p, i) => {
-        writer.writePoll(okRecord('GetShadowLink', shadowLinkAnswer(i % 3), { at: p.at + 1n, request: { name: 'dr-link' }, target: 'dr-link' }));
+        writer.writePoll(
+          okRecord('GetShadowLink', shadowLinkAnswer(i % 3), {
+            at: p.at + 1n,
+            request: { name: 'dr-link' },
+            target: 'dr-link',
+          }),
+        );
         if (i < 12) writer.writePoll(okRecord('GetUpgradeStatus', upgradeAnswer(i), { at: p.at + 2n, request: {} }));
         writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
       });
@@ -90,9 +115,20 @@ describe('prune, vacuum and stats', () => {
       const plan = maintenance.planPrune(cut);
       expect(changes.get(), 'a plan writes nothing').toBe(before);
       const result = maintenance.prune(cut);
-      expect({ polls: plan.polls, connectionBatches: plan.connectionBatches, connections: plan.connections, versions: plan.versions, documents: plan.documents }, `cut at poll ${k}`).toEqual(result);
+      expect(
+        {
+          polls: plan.polls,
+          connectionBatches: plan.connectionBatches,
+          connections: plan.connections,
+          versions: plan.versions,
+          documents: plan.documents,
+        },
+        `cut at poll ${k}`,
+      ).toEqual(result);
       // GetUpgradeStatus stopped after poll 11: a cut after it empties that operation
-      expect(plan.emptied.map((e) => e.operation)).toEqual(k > 11 ? (k >= 20 ? ['GetShadowLink', 'GetUpgradeStatus', 'ListKafkaConnections'] : ['GetUpgradeStatus']) : []);
+      expect(plan.emptied.map((e) => e.operation)).toEqual(
+        k > 11 ? (k >= 20 ? ['GetShadowLink', 'GetUpgradeStatus', 'ListKafkaConnections'] : ['GetUpgradeStatus']) : [],
+      );
       writer.close();
     }
   });
@@ -101,8 +137,11 @@ describe('prune, vacuum and stats', () => {
     const db = openDatabase(tempDbPath());
     const writer = createHistoryWriter(db);
     const polls = generateConnectionPolls({ connections: 50, churn: 0.1, polls: 4, seed: 3 });
-    for (const p of polls) writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
-    writer.writePoll(okRecord('GetShadowLink', shadowLinkAnswer(1), { at: MIN, request: { name: 'dr-link' }, target: 'dr-link' }));
+    for (const p of polls)
+      writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
+    writer.writePoll(
+      okRecord('GetShadowLink', shadowLinkAnswer(1), { at: MIN, request: { name: 'dr-link' }, target: 'dr-link' }),
+    );
     const s = openHistoryMaintenance(db).stats();
     expect(s.samples.connections).toBe(polls.reduce((n, p) => n + p.answer.connections.length, 0));
     expect(s.entities.connections).toBe(new Set(polls.flatMap((p) => p.answer.connections.map((c) => c.uid))).size);

@@ -21,7 +21,10 @@ export function shadowTopic(name: string, v: number, odd = false): ShadowTopic {
     topicId: `id-${name}`,
     sourceTopicName: name,
     sourceTopicId: `src-${name}`,
-    status: { state: v % 5 === 4 ? 'SHADOW_TOPIC_STATE_FAULTED' : 'SHADOW_TOPIC_STATE_ACTIVE', partitionInformation: parts },
+    status: {
+      state: v % 5 === 4 ? 'SHADOW_TOPIC_STATE_FAULTED' : 'SHADOW_TOPIC_STATE_ACTIVE',
+      partitionInformation: parts,
+    },
   };
   if (odd) {
     t.$unknown = { replicationFactor: 3, note: 'lone \ud800 surrogate' };
@@ -40,13 +43,24 @@ export function shadowLinkAnswer(v: number, odd = false): ResponseOf<'GetShadowL
   co.bootstrapServers = ['src-1:9092', 'src-2:9092'];
   co.clientId = 'shadow-client';
   co.authenticationConfiguration = {
-    scramConfiguration: { username: 'replicator', scramMechanism: 'SCRAM_MECHANISM_SCRAM_SHA_512', passwordSet: true, passwordSetAt: T0 },
+    scramConfiguration: {
+      username: 'replicator',
+      scramMechanism: 'SCRAM_MECHANISM_SCRAM_SHA_512',
+      passwordSet: true,
+      passwordSetAt: T0,
+    },
   };
-  co.tlsSettings = { enabled: true, doNotSetSniHostname: false, tlsPemSettings: { ca: '-----BEGIN CERTIFICATE-----', cert: '', keyFingerprint: 'abc=' } };
+  co.tlsSettings = {
+    enabled: true,
+    doNotSetSniHostname: false,
+    tlsPemSettings: { ca: '-----BEGIN CERTIFICATE-----', cert: '', keyFingerprint: 'abc=' },
+  };
   co.fetchMaxBytes = v % 4 === 0 ? 0 : 1_048_576;
   co.effectiveFetchMaxBytes = 20_971_520;
   const tm = configurations.topicMetadataSyncOptions;
-  tm.autoCreateShadowTopicFilters = [{ filterType: 'FILTER_TYPE_INCLUDE', name: 'orders.', patternType: 'PATTERN_TYPE_PREFIX' }];
+  tm.autoCreateShadowTopicFilters = [
+    { filterType: 'FILTER_TYPE_INCLUDE', name: 'orders.', patternType: 'PATTERN_TYPE_PREFIX' },
+  ];
   tm.interval = 30_000_000_000n;
   tm.effectiveInterval = 30_000_000_000n;
   tm.startAtTimestamp = T0 - 86_400_000_000_000n;
@@ -71,7 +85,12 @@ export function shadowLinkAnswer(v: number, odd = false): ResponseOf<'GetShadowL
           currentSync: { syncType: 'SCHEMA_REGISTRY_SYNC_TYPE_TAIL', summary: syncCounters(v) },
           lastFullSync: syncCounters(v - 1),
           totalsSinceTaskStart: syncCounters(v * 10),
-          inventory: { selectedSourceSubjects: 12n, selectedSourceSubjectVersions: 40n, destinationSubjects: 12n, destinationSubjectVersions: BigInt(40 + v) },
+          inventory: {
+            selectedSourceSubjects: 12n,
+            selectedSourceSubjectVersions: 40n,
+            destinationSubjects: 12n,
+            destinationSubjectVersions: BigInt(40 + v),
+          },
           lastErrorMessage: '',
         },
       },
@@ -87,7 +106,9 @@ export function shadowLinkAnswer(v: number, odd = false): ResponseOf<'GetShadowL
   return answer;
 }
 
-function syncCounters(v: number): ResponseOf<'GetShadowLink'>['shadowLink']['status']['schemaRegistrySyncStatus']['lastFullSync'] {
+function syncCounters(
+  v: number,
+): ResponseOf<'GetShadowLink'>['shadowLink']['status']['schemaRegistrySyncStatus']['lastFullSync'] {
   return {
     compatibilityConfigsChanged: BigInt(v),
     errors: 0n,
@@ -126,12 +147,19 @@ export function upgradeAnswer(v: number, odd = false): ResponseOf<'GetUpgradeSta
 /** A GetIcebergStatus answer (some offsets genuinely absent). */
 export function icebergAnswer(v: number, odd = false): ResponseOf<'GetIcebergStatus'> {
   const a: ResponseOf<'GetIcebergStatus'> = {
-    catalog: { reachable: v % 5 !== 3, errorCode: v % 5 === 3 ? 'IO_ERROR' : '', errorMessage: v % 5 === 3 ? 'timeout' : '' },
+    catalog: {
+      reachable: v % 5 !== 3,
+      errorCode: v % 5 === 3 ? 'IO_ERROR' : '',
+      errorMessage: v % 5 === 3 ? 'timeout' : '',
+    },
     topics: ['clicks', 'orders'].map((topic, ti) => ({
       topic,
       lifecycleState: 'ICEBERG_LIFECYCLE_STATE_LIVE',
       partitions: Array.from({ length: 2 + ti }, (_, p) => {
-        const part: ResponseOf<'GetIcebergStatus'>['topics'][number]['partitions'][number] = { partition: p, commitLag: BigInt(v * 10 + p) };
+        const part: ResponseOf<'GetIcebergStatus'>['topics'][number]['partitions'][number] = {
+          partition: p,
+          commitLag: BigInt(v * 10 + p),
+        };
         if (v > 0 || p > 0) part.lastTranslatedOffset = BigInt(v * 1000 + p);
         if (v > 1) part.lastCommittedOffset = BigInt(v * 900 + p);
         return part;

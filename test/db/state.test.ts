@@ -34,7 +34,13 @@ function record(): { calls: Call[]; records: PollRecord[] } {
       const round = `round-${r}`;
       const failed = (r === 4 && k === 1) || r === 9;
       if (failed) {
-        records.push(failedRecord('ListKafkaConnections', { code: 'unavailable', kind: 'connect', httpStatus: 503, message: 'down' }, { at: callAt, request: LIST_REQUEST, round }));
+        records.push(
+          failedRecord(
+            'ListKafkaConnections',
+            { code: 'unavailable', kind: 'connect', httpStatus: 503, message: 'down' },
+            { at: callAt, request: LIST_REQUEST, round },
+          ),
+        );
         calls.push({ at: callAt, round, ok: false, rows: [] });
         return;
       }
@@ -42,7 +48,14 @@ function record(): { calls: Call[]; records: PollRecord[] } {
       const rows = matching.slice(0, limit);
       const part: ListKafkaConnectionsResponse = { connections: rows, totalSize: BigInt(matching.length) };
       const coverage = { rowsReturned: rows.length, totalSize: part.totalSize, fanoutCalls: k + 1, slice };
-      records.push(okRecord('ListKafkaConnections', part, { at: callAt, request: { ...LIST_REQUEST, filter: slice }, round, coverage }));
+      records.push(
+        okRecord('ListKafkaConnections', part, {
+          at: callAt,
+          request: { ...LIST_REQUEST, filter: slice },
+          round,
+          coverage,
+        }),
+      );
       calls.push({ at: callAt, round, ok: true, rows });
     });
   }
@@ -78,10 +91,13 @@ describe('stateAt, samples and entity history against a brute-force model', () =
   });
 
   it('applies the filter engine pre-filter as a superset, the closure keeping exactly the matches', () => {
-    const filter = compileFilter('node_id = 1 AND client_software_name != "sarama" AND state = KAFKA_CONNECTION_STATE_OPEN', {
-      resource: 'connections',
-      dialect: 'extended',
-    });
+    const filter = compileFilter(
+      'node_id = 1 AND client_software_name != "sarama" AND state = KAFKA_CONNECTION_STATE_OPEN',
+      {
+        resource: 'connections',
+        dialect: 'extended',
+      },
+    );
     const pre = toSqlPrefilter(filter, reader.sqlColumns('connections'));
     expect(pre.where).not.toBe('1');
     for (const at of probes.slice(0, 30)) {
@@ -99,7 +115,8 @@ describe('stateAt, samples and entity history against a brute-force model', () =
     const samples = [...reader.samples('connections', { since, until })];
     const expected = calls.filter((c) => c.ok && c.at >= since && c.at <= until).flatMap((c) => c.rows);
     expect(samples.map((s) => s.row)).toEqual(expected);
-    for (let i = 1; i < samples.length; i++) expect(samples[i - 1]!.poll.startTime <= samples[i]!.poll.startTime).toBe(true);
+    for (let i = 1; i < samples.length; i++)
+      expect(samples[i - 1]!.poll.startTime <= samples[i]!.poll.startTime).toBe(true);
   });
 
   it('gives one connection its full history, sealed batches and open head alike', () => {
@@ -110,7 +127,9 @@ describe('stateAt, samples and entity history against a brute-force model', () =
       expect(got.map((s) => s.row)).toEqual(expected.map((e) => e.row));
       expect(got.map((s) => s.poll.startTime)).toEqual(expected.map((e) => e.at));
       const mid = expected[Math.floor(expected.length / 2)]!.at;
-      expect(reader.entityHistory('connections', { uid }, { since: mid }).length).toBe(expected.filter((e) => e.at >= mid).length);
+      expect(reader.entityHistory('connections', { uid }, { since: mid }).length).toBe(
+        expected.filter((e) => e.at >= mid).length,
+      );
     }
   });
 
@@ -143,20 +162,39 @@ describe('stateAt of the small resources', () => {
     const db = openDatabase(tempDbPath());
     const writer = createHistoryWriter(db);
     const at = (m: number): bigint => 1_756_720_974_000_000_000n + BigInt(m) * 60n * SEC;
-    writer.writePoll(okRecord('GetShadowLink', shadowLinkAnswer(1), { at: at(0), request: { name: 'dr-link' }, target: 'dr-link' }));
-    writer.writePoll(okRecord('GetUpgradeStatus', upgradeAnswer(1), { at: at(0), request: {} }));
-    writer.writePoll(failedRecord('GetUpgradeStatus', { code: 'unavailable', kind: 'transport', message: 'x' }, { at: at(1), request: {} }));
     writer.writePoll(
-      okRecord('GetShadowTopic', { shadowTopic: shadowTopic('orders', 5) }, { at: at(2), request: { shadowLinkName: 'dr-link', name: 'orders' }, target: 'dr-link/orders' }),
+      okRecord('GetShadowLink', shadowLinkAnswer(1), { at: at(0), request: { name: 'dr-link' }, target: 'dr-link' }),
+    );
+    writer.writePoll(okRecord('GetUpgradeStatus', upgradeAnswer(1), { at: at(0), request: {} }));
+    writer.writePoll(
+      failedRecord(
+        'GetUpgradeStatus',
+        { code: 'unavailable', kind: 'transport', message: 'x' },
+        { at: at(1), request: {} },
+      ),
     );
     writer.writePoll(
-      okRecord('ListShadowTopics', { shadowTopics: [shadowTopic('payments', 9)] }, { at: at(3), request: { shadowLinkName: 'dr-link' }, target: 'dr-link' }),
+      okRecord(
+        'GetShadowTopic',
+        { shadowTopic: shadowTopic('orders', 5) },
+        { at: at(2), request: { shadowLinkName: 'dr-link', name: 'orders' }, target: 'dr-link/orders' },
+      ),
+    );
+    writer.writePoll(
+      okRecord(
+        'ListShadowTopics',
+        { shadowTopics: [shadowTopic('payments', 9)] },
+        { at: at(3), request: { shadowLinkName: 'dr-link' }, target: 'dr-link' },
+      ),
     );
     const reader = createHistoryReader(db);
-    const names = (t: bigint): string[] => reader.stateAt('shadow-topics', t).rows.map((r) => (r as { name: string }).name);
+    const names = (t: bigint): string[] =>
+      reader.stateAt('shadow-topics', t).rows.map((r) => (r as { name: string }).name);
     expect(names(at(0))).toEqual(['orders', 'payments']);
     expect(names(at(2))).toEqual(['orders', 'payments']);
-    const orders = reader.stateAt('shadow-topics', at(2)).rows[0] as { status: { partitionInformation: { highWatermark: bigint }[] } };
+    const orders = reader.stateAt('shadow-topics', at(2)).rows[0] as {
+      status: { partitionInformation: { highWatermark: bigint }[] };
+    };
     expect(orders.status.partitionInformation[0]!.highWatermark).toBe(5000n);
     // the newer link-wide listing no longer has "orders": it is gone
     expect(names(at(3))).toEqual(['payments']);
@@ -166,7 +204,9 @@ describe('stateAt of the small resources', () => {
     expect(reader.stateAt('upgrade', at(1)).rows).toEqual([upgradeAnswer(1)]);
     expect(reader.stateAt('shadow-tasks', at(5)).rows.length).toBe(3);
     expect(reader.stateAt('shadow-links', at(5)).rows[0]).toEqual(shadowLinkAnswer(1).shadowLink);
-    expect(reader.entityHistory('shadow-topics', { shadowLinkName: 'dr-link', name: 'orders' }).map((s) => s.poll.startTime)).toEqual([at(0), at(2)]);
+    expect(
+      reader.entityHistory('shadow-topics', { shadowLinkName: 'dr-link', name: 'orders' }).map((s) => s.poll.startTime),
+    ).toEqual([at(0), at(2)]);
     expect(reader.entityHistory('upgrade-members', { nodeId: 2 }).length).toBe(1);
     writer.close();
   });

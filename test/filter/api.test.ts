@@ -8,7 +8,10 @@ import { checkFilter, compileFilter, compileOrderBy, FilterError, listFieldPaths
 
 describe('compileFilter / checkFilter', () => {
   it('compiles once and matches decoded rows; the empty filter matches everything', () => {
-    const f = compileFilter('state = KAFKA_CONNECTION_STATE_OPEN AND node_id = 1', { resource: 'connections', dialect: 'server' });
+    const f = compileFilter('state = KAFKA_CONNECTION_STATE_OPEN AND node_id = 1', {
+      resource: 'connections',
+      dialect: 'server',
+    });
     expect(f.normalized).toBe('state = KAFKA_CONNECTION_STATE_OPEN AND node_id = 1');
     expect(f.matches({ state: 'KAFKA_CONNECTION_STATE_OPEN', nodeId: 1 })).toBe(true);
     expect(f.matches({ state: 'KAFKA_CONNECTION_STATE_OPEN', nodeId: 2 })).toBe(false);
@@ -18,12 +21,18 @@ describe('compileFilter / checkFilter', () => {
   });
 
   it('reads absent fields as their defaults (unset timestamps as the epoch, unset messages as defaults)', () => {
-    const f = compileFilter('close_time < 2025-01-01T00:00:00Z AND authentication_info.user_principal = ""', { resource: 'connections', dialect: 'server' });
+    const f = compileFilter('close_time < 2025-01-01T00:00:00Z AND authentication_info.user_principal = ""', {
+      resource: 'connections',
+      dialect: 'server',
+    });
     expect(f.matches({})).toBe(true);
   });
 
   it('tolerates int64 values held as numbers or decimal strings', () => {
-    const f = compileFilter('total_request_statistics.request_count = 5', { resource: 'connections', dialect: 'server' });
+    const f = compileFilter('total_request_statistics.request_count = 5', {
+      resource: 'connections',
+      dialect: 'server',
+    });
     for (const v of [5n, 5, '5']) expect(f.matches({ totalRequestStatistics: { requestCount: v } })).toBe(true);
   });
 
@@ -50,7 +59,12 @@ describe('compileOrderBy', () => {
     expect([...rows].sort(withTie.compare).map((r) => r.uid)).toEqual(['a', 'b', 'c']);
     const without = compileOrderBy('node_id desc', { resource: 'connections', dialect: 'server', tieBreak: false });
     expect(without.compare(rows[0] as object, rows[1] as object)).toBe(0);
-    expect(compileOrderBy('', { resource: 'connections', dialect: 'server', tieBreak: false }).compare(rows[0] as object, rows[2] as object)).toBe(0);
+    expect(
+      compileOrderBy('', { resource: 'connections', dialect: 'server', tieBreak: false }).compare(
+        rows[0] as object,
+        rows[2] as object,
+      ),
+    ).toBe(0);
   });
 });
 
@@ -59,15 +73,36 @@ describe('listFieldPaths', () => {
     for (const r of RESOURCE_NAMES) expect(listFieldPaths(r).length).toBeGreaterThan(0);
     const paths = listFieldPaths('connections');
     expect(paths).toContainEqual({ path: 'node_id', type: 'int32', doc: 'broker node id', server: true });
-    expect(paths).toContainEqual(expect.objectContaining({ path: 'state', type: 'enum KafkaConnectionState', server: true }));
-    expect(paths).toContainEqual(expect.objectContaining({ path: 'api_versions', type: 'map<int32, int32>', server: false }));
-    expect(paths).toContainEqual(expect.objectContaining({ path: 'in_flight_requests.sampled_in_flight_requests.api_key', type: 'int32', server: false }));
+    expect(paths).toContainEqual(
+      expect.objectContaining({ path: 'state', type: 'enum KafkaConnectionState', server: true }),
+    );
+    expect(paths).toContainEqual(
+      expect.objectContaining({ path: 'api_versions', type: 'map<int32, int32>', server: false }),
+    );
+    expect(paths).toContainEqual(
+      expect.objectContaining({
+        path: 'in_flight_requests.sampled_in_flight_requests.api_key',
+        type: 'int32',
+        server: false,
+      }),
+    );
     expect(paths.find((p) => p.path === 'authentication_info')?.server).toBe(false);
   });
   it('accepts every listed server path in a server filter', () => {
     for (const r of RESOURCE_NAMES) {
       for (const p of listFieldPaths(r).filter((x) => x.server)) {
-        const lit = p.type === 'string' ? '""' : p.type === 'bool' ? 'true' : p.type.startsWith('enum') ? 'X' : p.type === 'duration' ? '0s' : p.type === 'timestamp' ? '1970-01-01T00:00:00Z' : '0';
+        const lit =
+          p.type === 'string'
+            ? '""'
+            : p.type === 'bool'
+              ? 'true'
+              : p.type.startsWith('enum')
+                ? 'X'
+                : p.type === 'duration'
+                  ? '0s'
+                  : p.type === 'timestamp'
+                    ? '1970-01-01T00:00:00Z'
+                    : '0';
         const res = checkFilter(`${p.path} = ${lit}`, { resource: r, dialect: 'server' });
         expect(res.ok, `${r}: ${p.path}`).toBe(true);
       }
@@ -92,7 +127,9 @@ function fakeIo(): { io: CliIo; out: () => string; err: () => string } {
 async function runCli(args: string[]): Promise<{ code: number | undefined; out: string; err: string }> {
   const { io, out, err } = fakeIo();
   let code: number | undefined;
-  const program = new Command('flightrec').exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  const program = new Command('flightrec')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   registerFilterCheck(program, io, (c) => (code = c));
   await program.parseAsync(['filter', 'check', ...args], { from: 'user' });
   return { code, out: out(), err: err() };

@@ -7,7 +7,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { checkFilter, compileFilter, compileOrderBy, FilterError, toSqlPrefilter, type Dialect } from '../../src/filter/index.ts';
+import {
+  checkFilter,
+  compileFilter,
+  compileOrderBy,
+  FilterError,
+  toSqlPrefilter,
+  type Dialect,
+} from '../../src/filter/index.ts';
 import { buildMirror, FIXTURES, loadRecords, resourceRef, type Mirror, type MirrorOptions } from './support.ts';
 
 interface Case {
@@ -42,7 +49,11 @@ function mirror(resource: string, mode: number): Mirror {
   const key = `${resource}#${mode}`;
   let m = mirrors.get(key);
   if (m === undefined) {
-    m = buildMirror(resourceRef(resource), loadRecords(resource).map((r) => r.row), MIRROR_MODES[mode] as MirrorOptions);
+    m = buildMirror(
+      resourceRef(resource),
+      loadRecords(resource).map((r) => r.row),
+      MIRROR_MODES[mode] as MirrorOptions,
+    );
     mirrors.set(key, m);
   }
   return m;
@@ -51,7 +62,9 @@ afterAll(() => {
   for (const m of mirrors.values()) m.close();
 });
 
-const files = readdirSync(`${FIXTURES}cases`).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(`${FIXTURES}cases`)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 let total = 0;
 
 for (const file of files) {
@@ -91,7 +104,10 @@ function runFilter(c: Case, resourceName: string, dialect: Dialect): void {
   const input = c.pad_to === undefined ? (c.filter as string) : (c.filter as string).padEnd(c.pad_to, ' ');
   const checked = checkFilter(input, { resource, dialect });
   if (c.error !== undefined) {
-    if (checked.ok) throw new Error(`expected an error containing ${JSON.stringify(c.error)}, got ${JSON.stringify(checked.normalized)}`);
+    if (checked.ok)
+      throw new Error(
+        `expected an error containing ${JSON.stringify(c.error)}, got ${JSON.stringify(checked.normalized)}`,
+      );
     expectError(checked.error, c);
     expect(() => compileFilter(input, { resource, dialect })).toThrow(FilterError);
     return;

@@ -4,7 +4,15 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkFilter, compileFilter, compileOrderBy, FilterError, toSqlPrefilter, type Dialect, type ResourceRef } from '../../src/filter/index.ts';
+import {
+  checkFilter,
+  compileFilter,
+  compileOrderBy,
+  FilterError,
+  toSqlPrefilter,
+  type Dialect,
+  type ResourceRef,
+} from '../../src/filter/index.ts';
 import type { CheckedNode } from '../../src/filter/ast.ts';
 import { filterArb } from './gen.ts';
 import { buildMirror, loadRecords, type Mirror } from './support.ts';
@@ -15,15 +23,38 @@ const RESOURCES: ResourceRef[] = ['connections', 'shadow-links', 'iceberg-partit
 const ALPHABET = [
   ...'abcdefghijklmnopqrstuvwxyz_.ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
   ...' \t\n()"\'\\:=<>!-+*,./xé🚀\u0000\u009b\u202e',
-  'AND', 'OR', 'NOT', ' AND ', ' OR ', 'node_id', 'state', 'client_id', 'idle_duration', 'open_time', '\\x', '\\u',
-  'KAFKA_CONNECTION_STATE_OPEN', '2025-09-01T10:00:00Z', '1h30m', '"', '*', ':*', 'api_versions', '.3', 'true',
+  'AND',
+  'OR',
+  'NOT',
+  ' AND ',
+  ' OR ',
+  'node_id',
+  'state',
+  'client_id',
+  'idle_duration',
+  'open_time',
+  '\\x',
+  '\\u',
+  'KAFKA_CONNECTION_STATE_OPEN',
+  '2025-09-01T10:00:00Z',
+  '1h30m',
+  '"',
+  '*',
+  ':*',
+  'api_versions',
+  '.3',
+  'true',
 ];
 
 const mirrors = new Map<ResourceRef, Mirror>();
 const mirrorOf = (r: ResourceRef): Mirror => {
   let m = mirrors.get(r);
   if (m === undefined) {
-    m = buildMirror(r, loadRecords(r as string).map((x) => x.row), { enums: 'name', nullDefaults: true, int64AsText: false });
+    m = buildMirror(
+      r,
+      loadRecords(r as string).map((x) => x.row),
+      { enums: 'name', nullDefaults: true, int64AsText: false },
+    );
     mirrors.set(r, m);
   }
   return m;
@@ -32,7 +63,8 @@ beforeAll(() => {
   // warm-up outside the timed part: records, mirrors, schema lookups, suggestion tables
   for (const r of RESOURCES) {
     mirrorOf(r);
-    for (const d of ['server', 'extended'] as const) for (const e of ['x = 1', 'nod_id = 1', 'node_id = 1']) checkFilter(e, { resource: r, dialect: d });
+    for (const d of ['server', 'extended'] as const)
+      for (const e of ['x = 1', 'nod_id = 1', 'node_id = 1']) checkFilter(e, { resource: r, dialect: d });
   }
 });
 afterAll(() => {
@@ -57,7 +89,8 @@ function shape(n: CheckedNode): unknown {
  */
 function exercise(input: string, resource: ResourceRef, dialect: Dialect): void {
   let best = Infinity;
-  for (let attempt = 0; attempt < 3 && best >= BOUND_MS; attempt++) best = Math.min(best, exerciseOnce(input, resource, dialect));
+  for (let attempt = 0; attempt < 3 && best >= BOUND_MS; attempt++)
+    best = Math.min(best, exerciseOnce(input, resource, dialect));
   expect(best, `${JSON.stringify(input.slice(0, 80))} took ${best.toFixed(1)} ms`).toBeLessThan(BOUND_MS);
 }
 
@@ -76,7 +109,8 @@ function exerciseOnce(input: string, resource: ResourceRef, dialect: Dialect): n
     if (f.ast !== undefined && again.ast !== undefined) expect(shape(again.ast)).toEqual(shape(f.ast));
   } catch (err) {
     ms = performance.now() - t0;
-    if (!(err instanceof FilterError)) throw new Error(`non-FilterError for ${JSON.stringify(input)} [${dialect}]: ${String(err)}`, { cause: err });
+    if (!(err instanceof FilterError))
+      throw new Error(`non-FilterError for ${JSON.stringify(input)} [${dialect}]: ${String(err)}`, { cause: err });
     expect(err.start).toBeGreaterThanOrEqual(0);
     expect(err.end).toBeLessThanOrEqual(input.length);
     expect(err.render()).toContain('^');
@@ -85,7 +119,8 @@ function exerciseOnce(input: string, resource: ResourceRef, dialect: Dialect): n
   try {
     compileOrderBy(input, { resource, dialect });
   } catch (err) {
-    if (!(err instanceof FilterError)) throw new Error(`non-FilterError from order_by ${JSON.stringify(input)}: ${String(err)}`, { cause: err });
+    if (!(err instanceof FilterError))
+      throw new Error(`non-FilterError from order_by ${JSON.stringify(input)}: ${String(err)}`, { cause: err });
   }
   ms += performance.now() - t1;
   return ms;
@@ -97,7 +132,13 @@ const anyString = fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'grap
 /** A valid filter with one random edit: insert, delete or replace a slice. */
 function mutated(resource: ResourceRef, dialect: Dialect): fc.Arbitrary<string> {
   return fc
-    .tuple(filterArb(resource, dialect), fc.nat(), fc.nat({ max: 4 }), fc.constantFrom(...ALPHABET), fc.constantFrom('insert', 'delete', 'replace'))
+    .tuple(
+      filterArb(resource, dialect),
+      fc.nat(),
+      fc.nat({ max: 4 }),
+      fc.constantFrom(...ALPHABET),
+      fc.constantFrom('insert', 'delete', 'replace'),
+    )
     .map(([s, at, len, piece, how]) => {
       const i = s.length === 0 ? 0 : at % (s.length + 1);
       if (how === 'insert') return s.slice(0, i) + piece + s.slice(i);
@@ -116,20 +157,24 @@ describe('fuzz', () => {
     });
     it(`mutated valid filters, ${dialect} dialect`, () => {
       fc.assert(
-        fc.property(fc.constantFrom(...RESOURCES).chain((r) => fc.tuple(fc.constant(r), mutated(r, dialect))), ([resource, input]) =>
-          exercise(input, resource, dialect),
+        fc.property(
+          fc.constantFrom(...RESOURCES).chain((r) => fc.tuple(fc.constant(r), mutated(r, dialect))),
+          ([resource, input]) => exercise(input, resource, dialect),
         ),
         { numRuns: 1500 },
       );
     });
     it(`valid random filters normalise to a fixed point with the same tree, ${dialect} dialect`, () => {
       fc.assert(
-        fc.property(fc.constantFrom(...RESOURCES).chain((r) => fc.tuple(fc.constant(r), filterArb(r, dialect))), ([resource, input]) => {
-          const f = compileFilter(input, { resource, dialect });
-          const again = compileFilter(f.normalized, { resource, dialect });
-          expect(again.normalized).toBe(f.normalized);
-          if (f.ast !== undefined) expect(shape(again.ast as CheckedNode)).toEqual(shape(f.ast));
-        }),
+        fc.property(
+          fc.constantFrom(...RESOURCES).chain((r) => fc.tuple(fc.constant(r), filterArb(r, dialect))),
+          ([resource, input]) => {
+            const f = compileFilter(input, { resource, dialect });
+            const again = compileFilter(f.normalized, { resource, dialect });
+            expect(again.normalized).toBe(f.normalized);
+            if (f.ast !== undefined) expect(shape(again.ast as CheckedNode)).toEqual(shape(f.ast));
+          },
+        ),
         { numRuns: 800 },
       );
     });
@@ -168,7 +213,10 @@ describe('fuzz', () => {
     const m = mirrorOf('connections');
     fc.assert(
       fc.property(filterArb('connections', 'extended'), (input) => {
-        const { where, params } = toSqlPrefilter(compileFilter(input, { resource: 'connections', dialect: 'extended' }), m.columns);
+        const { where, params } = toSqlPrefilter(
+          compileFilter(input, { resource: 'connections', dialect: 'extended' }),
+          m.columns,
+        );
         expect(() => m.select(where, params)).not.toThrow();
       }),
       { numRuns: 300 },

@@ -12,7 +12,14 @@ const STRINGS = ['', 'a', 'ab', 'abc', 'b', 'A', 'é', 'café', '🚀', 'Ａ', '
 const INT32 = [0, 1, -1, 2, 3, 7, 2147483647, -2147483648];
 const INT64 = [0n, 1n, -1n, 2n, 42n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 63n - 1n, -(2n ** 63n)];
 const DURATIONS = [0n, 1n, 1_000n, 1_000_000n, 1_500_000_000n, 30_000_000_000n, 3_600_000_000_000n, -1_000_000_000n];
-const TIMES = [0n, 1n, 1_756_720_800_000_000_000n, 1_756_720_800_000_000_001n, 1_756_724_400_500_000_000n, 946_684_800_000_000_000n];
+const TIMES = [
+  0n,
+  1n,
+  1_756_720_800_000_000_000n,
+  1_756_720_800_000_000_001n,
+  1_756_724_400_500_000_000n,
+  946_684_800_000_000_000n,
+];
 const KEYS = ['0', '3', '18'];
 
 const pick = <T>(xs: readonly T[]): fc.Arbitrary<T> => fc.constantFrom(...xs);
@@ -66,7 +73,10 @@ export function rowsArb(resource: ResourceRef, max = 12): fc.Arbitrary<Record<st
 }
 
 function quoteLit(s: string): string {
-  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\t/g, '\\t').replace(/\*/g, '\\x2A')}"`;
+  return `"${s
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/\t/g, '\\t')
+    .replace(/\*/g, '\\x2A')}"`;
 }
 
 /** A literal in filter syntax for a leaf type (always valid for the type). */
@@ -74,7 +84,17 @@ function literalArb(type: string, dialect: Dialect, enumValues: readonly string[
   if (type === 'string') {
     const plain = pick(STRINGS).map(quoteLit);
     if (dialect === 'server') return plain;
-    return fc.oneof(plain, pick(STRINGS).chain((s) => pick([`"${s.replace(/[\\"*]/g, '')}*"`, `"*${s.replace(/[\\"*]/g, '')}"`, `"*${s.replace(/[\\"*]/g, '')}*"`, '"*"'])));
+    return fc.oneof(
+      plain,
+      pick(STRINGS).chain((s) =>
+        pick([
+          `"${s.replace(/[\\"*]/g, '')}*"`,
+          `"*${s.replace(/[\\"*]/g, '')}"`,
+          `"*${s.replace(/[\\"*]/g, '')}*"`,
+          '"*"',
+        ]),
+      ),
+    );
   }
   if (type === 'bool') return pick(['true', 'false']);
   if (type === 'int32') return pick(INT32.map(String));
@@ -89,8 +109,12 @@ function literalArb(type: string, dialect: Dialect, enumValues: readonly string[
 /** Random valid-looking comparisons over a resource's paths, combined per the dialect. */
 export function filterArb(resource: ResourceRef, dialect: Dialect): fc.Arbitrary<string> {
   const paths = listFieldPaths(resource).filter((p) => (dialect === 'server' ? p.server : true));
-  const leaves = paths.filter((p) => !p.type.startsWith('message') && !p.type.startsWith('list') && !p.type.startsWith('map'));
-  const composite = paths.filter((p) => p.type.startsWith('list') || p.type.startsWith('map') || p.type.startsWith('message'));
+  const leaves = paths.filter(
+    (p) => !p.type.startsWith('message') && !p.type.startsWith('list') && !p.type.startsWith('map'),
+  );
+  const composite = paths.filter(
+    (p) => p.type.startsWith('list') || p.type.startsWith('map') || p.type.startsWith('message'),
+  );
   const enumValues = (p: { type: string }): string[] => {
     const name = p.type.replace(/^enum /, '');
     return ENUMS.get(name) ?? [];
@@ -98,13 +122,22 @@ export function filterArb(resource: ResourceRef, dialect: Dialect): fc.Arbitrary
   const comparison = fc.constantFrom(...leaves).chain((p) => {
     const ops = p.type === 'bool' || p.type.startsWith('enum') ? ['=', '!='] : ['=', '!=', '<', '<=', '>', '>='];
     const opArb = dialect === 'extended' ? pick([...ops, ':']) : pick(ops);
-    return fc.tuple(opArb, literalArb(p.type.startsWith('enum') ? 'enum' : p.type, dialect, enumValues(p))).map(([op, lit]) => {
-      const l = op === ':' || op === '=' || op === '!=' ? lit : lit.replace(/^"\*|\*"$/g, '"');
-      return `${p.path} ${op} ${l}`;
-    });
+    return fc
+      .tuple(opArb, literalArb(p.type.startsWith('enum') ? 'enum' : p.type, dialect, enumValues(p)))
+      .map(([op, lit]) => {
+        const l = op === ':' || op === '=' || op === '!=' ? lit : lit.replace(/^"\*|\*"$/g, '"');
+        return `${p.path} ${op} ${l}`;
+      });
   });
   if (dialect === 'server') return fc.array(comparison, { minLength: 0, maxLength: 4 }).map((cs) => cs.join(' AND '));
-  const presence = composite.length === 0 ? comparison : fc.oneof(comparison, pick(composite).map((p) => `${p.path}:*`), pick(leaves).map((p) => `${p.path}:*`));
+  const presence =
+    composite.length === 0
+      ? comparison
+      : fc.oneof(
+          comparison,
+          pick(composite).map((p) => `${p.path}:*`),
+          pick(leaves).map((p) => `${p.path}:*`),
+        );
   const { expr } = fc.letrec<{ expr: string; term: string }>((tie) => ({
     term: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
@@ -136,6 +169,17 @@ function collectEnums(schema: MessageSchema, seen: Set<MessageSchema>): void {
     if (t.kind === 'message') collectEnums(t.message, seen);
   }
 }
-for (const name of ['connections', 'shadow-links', 'shadow-tasks', 'shadow-topics', 'shadow-partitions', 'upgrade', 'upgrade-members', 'iceberg-topics', 'iceberg-partitions', 'polls'] as const) {
+for (const name of [
+  'connections',
+  'shadow-links',
+  'shadow-tasks',
+  'shadow-topics',
+  'shadow-partitions',
+  'upgrade',
+  'upgrade-members',
+  'iceberg-topics',
+  'iceberg-partitions',
+  'polls',
+] as const) {
   collectEnums(specOf(name).schema, new Set());
 }

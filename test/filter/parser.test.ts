@@ -1,6 +1,13 @@
 /** Lexer and parser: positions, n-ary nodes, implicit AND, limits, error rendering. */
 import { describe, expect, it } from 'vitest';
-import { checkFilter, compileFilter, FilterError, MAX_DEPTH, parseFilter, SERVER_MAX_LENGTH } from '../../src/filter/index.ts';
+import {
+  checkFilter,
+  compileFilter,
+  FilterError,
+  MAX_DEPTH,
+  parseFilter,
+  SERVER_MAX_LENGTH,
+} from '../../src/filter/index.ts';
 import { Lexer } from '../../src/filter/lexer.ts';
 
 describe('lexer', () => {
@@ -39,7 +46,14 @@ describe('parser', () => {
       start: 0,
       end: 33,
       children: [
-        { kind: 'restriction', start: 0, end: 11, path: { start: 0, end: 7 }, opSpan: { start: 8, end: 9 }, value: { start: 10, end: 11 } },
+        {
+          kind: 'restriction',
+          start: 0,
+          end: 11,
+          path: { start: 0, end: 7 },
+          opSpan: { start: 8, end: 9 },
+          value: { start: 10, end: 11 },
+        },
         {
           kind: 'or',
           start: 16,
@@ -95,7 +109,9 @@ describe('parser', () => {
     expect(checkFilter(fill(SERVER_MAX_LENGTH, '🚀'), { resource: 'connections', dialect: 'server' }).ok).toBe(true);
     const r = checkFilter(fill(SERVER_MAX_LENGTH + 1, 'é'), { resource: 'connections', dialect: 'server' });
     expect(r.ok).toBe(false);
-    expect(checkFilter(fill(SERVER_MAX_LENGTH + 1, 'é'), { resource: 'connections', dialect: 'extended' }).ok).toBe(true);
+    expect(checkFilter(fill(SERVER_MAX_LENGTH + 1, 'é'), { resource: 'connections', dialect: 'extended' }).ok).toBe(
+      true,
+    );
   });
 });
 
@@ -106,7 +122,12 @@ describe('FilterError', () => {
     if (r.ok) return;
     expect(r.error).toBeInstanceOf(FilterError);
     expect(r.error.render()).toBe(
-      ['unknown field "nod_id" in connections', '  state = OPEN AND nod_id = 1', '                   ^^^^^^', '  hint: did you mean node_id?'].join('\n'),
+      [
+        'unknown field "nod_id" in connections',
+        '  state = OPEN AND nod_id = 1',
+        '                   ^^^^^^',
+        '  hint: did you mean node_id?',
+      ].join('\n'),
     );
   });
 
@@ -125,7 +146,7 @@ describe('FilterError', () => {
     const [, line, caret] = r.error.render().split('\n');
     expect(line?.startsWith('  …')).toBe(true);
     expect(line?.length).toBeLessThan(110);
-    expect(line?.slice((caret?.indexOf('^') ?? 0), (caret?.indexOf('^') ?? 0) + 3)).toBe('nod');
+    expect(line?.slice(caret?.indexOf('^') ?? 0, (caret?.indexOf('^') ?? 0) + 3)).toBe('nod');
   });
 
   it('puts the caret at the end for a missing value', () => {

@@ -1,7 +1,13 @@
 /** The SQL pre-filter against a real in-memory SQLite: soundness (superset) as a property, and its shape. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileFilter, toSqlPrefilter, type Dialect, type ResourceRef, type SqlColumnMap } from '../../src/filter/index.ts';
+import {
+  compileFilter,
+  toSqlPrefilter,
+  type Dialect,
+  type ResourceRef,
+  type SqlColumnMap,
+} from '../../src/filter/index.ts';
 import { filterArb, rowsArb } from './gen.ts';
 import { buildMirror, TEST_WIDTHS, type MirrorOptions } from './support.ts';
 
@@ -15,21 +21,26 @@ const MODES: MirrorOptions[] = [
 function soundness(resource: ResourceRef, dialect: Dialect, runs: number): { translated: number; total: number } {
   const stats = { translated: 0, total: 0 };
   fc.assert(
-    fc.property(rowsArb(resource), filterArb(resource, dialect), fc.integer({ min: 0, max: MODES.length - 1 }), (rows, expr, mode) => {
-      const filter = compileFilter(expr, { resource, dialect });
-      const mirror = buildMirror(resource, rows, MODES[mode] as MirrorOptions);
-      try {
-        const { where, params } = toSqlPrefilter(filter, mirror.columns);
-        stats.total++;
-        if (where !== '1') stats.translated++;
-        const selected = mirror.select(where, params);
-        const closureOnly = rows.map((r, i) => (filter.matches(r) ? i : -1)).filter((i) => i >= 0);
-        const both = [...selected].filter((i) => filter.matches(rows[i] as object)).sort((a, b) => a - b);
-        expect(both).toEqual(closureOnly);
-      } finally {
-        mirror.close();
-      }
-    }),
+    fc.property(
+      rowsArb(resource),
+      filterArb(resource, dialect),
+      fc.integer({ min: 0, max: MODES.length - 1 }),
+      (rows, expr, mode) => {
+        const filter = compileFilter(expr, { resource, dialect });
+        const mirror = buildMirror(resource, rows, MODES[mode] as MirrorOptions);
+        try {
+          const { where, params } = toSqlPrefilter(filter, mirror.columns);
+          stats.total++;
+          if (where !== '1') stats.translated++;
+          const selected = mirror.select(where, params);
+          const closureOnly = rows.map((r, i) => (filter.matches(r) ? i : -1)).filter((i) => i >= 0);
+          const both = [...selected].filter((i) => filter.matches(rows[i] as object)).sort((a, b) => a - b);
+          expect(both).toEqual(closureOnly);
+        } finally {
+          mirror.close();
+        }
+      },
+    ),
     { numRuns: runs },
   );
   return stats;
@@ -65,7 +76,8 @@ describe('SQL pre-filter shape', () => {
     idle_duration: { sql: 'c.idle_ns', type: 'integer' },
     'total_request_statistics.request_count': { sql: 'c.requests', type: 'integer' },
   };
-  const sql = (expr: string, dialect: Dialect = 'extended') => toSqlPrefilter(compileFilter(expr, { resource: 'connections', dialect }), columns);
+  const sql = (expr: string, dialect: Dialect = 'extended') =>
+    toSqlPrefilter(compileFilter(expr, { resource: 'connections', dialect }), columns);
 
   it('binds every value and takes identifiers only from the column map', () => {
     const { where, params } = sql(`client_id = "x'); DROP TABLE t; --" AND node_id = 1`);
@@ -109,7 +121,8 @@ describe('SQL pre-filter shape', () => {
 
   it('honours nullAs', () => {
     const cols: SqlColumnMap = { node_id: { sql: 'n', type: 'integer', nullAs: 7 } };
-    const f = (e: string) => toSqlPrefilter(compileFilter(e, { resource: 'connections', dialect: 'server' }), cols).where;
+    const f = (e: string) =>
+      toSqlPrefilter(compileFilter(e, { resource: 'connections', dialect: 'server' }), cols).where;
     expect(f('node_id = 7')).toBe('(n = ? OR n IS NULL)');
     expect(f('node_id = 0')).toBe('(n = ? AND n IS NOT NULL)');
   });
@@ -117,9 +130,16 @@ describe('SQL pre-filter shape', () => {
   it('survives a 10,000-term AND chain in SQLite (balanced, within the expression depth limit)', () => {
     const expr = Array.from({ length: 10_000 }, (_, i) => `node_id != ${i + 10}`).join(' AND ');
     const rows = [{ nodeId: 1 }, { nodeId: 15 }];
-    const mirror = buildMirror('connections', rows.map((r) => ({ ...r })), MODES[0] as MirrorOptions);
+    const mirror = buildMirror(
+      'connections',
+      rows.map((r) => ({ ...r })),
+      MODES[0] as MirrorOptions,
+    );
     try {
-      const { where, params } = toSqlPrefilter(compileFilter(expr, { resource: 'connections', dialect: 'extended' }), mirror.columns);
+      const { where, params } = toSqlPrefilter(
+        compileFilter(expr, { resource: 'connections', dialect: 'extended' }),
+        mirror.columns,
+      );
       expect(params.length).toBe(10_000);
       expect([...mirror.select(where, params)]).toEqual([0]);
     } finally {

@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { parse } from 'yaml';
-import { f, message, RESOURCES, type FieldType, type MessageSchema, type ResourceSpec } from '../../src/api/schema/index.ts';
+import {
+  f,
+  message,
+  RESOURCES,
+  type FieldType,
+  type MessageSchema,
+  type ResourceSpec,
+} from '../../src/api/schema/index.ts';
 import { decodeRecord } from '../../src/api/wire/decode.ts';
 import { listFieldPaths, type ResourceRef, type SqlColumn, type SqlColumnMap } from '../../src/filter/index.ts';
 import { resolvePath } from '../../src/filter/field-paths.ts';
@@ -87,7 +94,15 @@ export function buildMirror(resource: ResourceRef, rows: readonly object[], opts
     const wires = resolved.steps.map((s) => (s.kind === 'field' ? s.wire : ''));
     const t = resolved.type;
     const sqlType: SqlColumn['type'] =
-      t.kind === 'string' ? 'text' : t.kind === 'bool' ? 'bool' : t.kind === 'enum' ? (opts.enums === 'name' ? 'enum_name' : 'enum_number') : 'integer';
+      t.kind === 'string'
+        ? 'text'
+        : t.kind === 'bool'
+          ? 'bool'
+          : t.kind === 'enum'
+            ? opts.enums === 'name'
+              ? 'enum_name'
+              : 'enum_number'
+            : 'integer';
     const col: SqlColumn = { sql: `t.c${i}`, type: sqlType };
     columns[p.path] = col;
     cols.push({ name: `c${i}`, wires, type: t, col, optional: resolved.optional });
@@ -120,7 +135,10 @@ export function buildMirror(resource: ResourceRef, rows: readonly object[], opts
   return {
     columns,
     select(where, params) {
-      const out = db.prepare(`SELECT idx FROM t WHERE ${where}`).pluck().all(...params) as number[];
+      const out = db
+        .prepare(`SELECT idx FROM t WHERE ${where}`)
+        .pluck()
+        .all(...params) as number[];
       return new Set(out);
     },
     close: () => db.close(),

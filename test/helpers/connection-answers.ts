@@ -167,7 +167,12 @@ export class ConnectionWorld {
       source: { ipAddress: this.#pick(this.#hosts), port: 1024 + this.#int(64_000) },
       state: 'KAFKA_CONNECTION_STATE_OPEN',
       tlsInfo: { enabled: this.#rnd() < 0.7 },
-      totalRequestStatistics: { fetchBytes: total(), produceBatchCount: total(), produceBytes: total(), requestCount: total() },
+      totalRequestStatistics: {
+        fetchBytes: total(),
+        produceBatchCount: total(),
+        produceBytes: total(),
+        requestCount: total(),
+      },
       transactionalId: profile === 'producer' && this.#rnd() < 0.1 ? `tx-${service}-${this.#hex(6)}` : '',
       uid: `${this.#hex(8)}-${this.#hex(4)}-4${this.#hex(3)}-a${this.#hex(3)}-${this.#hex(12)}`,
     };
@@ -213,9 +218,11 @@ export class ConnectionWorld {
     c.idleDuration = busy ? BigInt(this.#int(2000)) * 1_000_000n : c.idleDuration + this.#opts.intervalNs;
     const sampled = c.inFlightRequests.sampledInFlightRequests;
     sampled.length = 0;
-    if (consumes && this.#rnd() < 0.5) sampled.push({ apiKey: 1, inFlightDuration: BigInt(this.#int(500)) * 1_000_000n });
+    if (consumes && this.#rnd() < 0.5)
+      sampled.push({ apiKey: 1, inFlightDuration: BigInt(this.#int(500)) * 1_000_000n });
     if (produces && this.#rnd() < 0.3) {
-      for (let i = this.#int(3) + 1; i > 0; i--) sampled.push({ apiKey: 0, inFlightDuration: BigInt(this.#int(50_000)) * 1000n });
+      for (let i = this.#int(3) + 1; i > 0; i--)
+        sampled.push({ apiKey: 0, inFlightDuration: BigInt(this.#int(50_000)) * 1000n });
     }
     c.inFlightRequests.hasMoreRequests = sampled.length === 3 && this.#rnd() < 0.3;
   }

@@ -35,7 +35,13 @@ export function fakeCron(startMs = Date.UTC(2026, 0, 1)): FakeCron {
   const tasks: FakeCronTask[] = [];
   let now = Math.floor(startMs / 1000) * 1000;
   const createTask: CreateTask = (expression, fn, options) => {
-    const task: FakeCronTask = { expression, name: String(options.name ?? ''), started: false, destroyed: false, fire: fn };
+    const task: FakeCronTask = {
+      expression,
+      name: String(options.name ?? ''),
+      started: false,
+      destroyed: false,
+      fire: fn,
+    };
     tasks.push(task);
     return {
       start: () => void (task.started = true),

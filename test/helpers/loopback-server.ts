@@ -33,7 +33,10 @@ export interface LoopbackOptions {
 }
 
 /** Starts a server on 127.0.0.1, port 0 (any free port). */
-export async function startLoopbackServer(handler: LoopbackHandler, options: LoopbackOptions = {}): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  handler: LoopbackHandler,
+  options: LoopbackOptions = {},
+): Promise<LoopbackServer> {
   const requests: RecordedRequest[] = [];
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const chunks: Buffer[] = [];

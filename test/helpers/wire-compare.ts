@@ -10,7 +10,10 @@ import { snakeToCamel, type FieldType, type MessageSchema } from '../../src/api/
 
 type Tree = { [key: string]: JsonValue };
 
-function entriesOf(schema: MessageSchema, tree: Tree): { known: Map<string, JsonValue>; unknown: Map<string, JsonValue> } {
+function entriesOf(
+  schema: MessageSchema,
+  tree: Tree,
+): { known: Map<string, JsonValue>; unknown: Map<string, JsonValue> } {
   const known = new Map<string, JsonValue>();
   const unknown = new Map<string, JsonValue>();
   for (const [key, value] of Object.entries(tree)) {
@@ -23,13 +26,22 @@ function entriesOf(schema: MessageSchema, tree: Tree): { known: Map<string, Json
 }
 
 function sameJson(a: JsonValue, b: JsonValue): boolean {
-  if (a instanceof JsonNumber || b instanceof JsonNumber) return a instanceof JsonNumber && b instanceof JsonNumber && a.text === b.text;
-  if (typeof a === 'bigint' || typeof b === 'bigint') return (typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number') && BigInt(a) === BigInt(b);
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]!));
+  if (a instanceof JsonNumber || b instanceof JsonNumber)
+    return a instanceof JsonNumber && b instanceof JsonNumber && a.text === b.text;
+  if (typeof a === 'bigint' || typeof b === 'bigint')
+    return (
+      (typeof a === 'bigint' || typeof a === 'number') &&
+      (typeof b === 'bigint' || typeof b === 'number') &&
+      BigInt(a) === BigInt(b)
+    );
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]!));
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Tree)[k]!, (b as Tree)[k]!));
+    return (
+      ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Tree)[k]!, (b as Tree)[k]!))
+    );
   }
   return Object.is(a, b);
 }
@@ -59,7 +71,8 @@ function compareValue(type: FieldType, sent: JsonValue, got: JsonValue, path: st
       return;
     }
     case 'enum': {
-      const name = (v: JsonValue): JsonValue => (typeof v === 'number' ? (type.table.values[v] ?? v) : (type.table.aliases[v as string] ?? v));
+      const name = (v: JsonValue): JsonValue =>
+        typeof v === 'number' ? (type.table.values[v] ?? v) : (type.table.aliases[v as string] ?? v);
       if (name(sent) !== name(got)) out.push(`${path}: sent ${String(sent)}, got ${String(got)}`);
       return;
     }
@@ -97,7 +110,8 @@ export function compareMessage(schema: MessageSchema, sent: Tree, got: Tree, pat
   const a = entriesOf(schema, sent);
   const b = entriesOf(schema, got);
   for (const name of a.known.keys()) if (!b.known.has(name)) out.push(`${path}.${name}: sent, not given back`);
-  for (const name of b.known.keys()) if (!a.known.has(name)) out.push(`${path}.${name}: not sent, given back (invented)`);
+  for (const name of b.known.keys())
+    if (!a.known.has(name)) out.push(`${path}.${name}: not sent, given back (invented)`);
   for (const [name, value] of a.known) {
     if (b.known.has(name)) compareValue(schema.fields[name]!.type, value, b.known.get(name)!, `${path}.${name}`, out);
   }

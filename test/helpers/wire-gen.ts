@@ -52,17 +52,33 @@ const str: fc.Arbitrary<Json> = fc.oneof(
 
 /** A 64-bit value written as the server does (a string) or as a bare number (bigint: written exactly). */
 function int64Form(min: bigint, max: bigint, edges: readonly bigint[]): fc.Arbitrary<Json> {
-  const value = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...edges) }, { weight: 1, arbitrary: fc.bigInt({ min, max }) });
+  const value = fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(...edges) },
+    { weight: 1, arbitrary: fc.bigInt({ min, max }) },
+  );
   return fc.tuple(value, fc.integer({ min: 0, max: 3 })).map(([v, form]) => (form === 0 ? v : v.toString()));
 }
 
 function int32Form(min: number, max: number, edges: readonly number[]): fc.Arbitrary<Json> {
-  const value = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...edges) }, { weight: 1, arbitrary: fc.integer({ min, max }) });
+  const value = fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(...edges) },
+    { weight: 1, arbitrary: fc.integer({ min, max }) },
+  );
   return fc.tuple(value, fc.integer({ min: 0, max: 5 })).map(([v, form]) => (form === 0 ? String(v) : v));
 }
 
 const durationArb: fc.Arbitrary<Json> = fc.oneof(
-  fc.constantFrom<Json>('0s', '1s', '30s', '-1.500s', '0.000000001s', '-0.000000001s', '1.000000001s', '315576000000.999999999s', '-315576000000.999999999s'),
+  fc.constantFrom<Json>(
+    '0s',
+    '1s',
+    '30s',
+    '-1.500s',
+    '0.000000001s',
+    '-0.000000001s',
+    '1.000000001s',
+    '315576000000.999999999s',
+    '-315576000000.999999999s',
+  ),
   fc.bigInt({ min: -DUR_MAX, max: DUR_MAX }).map((ns) => formatWireDuration(ns)),
 );
 
@@ -136,7 +152,10 @@ export function valueArb(type: FieldType): fc.Arbitrary<Json> {
       arb = fc.array(valueArb(type.element), { maxLength: 3 });
       break;
     case 'map': {
-      const key = type.keyKind === 'int32' ? fc.constantFrom('0', '1', '18', '-1', '2147483647', '-2147483648') : fc.constantFrom('a', '', '\ufeff');
+      const key =
+        type.keyKind === 'int32'
+          ? fc.constantFrom('0', '1', '18', '-1', '2147483647', '-2147483648')
+          : fc.constantFrom('a', '', '\ufeff');
       arb = fc.dictionary(key, valueArb(type.value), { maxKeys: 3 });
       break;
     }
@@ -167,10 +186,19 @@ export function messageArb(schema: MessageSchema): fc.Arbitrary<Tree> {
   }
   const plainArb = fc.tuple(...plain.map(([, spec]) => fieldArb(spec)));
   const groupArbs = [...groups.values()].map((members) =>
-    fc.oneof(fc.constant<[string, Json] | undefined>(undefined), ...members.map(([name, spec]) => valueArb(spec.type).map((v): [string, Json] => [name, v]))),
+    fc.oneof(
+      fc.constant<[string, Json] | undefined>(undefined),
+      ...members.map(([name, spec]) => valueArb(spec.type).map((v): [string, Json] => [name, v])),
+    ),
   );
   const arb = fc
-    .tuple(plainArb, fc.tuple(...groupArbs), fc.option(unknownValueArb, { freq: 6 }), fc.boolean(), fc.integer({ min: 0, max: 9 }))
+    .tuple(
+      plainArb,
+      fc.tuple(...groupArbs),
+      fc.option(unknownValueArb, { freq: 6 }),
+      fc.boolean(),
+      fc.integer({ min: 0, max: 9 }),
+    )
     .map(([values, chosen, unknown, snake, shuffle]) => {
       const entries: [string, Json][] = [];
       plain.forEach(([name], i) => {

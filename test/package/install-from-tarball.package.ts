@@ -47,7 +47,11 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
 }
 
 /** Runs a command without blocking the event loop (the loopback registry answers from this process). */
-function run(command: string, args: readonly string[], opts: { cwd: string; env: Record<string, string> }): Promise<Ran> {
+function run(
+  command: string,
+  args: readonly string[],
+  opts: { cwd: string; env: Record<string, string> },
+): Promise<Ran> {
   const started = Date.now();
   return new Promise((done, fail) => {
     const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -74,7 +78,8 @@ function optionalPeers(): Set<string> {
   const names = new Set<string>();
   for (const entry of Object.values(lock.packages)) {
     if (entry.dev === true) continue;
-    for (const [name, meta] of Object.entries(entry.peerDependenciesMeta ?? {})) if (meta.optional === true) names.add(name);
+    for (const [name, meta] of Object.entries(entry.peerDependenciesMeta ?? {}))
+      if (meta.optional === true) names.add(name);
   }
   return names;
 }
@@ -99,8 +104,17 @@ const timings: string[] = [];
 /** Runs the installed flightrec from the temporary prefix, in the work directory. */
 function flightrec(...args: string[]): Ran {
   const started = Date.now();
-  const r = spawnSync(bin, args, { cwd: work, env: cleanEnv({ PATH: `${join(prefix, 'bin')}:${process.env['PATH'] ?? ''}` }), encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout ?? '', stderr: `${r.stderr ?? ''}${r.error ? String(r.error) : ''}`, ms: Date.now() - started };
+  const r = spawnSync(bin, args, {
+    cwd: work,
+    env: cleanEnv({ PATH: `${join(prefix, 'bin')}:${process.env['PATH'] ?? ''}` }),
+    encoding: 'utf8',
+  });
+  return {
+    code: r.status,
+    stdout: r.stdout ?? '',
+    stderr: `${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
+    ms: Date.now() - started,
+  };
 }
 
 describe('the packed flightrec, installed with npm install -g --prefix', () => {
@@ -129,27 +143,50 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
     // node-gyp: the headers of the running Node (else it downloads them)
     const headers = resolve(dirname(process.execPath), '..');
     if (existsSync(join(headers, 'include', 'node', 'node.h'))) env['npm_config_nodedir'] = headers;
-    install = await run('npm', ['install', '-g', '--allow-scripts=better-sqlite3', '--prefix', prefix, join(work, pack.filename)], { cwd: work, env: cleanEnv(env) });
+    install = await run(
+      'npm',
+      ['install', '-g', '--allow-scripts=better-sqlite3', '--prefix', prefix, join(work, pack.filename)],
+      { cwd: work, env: cleanEnv(env) },
+    );
     timings.push(`npm install -g ${(install.ms / 1000).toFixed(1)} s`);
     if (install.code !== 0) {
-      throw new Error(`npm install -g failed (${install.code}); unknown packages asked for: ${registry.unknown.join(', ') || 'none'}\n${install.stderr}`);
+      throw new Error(
+        `npm install -g failed (${install.code}); unknown packages asked for: ${registry.unknown.join(', ') || 'none'}\n${install.stderr}`,
+      );
     }
   }, 900_000);
 
   afterAll(async () => {
     await registry?.close();
-    process.stderr.write(`\npackage test: ${timings.join(', ')}; tarball ${pack?.size ?? '?'} bytes, ${pack?.files.length ?? '?'} files\n`);
+    process.stderr.write(
+      `\npackage test: ${timings.join(', ')}; tarball ${pack?.size ?? '?'} bytes, ${pack?.files.length ?? '?'} files\n`,
+    );
     if (install?.stderr) process.stderr.write(`npm install -g said:\n${install.stderr}\n`);
     rmSync(work, { recursive: true, force: true });
   });
 
   it('packs the built command, migrations, docs, README, LICENSE and CHANGELOG, and no sources, tests, benches or source maps, under 1 MB', () => {
     const paths = pack.files.map((f) => f.path);
-    for (const needed of ['bin/flightrec.js', 'dist/cli.js', 'dist/timeline-worker.js', 'dist/rollup-worker.js', 'drizzle/meta/_journal.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/cli.md', 'package.json']) {
+    for (const needed of [
+      'bin/flightrec.js',
+      'dist/cli.js',
+      'dist/timeline-worker.js',
+      'dist/rollup-worker.js',
+      'drizzle/meta/_journal.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'docs/cli.md',
+      'package.json',
+    ]) {
       expect(paths, needed).toContain(needed);
     }
     expect(paths.some((p) => p.startsWith('dist/chunks/'))).toBe(true);
-    expect(paths.filter((p) => /^(src|test|bench|scripts|node_modules)\//.test(p) || p.endsWith('.map') || p.endsWith('.ts'))).toEqual([]);
+    expect(
+      paths.filter(
+        (p) => /^(src|test|bench|scripts|node_modules)\//.test(p) || p.endsWith('.map') || p.endsWith('.ts'),
+      ),
+    ).toEqual([]);
     expect(pack.size).toBeLessThan(1_000_000);
   });
 
@@ -163,14 +200,18 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
   });
 
   it('imports nothing at run time but Node built-ins, its own files and its declared dependencies', () => {
-    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const allowed = new Set([...Object.keys(manifest.dependencies), ...builtinModules]);
     // `ws`, bundled into the TUI's devtools chunk, requires these optional add-ons inside try/catch
     const optional = new Set(['bufferutil', 'utf-8-validate']);
     const problems: string[] = [];
     for (const file of jsFiles(join(installed, 'dist'))) {
       const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"'\s,()[\]{}]+)["']/g)) {
+      for (const m of text.matchAll(
+        /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"'\s,()[\]{}]+)["']/g,
+      )) {
         // a specifier has no spaces, commas or brackets: `'--from', r.from], ['` in bundled code is not an import
         const spec = m[1]!;
         if (spec.startsWith('.')) {
@@ -215,11 +256,29 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
     expect(state.total).toBeGreaterThan(100);
     expect(state.failuresSince).toBe(0);
 
-    const polls = flightrec('--db', db, 'query', 'polls', '--since', '2026-01-01T00:00:00Z', '--until', '2026-01-01T00:01:00Z', '-o', 'json');
+    const polls = flightrec(
+      '--db',
+      db,
+      'query',
+      'polls',
+      '--since',
+      '2026-01-01T00:00:00Z',
+      '--until',
+      '2026-01-01T00:01:00Z',
+      '-o',
+      'json',
+    );
     expect(polls.code, polls.stderr).toBe(0);
     const rows = (JSON.parse(polls.stdout) as { rows: { operation: string; outcome: string }[] }).rows;
     expect(new Set(rows.map((p) => p.operation))).toEqual(
-      new Set(['ListKafkaConnections', 'GetShadowLink', 'ListShadowTopics', 'GetShadowTopic', 'GetUpgradeStatus', 'GetIcebergStatus']),
+      new Set([
+        'ListKafkaConnections',
+        'GetShadowLink',
+        'ListShadowTopics',
+        'GetShadowTopic',
+        'GetUpgradeStatus',
+        'GetIcebergStatus',
+      ]),
     );
     expect(rows.filter((p) => p.outcome !== 'ok')).toEqual([]);
 
@@ -236,7 +295,10 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
       "w.once('error', (e) => { process.stdout.write(JSON.stringify({ ok: false, message: String(e) })); });",
     ].join('\n');
     const workerUrl = new URL(`file://${join(installed, 'dist', 'timeline-worker.js')}`).href;
-    const r = await run(process.execPath, ['--input-type=module', '-e', script, workerUrl, db], { cwd: work, env: cleanEnv({}) });
+    const r = await run(process.execPath, ['--input-type=module', '-e', script, workerUrl, db], {
+      cwd: work,
+      env: cleanEnv({}),
+    });
     expect(r.stderr).toBe('');
     const answer = JSON.parse(r.stdout) as { ok: boolean; polls?: { total: number; failed: number }; message?: string };
     expect(answer).toMatchObject({ ok: true, polls: { failed: 0 } });

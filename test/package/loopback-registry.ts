@@ -60,7 +60,10 @@ export function cachedContentPath(npmCache: string, integrity: string): string {
  * package name. `tarballUrl` returns where a version's tarball is served, or undefined to leave
  * the version out (an optional package for another platform that the cache does not hold).
  */
-export function runtimePackuments(lockFile: string, tarballUrl: (entry: LockEntry) => string | undefined): Map<string, object> {
+export function runtimePackuments(
+  lockFile: string,
+  tarballUrl: (entry: LockEntry) => string | undefined,
+): Map<string, object> {
   const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as { packages: Record<string, LockEntry> };
   const versions = new Map<string, Map<string, object>>();
   for (const [path, entry] of Object.entries(lock.packages)) {
@@ -110,7 +113,8 @@ export async function startLoopbackRegistry(lockFile: string, npmCache: string):
     res.end(JSON.stringify(packument));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const close = (): Promise<void> => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+  const close = (): Promise<void> =>
+    new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const missing: string[] = [];
   packuments = runtimePackuments(lockFile, (entry) => {
@@ -125,7 +129,9 @@ export async function startLoopbackRegistry(lockFile: string, npmCache: string):
   });
   if (missing.length > 0) {
     await close();
-    throw new Error(`${missing.length} pinned tarballs are not in the npm cache ${npmCache} (run npm ci first), e.g. ${missing[0]}`);
+    throw new Error(
+      `${missing.length} pinned tarballs are not in the npm cache ${npmCache} (run npm ci first), e.g. ${missing[0]}`,
+    );
   }
   return { url, unknown, tarballsServed: () => served, close };
 }

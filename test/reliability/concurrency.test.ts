@@ -35,7 +35,9 @@ function committed(): PollRow[] {
 }
 
 beforeAll(async () => {
-  writer = spawn(process.execPath, [...(await childArgs('crash-child.ts')), dbPath, '0', 'run'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  writer = spawn(process.execPath, [...(await childArgs('crash-child.ts')), dbPath, '0', 'run'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   writer.stderr!.on('data', (d: Buffer) => (writerErr += d.toString()));
   await new Promise<void>((resolve, reject) => {
     let out = '';
@@ -46,7 +48,8 @@ beforeAll(async () => {
     writer.on('exit', (code) => reject(new Error(`writer exited ${code}: ${writerErr}`)));
   });
   // wait until the first connection list is committed, so every reader has something to read
-  for (let i = 0; i < 200 && !committed().some((p) => p.operation === 'ListKafkaConnections'); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 200 && !committed().some((p) => p.operation === 'ListKafkaConnections'); i++)
+    await new Promise((r) => setTimeout(r, 50));
 }, 60_000);
 
 afterAll(() => {
@@ -72,9 +75,11 @@ describe('reading while the collector writes at full speed', () => {
         const lists = polls.filter((p) => p.operation === 'ListKafkaConnections' && p.outcome === 'ok');
         for (const p of lists.slice(-3)) {
           const answer = reader.reconstructAnswer(p.id).answer as { connections: unknown[] };
-          if (BigInt(answer.connections.length) !== p.rowsReturned) failures.push(`reader: poll ${p.id} has ${answer.connections.length} of ${p.rowsReturned} rows`);
+          if (BigInt(answer.connections.length) !== p.rowsReturned)
+            failures.push(`reader: poll ${p.id} has ${answer.connections.length} of ${p.rowsReturned} rows`);
           const state = reader.stateAt('connections', p.startTime);
-          if (state.poll?.id === p.id && BigInt(state.rows.length) !== p.rowsReturned) failures.push(`stateAt: poll ${p.id} gave ${state.rows.length} rows`);
+          if (state.poll?.id === p.id && BigInt(state.rows.length) !== p.rowsReturned)
+            failures.push(`stateAt: poll ${p.id} gave ${state.rows.length} rows`);
         }
         counts.reader++;
         counts.pollsSeen = Math.max(counts.pollsSeen, polls.length);
@@ -82,22 +87,52 @@ describe('reading while the collector writes at full speed', () => {
         if (last === undefined) continue;
 
         // `query connections --at T` of a committed poll: exactly its rows
-        const q = await runCli(['--db', dbPath, '-o', 'json', 'query', 'connections', '--at', formatTimestamp(last.startTime)]);
+        const q = await runCli([
+          '--db',
+          dbPath,
+          '-o',
+          'json',
+          'query',
+          'connections',
+          '--at',
+          formatTimestamp(last.startTime),
+        ]);
         counts.query++;
         if (q.code !== 0 || BUSY.test(q.err)) failures.push(`query exited ${q.code}: ${q.err.slice(0, 300)}`);
         else {
           const doc = JSON.parse(q.out) as { pollId: string; rows: unknown[] };
-          if (doc.pollId === String(last.id) && BigInt(doc.rows.length) !== last.rowsReturned) failures.push(`query: poll ${last.id} gave ${doc.rows.length} rows`);
+          if (doc.pollId === String(last.id) && BigInt(doc.rows.length) !== last.rowsReturned)
+            failures.push(`query: poll ${last.id} gave ${doc.rows.length} rows`);
         }
-        const polled = await runCli(['--db', dbPath, '-o', 'ndjson', 'query', 'polls', '--since', '2000-01-01T00:00:00Z', '--until', '2100-01-01T00:00:00Z']);
-        if (polled.code !== 0 || BUSY.test(polled.err)) failures.push(`query polls exited ${polled.code}: ${polled.err.slice(0, 300)}`);
+        const polled = await runCli([
+          '--db',
+          dbPath,
+          '-o',
+          'ndjson',
+          'query',
+          'polls',
+          '--since',
+          '2000-01-01T00:00:00Z',
+          '--until',
+          '2100-01-01T00:00:00Z',
+        ]);
+        if (polled.code !== 0 || BUSY.test(polled.err))
+          failures.push(`query polls exited ${polled.code}: ${polled.err.slice(0, 300)}`);
 
         if (counts.timeline < 6) {
           const t = await runCli(['--db', dbPath, '-o', 'json', 'timeline']);
           counts.timeline++;
           if (t.code !== 0 || BUSY.test(t.err)) failures.push(`timeline exited ${t.code}: ${t.err.slice(0, 300)}`);
           else JSON.parse(t.out);
-          const s = await runCli(['--db', dbPath, 'summary', '--window', '1h', '--until', formatTimestamp(last.startTime)]);
+          const s = await runCli([
+            '--db',
+            dbPath,
+            'summary',
+            '--window',
+            '1h',
+            '--until',
+            formatTimestamp(last.startTime),
+          ]);
           counts.summary++;
           if (s.code !== 0 || BUSY.test(s.err)) failures.push(`summary exited ${s.code}: ${s.err.slice(0, 300)}`);
         }
@@ -107,8 +142,14 @@ describe('reading while the collector writes at full speed', () => {
         const at = source.instants().at(-1);
         if (at !== undefined) {
           const state = source.stateAt('connections', at);
-          if (state.poll !== undefined && BigInt(state.rows.length) !== state.poll.rowsReturned && state.poll.fanoutCalls <= 1) {
-            failures.push(`browse: poll ${state.poll.id} shows ${state.rows.length} of ${state.poll.rowsReturned} rows`);
+          if (
+            state.poll !== undefined &&
+            BigInt(state.rows.length) !== state.poll.rowsReturned &&
+            state.poll.fanoutCalls <= 1
+          ) {
+            failures.push(
+              `browse: poll ${state.poll.id} shows ${state.rows.length} of ${state.poll.rowsReturned} rows`,
+            );
           }
           source.overview(at);
           source.connectionChanges(at);

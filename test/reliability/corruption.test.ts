@@ -20,7 +20,8 @@ const dir = mkdtempSync(join(tmpdir(), 'flightrec-corrupt-'));
 const clean = join(dir, 'clean.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const SCENARIO = 'name: corrupt\ndescription: churn and a storm\nevents:\n  - { at: 60s, kind: connection_storm, rate: 2, duration: 60s }\n';
+const SCENARIO =
+  'name: corrupt\ndescription: churn and a storm\nevents:\n  - { at: 60s, kind: connection_storm, rate: 2, duration: 60s }\n';
 const SECONDS = 600;
 let start = 0n;
 
@@ -41,7 +42,10 @@ function readers(): string[][] {
 }
 
 /** Runs every reader on a damaged copy, two at a time; returns the runs by command. */
-async function readAll(db: string, which: (args: string[]) => boolean = () => true): Promise<{ args: string[]; run: CliRun }[]> {
+async function readAll(
+  db: string,
+  which: (args: string[]) => boolean = () => true,
+): Promise<{ args: string[]; run: CliRun }[]> {
   const jobs = readers().filter(which);
   const out: { args: string[]; run: CliRun }[] = [];
   const next = async (): Promise<void> => {
@@ -60,7 +64,8 @@ function expectContained(runs: { args: string[]; run: CliRun }[], damaged: boole
     expect(run.ms, what).toBeLessThan(10_000);
     expect([0, 1, 2], what).toContain(run.code);
     expect(run.err, what).not.toMatch(/unexpected error|\n\s+at |SqliteError/);
-    if (run.code !== 0 && !(args[0] === 'diff' && run.code === 1 && run.err === '')) expect(run.err, what).toMatch(/^flightrec: /);
+    if (run.code !== 0 && !(args[0] === 'diff' && run.code === 1 && run.err === ''))
+      expect(run.err, what).toMatch(/^flightrec: /);
     if (damaged) expect(run.code, what).not.toBe(0);
   }
 }
@@ -74,11 +79,22 @@ beforeAll(async () => {
     scenario: SCENARIO,
     seconds: SECONDS,
     connections: 80,
-    rules: [{ name: 'failed calls keep raw bodies', from: 120, until: 150, ops: ['GetUpgradeStatus'], mutate: connectError('unavailable', 503, 'try later') }],
+    rules: [
+      {
+        name: 'failed calls keep raw bodies',
+        from: 120,
+        until: 150,
+        ops: ['GetUpgradeStatus'],
+        mutate: connectError('unavailable', 503, 'try later'),
+      },
+    ],
   });
   start = rec.start;
   const db = new Database(clean, { readonly: true });
-  chunks = (db.prepare('SELECT batch, data FROM conn_chunk ORDER BY batch, first_entity').all() as { batch: number; data: Buffer }[]);
+  chunks = db.prepare('SELECT batch, data FROM conn_chunk ORDER BY batch, first_entity').all() as {
+    batch: number;
+    data: Buffer;
+  }[];
   db.close();
   fileBytes = statSync(clean).size;
 }, 60_000);
@@ -108,7 +124,8 @@ describe('corruption that passes PRAGMA integrity_check', () => {
     expectContained(runs, false);
     for (const { args, run } of runs) {
       // the whole-range reads meet the damaged batch
-      if (args.includes('--since') && args[0] !== 'trends') expect(run.err, args.join(' ')).toMatch(/damaged \(table conn_chunk, poll \d+, batch \d+/);
+      if (args.includes('--since') && args[0] !== 'trends')
+        expect(run.err, args.join(' ')).toMatch(/damaged \(table conn_chunk, poll \d+, batch \d+/);
     }
     const check = runs.find((r) => r.args[1] === 'check')!.run;
     expect(check.code).toBe(1);
@@ -135,10 +152,15 @@ describe('corruption that passes PRAGMA integrity_check', () => {
     copyFileSync(clean, truncated);
     truncateSync(truncated, Math.floor(fileBytes * 0.6));
     // every command opens the file the same way: three of them stand for all
-    const runs = await readAll(truncated, (args) => ['query', 'export', 'db'].includes(args[0] === '-o' ? args[2]! : args[0]!) && args[1] !== 'stats');
+    const runs = await readAll(
+      truncated,
+      (args) => ['query', 'export', 'db'].includes(args[0] === '-o' ? args[2]! : args[0]!) && args[1] !== 'stats',
+    );
     expect(runs).toHaveLength(4);
     expectContained(runs, true);
-    expect(runs.find((r) => r.args[1] === 'check')!.run.err).toMatch(/^flightrec: cannot open history database .*: the file is damaged or truncated/);
+    expect(runs.find((r) => r.args[1] === 'check')!.run.err).toMatch(
+      /^flightrec: cannot open history database .*: the file is damaged or truncated/,
+    );
     const zeroed = damagedCopy('zeroed.db', (bytes) => {
       const pages = Math.floor(bytes.length / 4096);
       bytes.fill(0, 4096 * Math.floor(pages / 2), 4096 * (Math.floor(pages / 2) + 2));

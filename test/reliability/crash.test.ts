@@ -109,7 +109,9 @@ describe('SIGKILL at random moments: nothing committed is lost or half written, 
         world.advanceTo(p.startTime);
         const expected = world.answer(p.operation as OperationName, reader.reconstructAnswer(p.id).request as never);
         if (isSimError(expected)) throw new Error(`the world refused ${p.operation}: ${expected.message}`);
-        expect(text, `${label}: poll ${p.id} ${p.operation} at ${p.startTime}`).toBe(encodeAnswer(p.operation as OperationName, expected as never));
+        expect(text, `${label}: poll ${p.id} ${p.operation} at ${p.startTime}`).toBe(
+          encodeAnswer(p.operation as OperationName, expected as never),
+        );
         const rows = (reader.reconstructAnswer(p.id).answer as { connections?: unknown[] }).connections;
         if (rows !== undefined) expect(BigInt(rows.length), `${label}: poll ${p.id} rows`).toBe(p.rowsReturned);
         seen.set(p.id, digest(text));
@@ -154,7 +156,10 @@ describe('SIGKILL at random moments: nothing committed is lost or half written, 
       for (const p of polls) expect(digest(storedAnswer(reader, p)), `poll ${p.id}`).toBe(seen.get(p.id));
       const timeline = buildTimeline(reader as unknown as TimelineSource, {});
       const gaps = timeline.events.filter((e) => e.kind === 'collection.gap');
-      expect(gaps.some((e) => e.end !== null && e.end - e.start >= BigInt(DOWNTIME_S) * 1_000_000_000n), 'the downtime is a gap').toBe(true);
+      expect(
+        gaps.some((e) => e.end !== null && e.end - e.start >= BigInt(DOWNTIME_S) * 1_000_000_000n),
+        'the downtime is a gap',
+      ).toBe(true);
     } finally {
       db.close();
     }

@@ -48,7 +48,11 @@ async function recordWithStoreFault(
         // what is stored before the fault, as a separate reader sees it
         const ro = openDatabase(path, { readonly: true });
         const reader = createHistoryReader(ro);
-        for (const p of reader.polls({})) before.set(p.id, JSON.stringify(reader.reconstructAnswer(p.id), (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v)));
+        for (const p of reader.polls({}))
+          before.set(
+            p.id,
+            JSON.stringify(reader.reconstructAnswer(p.id), (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v)),
+          );
         ro.close();
         on(handle!);
       }
@@ -62,7 +66,8 @@ for (const fault of [
   {
     name: 'full',
     title: 'the disk fills up (every write fails with SQLITE_FULL)',
-    on: (db: FlightrecDb) => db.sqlite.pragma(`max_page_count = ${Number(db.sqlite.pragma('page_count', { simple: true }))}`),
+    on: (db: FlightrecDb) =>
+      db.sqlite.pragma(`max_page_count = ${Number(db.sqlite.pragma('page_count', { simple: true }))}`),
     off: (db: FlightrecDb) => db.sqlite.pragma('max_page_count = 1073741823'),
     cause: /full/i,
   },
@@ -103,13 +108,18 @@ for (const fault of [
         expect(polls.length).toBe(run.rec.collector.stats.polls);
         expect(run.before.size).toBeGreaterThan(20);
         for (const [id, text] of run.before) {
-          expect(JSON.stringify(reader.reconstructAnswer(id), (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v)), `poll ${id}`).toBe(text);
+          expect(
+            JSON.stringify(reader.reconstructAnswer(id), (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v)),
+            `poll ${id}`,
+          ).toBe(text);
         }
         // the state as of every instant of the fault is the state that was served then
         for (const p of polls.filter((q) => q.operation === 'ListKafkaConnections' && q.outcome === 'ok')) {
           const state = reader.stateAt('connections', p.startTime);
           expect(state.poll?.id, `latest list at ${p.startTime}`).toBe(p.id);
-          expect(state.rows, `connections as of poll ${p.id}`).toEqual((reader.reconstructAnswer(p.id).answer as { connections: object[] }).connections);
+          expect(state.rows, `connections as of poll ${p.id}`).toEqual(
+            (reader.reconstructAnswer(p.id).answer as { connections: object[] }).connections,
+          );
         }
       } finally {
         db.close();
@@ -131,11 +141,25 @@ for (const fault of [
 /** Commands that only read the history, and commands that write it. */
 function commands(db: string): { readers: string[][]; writers: string[][] } {
   const answer = join(dir, 'upgrade-answer.json');
-  writeFileSync(answer, '{"activeVersion":"15","versionAfterFinalization":"15","state":"FINALIZATION_STATE_FINALIZED","members":[]}');
+  writeFileSync(
+    answer,
+    '{"activeVersion":"15","versionAfterFinalization":"15","state":"FINALIZATION_STATE_FINALIZED","members":[]}',
+  );
   return {
     readers: [
       ['--db', db, 'query', 'connections', '--at', '2026-01-01T00:04:00Z'],
-      ['--db', db, '-o', 'json', 'query', 'polls', '--since', '2025-12-31T00:00:00Z', '--until', '2026-01-02T00:00:00Z'],
+      [
+        '--db',
+        db,
+        '-o',
+        'json',
+        'query',
+        'polls',
+        '--since',
+        '2025-12-31T00:00:00Z',
+        '--until',
+        '2026-01-02T00:00:00Z',
+      ],
       ['--db', db, 'timeline'],
       ['--db', db, 'summary', '--until', '2026-01-01T00:05:00Z'],
       ['--db', db, 'diff', '--from', '2026-01-01T00:01:00Z', '--to', '2026-01-01T00:04:00Z'],
@@ -206,7 +230,9 @@ describe('a database file that cannot be trusted or written', () => {
   }, 60_000);
 
   /** A history in a directory the user may read but not write, the file itself read-only. */
-  const readOnlyCopy = (prepare: (path: string) => void = () => {}): { path: string; as: { uid?: number; gid?: number } } => {
+  const readOnlyCopy = (
+    prepare: (path: string) => void = () => {},
+  ): { path: string; as: { uid?: number; gid?: number } } => {
     const ro = mkdtempSync(join(dir, 'ro-'));
     const path = join(ro, 'readonly.db');
     copyFileSync(base, path);
@@ -220,16 +246,25 @@ describe('a database file that cannot be trusted or written', () => {
   it('a read-only file: writing commands fail clearly and the file is untouched', async () => {
     const { path, as } = readOnlyCopy();
     const digest = fileDigest(path);
-    const collect = await runCliChild(['--db', path, 'collect', '--simulate', 'quiet', '--for', '1m'], { ...as, cwd: dir });
+    const collect = await runCliChild(['--db', path, 'collect', '--simulate', 'quiet', '--for', '1m'], {
+      ...as,
+      cwd: dir,
+    });
     expectClearError(collect, /readonly|read-only|permission/i, 'collect');
-    const prune = await runCliChild(['--db', path, 'db', 'prune', '--older-than', '2026-01-01T00:02:00Z'], { ...as, cwd: dir });
+    const prune = await runCliChild(['--db', path, 'db', 'prune', '--older-than', '2026-01-01T00:02:00Z'], {
+      ...as,
+      cwd: dir,
+    });
     expectClearError(prune, /readonly|read-only|permission/i, 'db prune');
     expect(fileDigest(path)).toBe(digest);
   }, 60_000);
 
   it('a read-only file in a read-only directory: reading commands still read it', async () => {
     const { path, as } = readOnlyCopy();
-    const query = await runCliChild(['--db', path, '-o', 'json', 'query', 'polls', '--since', '2025-12-31T00:00:00Z'], { ...as, cwd: dir });
+    const query = await runCliChild(['--db', path, '-o', 'json', 'query', 'polls', '--since', '2025-12-31T00:00:00Z'], {
+      ...as,
+      cwd: dir,
+    });
     expect(query.unexpected, query.err).toBe(false);
     expect(query.code, query.err).toBe(0);
     expect((JSON.parse(query.out) as { rows: unknown[] }).rows.length).toBeGreaterThan(50);
@@ -241,7 +276,10 @@ describe('a database file that cannot be trusted or written', () => {
       raw.pragma('journal_mode = WAL'); // what a copy taken while the collector runs looks like
       raw.close();
     });
-    const query = await runCliChild(['--db', path, 'query', 'polls', '--since', '2025-12-31T00:00:00Z'], { ...as, cwd: dir });
+    const query = await runCliChild(['--db', path, 'query', 'polls', '--since', '2025-12-31T00:00:00Z'], {
+      ...as,
+      cwd: dir,
+    });
     expectClearError(query, /WAL mode.*readonly\.db-shm.*not writable; copy/, 'query');
   }, 60_000);
 });

@@ -12,7 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Collector, connectClientFactory, createReporter, defaultCluster, defaultCollectorConfig, OPERATION_ORDER, type CollectorConfig } from '../../src/collector/index.ts';
+import {
+  Collector,
+  connectClientFactory,
+  createReporter,
+  defaultCluster,
+  defaultCollectorConfig,
+  OPERATION_ORDER,
+  type CollectorConfig,
+} from '../../src/collector/index.ts';
 import { openRecordingStore, type FlightrecDb } from '../../src/db/index.ts';
 import { startSimServer, type SimServer } from '../../src/sim/index.ts';
 import { encodings, uEscaped } from '../fixtures/hostile-server/echo.ts';
@@ -45,7 +53,10 @@ function leaks(places: Record<string, string | Buffer>, list: readonly string[])
   return out;
 }
 
-function config(auth: CollectorConfig['clusters'][number]['auth'], links: { name: string; topics: string[] }[]): CollectorConfig {
+function config(
+  auth: CollectorConfig['clusters'][number]['auth'],
+  links: { name: string; topics: string[] }[],
+): CollectorConfig {
   const cluster = { ...defaultCluster('echo', server.url), timeoutMs: 2000, auth, shadowLinks: links };
   return { ...defaultCollectorConfig([cluster]), jitterMs: 0, keepRawAnswers: true };
 }
@@ -67,7 +78,13 @@ async function record(name: string, auth: CollectorConfig['clusters'][number]['a
   const lines: string[] = [];
   let db: FlightrecDb | undefined;
   const d = sim.describe();
-  const links = d.links.map((l) => ({ name: l, topics: d.topics.filter((t) => t.link === l).map((t) => t.topic).slice(0, 2) }));
+  const links = d.links.map((l) => ({
+    name: l,
+    topics: d.topics
+      .filter((t) => t.link === l)
+      .map((t) => t.topic)
+      .slice(0, 2),
+  }));
   const collector = new Collector({
     config: config(auth, links),
     writer: openRecordingStore(path, { keepRawAnswers: true, onOpen: (x) => (db = x) }),
@@ -89,7 +106,13 @@ async function record(name: string, auth: CollectorConfig['clusters'][number]['a
 
 describe('a server that echoes the credentials in every encoding', () => {
   for (const [name, auth, env, secret, user] of [
-    ['basic', { kind: 'basic', username: USER, passwordEnv: 'ECHO_PASSWORD' }, { ECHO_PASSWORD: PASSWORD }, PASSWORD, USER],
+    [
+      'basic',
+      { kind: 'basic', username: USER, passwordEnv: 'ECHO_PASSWORD' },
+      { ECHO_PASSWORD: PASSWORD },
+      PASSWORD,
+      USER,
+    ],
     ['bearer', { kind: 'bearer', tokenEnv: 'ECHO_TOKEN' }, { ECHO_TOKEN: TOKEN }, TOKEN, undefined],
   ] as const) {
     it(`${name}: the secret is nowhere in the database, the WAL, raw bodies, output or exports`, async () => {
@@ -106,7 +129,9 @@ describe('a server that echoes the credentials in every encoding', () => {
       r.raws.forEach((b, i) => (places[`raw body ${i}`] = b));
       for (const redact of [false, true]) {
         const out = join(dir, `${name}-${redact ? 'redacted' : 'plain'}.json`);
-        const run = await runCli(['--db', r.path, 'export', ...(redact ? ['--redact'] : []), '--out', out], { env: env as never });
+        const run = await runCli(['--db', r.path, 'export', ...(redact ? ['--redact'] : []), '--out', out], {
+          env: env as never,
+        });
         expect(run.code).toBe(0);
         places[`export${redact ? ' --redact' : ''}`] = readFileSync(out);
         places[`export${redact ? ' --redact' : ''} output`] = run.out + run.err;
@@ -122,11 +147,16 @@ describe('a server that echoes the credentials in every encoding', () => {
 
   it('collect --once through the command line prints none of it either', async () => {
     const db = join(dir, 'cli.db');
-    const run = await runCli(['--db', db, 'collect', '--base-url', server.url, '--username', USER, '--once', '--keep-raw-answers'], {
-      env: { FLIGHTREC_PASSWORD: PASSWORD },
-    });
+    const run = await runCli(
+      ['--db', db, 'collect', '--base-url', server.url, '--username', USER, '--once', '--keep-raw-answers'],
+      {
+        env: { FLIGHTREC_PASSWORD: PASSWORD },
+      },
+    );
     expect(run.code).toBe(3);
     expect(run.err).toContain('held a configured secret');
-    expect(leaks({ stderr: run.err, stdout: run.out, database: readFileSync(db) }, needles(PASSWORD, USER))).toEqual([]);
+    expect(leaks({ stderr: run.err, stdout: run.out, database: readFileSync(db) }, needles(PASSWORD, USER))).toEqual(
+      [],
+    );
   });
 });

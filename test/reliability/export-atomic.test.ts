@@ -27,7 +27,12 @@ describe('export --out', () => {
     const db = tempDbPath();
     const writer = createHistoryWriter(openDatabase(db));
     for (let i = 0; i < 3; i++) {
-      writer.writePoll(okRecord('GetUpgradeStatus', upgradeAnswer(i + 1), { at: 1_767_225_600_000_000_000n + BigInt(i) * 30_000_000_000n, request: {} }));
+      writer.writePoll(
+        okRecord('GetUpgradeStatus', upgradeAnswer(i + 1), {
+          at: 1_767_225_600_000_000_000n + BigInt(i) * 30_000_000_000n,
+          request: {},
+        }),
+      );
     }
     writer.close();
     const out = `${db}.json`;

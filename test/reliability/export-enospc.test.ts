@@ -16,7 +16,12 @@ const full = { on: false };
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
   const writeSync = ((fd: number, ...rest: unknown[]) => {
-    if (full.on && fd > 2) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+    if (full.on && fd > 2)
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+        code: 'ENOSPC',
+        errno: -28,
+        syscall: 'write',
+      });
     return (fs.writeSync as (...a: unknown[]) => number)(fd, ...rest);
   }) as typeof fs.writeSync;
   return { ...fs, default: { ...fs, writeSync }, writeSync };
@@ -34,7 +39,9 @@ describe('export onto a full disk', () => {
       const r = await runCli(['--db', db, 'export', '--out', out]);
       expect(r.unexpected).toBe(false);
       expect(r.code).toBe(1);
-      expect(r.err).toBe(`flightrec: cannot write ${out}: no space left on the device (ENOSPC); the partial export was removed\n`);
+      expect(r.err).toBe(
+        `flightrec: cannot write ${out}: no space left on the device (ENOSPC); the partial export was removed\n`,
+      );
       expect(existsSync(out)).toBe(false);
     } finally {
       full.on = false;

@@ -27,7 +27,10 @@ function recording(): string {
     ...defaultMessage(KafkaConnection),
     uid: 'c-1',
     clientId: HOSTILE,
-    $unknown: { echoedHeaders: { authorization: CREDENTIAL, forwardedFor: 'alice@example.com' }, note: 'seen from host pluto' },
+    $unknown: {
+      echoedHeaders: { authorization: CREDENTIAL, forwardedFor: 'alice@example.com' },
+      note: 'seen from host pluto',
+    },
   };
   const answer = { connections: [conn], totalSize: 1n, $unknown: { proxy: 'squid at bastion-7' } };
   writer.writePoll(okRecord('ListKafkaConnections', answer, { at: T0, request: LIST_REQUEST }));
@@ -72,8 +75,11 @@ describe('export --redact', () => {
     const r = await runCli(['--db', db, 'export', '--redact', '--out', out]);
     expect(r.code).toBe(0);
     const text = readFileSync(out, 'utf8');
-    for (const secret of ['YWRtaW46aHVudGVyMg', 'alice@example.com', 'pluto', 'squid at bastion-7']) expect(text).not.toContain(secret);
-    const bundle = JSON.parse(text) as { polls: { answer: { proxy: string; connections: { echoedHeaders: { authorization: string } }[] } }[] };
+    for (const secret of ['YWRtaW46aHVudGVyMg', 'alice@example.com', 'pluto', 'squid at bastion-7'])
+      expect(text).not.toContain(secret);
+    const bundle = JSON.parse(text) as {
+      polls: { answer: { proxy: string; connections: { echoedHeaders: { authorization: string } }[] } }[];
+    };
     expect(bundle.polls[0]!.answer.proxy).toMatch(/^unknown-\d+$/);
     expect(bundle.polls[0]!.answer.connections[0]!.echoedHeaders.authorization).toMatch(/^secret-\d+$/);
     const mapping = readFileSync(`${out}.mapping.json`, 'utf8');
@@ -86,7 +92,11 @@ describe('an empty database file', () => {
   it('is called empty (0 bytes), not "schema version 0"', async () => {
     const path = tempDbPath('empty.db');
     writeFileSync(path, '');
-    for (const argv of [['query', 'polls'], ['db', 'stats'], ['export', '--out', '-']]) {
+    for (const argv of [
+      ['query', 'polls'],
+      ['db', 'stats'],
+      ['export', '--out', '-'],
+    ]) {
       const r = await runCli(['--db', path, ...argv]);
       expect(r.code, argv.join(' ')).toBe(1);
       expect(r.err).toContain(`cannot open history database ${path}: the file is empty (0 bytes)`);

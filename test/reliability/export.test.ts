@@ -20,9 +20,21 @@ import { connectError } from './support/mutations.ts';
 import { recordThroughProxy } from './support/record.ts';
 
 /** Keys whose values are personal data (what the test looks for, independently of the code under test). */
-const SENSITIVE = new Set(['ipAddress', 'userPrincipal', 'principal', 'username', 'clientId', 'transactionalId', 'groupId', 'groupInstanceId', 'groupMemberId']);
-const IP = /(?<![0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])|(?<![\w:])(?:[0-9a-f]{1,4}:){1,7}:?[0-9a-f]{0,4}(?![\w:])/gi;
-const SCENARIO = 'name: export\ndescription: churn and a storm\nevents:\n  - { at: 30s, kind: connection_storm, rate: 2, duration: 60s }\n';
+const SENSITIVE = new Set([
+  'ipAddress',
+  'userPrincipal',
+  'principal',
+  'username',
+  'clientId',
+  'transactionalId',
+  'groupId',
+  'groupInstanceId',
+  'groupMemberId',
+]);
+const IP =
+  /(?<![0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])|(?<![\w:])(?:[0-9a-f]{1,4}:){1,7}:?[0-9a-f]{0,4}(?![\w:])/gi;
+const SCENARIO =
+  'name: export\ndescription: churn and a storm\nevents:\n  - { at: 30s, kind: connection_storm, rate: 2, duration: 60s }\n';
 
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-export-'));
 const dbPath = join(dir, 'history.db');
@@ -33,7 +45,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 beforeAll(async () => {
   const world = createWorld({ seed: 7, connections: 120, scenario: parseScenario(SCENARIO, 'export') });
-  const first = (world.answer('ListKafkaConnections', { filter: '', orderBy: '', pageSize: 0 }) as { connections: { clientId: string; authenticationInfo: { userPrincipal: string } }[] }).connections;
+  const first = (
+    world.answer('ListKafkaConnections', { filter: '', orderBy: '', pageSize: 0 }) as {
+      connections: { clientId: string; authenticationInfo: { userPrincipal: string } }[];
+    }
+  ).connections;
   const c = first.find((x) => x.authenticationInfo.userPrincipal !== '' && x.clientId !== '')!;
   named = { principal: c.authenticationInfo.userPrincipal, client: c.clientId };
   const message = `principal ${named.principal} (client ${named.client}) from 10.20.30.40 and fe80::1 / 2001:db8::42 is not allowed`;
@@ -41,9 +57,20 @@ beforeAll(async () => {
     dbPath,
     scenario: SCENARIO,
     seconds: 180,
-    rules: [{ name: 'names in an error', from: 60, until: 90, ops: ['GetUpgradeStatus'], mutate: connectError('permission_denied', 403, message) }],
+    rules: [
+      {
+        name: 'names in an error',
+        from: 60,
+        until: 90,
+        ops: ['GetUpgradeStatus'],
+        mutate: connectError('permission_denied', 403, message),
+      },
+    ],
   });
-  for (const [args, out] of [[['--redact'], red], [[], plain]] as const) {
+  for (const [args, out] of [
+    [['--redact'], red],
+    [[], plain],
+  ] as const) {
     const run = await runCli(['--db', dbPath, 'export', ...args, '--out', out]);
     expect(run.code, run.err).toBe(0);
   }
@@ -83,7 +110,13 @@ interface Bundle {
   format: string;
   redacted: boolean;
   pollCount: number;
-  polls: { poll: { id: string; operation: string; startTime: string }; answer?: JsonValue; failure?: { message: string }; raw?: string; rawOmitted?: string }[];
+  polls: {
+    poll: { id: string; operation: string; startTime: string };
+    answer?: JsonValue;
+    failure?: { message: string };
+    raw?: string;
+    rawOmitted?: string;
+  }[];
 }
 const load = (p: string): Bundle => parseJsonLossless(readFileSync(p)) as unknown as Bundle;
 
@@ -102,21 +135,27 @@ describe('export --redact', () => {
   it('no original value survives anywhere in the redacted bundle', () => {
     const values = originals();
     expect(values.size, 'personal values in the history').toBeGreaterThan(100);
-    for (const v of [named.principal, named.client, '10.20.30.40', 'fe80::1', '2001:db8::42']) expect(values.has(v), v).toBe(true);
+    for (const v of [named.principal, named.client, '10.20.30.40', 'fe80::1', '2001:db8::42'])
+      expect(values.has(v), v).toBe(true);
     const bytes = readFileSync(red, 'utf8');
     // resource names (topics, links) are not personal data and stay; a value spelled like one
     // (the consumer group `payments` and the topic `payments`) may appear only as that name
     const identifiers = new Set<string>();
     const bundle = load(red);
     const blanked = JSON.parse(stringifyJson(bundle as unknown as JsonValue), (k, v: unknown) => {
-      if (typeof v === 'string' && ['name', 'topic', 'target', 'shadowLinkName', 'topicName', 'sourceTopicName', 'uid'].includes(k)) {
+      if (
+        typeof v === 'string' &&
+        ['name', 'topic', 'target', 'shadowLinkName', 'topicName', 'sourceTopicName', 'uid'].includes(k)
+      ) {
         identifiers.add(v);
         return '';
       }
       return v;
     }) as unknown;
     const text = JSON.stringify(blanked);
-    const survivors = [...values].filter((v) => text.includes(v) || (![...identifiers].some((id) => id.includes(v)) && bytes.includes(v)));
+    const survivors = [...values].filter(
+      (v) => text.includes(v) || (![...identifiers].some((id) => id.includes(v)) && bytes.includes(v)),
+    );
     expect(survivors).toEqual([]);
     expect(bytes.includes(named.principal)).toBe(false);
   });
@@ -135,7 +174,14 @@ describe('export --redact', () => {
         forward.set(x, y);
         backward.set(y, x);
       } else if (Array.isArray(x) && Array.isArray(y)) x.forEach((e, i) => pair(e, y[i], key));
-      else if (x !== null && y !== null && typeof x === 'object' && typeof y === 'object' && !Array.isArray(x) && !Array.isArray(y)) {
+      else if (
+        x !== null &&
+        y !== null &&
+        typeof x === 'object' &&
+        typeof y === 'object' &&
+        !Array.isArray(x) &&
+        !Array.isArray(y)
+      ) {
         const [xo, yo] = [x as Record<string, JsonValue>, y as Record<string, JsonValue>];
         for (const k of Object.keys(xo)) pair(xo[k], yo[k], k);
       }
@@ -143,8 +189,11 @@ describe('export --redact', () => {
     a.polls.forEach((p, i) => pair(p.answer, b.polls[i]!.answer, ''));
     expect(clash).toEqual([]);
     expect(forward.size).toBeGreaterThan(100);
-    for (const token of backward.keys()) expect(token).toMatch(/^(ip|principal|client|txn|group|group-instance|group-member)-[0-9]+$/);
-    const mapping = JSON.parse(readFileSync(`${red}.mapping.json`, 'utf8')) as { entries: { token: string; value: string }[] };
+    for (const token of backward.keys())
+      expect(token).toMatch(/^(ip|principal|client|txn|group|group-instance|group-member)-[0-9]+$/);
+    const mapping = JSON.parse(readFileSync(`${red}.mapping.json`, 'utf8')) as {
+      entries: { token: string; value: string }[];
+    };
     const byToken = new Map(mapping.entries.map((e) => [e.token, e.value]));
     for (const [value, token] of forward) expect(byToken.get(token), token).toBe(value);
     // the error message names a principal, a client and addresses: all replaced, by the same tokens
@@ -162,7 +211,9 @@ describe('export --redact', () => {
       for (const p of a.polls) {
         const r = reader.reconstructAnswer(BigInt(p.poll.id));
         if (r.answer === undefined) continue;
-        expect(stringifyJson(p.answer!), `poll ${p.poll.id}`).toBe(stringifyJson(encodeAnswerTree(p.poll.operation as OperationName, r.answer as never)));
+        expect(stringifyJson(p.answer!), `poll ${p.poll.id}`).toBe(
+          stringifyJson(encodeAnswerTree(p.poll.operation as OperationName, r.answer as never)),
+        );
       }
     } finally {
       db.close();
@@ -171,7 +222,17 @@ describe('export --redact', () => {
 
   it('exports a time range; refuses to overwrite, to mix --redact with stdout, and bad times', async () => {
     const ranged = join(dir, 'ranged.json');
-    const run = await runCli(['--db', dbPath, 'export', '--since', '2026-01-01T00:01:00Z', '--until', '2026-01-01T00:02:00Z', '--out', ranged]);
+    const run = await runCli([
+      '--db',
+      dbPath,
+      'export',
+      '--since',
+      '2026-01-01T00:01:00Z',
+      '--until',
+      '2026-01-01T00:02:00Z',
+      '--out',
+      ranged,
+    ]);
     expect(run.code, run.err).toBe(0);
     const times = load(ranged).polls.map((p) => p.poll.startTime);
     expect(times.length).toBeGreaterThan(5);

@@ -60,7 +60,9 @@ afterAll(() => {
 const rel = (ns: bigint): number => Number(ns - rec.start) / 1e9;
 const opsOf = (f: FaultCase): readonly OperationName[] => f.ops ?? OPERATION_NAMES;
 const inWindow = (f: FaultCase): PollRow[] =>
-  polls.filter((p) => rel(p.startTime) >= f.from && rel(p.startTime) < f.until && opsOf(f).includes(p.operation as OperationName));
+  polls.filter(
+    (p) => rel(p.startTime) >= f.from && rel(p.startTime) < f.until && opsOf(f).includes(p.operation as OperationName),
+  );
 
 describe('cluster faults: recorded with evidence, schedule kept, recovered, shown in the timeline', () => {
   it('records every call the cluster saw as one poll, each reconstructing exactly what was served', () => {
@@ -72,15 +74,25 @@ describe('cluster faults: recorded with evidence, schedule kept, recovered, show
       const r = rebuilt.get(p.id)!;
       const where = `poll ${p.id} ${p.operation} at ${rel(p.startTime)}s (${entry.rule ?? 'no proxy fault'})`;
       if (entry.op !== p.operation) return problems.push(`${where}: the proxy saw ${entry.op}`);
-      const asked = encodeRequest(p.operation as OperationName, decodeRequest(p.operation as OperationName, parseJsonLossless(entry.request)) as never);
-      if (asked !== encodeRequest(p.operation as OperationName, r.request as never)) problems.push(`${where}: request differs`);
+      const asked = encodeRequest(
+        p.operation as OperationName,
+        decodeRequest(p.operation as OperationName, parseJsonLossless(entry.request)) as never,
+      );
+      if (asked !== encodeRequest(p.operation as OperationName, r.request as never))
+        problems.push(`${where}: request differs`);
       const served = entry.served;
-      if (entry.outcome === 'dropped' && !(p.outcome === 'unavailable' && p.httpStatus === 0)) problems.push(`${where}: dropped but ${p.outcome}`);
-      if (entry.outcome === 'aborted' && p.outcome !== 'deadline_exceeded') problems.push(`${where}: timed out but ${p.outcome}`);
+      if (entry.outcome === 'dropped' && !(p.outcome === 'unavailable' && p.httpStatus === 0))
+        problems.push(`${where}: dropped but ${p.outcome}`);
+      if (entry.outcome === 'aborted' && p.outcome !== 'deadline_exceeded')
+        problems.push(`${where}: timed out but ${p.outcome}`);
       if (served === undefined) return;
       if (p.outcome === 'ok') {
-        const expected = encodeAnswer(p.operation as OperationName, parseAnswer(p.operation as OperationName, served.body) as never);
-        if (encodeAnswer(p.operation as OperationName, r.answer as never) !== expected) problems.push(`${where}: answer not reconstructed exactly`);
+        const expected = encodeAnswer(
+          p.operation as OperationName,
+          parseAnswer(p.operation as OperationName, served.body) as never,
+        );
+        if (encodeAnswer(p.operation as OperationName, r.answer as never) !== expected)
+          problems.push(`${where}: answer not reconstructed exactly`);
       } else if (served.body.length > 0) {
         const raw = Buffer.from(r.raw ?? new Uint8Array());
         // an answer over the size limit keeps its head (nothing when Content-Length already says too much);
@@ -101,14 +113,25 @@ describe('cluster faults: recorded with evidence, schedule kept, recovered, show
       const wrong: string[] = [];
       for (const p of hit) {
         const r = rebuilt.get(p.id)!;
-        if (f.expect === 'ok' && p.outcome !== 'ok') wrong.push(`poll ${p.id} ${p.operation}: ${p.outcome} ${p.message}`);
-        if (f.expect === 'fail' && p.outcome === 'ok') wrong.push(`poll ${p.id} ${p.operation} succeeded during the fault`);
+        if (f.expect === 'ok' && p.outcome !== 'ok')
+          wrong.push(`poll ${p.id} ${p.operation}: ${p.outcome} ${p.message}`);
+        if (f.expect === 'fail' && p.outcome === 'ok')
+          wrong.push(`poll ${p.id} ${p.operation} succeeded during the fault`);
         const why = f.evidence?.(r);
-        if (why !== undefined && !(f.expect === 'ok' && p.outcome !== 'ok')) wrong.push(`poll ${p.id} ${p.operation}: ${why}`);
+        if (why !== undefined && !(f.expect === 'ok' && p.outcome !== 'ok'))
+          wrong.push(`poll ${p.id} ${p.operation}: ${why}`);
       }
       expect(wrong).toEqual([]);
-      if (f.expect === 'mixed') expect(hit.some((p) => p.outcome !== 'ok'), 'some call failed').toBe(true);
-      if (f.proxy !== undefined) expect(rec.log.some((e) => e.rule === f.name), 'the proxy applied the fault').toBe(true);
+      if (f.expect === 'mixed')
+        expect(
+          hit.some((p) => p.outcome !== 'ok'),
+          'some call failed',
+        ).toBe(true);
+      if (f.proxy !== undefined)
+        expect(
+          rec.log.some((e) => e.rule === f.name),
+          'the proxy applied the fault',
+        ).toBe(true);
       // recovery: the first round of each affected operation scheduled after the window succeeds
       for (const op of opsOf(f)) {
         const next = rec.rounds.find((r) => r.operation === op && r.scheduledAt >= rec.start + BigInt(f.until) * S);
@@ -123,9 +146,17 @@ describe('cluster faults: recorded with evidence, schedule kept, recovered, show
           entity !== undefined
             ? e.entity === entity || e.related.includes(entity)
             : opsOf(f).some((op) => e.entity === `api/${op}` || e.entity.startsWith(`api/${op}/`));
-        const shown = timeline.events.filter((e) => kinds.includes(e.kind) && concerns(e) && e.start < until && (e.end ?? until) >= from);
-        expect(shown.map((e) => `${e.kind} ${e.entity}`), `timeline ${kinds.join('|')}`).not.toEqual([]);
-        expect(shown.some((e) => e.end !== null && e.end <= until + 120n * S), 'the timeline shows the fault ending').toBe(true);
+        const shown = timeline.events.filter(
+          (e) => kinds.includes(e.kind) && concerns(e) && e.start < until && (e.end ?? until) >= from,
+        );
+        expect(
+          shown.map((e) => `${e.kind} ${e.entity}`),
+          `timeline ${kinds.join('|')}`,
+        ).not.toEqual([]);
+        expect(
+          shown.some((e) => e.end !== null && e.end <= until + 120n * S),
+          'the timeline shows the fault ending',
+        ).toBe(true);
       }
     });
   }
@@ -143,7 +174,8 @@ describe('cluster faults: recorded with evidence, schedule kept, recovered, show
         const fired = rec.rounds.find((r) => r.operation === op && r.scheduledAt >= t);
         // the round of this tick ran in the tick's batch (after the operations before it, retries included)
         if (fired === undefined || fired.scheduledAt >= next) missed.push(`${op} at ${rel(t)}s`);
-        else if (!faulty(t) && fired.scheduledAt !== t) missed.push(`${op} at ${rel(t)}s late: ${rel(fired.scheduledAt)}s`);
+        else if (!faulty(t) && fired.scheduledAt !== t)
+          missed.push(`${op} at ${rel(t)}s late: ${rel(fired.scheduledAt)}s`);
       }
     });
     expect(missed).toEqual([]);

@@ -15,7 +15,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHistoryReader, openDatabase } from '../../src/db/index.ts';
 import { openBrowser } from '../tui/helpers/render.ts';
 import { runCli, type CliRun, type RunOptions } from './support/cli.ts';
-import { answerBodies, configTexts, DURATION_SEEDS, FILTER_SEEDS, inputsOf, ORDER_SEEDS, TIME_SEEDS } from './support/fuzz.ts';
+import {
+  answerBodies,
+  configTexts,
+  DURATION_SEEDS,
+  FILTER_SEEDS,
+  inputsOf,
+  ORDER_SEEDS,
+  TIME_SEEDS,
+} from './support/fuzz.ts';
 import { activeMarkup, HOSTILE, hostileRules, hostileScenario, unsafeIn } from './support/hostile.ts';
 import { recordThroughProxy } from './support/record.ts';
 import { fileDigest } from './support/store-faults.ts';
@@ -32,7 +40,12 @@ const hostileDb = join(dir, 'hostile.db');
 const tried: Record<string, number> = {};
 
 beforeAll(async () => {
-  await recordThroughProxy({ dbPath: fuzzDb, scenario: 'name: q\ndescription: q\nevents: []\n', seconds: 120, connections: 60 });
+  await recordThroughProxy({
+    dbPath: fuzzDb,
+    scenario: 'name: q\ndescription: q\nevents: []\n',
+    seconds: 120,
+    connections: 60,
+  });
   copyFileSync(fuzzDb, pruneDb);
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,7 +57,12 @@ const aborted = (): AbortSignal => {
 };
 
 /** Runs one fuzz input and checks: a typed outcome among `codes`, within the bound, the input echoed harmlessly. */
-async function exercise(kind: string, argv: string[], codes: readonly number[], opts: RunOptions & { echo?: boolean } = {}): Promise<CliRun> {
+async function exercise(
+  kind: string,
+  argv: string[],
+  codes: readonly number[],
+  opts: RunOptions & { echo?: boolean } = {},
+): Promise<CliRun> {
   tried[kind] = (tried[kind] ?? 0) + 1;
   let run = await runCli(argv, opts);
   if (run.ms >= BOUND_MS) run = await runCli(argv, opts); // a GC pause or a busy CPU is noise; slow input is slow twice
@@ -65,7 +83,20 @@ describe('fuzzed command-line input: only typed errors, exit code 2, bounded tim
 
   it('filters (query --filter, both dialects; filter check)', async () => {
     await fuzz(inputsOf(FILTER_SEEDS), 300, async (x) => {
-      await exercise('filter', ['--db', fuzzDb, 'query', 'connections', '--at', AT, `--dialect=${x.length % 2 === 0 ? 'extended' : 'server'}`, `--filter=${x}`], [0, 2]);
+      await exercise(
+        'filter',
+        [
+          '--db',
+          fuzzDb,
+          'query',
+          'connections',
+          '--at',
+          AT,
+          `--dialect=${x.length % 2 === 0 ? 'extended' : 'server'}`,
+          `--filter=${x}`,
+        ],
+        [0, 2],
+      );
     });
     await fuzz(inputsOf(FILTER_SEEDS), 200, async (x) => {
       await exercise('filter', ['filter', 'check', '--resource', 'connections', '--', x], [0, 2]);
@@ -96,7 +127,16 @@ describe('fuzzed command-line input: only typed errors, exit code 2, bounded tim
     const commands = [
       (x: string) => ['--db', fuzzDb, 'summary', `--window=${x}`, `--until=${AT}`],
       (x: string) => ['--db', pruneDb, 'db', 'prune', `--older-than=${x}`],
-      (x: string) => ['--db', join(dir, 'collect.db'), 'collect', '--once', '--base-url', 'http://127.0.0.1:9', `--timeout=${x}`, `--jitter=${x}`],
+      (x: string) => [
+        '--db',
+        join(dir, 'collect.db'),
+        'collect',
+        '--once',
+        '--base-url',
+        'http://127.0.0.1:9',
+        `--timeout=${x}`,
+        `--jitter=${x}`,
+      ],
     ];
     await fuzz(inputsOf(DURATION_SEEDS), 240, async (x) => {
       // collect starts no call: its signal is already aborted, so a valid config only opens the store
@@ -112,7 +152,10 @@ describe('fuzzed command-line input: only typed errors, exit code 2, bounded tim
       const file = join(dir, `config-${n++}.yaml`);
       writeFileSync(file, text);
       const env = { FUZZ_PASSWORD: 'fuzz-password-1' };
-      await exercise('config', ['--db', join(dir, 'collect.db'), '--config', file, 'collect', '--once'], [0, 2], { env, signal: aborted() });
+      await exercise('config', ['--db', join(dir, 'collect.db'), '--config', file, 'collect', '--once'], [0, 2], {
+        env,
+        signal: aborted(),
+      });
       await exercise('config', ['--db', fuzzDb, '--config', file, 'timeline', '--until', AT], [0, 2], { env });
     });
     warnings.mockRestore();
@@ -121,9 +164,14 @@ describe('fuzzed command-line input: only typed errors, exit code 2, bounded tim
   // `timeline`, `summary` and `trends --config` read a `thresholds:` section that `collect --config` must accept
   it('one config file serves collect and timeline (a thresholds section)', async () => {
     const file = join(dir, 'shared.yaml');
-    writeFileSync(file, 'thresholds:\n  collection:\n    gapFactor: 3\nclusters:\n  - name: prod\n    baseUrl: http://127.0.0.1:9\n');
+    writeFileSync(
+      file,
+      'thresholds:\n  collection:\n    gapFactor: 3\nclusters:\n  - name: prod\n    baseUrl: http://127.0.0.1:9\n',
+    );
     expect((await runCli(['--db', fuzzDb, '--config', file, 'timeline', '--until', AT])).code).toBe(0);
-    const collect = await runCli(['--db', join(dir, 'collect.db'), '--config', file, 'collect', '--once'], { signal: aborted() });
+    const collect = await runCli(['--db', join(dir, 'collect.db'), '--config', file, 'collect', '--once'], {
+      signal: aborted(),
+    });
     expect(collect.code, collect.err).toBe(0);
   });
 
@@ -139,7 +187,21 @@ describe('fuzzed command-line input: only typed errors, exit code 2, bounded tim
         const file = join(dir, `answer-${n++}.json`);
         writeFileSync(file, body);
         // (what import echoes of a bad file is checked below: it is not harmless yet)
-        await exercise('import', ['--db', importDb, 'import', '--op', op, '--at', `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}Z`, file], [0, 1], { echo: false });
+        await exercise(
+          'import',
+          [
+            '--db',
+            importDb,
+            'import',
+            '--op',
+            op,
+            '--at',
+            `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}Z`,
+            file,
+          ],
+          [0, 1],
+          { echo: false },
+        );
       }),
       { numRuns: 120 },
     );
@@ -161,7 +223,16 @@ describe('fuzzed command-line input: only typed errors, exit code 2, bounded tim
   it('import echoes a bad file harmlessly', async () => {
     const file = join(dir, 'csi\u001b[2J.json');
     writeFileSync(file, Buffer.from([0xc2, 0x9b, 0x33, 0x31, 0x6d]));
-    const run = await runCli(['--db', importDb, 'import', '--op', 'GetUpgradeStatus', '--at', '2026-01-01T00:00:00Z', file]);
+    const run = await runCli([
+      '--db',
+      importDb,
+      'import',
+      '--op',
+      'GetUpgradeStatus',
+      '--at',
+      '2026-01-01T00:00:00Z',
+      file,
+    ]);
     expect(run.code).toBe(1);
     expect(unsafeIn(run.err)).toEqual([]);
   });
@@ -189,20 +260,44 @@ describe('filters reach SQL only as bound parameters', () => {
     const digest = fileDigest(fuzzDb);
     const prepared: string[] = [];
     const real = Database.prototype.prepare;
-    const capture = vi.spyOn(Database.prototype, 'prepare').mockImplementation(function (this: Database.Database, sql: string) {
+    const capture = vi.spyOn(Database.prototype, 'prepare').mockImplementation(function (
+      this: Database.Database,
+      sql: string,
+    ) {
       prepared.push(sql);
       return real.call(this, sql);
     } as typeof real);
     try {
       for (const filter of ATTEMPTS) {
         for (const dialect of ['extended', 'server']) {
-          const run = await runCli(['--db', fuzzDb, '-o', 'json', 'query', 'connections', '--at', AT, `--dialect=${dialect}`, `--filter=${filter}`]);
+          const run = await runCli([
+            '--db',
+            fuzzDb,
+            '-o',
+            'json',
+            'query',
+            'connections',
+            '--at',
+            AT,
+            `--dialect=${dialect}`,
+            `--filter=${filter}`,
+          ]);
           expect(run.unexpected, run.err).toBe(false);
           expect([0, 2], `${filter}: ${run.err}`).toContain(run.code);
           if (run.code === 0) expect((JSON.parse(run.out) as { rows: unknown[] }).rows, filter).toEqual([]);
         }
       }
-      const all = await runCli(['--db', fuzzDb, '-o', 'json', 'query', 'connections', '--at', AT, '--filter=client_id:"*"']);
+      const all = await runCli([
+        '--db',
+        fuzzDb,
+        '-o',
+        'json',
+        'query',
+        'connections',
+        '--at',
+        AT,
+        '--filter=client_id:"*"',
+      ]);
       expect((JSON.parse(all.out) as { rows: unknown[] }).rows.length, 'a wildcard still matches').toBeGreaterThan(10);
     } finally {
       capture.mockRestore();
@@ -217,7 +312,13 @@ describe('filters reach SQL only as bound parameters', () => {
 describe('hostile strings from the cluster are shown harmlessly', () => {
   let collectorLines: string[] = [];
   beforeAll(async () => {
-    const rec = await recordThroughProxy({ dbPath: hostileDb, scenario: hostileScenario(), rules: hostileRules(), seconds: 240, connections: 40 });
+    const rec = await recordThroughProxy({
+      dbPath: hostileDb,
+      scenario: hostileScenario(),
+      rules: hostileRules(),
+      seconds: 240,
+      connections: 40,
+    });
     collectorLines = rec.lines;
   }, 60_000);
 
@@ -233,7 +334,10 @@ describe('hostile strings from the cluster are shown harmlessly', () => {
     const db = openDatabase(hostileDb, { readonly: true });
     try {
       const reader = createHistoryReader(db);
-      const text = JSON.stringify(reader.polls({}).map((p) => reader.reconstructAnswer(p.id)), (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v));
+      const text = JSON.stringify(
+        reader.polls({}).map((p) => reader.reconstructAnswer(p.id)),
+        (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v),
+      );
       for (const h of [HOSTILE[0]!, HOSTILE[4]!, HOSTILE[6]!]) expect(text).toContain(JSON.stringify(h).slice(1, -1));
       expect(text).toMatch(/\\ufffd|\\u001b|invalid_answer/i);
     } finally {
@@ -250,7 +354,11 @@ describe('hostile strings from the cluster are shown harmlessly', () => {
     const csv = await cli('-o', 'csv', 'query', 'connections', '--at', '2026-01-01T00:03:30Z');
     expect(unsafeIn(csv.replace(/\r?\n/g, ''))).toEqual([]);
     expect(csv).toContain(`'=HYPERLINK`);
-    expect(unsafeIn(await cli('-o', 'wide', 'query', 'polls', '--since', '2026-01-01T00:00:00Z', '--until', '2026-01-01T01:00:00Z'))).toEqual([]);
+    expect(
+      unsafeIn(
+        await cli('-o', 'wide', 'query', 'polls', '--since', '2026-01-01T00:00:00Z', '--until', '2026-01-01T01:00:00Z'),
+      ),
+    ).toEqual([]);
   });
 
   it('in the timeline as text, Markdown and HTML, and in the summary and the diff', async () => {
@@ -263,14 +371,22 @@ describe('hostile strings from the cluster are shown harmlessly', () => {
     expect(activeMarkup(html)).toEqual([]);
     expect(html).toMatch(/&#60;script&#62;|&lt;script&gt;/);
     expect(unsafeIn(await cli('summary', '--until', '2026-01-01T00:04:00Z'))).toEqual([]);
-    const diff = await runCli(['--db', hostileDb, 'diff', '--from', '2026-01-01T00:00:30Z', '--to', '2026-01-01T00:03:30Z']);
+    const diff = await runCli([
+      '--db',
+      hostileDb,
+      'diff',
+      '--from',
+      '2026-01-01T00:00:30Z',
+      '--to',
+      '2026-01-01T00:03:30Z',
+    ]);
     expect([0, 1], diff.err).toContain(diff.code);
     expect(unsafeIn(diff.out + diff.err)).toEqual([]);
   });
 
   // Guards a fixed bug: formatRound printed the server's error message raw on the collector's
   // stderr, so an error body carrying `ESC ] 0 ; ... BEL` retitled the operator's terminal.
-  it('in the collector\'s own round lines', () => {
+  it("in the collector's own round lines", () => {
     expect(collectorLines.join('')).toMatch(/hostile|pwned/);
     expect(unsafeIn(collectorLines.join(''))).toEqual([]);
   });
@@ -278,7 +394,13 @@ describe('hostile strings from the cluster are shown harmlessly', () => {
   it('in the TUI (overview, connections, timeline)', async () => {
     const b = await openBrowser(hostileDb, { columns: 160, rows: 40, noColor: true });
     try {
-      const frames = [b.raw(), await b.press(':', 'conn', '\r'), b.raw(), await b.press(':', 'timeline', '\r'), b.raw()];
+      const frames = [
+        b.raw(),
+        await b.press(':', 'conn', '\r'),
+        b.raw(),
+        await b.press(':', 'timeline', '\r'),
+        b.raw(),
+      ];
       for (const f of frames) expect(unsafeIn(f, { allowSgr: true })).toEqual([]);
       expect(frames.join(''), 'the hostile strings are on screen, escaped').toMatch(/\\x1b|\\u202e/);
     } finally {

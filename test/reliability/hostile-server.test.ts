@@ -22,7 +22,13 @@ import {
   type CollectorConfig,
   type RoundResult,
 } from '../../src/collector/index.ts';
-import { createHistoryReader, openDatabase, openRecordingStore, type FlightrecDb, type RecordingStore } from '../../src/db/index.ts';
+import {
+  createHistoryReader,
+  openDatabase,
+  openRecordingStore,
+  type FlightrecDb,
+  type RecordingStore,
+} from '../../src/db/index.ts';
 import { startSimServer, type SimServer } from '../../src/sim/index.ts';
 import { ALL_MODES, type CheckedMode } from '../fixtures/hostile-server/modes.ts';
 import { startHostileServer, type HostileServer } from '../fixtures/hostile-server/server.ts';
@@ -73,7 +79,13 @@ beforeAll(async () => {
   sim = await startSimServer({ seed: 7, clock: 'manual', connections: 60, overlapWaitMs: 200 });
   server = await startHostileServer(sim, ALL_MODES);
   const described = sim.describe();
-  const links = described.links.map((name) => ({ name, topics: described.topics.filter((t) => t.link === name).map((t) => t.topic).slice(0, 1) }));
+  const links = described.links.map((name) => ({
+    name,
+    topics: described.topics
+      .filter((t) => t.link === name)
+      .map((t) => t.topic)
+      .slice(0, 1),
+  }));
   store = openRecordingStore(dbPath, { onOpen: (d) => (db = d) });
   collector = new Collector({
     config: config(server.url, links),
@@ -128,18 +140,22 @@ describe('the hostile server drives the collector through every mode', () => {
       const problems: string[] = [];
       server.log.slice(fromLog).forEach((entry, i) => {
         const p = polls[i]!;
-        if (entry.op !== p.row.operation) problems.push(`poll ${p.row.id}: the server saw ${entry.op}, the poll is ${p.row.operation}`);
+        if (entry.op !== p.row.operation)
+          problems.push(`poll ${p.row.id}: the server saw ${entry.op}, the poll is ${p.row.operation}`);
         if (entry.mode !== mode.name) return;
         const ok = p.row.outcome === 'ok';
         if (mode.expect === 'fail' && ok) problems.push(`poll ${p.row.id} ${p.row.operation} succeeded`);
-        if (mode.expect === 'ok' && !ok) problems.push(`poll ${p.row.id} ${p.row.operation} failed: ${p.row.outcome}: ${p.row.message}`);
+        if (mode.expect === 'ok' && !ok)
+          problems.push(`poll ${p.row.id} ${p.row.operation} failed: ${p.row.outcome}: ${p.row.message}`);
         const why = mode.evidence?.(p.rebuilt);
         if (why !== undefined) problems.push(`poll ${p.row.id} ${p.row.operation}: ${why}`);
       });
       expect(problems).toEqual([]);
       expect(hitLog.length).toBeGreaterThan(0);
       // the healthy round after the mode records normally
-      expect(recovery.filter((r) => r.failures.length > 0).map((r) => `${r.operation}: ${r.failures[0]!.message}`)).toEqual([]);
+      expect(
+        recovery.filter((r) => r.failures.length > 0).map((r) => `${r.operation}: ${r.failures[0]!.message}`),
+      ).toEqual([]);
       expect(process.memoryUsage().rss - rssBase).toBeLessThan(RSS_GROWTH_BOUND);
     });
   }
@@ -161,7 +177,9 @@ describe('the hostile server drives the collector through every mode', () => {
 
   it(`stays under the RSS bound over the whole run (growth < ${RSS_GROWTH_BOUND / MIB} MiB)`, () => {
     expect(rssPeak - rssBase).toBeLessThan(RSS_GROWTH_BOUND);
-    console.info(`hostile run: RSS ${Math.round(rssBase / MIB)} MiB at start, peak ${Math.round(rssPeak / MIB)} MiB (growth ${Math.round((rssPeak - rssBase) / MIB)} MiB)`);
+    console.info(
+      `hostile run: RSS ${Math.round(rssBase / MIB)} MiB at start, peak ${Math.round(rssPeak / MIB)} MiB (growth ${Math.round((rssPeak - rssBase) / MIB)} MiB)`,
+    );
   });
 });
 
@@ -237,7 +255,10 @@ describe('store faults in the middle of a recording', () => {
     expect(lost.length).toBeGreaterThan(0);
     let counted = 0;
     for (const p of lost) {
-      const m = /^([0-9]+) polls? between \S+ and \S+ not stored: the database refused writes: database or disk is full \(SQLITE_FULL\)$/.exec(p.message);
+      const m =
+        /^([0-9]+) polls? between \S+ and \S+ not stored: the database refused writes: database or disk is full \(SQLITE_FULL\)$/.exec(
+          p.message,
+        );
       expect(m, p.message).not.toBeNull();
       counted += Number(m![1]);
     }
@@ -261,7 +282,11 @@ describe('store faults in the middle of a recording', () => {
 
 describe('the database file replaced by one that cannot be used: the collector stops with a clear error', () => {
   const cases: [string, (path: string) => void, RegExp][] = [
-    ['a corrupt header', (p) => writeFileSync(p, Buffer.alloc(8192, 0x41)), /not an SQLite database \(or encrypted, or (corrupt|its first page is damaged)\)|damaged or truncated/],
+    [
+      'a corrupt header',
+      (p) => writeFileSync(p, Buffer.alloc(8192, 0x41)),
+      /not an SQLite database \(or encrypted, or (corrupt|its first page is damaged)\)|damaged or truncated/,
+    ],
     [
       'corrupt pages',
       (p) => {
@@ -277,7 +302,9 @@ describe('the database file replaced by one that cannot be used: the collector s
       'a newer schema',
       (p) => {
         const d = new Database(p);
-        d.exec('CREATE TABLE poll (id INTEGER); CREATE TABLE __drizzle_migrations (id INTEGER, hash TEXT, created_at NUMERIC)');
+        d.exec(
+          'CREATE TABLE poll (id INTEGER); CREATE TABLE __drizzle_migrations (id INTEGER, hash TEXT, created_at NUMERIC)',
+        );
         d.prepare('INSERT INTO __drizzle_migrations VALUES (1, ?, ?)').run('x', 9_999_999_999_999);
         d.pragma('user_version = 999');
         d.close();
@@ -313,7 +340,9 @@ describe('the database file replaced by one that cannot be used: the collector s
       replace(path);
       const r = await c.runRound('hostile', 'GetUpgradeStatus');
       expect(r.calls).toBe(0);
-      expect(c.fatal?.message).toContain(`the database file ${path} was replaced by another file while recording, and no database can be opened there`);
+      expect(c.fatal?.message).toContain(
+        `the database file ${path} was replaced by another file while recording, and no database can be opened there`,
+      );
       expect(c.fatal?.message).toMatch(message);
       expect(out.join('')).toContain('recording stopped');
       await c.shutdown();

@@ -40,9 +40,25 @@ describe.skipIf(process.platform !== 'linux')('Ctrl-C during a long read', () =>
   it('query --since over the whole recording ends within 1 s of SIGINT', async () => {
     const script = await childArgs('run-child.ts');
     const until = formatTimestampShort(START + BigInt(POLLS) * 60_000_000_000n);
-    const child = spawn(process.execPath, [...script, '--db', dbPath, '-o', 'ndjson', 'query', 'connections', '--since', formatTimestampShort(START), '--until', until], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...script,
+        '--db',
+        dbPath,
+        '-o',
+        'ndjson',
+        'query',
+        'connections',
+        '--since',
+        formatTimestampShort(START),
+        '--until',
+        until,
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>

@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_ANSWER_BYTES, defaultMaxParseBytes } from '../../src/api/client/index.ts';
-import { Collector, connectClientFactory, defaultCluster, defaultCollectorConfig, type CollectorConfig } from '../../src/collector/index.ts';
+import {
+  Collector,
+  connectClientFactory,
+  defaultCluster,
+  defaultCollectorConfig,
+  type CollectorConfig,
+} from '../../src/collector/index.ts';
 import { createHistoryReader, openRecordingStore, type FlightrecDb } from '../../src/db/index.ts';
 import { createWorld, startSimServer, type SimServer } from '../../src/sim/index.ts';
 import { startHostileServer, type HostileServer, type Mode } from '../fixtures/hostile-server/server.ts';
@@ -49,7 +55,12 @@ afterAll(async () => {
 });
 
 function config(): CollectorConfig {
-  const cluster = { ...defaultCluster('big', server.url), timeoutMs: 60_000, shadowLinks: [], connections: { ...defaultCluster('x', 'http://x').connections, pageSize: 50_000, fanout: false } };
+  const cluster = {
+    ...defaultCluster('big', server.url),
+    timeoutMs: 60_000,
+    shadowLinks: [],
+    connections: { ...defaultCluster('x', 'http://x').connections, pageSize: 50_000, fanout: false },
+  };
   return { ...defaultCollectorConfig([cluster]), jitterMs: 0 };
 }
 
@@ -62,13 +73,23 @@ describe('large answers at the default limits', () => {
   it('records 50,000 connections (about 55 MB) and refuses a 96 MiB array of empty objects without crashing', async () => {
     let db: FlightrecDb | undefined;
     const path = join(dir, 'big.db');
-    const c = new Collector({ config: config(), writer: openRecordingStore(path, { onOpen: (d) => (db = d) }), env: {}, now: Date.now, clientFactory: connectClientFactory, sleep: async () => true });
+    const c = new Collector({
+      config: config(),
+      writer: openRecordingStore(path, { onOpen: (d) => (db = d) }),
+      env: {},
+      now: Date.now,
+      clientFactory: connectClientFactory,
+      sleep: async () => true,
+    });
     const rss0 = process.memoryUsage().rss;
     const big = await c.runRound('big', 'ListKafkaConnections');
     const rss1 = process.memoryUsage().rss;
     expect(big.failures).toEqual([]);
     expect(big.coverage!.rowsCovered).toBeGreaterThanOrEqual(50_000);
-    const bytes = db!.sqlite.prepare('SELECT bytes FROM poll WHERE operation = ? ORDER BY id DESC').pluck().get('ListKafkaConnections') as number;
+    const bytes = db!.sqlite
+      .prepare('SELECT bytes FROM poll WHERE operation = ? ORDER BY id DESC')
+      .pluck()
+      .get('ListKafkaConnections') as number;
     expect(bytes).toBeGreaterThan(50_000_000);
 
     server.setMode('huge-default');
@@ -77,7 +98,11 @@ describe('large answers at the default limits', () => {
     server.setMode('healthy');
     const next = await c.runRound('big', 'GetUpgradeStatus');
     expect(refused.failures[0]).toMatchObject({ code: 'resource_exhausted', kind: 'protocol' });
-    expect(refused.failures[0]!.message).toMatch(new RegExp(`^answer of ${hugeBody!.length} bytes would need about [0-9.]+ MiB to decode, more than the budget of [0-9.]+ MiB \\(maxParseBytes\\)`));
+    expect(refused.failures[0]!.message).toMatch(
+      new RegExp(
+        `^answer of ${hugeBody!.length} bytes would need about [0-9.]+ MiB to decode, more than the budget of [0-9.]+ MiB \\(maxParseBytes\\)`,
+      ),
+    );
     expect(refused.calls).toBe(1);
     expect(next.failures).toEqual([]);
     const reader = createHistoryReader(db!);

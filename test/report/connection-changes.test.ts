@@ -22,11 +22,32 @@ const row = (c: KafkaConnection): KafkaConnection => c;
 describe('connection changes', () => {
   it('are counted once per definition: new and closed overlap, vanished and expired are the removed', () => {
     const conn = (uid: string, state: string, requests = 1n) =>
-      ({ uid, state, totalRequestStatistics: { requestCount: requests, fetchBytes: 0n, produceBytes: 0n, produceBatchCount: 0n } }) as unknown as KafkaConnection;
-    const before = [conn('a', 'KAFKA_CONNECTION_STATE_OPEN'), conn('b', 'KAFKA_CONNECTION_STATE_OPEN'), conn('c', 'KAFKA_CONNECTION_STATE_CLOSED'), conn('d', 'KAFKA_CONNECTION_STATE_OPEN')];
-    const after = [conn('a', 'KAFKA_CONNECTION_STATE_OPEN', 2n), conn('b', 'KAFKA_CONNECTION_STATE_CLOSED'), conn('e', 'KAFKA_CONNECTION_STATE_OPEN'), conn('f', 'KAFKA_CONNECTION_STATE_CLOSED')].map(row);
+      ({
+        uid,
+        state,
+        totalRequestStatistics: { requestCount: requests, fetchBytes: 0n, produceBytes: 0n, produceBatchCount: 0n },
+      }) as unknown as KafkaConnection;
+    const before = [
+      conn('a', 'KAFKA_CONNECTION_STATE_OPEN'),
+      conn('b', 'KAFKA_CONNECTION_STATE_OPEN'),
+      conn('c', 'KAFKA_CONNECTION_STATE_CLOSED'),
+      conn('d', 'KAFKA_CONNECTION_STATE_OPEN'),
+    ];
+    const after = [
+      conn('a', 'KAFKA_CONNECTION_STATE_OPEN', 2n),
+      conn('b', 'KAFKA_CONNECTION_STATE_CLOSED'),
+      conn('e', 'KAFKA_CONNECTION_STATE_OPEN'),
+      conn('f', 'KAFKA_CONNECTION_STATE_CLOSED'),
+    ].map(row);
     const c = compareConnections(before, after);
-    expect(c).toEqual({ new: ['e', 'f'], closed: ['b', 'f'], vanished: ['d'], expired: ['c'], moving: ['a'], idle: [] });
+    expect(c).toEqual({
+      new: ['e', 'f'],
+      closed: ['b', 'f'],
+      vanished: ['d'],
+      expired: ['c'],
+      moving: ['a'],
+      idle: [],
+    });
     expect(connectionChangeCounts(compareConnections(undefined, after))).toMatchObject({ new: 0, closed: 0 });
   });
 
@@ -41,7 +62,10 @@ describe('connection changes', () => {
 
     /** Consecutive complete connection polls (rounds), by their first call's time. */
     const rounds = (): bigint[] => {
-      const times = reader.polls({ operation: 'ListKafkaConnections' }).filter((p) => p.outcome === 'ok' && p.coverage === 'complete').map(pollTime);
+      const times = reader
+        .polls({ operation: 'ListKafkaConnections' })
+        .filter((p) => p.outcome === 'ok' && p.coverage === 'complete')
+        .map(pollTime);
       return [...new Set(times)];
     };
 
@@ -50,7 +74,11 @@ describe('connection changes', () => {
       const seen = { new: 0, closed: 0, vanished: 0 };
       const source = new HistorySource(reader, { database: 'demo.db' });
       const tracker = new ConnTracker(DEFAULT_THRESHOLDS.connections);
-      const frames = [...mergeConnFanout([...reader.connectionFrames({ since: times[0]!, until: times[times.length - 1]! })].map(connFrameOfStored))];
+      const frames = [
+        ...mergeConnFanout(
+          [...reader.connectionFrames({ since: times[0]!, until: times[times.length - 1]! })].map(connFrameOfStored),
+        ),
+      ];
       expect(frames.length).toBe(times.length);
       tracker.digest(frames[0]!);
       for (let i = 1; i < times.length; i++) {
@@ -65,7 +93,11 @@ describe('connection changes', () => {
         expect(d.connectionChanges).toEqual(counts);
         // the timeline's tracker, fed the same polls
         const digest = tracker.digest(frames[i]!);
-        expect([digest.opened.length, digest.closed.length, digest.vanished.length], `timeline ${from}→${to}`).toEqual([counts.new, counts.closed, counts.vanished]);
+        expect([digest.opened.length, digest.closed.length, digest.vanished.length], `timeline ${from}→${to}`).toEqual([
+          counts.new,
+          counts.closed,
+          counts.vanished,
+        ]);
         // the browser's connections view
         expect(source.connectionChanges(to).counts).toEqual(counts);
         for (const k of ['new', 'closed', 'vanished'] as const) seen[k] += counts[k];
@@ -79,12 +111,29 @@ describe('connection changes', () => {
       const times = rounds();
       const source = new HistorySource(reader, { database: 'demo.db' });
       // the poll after the broker went down: its connections vanished
-      const to = times.find((t, i) => i > 0 && connectionChangeCounts(compareConnections(reader.stateAt('connections', times[i - 1]!).rows as KafkaConnection[], reader.stateAt('connections', t).rows as KafkaConnection[])).vanished > 0)!;
+      const to = times.find(
+        (t, i) =>
+          i > 0 &&
+          connectionChangeCounts(
+            compareConnections(
+              reader.stateAt('connections', times[i - 1]!).rows as KafkaConnection[],
+              reader.stateAt('connections', t).rows as KafkaConnection[],
+            ),
+          ).vanished > 0,
+      )!;
       const counts = source.connectionChanges(to).counts!;
       const entry = topEntry(initialState([to], { kind: 'connections' }));
-      const text = connectionsScreen(source, entry, to).panel.flat().map((s) => s.text).join('');
+      const text = connectionsScreen(source, entry, to)
+        .panel.flat()
+        .map((s) => s.text)
+        .join('');
       expect(text).toContain(`+ ${counts.new} new  × ${counts.closed} closed  ⊘ ${counts.vanished} vanished`);
-      const diffText = diffStates(reader, { from: times[times.indexOf(to) - 1]!, to, resources: ['connections'], only: ['state'] }).resources[0]!;
+      const diffText = diffStates(reader, {
+        from: times[times.indexOf(to) - 1]!,
+        to,
+        resources: ['connections'],
+        only: ['state'],
+      }).resources[0]!;
       expect(diffText.connectionChanges?.vanished).toBe(counts.vanished);
     });
   });

@@ -14,7 +14,13 @@ import type { PollRow } from '../../src/api/schema/resources.ts';
 import type { ShadowLink } from '../../src/api/schema/shadow-link.ts';
 import { parseAnswer } from '../../src/api/wire/answers.ts';
 import { Collector, createReporter, defaultCluster, defaultCollectorConfig } from '../../src/collector/index.ts';
-import { createHistoryReader, createHistoryWriter, openDatabase, type FlightrecDb, type HistoryReader } from '../../src/db/index.ts';
+import {
+  createHistoryReader,
+  createHistoryWriter,
+  openDatabase,
+  type FlightrecDb,
+  type HistoryReader,
+} from '../../src/db/index.ts';
 import { diffStates, type DiffResult, type ResourceDiff } from '../../src/report/index.ts';
 import { createWorld, parseScenario, simClock, startSimServer, type SimServer } from '../../src/sim/index.ts';
 
@@ -46,7 +52,8 @@ beforeAll(async () => {
   const world = createWorld({ seed: 5, scenario: parseScenario(SCENARIO, 'report-diff'), connections: 120 });
   sim = await startSimServer({ world, clock: 'manual' });
   sim.onAnswer((op, request, status, body) => {
-    if (op !== undefined && status === 200) served.push({ op, request, answer: parseAnswer(op, body), at: sim.world.now() });
+    if (op !== undefined && status === 200)
+      served.push({ op, request, answer: parseAnswer(op, body), at: sim.world.now() });
   });
   const described = sim.describe();
   const cluster = {
@@ -98,7 +105,13 @@ const sorted = (xs: Iterable<string>): string[] => [...xs].sort();
 
 /** A connection without the fields diff reports as counters, gauges or noise. */
 function identityOf(c: KafkaConnection): unknown {
-  const { inFlightRequests: _i, recentRequestStatistics: _r, totalRequestStatistics: _t, idleDuration: _d, ...rest } = c;
+  const {
+    inFlightRequests: _i,
+    recentRequestStatistics: _r,
+    totalRequestStatistics: _t,
+    idleDuration: _d,
+    ...rest
+  } = c;
   return rest;
 }
 
@@ -116,7 +129,10 @@ describe('diff against what the simulator served', () => {
     const b = conns[7]!;
     const result = diffStates(reader, { from: a.poll.startTime, to: b.poll.startTime, resources: ['connections'] });
     const d = of(result, 'connections');
-    const stateOnly = of(diffStates(reader, { from: a.poll.startTime, to: b.poll.startTime, resources: ['connections'], only: ['state'] }), 'connections');
+    const stateOnly = of(
+      diffStates(reader, { from: a.poll.startTime, to: b.poll.startTime, resources: ['connections'], only: ['state'] }),
+      'connections',
+    );
     expect(d.observed).toBe(true);
     expect(d.from.poll?.id).toBe(a.poll.id);
     expect(d.to.poll?.id).toBe(b.poll.id);
@@ -132,7 +148,9 @@ describe('diff against what the simulator served', () => {
 
     const common = [...after.keys()].filter((u) => before.has(u));
     // --only state: the identity and attributes changed
-    const changedState = common.filter((u) => !isDeepStrictEqual(identityOf(before.get(u)!), identityOf(after.get(u)!)));
+    const changedState = common.filter(
+      (u) => !isDeepStrictEqual(identityOf(before.get(u)!), identityOf(after.get(u)!)),
+    );
     expect(changedState.length).toBeGreaterThan(0);
     expect(sorted(stateOnly.changed.map((e) => e.key))).toEqual(sorted(changedState));
     expect(stateOnly.unchanged).toBe(common.length - changedState.length);
@@ -155,7 +173,8 @@ describe('diff against what the simulator served', () => {
       }
     }
     const fetch = d.totals.find((t) => t.path === 'totalRequestStatistics.fetchBytes')!;
-    const sum = (m: Map<string, KafkaConnection>): bigint => common.reduce((s, u) => s + m.get(u)!.totalRequestStatistics.fetchBytes, 0n);
+    const sum = (m: Map<string, KafkaConnection>): bigint =>
+      common.reduce((s, u) => s + m.get(u)!.totalRequestStatistics.fetchBytes, 0n);
     expect([fetch.oldSum, fetch.newSum, fetch.delta]).toEqual([sum(before), sum(after), sum(after) - sum(before)]);
   });
 
@@ -164,7 +183,9 @@ describe('diff against what the simulator served', () => {
     const name = (links[0]!.answer as { shadowLink: ShadowLink }).shadowLink.name;
     const ofLink = links.filter((l) => (l.answer as { shadowLink: ShadowLink }).shadowLink.name === name);
     const first = ofLink[0]!;
-    const paused = ofLink.find((l) => (l.answer as { shadowLink: ShadowLink }).shadowLink.status.state === 'SHADOW_LINK_STATE_PAUSED');
+    const paused = ofLink.find(
+      (l) => (l.answer as { shadowLink: ShadowLink }).shadowLink.status.state === 'SHADOW_LINK_STATE_PAUSED',
+    );
     expect(paused).toBeDefined();
     const result = diffStates(reader, {
       from: first.poll.startTime,
@@ -180,7 +201,8 @@ describe('diff against what the simulator served', () => {
     });
     const oldTasks = (first.answer as { shadowLink: ShadowLink }).shadowLink.status.taskStatuses;
     const newTasks = (paused!.answer as { shadowLink: ShadowLink }).shadowLink.status.taskStatuses;
-    const key = (t: { name: string; brokerId: number; shard: number }): string => `${name}/${t.name}/${t.brokerId}/${t.shard}`;
+    const key = (t: { name: string; brokerId: number; shard: number }): string =>
+      `${name}/${t.name}/${t.brokerId}/${t.shard}`;
     const expected = newTasks
       .filter((t) => {
         const o = oldTasks.find((x) => key(x) === key(t));

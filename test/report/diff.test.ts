@@ -9,7 +9,8 @@ import { fakeReader } from '../fixtures/report/fake-reader.ts';
 import { connectionsAt, linkAt, scenarioRecords, T, T0 } from '../fixtures/report/scenario.ts';
 
 const reader = fakeReader(scenarioRecords());
-const of = (r: { resources: ResourceDiff[] }, name: string): ResourceDiff => r.resources.find((x) => x.resource === name)!;
+const of = (r: { resources: ResourceDiff[] }, name: string): ResourceDiff =>
+  r.resources.find((x) => x.resource === name)!;
 const byUid = (rows: KafkaConnection[], uid: string): KafkaConnection => rows.find((c) => c.uid.startsWith(uid))!;
 
 describe('diffStates on connections', () => {
@@ -26,7 +27,10 @@ describe('diffStates on connections', () => {
     expect(conns.added[0]!.row).toEqual(byUid(connectionsAt(2), 'd'));
     expect(conns.removed.map((e) => e.key)).toEqual([byUid(connectionsAt(0), 'b').uid]);
     // c only moved its idle time: a moving value is a difference too
-    expect(conns.changed.map((e) => e.key)).toEqual([byUid(connectionsAt(0), 'a').uid, byUid(connectionsAt(0), 'c').uid]);
+    expect(conns.changed.map((e) => e.key)).toEqual([
+      byUid(connectionsAt(0), 'a').uid,
+      byUid(connectionsAt(0), 'c').uid,
+    ]);
     expect(conns.unchanged).toBe(0);
     expect(result.unobserved).toEqual([]);
     expect(result.only).toEqual(['state', 'config', 'values']);
@@ -48,7 +52,13 @@ describe('diffStates on connections', () => {
   it('reports each value change with its path and exact old and new values', () => {
     const a = conns.changed[0]!;
     expect(a.changes).toEqual([
-      { path: 'groupMemberId', kind: 'value', type: { kind: 'string' }, old: 'orders-member-1', new: 'orders-member-2' },
+      {
+        path: 'groupMemberId',
+        kind: 'value',
+        type: { kind: 'string' },
+        old: 'orders-member-1',
+        new: 'orders-member-2',
+      },
     ]);
   });
 
@@ -78,7 +88,9 @@ describe('diffStates on connections', () => {
   it('sums counters over the entities present at both instants', () => {
     const fetch = conns.totals.find((t) => t.path === 'totalRequestStatistics.fetchBytes')!;
     const sum = (rows: KafkaConnection[]): bigint =>
-      rows.filter((c) => c.uid[0] === 'a' || c.uid[0] === 'c').reduce((s, c) => s + c.totalRequestStatistics.fetchBytes, 0n);
+      rows
+        .filter((c) => c.uid[0] === 'a' || c.uid[0] === 'c')
+        .reduce((s, c) => s + c.totalRequestStatistics.fetchBytes, 0n);
     expect(fetch).toMatchObject({ oldSum: sum(connectionsAt(0)), newSum: sum(connectionsAt(2)), moving: 1 });
     expect(fetch.delta).toBe(fetch.newSum - fetch.oldSum);
     expect(fetch.ratePerSecond).toBe(Number(fetch.delta) / 120);
@@ -86,7 +98,11 @@ describe('diffStates on connections', () => {
 });
 
 describe('diffStates on shadow links', () => {
-  const result = diffStates(reader, { from: T[0]!, to: T[2]!, resources: ['shadow-links', 'shadow-tasks', 'shadow-partitions'] });
+  const result = diffStates(reader, {
+    from: T[0]!,
+    to: T[2]!,
+    resources: ['shadow-links', 'shadow-tasks', 'shadow-partitions'],
+  });
 
   it('spells out configuration changes', () => {
     const link = of(result, 'shadow-links').changed[0]!;
@@ -100,9 +116,15 @@ describe('diffStates on shadow links', () => {
       'consumer offset sync effective interval 30s → 1m00s',
     ]);
     const rotated = link.changes[0]!;
-    expect(rotated.path).toBe('configurations.clientOptions.authenticationConfiguration.scramConfiguration.passwordSetAt');
-    expect(rotated.old).toBe(linkAt(0).configurations.clientOptions.authenticationConfiguration.scramConfiguration!.passwordSetAt);
-    expect(rotated.new).toBe(linkAt(2).configurations.clientOptions.authenticationConfiguration.scramConfiguration!.passwordSetAt);
+    expect(rotated.path).toBe(
+      'configurations.clientOptions.authenticationConfiguration.scramConfiguration.passwordSetAt',
+    );
+    expect(rotated.old).toBe(
+      linkAt(0).configurations.clientOptions.authenticationConfiguration.scramConfiguration!.passwordSetAt,
+    );
+    expect(rotated.new).toBe(
+      linkAt(2).configurations.clientOptions.authenticationConfiguration.scramConfiguration!.passwordSetAt,
+    );
   });
 
   it('reports task state changes in shadow-tasks, and partition movement as values', () => {
@@ -165,7 +187,13 @@ describe('unobserved instants', () => {
     expect(diffStates(reader, { from: T[0]!, to: T[1]!, resources: ['upgrade'] }).unobserved).toEqual(['upgrade']);
     const all = diffStates(reader, { from: T[0]!, to: T[1]! });
     expect(all.skipped).toEqual(['upgrade', 'upgrade-members', 'iceberg-topics', 'iceberg-partitions']);
-    expect(all.resources.map((r) => r.resource)).toEqual(['connections', 'shadow-links', 'shadow-tasks', 'shadow-topics', 'shadow-partitions']);
+    expect(all.resources.map((r) => r.resource)).toEqual([
+      'connections',
+      'shadow-links',
+      'shadow-tasks',
+      'shadow-topics',
+      'shadow-partitions',
+    ]);
   });
 
   it('treats a failed poll of one link as unobserved even when another link answered later', () => {
@@ -175,7 +203,12 @@ describe('unobserved instants', () => {
       outcome: { ok: false, code: 'unavailable', kind: 'connect', httpStatus: 503, message: 'down', bytes: 0 },
     };
     // the real store: it composes the state of several links from one poll per link
-    const store = historyDb([linkRecord(linkAt(0), T[0]!), linkRecord(other, T[0]! + 1n), failedB, linkRecord(other, T[1]! + 1n)]);
+    const store = historyDb([
+      linkRecord(linkAt(0), T[0]!),
+      linkRecord(other, T[0]! + 1n),
+      failedB,
+      linkRecord(other, T[1]! + 1n),
+    ]);
     const db = openDatabase(store.path, { readonly: true });
     try {
       const result = diffStates(createHistoryReader(db), { from: T[0]! + 1n, to: T[2]!, resources: ['shadow-links'] });

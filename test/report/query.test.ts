@@ -46,11 +46,16 @@ describe('runQuery as of an instant', () => {
   });
 
   it('accepts exactly the cluster dialect with dialect server', () => {
-    const ok = runQuery(reader, { resource: 'connections', at: T[1]!, dialect: 'server', filter: 'node_id = 1 AND group_id = "orders"' });
+    const ok = runQuery(reader, {
+      resource: 'connections',
+      at: T[1]!,
+      dialect: 'server',
+      filter: 'node_id = 1 AND group_id = "orders"',
+    });
     expect(uids(ok.rows)).toEqual(['a']);
-    expect(() => runQuery(reader, { resource: 'connections', at: T[1]!, dialect: 'server', filter: 'node_id = 1 OR node_id = 2' })).toThrow(
-      FilterError,
-    );
+    expect(() =>
+      runQuery(reader, { resource: 'connections', at: T[1]!, dialect: 'server', filter: 'node_id = 1 OR node_id = 2' }),
+    ).toThrow(FilterError);
   });
 
   it('throws FilterError for an invalid order_by', () => {
@@ -83,18 +88,20 @@ describe('runQuery over a range', () => {
 
   it('orders samples by order_by first, then time, and applies the limit', () => {
     const r = runQuery(reader, { resource: 'connections', since: T[0]!, until: T[1]!, orderBy: 'client_id', limit: 3 });
-    expect(r.samples?.map((s) => `${(s.row as KafkaConnection).clientId}@${(s.poll.startTime - T0) / MINUTE}`)).toEqual([
-      '=cmd|"/C calc"!A0\u001b[31m-evil@1',
-      'audit-idle@0',
-      'audit-idle@1',
-    ]);
+    expect(r.samples?.map((s) => `${(s.row as KafkaConnection).clientId}@${(s.poll.startTime - T0) / MINUTE}`)).toEqual(
+      ['=cmd|"/C calc"!A0\u001b[31m-evil@1', 'audit-idle@0', 'audit-idle@1'],
+    );
     expect(r.total).toBe(7);
   });
 
   it('refuses contradictory options', () => {
-    expect(() => runQuery(reader, { resource: 'connections', at: T[0]!, since: T[0]!, until: T[1]! })).toThrow(QueryOptionsError);
+    expect(() => runQuery(reader, { resource: 'connections', at: T[0]!, since: T[0]!, until: T[1]! })).toThrow(
+      QueryOptionsError,
+    );
     expect(() => runQuery(reader, { resource: 'connections', since: T[0]! })).toThrow(QueryOptionsError);
-    expect(() => runQuery(reader, { resource: 'connections', since: T[2]!, until: T[1]! })).toThrow(/since is after until/);
+    expect(() => runQuery(reader, { resource: 'connections', since: T[2]!, until: T[1]! })).toThrow(
+      /since is after until/,
+    );
     expect(() => runQuery(reader, { resource: 'connections', at: T[0]!, limit: -1 })).toThrow(QueryOptionsError);
   });
 });
@@ -113,7 +120,8 @@ describe('the SQL pre-filter', () => {
     const seen: unknown[] = [];
     const spy: ReportReader = {
       ...reader,
-      sqlColumns: (resource) => (resource === 'connections' ? { node_id: { sql: 'c.node_id', type: 'integer' } } : undefined),
+      sqlColumns: (resource) =>
+        resource === 'connections' ? { node_id: { sql: 'c.node_id', type: 'integer' } } : undefined,
       stateAt(resource, at, opts) {
         seen.push(opts?.prefilter);
         return reader.stateAt(resource, at, opts); // a superset: the fake ignores the SQL
@@ -134,7 +142,10 @@ describe('the SQL pre-filter', () => {
       },
     };
     runQuery(spy, { resource: 'connections', at: T[1]!, filter: 'node_id = 1' });
-    runQuery({ ...spy, sqlColumns: () => ({ node_id: { sql: 'x', type: 'integer' } }) }, { resource: 'connections', at: T[1]! });
+    runQuery(
+      { ...spy, sqlColumns: () => ({ node_id: { sql: 'x', type: 'integer' } }) },
+      { resource: 'connections', at: T[1]! },
+    );
     expect(seen).toEqual([undefined, undefined]);
   });
 });

@@ -50,7 +50,12 @@ describe('human units', () => {
     expect(formatAge(now - 300_000_000_000n, now)).toBe('5m ago');
     expect(formatAge(now + 120_000_000_000n, now)).toBe('in 2m');
     expect(formatAge(0n, now)).toBe('-');
-    expect([42n, 3_720n, 90_000n, 86_400n].map((s) => formatSpan(s * 1_000_000_000n))).toEqual(['42s', '1h2m', '1d1h', '1d']);
+    expect([42n, 3_720n, 90_000n, 86_400n].map((s) => formatSpan(s * 1_000_000_000n))).toEqual([
+      '42s',
+      '1h2m',
+      '1d1h',
+      '1d',
+    ]);
   });
 });
 
@@ -124,11 +129,16 @@ describe('JSON, ndjson and YAML', () => {
     const json = renderQuery(runQuery(reader, { resource: 'connections', at: T[2]! }), 'json', plain);
     expect(json).not.toContain(ESC);
     expect(json).toContain('\\u001b[31m');
-    const doc = JSON.parse(json) as { pollId: string; rows: { totalRequestStatistics: { fetchBytes: string }; closeTime: string }[] };
+    const doc = JSON.parse(json) as {
+      pollId: string;
+      rows: { totalRequestStatistics: { fetchBytes: string }; closeTime: string }[];
+    };
     expect(doc.pollId).toBe('5');
     expect(doc.rows[0]!.totalRequestStatistics.fetchBytes).toBe('1012000000');
     expect(doc.rows[0]!.closeTime).toBe('1970-01-01T00:00:00.000000000Z');
-    expect(formatJson({ s: '\u202e\u0085', big: 12n ** 20n }, 0)).toBe('{"s":"\\u202e\\u0085","big":3833759992447475122176}');
+    expect(formatJson({ s: '\u202e\u0085', big: 12n ** 20n }, 0)).toBe(
+      '{"s":"\\u202e\\u0085","big":3833759992447475122176}',
+    );
   });
 
   it('turns plain data into a JSON tree, leaving out undefined fields and refusing what JSON cannot hold', () => {
@@ -139,8 +149,12 @@ describe('JSON, ndjson and YAML', () => {
     }
     const probe: Probe = { name: 'x', status: undefined, items: [{ ok: true }] };
     const tree = toJsonValue({ probe, big: 2n ** 70n, none: null });
-    expect(formatJson(tree, 0)).toBe('{"probe":{"name":"x","items":[{"ok":true}]},"big":1180591620717411303424,"none":null}');
-    expect(formatJson(tree)).toBe(formatJson({ probe: { name: 'x', items: [{ ok: true }] }, big: 2n ** 70n, none: null }));
+    expect(formatJson(tree, 0)).toBe(
+      '{"probe":{"name":"x","items":[{"ok":true}]},"big":1180591620717411303424,"none":null}',
+    );
+    expect(formatJson(tree)).toBe(
+      formatJson({ probe: { name: 'x', items: [{ ok: true }] }, big: 2n ** 70n, none: null }),
+    );
     expect(() => toJsonValue({ probe, run: () => 1 })).toThrow('$.run: function is not a JSON value');
     expect(() => toJsonValue({ items: [1, undefined] })).toThrow('$.items[1]: undefined is not a JSON value');
   });
@@ -149,13 +163,20 @@ describe('JSON, ndjson and YAML', () => {
     const nd = renderQuery(runQuery(reader, { resource: 'connections', since: T[0]!, until: T[1]! }), 'ndjson', plain);
     const lines = nd.trimEnd().split('\n');
     expect(lines).toHaveLength(7);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ time: '2025-09-01T10:00:00.000000000Z', pollId: '1', row: { uid: expect.any(String) } });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      time: '2025-09-01T10:00:00.000000000Z',
+      pollId: '1',
+      row: { uid: expect.any(String) },
+    });
   });
 
   it('writes the JSON document as YAML', () => {
     const y = renderQuery(runQuery(reader, { resource: 'connections', at: T[2]! }), 'yaml', plain);
     expect(y).not.toContain(ESC);
-    const doc = parseYaml(y) as { total: number; rows: { uid: string; totalRequestStatistics: { fetchBytes: string } }[] };
+    const doc = parseYaml(y) as {
+      total: number;
+      rows: { uid: string; totalRequestStatistics: { fetchBytes: string } }[];
+    };
     expect(doc.total).toBe(3);
     expect(doc.rows[0]!.totalRequestStatistics.fetchBytes).toBe('1012000000');
   });
@@ -172,9 +193,18 @@ describe('golden renderings of the report scenario', () => {
     await expect(renderQuery(at, 'md', plain)).toMatchFileSnapshot('../fixtures/report/query-connections.md');
     await expect(renderQuery(at, 'json', plain)).toMatchFileSnapshot('../fixtures/report/query-connections.json');
     const links = runQuery(reader, { resource: 'shadow-links', at: T[2]! });
-    await expect(renderQuery(links, 'wide', plain)).toMatchFileSnapshot('../fixtures/report/query-shadow-links-wide.txt');
-    const range = runQuery(reader, { resource: 'shadow-partitions', since: T[0]!, until: T[4]!, filter: 'partition_id = 0' });
-    await expect(renderQuery(range, 'table', plain)).toMatchFileSnapshot('../fixtures/report/query-partitions-range.txt');
+    await expect(renderQuery(links, 'wide', plain)).toMatchFileSnapshot(
+      '../fixtures/report/query-shadow-links-wide.txt',
+    );
+    const range = runQuery(reader, {
+      resource: 'shadow-partitions',
+      since: T[0]!,
+      until: T[4]!,
+      filter: 'partition_id = 0',
+    });
+    await expect(renderQuery(range, 'table', plain)).toMatchFileSnapshot(
+      '../fixtures/report/query-partitions-range.txt',
+    );
   });
 
   it('pins diff renderings', async () => {

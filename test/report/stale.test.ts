@@ -38,7 +38,14 @@ describe('stale answers', () => {
     const fresh = await queryJson(LAST + 2 * INTERVAL - 1000);
     expect(fresh.observedAt).toBe('2026-01-01T00:02:00.000000000Z');
     expect(fresh.stale).toBe(false);
-    expect(fresh.freshness.operations).toEqual([expect.objectContaining({ operation: 'GetUpgradeStatus', interval: '30s', intervalFrom: 'recorded', stale: false })]);
+    expect(fresh.freshness.operations).toEqual([
+      expect.objectContaining({
+        operation: 'GetUpgradeStatus',
+        interval: '30s',
+        intervalFrom: 'recorded',
+        stale: false,
+      }),
+    ]);
 
     const stale = await queryJson(LAST + 2 * INTERVAL + 1000);
     expect(stale.observedAt).toBe('2026-01-01T00:02:00.000000000Z');
@@ -57,14 +64,18 @@ describe('stale answers', () => {
     expect(r.code).toBe(0);
     expect(r.err).toContain('note: upgrade-members at 2026-01-01T00:08:00Z: poll ');
     expect(r.err).toContain(' at 2026-01-01T00:02:00Z, 3 rows');
-    expect(r.err).toMatch(/warning: upgrade-members at 2026-01-01T00:08:00Z: stale: the newest GetUpgradeStatus poll \(\d+ at 2026-01-01T00:02:00Z\) is 6m00s old, more than twice its schedule interval \(30s\)/);
+    expect(r.err).toMatch(
+      /warning: upgrade-members at 2026-01-01T00:08:00Z: stale: the newest GetUpgradeStatus poll \(\d+ at 2026-01-01T00:02:00Z\) is 6m00s old, more than twice its schedule interval \(30s\)/,
+    );
     const fresh = await runFlightrec(['--db', db, 'query', 'upgrade-members'], { now: () => LAST + 10_000 });
     expect(fresh.err).not.toContain('stale');
   });
 
   it('summary says when its "now" was observed, and that it is stale', async () => {
     const doc = async (now: number): Promise<{ observedAt: string; stale: boolean }> =>
-      JSON.parse((await runFlightrec(['--db', db, '-o', 'json', 'summary', '--window', '10m'], { now: () => now })).out) as { observedAt: string; stale: boolean };
+      JSON.parse(
+        (await runFlightrec(['--db', db, '-o', 'json', 'summary', '--window', '10m'], { now: () => now })).out,
+      ) as { observedAt: string; stale: boolean };
     expect(await doc(LAST + 10_000)).toMatchObject({ observedAt: '2026-01-01T00:02:00.000000000Z', stale: false });
     expect(await doc(LAST + 6 * 60_000)).toMatchObject({ observedAt: '2026-01-01T00:02:00.000000000Z', stale: true });
     const text = await runFlightrec(['--db', db, 'summary', '--window', '10m'], { now: () => LAST + 6 * 60_000 });

@@ -26,7 +26,8 @@ describe('summary of the incident scenario, ten minutes in', () => {
   it('groups the changes by kind, most severe first', () => {
     const severities = summary.changes.map((c) => c.severity);
     const order = { error: 2, warn: 1, info: 0 } as const;
-    for (let i = 1; i < severities.length; i++) expect(order[severities[i - 1]!]).toBeGreaterThanOrEqual(order[severities[i]!]);
+    for (let i = 1; i < severities.length; i++)
+      expect(order[severities[i - 1]!]).toBeGreaterThanOrEqual(order[severities[i]!]);
     expect(summary.changes.reduce((n, c) => n + c.count, 0)).toBe(summary.eventCount);
   });
 
@@ -43,14 +44,22 @@ describe('summary of the incident scenario, ten minutes in', () => {
   });
 
   it('is JSON with the abnormal events in full', () => {
-    const doc = JSON.parse(renderSummaryJson(summary)) as { abnormal: { kind: string; ongoing: boolean }[]; changes: unknown[]; until: string; figures: { name: string }[] };
+    const doc = JSON.parse(renderSummaryJson(summary)) as {
+      abnormal: { kind: string; ongoing: boolean }[];
+      changes: unknown[];
+      until: string;
+      figures: { name: string }[];
+    };
     expect(doc.until).toBe('2026-01-01T00:10:00.000000000Z');
     expect(doc.abnormal.every((e) => e.ongoing)).toBe(true);
     expect(doc.figures.map((f) => f.name)).toContain('open connections');
   });
 
   it('says when nothing is abnormal', () => {
-    const quiet = summarize(memorySource(recordSim('quiet', { seed: 3, connections: 80, seconds: 300 }).polls), { until: rec.start + 300n * S, window: 300n * S });
+    const quiet = summarize(memorySource(recordSim('quiet', { seed: 3, connections: 80, seconds: 300 }).polls), {
+      until: rec.start + 300n * S,
+      window: 300n * S,
+    });
     expect(quiet.abnormal).toEqual([]);
     expect(renderSummaryText(quiet)).toContain('Abnormal now: nothing.');
   });

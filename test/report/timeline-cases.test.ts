@@ -10,7 +10,8 @@ import { CASE_START, loadCases, type ExpectedEvent } from '../fixtures/timeline/
 const dir = fileURLToPath(new URL('../fixtures/timeline/cases', import.meta.url));
 
 const rel = (t: bigint | null): string => (t === null ? 'ongoing' : `${Number(t - CASE_START) / 1e9}s`);
-const show = (e: TimelineEvent): string => `${e.severity} ${e.kind} ${e.entity} ${rel(e.start)}..${e.type === 'point' ? 'point' : rel(e.end)}: ${e.description}`;
+const show = (e: TimelineEvent): string =>
+  `${e.severity} ${e.kind} ${e.entity} ${rel(e.start)}..${e.type === 'point' ? 'point' : rel(e.end)}: ${e.description}`;
 
 function matches(e: TimelineEvent, x: ExpectedEvent): boolean {
   return (
@@ -31,10 +32,16 @@ describe('timeline cases (data files)', () => {
   });
   for (const c of cases) {
     it(c.name, () => {
-      const timeline = buildTimeline(memorySource(c.polls), { thresholds: resolveThresholds(c.thresholds), until: c.until });
+      const timeline = buildTimeline(memorySource(c.polls), {
+        thresholds: resolveThresholds(c.thresholds),
+        until: c.until,
+      });
       const shown = timeline.events.map(show);
       for (const x of c.expect) {
-        expect(timeline.events.some((e) => matches(e, x)), `expected ${JSON.stringify({ ...x, start: x.start === undefined ? undefined : rel(x.start), end: x.end === undefined ? undefined : rel(x.end) })}\ngot:\n${shown.join('\n')}`).toBe(true);
+        expect(
+          timeline.events.some((e) => matches(e, x)),
+          `expected ${JSON.stringify({ ...x, start: x.start === undefined ? undefined : rel(x.start), end: x.end === undefined ? undefined : rel(x.end) })}\ngot:\n${shown.join('\n')}`,
+        ).toBe(true);
       }
       for (const kind of c.absent) expect(shown.filter((s) => s.includes(` ${kind} `))).toEqual([]);
       if (c.exact) {

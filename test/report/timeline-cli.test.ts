@@ -13,7 +13,8 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => tmp.remove());
 
-const run = (args: string[], opts: Parameters<typeof runFlightrec>[1] = {}) => runFlightrec(['--db', db, ...args], opts);
+const run = (args: string[], opts: Parameters<typeof runFlightrec>[1] = {}) =>
+  runFlightrec(['--db', db, ...args], opts);
 
 describe('flightrec timeline', () => {
   it('prints the table by default, without escape bytes when stdout is not a terminal', async () => {
@@ -32,7 +33,9 @@ describe('flightrec timeline', () => {
   });
 
   it('filters by severity and by entity, window included', async () => {
-    const all = JSON.parse((await run(['-o', 'json', 'timeline'])).out) as { events: { severity: string; entity: string; related: string[] }[] };
+    const all = JSON.parse((await run(['-o', 'json', 'timeline'])).out) as {
+      events: { severity: string; entity: string; related: string[] }[];
+    };
     const errors = JSON.parse((await run(['-o', 'json', 'timeline', '--min-severity', 'error'])).out) as typeof all;
     expect(errors.events.length).toBeGreaterThan(0);
     expect(errors.events.length).toBeLessThan(all.events.length);
@@ -40,7 +43,9 @@ describe('flightrec timeline', () => {
     const broker = JSON.parse((await run(['-o', 'json', 'timeline', '--for', 'broker/2'])).out) as typeof all;
     expect(broker.events.length).toBeGreaterThan(0);
     expect(broker.events.every((e) => e.entity === 'broker/2' || e.related.includes('broker/2'))).toBe(true);
-    const early = JSON.parse((await run(['-o', 'json', 'timeline', '--since', '2026-01-01T00:00:00Z', '--until', '2026-01-01T00:01:30Z'])).out) as typeof all;
+    const early = JSON.parse(
+      (await run(['-o', 'json', 'timeline', '--since', '2026-01-01T00:00:00Z', '--until', '2026-01-01T00:01:30Z'])).out,
+    ) as typeof all;
     expect(early.events.length).toBeLessThan(all.events.length);
   });
 
@@ -77,9 +82,14 @@ describe('flightrec timeline', () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out) as { events: { kind: string; entity: string }[]; series: { name: string }[] };
     // the wave of failed logins is about listener/external; its evidence names the client
-    expect(doc.events.some((e) => e.kind === 'connections.auth-failures' && e.entity === 'listener/external')).toBe(true);
+    expect(doc.events.some((e) => e.kind === 'connections.auth-failures' && e.entity === 'listener/external')).toBe(
+      true,
+    );
     // the key series are the client's own, not the cluster's
-    expect(doc.series.map((x) => x.name)).toEqual(['connections.open/client/svc-legacy-client', 'connections.auth-failures/client/svc-legacy-client']);
+    expect(doc.series.map((x) => x.name)).toEqual([
+      'connections.open/client/svc-legacy-client',
+      'connections.auth-failures/client/svc-legacy-client',
+    ]);
     const link = JSON.parse((await run(['-o', 'json', 'timeline', '--for', 'link/dr-primary'])).out) as typeof doc;
     expect(link.series.map((x) => x.name)).toEqual(['shadow.lag/dr-primary']);
   });
@@ -113,9 +123,16 @@ describe('flightrec timeline', () => {
   });
 });
 
-describe('flightrec diff across the incident\'s lag rise', () => {
+describe("flightrec diff across the incident's lag rise", () => {
   it('reports the lag change of the shadow partitions (both values and the delta) and exits 1', async () => {
-    const r = await run(['diff', '--from', '2026-01-01T00:10:00Z', '--to', '2026-01-01T00:16:00Z', 'shadow-partitions']);
+    const r = await run([
+      'diff',
+      '--from',
+      '2026-01-01T00:10:00Z',
+      '--to',
+      '2026-01-01T00:16:00Z',
+      'shadow-partitions',
+    ]);
     expect(r.code).toBe(1);
     expect(r.out).not.toContain('no differences');
     const total = /\n {4}lag (\d+) → (\d+) \((-?\+?\d+); \d+ moving\)/.exec(r.out);
@@ -124,7 +141,20 @@ describe('flightrec diff across the incident\'s lag rise', () => {
     expect(BigInt(from!)).not.toBe(BigInt(to!));
     expect(BigInt(delta!.replace('+', ''))).toBe(BigInt(to!) - BigInt(from!));
     expect(r.out).toMatch(/ {6}lag: \d+ → \d+ \([+-]\d+\)/);
-    const doc = JSON.parse((await run(['-o', 'json', 'diff', '--from', '2026-01-01T00:10:00Z', '--to', '2026-01-01T00:16:00Z', 'shadow-partitions'])).out) as {
+    const doc = JSON.parse(
+      (
+        await run([
+          '-o',
+          'json',
+          'diff',
+          '--from',
+          '2026-01-01T00:10:00Z',
+          '--to',
+          '2026-01-01T00:16:00Z',
+          'shadow-partitions',
+        ])
+      ).out,
+    ) as {
       differences: number;
       resources: { changed: { gauges: { path: string; old: string; new: string; delta: string }[] }[] }[];
     };
@@ -134,7 +164,15 @@ describe('flightrec diff across the incident\'s lag rise', () => {
   });
 
   it('exits 2 when the database is missing', async () => {
-    const r = await runFlightrec(['--db', tmp.path('missing.db'), 'diff', '--from', '2026-01-01T00:10:00Z', '--to', '2026-01-01T00:16:00Z']);
+    const r = await runFlightrec([
+      '--db',
+      tmp.path('missing.db'),
+      'diff',
+      '--from',
+      '2026-01-01T00:10:00Z',
+      '--to',
+      '2026-01-01T00:16:00Z',
+    ]);
     expect(r.code).toBe(2);
     expect(r.err).toContain('missing.db');
   });
@@ -151,10 +189,14 @@ describe('flightrec trends', () => {
   });
 
   it('writes JSON and CSV, and the lag trend classes', async () => {
-    const doc = JSON.parse((await run(['-o', 'json', 'trends', 'shadow-lag', '--by', 'topic'])).out) as { rows: { trend: string; detail: { timeLagSeconds?: number } }[] };
+    const doc = JSON.parse((await run(['-o', 'json', 'trends', 'shadow-lag', '--by', 'topic'])).out) as {
+      rows: { trend: string; detail: { timeLagSeconds?: number } }[];
+    };
     expect(doc.rows.length).toBeGreaterThan(0);
     expect(doc.rows.every((r) => ['ok', 'growing', 'stalled', 'stopped'].includes(r.trend))).toBe(true);
-    expect((await run(['-o', 'csv', 'trends', 'connections', '--by', 'broker'])).out.split('\r\n')[0]).toBe('key,bucket_start,value,trend');
+    expect((await run(['-o', 'csv', 'trends', 'connections', '--by', 'broker'])).out.split('\r\n')[0]).toBe(
+      'key,bucket_start,value,trend',
+    );
   });
 
   it('exits 2 on an unknown metric or key', async () => {
@@ -172,7 +214,9 @@ describe('flightrec summary', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^flightrec summary · cluster sim · 10m00s until 2026-01-01T00:10:00Z/);
     expect(r.out).toContain('Abnormal now (');
-    const doc = JSON.parse((await run(['-o', 'json', 'summary', '--window', '10m', '--until', '2026-01-01T00:10:00Z'])).out) as { abnormal: unknown[] };
+    const doc = JSON.parse(
+      (await run(['-o', 'json', 'summary', '--window', '10m', '--until', '2026-01-01T00:10:00Z'])).out,
+    ) as { abnormal: unknown[] };
     expect(doc.abnormal.length).toBeGreaterThan(0);
   });
 

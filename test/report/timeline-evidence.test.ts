@@ -11,10 +11,14 @@ import { resolveThresholds } from '../../src/report/timeline/thresholds-schema.t
 import { buildTimeline } from '../../src/report/timeline/timeline.ts';
 import { loadCase } from '../fixtures/timeline/cases.ts';
 
-const iceberg = loadCase(fileURLToPath(new URL('../fixtures/timeline/cases/iceberg-lifecycle-and-lag.yaml', import.meta.url)));
+const iceberg = loadCase(
+  fileURLToPath(new URL('../fixtures/timeline/cases/iceberg-lifecycle-and-lag.yaml', import.meta.url)),
+);
 
 describe('interval evidence', () => {
-  const timeline = buildTimeline(memorySource(iceberg.polls), { thresholds: resolveThresholds({ iceberg: { commitLag: 1000 } }) });
+  const timeline = buildTimeline(memorySource(iceberg.polls), {
+    thresholds: resolveThresholds({ iceberg: { commitLag: 1000 } }),
+  });
   const outage = timeline.events.find((e) => e.kind === 'iceberg.catalog-unreachable');
 
   it('an unreachable catalog reads unreachable during the interval, the recovery apart', () => {

@@ -42,7 +42,11 @@ describe('mergeFanout', () => {
   });
 
   it('keeps a uid that one call listed twice (the API contradicting itself)', () => {
-    const round = [call('', 1, ['a', 'b'], 4), call('node_id = 0', 2, ['a', 'a', 'c'], 3), call('node_id = 1', 3, ['d'], 1)];
+    const round = [
+      call('', 1, ['a', 'b'], 4),
+      call('node_id = 0', 2, ['a', 'a', 'c'], 3),
+      call('node_id = 1', 3, ['d'], 1),
+    ];
     const [merged] = [...mergeFanout(round)];
     expect(merged!.rows.map((r) => r.uid).sort()).toEqual(['a', 'a', 'b', 'c', 'd'].sort());
   });
@@ -50,7 +54,12 @@ describe('mergeFanout', () => {
   it('adds the first call’s rows that no slice listed, and says truncated when some are still missing', () => {
     const round = [call('', 1, ['a', 'z'], 5), call('node_id = 0', 2, ['a', 'b'], 2), call('node_id = 1', 3, ['c'], 1)];
     const [merged] = [...mergeFanout(round)];
-    expect(merged!.rows.map((r) => `${r.uid}:${r.from}`)).toEqual(['a:node_id = 0', 'b:node_id = 0', 'c:node_id = 1', 'z:all']);
+    expect(merged!.rows.map((r) => `${r.uid}:${r.from}`)).toEqual([
+      'a:node_id = 0',
+      'b:node_id = 0',
+      'c:node_id = 1',
+      'z:all',
+    ]);
     expect(merged!.poll.coverage).toBe('truncated');
   });
 });

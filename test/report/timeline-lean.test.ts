@@ -25,18 +25,41 @@ function rowsOnly(reader: HistoryReader): TimelineSource {
 function record(path: string): void {
   const db = openDatabase(path);
   const writer = createHistoryWriter(db, { batchFrames: 5 });
-  const world = new ConnectionWorld({ connections: 120, churn: 0.04, seed: 13, nodes: 4, shuffle: true, intervalNs: 30n * SEC });
+  const world = new ConnectionWorld({
+    connections: 120,
+    churn: 0.04,
+    seed: 13,
+    nodes: 4,
+    shuffle: true,
+    intervalNs: 30n * SEC,
+  });
   for (let r = 0; r < 90; r++) {
     const { at, answer } = world.next();
     const round = `r${r}`;
     let rows = answer.connections;
     if (r % 20 === 7) rows = [...rows, cloneConnection(rows[0]!)]; // a uid listed twice
     if (r >= 20 && r < 32) {
-      rows = rows.map((c, i) => (i % 5 === 0 ? { ...cloneConnection(c), idleDuration: 400n * SEC, inFlightRequests: { hasMoreRequests: false, sampledInFlightRequests: [] } } : c));
+      rows = rows.map((c, i) =>
+        i % 5 === 0
+          ? {
+              ...cloneConnection(c),
+              idleDuration: 400n * SEC,
+              inFlightRequests: { hasMoreRequests: false, sampledInFlightRequests: [] },
+            }
+          : c,
+      );
     }
     if (r >= 40 && r < 46) {
       rows = rows.map((c, i) =>
-        i % 7 === 0 ? { ...cloneConnection(c), inFlightRequests: { hasMoreRequests: true, sampledInFlightRequests: [{ apiKey: 3, inFlightDuration: 95n * SEC }] } } : c,
+        i % 7 === 0
+          ? {
+              ...cloneConnection(c),
+              inFlightRequests: {
+                hasMoreRequests: true,
+                sampledInFlightRequests: [{ apiKey: 3, inFlightDuration: 95n * SEC }],
+              },
+            }
+          : c,
       );
     }
     if (r === 60) {
@@ -45,12 +68,22 @@ function record(path: string): void {
           ...cloneConnection(rows[k]!),
           uid: `failed-${k}`,
           openTime: at - (BigInt(k) * SEC) / 4n,
-          authenticationInfo: { mechanism: 'AUTHENTICATION_MECHANISM_SASL_SCRAM', state: 'AUTHENTICATION_STATE_FAILURE', userPrincipal: '' },
+          authenticationInfo: {
+            mechanism: 'AUTHENTICATION_MECHANISM_SASL_SCRAM',
+            state: 'AUTHENTICATION_STATE_FAILURE',
+            userPrincipal: '',
+          },
         });
       }
     }
     if (r === 50) {
-      writer.writePoll(failedRecord('ListKafkaConnections', { code: 'unavailable', kind: 'connect', httpStatus: 503, message: 'down' }, { at, request: LIST_REQUEST, round }));
+      writer.writePoll(
+        failedRecord(
+          'ListKafkaConnections',
+          { code: 'unavailable', kind: 'connect', httpStatus: 503, message: 'down' },
+          { at, request: LIST_REQUEST, round },
+        ),
+      );
       continue;
     }
     if (r % 10 === 3) {
@@ -62,14 +95,35 @@ function record(path: string): void {
       ];
       slices.forEach(([slice, pick, limit], k) => {
         const matching = rows.filter(pick).filter((c) => r < 70 || c.nodeId !== 1);
-        const part: ListKafkaConnectionsResponse = { connections: matching.slice(0, limit), totalSize: BigInt(matching.length) };
-        const coverage = { rowsReturned: part.connections.length, totalSize: part.totalSize, fanoutCalls: k + 1, slice };
-        writer.writePoll(okRecord('ListKafkaConnections', part, { at: at + BigInt(k) * SEC, request: { ...LIST_REQUEST, filter: slice }, round, coverage }));
+        const part: ListKafkaConnectionsResponse = {
+          connections: matching.slice(0, limit),
+          totalSize: BigInt(matching.length),
+        };
+        const coverage = {
+          rowsReturned: part.connections.length,
+          totalSize: part.totalSize,
+          fanoutCalls: k + 1,
+          slice,
+        };
+        writer.writePoll(
+          okRecord('ListKafkaConnections', part, {
+            at: at + BigInt(k) * SEC,
+            request: { ...LIST_REQUEST, filter: slice },
+            round,
+            coverage,
+          }),
+        );
       });
       continue;
     }
     if (r >= 70) rows = rows.filter((c) => c.nodeId !== 1);
-    writer.writePoll(okRecord('ListKafkaConnections', { connections: rows, totalSize: BigInt(rows.length) }, { at, request: LIST_REQUEST, round }));
+    writer.writePoll(
+      okRecord(
+        'ListKafkaConnections',
+        { connections: rows, totalSize: BigInt(rows.length) },
+        { at, request: LIST_REQUEST, round },
+      ),
+    );
   }
   writer.close();
 }
@@ -86,7 +140,13 @@ describe('timeline over the lean connection read', () => {
     const full = buildTimeline(reader as unknown as TimelineSource, {});
     expect(full).toEqual(buildTimeline(rowsOnly(reader), {}));
     const kinds = new Set(full.events.map((e) => e.kind));
-    for (const kind of ['api.duplicate-uids', 'connections.group-idle', 'connections.stuck-requests', 'connections.auth-failures', 'connections.broker-empty']) {
+    for (const kind of [
+      'api.duplicate-uids',
+      'connections.group-idle',
+      'connections.stuck-requests',
+      'connections.auth-failures',
+      'connections.broker-empty',
+    ]) {
       expect(kinds).toContain(kind);
     }
     expect(full.series.find((s) => s.name === 'connections.open')!.values.length).toBeGreaterThan(80);

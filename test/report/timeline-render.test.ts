@@ -7,7 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sanitizeForTerminal } from '../../src/api/safe-text.ts';
 import { renderTimelineHtml } from '../../src/report/render/timeline-html.ts';
-import { renderTimelineAnnotations, renderTimelineJson, renderTimelineNdjson } from '../../src/report/render/timeline-json.ts';
+import {
+  renderTimelineAnnotations,
+  renderTimelineJson,
+  renderTimelineNdjson,
+} from '../../src/report/render/timeline-json.ts';
 import { renderTimelineMarkdown } from '../../src/report/render/timeline-md.ts';
 import { renderTimelineText } from '../../src/report/render/timeline-text.ts';
 import { memorySource } from '../../src/report/timeline/memory-source.ts';
@@ -30,7 +34,9 @@ describe('timeline renderings of the broker-outage scenario (golden files)', () 
   it('JSON', () => pin('broker-outage.json', renderTimelineJson(timeline)));
 
   it('JSON uses RFC 3339 UTC times and poll ids as strings', () => {
-    const doc = JSON.parse(renderTimelineJson(timeline)) as { events: { start: string; end: string | null; evidence: { pollIds: unknown[] } }[] };
+    const doc = JSON.parse(renderTimelineJson(timeline)) as {
+      events: { start: string; end: string | null; evidence: { pollIds: unknown[] } }[];
+    };
     expect(doc.events.length).toBe(timeline.events.length);
     for (const e of doc.events) {
       expect(e.start).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
@@ -40,7 +46,13 @@ describe('timeline renderings of the broker-outage scenario (golden files)', () 
   });
 
   it('annotations are Grafana annotations: epoch ms, regions for intervals, tags', () => {
-    const items = JSON.parse(renderTimelineAnnotations(timeline)) as { time: number; timeEnd?: number; isRegion?: boolean; tags: string[]; text: string }[];
+    const items = JSON.parse(renderTimelineAnnotations(timeline)) as {
+      time: number;
+      timeEnd?: number;
+      isRegion?: boolean;
+      tags: string[];
+      text: string;
+    }[];
     expect(items).toHaveLength(timeline.events.length);
     timeline.events.forEach((e, i) => {
       const a = items[i]!;

@@ -38,7 +38,18 @@ function timelineOf(db: string) {
 describe('timeline over every built-in scenario', () => {
   it('has a test for every built-in scenario', () => {
     expect([...BUILTIN_SCENARIOS].sort()).toEqual(
-      ['api-faults', 'auth-failures', 'broker-outage', 'connection-storm', 'consumer-idle', 'iceberg', 'incident', 'quiet', 'rolling-upgrade', 'shadow-link'].sort(),
+      [
+        'api-faults',
+        'auth-failures',
+        'broker-outage',
+        'connection-storm',
+        'consumer-idle',
+        'iceberg',
+        'incident',
+        'quiet',
+        'rolling-upgrade',
+        'shadow-link',
+      ].sort(),
     );
   });
 
@@ -53,9 +64,17 @@ describe('timeline over every built-in scenario', () => {
       const world = createWorld({ seed: 1, scenario }).describe();
       const shadowTopics: Record<string, string[]> = {};
       for (const t of world.topics) (shadowTopics[t.link] ??= []).push(t.topic);
-      const expectations = expectationsFor(scenario, { start, brokers: world.brokers, links: world.links, shadowTopics });
+      const expectations = expectationsFor(scenario, {
+        start,
+        brokers: world.brokers,
+        links: world.links,
+        shadowTopics,
+      });
       // only api-faults serves a uid twice; the collector's fan-out rounds must not look like it
-      if (name !== 'api-faults') expect(timeline.events.filter((e) => e.kind === 'api.duplicate-uids').map((e) => describeEvent(e, start))).toEqual([]);
+      if (name !== 'api-faults')
+        expect(
+          timeline.events.filter((e) => e.kind === 'api.duplicate-uids').map((e) => describeEvent(e, start)),
+        ).toEqual([]);
       if (name === 'quiet') {
         const loud = timeline.events.filter((e) => severityRank(e.severity) > severityRank('info'));
         expect(loud.map((e) => describeEvent(e, start))).toEqual([]);
@@ -65,7 +84,9 @@ describe('timeline over every built-in scenario', () => {
       const missing: string[] = [];
       for (const x of expectations) {
         if (matching(timeline.events, x, POLL_INTERVAL).length > 0) continue;
-        const candidates = timeline.events.filter((e) => x.kinds.includes(e.kind) && x.entity(e.entity)).map((e) => describeEvent(e, start));
+        const candidates = timeline.events
+          .filter((e) => x.kinds.includes(e.kind) && x.entity(e.entity))
+          .map((e) => describeEvent(e, start));
         missing.push(
           `${x.label} ${x.kinds.join('|')} at ${Number(x.start - start) / 1e9}s..${x.end === undefined ? '-' : `${Number(x.end - start) / 1e9}s`} ${x.state ?? ''}; candidates: ${candidates.join('; ') || 'none'}`,
         );

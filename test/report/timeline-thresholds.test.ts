@@ -13,7 +13,12 @@ describe('resolveThresholds', () => {
   });
 
   it('merges a partial set over the defaults, durations as text', () => {
-    const t = resolveThresholds({ warmup: '1h', connections: { stormMinOpens: 100, groupIdle: '2m' }, shadow: { lagRecords: 5000 }, iceberg: { commitStall: '1d' } });
+    const t = resolveThresholds({
+      warmup: '1h',
+      connections: { stormMinOpens: 100, groupIdle: '2m' },
+      shadow: { lagRecords: 5000 },
+      iceberg: { commitStall: '1d' },
+    });
     expect(t.warmup).toBe(3600n * S);
     expect(t.connections.stormMinOpens).toBe(100);
     expect(t.connections.groupIdle).toBe(120n * S);
@@ -58,7 +63,8 @@ describe('resolveThresholds', () => {
     const { memorySource } = await import('../../src/report/timeline/memory-source.ts');
     const { buildTimeline } = await import('../../src/report/timeline/timeline.ts');
     const c = loadCase(new URL('../fixtures/timeline/cases/stuck-requests-and-brokers.yaml', import.meta.url).pathname);
-    const kinds = (th: unknown) => buildTimeline(memorySource(c.polls), { thresholds: resolveThresholds(th) }).events.map((e) => e.kind);
+    const kinds = (th: unknown) =>
+      buildTimeline(memorySource(c.polls), { thresholds: resolveThresholds(th) }).events.map((e) => e.kind);
     expect(kinds({})).toContain('connections.stuck-requests');
     expect(kinds({ connections: { inFlightStuck: '1m' } })).not.toContain('connections.stuck-requests');
     // broker 3 had two connections: an empty broker counts from five by default

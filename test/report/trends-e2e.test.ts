@@ -27,7 +27,9 @@ beforeAll(async () => {
   for (let i = 0; i < 16; i++) {
     sim.advance(i === 0 ? 40 : 30);
     const nowMs = Number(sim.world.now() / 1_000_000n);
-    const r = await runFlightrec(['--db', db, 'collect', '--base-url', sim.baseUrl, '--once', '--timeout', '5s'], { now: () => nowMs });
+    const r = await runFlightrec(['--db', db, 'collect', '--base-url', sim.baseUrl, '--once', '--timeout', '5s'], {
+      now: () => nowMs,
+    });
     if (r.code !== 0 && r.code !== 3) throw new Error(`collect --once exited ${r.code}: ${r.err}`);
   }
 }, 120_000);
@@ -50,7 +52,8 @@ describe('trends from a recorded database', () => {
       for (const c of rows) {
         const v = c.totalRequestStatistics.fetchBytes;
         const before = last.get(c.uid);
-        const inc = before === undefined ? (prev !== undefined && c.openTime > prev ? v : 0n) : v >= before ? v - before : v;
+        const inc =
+          before === undefined ? (prev !== undefined && c.openTime > prev ? v : 0n) : v >= before ? v - before : v;
         last.set(c.uid, v);
         perClient.set(c.clientId, (perClient.get(c.clientId) ?? 0n) + inc);
       }
@@ -65,6 +68,8 @@ describe('trends from a recorded database', () => {
   it('the storm shows on the timeline of the same database', async () => {
     const r = await runFlightrec(['--db', db, '-o', 'json', 'timeline', '--min-severity', 'warn']);
     const doc = JSON.parse(r.out) as { events: { kind: string; entity: string }[] };
-    expect(doc.events.some((e) => e.kind === 'connections.storm' && e.entity === 'principal/User:svc-reporting')).toBe(true);
+    expect(doc.events.some((e) => e.kind === 'connections.storm' && e.entity === 'principal/User:svc-reporting')).toBe(
+      true,
+    );
   });
 });

@@ -16,21 +16,29 @@ const S = 1_000_000_000n;
 const T0 = 1_767_225_600n * S;
 
 /** Served ListKafkaConnections answers, in order, with their poll times. */
-function servedConnections(scenario: string): { recorded: RecordedPoll[]; served: { time: bigint; rows: KafkaConnection[] }[] } {
+function servedConnections(scenario: string): {
+  recorded: RecordedPoll[];
+  served: { time: bigint; rows: KafkaConnection[] }[];
+} {
   const served: { time: bigint; rows: KafkaConnection[] }[] = [];
   const rec = recordSim(scenario, {
     seed: 11,
     connections: 150,
     seconds: 600,
     onAnswer: (op, poll, answer) => {
-      if (op === 'ListKafkaConnections') served.push({ time: poll.startTime, rows: (answer as ResponseOf<'ListKafkaConnections'>).connections });
+      if (op === 'ListKafkaConnections')
+        served.push({ time: poll.startTime, rows: (answer as ResponseOf<'ListKafkaConnections'>).connections });
     },
   });
   return { recorded: rec.polls, served };
 }
 
 /** The documented definition, computed independently from the served answers. */
-function byHand(served: { time: bigint; rows: KafkaConnection[] }[], key: (c: KafkaConnection) => string, field: 'produceBytes' | 'fetchBytes' | 'requestCount' | 'produceBatchCount') {
+function byHand(
+  served: { time: bigint; rows: KafkaConnection[] }[],
+  key: (c: KafkaConnection) => string,
+  field: 'produceBytes' | 'fetchBytes' | 'requestCount' | 'produceBatchCount',
+) {
   const last = new Map<string, bigint>();
   const perKey = new Map<string, bigint>();
   const perUid = new Map<string, { inc: bigint; from: bigint; to: bigint }>();
@@ -98,7 +106,8 @@ describe('trends of counter rates, against what the simulator served', () => {
   it('connection counts by state follow the last poll', () => {
     const r = computeTrends(source, { metric: 'connections', by: 'state' });
     const last = served[served.length - 1]!.rows;
-    for (const row of r.rows) expect(row.value).toBe(last.filter((c) => c.state === `KAFKA_CONNECTION_STATE_${row.key}`).length);
+    for (const row of r.rows)
+      expect(row.value).toBe(last.filter((c) => c.state === `KAFKA_CONNECTION_STATE_${row.key}`).length);
     expect(r.rows.find((x) => x.key === 'CLOSED')!.detail.max).toBeGreaterThan(500);
   });
 
@@ -142,9 +151,13 @@ describe('counter resets and fresh connections', () => {
   });
   const polls = [
     poll('ListKafkaConnections', T0, { connections: [conn('a', 1000)] }),
-    poll('ListKafkaConnections', T0 + 10n * S, { connections: [conn('a', 3000), conn('b', 500, '2026-01-01T00:00:05Z')] }),
+    poll('ListKafkaConnections', T0 + 10n * S, {
+      connections: [conn('a', 3000), conn('b', 500, '2026-01-01T00:00:05Z')],
+    }),
     // a's counter went down: reset, counted from zero
-    poll('ListKafkaConnections', T0 + 20n * S, { connections: [conn('a', 400), conn('b', 900, '2026-01-01T00:00:05Z')] }),
+    poll('ListKafkaConnections', T0 + 20n * S, {
+      connections: [conn('a', 400), conn('b', 900, '2026-01-01T00:00:05Z')],
+    }),
   ];
   it('counts deltas, a reset from zero, and a new connection from its open time', () => {
     const r = computeTrends(memorySource(polls), { metric: 'produce-bytes', by: 'connection' });
@@ -161,14 +174,36 @@ describe('counter resets and fresh connections', () => {
 });
 
 describe('shadow lag trends', () => {
-  const part = (hwm: number, src: number, at: bigint) => ({ partitionId: '0', highWatermark: String(hwm), sourceHighWatermark: String(src), sourceLastUpdatedTimestamp: new Date(Number(at / 1_000_000n)).toISOString() });
-  const topic = (name: string, hwm: number, src: number, at: bigint) => ({ name, status: { state: 'SHADOW_TOPIC_STATE_ACTIVE', partitionInformation: [part(hwm, src, at)] } });
+  const part = (hwm: number, src: number, at: bigint) => ({
+    partitionId: '0',
+    highWatermark: String(hwm),
+    sourceHighWatermark: String(src),
+    sourceLastUpdatedTimestamp: new Date(Number(at / 1_000_000n)).toISOString(),
+  });
+  const topic = (name: string, hwm: number, src: number, at: bigint) => ({
+    name,
+    status: { state: 'SHADOW_TOPIC_STATE_ACTIVE', partitionInformation: [part(hwm, src, at)] },
+  });
   // source grows 100 records/s; "steady" trails by 5,000 records (50 s); "stuck" makes no progress
   const polls: RecordedPoll[] = [];
   for (let i = 0; i <= 10; i++) {
     const at = T0 + BigInt(i * 30) * S;
     const src = 100_000 + i * 3000;
-    polls.push(poll('ListShadowTopics', at, { shadowTopics: [topic('steady', src - 5000, src, at), topic('stuck', 90_000, src, at), topic('idle', 500, 600, at), topic('behind', 50_000, src, at)] }, 'dr'));
+    polls.push(
+      poll(
+        'ListShadowTopics',
+        at,
+        {
+          shadowTopics: [
+            topic('steady', src - 5000, src, at),
+            topic('stuck', 90_000, src, at),
+            topic('idle', 500, 600, at),
+            topic('behind', 50_000, src, at),
+          ],
+        },
+        'dr',
+      ),
+    );
   }
   const r = computeTrends(memorySource(polls), { metric: 'shadow-lag', by: 'topic' });
   const row = (k: string) => r.rows.find((x) => x.key === `dr/${k}`)!;
@@ -183,7 +218,11 @@ describe('shadow lag trends', () => {
     expect(row('steady').trend).toBe('ok');
     expect(row('stuck').trend).toBe('stopped');
     expect(row('idle').trend).toBe('stalled');
-    expect(row('stuck').trendSeries!.filter((c) => c !== undefined).every((c) => c === 'stopped')).toBe(true);
+    expect(
+      row('stuck')
+        .trendSeries!.filter((c) => c !== undefined)
+        .every((c) => c === 'stopped'),
+    ).toBe(true);
   });
 
   it('estimates the time lag from the recorded source offsets, and flags extrapolation', () => {
@@ -208,7 +247,25 @@ describe('Iceberg commit lag trends', () => {
     const at = T0 + BigInt(i * 60) * S;
     const committed = i < 3 ? 1000 + i * 100 : 1200;
     const translated = 1050 + i * 100;
-    polls.push(poll('GetIcebergStatus', at, { catalog: { reachable: true }, topics: [{ topic: 't', lifecycleState: 'ICEBERG_LIFECYCLE_STATE_LIVE', partitions: [{ partition: 0, commitLag: String(translated - committed), lastCommittedOffset: String(committed), lastTranslatedOffset: String(translated) }] }] }));
+    polls.push(
+      poll('GetIcebergStatus', at, {
+        catalog: { reachable: true },
+        topics: [
+          {
+            topic: 't',
+            lifecycleState: 'ICEBERG_LIFECYCLE_STATE_LIVE',
+            partitions: [
+              {
+                partition: 0,
+                commitLag: String(translated - committed),
+                lastCommittedOffset: String(committed),
+                lastTranslatedOffset: String(translated),
+              },
+            ],
+          },
+        ],
+      }),
+    );
   }
   it('reports the commit lag and detects commits stalled while translation advances', () => {
     const r = computeTrends(memorySource(polls), { metric: 'iceberg-lag', by: 'topic' });

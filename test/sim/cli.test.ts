@@ -12,7 +12,10 @@ describe('flightrec sim', () => {
     registerSim(program, io, (c) => {
       code = c;
     });
-    const running = program.parseAsync(['sim', '--seed', '3', '--scenario', 'quiet', '--connections', '20', '--links', 'east,west', '--speed', '60'], { from: 'user' });
+    const running = program.parseAsync(
+      ['sim', '--seed', '3', '--scenario', 'quiet', '--connections', '20', '--links', 'east,west', '--speed', '60'],
+      { from: 'user' },
+    );
     for (let i = 0; i < 200 && !io.out().includes('topic west/'); i++) await new Promise((r) => setTimeout(r, 10));
     const lines = io.out().trim().split('\n');
     expect(lines[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -31,11 +34,17 @@ describe('flightrec sim', () => {
   });
 
   it('refuses bad flags and unknown scenarios as usage errors', async () => {
-    for (const args of [['--speed', '0'], ['--port', 'x'], ['--scenario', 'nope']]) {
+    for (const args of [
+      ['--speed', '0'],
+      ['--port', 'x'],
+      ['--scenario', 'nope'],
+    ]) {
       const io = memoryIo();
       const program = new Command('flightrec').exitOverride();
       registerSim(program, io, () => undefined);
-      await expect(program.parseAsync(['sim', ...args], { from: 'user' })).rejects.toThrow(/--speed|--port|no built-in scenario/);
+      await expect(program.parseAsync(['sim', ...args], { from: 'user' })).rejects.toThrow(
+        /--speed|--port|no built-in scenario/,
+      );
     }
   });
 });

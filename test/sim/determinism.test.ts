@@ -91,14 +91,23 @@ describe('realism of connections', () => {
     }
     expect(closed).toBeGreaterThan(0);
     // a connection closed in the first sample window is gone 5 minutes later
-    const gone = [...(samples[2] as Map<string, KafkaConnection>).values()].filter((c) => c.state === 'KAFKA_CONNECTION_STATE_CLOSED');
+    const gone = [...(samples[2] as Map<string, KafkaConnection>).values()].filter(
+      (c) => c.state === 'KAFKA_CONNECTION_STATE_CLOSED',
+    );
     for (const c of gone) expect(last.has(c.uid)).toBe(false);
   });
 
   it('has a realistic client mix, idle durations and at most five sampled in-flight requests', () => {
     const rows = [...(samples.at(-1) as Map<string, KafkaConnection>).values()];
     const software = new Set(rows.map((c) => `${c.clientSoftwareName} ${c.clientSoftwareVersion}`));
-    for (const s of ['apache-kafka-java 3.7.0', 'librdkafka 2.4.0', 'franz-go v1.17.1', 'kafka-python 2.0.2', 'KafkaJS 2.2.4']) expect(software).toContain(s);
+    for (const s of [
+      'apache-kafka-java 3.7.0',
+      'librdkafka 2.4.0',
+      'franz-go v1.17.1',
+      'kafka-python 2.0.2',
+      'KafkaJS 2.2.4',
+    ])
+      expect(software).toContain(s);
     expect(new Set(rows.map((c) => c.listenerName))).toEqual(new Set(['internal', 'external', 'replication']));
     expect(rows.some((c) => c.tlsInfo.enabled) && rows.some((c) => !c.tlsInfo.enabled)).toBe(true);
     expect(rows.some((c) => c.groupInstanceId !== '')).toBe(true);

@@ -17,12 +17,17 @@ const link = (w: SimWorld, name = 'dr-primary') => {
   if (isSimError(r)) throw new Error(r.message);
   return r.shadowLink;
 };
-const topic = (w: SimWorld, name: string): ShadowTopic => link(w).status.shadowTopics.find((t) => t.name === name) as ShadowTopic;
-const lag = (t: ShadowTopic): bigint => t.status.partitionInformation.reduce((s, p) => s + p.sourceHighWatermark - p.highWatermark, 0n);
+const topic = (w: SimWorld, name: string): ShadowTopic =>
+  link(w).status.shadowTopics.find((t) => t.name === name) as ShadowTopic;
+const lag = (t: ShadowTopic): bigint =>
+  t.status.partitionInformation.reduce((s, p) => s + p.sourceHighWatermark - p.highWatermark, 0n);
 const hwm = (t: ShadowTopic): bigint => t.status.partitionInformation.reduce((s, p) => s + p.highWatermark, 0n);
-const tasks = (w: SimWorld, name?: string) => link(w).status.taskStatuses.filter((t) => name === undefined || t.name === name);
-const upgrade = (w: SimWorld) => w.getUpgradeStatus() as Exclude<ReturnType<SimWorld['getUpgradeStatus']>, { code: string }>;
-const iceberg = (w: SimWorld) => w.getIcebergStatus() as Exclude<ReturnType<SimWorld['getIcebergStatus']>, { code: string }>;
+const tasks = (w: SimWorld, name?: string) =>
+  link(w).status.taskStatuses.filter((t) => name === undefined || t.name === name);
+const upgrade = (w: SimWorld) =>
+  w.getUpgradeStatus() as Exclude<ReturnType<SimWorld['getUpgradeStatus']>, { code: string }>;
+const iceberg = (w: SimWorld) =>
+  w.getIcebergStatus() as Exclude<ReturnType<SimWorld['getIcebergStatus']>, { code: string }>;
 
 describe('each scenario event is observable at its scheduled time', () => {
   it('broker_down: its connections go, its tasks stop, its member is not alive; then it is back', () => {
@@ -30,11 +35,19 @@ describe('each scenario event is observable at its scheduled time', () => {
     expect(open(at(w, 59)).some((c) => c.nodeId === 2)).toBe(true);
     at(w, 61);
     expect(w.connections().some((c) => c.nodeId === 2)).toBe(false);
-    expect(tasks(w).filter((t) => t.brokerId === 2).every((t) => t.state === 'TASK_STATE_NOT_RUNNING' && t.reason.includes('down'))).toBe(true);
+    expect(
+      tasks(w)
+        .filter((t) => t.brokerId === 2)
+        .every((t) => t.state === 'TASK_STATE_NOT_RUNNING' && t.reason.includes('down')),
+    ).toBe(true);
     expect(upgrade(w).members.find((m) => m.nodeId === 2)?.alive).toBe(false);
     at(w, 181);
     expect(upgrade(w).members.every((m) => m.alive)).toBe(true);
-    expect(tasks(w).filter((t) => t.brokerId === 2).every((t) => t.state === 'TASK_STATE_ACTIVE')).toBe(true);
+    expect(
+      tasks(w)
+        .filter((t) => t.brokerId === 2)
+        .every((t) => t.state === 'TASK_STATE_ACTIVE'),
+    ).toBe(true);
     expect(open(at(w, 600)).some((c) => c.nodeId === 2 && c.openTime > w.config.start + 180n * S)).toBe(true);
   });
 
@@ -43,12 +56,17 @@ describe('each scenario event is observable at its scheduled time', () => {
     const lost = open(at(w, 59)).filter((c) => c.nodeId === 2 && !c.clientId.includes('storm'));
     expect(lost.length).toBeGreaterThan(10);
     // every client id of the lost broker has as many connections again within seconds, elsewhere
-    const count = (conns: readonly { clientId: string; source: { ipAddress: string } }[], id: string, ip: string): number =>
-      conns.filter((c) => c.clientId === id && c.source.ipAddress === ip).length;
+    const count = (
+      conns: readonly { clientId: string; source: { ipAddress: string } }[],
+      id: string,
+      ip: string,
+    ): number => conns.filter((c) => c.clientId === id && c.source.ipAddress === ip).length;
     const before = open(at(w, 59));
     const after = open(at(w, 75));
     const clients = [...new Map(lost.map((c) => [`${c.clientId}@${c.source.ipAddress}`, c])).values()];
-    const kept = clients.filter((c) => count(after, c.clientId, c.source.ipAddress) >= count(before, c.clientId, c.source.ipAddress));
+    const kept = clients.filter(
+      (c) => count(after, c.clientId, c.source.ipAddress) >= count(before, c.clientId, c.source.ipAddress),
+    );
     expect(kept.length / clients.length).toBeGreaterThan(0.9);
     expect(after.filter((c) => c.nodeId === 2)).toHaveLength(0);
   });
@@ -73,7 +91,9 @@ describe('each scenario event is observable at its scheduled time', () => {
     expect(failed()).toHaveLength(0);
     at(w, 100);
     expect(failed().length).toBeGreaterThan(150);
-    expect(failed().every((c) => c.state !== 'KAFKA_CONNECTION_STATE_OPEN' && c.listenerName === 'external')).toBe(true);
+    expect(failed().every((c) => c.state !== 'KAFKA_CONNECTION_STATE_OPEN' && c.listenerName === 'external')).toBe(
+      true,
+    );
     at(w, 500);
     expect(failed()).toHaveLength(0);
   });
@@ -112,18 +132,28 @@ describe('each scenario event is observable at its scheduled time', () => {
   it('link_unavailable: tasks LINK_UNAVAILABLE with a reason, source information stale', () => {
     const w = world('  - { at: 60s, kind: link_unavailable, duration: 60s, reason: "source cluster unreachable" }');
     at(w, 90);
-    expect(tasks(w, 'source_topic_sync').every((t) => t.state === 'TASK_STATE_LINK_UNAVAILABLE' && t.reason === 'source cluster unreachable')).toBe(true);
+    expect(
+      tasks(w, 'source_topic_sync').every(
+        (t) => t.state === 'TASK_STATE_LINK_UNAVAILABLE' && t.reason === 'source cluster unreachable',
+      ),
+    ).toBe(true);
     const p = topic(w, 'orders').status.partitionInformation[0];
     expect(p?.sourceLastUpdatedTimestamp).toBeLessThanOrEqual(w.config.start + 60n * S);
     expect(link(w).status.schemaRegistrySyncStatus.lastErrorMessage).toMatch(/unreachable/);
-    expect(tasks(at(w, 121)).every((t) => t.state === 'TASK_STATE_ACTIVE' || t.reason === 'paused by configuration')).toBe(true);
+    expect(
+      tasks(at(w, 121)).every((t) => t.state === 'TASK_STATE_ACTIVE' || t.reason === 'paused by configuration'),
+    ).toBe(true);
   });
 
   it('task_faulted: one task on one broker faults with its reason', () => {
-    const w = world('  - { at: 60s, kind: task_faulted, task: consumer_offset_sync, broker: 1, reason: boom, duration: 60s }');
+    const w = world(
+      '  - { at: 60s, kind: task_faulted, task: consumer_offset_sync, broker: 1, reason: boom, duration: 60s }',
+    );
     expect(tasks(at(w, 59)).some((t) => t.state === 'TASK_STATE_FAULTED')).toBe(false);
     at(w, 61);
-    expect(tasks(w).filter((t) => t.state === 'TASK_STATE_FAULTED')).toEqual([expect.objectContaining({ name: 'consumer_offset_sync', brokerId: 1, reason: 'boom' })]);
+    expect(tasks(w).filter((t) => t.state === 'TASK_STATE_FAULTED')).toEqual([
+      expect.objectContaining({ name: 'consumer_offset_sync', brokerId: 1, reason: 'boom' }),
+    ]);
     expect(tasks(at(w, 121)).some((t) => t.state === 'TASK_STATE_FAULTED')).toBe(false);
   });
 
@@ -147,8 +177,12 @@ describe('each scenario event is observable at its scheduled time', () => {
 
   it('promotion: PROMOTING, then PROMOTED (every topic of the link)', () => {
     const w = world('  - { at: 60s, kind: promotion, transition: 30s }');
-    expect(link(at(w, 61)).status.shadowTopics.every((t) => t.status.state === 'SHADOW_TOPIC_STATE_PROMOTING')).toBe(true);
-    expect(link(at(w, 91)).status.shadowTopics.every((t) => t.status.state === 'SHADOW_TOPIC_STATE_PROMOTED')).toBe(true);
+    expect(link(at(w, 61)).status.shadowTopics.every((t) => t.status.state === 'SHADOW_TOPIC_STATE_PROMOTING')).toBe(
+      true,
+    );
+    expect(link(at(w, 91)).status.shadowTopics.every((t) => t.status.state === 'SHADOW_TOPIC_STATE_PROMOTED')).toBe(
+      true,
+    );
   });
 
   it('source_traffic_spike: lag grows during the spike and drains afterwards', () => {
@@ -161,8 +195,14 @@ describe('each scenario event is observable at its scheduled time', () => {
   });
 
   it('rolling_upgrade: members move one by one, then ready to finalize, then finalized', () => {
-    const w = world('  - { at: 60s, kind: rolling_upgrade, to_release: v26.1.1, member_interval: 60s, restart: 20s, auto_finalize: false, finalize_after: 60s }');
-    expect(upgrade(at(w, 59))).toMatchObject({ state: 'FINALIZATION_STATE_FINALIZED', activeVersion: 15n, versionAfterFinalization: 15n });
+    const w = world(
+      '  - { at: 60s, kind: rolling_upgrade, to_release: v26.1.1, member_interval: 60s, restart: 20s, auto_finalize: false, finalize_after: 60s }',
+    );
+    expect(upgrade(at(w, 59))).toMatchObject({
+      state: 'FINALIZATION_STATE_FINALIZED',
+      activeVersion: 15n,
+      versionAfterFinalization: 15n,
+    });
     const first = upgrade(at(w, 61));
     expect(first.state).toBe('FINALIZATION_STATE_UPGRADE_IN_PROGRESS');
     expect(first.members[0]).toMatchObject({ alive: false, versionKnown: false });
@@ -170,8 +210,17 @@ describe('each scenario event is observable at its scheduled time', () => {
     expect(mid.members.map((m) => m.releaseVersion)).toEqual(['v26.1.1', 'v25.3.6', 'v25.3.6']);
     expect(mid.versionAfterFinalization).toBe(mid.activeVersion);
     const ready = upgrade(at(w, 60 + 120 + 25 + 1));
-    expect(ready).toMatchObject({ state: 'FINALIZATION_STATE_READY_TO_FINALIZE', activeVersion: 15n, versionAfterFinalization: 16n, autoFinalizationEnabled: false });
-    expect(upgrade(at(w, 60 + 120 + 25 + 61))).toMatchObject({ state: 'FINALIZATION_STATE_FINALIZED', activeVersion: 16n, versionAfterFinalization: 16n });
+    expect(ready).toMatchObject({
+      state: 'FINALIZATION_STATE_READY_TO_FINALIZE',
+      activeVersion: 15n,
+      versionAfterFinalization: 16n,
+      autoFinalizationEnabled: false,
+    });
+    expect(upgrade(at(w, 60 + 120 + 25 + 61))).toMatchObject({
+      state: 'FINALIZATION_STATE_FINALIZED',
+      activeVersion: 16n,
+      versionAfterFinalization: 16n,
+    });
   });
 
   it('iceberg_catalog_unreachable: catalog error, commits stop, translation goes on, then recovery', () => {

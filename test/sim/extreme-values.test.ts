@@ -25,7 +25,9 @@ world:
 
 describe('world.extreme_values', () => {
   it('is refused when not a boolean, with its line', () => {
-    expect(() => parseScenario('name: x\ndescription: y\nworld:\n  extreme_values: 3\n', 'bad.yaml')).toThrow(/bad\.yaml:4:.*world\.extreme_values/);
+    expect(() => parseScenario('name: x\ndescription: y\nworld:\n  extreme_values: 3\n', 'bad.yaml')).toThrow(
+      /bad\.yaml:4:.*world\.extreme_values/,
+    );
   });
 
   it('serves counters above 2^63 and shard ids above 2^31, recorded exactly by the collector', async () => {
@@ -34,12 +36,18 @@ describe('world.extreme_values', () => {
       sim.world.advanceBy(600); // ten simulated minutes: the counters grow
       const db = join(dir, 'h.db');
       const collect = memoryIo({ cwd: dir });
-      const code = await main(['--db', db, 'collect', '--base-url', sim.baseUrl, '--once', '--schedule', 'shadow=off'], collect);
+      const code = await main(
+        ['--db', db, 'collect', '--base-url', sim.baseUrl, '--once', '--schedule', 'shadow=off'],
+        collect,
+      );
       expect(collect.err()).not.toContain('FAILED');
       expect(code).toBe(0);
       const io = memoryIo({ cwd: dir });
-      const filter = 'total_request_statistics.request_count > 9223372036854775807 AND shard_id > 2147483647 AND source.port > 65535';
-      expect(await main(['--db', db, 'query', 'connections', '--dialect', 'server', '--filter', filter, '-o', 'json'], io)).toBe(0);
+      const filter =
+        'total_request_statistics.request_count > 9223372036854775807 AND shard_id > 2147483647 AND source.port > 65535';
+      expect(
+        await main(['--db', db, 'query', 'connections', '--dialect', 'server', '--filter', filter, '-o', 'json'], io),
+      ).toBe(0);
       const rows = (parseJsonLossless(io.out()) as { rows: Record<string, Record<string, JsonValue>>[] }).rows;
       const served = sim.world.listKafkaConnections({ filter: '', orderBy: '', pageSize: 0 });
       if (!('connections' in served)) throw new Error('the simulator refused the call');
@@ -48,7 +56,10 @@ describe('world.extreme_values', () => {
         const counter = BigInt(row.totalRequestStatistics!.requestCount as string);
         expect(counter > 2n ** 63n && counter < 2n ** 64n).toBe(true);
       }
-      const max = served.connections.reduce((m, c) => (c.totalRequestStatistics.produceBytes > m ? c.totalRequestStatistics.produceBytes : m), 0n);
+      const max = served.connections.reduce(
+        (m, c) => (c.totalRequestStatistics.produceBytes > m ? c.totalRequestStatistics.produceBytes : m),
+        0n,
+      );
       expect(rows.some((r) => r.totalRequestStatistics!.produceBytes === max.toString())).toBe(true);
     } finally {
       await sim.close();

@@ -15,7 +15,9 @@ describe('API faults of the api-faults scenario, each at its scheduled time', ()
 
   it('lists the faults with their windows', () => {
     const s = loadScenario('api-faults');
-    expect(s.events.map((e) => [e.fault, Number(e.at / 1_000_000_000n), Number((e.until ?? 0n) / 1_000_000_000n)])).toEqual([
+    expect(
+      s.events.map((e) => [e.fault, Number(e.at / 1_000_000_000n), Number((e.until ?? 0n) / 1_000_000_000n)]),
+    ).toEqual([
       ['unavailable', 60, 90],
       ['slow', 120, 150],
       ['malformed', 180, 200],

@@ -16,7 +16,7 @@ const REQUESTS: { [N in OperationName]: RequestOf<N> } = {
 };
 
 describe('simulator handlers', () => {
-  it('a handler table missing one operation, or answering with another operation\'s type, does not compile', () => {
+  it("a handler table missing one operation, or answering with another operation's type, does not compile", () => {
     // Checked by `npm run typecheck`: each @ts-expect-error fails the type check when its line compiles.
     // @ts-expect-error GetIcebergStatus has no handler
     const missing: SimHandlers = {

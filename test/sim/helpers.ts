@@ -27,7 +27,12 @@ export interface Reply {
 }
 
 /** Posts a Connect unary call (JSON) to the simulated server. */
-export async function call(server: SimServer, op: OperationName, body: unknown = {}, init: { headers?: Record<string, string>; method?: string; raw?: string } = {}): Promise<Reply> {
+export async function call(
+  server: SimServer,
+  op: OperationName,
+  body: unknown = {},
+  init: { headers?: Record<string, string>; method?: string; raw?: string } = {},
+): Promise<Reply> {
   const res = await fetch(server.baseUrl + operationPath(op, server.servicePrefix), {
     method: init.method ?? 'POST',
     headers: { 'content-type': 'application/json', 'connect-protocol-version': '1', ...init.headers },
@@ -95,7 +100,8 @@ export function wireProblems(schema: MessageSchema, json: unknown, path = '', ba
     if (spec.presence === 'always' && !Object.hasOwn(o, name)) bad.push(`${p} missing`);
     if (o[name] !== undefined) checkValue(spec.type, o[name], p, bad);
   }
-  for (const k of Object.keys(o)) if (!Object.hasOwn(schema.fields, k)) bad.push(`${path}.${k} is not a field of ${schema.name}`);
+  for (const k of Object.keys(o))
+    if (!Object.hasOwn(schema.fields, k)) bad.push(`${path}.${k} is not a field of ${schema.name}`);
   return bad;
 }
 

@@ -52,10 +52,18 @@ describe('the simulated server speaks Connect like a real one', () => {
       expect({ status: r.status, code: r.json?.code }, JSON.stringify(init)).toEqual({ status, code });
       expect(r.json?.message).toMatch(message);
     }
-    const missing = await fetch(`${sim.baseUrl}/acme.core.admin.v2.ClusterService/ListTopics`, { method: 'POST', headers: { 'content-type': 'application/json', 'connect-protocol-version': '1' }, body: '{}' });
+    const missing = await fetch(`${sim.baseUrl}/acme.core.admin.v2.ClusterService/ListTopics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'connect-protocol-version': '1' },
+      body: '{}',
+    });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: 'unimplemented' });
-    const wrongPrefix = await fetch(sim.baseUrl + operationPath('GetUpgradeStatus'), { method: 'POST', headers: { 'content-type': 'application/json', 'connect-protocol-version': '1' }, body: '{}' });
+    const wrongPrefix = await fetch(sim.baseUrl + operationPath('GetUpgradeStatus'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'connect-protocol-version': '1' },
+      body: '{}',
+    });
     expect(wrongPrefix.status).toBe(404);
   });
 
@@ -89,15 +97,35 @@ describe('the simulated server speaks Connect like a real one', () => {
 
 describe('authentication, timeouts and a down broker', () => {
   it('basic and bearer: unauthenticated when missing or wrong, permission_denied without superuser', async () => {
-    const basic = await startSimServer({ seed: 1, connections: 5, clock: 'manual', auth: { kind: 'basic', username: 'admin', password: 's3cret' } });
-    const bearer = await startSimServer({ seed: 1, connections: 5, clock: 'manual', auth: { kind: 'bearer', token: 'tok', superuser: false } });
+    const basic = await startSimServer({
+      seed: 1,
+      connections: 5,
+      clock: 'manual',
+      auth: { kind: 'basic', username: 'admin', password: 's3cret' },
+    });
+    const bearer = await startSimServer({
+      seed: 1,
+      connections: 5,
+      clock: 'manual',
+      auth: { kind: 'bearer', token: 'tok', superuser: false },
+    });
     try {
       const b64 = (s: string) => Buffer.from(s).toString('base64');
       expect((await call(basic, 'GetUpgradeStatus')).json?.code).toBe('unauthenticated');
-      expect((await call(basic, 'GetUpgradeStatus', {}, { headers: { authorization: `Basic ${b64('admin:nope')}` } })).status).toBe(401);
-      expect((await call(basic, 'GetUpgradeStatus', {}, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(401);
-      expect((await call(basic, 'GetUpgradeStatus', {}, { headers: { authorization: `Basic ${b64('admin:s3cret')}` } })).status).toBe(200);
-      expect((await call(bearer, 'GetUpgradeStatus', {}, { headers: { authorization: 'Bearer wrong' } })).json?.code).toBe('unauthenticated');
+      expect(
+        (await call(basic, 'GetUpgradeStatus', {}, { headers: { authorization: `Basic ${b64('admin:nope')}` } }))
+          .status,
+      ).toBe(401);
+      expect((await call(basic, 'GetUpgradeStatus', {}, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(
+        401,
+      );
+      expect(
+        (await call(basic, 'GetUpgradeStatus', {}, { headers: { authorization: `Basic ${b64('admin:s3cret')}` } }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await call(bearer, 'GetUpgradeStatus', {}, { headers: { authorization: 'Bearer wrong' } })).json?.code,
+      ).toBe('unauthenticated');
       const denied = await call(bearer, 'GetUpgradeStatus', {}, { headers: { authorization: 'Bearer tok' } });
       expect({ status: denied.status, code: denied.json?.code }).toEqual({ status: 403, code: 'permission_denied' });
     } finally {
@@ -107,7 +135,10 @@ describe('authentication, timeouts and a down broker', () => {
   });
 
   it('honours Connect-Timeout-Ms with deadline_exceeded', async () => {
-    const scenario = parseScenario('name: slow\nevents:\n  - { at: 0s, kind: api_fault, fault: slow, delay: 2s, operations: [GetUpgradeStatus] }\n', 'slow');
+    const scenario = parseScenario(
+      'name: slow\nevents:\n  - { at: 0s, kind: api_fault, fault: slow, delay: 2s, operations: [GetUpgradeStatus] }\n',
+      'slow',
+    );
     const sim = await startSimServer({ seed: 1, connections: 5, clock: 'manual', scenario });
     try {
       const r = await call(sim, 'GetUpgradeStatus', {}, { headers: { 'connect-timeout-ms': '50' } });
@@ -119,7 +150,10 @@ describe('authentication, timeouts and a down broker', () => {
   });
 
   it('stops answering while the broker being asked is down', async () => {
-    const scenario = parseScenario('name: down\nevents:\n  - { at: 60s, kind: broker_down, broker: 0, duration: 60s }\n', 'down');
+    const scenario = parseScenario(
+      'name: down\nevents:\n  - { at: 60s, kind: broker_down, broker: 0, duration: 60s }\n',
+      'down',
+    );
     const sim = await startSimServer({ seed: 1, connections: 5, clock: 'manual', scenario });
     try {
       expect((await call(sim, 'GetUpgradeStatus')).status).toBe(200);

@@ -46,8 +46,12 @@ async function refreshTimes(url: string): Promise<bigint[]> {
     headers: { 'content-type': 'application/json', 'connect-protocol-version': '1' },
     body: JSON.stringify({ shadowLinkName: 'dr-primary' }),
   });
-  const body = (await res.json()) as { shadowTopics: { status: { partitionInformation: { sourceLastUpdatedTimestamp: string }[] } }[] };
-  return body.shadowTopics.flatMap((t) => t.status.partitionInformation.map((p) => parseTimestamp(p.sourceLastUpdatedTimestamp)));
+  const body = (await res.json()) as {
+    shadowTopics: { status: { partitionInformation: { sourceLastUpdatedTimestamp: string }[] } }[];
+  };
+  return body.shadowTopics.flatMap((t) =>
+    t.status.partitionInformation.map((p) => parseTimestamp(p.sourceLastUpdatedTimestamp)),
+  );
 }
 
 describe('the simulated world start', () => {
@@ -93,16 +97,28 @@ describe('the simulated world start', () => {
       }
     };
     const fixed = join(dir, 'fixed.db');
-    expect(await runCli(['--db', fixed, 'collect', '--simulate', 'quiet', '--for', '30s', '--connections', '5'], memoryIo({ cwd: dir, now: () => WALL }))).toBe(0);
+    expect(
+      await runCli(
+        ['--db', fixed, 'collect', '--simulate', 'quiet', '--for', '30s', '--connections', '5'],
+        memoryIo({ cwd: dir, now: () => WALL }),
+      ),
+    ).toBe(0);
     expect(first(fixed)).toBe(parseTimestamp('2026-01-01T00:00:00Z'));
     const chosen = join(dir, 'chosen.db');
     const io = memoryIo({ cwd: dir, now: () => WALL });
-    expect(await runCli(['--db', chosen, 'collect', '--simulate', 'quiet', '--for', '30s', '--connections', '5', '--start', '-30s'], io)).toBe(0);
+    expect(
+      await runCli(
+        ['--db', chosen, 'collect', '--simulate', 'quiet', '--for', '30s', '--connections', '5', '--start', '-30s'],
+        io,
+      ),
+    ).toBe(0);
     // the first poll is the first cron firing at or after the start (every 30 s by default)
     const start = BigInt(WALL - 30_000) * 1_000_000n;
     expect(first(chosen) >= start && first(chosen) < start + 30_000_000_000n).toBe(true);
     const bad = memoryIo({ cwd: dir });
-    expect(await runCli(['--db', join(dir, 'x.db'), 'collect', '--base-url', 'http://127.0.0.1:1', '--start', 'now'], bad)).toBe(2);
+    expect(
+      await runCli(['--db', join(dir, 'x.db'), 'collect', '--base-url', 'http://127.0.0.1:1', '--start', 'now'], bad),
+    ).toBe(2);
     expect(bad.err()).toContain('--start needs --simulate');
   });
 });

@@ -42,7 +42,10 @@ describe('every answer follows the wire rules', () => {
   it('writes the epoch for unset timestamps and leaves unset Iceberg offsets out', () => {
     const w = createWorld({ seed: 3, connections: 300 });
     w.advanceBy(600);
-    const text = encodeAnswer('ListKafkaConnections', w.answer('ListKafkaConnections', { filter: '', orderBy: '', pageSize: 0 }) as never);
+    const text = encodeAnswer(
+      'ListKafkaConnections',
+      w.answer('ListKafkaConnections', { filter: '', orderBy: '', pageSize: 0 }) as never,
+    );
     const conns = JSON.parse(text).connections as { state: string; closeTime: string }[];
     expect(conns.some((c) => c.state === 'KAFKA_CONNECTION_STATE_CLOSED')).toBe(true);
     for (const c of conns) {
@@ -70,7 +73,12 @@ describe('every answer follows the wire rules', () => {
 
   it('writes apiVersions with decimal string keys', () => {
     const w = createWorld({ seed: 9, connections: 50 });
-    const c = JSON.parse(encodeAnswer('ListKafkaConnections', w.answer('ListKafkaConnections', { filter: '', orderBy: '', pageSize: 0 }) as never)).connections[0];
+    const c = JSON.parse(
+      encodeAnswer(
+        'ListKafkaConnections',
+        w.answer('ListKafkaConnections', { filter: '', orderBy: '', pageSize: 0 }) as never,
+      ),
+    ).connections[0];
     expect(Object.keys(c.apiVersions).every((k) => /^[0-9]+$/.test(k))).toBe(true);
   });
 

@@ -118,8 +118,15 @@ describe('connection changes', () => {
 
 describe('entity targets', () => {
   it('opens the view of an event entity, with a connections filter where it names some', () => {
-    expect(entityTarget('shadow-topic/dr/orders', 'shadow.lag-growing')).toEqual({ kind: 'shadow-topic', link: 'dr', topic: 'orders' });
-    expect(entityTarget('task/dr/source_topic_sync/1/0', 'shadow.task-state')).toEqual({ kind: 'shadow-link', link: 'dr' });
+    expect(entityTarget('shadow-topic/dr/orders', 'shadow.lag-growing')).toEqual({
+      kind: 'shadow-topic',
+      link: 'dr',
+      topic: 'orders',
+    });
+    expect(entityTarget('task/dr/source_topic_sync/1/0', 'shadow.task-state')).toEqual({
+      kind: 'shadow-link',
+      link: 'dr',
+    });
     expect(entityTarget('broker/2', 'upgrade.member-down')).toEqual({ kind: 'upgrade' });
     expect(entityTarget('broker/2', 'connections.broker-drop')).toEqual({ kind: 'connections' });
     expect(entityTarget('iceberg-catalog/cluster', 'iceberg.catalog-unreachable')).toEqual({ kind: 'iceberg' });
@@ -136,14 +143,26 @@ describe('entity targets', () => {
 
 describe('export, theme, help', () => {
   it('writes CSV safely and JSON with int64 values as strings', () => {
-    expect(exportText({ format: 'csv', header: ['A', 'B'], rows: [['1', 'x,y'], ['=cmd', 'z']] })).toBe('A,B\r\n1,"x,y"\r\n\'=cmd,z\r\n');
+    expect(
+      exportText({
+        format: 'csv',
+        header: ['A', 'B'],
+        rows: [
+          ['1', 'x,y'],
+          ['=cmd', 'z'],
+        ],
+      }),
+    ).toBe('A,B\r\n1,"x,y"\r\n\'=cmd,z\r\n');
     expect(exportText({ format: 'json', data: { n: 12345678901234567890n } })).toContain('"12345678901234567890"');
     expect(viewSlug({ kind: 'shadow-topic', link: 'dr', topic: 'a/b' })).toBe('shadow-topic-dr-a_b');
   });
 
   it('writes API rows in the API JSON form: fields absent on the wire stay absent, literals kept as sent', () => {
     const row = { name: 'dr', uid: '', $absent: ['uid'] };
-    const text = exportText({ format: 'json', data: { link: encodeRow('shadow-links', row), n: new JsonNumber('1e400'), gone: undefined } });
+    const text = exportText({
+      format: 'json',
+      data: { link: encodeRow('shadow-links', row), n: new JsonNumber('1e400'), gone: undefined },
+    });
     expect(text).not.toContain('$absent');
     expect(text).not.toContain('"uid"');
     expect(text).toContain('"name": "dr"');
@@ -167,7 +186,11 @@ describe('export, theme, help', () => {
       expect(text).toContain(b.keys[0] === ' ' ? 'space' : b.keys[0]);
     }
     expect(text).toContain('counters moving');
-    expect(helpLines('overview').map((l) => l.map((s) => s.text).join('')).join('\n')).not.toContain('filter rows');
+    expect(
+      helpLines('overview')
+        .map((l) => l.map((s) => s.text).join(''))
+        .join('\n'),
+    ).not.toContain('filter rows');
   });
 });
 
@@ -184,7 +207,12 @@ describe('fitting 80 columns', () => {
 
   it('wraps help texts under their first line instead of cutting them', async () => {
     const { wrapText } = await import('../../src/tui/components/HelpView.tsx');
-    expect(wrapText('go to a time, as on the command line', 12)).toEqual(['go to a', 'time, as on', 'the command', 'line']);
+    expect(wrapText('go to a time, as on the command line', 12)).toEqual([
+      'go to a',
+      'time, as on',
+      'the command',
+      'line',
+    ]);
     const text = helpLines('timeline', 40).map((l) => l.map((s) => s.text).join(''));
     for (const l of text) expect(Array.from(l).length, l).toBeLessThanOrEqual(40);
     expect(text.join('\n')).toContain('RFC 3339');

@@ -68,7 +68,11 @@ describe('view stack', () => {
   });
 
   it('open-at moves the time cursor and opens the entity', () => {
-    const s = reduceApp(initialState(INSTANTS), { type: 'open-at', at: T(65), view: { kind: 'shadow-link', link: 'dr' } });
+    const s = reduceApp(initialState(INSTANTS), {
+      type: 'open-at',
+      at: T(65),
+      view: { kind: 'shadow-link', link: 'dr' },
+    });
     expect(cursorInstant(s.cursor)).toBe(T(60));
     expect(topEntry(s).view).toEqual({ kind: 'shadow-link', link: 'dr' });
   });
@@ -182,11 +186,16 @@ describe('prompt', () => {
     expect(resolveViewName('x')).toBeUndefined();
     expect(completeViewName('')).toContain('iceberg');
     expect(completeLastWord('state = OPEN AND cli', fieldPaths('connections')).text).toBe('state = OPEN AND client_');
-    expect(completeLastWord('authentication_info.user_p', fieldPaths('connections')).text).toBe('authentication_info.user_principal');
+    expect(completeLastWord('authentication_info.user_p', fieldPaths('connections')).text).toBe(
+      'authentication_info.user_principal',
+    );
   });
 
   it('checks filters with the error position shifted past the `!`', () => {
-    expect(checkFilterText('node_id = 2', 'connections')).toMatchObject({ ok: true, filter: { expr: 'node_id = 2', negate: false } });
+    expect(checkFilterText('node_id = 2', 'connections')).toMatchObject({
+      ok: true,
+      filter: { expr: 'node_id = 2', negate: false },
+    });
     const bad = checkFilterText('!nod_id = 2', 'connections');
     expect(bad.ok).toBe(false);
     if (!bad.ok) {

@@ -41,7 +41,9 @@ class FakeIn extends EventEmitter {
   unref(): void {}
 }
 
-async function browse(keys: (input: FakeIn, abort: AbortController, out: FakeOut) => Promise<void>): Promise<{ out: FakeOut; input: FakeIn }> {
+async function browse(
+  keys: (input: FakeIn, abort: AbortController, out: FakeOut) => Promise<void>,
+): Promise<{ out: FakeOut; input: FakeIn }> {
   const db = await demoDatabase();
   const out = new FakeOut();
   const input = new FakeIn();

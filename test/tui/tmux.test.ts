@@ -20,12 +20,14 @@ function unavailable(): string | undefined {
   if (spawnSync('tmux', ['-V']).status !== 0) return 'tmux is not installed (apt-get install -y tmux)';
   if (!existsSync(BIN)) return `${BIN} is missing (npm run build)`;
   const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).stdout ?? '';
-  if (!/^\s+browse\b/m.test(help)) return `the built CLI (${BIN}) has no browse command yet (register it, then npm run build)`;
+  if (!/^\s+browse\b/m.test(help))
+    return `the built CLI (${BIN}) has no browse command yet (register it, then npm run build)`;
   return undefined;
 }
 
 const reason = unavailable();
-if (reason !== undefined) process.stderr.write(`\n⚠ NOTICE: the scripted tmux sessions of flightrec browse are SKIPPED: ${reason}\n\n`);
+if (reason !== undefined)
+  process.stderr.write(`\n⚠ NOTICE: the scripted tmux sessions of flightrec browse are SKIPPED: ${reason}\n\n`);
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -46,7 +48,23 @@ class Terminal {
 
   start(command: string, cwd: string): void {
     // CI=true always: ink renders only the final frame under CI unless the browser forces live rendering
-    const r = this.#tmux('new-session', '-d', '-s', SESSION, '-x', String(this.columns), '-y', String(this.rows), '-c', cwd, '-e', 'TERM=xterm-256color', '-e', 'CI=true', command);
+    const r = this.#tmux(
+      'new-session',
+      '-d',
+      '-s',
+      SESSION,
+      '-x',
+      String(this.columns),
+      '-y',
+      String(this.rows),
+      '-c',
+      cwd,
+      '-e',
+      'TERM=xterm-256color',
+      '-e',
+      'CI=true',
+      command,
+    );
     if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
   }
 
@@ -86,7 +104,8 @@ function paneLines(s: string): string[] {
 /** What every frame of the browser must satisfy at any size. */
 function expectUsable(s: string, columns: number, view: string): void {
   const ls = paneLines(s);
-  for (const l of ls) expect(Array.from(l).length, `${view}: line longer than ${columns}: ${l}`).toBeLessThanOrEqual(columns);
+  for (const l of ls)
+    expect(Array.from(l).length, `${view}: line longer than ${columns}: ${l}`).toBeLessThanOrEqual(columns);
   const footer = ls[ls.length - 1] ?? '';
   expect(footer, `${view}: footer`).toContain('q quit');
   expect(footer, `${view}: footer`).toContain('? help');
@@ -133,7 +152,8 @@ async function visitEveryView(t: Terminal): Promise<void> {
   // a past cursor: the lag sparklines have no gaps
   t.keys('{');
   s = await t.waitFor(/poll 3\d\/41/);
-  for (const spark of s.match(/[▁▂▃▄▅▆▇█][▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]/g) ?? []) expect(spark, 'sparkline gap').not.toContain(' ');
+  for (const spark of s.match(/[▁▂▃▄▅▆▇█][▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]/g) ?? [])
+    expect(spark, 'sparkline gap').not.toContain(' ');
   t.keys('T');
 
   t.keys(':upgrade', 'Enter');
@@ -168,48 +188,54 @@ async function visitEveryView(t: Terminal): Promise<void> {
   await t.waitFor('overview › diff');
 }
 
-describe.skipIf(reason !== undefined)(`browse in a real terminal (tmux)${reason === undefined ? '' : ` — SKIPPED: ${reason}`}`, () => {
-  const terminals: Terminal[] = [];
-  const dirs: string[] = [];
-  afterAll(() => {
-    for (const t of terminals) t.stop();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
+describe.skipIf(reason !== undefined)(
+  `browse in a real terminal (tmux)${reason === undefined ? '' : ` — SKIPPED: ${reason}`}`,
+  () => {
+    const terminals: Terminal[] = [];
+    const dirs: string[] = [];
+    afterAll(() => {
+      for (const t of terminals) t.stop();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    });
 
-  for (const [columns, rows] of [
-    [80, 24],
-    [160, 45],
-  ] as const) {
-    it(`is usable at ${columns}×${rows}: every view fits, keeps q quit and ? help, whole headers and units`, async () => {
-      const db = await demoDatabase();
-      const t = new Terminal(columns, rows);
+    for (const [columns, rows] of [
+      [80, 24],
+      [160, 45],
+    ] as const) {
+      it(`is usable at ${columns}×${rows}: every view fits, keeps q quit and ? help, whole headers and units`, async () => {
+        const db = await demoDatabase();
+        const t = new Terminal(columns, rows);
+        terminals.push(t);
+        t.start(
+          `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} browse --db ${JSON.stringify(db)}; echo "EXITED=$?"; sleep 30`,
+          ROOT,
+        );
+        await visitEveryView(t);
+        t.keys('q');
+        const s = await t.waitFor('EXITED=0');
+        // the alternate screen is gone: the shell's pane no longer shows the browser
+        expect(s).not.toContain('overview › diff');
+      }, 120_000);
+    }
+
+    it('npm start on a terminal: the browser opens at the worst incident, selected, with the time keys; q prints what to try next', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'flightrec-demo-tty-'));
+      dirs.push(dir);
+      const t = new Terminal(80, 24);
       terminals.push(t);
-      t.start(`${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} browse --db ${JSON.stringify(db)}; echo "EXITED=$?"; sleep 30`, ROOT);
-      await visitEveryView(t);
+      t.start(`${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} demo; echo "EXITED=$?"; sleep 30`, dir);
+      // the recording: one progress line redrawn in place, not a line per poll
+      let s = await t.waitFor(/simulated \d+m\d\ds\/25m00s · \d+ polls/, 60_000);
+      expect(s).not.toMatch(/GetShadowTopic ok/);
+      s = await t.waitFor('overview › timeline', 90_000);
+      const selected = paneLines(s).find((l) => l.startsWith('›')) ?? '';
+      expect(selected).toMatch(/^›✖ \d\d:\d\d:\d\d +(error +)?connections\.broker-em.* broker\/2 /);
+      expect(s).toContain('worst incident · [ ] one poll  { } ten polls  t go to a time  T latest');
+      expectUsable(s, 80, 'demo');
       t.keys('q');
-      const s = await t.waitFor('EXITED=0');
-      // the alternate screen is gone: the shell's pane no longer shows the browser
-      expect(s).not.toContain('overview › diff');
-    }, 120_000);
-  }
-
-  it('npm start on a terminal: the browser opens at the worst incident, selected, with the time keys; q prints what to try next', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flightrec-demo-tty-'));
-    dirs.push(dir);
-    const t = new Terminal(80, 24);
-    terminals.push(t);
-    t.start(`${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} demo; echo "EXITED=$?"; sleep 30`, dir);
-    // the recording: one progress line redrawn in place, not a line per poll
-    let s = await t.waitFor(/simulated \d+m\d\ds\/25m00s · \d+ polls/, 60_000);
-    expect(s).not.toMatch(/GetShadowTopic ok/);
-    s = await t.waitFor('overview › timeline', 90_000);
-    const selected = paneLines(s).find((l) => l.startsWith('›')) ?? '';
-    expect(selected).toMatch(/^›✖ \d\d:\d\d:\d\d +(error +)?connections\.broker-em.* broker\/2 /);
-    expect(s).toContain('worst incident · [ ] one poll  { } ten polls  t go to a time  T latest');
-    expectUsable(s, 80, 'demo');
-    t.keys('q');
-    s = await t.waitFor('EXITED=0');
-    expect(s).toContain('What to try next:');
-    expect(s).toContain('npx flightrec --db flightrec-demo.db browse --incident');
-  }, 150_000);
-});
+      s = await t.waitFor('EXITED=0');
+      expect(s).toContain('What to try next:');
+      expect(s).toContain('npx flightrec --db flightrec-demo.db browse --incident');
+    }, 150_000);
+  },
+);

@@ -21,7 +21,14 @@ describe('browse on a recorded incident', () => {
     expect(f).toContain('cluster sim');
     expect(f).toContain('db demo.db');
     expect(cursorLine(f)).toMatch(/at 2026-01-01T00:20:00Z {2}poll 41\/41 \(latest\)/);
-    for (const op of ['ListKafkaConnections', 'GetShadowLink', 'ListShadowTopics', 'GetShadowTopic', 'GetUpgradeStatus', 'GetIcebergStatus']) {
+    for (const op of [
+      'ListKafkaConnections',
+      'GetShadowLink',
+      'ListShadowTopics',
+      'GetShadowTopic',
+      'GetUpgradeStatus',
+      'GetIcebergStatus',
+    ]) {
       // every poll is on the cursor's day: the time of day is enough
       expect(f).toMatch(new RegExp(`✓ ${op} +00:20:00 `));
     }
@@ -48,7 +55,9 @@ describe('browse on a recorded incident', () => {
     await b.press('g');
     const first = selectedRow(b.frame());
     await b.press('j', 'j');
-    expect(lines(b.frame()).findIndex((l) => l.startsWith('›'))).toBe(lines(b.frame()).indexOf(first.replace('›', ' ')) + 2);
+    expect(lines(b.frame()).findIndex((l) => l.startsWith('›'))).toBe(
+      lines(b.frame()).indexOf(first.replace('›', ' ')) + 2,
+    );
     await b.press(KEY.pgdn);
     await b.press('G');
     const last = b.frame();

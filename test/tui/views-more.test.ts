@@ -142,7 +142,14 @@ describe('browse: follow, safety, no colour', () => {
         scheduledAt: at,
         startedAt: at,
         endedAt: at + 1_000_000n,
-        outcome: { ok: false, code: 'unavailable', kind: 'connect', httpStatus: 503, message: 'down for the test', bytes: 0 },
+        outcome: {
+          ok: false,
+          code: 'unavailable',
+          kind: 'connect',
+          httpStatus: 503,
+          message: 'down for the test',
+          bytes: 0,
+        },
       });
       writer.close();
       await tick(150);

@@ -89,7 +89,10 @@ export function interpretAnswer<N extends OperationName>(
   } catch (err) {
     if (err instanceof ValidationError) {
       const message = `answer does not match the ${ctx.operation} schema: ${err.message}`;
-      return { ok: false, error: failure(answer, ctx, { kind: 'invalid_answer', code: 'internal', message, path: err.path }) };
+      return {
+        ok: false,
+        error: failure(answer, ctx, { kind: 'invalid_answer', code: 'internal', message, path: err.path }),
+      };
     }
     const why = err instanceof JsonSyntaxError ? err.message : `cannot decode: ${String(err)}`;
     const what = answer.body.length === 0 ? 'answer body is empty' : `answer is not valid JSON: ${why}`;
@@ -100,7 +103,12 @@ export function interpretAnswer<N extends OperationName>(
 /** The CallError of an answer larger than maxAnswerBytes (its first bytes are kept; `size`: bytes read or declared). */
 export function oversizeError(answer: ReceivedAnswer, ctx: AnswerContext, limit: number, size?: number): CallError {
   const message = `answer exceeds the limit of ${limit} bytes (maxAnswerBytes); reading stopped`;
-  return failure(answer, ctx, { kind: 'protocol', code: 'resource_exhausted', message, ...(size === undefined ? {} : { size }) });
+  return failure(answer, ctx, {
+    kind: 'protocol',
+    code: 'resource_exhausted',
+    message,
+    ...(size === undefined ? {} : { size }),
+  });
 }
 
 function mib(bytes: number): string {
@@ -116,13 +124,19 @@ function errorAnswer(answer: ReceivedAnswer, ctx: AnswerContext): CallError {
     const known = isConnectCode(parsed.code);
     const serverMessage = parsed.message !== '' ? parsed.message : `${parsed.code} with no message`;
     // details deeper than the readers parse back stay in the raw body only
-    const tooDeep = parsed.details.length > 0 && answer.body.length > 2 * MAX_JSON_DEPTH && jsonDepth(answer.body, MAX_JSON_DEPTH + 2) > MAX_JSON_DEPTH + 2;
+    const tooDeep =
+      parsed.details.length > 0 &&
+      answer.body.length > 2 * MAX_JSON_DEPTH &&
+      jsonDepth(answer.body, MAX_JSON_DEPTH + 2) > MAX_JSON_DEPTH + 2;
     const note = tooDeep ? ` (details nested deeper than ${MAX_JSON_DEPTH} levels: kept in the raw body only)` : '';
     return new CallError({
       operation: ctx.operation,
       kind: 'connect',
       code: isConnectCode(parsed.code) ? parsed.code : 'unknown',
-      message: ctx.redactor.text(known ? serverMessage : `unrecognised code ${JSON.stringify(parsed.code)}: ${serverMessage}`) + note,
+      message:
+        ctx.redactor.text(
+          known ? serverMessage : `unrecognised code ${JSON.stringify(parsed.code)}: ${serverMessage}`,
+        ) + note,
       details: tooDeep ? [] : ctx.redactor.deep(parsed.details),
       httpStatus: answer.status,
       elapsedMs: ctx.elapsedMs,

@@ -1,7 +1,13 @@
 /** The Connect (protocol v1, JSON) client of the admin API v2, built on undici. */
 import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
-import { isOperationName, operationPath, type OperationName, type RequestOf, type ResponseOf } from '../schema/operations.ts';
+import {
+  isOperationName,
+  operationPath,
+  type OperationName,
+  type RequestOf,
+  type ResponseOf,
+} from '../schema/operations.ts';
 import { operationCodecs } from '../wire/answers.ts';
 import { interpretAnswer, oversizeError, type ReceivedAnswer } from './answer.ts';
 import { BODY_PREFIX_BYTES, CallError } from './call-error.ts';
@@ -68,7 +74,12 @@ async function readLimited(res: Dispatcher.ResponseData, limit: number): Promise
       chunks.push(chunk);
       res.body.destroy();
       // an oversize answer is incomplete anyway: keep only its head for the error
-      return { ...base, body: Buffer.concat(chunks, Math.min(total + chunk.length, BODY_PREFIX_BYTES)), oversize: true, size: total + chunk.length };
+      return {
+        ...base,
+        body: Buffer.concat(chunks, Math.min(total + chunk.length, BODY_PREFIX_BYTES)),
+        oversize: true,
+        size: total + chunk.length,
+      };
     }
     chunks.push(chunk);
     total += chunk.length;
@@ -171,8 +182,14 @@ export class ConnectClient {
       });
       state.httpStatus = res.statusCode;
       const received = await readLimited(res, this.#opts.maxAnswerBytes);
-      const ctx = { operation: op, elapsedMs: now() - start, redactor: this.#redactor, maxParseBytes: this.#opts.maxParseBytes };
-      if (received.oversize) return { ok: false, error: oversizeError(received, ctx, this.#opts.maxAnswerBytes, received.size) };
+      const ctx = {
+        operation: op,
+        elapsedMs: now() - start,
+        redactor: this.#redactor,
+        maxParseBytes: this.#opts.maxParseBytes,
+      };
+      if (received.oversize)
+        return { ok: false, error: oversizeError(received, ctx, this.#opts.maxAnswerBytes, received.size) };
       const result = interpretAnswer(received, ctx);
       if (!result.ok) return result;
       return {

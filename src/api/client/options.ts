@@ -140,7 +140,9 @@ export function resolveOptions(options: ConnectClientOptions): ResolvedOptions {
 // eslint-disable-next-line no-control-regex -- finds control characters to refuse them
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-function resolveAuth(auth: ClientAuth | undefined): Pick<ResolvedOptions, 'authorization' | 'authDescription' | 'secretNeedles'> {
+function resolveAuth(
+  auth: ClientAuth | undefined,
+): Pick<ResolvedOptions, 'authorization' | 'authDescription' | 'secretNeedles'> {
   if (auth === undefined) return { authDescription: 'none', secretNeedles: [] };
   if (auth.kind === 'basic') {
     if (!(auth.password instanceof Secret)) throw new ClientConfigError('auth.password must be a Secret');

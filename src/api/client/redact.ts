@@ -62,7 +62,9 @@ export class Redactor {
     // a padded base64 form is found through its unpadded one (one scan less per body); the
     // longest forms are replaced first, so `user:secret` forms go whole
     const all = new Set(needles.filter((x) => x.length > 0));
-    this.#needles = [...all].filter((n) => !(n.endsWith('=') && all.has(n.replace(/=+$/, '')))).sort((a, b) => b.length - a.length);
+    this.#needles = [...all]
+      .filter((n) => !(n.endsWith('=') && all.has(n.replace(/=+$/, ''))))
+      .sort((a, b) => b.length - a.length);
     this.#needleBytes = this.#needles.map((n) => Buffer.from(n, 'utf8'));
     this.#padded = this.#needles.some((n) => /^[A-Za-z0-9+/_-]+$/.test(n));
   }
@@ -97,7 +99,9 @@ export class Redactor {
     if (this.#needles.length === 0) return value;
     const before = this.replaced;
     const root = { v: value as unknown };
-    const stack: { holder: Record<string, unknown> | unknown[]; key: string | number }[] = [{ holder: root as Record<string, unknown>, key: 'v' }];
+    const stack: { holder: Record<string, unknown> | unknown[]; key: string | number }[] = [
+      { holder: root as Record<string, unknown>, key: 'v' },
+    ];
     while (stack.length > 0) {
       const { holder, key } = stack.pop()!;
       const v = (holder as Record<string | number, unknown>)[key];

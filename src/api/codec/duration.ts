@@ -15,7 +15,10 @@ function abs(v: bigint): bigint {
 export function parseWireDuration(text: string): bigint {
   const m = WIRE_DURATION.exec(text);
   if (m === null) {
-    throw new CodecError('syntax', `invalid duration ${quoteForError(text)}: expected seconds with an "s" suffix, e.g. "1.500s"`);
+    throw new CodecError(
+      'syntax',
+      `invalid duration ${quoteForError(text)}: expected seconds with an "s" suffix, e.g. "1.500s"`,
+    );
   }
   const [, minus, secText = '0', fracText = ''] = m;
   const seconds = BigInt(secText);
@@ -45,8 +48,8 @@ export function formatWireDuration(nanos: bigint): string {
 const FILTER_UNITS: Record<string, bigint> = {
   ns: 1n,
   us: 1_000n,
-  'µs': 1_000n,
-  'μs': 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
   ms: 1_000_000n,
   s: NANOS_PER_SECOND,
   m: 60n * NANOS_PER_SECOND,
@@ -77,14 +80,17 @@ export function parseFilterDuration(text: string): bigint {
   while (pos < body.length) {
     FILTER_GROUP.lastIndex = pos;
     const m = FILTER_GROUP.exec(body);
-    if (m === null) fail(`unexpected ${quoteForError(body.slice(pos, pos + 1))} at position ${pos + (negative ? 1 : 0)}`);
+    if (m === null)
+      fail(`unexpected ${quoteForError(body.slice(pos, pos + 1))} at position ${pos + (negative ? 1 : 0)}`);
     const [group, intText = '', fracText = '', unit] = m as RegExpExecArray;
     if (unit === undefined) {
       const after = body.slice(pos + group.length);
       const unknown = /^[^0-9.]+/.exec(after)?.[0];
-      fail(unknown !== undefined
-        ? `unknown unit ${quoteForError(unknown)} (use ns, us, ms, s, m or h)`
-        : `missing unit after ${quoteForError(group)}`);
+      fail(
+        unknown !== undefined
+          ? `unknown unit ${quoteForError(unknown)} (use ns, us, ms, s, m or h)`
+          : `missing unit after ${quoteForError(group)}`,
+      );
     }
     const unitNanos = FILTER_UNITS[unit as string] as bigint;
     if (fracText.length > scale) {

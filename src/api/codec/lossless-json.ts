@@ -2,7 +2,8 @@
  * A parsed JSON value; integers beyond ±(2^53-1) are kept exactly as bigint, and any other number
  * literal a JS number would not give back as sent (`1e400`, `1.50`, `-0`, `1E5`) as a JsonNumber.
  */
-export type JsonValue = null | boolean | number | bigint | string | JsonNumber | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  null | boolean | number | bigint | string | JsonNumber | JsonValue[] | { [key: string]: JsonValue };
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -133,7 +134,13 @@ function scanJsonText(s: string): number {
       const first = i;
       while (isDigit(s.charCodeAt(i))) i++;
       const x = s.charCodeAt(i);
-      if (x === 0x2e || x === 0x65 || x === 0x45 || i - first > 15 || (c === 0x2d && i - first === 1 && s.charCodeAt(first) === 0x30)) {
+      if (
+        x === 0x2e ||
+        x === 0x65 ||
+        x === 0x45 ||
+        i - first > 15 ||
+        (c === 0x2d && i - first === 1 && s.charCodeAt(first) === 0x30)
+      ) {
         found = SLOW;
       }
       if (i === start) i++;
@@ -366,7 +373,14 @@ class LosslessParser {
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 const ESCAPES: Record<number, string> = {
-  0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t',
+  0x22: '"',
+  0x5c: '\\',
+  0x2f: '/',
+  0x62: '\b',
+  0x66: '\f',
+  0x6e: '\n',
+  0x72: '\r',
+  0x74: '\t',
 };
 
 /** UTF-8 without dropping a BOM: a body-level BOM is removed explicitly, never one inside a value. */
@@ -459,7 +473,8 @@ export function stringifyJson(value: JsonValue): string {
   sawJsonNumber = false;
   try {
     const text = JSON.stringify(value);
-    if (!sawJsonNumber && (text === undefined || text.length <= MAX_JSON_DEPTH || scanJsonText(text) !== DEEP)) return text;
+    if (!sawJsonNumber && (text === undefined || text.length <= MAX_JSON_DEPTH || scanJsonText(text) !== DEEP))
+      return text;
   } catch (err) {
     if (!(err instanceof TypeError) && !(err instanceof RangeError)) throw err;
   }

@@ -60,7 +60,12 @@ export function parseTimestamp(text: string): bigint {
   if (m === null) fail('expected RFC 3339 like 2025-09-01T10:22:54Z or 2025-09-01T12:22:54.5+02:00');
   const [, ys, mos, ds, hs, mis, ss, frac = '', zulu, sign, ohs, oms] = m as RegExpExecArray;
   const [year, month, day, hour, minute, second] = [ys, mos, ds, hs, mis, ss].map(Number) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   if (frac.length > 9) fail('more than 9 fraction digits');
   if (year < 1) fail('year 0000 is out of range (0001..9999)');
@@ -81,7 +86,11 @@ export function parseTimestamp(text: string): bigint {
   }
   const leap = second === 60;
   const wholeSeconds =
-    daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + (leap ? 59 : second) - offsetSeconds;
+    daysFromCivil(year, month, day) * SECONDS_PER_DAY +
+    hour * 3600 +
+    minute * 60 +
+    (leap ? 59 : second) -
+    offsetSeconds;
   const seconds = BigInt(wholeSeconds);
   if (seconds < MIN_SECONDS || seconds >= END_SECONDS) fail('instant out of range (0001-01-01 .. 9999-12-31 UTC)');
   const nanos = leap ? 999_999_999n : BigInt(frac.padEnd(9, '0'));

@@ -80,23 +80,24 @@ export type UnknownFields = Record<string, JsonValue>;
  */
 export type AbsentFields = readonly string[];
 
-type DecodedType<T> = T extends ScalarType<'string'>
-  ? string
-  : T extends ScalarType<'bool'>
-    ? boolean
-    : T extends ScalarType<'int32' | 'uint32'>
-      ? number
-      : T extends ScalarType<'int64' | 'uint64' | 'duration' | 'timestamp'>
-        ? bigint
-        : T extends EnumType<infer E>
-          ? EnumName<E>
-          : T extends MessageType<infer M>
-            ? Infer<M>
-            : T extends ListType<infer E>
-              ? DecodedType<E>[]
-              : T extends MapType<infer V>
-                ? Record<string, DecodedType<V>>
-                : never;
+type DecodedType<T> =
+  T extends ScalarType<'string'>
+    ? string
+    : T extends ScalarType<'bool'>
+      ? boolean
+      : T extends ScalarType<'int32' | 'uint32'>
+        ? number
+        : T extends ScalarType<'int64' | 'uint64' | 'duration' | 'timestamp'>
+          ? bigint
+          : T extends EnumType<infer E>
+            ? EnumName<E>
+            : T extends MessageType<infer M>
+              ? Infer<M>
+              : T extends ListType<infer E>
+                ? DecodedType<E>[]
+                : T extends MapType<infer V>
+                  ? Record<string, DecodedType<V>>
+                  : never;
 
 type AlwaysKeys<F> = { [K in keyof F]: F[K] extends FieldSpec<FieldType, 'always'> ? K : never }[keyof F];
 type OptionalKeys<F> = { [K in keyof F]: F[K] extends FieldSpec<FieldType, 'always'> ? never : K }[keyof F];
@@ -150,7 +151,11 @@ export const f = {
     keyKind: 'string' | 'int32',
     value: FieldSpec<T>,
     doc?: string,
-  ): FieldSpec<MapType<T>, 'always'> => ({ type: { kind: 'map', keyKind, value: value.type }, presence: 'always', doc }),
+  ): FieldSpec<MapType<T>, 'always'> => ({
+    type: { kind: 'map', keyKind, value: value.type },
+    presence: 'always',
+    doc,
+  }),
 };
 
 /** Marks a field as genuinely absent when unset. */

@@ -49,7 +49,7 @@ export const PollRow = message('PollRow', {
   message: f.string('error message, empty on success'),
   bytes: f.int64('answer size'),
   rowsReturned: f.int64(),
-  totalSize: f.uint64('the answer\'s totalSize'),
+  totalSize: f.uint64("the answer's totalSize"),
   fanoutCalls: f.int32(),
   coverage: f.string('"complete" or "truncated" (connections only)'),
 });
@@ -76,7 +76,13 @@ const resource = (
 /** Every resource, keyed by its command-line name. */
 export const RESOURCES = {
   connections: resource('connections', KafkaConnection, ['uid'], ['ListKafkaConnections'], 'Kafka client connections'),
-  'shadow-links': resource('shadow-links', ShadowLink, ['name'], ['GetShadowLink'], 'shadow links with configuration and status'),
+  'shadow-links': resource(
+    'shadow-links',
+    ShadowLink,
+    ['name'],
+    ['GetShadowLink'],
+    'shadow links with configuration and status',
+  ),
   'shadow-tasks': resource(
     'shadow-tasks',
     ShadowTaskRow,
@@ -99,7 +105,13 @@ export const RESOURCES = {
     'shadow topic partitions with lag',
   ),
   upgrade: resource('upgrade', UpgradeStatus, [], ['GetUpgradeStatus'], 'cluster upgrade-finalization state'),
-  'upgrade-members': resource('upgrade-members', MemberVersion, ['nodeId'], ['GetUpgradeStatus'], 'upgrade members and versions'),
+  'upgrade-members': resource(
+    'upgrade-members',
+    MemberVersion,
+    ['nodeId'],
+    ['GetUpgradeStatus'],
+    'upgrade members and versions',
+  ),
   'iceberg-topics': resource('iceberg-topics', IcebergTopic, ['topic'], ['GetIcebergStatus'], 'Iceberg topics'),
   'iceberg-partitions': resource(
     'iceberg-partitions',

@@ -226,12 +226,15 @@ function compileType(type: FieldType): ValueDecoder {
           ? raw + 0
           : decodeWireInt32(raw, 'uint32');
     case 'int64':
-      return (raw) => (typeof raw === 'string' && isShortDecimal(raw, true) ? BigInt(raw) : decodeWireInt64(raw, 'int64'));
+      return (raw) =>
+        typeof raw === 'string' && isShortDecimal(raw, true) ? BigInt(raw) : decodeWireInt64(raw, 'int64');
     case 'uint64':
-      return (raw) => (typeof raw === 'string' && isShortDecimal(raw, false) ? BigInt(raw) : decodeWireInt64(raw, 'uint64'));
+      return (raw) =>
+        typeof raw === 'string' && isShortDecimal(raw, false) ? BigInt(raw) : decodeWireInt64(raw, 'uint64');
     case 'duration':
       return (raw) => {
-        if (typeof raw !== 'string') throw new ValidationError('', `expected duration string, got ${describeValue(raw)}`);
+        if (typeof raw !== 'string')
+          throw new ValidationError('', `expected duration string, got ${describeValue(raw)}`);
         const fast = fastDuration(raw);
         return fast !== undefined ? fast : parseWireDuration(raw);
       };
@@ -240,7 +243,8 @@ function compileType(type: FieldType): ValueDecoder {
       let lastText = '';
       let lastValue = 0n;
       return (raw) => {
-        if (typeof raw !== 'string') throw new ValidationError('', `expected timestamp string, got ${describeValue(raw)}`);
+        if (typeof raw !== 'string')
+          throw new ValidationError('', `expected timestamp string, got ${describeValue(raw)}`);
         if (raw === lastText) return lastValue;
         const fast = fastTimestamp(raw);
         const v = fast !== undefined ? fast : parseTimestamp(raw);
@@ -414,7 +418,8 @@ function fastTimestamp(s: string): bigint | undefined {
   let frac = 0;
   for (let i = 20; i < 29; i++) frac = frac * 10 + digit(s, i);
   // written as positive checks so that NaN (a non-digit) fails them
-  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && hour <= 23 && minute <= 59 && second <= 59)) return undefined;
+  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && hour <= 23 && minute <= 59 && second <= 59))
+    return undefined;
   if (!(frac >= 0)) return undefined;
   const dim =
     month === 2

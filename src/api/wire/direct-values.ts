@@ -67,7 +67,16 @@ export function slotOf(type: FieldType): Slot {
   if (slot === undefined) {
     const maps = type.kind === 'map' && type.keyKind === 'int32' ? new IndexMapBuilders() : undefined;
     const reference = valueDecoderOf(type);
-    slot = { kind: kindOf(type), type, reference, cache: cacheOf(type), inner: undefined, record: undefined, maps, scratch: [] };
+    slot = {
+      kind: kindOf(type),
+      type,
+      reference,
+      cache: cacheOf(type),
+      inner: undefined,
+      record: undefined,
+      maps,
+      scratch: [],
+    };
     slots.set(type, slot);
   }
   return slot;

@@ -180,7 +180,14 @@ export function matchNull(c: JsonBytes): boolean {
 
 /** Bytes that can continue a number or a literal (true, false, null) of valid or invalid JSON. */
 function isScalarByte(x: number): boolean {
-  return (x >= 0x30 && x <= 0x39) || (x >= 0x61 && x <= 0x7a) || (x >= 0x41 && x <= 0x5a) || x === 0x2b || x === 0x2d || x === 0x2e;
+  return (
+    (x >= 0x30 && x <= 0x39) ||
+    (x >= 0x61 && x <= 0x7a) ||
+    (x >= 0x41 && x <= 0x5a) ||
+    x === 0x2b ||
+    x === 0x2d ||
+    x === 0x2e
+  );
 }
 
 /** Moves past the string at the position, escapes included. */

@@ -16,8 +16,10 @@ export class ValidationError extends Error {
 
   /** The same error one level further out (`segment` is `.name` or `[3]`). */
   within(segment: string): ValidationError {
-    const path = this.path === '' ? segment.replace(/^\./, '') : `${segment.replace(/^\./, '')}${this.path.startsWith('[') ? '' : '.'}${this.path}`;
+    const path =
+      this.path === ''
+        ? segment.replace(/^\./, '')
+        : `${segment.replace(/^\./, '')}${this.path.startsWith('[') ? '' : '.'}${this.path}`;
     return new ValidationError(path, this.reason);
   }
 }
-

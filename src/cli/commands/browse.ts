@@ -31,7 +31,10 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
   program
     .command('browse')
     .description('browse the recorded history interactively: views, time cursor, filters (needs a terminal)')
-    .option('--view <name>', 'start in this view: overview, connections, shadow-links, upgrade, iceberg, timeline, diff')
+    .option(
+      '--view <name>',
+      'start in this view: overview, connections, shadow-links, upgrade, iceberg, timeline, diff',
+    )
     .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, color: true }))
     .option('--incident', 'open the timeline at the worst incident (the error event with the widest impact), selected')
     .action(async (opts: BrowseOpts, cmd: Command) => {

@@ -41,24 +41,46 @@ export interface ClusterCheck {
 /** The link name asked for when none is configured: a not_found answer shows the operation is served. */
 export const PROBE_LINK = 'flightrec-check-no-such-link';
 
-function classify(op: OperationName, target: string, prefix: string, res: CallResult<unknown>, probeLink: boolean): Probe {
+function classify(
+  op: OperationName,
+  target: string,
+  prefix: string,
+  res: CallResult<unknown>,
+  probeLink: boolean,
+): Probe {
   const path = operationPath(op, prefix);
   if (res.ok) return { operation: op, target, path, status: 'answers', detail: 'answers' };
   const e = res.error;
-  const base = { operation: op, target, path, code: e.code, ...(e.httpStatus === undefined ? {} : { httpStatus: e.httpStatus }) };
+  const base = {
+    operation: op,
+    target,
+    path,
+    code: e.code,
+    ...(e.httpStatus === undefined ? {} : { httpStatus: e.httpStatus }),
+  };
   if (e.code === 'unimplemented' || (e.httpStatus === 404 && e.kind !== 'connect')) {
     return { ...base, status: 'not-served', detail: `the server does not serve ${path} (${e.httpStatus ?? e.code})` };
   }
   if (probeLink && e.kind === 'connect' && e.code === 'not_found') {
     return { ...base, status: 'answers', detail: `served (no link named ${PROBE_LINK}, as expected)` };
   }
-  if (e.code === 'unauthenticated') return { ...base, status: 'refused', detail: `authentication required or refused: ${e.message}` };
-  if (e.code === 'permission_denied') return { ...base, status: 'refused', detail: `not allowed (all six operations need superuser rights): ${e.message}` };
+  if (e.code === 'unauthenticated')
+    return { ...base, status: 'refused', detail: `authentication required or refused: ${e.message}` };
+  if (e.code === 'permission_denied')
+    return {
+      ...base,
+      status: 'refused',
+      detail: `not allowed (all six operations need superuser rights): ${e.message}`,
+    };
   if (e.code === 'failed_precondition' && /licen[cs]e/i.test(e.message)) {
     return { ...base, status: 'refused', detail: `no valid enterprise licence: ${e.message}` };
   }
   if (e.kind === 'transport') return { ...base, status: 'unreachable', detail: e.message };
-  return { ...base, status: 'failed', detail: `${e.code}${e.httpStatus === undefined ? '' : ` (HTTP ${e.httpStatus})`}: ${e.message}` };
+  return {
+    ...base,
+    status: 'failed',
+    detail: `${e.code}${e.httpStatus === undefined ? '' : ` (HTTP ${e.httpStatus})`}: ${e.message}`,
+  };
 }
 
 /** Probes every operation of one cluster through `client`, one call at a time. */
@@ -82,14 +104,26 @@ export async function probeCluster(cluster: ClusterConfig, client: AdminCaller):
   if (links === undefined) {
     await ask('GetShadowLink', { name: PROBE_LINK }, PROBE_LINK, true);
     for (const op of ['ListShadowTopics', 'GetShadowTopic'] as const) {
-      probes.push({ operation: op, target: '', path: operationPath(op, prefix), status: 'skipped', detail: 'no shadow link to ask about: name one with --link' });
+      probes.push({
+        operation: op,
+        target: '',
+        path: operationPath(op, prefix),
+        status: 'skipped',
+        detail: 'no shadow link to ask about: name one with --link',
+      });
     }
   }
   for (const link of links ?? []) {
     const got = await ask('GetShadowLink', { name: link.name }, link.name);
     if (!got.ok) {
       for (const op of ['ListShadowTopics', 'GetShadowTopic'] as const) {
-        probes.push({ operation: op, target: link.name, path: operationPath(op, prefix), status: 'skipped', detail: `link ${link.name} did not answer` });
+        probes.push({
+          operation: op,
+          target: link.name,
+          path: operationPath(op, prefix),
+          status: 'skipped',
+          detail: `link ${link.name} did not answer`,
+        });
       }
       continue;
     }
@@ -97,7 +131,13 @@ export async function probeCluster(cluster: ClusterConfig, client: AdminCaller):
     const served = listed.ok ? listed.value.shadowTopics.map((t) => t.name) : [];
     const topic = link.topics[0] ?? served[0];
     if (topic === undefined) {
-      probes.push({ operation: 'GetShadowTopic', target: link.name, path: operationPath('GetShadowTopic', prefix), status: 'skipped', detail: `link ${link.name} has no shadow topic` });
+      probes.push({
+        operation: 'GetShadowTopic',
+        target: link.name,
+        path: operationPath('GetShadowTopic', prefix),
+        status: 'skipped',
+        detail: `link ${link.name} has no shadow topic`,
+      });
     } else {
       await ask('GetShadowTopic', { shadowLinkName: link.name, name: topic }, `${link.name}/${topic}`);
     }
@@ -110,7 +150,8 @@ function summarize(cluster: ClusterConfig, probes: readonly Probe[], list: CallR
   const count = (s: ProbeStatus): number => asked.filter((p) => p.status === s).length;
   const prefix = cluster.servicePrefix;
   let prefixText: string;
-  if (count('unreachable') === asked.length) prefixText = `unknown: the server was not reached (${asked[0]?.detail ?? 'no call made'})`;
+  if (count('unreachable') === asked.length)
+    prefixText = `unknown: the server was not reached (${asked[0]?.detail ?? 'no call made'})`;
   else if (count('not-served') === asked.length) {
     prefixText =
       `NOT SERVED: every call answered 404 or unimplemented, so the server does not serve ${prefix}. ` +
@@ -119,16 +160,20 @@ function summarize(cluster: ClusterConfig, probes: readonly Probe[], list: CallR
     prefixText = `${prefix} is served, but ${count('not-served')} operation(s) answered 404 or unimplemented: the cluster's release may predate them (GetUpgradeStatus and GetIcebergStatus came in 26.2)`;
   } else prefixText = `${prefix}: served`;
   const auth = cluster.auth;
-  const who = auth.kind === 'basic' ? `basic as ${auth.username}` : auth.kind === 'bearer' ? 'bearer token' : 'none configured';
+  const who =
+    auth.kind === 'basic' ? `basic as ${auth.username}` : auth.kind === 'bearer' ? 'bearer token' : 'none configured';
   let authText: string;
-  if (asked.some((p) => p.code === 'unauthenticated')) authText = `${who}: REFUSED (401 unauthenticated)${auth.kind === 'none' ? ': the cluster requires credentials (--username, --token-env ...)' : ''}`;
-  else if (asked.some((p) => p.code === 'permission_denied')) authText = `${who}: accepted, but NOT ALLOWED (403): the user needs superuser rights`;
+  if (asked.some((p) => p.code === 'unauthenticated'))
+    authText = `${who}: REFUSED (401 unauthenticated)${auth.kind === 'none' ? ': the cluster requires credentials (--username, --token-env ...)' : ''}`;
+  else if (asked.some((p) => p.code === 'permission_denied'))
+    authText = `${who}: accepted, but NOT ALLOWED (403): the user needs superuser rights`;
   else if (count('answers') > 0) authText = `${who}: accepted`;
   else authText = `${who}: unknown (no operation answered)`;
   let licence: string;
   const listProbe = asked.find((p) => p.operation === 'ListKafkaConnections');
   if (list.ok) licence = 'valid (ListKafkaConnections answered)';
-  else if (listProbe?.status === 'refused' && listProbe.code === 'failed_precondition') licence = `MISSING: ${listProbe.detail}`;
+  else if (listProbe?.status === 'refused' && listProbe.code === 'failed_precondition')
+    licence = `MISSING: ${listProbe.detail}`;
   else licence = 'unknown (ListKafkaConnections did not answer)';
   return {
     cluster: cluster.name,

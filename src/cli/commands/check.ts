@@ -31,10 +31,19 @@ export function registerCheck(program: Command, io: CliIo, done: (code: number) 
   addConnectionOptions(
     program
       .command('check')
-      .description('probe a cluster without recording: which operations answer, under which service prefix, authentication and licence'),
+      .description(
+        'probe a cluster without recording: which operations answer, under which service prefix, authentication and licence',
+      ),
   )
     .option('--link <link[:topic,...]>', 'shadow link (and topic) to ask about (repeatable)', collect, [])
-    .addHelpText('after', globalOptionsHelp({ cluster: 'the cluster of the config file to probe (default: every one)', config: 'clusters and their connection settings', output: ['text', 'json'] }))
+    .addHelpText(
+      'after',
+      globalOptionsHelp({
+        cluster: 'the cluster of the config file to probe (default: every one)',
+        config: 'clusters and their connection settings',
+        output: ['text', 'json'],
+      }),
+    )
     .action(async (opts: CheckOpts, cmd: Command) => {
       done(await runCheck(opts, cmd.optsWithGlobals<GlobalOpts & CheckOpts>(), io));
     });
@@ -66,7 +75,14 @@ export async function runCheck(opts: CheckOpts, g: GlobalOpts, io: CliIo): Promi
   return checks.every((c) => c.ok) ? EXIT.ok : EXIT.failure;
 }
 
-const MARK = { answers: 'ok', 'not-served': '404', refused: 'REFUSED', unreachable: 'DOWN', failed: 'FAILED', skipped: '-' } as const;
+const MARK = {
+  answers: 'ok',
+  'not-served': '404',
+  refused: 'REFUSED',
+  unreachable: 'DOWN',
+  failed: 'FAILED',
+  skipped: '-',
+} as const;
 
 /** The text report of one cluster. */
 export function renderCheck(c: ClusterCheck): string {

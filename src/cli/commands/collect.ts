@@ -31,12 +31,7 @@ import { Observability } from '../../collector/metrics/observability.ts';
 import { globalOptionsHelp } from './help.ts';
 import { addConnectionOptions, type ConnectionOpts } from './connection-options.ts';
 import type { RollUpThread } from '../../report/rollup/index.ts';
-import {
-  openRecordingStore,
-  RetentionPruner,
-  type FlightrecDb,
-  type RecordingStore,
-} from '../../db/index.ts';
+import { openRecordingStore, RetentionPruner, type FlightrecDb, type RecordingStore } from '../../db/index.ts';
 import { checkFilter, compileOrderBy, FilterError } from '../../filter/index.ts';
 import { ThresholdError } from '../../report/timeline/thresholds.ts';
 
@@ -79,25 +74,56 @@ export function registerCollect(program: Command, io: CliIo, done: (code: number
       .command('collect')
       .description('record clusters: poll the admin API on schedules and store every answer and failure'),
   )
-    .option('--link <link[:topic,...]>', 'shadow link to follow, with topics for GetShadowTopic (repeatable)', collect, [])
+    .option(
+      '--link <link[:topic,...]>',
+      'shadow link to follow, with topics for GetShadowTopic (repeatable)',
+      collect,
+      [],
+    )
     .option('--page-size <n>', 'ListKafkaConnections pageSize (0: server default)')
-    .option('--schedule <op=cron>', 'schedule of an operation or group: cron with six fields (seconds first) or five, or off (repeatable)', collect, [])
+    .option(
+      '--schedule <op=cron>',
+      'schedule of an operation or group: cron with six fields (seconds first) or five, or off (repeatable)',
+      collect,
+      [],
+    )
     .option('--keep-raw-answers', 'also keep the raw body (compressed) of successful answers')
-    .option('--max-answer-size <size>', 'largest answer read, e.g. 64MiB (default 128MiB); larger ones are recorded as failed polls')
-    .option('--max-held-memory <size>', 'memory for polls held while the database refuses writes (default 256MiB); past it the oldest are dropped and recorded as lost')
+    .option(
+      '--max-answer-size <size>',
+      'largest answer read, e.g. 64MiB (default 128MiB); larger ones are recorded as failed polls',
+    )
+    .option(
+      '--max-held-memory <size>',
+      'memory for polls held while the database refuses writes (default 256MiB); past it the oldest are dropped and recorded as lost',
+    )
     .option('--retention-raw <duration>', 'prune polls older than this while recording, e.g. 14d (default: forever)')
-    .option('--retention-rollups <duration>', 'prune rollups older than this while recording, e.g. 400d (default: forever)')
-    .option('--retention-max-size <size>', 'past this size in use, e.g. 20GiB, prune the oldest polls first (default: none)')
+    .option(
+      '--retention-rollups <duration>',
+      'prune rollups older than this while recording, e.g. 400d (default: forever)',
+    )
+    .option(
+      '--retention-max-size <size>',
+      'past this size in use, e.g. 20GiB, prune the oldest polls first (default: none)',
+    )
     .option('--jitter <duration>', 'most random delay before a scheduled round (default 2s)')
     .option('--shutdown-timeout <duration>', 'how long polls in flight may finish on SIGINT/SIGTERM (default 10s)')
     .option('--once', 'poll every operation once and exit: 0, or 3 when a poll failed')
     .option('--simulate [scenario]', 'record the built-in simulated cluster (in-process, 127.0.0.1, ephemeral port)')
-    .option('--speed <x>', 'with --simulate: simulated seconds per real second (default: as fast as possible with --for)')
+    .option(
+      '--speed <x>',
+      'with --simulate: simulated seconds per real second (default: as fast as possible with --for)',
+    )
     .option('--for <duration>', 'with --simulate: stop after this much simulated time, e.g. 10m')
     .addOption(new Option('--seed <n>', 'with --simulate: world seed'))
     .addOption(new Option('--connections <n>', 'with --simulate: number of open connections'))
-    .option('--start <time>', "with --simulate: the world's start (default 2026-01-01T00:00:00Z accelerated, now in real time)")
-    .option('--listen <[host:]port>', 'serve /metrics, /healthz and /readyz there (a bare port: 127.0.0.1; default: off)')
+    .option(
+      '--start <time>',
+      "with --simulate: the world's start (default 2026-01-01T00:00:00Z accelerated, now in real time)",
+    )
+    .option(
+      '--listen <[host:]port>',
+      'serve /metrics, /healthz and /readyz there (a bare port: 127.0.0.1; default: off)',
+    )
     .option('--log-format <format>', 'stderr lines as text (default) or json (one object per line)')
     .addHelpText(
       'after',
@@ -163,7 +189,8 @@ function waitForAbort(signal: AbortSignal): Promise<void> {
 }
 
 function exitCodeOf(results: readonly RoundResult[], collector: Collector): number {
-  const failed = results.some((r) => r.failures.length > 0) || collector.stats.unstorable > 0 || collector.stats.lostRecorded > 0;
+  const failed =
+    results.some((r) => r.failures.length > 0) || collector.stats.unstorable > 0 || collector.stats.lostRecorded > 0;
   return failed ? EXIT.pollsFailed : EXIT.ok;
 }
 
@@ -186,13 +213,17 @@ async function checkAnalysisAndFilters(config: CollectorConfig, file: { path: st
     const where = `cluster ${c.name}: connections`;
     if (c.connections.filter !== '') {
       const checked = checkFilter(c.connections.filter, { resource: 'connections', dialect: 'server' });
-      if (!checked.ok) throw new UsageError(`${where}.filter is not accepted by the cluster (server dialect): ${checked.error.render()}`);
+      if (!checked.ok)
+        throw new UsageError(
+          `${where}.filter is not accepted by the cluster (server dialect): ${checked.error.render()}`,
+        );
     }
     if (c.connections.orderBy !== '') {
       try {
         compileOrderBy(c.connections.orderBy, { resource: 'connections', dialect: 'server' });
       } catch (err) {
-        if (err instanceof FilterError) throw new UsageError(`${where}.orderBy is not accepted by the cluster (server dialect): ${err.render()}`);
+        if (err instanceof FilterError)
+          throw new UsageError(`${where}.orderBy is not accepted by the cluster (server dialect): ${err.render()}`);
         throw err;
       }
     }
@@ -215,7 +246,13 @@ function prepareAll(config: CollectorConfig, io: CliIo, warn: (line: string) => 
 export async function runCollect(opts: CollectOpts, g: GlobalOpts, io: CliIo): Promise<number> {
   const file = g.config === undefined ? undefined : readConfigFile(resolve(io.cwd, g.config));
   if (opts.simulate !== undefined && opts.simulate !== false) return runSimulated(opts, g, io, file);
-  for (const [flag, v] of [['--speed', opts.speed], ['--for', opts.for], ['--seed', opts.seed], ['--connections', opts.connections], ['--start', opts.start]] as const) {
+  for (const [flag, v] of [
+    ['--speed', opts.speed],
+    ['--for', opts.for],
+    ['--seed', opts.seed],
+    ['--connections', opts.connections],
+    ['--start', opts.start],
+  ] as const) {
     if (v !== undefined) throw new UsageError(`${flag} needs --simulate`);
   }
   const { loadCollectorConfig } = await import('../../collector/config-load.ts');
@@ -240,7 +277,9 @@ async function record(
   const prefixOf = (name: string): string | undefined => config.clusters.find((c) => c.name === name)?.servicePrefix;
   const reporter: Reporter =
     io.collectorReporter ??
-    (config.logFormat === 'json' ? createJsonReporter(io.stderr, io.now, prefixOf) : createReporter(io.stderr, () => databaseSize(dbPath), prefixOf));
+    (config.logFormat === 'json'
+      ? createJsonReporter(io.stderr, io.now, prefixOf)
+      : createReporter(io.stderr, () => databaseSize(dbPath), prefixOf));
   // everything that can be wrong in the configuration is found before the database is created
   const prepared = prepareAll(config, io, (line) => reporter.line(`warning: ${line}`));
   const closeClients = (): void => {
@@ -254,7 +293,9 @@ async function record(
     } catch (err) {
       closeClients();
       const code = (err as { code?: string }).code;
-      throw new RuntimeError(`--listen ${hostPort(config.listen.host, config.listen.port)}: cannot serve there (${code ?? (err instanceof Error ? err.message : String(err))})`);
+      throw new RuntimeError(
+        `--listen ${hostPort(config.listen.host, config.listen.port)}: cannot serve there (${code ?? (err instanceof Error ? err.message : String(err))})`,
+      );
     }
   }
   let writer: RecordingStore;
@@ -332,7 +373,12 @@ async function record(
 }
 
 /** The metrics and readiness behind --listen (undefined without it); readiness reads the clock of the poll times. */
-function observabilityOf(config: CollectorConfig, dbPath: string, io: CliIo, nowNs: (() => bigint) | undefined): Observability | undefined {
+function observabilityOf(
+  config: CollectorConfig,
+  dbPath: string,
+  io: CliIo,
+  nowNs: (() => bigint) | undefined,
+): Observability | undefined {
   if (config.listen === null) return undefined;
   const now = nowNs === undefined ? io.now : () => Number(nowNs() / 1_000_000n);
   return new Observability({ config, now, dbSize: () => databaseSize(dbPath) });
@@ -354,7 +400,8 @@ function writerLost(path: string): never {
 function positiveNumber(flag: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag}: must be a positive number, got ${JSON.stringify(v)}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${flag}: must be a positive number, got ${JSON.stringify(v)}`);
   return n;
 }
 
@@ -364,7 +411,12 @@ function wholeNumber(flag: string, v: string | undefined): number | undefined {
   return Number(v);
 }
 
-async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: { text: string; path: string } | undefined): Promise<number> {
+async function runSimulated(
+  opts: CollectOpts,
+  g: GlobalOpts,
+  io: CliIo,
+  file: { text: string; path: string } | undefined,
+): Promise<number> {
   if (opts.baseUrl !== undefined) throw new UsageError('--base-url and --simulate exclude each other');
   const speed = positiveNumber('--speed', opts.speed);
   const forMs = opts.for === undefined ? undefined : parseDurationMs(opts.for);
@@ -415,12 +467,21 @@ async function runSimulated(opts: CollectOpts, g: GlobalOpts, io: CliIo, file: {
       `simulated cluster at ${sim.baseUrl}${scenario === undefined ? '' : ` playing ${scenario}`}; ` +
       `${forMs === undefined ? 'until interrupted' : `for ${opts.for} of simulated time`}` +
       `${Number.isFinite(rate) ? ` at ${rate}x` : ', as fast as possible'}`;
-    io.stderr.write(config.logFormat === 'json' ? `${JSON.stringify(jsonLineOf(simLine, io.now()))}\n` : `${simLine}\n`);
+    io.stderr.write(
+      config.logFormat === 'json' ? `${JSON.stringify(jsonLineOf(simLine, io.now()))}\n` : `${simLine}\n`,
+    );
     await checkAnalysisAndFilters(config, file);
-    return await record(config, g, io, opts.once === true, (collector) => collector.runVirtual(until, { nowMs, advanceTo, ...(pace === undefined ? {} : { pace }) }), {
-      nowNs,
-      sleep,
-    });
+    return await record(
+      config,
+      g,
+      io,
+      opts.once === true,
+      (collector) => collector.runVirtual(until, { nowMs, advanceTo, ...(pace === undefined ? {} : { pace }) }),
+      {
+        nowNs,
+        sleep,
+      },
+    );
   } finally {
     await sim.close();
   }

@@ -20,14 +20,18 @@ function describeDamage(d: Damage): string {
     p === undefined
       ? ''
       : ` (poll${p.first === p.last ? ` ${p.first}` : `s ${p.first}-${p.last}`}` +
-        (p.from === undefined ? '' : `, ${formatTimestampShort(p.from)}${p.to === undefined || p.to === p.from ? '' : ` .. ${formatTimestampShort(p.to)}`}`) +
+        (p.from === undefined
+          ? ''
+          : `, ${formatTimestampShort(p.from)}${p.to === undefined || p.to === p.from ? '' : ` .. ${formatTimestampShort(p.to)}`}`) +
         ')';
   return `damaged: table ${d.table}, ${sanitizeForTerminal(d.item)}${range}: ${sanitizeForTerminal(d.reason)}`;
 }
 
 /** The text form of a check. */
 export function formatCheck(c: StoreCheck, path: string): string {
-  const counts = Object.entries(c.checked).map(([table, n]) => `${n} ${table}`).join(', ');
+  const counts = Object.entries(c.checked)
+    .map(([table, n]) => `${n} ${table}`)
+    .join(', ');
   const lines = [`checked ${sanitizeForTerminal(path)}: ${counts}`];
   for (const d of c.damage) lines.push(describeDamage(d));
   if (c.truncated) lines.push(`(listing stopped at ${c.damage.length} damaged items)`);
@@ -62,7 +66,9 @@ function checkJson(c: StoreCheck, path: string): string {
 /** Registers `db check` under the `db` command. */
 export function registerDbCheck(db: Command, io: CliIo, done: (code: number) => void): void {
   db.command('check')
-    .description('verify every stored chunk, frame, version, dictionary entry, answer and raw body; list damaged ranges (exit 1 when damaged)')
+    .description(
+      'verify every stored chunk, frame, version, dictionary entry, answer and raw body; list damaged ranges (exit 1 when damaged)',
+    )
     .addHelpText('after', globalOptionsHelp({ db: 'the history database to verify', output: ['table', 'json'] }))
     .action((_opts: unknown, cmd: Command) => {
       const g = cmd.optsWithGlobals<{ db: string; output?: string }>();
@@ -81,7 +87,9 @@ export function registerDbCheck(db: Command, io: CliIo, done: (code: number) => 
       io.stdout.write(g.output === 'json' ? checkJson(result, path) : formatCheck(result, path));
       if (result.damage.length > 0) {
         const n = `${result.damage.length}${result.truncated ? '+' : ''}`;
-        io.stderr.write(`flightrec: the history database ${path} is damaged: ${n} damaged item${n === '1' ? '' : 's'} (listed on stdout)\n`);
+        io.stderr.write(
+          `flightrec: the history database ${path} is damaged: ${n} damaged item${n === '1' ? '' : 's'} (listed on stdout)\n`,
+        );
       }
       done(result.damage.length === 0 ? EXIT.ok : EXIT.failure);
     });

@@ -44,7 +44,10 @@ function details(p: PrunePlan): string {
     .filter(([, n]) => n > 0)
     .map(([r, n]) => `${r} ${n}`)
     .join(', ');
-  const range = p.from === undefined || p.to === undefined ? '' : `; polls from ${formatTimestampShort(p.from)} to ${formatTimestampShort(p.to)}`;
+  const range =
+    p.from === undefined || p.to === undefined
+      ? ''
+      : `; polls from ${formatTimestampShort(p.from)} to ${formatTimestampShort(p.to)}`;
   return `samples: ${samples === '' ? 'none' : samples}; about ${formatBytes(p.bytes)}${range}`;
 }
 
@@ -60,7 +63,11 @@ function planJson(p: PrunePlan): Record<string, unknown> {
     bytes: p.bytes,
     from: p.from === undefined ? null : formatTimestampShort(p.from),
     to: p.to === undefined ? null : formatTimestampShort(p.to),
-    emptied: p.emptied.map((e) => ({ cluster: e.cluster, operation: e.operation, newest: formatTimestampShort(e.newest) })),
+    emptied: p.emptied.map((e) => ({
+      cluster: e.cluster,
+      operation: e.operation,
+      newest: formatTimestampShort(e.newest),
+    })),
   };
 }
 
@@ -103,7 +110,9 @@ export async function runPrune(
   try {
     when = formatTimestampShort(cutoff);
   } catch {
-    throw new UsageError(`--older-than: ${JSON.stringify(sanitizeForTerminal(opts.olderThan))} is out of range (a cut-off between the years 0001 and 9999)`);
+    throw new UsageError(
+      `--older-than: ${JSON.stringify(sanitizeForTerminal(opts.olderThan))} is out of range (a cut-off between the years 0001 and 9999)`,
+    );
   }
   // planned with reads only: a dry run leaves the file byte for byte as it was
   const plan = withMaintenance(path, false, (m) => m.planPrune(cutoff));
@@ -123,7 +132,9 @@ export async function runPrune(
     );
   }
   if (plan.polls > 0 && opts.yes !== true && io.stdin?.isTTY === true) {
-    io.stderr.write(`prune polls before ${when}: ${counts(plan)}\n${details(plan)}\nDelete them? This cannot be undone. [y/N] `);
+    io.stderr.write(
+      `prune polls before ${when}: ${counts(plan)}\n${details(plan)}\nDelete them? This cannot be undone. [y/N] `,
+    );
     const answer = (await readAnswer(io))?.trim().toLowerCase();
     if (answer !== 'y' && answer !== 'yes') {
       io.stderr.write('nothing pruned\n');
@@ -184,7 +195,10 @@ function emptiedList(p: PrunePlan): string {
     byCluster.set(e.cluster, c);
   }
   return [...byCluster]
-    .map(([cluster, c]) => `cluster ${sanitizeForTerminal(cluster)}: ${c.ops.join(', ')} (newest poll ${formatTimestampShort(c.newest)})`)
+    .map(
+      ([cluster, c]) =>
+        `cluster ${sanitizeForTerminal(cluster)}: ${c.ops.join(', ')} (newest poll ${formatTimestampShort(c.newest)})`,
+    )
     .join('; ');
 }
 

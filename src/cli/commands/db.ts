@@ -46,7 +46,8 @@ export function withMaintenance<T>(
   fn: (maintenance: HistoryMaintenance, db: FlightrecDb) => T,
   typed?: { given: string; cwd: string },
 ): T {
-  if (!existsSync(path)) throw new RuntimeError(missingDatabaseMessage(path, typed?.given ?? path, typed?.cwd ?? dirname(path)));
+  if (!existsSync(path))
+    throw new RuntimeError(missingDatabaseMessage(path, typed?.given ?? path, typed?.cwd ?? dirname(path)));
   const db = openDatabase(path, { readonly: !write });
   try {
     return fn(openHistoryMaintenance(db), db);
@@ -66,7 +67,9 @@ export function formatStats(s: StoreStats, path: string): string {
     `${'resource'.padEnd(20)} ${'entities'.padStart(10)} ${'samples'.padStart(12)}`,
   ];
   for (const name of Object.keys(s.samples)) {
-    lines.push(`${name.padEnd(20)} ${String(s.entities[name] ?? 0).padStart(10)} ${String(s.samples[name] ?? 0).padStart(12)}`);
+    lines.push(
+      `${name.padEnd(20)} ${String(s.entities[name] ?? 0).padStart(10)} ${String(s.samples[name] ?? 0).padStart(12)}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -82,27 +85,47 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
   const help = (write: string): string => globalOptionsHelp({ db: write, output: ['text', 'json'] });
   db.command('stats')
     .description('polls, entities and samples per resource, bytes per connection sample, file size, growth per day')
-    .option('--retention-raw <duration>', 'project the steady-state size with raw history kept this long (e.g. 14d; default: the config file\'s)')
+    .option(
+      '--retention-raw <duration>',
+      "project the steady-state size with raw history kept this long (e.g. 14d; default: the config file's)",
+    )
     .option('--retention-rollups <duration>', 'and rollups kept this long (e.g. 400d)')
     .addHelpText(
       'after',
-      globalOptionsHelp({ db: 'the history database to inspect', output: ['text', 'json'], config: 'its retention section gives the projection' }),
+      globalOptionsHelp({
+        db: 'the history database to inspect',
+        output: ['text', 'json'],
+        config: 'its retention section gives the projection',
+      }),
     )
     .action((opts: StatsRetentionOpts, cmd: Command) => {
       const { path, g } = pathOf(cmd);
       const retention = statsRetention(opts, g.config === undefined ? undefined : resolve(io.cwd, g.config));
-      const [stats, held] = withMaintenance(path, false, (m, handle) => [m.stats(), heldRanges(handle.sqlite)] as const, { given: g.db, cwd: io.cwd });
+      const [stats, held] = withMaintenance(
+        path,
+        false,
+        (m, handle) => [m.stats(), heldRanges(handle.sqlite)] as const,
+        { given: g.db, cwd: io.cwd },
+      );
       // growth per day and the steady-state projection (#16): a block of its own
-      const growth = statsGrowth(withMaintenance(path, false, (_m, h) => readGrowthInputs(h.sqlite, stats.fileBytes)), retention);
+      const growth = statsGrowth(
+        withMaintenance(path, false, (_m, h) => readGrowthInputs(h.sqlite, stats.fileBytes)),
+        retention,
+      );
       if (g.output === 'json') {
-        io.stdout.write(`${JSON.stringify({ database: path, ...stats, resolutions: heldRangesJson(held), ...growthJson(growth) }, null, 2)}\n`);
+        io.stdout.write(
+          `${JSON.stringify({ database: path, ...stats, resolutions: heldRangesJson(held), ...growthJson(growth) }, null, 2)}\n`,
+        );
       } else io.stdout.write(formatStats(stats, path) + formatHeldRanges(held) + formatGrowth(growth));
       done(0);
     });
 
   db.command('prune')
     .description('delete every poll older than DURATION (e.g. 7d) or a time (RFC 3339), with what only it referenced')
-    .requiredOption('--older-than <duration|time>', 'cut-off: a duration ago (7d, 12h) or an instant (2025-09-01T00:00:00Z)')
+    .requiredOption(
+      '--older-than <duration|time>',
+      'cut-off: a duration ago (7d, 12h) or an instant (2025-09-01T00:00:00Z)',
+    )
     .option('--dry-run', 'print what would go (polls, samples, bytes, time range) and change nothing')
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
     .option('--force', "also remove an operation's newest poll (nothing of it is left)")
@@ -117,12 +140,18 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     .addHelpText('after', help('the history database to rebuild'))
     .action((_opts: unknown, cmd: Command) => {
       const { path, g } = pathOf(cmd);
-      const [before, after] = withMaintenance(path, true, (m) => {
-        const b = m.stats().fileBytes;
-        m.vacuum();
-        return [b, m.stats().fileBytes] as const;
-      }, { given: g.db, cwd: io.cwd });
-      if (g.output === 'json') io.stdout.write(`${JSON.stringify({ database: path, bytesBefore: before, bytesAfter: after })}\n`);
+      const [before, after] = withMaintenance(
+        path,
+        true,
+        (m) => {
+          const b = m.stats().fileBytes;
+          m.vacuum();
+          return [b, m.stats().fileBytes] as const;
+        },
+        { given: g.db, cwd: io.cwd },
+      );
+      if (g.output === 'json')
+        io.stdout.write(`${JSON.stringify({ database: path, bytesBefore: before, bytesAfter: after })}\n`);
       else io.stdout.write(`vacuumed ${path}: ${formatBytes(before)} -> ${formatBytes(after)}\n`);
       done(0);
     });

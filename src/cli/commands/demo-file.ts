@@ -22,7 +22,9 @@ function isDemoRecording(path: string): boolean {
   let sqlite: Database.Database | undefined;
   try {
     sqlite = new Database(path, { readonly: true, fileMustExist: true });
-    const tables = new Set(sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[]);
+    const tables = new Set(
+      sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
+    );
     if (tables.has('meta')) {
       const mark = sqlite.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(DEMO_MARK);
       if (mark !== undefined) return true;
@@ -31,7 +33,10 @@ function isDemoRecording(path: string): boolean {
     // demos of earlier versions: one cluster named sim, 25 minutes from the simulator's default start
     const clusters = sqlite.prepare('SELECT name FROM cluster').pluck().all() as string[];
     if (clusters.length !== 1 || clusters[0] !== 'sim') return false;
-    const span = sqlite.prepare('SELECT min(scheduled_at) AS first, max(scheduled_at) AS last FROM poll').safeIntegers(true).get() as {
+    const span = sqlite
+      .prepare('SELECT min(scheduled_at) AS first, max(scheduled_at) AS last FROM poll')
+      .safeIntegers(true)
+      .get() as {
       first: bigint | null;
       last: bigint | null;
     };
@@ -58,7 +63,10 @@ export function demoTarget(path: string): DemoTarget {
 /** Refuses (exit 2) to record over a directory, or over a file that is not a demo recording unless `force`. */
 export function checkDemoTarget(path: string, shown: string, force: boolean): DemoTarget {
   const target = demoTarget(path);
-  if (target === 'directory') throw new UsageError(`--out ${shown} is a directory: give a file name, e.g. --out ${shown.replace(/\/+$/, '')}/flightrec-demo.db`);
+  if (target === 'directory')
+    throw new UsageError(
+      `--out ${shown} is a directory: give a file name, e.g. --out ${shown.replace(/\/+$/, '')}/flightrec-demo.db`,
+    );
   if (target === 'other' && !force) {
     throw new UsageError(
       `${shown} exists and is not a demo recording; the demo replaces only its own recordings.\n` +

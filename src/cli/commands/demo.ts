@@ -41,7 +41,9 @@ interface DemoOpts {
 export function registerDemo(program: Command, io: CliIo, done: (code: number) => void, dispatch: Dispatch): void {
   program
     .command('demo')
-    .description(`record the simulated cluster playing the "${DEMO_SCENARIO}" scenario into ./${DEMO_DB}, then browse it`)
+    .description(
+      `record the simulated cluster playing the "${DEMO_SCENARIO}" scenario into ./${DEMO_DB}, then browse it`,
+    )
     .option('--speed <x>', 'simulated seconds per real second (default: as fast as possible)')
     .option('--seed <n>', 'world seed of the simulated cluster')
     .option('--out <file>', `database to record into (default ./${DEMO_DB}); replaces only an earlier demo recording`)
@@ -96,7 +98,8 @@ async function incidentOffsets(): Promise<bigint[]> {
 export async function runDemo(opts: DemoOpts, io: CliIo, dispatch: Dispatch): Promise<number> {
   const db = resolve(io.cwd, opts.out ?? DEMO_DB);
   const shown = displayPath(db, io.cwd);
-  if (resolve(io.cwd, 'flightrec.db') === db) throw new UsageError('demo never records into ./flightrec.db; pick another --out');
+  if (resolve(io.cwd, 'flightrec.db') === db)
+    throw new UsageError('demo never records into ./flightrec.db; pick another --out');
   checkDemoTarget(db, shown, opts.force === true);
   const speed = opts.speed === undefined ? undefined : Number(opts.speed);
   const startNs = demoStartNs(io.now(), speed);
@@ -106,7 +109,16 @@ export async function runDemo(opts: DemoOpts, io: CliIo, dispatch: Dispatch): Pr
   const progress = createDemoProgress(io.stderr, plan);
   const own = capture();
   const started = io.now();
-  const collect = ['--db', db, 'collect', '--simulate', DEMO_SCENARIO, '--for', `${DEMO_MINUTES}m`, ...simStartArgs(startNs)];
+  const collect = [
+    '--db',
+    db,
+    'collect',
+    '--simulate',
+    DEMO_SCENARIO,
+    '--for',
+    `${DEMO_MINUTES}m`,
+    ...simStartArgs(startNs),
+  ];
   if (opts.speed !== undefined) collect.push('--speed', opts.speed);
   if (opts.seed !== undefined) collect.push('--seed', opts.seed);
   const recorded = await dispatch(collect, { stderr: own.sink, collectorReporter: progress });

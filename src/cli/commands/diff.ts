@@ -41,7 +41,9 @@ function parseOnly(text: string | undefined): DiffClass[] | undefined {
   const parts = text.split(',').map((p) => p.trim());
   for (const p of parts) {
     if (!(DIFF_CLASSES as readonly string[]).includes(p)) {
-      throw new UsageError(`invalid --only ${JSON.stringify(sanitizeForTerminal(text))}: expected ${DIFF_CLASSES.join(', ')} (or several, comma-separated)`);
+      throw new UsageError(
+        `invalid --only ${JSON.stringify(sanitizeForTerminal(text))}: expected ${DIFF_CLASSES.join(', ')} (or several, comma-separated)`,
+      );
     }
   }
   return parts as DiffClass[];
@@ -71,21 +73,33 @@ export function registerDiff(program: Command, io: CliIo, done: (code: number) =
       const out = chooseOutput<DiffFormat>(g, io, DIFF_FORMATS);
       io.stdout.write(renderDiff(result, out.format, out));
       for (const r of result.resources) {
-        for (const [flag, o] of [['--from', r.from], ['--to', r.to]] as const) {
+        for (const [flag, o] of [
+          ['--from', r.from],
+          ['--to', r.to],
+        ] as const) {
           if (o.observed && o.stale && o.poll !== undefined) {
-            io.stderr.write(`warning: ${r.resource} at ${flag} ${formatTime(o.at)}: stale: observed at ${formatTime(o.poll.startTime)} (poll ${o.poll.id}), more than twice its schedule interval earlier\n`);
+            io.stderr.write(
+              `warning: ${r.resource} at ${flag} ${formatTime(o.at)}: stale: observed at ${formatTime(o.poll.startTime)} (poll ${o.poll.id}), more than twice its schedule interval earlier\n`,
+            );
           }
         }
       }
       if (result.unobserved.length > 0) {
-        io.stderr.write(`flightrec: not observed at one of the instants, differences unknown: ${result.unobserved.join(', ')}\n`);
+        io.stderr.write(
+          `flightrec: not observed at one of the instants, differences unknown: ${result.unobserved.join(', ')}\n`,
+        );
         return done(DIFF_EXIT.trouble);
       }
       done(result.differences > 0 ? DIFF_EXIT.differ : DIFF_EXIT.same);
     });
 }
 
-function runDiff(resources: string[], opts: DiffOpts, g: { db: string; cluster?: string; output?: string; color?: boolean }, io: CliIo): DiffResult {
+function runDiff(
+  resources: string[],
+  opts: DiffOpts,
+  g: { db: string; cluster?: string; output?: string; color?: boolean },
+  io: CliIo,
+): DiffResult {
   for (const r of resources) {
     if (!isResourceName(r) || r === 'polls') {
       throw new UsageError(`cannot diff: ${unknownNameMessage('resource', r, DIFF_RESOURCES)}`);

@@ -70,7 +70,7 @@ class PrivateFile {
     this.#pending = [];
     this.#size = 0;
     const bytes = Buffer.from(text, 'utf8');
-    for (let off = 0; off < bytes.length; ) off += writeSync(this.#fd, bytes, off);
+    for (let off = 0; off < bytes.length;) off += writeSync(this.#fd, bytes, off);
   }
 
   /** Writes what is pending, closes, and puts the file in place (a link: it fails rather than overwrite). */
@@ -80,7 +80,8 @@ class PrivateFile {
     } finally {
       closeSync(this.#fd);
     }
-    const exists = (): RuntimeError => new RuntimeError(`${this.path} already exists: remove it or choose another --out`);
+    const exists = (): RuntimeError =>
+      new RuntimeError(`${this.path} already exists: remove it or choose another --out`);
     try {
       linkSync(this.#temp, this.path);
       this.#placed = true;
@@ -113,7 +114,6 @@ class PrivateFile {
   }
 }
 
-
 const WRITE_ERRORS: Readonly<Record<string, string>> = {
   ENOSPC: 'no space left on the device',
   EDQUOT: 'disk quota exceeded',
@@ -137,11 +137,21 @@ export function registerExport(program: Command, io: CliIo, done: (code: number)
   program
     .command('export')
     .description('write the polls of a time range, with their answers, as one JSON bundle (optionally redacted)')
-    .option('--redact', 'replace IP addresses, principals, client, transactional and group ids by stable tokens; mapping to FILE.mapping.json')
+    .option(
+      '--redact',
+      'replace IP addresses, principals, client, transactional and group ids by stable tokens; mapping to FILE.mapping.json',
+    )
     .option('--since <time>', 'from TIME (RFC 3339, now, -2h, 30m); default the first poll')
     .option('--until <time>', 'up to TIME; default the last poll')
-    .option('--out <file>', `the bundle file (created mode 0600, never overwritten); - for stdout without --redact`, DEFAULT_EXPORT_FILE)
-    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: 'which recorded cluster (default: every cluster in the database)' }))
+    .option(
+      '--out <file>',
+      `the bundle file (created mode 0600, never overwritten); - for stdout without --redact`,
+      DEFAULT_EXPORT_FILE,
+    )
+    .addHelpText(
+      'after',
+      globalOptionsHelp({ db: READ_DB, cluster: 'which recorded cluster (default: every cluster in the database)' }),
+    )
     .action((opts: ExportOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOpts & ExportOpts>();
       done(runExport(opts, g, io));
@@ -152,7 +162,8 @@ export function registerExport(program: Command, io: CliIo, done: (code: number)
 export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
   const since = timeOption('--since', opts.since, io);
   const until = timeOption('--until', opts.until, io);
-  if (since !== undefined && until !== undefined && until < since) throw new UsageError('--since must not be after --until');
+  if (since !== undefined && until !== undefined && until < since)
+    throw new UsageError('--since must not be after --until');
   const toStdout = opts.out === '-';
   if (toStdout && opts.redact === true) {
     throw new UsageError('--redact writes the mapping to a separate file next to the bundle: give --out FILE');
@@ -163,9 +174,18 @@ export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
   try {
     const reader = createHistoryReader(db);
     if (g.cluster !== undefined && !reader.clusters().includes(g.cluster)) {
-      throw new UsageError(`no cluster ${JSON.stringify(sanitizeForTerminal(g.cluster))} is recorded; recorded: ${reader.clusters().join(', ')}`);
+      throw new UsageError(
+        `no cluster ${JSON.stringify(sanitizeForTerminal(g.cluster))} is recorded; recorded: ${reader.clusters().join(', ')}`,
+      );
     }
-    const base = { since, until, cluster: g.cluster, redact: opts.redact === true, now: io.now(), generator: `flightrec ${VERSION}` };
+    const base = {
+      since,
+      until,
+      cluster: g.cluster,
+      redact: opts.redact === true,
+      now: io.now(),
+      generator: `flightrec ${VERSION}`,
+    };
     // raw C1 and bidi controls never reach a terminal (or a file later shown on one): JSON escapes them
     if (toStdout) {
       result = writeExportBundle(reader, (s) => io.stdout.write(escapeUnsafeJson(s)), base);
@@ -196,7 +216,10 @@ export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
   }
   if (outPath !== undefined) {
     const what = `${result.polls} polls (${result.failed} failed)`;
-    const mapped = opts.redact === true ? `; ${result.mapping.length} values replaced by tokens, mapping in ${outPath}.mapping.json (keep it private)` : '';
+    const mapped =
+      opts.redact === true
+        ? `; ${result.mapping.length} values replaced by tokens, mapping in ${outPath}.mapping.json (keep it private)`
+        : '';
     io.stderr.write(`exported ${what} to ${outPath}${mapped}\n`);
   }
   return EXIT.ok;

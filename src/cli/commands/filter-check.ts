@@ -11,24 +11,29 @@ import { globalOptionsHelp } from './help.ts';
 /** Registers `filter check [--dialect extended|server] [--resource R] <expr>` (under `filter`). */
 export function registerFilterCheck(program: Command, io: CliIo, done: (code: number) => void): void {
   const filter =
-    program.commands.find((c) => c.name() === 'filter') ?? program.command('filter').description('work with filter expressions');
+    program.commands.find((c) => c.name() === 'filter') ??
+    program.command('filter').description('work with filter expressions');
   filter
     .command('check')
     .description('check a filter: print its normalised form (exit 0) or the error with a caret (exit 2)')
     .argument('<expr>', 'the filter expression (quote it for the shell)')
     .option('--dialect <dialect>', 'extended (full AIP-160, local) or server (what the cluster accepts)', 'extended')
-    .option('--resource <resource>', `resource whose fields the filter uses: ${RESOURCE_NAMES.join(', ')}`, 'connections')
+    .option(
+      '--resource <resource>',
+      `resource whose fields the filter uses: ${RESOURCE_NAMES.join(', ')}`,
+      'connections',
+    )
     .addHelpText('after', globalOptionsHelp({}))
     .action((expr: string, opts: { dialect: string; resource: string }) => {
       if (opts.dialect !== 'extended' && opts.dialect !== 'server') {
-        io.stderr.write(`flightrec: invalid --dialect ${JSON.stringify(sanitizeForTerminal(opts.dialect))}: expected extended or server\n`);
+        io.stderr.write(
+          `flightrec: invalid --dialect ${JSON.stringify(sanitizeForTerminal(opts.dialect))}: expected extended or server\n`,
+        );
         done(EXIT.usage);
         return;
       }
       if (!isResourceName(opts.resource)) {
-        io.stderr.write(
-          `flightrec: --resource: ${unknownNameMessage('resource', opts.resource, RESOURCE_NAMES)}\n`,
-        );
+        io.stderr.write(`flightrec: --resource: ${unknownNameMessage('resource', opts.resource, RESOURCE_NAMES)}\n`);
         done(EXIT.usage);
         return;
       }

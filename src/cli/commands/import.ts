@@ -51,14 +51,14 @@ export function registerImport(program: Command, io: CliIo, done: (code: number)
     .command('import')
     .description('store saved answers (response bodies) as polls; invalid files become failed polls and exit 1')
     .requiredOption('--op <operation>', `the operation that produced the answers: ${OPERATION_NAMES.join(', ')}`)
-    .option('--at <time>', 'poll time: RFC 3339, now, or relative (-2h); default: each file\'s modification time')
+    .option('--at <time>', "poll time: RFC 3339, now, or relative (-2h); default: each file's modification time")
     .option('--request <json>', 'the request the answer belongs to, as JSON (e.g. {"name":"dr-primary"})')
     .argument('<files...>', 'saved answer files')
     .addHelpText(
       'after',
       globalOptionsHelp({
         db: 'the history database to store into (created when missing)',
-        cluster: 'the cluster name stored with the polls (default: the config file\'s, else default)',
+        cluster: "the cluster name stored with the polls (default: the config file's, else default)",
         config: 'the cluster name',
         output: ['text', 'json'],
       }),
@@ -76,7 +76,8 @@ async function clusterOf(g: GlobalOpts, io: CliIo): Promise<string> {
   const file = readConfigFile(resolve(io.cwd, g.config));
   const names = parseConfigFile(file.text, file.path).clusters.map((c) => c.name ?? 'default');
   if (names.length === 1) return names[0]!;
-  if (names.length > 1) throw new UsageError(`the config lists ${names.length} clusters (${names.join(', ')}): choose one with --cluster`);
+  if (names.length > 1)
+    throw new UsageError(`the config lists ${names.length} clusters (${names.join(', ')}): choose one with --cluster`);
   return 'default';
 }
 
@@ -116,10 +117,21 @@ function connectError(json: JsonValue): { code: string; message: string; details
 }
 
 /** Decodes one saved body into a poll outcome (success, saved Connect error, or invalid answer). */
-export function outcomeOf(op: OperationName, body: Buffer): { outcome: PollSuccess | PollFailure; invalid?: string; savedError?: string } {
+export function outcomeOf(
+  op: OperationName,
+  body: Buffer,
+): { outcome: PollSuccess | PollFailure; invalid?: string; savedError?: string } {
   const raw = new Uint8Array(body);
   const invalid = (message: string, path?: string): { outcome: PollFailure; invalid: string } => ({
-    outcome: { ok: false, code: 'internal', kind: 'invalid_answer', message, ...(path === undefined ? {} : { path }), raw, bytes: body.length },
+    outcome: {
+      ok: false,
+      code: 'internal',
+      kind: 'invalid_answer',
+      message,
+      ...(path === undefined ? {} : { path }),
+      raw,
+      bytes: body.length,
+    },
     invalid: message,
   });
   let json: JsonValue;
@@ -132,7 +144,15 @@ export function outcomeOf(op: OperationName, body: Buffer): { outcome: PollSucce
   const error = connectError(json);
   if (error !== undefined) {
     return {
-      outcome: { ok: false, code: error.code, kind: 'connect', message: error.message, details: error.details, raw, bytes: body.length },
+      outcome: {
+        ok: false,
+        code: error.code,
+        kind: 'connect',
+        message: error.message,
+        details: error.details,
+        raw,
+        bytes: body.length,
+      },
       savedError: `${error.code}: ${error.message}`,
     };
   }
@@ -140,14 +160,16 @@ export function outcomeOf(op: OperationName, body: Buffer): { outcome: PollSucce
     const answer = operationCodecs[op].decodeAnswer(json);
     return { outcome: { ok: true, answer, raw, bytes: body.length } };
   } catch (err) {
-    if (err instanceof ValidationError) return invalid(`answer does not match the ${op} schema: ${err.message}`, err.path);
+    if (err instanceof ValidationError)
+      return invalid(`answer does not match the ${op} schema: ${err.message}`, err.path);
     return invalid(`cannot decode the answer: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
 /** Runs `import`; returns the exit code (1 when a file was invalid or unreadable). */
 export async function runImport(files: readonly string[], opts: ImportOpts, g: GlobalOpts, io: CliIo): Promise<number> {
-  if (!isOperationName(opts.op)) throw new UsageError(`--op: ${unknownNameMessage('operation', opts.op, OPERATION_NAMES)}`);
+  if (!isOperationName(opts.op))
+    throw new UsageError(`--op: ${unknownNameMessage('operation', opts.op, OPERATION_NAMES)}`);
   const op = opts.op;
   const at = timeOption('--at', opts.at, io);
   const baseRequest = parseRequest(op, opts.request) as Record<string, unknown>;
@@ -193,7 +215,11 @@ export async function runImport(files: readonly string[], opts: ImportOpts, g: G
         poll = stored.id.toString();
         if (stored.substituted !== undefined) {
           const error = `cannot be stored as it is (${stored.substituted})`;
-          io.stderr.write(sanitizeForTerminal(`flightrec: import ${name}: ${error}; stored as failed poll ${poll} with its raw bytes\n`));
+          io.stderr.write(
+            sanitizeForTerminal(
+              `flightrec: import ${name}: ${error}; stored as failed poll ${poll} with its raw bytes\n`,
+            ),
+          );
           outcomes.push({ file: name, poll, ok: false, error });
           continue;
         }
@@ -203,10 +229,19 @@ export async function runImport(files: readonly string[], opts: ImportOpts, g: G
         outcomes.push({ file: name, ok: false, error });
         continue;
       }
-      if (invalid !== undefined) io.stderr.write(sanitizeForTerminal(`flightrec: import ${name}: ${invalid} (stored as failed poll ${poll})\n`));
-      else if (savedError !== undefined) io.stderr.write(sanitizeForTerminal(`import ${name}: a saved error answer (${savedError}), stored as failed poll ${poll}\n`));
+      if (invalid !== undefined)
+        io.stderr.write(sanitizeForTerminal(`flightrec: import ${name}: ${invalid} (stored as failed poll ${poll})\n`));
+      else if (savedError !== undefined)
+        io.stderr.write(
+          sanitizeForTerminal(`import ${name}: a saved error answer (${savedError}), stored as failed poll ${poll}\n`),
+        );
       else io.stderr.write(sanitizeForTerminal(`import ${name}: stored as poll ${poll}\n`));
-      outcomes.push({ file: name, poll, ok: invalid === undefined, ...(invalid === undefined ? {} : { error: invalid }) });
+      outcomes.push({
+        file: name,
+        poll,
+        ok: invalid === undefined,
+        ...(invalid === undefined ? {} : { error: invalid }),
+      });
     }
   } finally {
     writer.close();

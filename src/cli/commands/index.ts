@@ -55,8 +55,13 @@ export async function registerCommands(
 ): Promise<void> {
   const word = commandWord(argv);
   // info is registered by main itself; --version needs no command at all
-  const noCommandNeeded = word === 'info' || (word === undefined && (argv.includes('-V') || argv.includes('--version')));
-  const wanted = noCommandNeeded ? [] : word !== undefined && Object.hasOwn(COMMANDS, word) ? [word] : Object.keys(COMMANDS);
+  const noCommandNeeded =
+    word === 'info' || (word === undefined && (argv.includes('-V') || argv.includes('--version')));
+  const wanted = noCommandNeeded
+    ? []
+    : word !== undefined && Object.hasOwn(COMMANDS, word)
+      ? [word]
+      : Object.keys(COMMANDS);
   const registers = await Promise.all(wanted.map((name) => COMMANDS[name]!()));
   for (const register of registers) register(program, io, done, dispatch);
   if (argv.includes('--help') || argv.includes('-h') || word === 'help') await addScenarioHelp(program);

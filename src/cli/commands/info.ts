@@ -17,7 +17,8 @@ import { VERSION } from '../version.ts';
 function packageVersion(root: string, name: string): string {
   for (let dir = root; ; dir = dirname(dir)) {
     try {
-      return (JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+      return (JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+        .version;
     } catch {
       if (dirname(dir) === dir) return 'not installed';
     }
@@ -25,7 +26,10 @@ function packageVersion(root: string, name: string): string {
 }
 
 /** The facts `info` prints, as data. */
-export function collectInfo(opts: { db: string; config?: string; servicePrefix?: string }, io: CliIo): Record<string, string> {
+export function collectInfo(
+  opts: { db: string; config?: string; servicePrefix?: string },
+  io: CliIo,
+): Record<string, string> {
   const root = findPackageRoot();
   const version = (name: string): string => packageVersion(root, name);
   return {
@@ -50,7 +54,14 @@ export function registerInfo(program: Command, io: CliIo, done: (code: number) =
   program
     .command('info')
     .description('show the paths of config and database, versions, and the service prefix in use')
-    .addHelpText('after', globalOptionsHelp({ db: 'the database path to show', config: 'the config path to show', output: ['text', 'json'] }))
+    .addHelpText(
+      'after',
+      globalOptionsHelp({
+        db: 'the database path to show',
+        config: 'the config path to show',
+        output: ['text', 'json'],
+      }),
+    )
     .action((_opts: unknown, cmd: Command) => {
       const g = cmd.optsWithGlobals<{ db: string; config?: string; output?: string }>();
       const info = collectInfo({ db: g.db, config: g.config }, io);
@@ -59,7 +70,11 @@ export function registerInfo(program: Command, io: CliIo, done: (code: number) =
       } else {
         const width = Math.max(...Object.keys(info).map((k) => k.length));
         // one write: a reader that stops early (`| head`) gets no EPIPE from a later line
-        io.stdout.write(Object.entries(info).map(([k, v]) => `${k.padEnd(width)}  ${sanitizeCell(v)}\n`).join(''));
+        io.stdout.write(
+          Object.entries(info)
+            .map(([k, v]) => `${k.padEnd(width)}  ${sanitizeCell(v)}\n`)
+            .join(''),
+        );
       }
       done(0);
     });

@@ -11,7 +11,9 @@ export function missingDatabaseMessage(path: string, given: string, cwd: string)
     lines.push(`a demo recording exists here: add --db ${DEMO_DB} (e.g. flightrec --db ${DEMO_DB} timeline)`);
   } else {
     const db = given === './flightrec.db' ? '' : ` --db ${given}`;
-    lines.push(`to record one: flightrec${db} collect --base-url URL (or --config FILE), or run flightrec demo for a simulated recording`);
+    lines.push(
+      `to record one: flightrec${db} collect --base-url URL (or --config FILE), or run flightrec demo for a simulated recording`,
+    );
   }
   lines.push('(another database: --db FILE or FLIGHTREC_DB)');
   return lines.join('\n');

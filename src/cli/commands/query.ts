@@ -55,7 +55,9 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, i
     throw new UsageError(unknownNameMessage('resource', resource, RESOURCE_NAMES));
   }
   if (opts.dialect !== 'extended' && opts.dialect !== 'server') {
-    throw new UsageError(`invalid --dialect ${JSON.stringify(sanitizeForTerminal(opts.dialect))}: expected extended or server`);
+    throw new UsageError(
+      `invalid --dialect ${JSON.stringify(sanitizeForTerminal(opts.dialect))}: expected extended or server`,
+    );
   }
   const out = chooseOutput<QueryFormat>(g, io, QUERY_FORMATS);
   const limit = parseLimit(opts.limit);
@@ -79,14 +81,18 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, i
     }),
   );
   io.stdout.write(renderQuery(result, out.format, out));
-  const unobserved = result.mode === 'at' && result.resource !== 'polls' && (result.poll === undefined || (result.failures ?? 0) > 0);
+  const unobserved =
+    result.mode === 'at' && result.resource !== 'polls' && (result.poll === undefined || (result.failures ?? 0) > 0);
   // JSON and YAML carry the observation time and staleness in the document; other formats get them on stderr
   const documented = out.format === 'json' || out.format === 'yaml';
   const asOf = result.mode === 'at' && result.resource !== 'polls' && !documented;
   if (asOf || unobserved || result.rows.length < result.total || result.total === 0) {
     io.stderr.write(`${unobserved ? 'warning' : 'note'}: ${queryNote(result)}\n`);
   }
-  const stale = result.freshness === undefined || documented || result.poll === undefined ? undefined : staleNote(result.resource, result.freshness);
+  const stale =
+    result.freshness === undefined || documented || result.poll === undefined
+      ? undefined
+      : staleNote(result.resource, result.freshness);
   if (stale !== undefined) io.stderr.write(`warning: ${stale}\n`);
   return EXIT.ok;
 }

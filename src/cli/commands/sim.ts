@@ -22,7 +22,8 @@ interface SimOpts {
 
 function number(value: string, flag: string, check: (n: number) => boolean, what: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`${flag} must be ${what}, got ${JSON.stringify(value)}`);
+  if (value.trim() === '' || !Number.isFinite(n) || !check(n))
+    throw new UsageError(`${flag} must be ${what}, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -51,20 +52,55 @@ export function registerSim(program: Command, io: CliIo, done: (code: number) =>
       const port = number(opts.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number');
       const seed = number(opts.seed, '--seed', (n) => Number.isInteger(n) && n >= 0, 'a non-negative integer');
       const speed = number(opts.speed, '--speed', (n) => n > 0 && n <= 100_000, 'a positive number');
-      const connections = opts.connections === undefined ? undefined : number(opts.connections, '--connections', (n) => Number.isInteger(n) && n >= 0 && n <= 200_000, 'an integer up to 200000');
-      const brokers = opts.brokers === undefined ? undefined : number(opts.brokers, '--brokers', (n) => Number.isInteger(n) && n >= 1 && n <= 64, 'an integer from 1 to 64');
+      const connections =
+        opts.connections === undefined
+          ? undefined
+          : number(
+              opts.connections,
+              '--connections',
+              (n) => Number.isInteger(n) && n >= 0 && n <= 200_000,
+              'an integer up to 200000',
+            );
+      const brokers =
+        opts.brokers === undefined
+          ? undefined
+          : number(
+              opts.brokers,
+              '--brokers',
+              (n) => Number.isInteger(n) && n >= 1 && n <= 64,
+              'an integer from 1 to 64',
+            );
       const startTime = simStart(opts.start, wallClockStart(io.now()), io.now());
-      const links = opts.links === undefined ? undefined : opts.links.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      const links =
+        opts.links === undefined
+          ? undefined
+          : opts.links
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== '');
       // a file path is relative to the working directory; a bare word is a built-in scenario
-      const scenario = opts.scenario !== undefined && /[/\\.]/.test(opts.scenario) ? resolve(io.cwd, opts.scenario) : opts.scenario;
+      const scenario =
+        opts.scenario !== undefined && /[/\\.]/.test(opts.scenario) ? resolve(io.cwd, opts.scenario) : opts.scenario;
       let server;
       try {
-        server = await startSimServer({ host: opts.host, port, seed, scenario, speed, connections, links, brokers, servicePrefix: opts.servicePrefix, startTime });
+        server = await startSimServer({
+          host: opts.host,
+          port,
+          seed,
+          scenario,
+          speed,
+          connections,
+          links,
+          brokers,
+          servicePrefix: opts.servicePrefix,
+          startTime,
+        });
       } catch (err) {
         // the simulator is loaded lazily, so its own error is mapped here
         if (err instanceof ScenarioError) throw new UsageError(err.message, { cause: err });
         const e = err as NodeJS.ErrnoException;
-        if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') throw new RuntimeError(`cannot listen on ${opts.host}:${port}: ${e.code}`);
+        if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL')
+          throw new RuntimeError(`cannot listen on ${opts.host}:${port}: ${e.code}`);
         throw err;
       }
       const d = server.describe();

@@ -46,9 +46,21 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
   program
     .command('summary')
     .description('what is abnormal now and what changed in the window, short enough for a chat')
-    .option('--window <duration>', 'how far back to look (30m, 6h, 1d); default 6h, or the whole recording when it ended before that')
+    .option(
+      '--window <duration>',
+      'how far back to look (30m, 6h, 1d); default 6h, or the whole recording when it ended before that',
+    )
     .option('--until <time>', 'the end of the window, "now" for the summary (RFC 3339, now, -2h); default now')
-    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, config: 'its thresholds: section', output: SUMMARY_FORMATS, color: true }))
+    .addHelpText(
+      'after',
+      globalOptionsHelp({
+        db: READ_DB,
+        cluster: READ_CLUSTER,
+        config: 'its thresholds: section',
+        output: SUMMARY_FORMATS,
+        color: true,
+      }),
+    )
     .action(async (opts: SummaryOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<AnalysisGlobals>();
       const given = opts.window;

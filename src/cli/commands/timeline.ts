@@ -9,7 +9,12 @@ import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { renderTimelineHtml } from '../../report/render/timeline-html.ts';
-import { renderTimelineAnnotations, renderTimelineJson, renderTimelineNdjson, timelineToJson } from '../../report/render/timeline-json.ts';
+import {
+  renderTimelineAnnotations,
+  renderTimelineJson,
+  renderTimelineNdjson,
+  timelineToJson,
+} from '../../report/render/timeline-json.ts';
 import { renderTimelineMarkdown } from '../../report/render/timeline-md.ts';
 import { renderTimelineText } from '../../report/render/timeline-text.ts';
 import { renderYaml } from '../../report/render/yaml.ts';
@@ -74,24 +79,41 @@ export function registerTimeline(program: Command, io: CliIo, done: (code: numbe
     .description('the incident timeline: intervals and point events with kind, severity, entity and evidence')
     .option('--since <time>', 'from TIME (RFC 3339, now, -2h, 30m); default the first recorded poll')
     .option('--until <time>', 'up to TIME; default the last recorded poll')
-    .option('--for <kind/name>', 'only events about this entity or its children (broker/2, link/dr-primary, client/orders-7)')
+    .option(
+      '--for <kind/name>',
+      'only events about this entity or its children (broker/2, link/dr-primary, client/orders-7)',
+    )
     .option('--min-severity <severity>', `lowest severity shown: ${SEVERITIES.join(', ')}`, 'info')
-    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, config: 'its thresholds: section', output: TIMELINE_FORMATS, color: true }))
+    .addHelpText(
+      'after',
+      globalOptionsHelp({
+        db: READ_DB,
+        cluster: READ_CLUSTER,
+        config: 'its thresholds: section',
+        output: TIMELINE_FORMATS,
+        color: true,
+      }),
+    )
     .action(async (opts: TimelineOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<AnalysisGlobals>();
       if (!isSeverity(opts.minSeverity)) {
         throw new UsageError(`--min-severity: ${unknownNameMessage('severity', opts.minSeverity, SEVERITIES)}`);
       }
       if (opts.for !== undefined && !/^[a-z-]+\/./.test(opts.for)) {
-        throw new UsageError(`invalid --for ${JSON.stringify(sanitizeForTerminal(opts.for))}: expected KIND/NAME, e.g. broker/2 or link/dr-primary`);
+        throw new UsageError(
+          `invalid --for ${JSON.stringify(sanitizeForTerminal(opts.for))}: expected KIND/NAME, e.g. broker/2 or link/dr-primary`,
+        );
       }
       if (opts.for !== undefined && !(ENTITY_KINDS as readonly string[]).includes(splitEntity(opts.for).kind)) {
-        throw new UsageError(`invalid --for ${JSON.stringify(sanitizeForTerminal(opts.for))}: unknown kind ${JSON.stringify(sanitizeForTerminal(splitEntity(opts.for).kind))}; expected one of ${ENTITY_KINDS.join(', ')}`);
+        throw new UsageError(
+          `invalid --for ${JSON.stringify(sanitizeForTerminal(opts.for))}: unknown kind ${JSON.stringify(sanitizeForTerminal(splitEntity(opts.for).kind))}; expected one of ${ENTITY_KINDS.join(', ')}`,
+        );
       }
       const out = chooseOutput<TimelineFormat>(g, io, TIMELINE_FORMATS);
       const since = timeOption('--since', opts.since, io);
       const until = timeOption('--until', opts.until, io);
-      if (since !== undefined && until !== undefined && until < since) throw new UsageError('--since must not be after --until');
+      if (since !== undefined && until !== undefined && until < since)
+        throw new UsageError('--since must not be after --until');
       const thresholds = await thresholdsFromConfig(g, io);
       const timeline = withHistory(g, io, (reader, cluster) => {
         const minSeverity = opts.minSeverity as Severity;
@@ -111,11 +133,20 @@ function requireKnownEntity(source: TimelineSource, target: string, cluster: str
   if (known.found) return;
   const near = nearestNames(target, known.names);
   const { kind } = splitEntity(target);
-  const hint = near.length > 0 ? `; nearest known: ${near.map(sanitizeForTerminal).join(', ')}` : known.names.length === 0 ? `; no ${kind} is recorded` : '';
+  const hint =
+    near.length > 0
+      ? `; nearest known: ${near.map(sanitizeForTerminal).join(', ')}`
+      : known.names.length === 0
+        ? `; no ${kind} is recorded`
+        : '';
   throw new UsageError(`--for ${JSON.stringify(sanitizeForTerminal(target))}: no such entity in the recording${hint}`);
 }
 
-function renderTimelineAs(t: ReturnType<typeof buildTimeline>, format: TimelineFormat, out: { color: boolean; width: number | undefined }): string {
+function renderTimelineAs(
+  t: ReturnType<typeof buildTimeline>,
+  format: TimelineFormat,
+  out: { color: boolean; width: number | undefined },
+): string {
   switch (format) {
     case 'table':
     case 'wide':

@@ -38,28 +38,51 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
     .option('--since <time>', 'from TIME (RFC 3339, now, -2h, 30m); default the first recorded poll')
     .option('--until <time>', 'up to TIME; default the last recorded poll')
     .option('--top <n>', 'only the N largest rows')
-    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, config: 'its thresholds: section', output: TRENDS_FORMATS, color: true }))
+    .addHelpText(
+      'after',
+      globalOptionsHelp({
+        db: READ_DB,
+        cluster: READ_CLUSTER,
+        config: 'its thresholds: section',
+        output: TRENDS_FORMATS,
+        color: true,
+      }),
+    )
     .action(async (metric: string, opts: TrendsOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<AnalysisGlobals>();
       if (!isMetricName(metric)) {
         throw new UsageError(unknownNameMessage('metric', metric, METRIC_NAMES));
       }
       if (opts.top !== undefined && !/^[1-9][0-9]*$/.test(opts.top)) {
-        throw new UsageError(`invalid --top ${JSON.stringify(sanitizeForTerminal(opts.top))}: expected a whole number, at least 1`);
+        throw new UsageError(
+          `invalid --top ${JSON.stringify(sanitizeForTerminal(opts.top))}: expected a whole number, at least 1`,
+        );
       }
       const out = chooseOutput<TrendsFormat>(g, io, TRENDS_FORMATS);
       const since = timeOption('--since', opts.since, io);
       const until = timeOption('--until', opts.until, io);
       const thresholds = await thresholdsFromConfig(g, io);
       const result = withHistory(g, io, (reader, cluster) =>
-        computeTrends(reader, { metric, by: opts.by, since, until, cluster, thresholds, top: opts.top === undefined ? undefined : Number(opts.top) }),
+        computeTrends(reader, {
+          metric,
+          by: opts.by,
+          since,
+          until,
+          cluster,
+          thresholds,
+          top: opts.top === undefined ? undefined : Number(opts.top),
+        }),
       );
       io.stdout.write(renderTrendsAs(result, out.format, out));
       done(EXIT.ok);
     });
 }
 
-function renderTrendsAs(r: TrendsResult, format: TrendsFormat, out: { color: boolean; width: number | undefined }): string {
+function renderTrendsAs(
+  r: TrendsResult,
+  format: TrendsFormat,
+  out: { color: boolean; width: number | undefined },
+): string {
   switch (format) {
     case 'table':
     case 'wide':

@@ -157,14 +157,29 @@ export interface IdleSamples {
  * they stay below 2^51 (as they do but for durations of years); otherwise the chunk is read
  * again exactly.
  */
-export function scanChunkIdle(g: ChunkGroup, group: number, k: number, into: IdleSamples, base: number, stride: number): void {
+export function scanChunkIdle(
+  g: ChunkGroup,
+  group: number,
+  k: number,
+  into: IdleSamples,
+  base: number,
+  stride: number,
+): void {
   if (!scanSamples(g, group, k, into, base, stride, false)) scanSamples(g, group, k, into, base, stride, true);
 }
 
 const SAFE = 2 ** 51;
 
 /** scanChunkIdle in plain numbers (false as soon as a value does not fit), or `exact` with Nums. */
-function scanSamples(g: ChunkGroup, group: number, k: number, into: IdleSamples, base: number, stride: number, exact: boolean): boolean {
+function scanSamples(
+  g: ChunkGroup,
+  group: number,
+  k: number,
+  into: IdleSamples,
+  base: number,
+  stride: number,
+  exact: boolean,
+): boolean {
   const buf = g.data;
   const r = g.reader;
   const { present, idle: idleOut } = into;
@@ -176,7 +191,10 @@ function scanSamples(g: ChunkGroup, group: number, k: number, into: IdleSamples,
     p = r.pos;
   }
   // a sample takes a byte at least: a larger count is damage (and would loop on bytes past the end)
-  if (!(n <= buf.length - p)) throw new CorruptDataError(`the chunk of connection ${g.entities[k]} counts ${n} samples in ${buf.length - p} bytes`);
+  if (!(n <= buf.length - p))
+    throw new CorruptDataError(
+      `the chunk of connection ${g.entities[k]} counts ${n} samples in ${buf.length - p} bytes`,
+    );
   const seqs = seqScratch;
   let seq = -1;
   for (let i = 0; i < n; i++) {
@@ -187,7 +205,10 @@ function scanSamples(g: ChunkGroup, group: number, k: number, into: IdleSamples,
       p = r.pos;
     }
     seq += gap + 1;
-    if (!(seq < stride)) throw new CorruptDataError(`chunk of connection ${g.entities[k]}: sample ${seq} beyond the batch's ${stride} frames`);
+    if (!(seq < stride))
+      throw new CorruptDataError(
+        `chunk of connection ${g.entities[k]}: sample ${seq} beyond the batch's ${stride} frames`,
+      );
     seqs[i] = seq;
   }
   let idle = 0;
@@ -248,7 +269,8 @@ function scanSamples(g: ChunkGroup, group: number, k: number, into: IdleSamples,
       p = r.pos;
     }
   }
-  if (p > buf.length) throw new CorruptDataError(`the chunk of connection ${g.entities[k]} runs past the end of its group`);
+  if (p > buf.length)
+    throw new CorruptDataError(`the chunk of connection ${g.entities[k]} runs past the end of its group`);
   return true;
 }
 
@@ -415,7 +437,8 @@ export function readBatchChunks(data: Uint8Array): BatchChunks {
     r.pos += bytes;
     total += n;
   }
-  if (r.pos !== data.length) throw new CorruptDataError(`chunk groups overrun their blob (${r.pos} of ${data.length} bytes)`);
+  if (r.pos !== data.length)
+    throw new CorruptDataError(`chunk groups overrun their blob (${r.pos} of ${data.length} bytes)`);
   // pass 2: fill the directory
   const entities = new Float64Array(total);
   const starts = new Float64Array(total);

@@ -82,7 +82,8 @@ function fastExtra(c: KafkaConnection): string | undefined {
   }
   const out: Record<string, JsonValue> = {};
   if (c.totalRequestStatistics.$unknown !== undefined) out.totalRequestStatistics = c.totalRequestStatistics.$unknown;
-  if (c.recentRequestStatistics.$unknown !== undefined) out.recentRequestStatistics = c.recentRequestStatistics.$unknown;
+  if (c.recentRequestStatistics.$unknown !== undefined)
+    out.recentRequestStatistics = c.recentRequestStatistics.$unknown;
   if (f.$unknown !== undefined) out.inFlightRequests = f.$unknown;
   f.sampledInFlightRequests.forEach((r, i) => {
     if (r.$unknown !== undefined) out[`sampled.${i}`] = r.$unknown;
@@ -184,7 +185,15 @@ export interface SampleSlot extends FastSample {
 
 /** An empty SampleSlot. */
 export function sampleSlot(): SampleSlot {
-  return { v: new Array<Num>(FAST_FIELDS).fill(0), hasMore: false, inflight: undefined, extra: undefined, absent: 0, items: undefined, requests: undefined };
+  return {
+    v: new Array<Num>(FAST_FIELDS).fill(0),
+    hasMore: false,
+    inflight: undefined,
+    extra: undefined,
+    absent: 0,
+    items: undefined,
+    requests: undefined,
+  };
 }
 
 /** readTail into a slot whose `v` already holds the values: nothing allocated unless in-flight requests are sampled. */
@@ -224,7 +233,12 @@ export function writeTail(w: ByteWriter, s: FastSample): void {
 
 /** The flag bits of a sample's tail (what writeTail writes after its values). */
 export function tailFlags(s: FastSample): number {
-  return (s.hasMore ? HAS_MORE : 0) | (s.inflight !== undefined ? INFLIGHT : 0) | (s.extra !== undefined ? EXTRA : 0) | (s.absent !== 0 ? ABSENT : 0);
+  return (
+    (s.hasMore ? HAS_MORE : 0) |
+    (s.inflight !== undefined ? INFLIGHT : 0) |
+    (s.extra !== undefined ? EXTRA : 0) |
+    (s.absent !== 0 ? ABSENT : 0)
+  );
 }
 
 /** Moves a reader past a sample's tail (in-flight list, presence mask, extra JSON). */

@@ -60,18 +60,26 @@ export class ConnectionIngest {
       lastFrame: sqlite.prepare<[number], ColumnsOf<typeof connFrame, 'versions' | 'rows'>>(
         `SELECT f.versions, f.rows FROM conn_frame f JOIN poll p ON p.id = f.poll WHERE p.cluster_id = ? ORDER BY f.poll DESC LIMIT 1`,
       ),
-      newBatch: sqlite.prepare('INSERT INTO conn_batch (cluster_id, first_poll, last_poll, frames, sealed) VALUES (?, ?, ?, 0, 0)'),
+      newBatch: sqlite.prepare(
+        'INSERT INTO conn_batch (cluster_id, first_poll, last_poll, frames, sealed) VALUES (?, ?, ?, 0, 0)',
+      ),
       bumpBatch: sqlite.prepare('UPDATE conn_batch SET frames = frames + 1, last_poll = ? WHERE id = ?'),
       insertFrame: sqlite.prepare(
         'INSERT INTO conn_frame (poll, batch, seq, rows, total_size, dup_uids, versions, head) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      batchState: sqlite.prepare<[number], ColumnsOf<typeof connBatch, 'sealed' | 'frames'>>('SELECT sealed, frames FROM conn_batch WHERE id = ?'),
+      batchState: sqlite.prepare<[number], ColumnsOf<typeof connBatch, 'sealed' | 'frames'>>(
+        'SELECT sealed, frames FROM conn_batch WHERE id = ?',
+      ),
       byUid: sqlite.prepare<[number, unknown], ColumnsOf<typeof connEntity, 'id'>>(
         'SELECT id FROM conn_entity WHERE cluster_id = ? AND uid = ? ORDER BY id',
       ),
       // ids are chosen before the insert: the packed record carries its own id
-      nextEntity: sqlite.prepare<[], RowOf<typeof connEntity>['id']>('SELECT coalesce(max(id), 0) + 1 FROM conn_entity').pluck(),
-      nextVersion: sqlite.prepare<[], RowOf<typeof connVersion>['id']>('SELECT coalesce(max(id), 0) + 1 FROM conn_version').pluck(),
+      nextEntity: sqlite
+        .prepare<[], RowOf<typeof connEntity>['id']>('SELECT coalesce(max(id), 0) + 1 FROM conn_entity')
+        .pluck(),
+      nextVersion: sqlite
+        .prepare<[], RowOf<typeof connVersion>['id']>('SELECT coalesce(max(id), 0) + 1 FROM conn_version')
+        .pluck(),
       insertEntity: sqlite.prepare(
         `INSERT INTO conn_entity (id, cluster_id, uid, node_id, shard_id, listener, source_ip, source_port, tls, open_time,
            first_poll, last_poll, extra, packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -156,7 +164,16 @@ export class ConnectionIngest {
     for (const o of offsets) head.u32(o);
     head.u32(rows.length);
     const totalSize = sqlUint(answer.totalSize, 'conn_frame.total_size', big);
-    this.#q.insertFrame.run(pollId, st.batch.id, st.batch.frames, rows.length, totalSize, this.#dup ? 1 : 0, encodeIdList(versions), head.finish());
+    this.#q.insertFrame.run(
+      pollId,
+      st.batch.id,
+      st.batch.frames,
+      rows.length,
+      totalSize,
+      this.#dup ? 1 : 0,
+      encodeIdList(versions),
+      head.finish(),
+    );
     this.#q.bumpBatch.run(pollId, st.batch.id);
     st.batch.frames++;
     return sealed;

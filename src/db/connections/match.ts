@@ -159,7 +159,12 @@ const LOOKAHEAD = 3;
  * and no other remembered entity has its uid: then it is exactly the one the uid lookup finds,
  * found without the lookup (answers keep their order from poll to poll); else undefined.
  */
-export function entityInPlace(last: readonly Entity[], expected: number, c: KafkaConnection, counter: number): Entity | undefined {
+export function entityInPlace(
+  last: readonly Entity[],
+  expected: number,
+  c: KafkaConnection,
+  counter: number,
+): Entity | undefined {
   const end = Math.min(last.length, expected + LOOKAHEAD);
   for (let k = expected; k < end; k++) {
     const known = last[k]!;

@@ -52,7 +52,9 @@ type ResolveArgs = [Resolver, StoredSlow[], AnySlowValue[], (id: number) => Read
  */
 const READ_BASE = generate<(v: [ByteReader, StoredSlow[]]) => void>(
   `const r = v[0], s = v[1];\n` +
-    BASE_AT.map((i) => `s[${i}] = r.${KINDS[i] === 'time' ? 'time' : KINDS[i] === 'inline' ? 'string' : 'uint'}();`).join('\n'),
+    BASE_AT.map(
+      (i) => `s[${i}] = r.${KINDS[i] === 'time' ? 'time' : KINDS[i] === 'inline' ? 'string' : 'uint'}();`,
+    ).join('\n'),
 );
 const readBase: (v: [ByteReader, StoredSlow[]]) => void =
   READ_BASE ??
@@ -95,9 +97,13 @@ export class ConnPartsLoader {
     this.#resolver = resolver;
     // two blobs holding every record: one row instead of one per version
     this.#byIds = sqlite
-      .prepare<[string], Blobs>(blobs('json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity'))
+      .prepare<[string], Blobs>(
+        blobs('json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity'),
+      )
       .raw();
-    this.#allOfEntity = sqlite.prepare<[number], Blobs>(blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?')).raw();
+    this.#allOfEntity = sqlite
+      .prepare<[number], Blobs>(blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?'))
+      .raw();
   }
 
   /** Forgets the cache (after a rollback or a prune). */
@@ -151,7 +157,9 @@ export class ConnPartsLoader {
 
   /** Every version of an entity, oldest first. */
   allOfEntity(entity: number): ConnParts[] {
-    return decoding({ table: 'conn_version', entity: `connection ${entity}` }, () => this.#build(this.#allOfEntity.get(entity))).sort((a, b) => a.fromPoll - b.fromPoll || a.version - b.version);
+    return decoding({ table: 'conn_version', entity: `connection ${entity}` }, () =>
+      this.#build(this.#allOfEntity.get(entity)),
+    ).sort((a, b) => a.fromPoll - b.fromPoll || a.version - b.version);
   }
 
   /** Decodes the version and entity records, which come in lockstep (row i of both aggregates), into the cache. */
@@ -180,7 +188,8 @@ export class ConnPartsLoader {
       for (const i of LATE_AT) stored[i] = late ? unpackSlow(rv, KINDS[i]!) : 0;
       // the entity record, in the layout of packed.ts packEntity
       const entityId = re.uint();
-      if (entityId !== entity) throw new Error(`connection version ${version}: entity record ${entityId} instead of ${entity}`);
+      if (entityId !== entity)
+        throw new Error(`connection version ${version}: entity record ${entityId} instead of ${entity}`);
       const uid = re.string();
       const nodeId = re.int();
       const shardId = re.int();
@@ -194,7 +203,8 @@ export class ConnPartsLoader {
         out.push(cached);
         continue;
       }
-      const unknown = unknownText === undefined ? undefined : (parseJsonLossless(unknownText) as Record<string, JsonValue>);
+      const unknown =
+        unknownText === undefined ? undefined : (parseJsonLossless(unknownText) as Record<string, JsonValue>);
       const values = this.#values;
       this.#resolve([this.#resolver, stored, values, this.#apiOf]);
       const subs = this.#subObjects;

@@ -7,7 +7,15 @@ import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { ByteReader } from '../bytes.ts';
 import { HEAD_STRIDE, readHeadEntry, sampleSlot, type FastSample } from './codec.ts';
 import { buildConnection } from './rows.ts';
-import { chunkIn, chunkOf, readBatchChunks, readChunk, readChunkGroup, readSampleAt, type BatchChunks } from './chunk.ts';
+import {
+  chunkIn,
+  chunkOf,
+  readBatchChunks,
+  readChunk,
+  readChunkGroup,
+  readSampleAt,
+  type BatchChunks,
+} from './chunk.ts';
 import type { ConnParts, ConnPartsLoader } from './parts.ts';
 import { damaged, decoding } from '../errors.ts';
 import type { connChunk } from '../schema-custom.ts';
@@ -60,10 +68,14 @@ export class ConnReader {
         )
         .safeIntegers(),
       batchChunks: sqlite
-        .prepare<[number], Buffer | null>(`SELECT CAST(group_concat(data, '' ORDER BY first_entity) AS BLOB) FROM conn_chunk WHERE batch = ?`)
+        .prepare<[number], Buffer | null>(
+          `SELECT CAST(group_concat(data, '' ORDER BY first_entity) AS BLOB) FROM conn_chunk WHERE batch = ?`,
+        )
         .pluck(),
       chunk: sqlite
-        .prepare<[number, number], RowOf<typeof connChunk>['data']>('SELECT data FROM conn_chunk WHERE batch = ? AND first_entity <= ? ORDER BY first_entity DESC LIMIT 1')
+        .prepare<[number, number], RowOf<typeof connChunk>['data']>(
+          'SELECT data FROM conn_chunk WHERE batch = ? AND first_entity <= ? ORDER BY first_entity DESC LIMIT 1',
+        )
         .pluck(),
       entities: sqlite
         .prepare<[number, string], [id: number, firstPoll: number, lastPoll: number]>(
@@ -79,7 +91,9 @@ export class ConnReader {
         )
         .raw(),
       framesOfBatches: sqlite
-        .prepare<[number, number], [batch: number, seq: number, poll: number]>('SELECT batch, seq, poll FROM conn_frame WHERE batch BETWEEN ? AND ?')
+        .prepare<[number, number], [batch: number, seq: number, poll: number]>(
+          'SELECT batch, seq, poll FROM conn_frame WHERE batch BETWEEN ? AND ?',
+        )
         .raw(),
       headFrames: sqlite
         .prepare<[number, number], [poll: number, rows: number, versions: Buffer, head: Buffer]>(
@@ -94,7 +108,14 @@ export class ConnReader {
   frame(poll: number): Frame | undefined {
     const r = this.#q.frame.get(poll);
     if (r === undefined) return undefined;
-    return { ...r, poll: Number(r.poll), batch: Number(r.batch), seq: Number(r.seq), rows: Number(r.rows), dupUids: r.dupUids !== 0n };
+    return {
+      ...r,
+      poll: Number(r.poll),
+      batch: Number(r.batch),
+      seq: Number(r.seq),
+      rows: Number(r.rows),
+      dupUids: r.dupUids !== 0n,
+    };
   }
 
   /**
@@ -145,14 +166,26 @@ export class ConnReader {
     const parts = this.#parts.inOrder(keptIds);
     const out = new Array<KafkaConnection>(parts.length);
     try {
-      this.#eachSample(f, keep, parts, (k, entityOf, sample) => {
-        const p = parts[k]!;
-        if (entityOf !== undefined && entityOf !== p.entity) throw new Error(`poll ${f.poll}: row ${keep === undefined ? k : keep[k]} belongs to another connection`);
-        out[k] = buildConnection(p, sample ?? missing(f, p.entity));
-      }, reuseBatch);
+      this.#eachSample(
+        f,
+        keep,
+        parts,
+        (k, entityOf, sample) => {
+          const p = parts[k]!;
+          if (entityOf !== undefined && entityOf !== p.entity)
+            throw new Error(`poll ${f.poll}: row ${keep === undefined ? k : keep[k]} belongs to another connection`);
+          out[k] = buildConnection(p, sample ?? missing(f, p.entity));
+        },
+        reuseBatch,
+      );
     } catch (err) {
       if (f.head === null && this.#decoded?.batch === f.batch) this.#decoded = undefined;
-      throw damaged(err, f.head !== null ? { table: 'conn_frame', poll: f.poll } : { table: 'conn_chunk', poll: f.poll, entity: `batch ${f.batch}` });
+      throw damaged(
+        err,
+        f.head !== null
+          ? { table: 'conn_frame', poll: f.poll }
+          : { table: 'conn_chunk', poll: f.poll, entity: `batch ${f.batch}` },
+      );
     }
     return out;
   }
@@ -272,7 +305,14 @@ export class ConnReader {
     return out.sort((a, b) => a.poll - b.poll);
   }
 
-  #headSamples(clusterId: number, from: number, to: number, versions: ConnParts[], entity: number, out: { poll: number; sample: FastSample }[]): void {
+  #headSamples(
+    clusterId: number,
+    from: number,
+    to: number,
+    versions: ConnParts[],
+    entity: number,
+    out: { poll: number; sample: FastSample }[],
+  ): void {
     const mine = new Set(versions.map((v) => v.version));
     for (const [poll, rows, blob, head] of this.#q.headFrames.all(clusterId, from)) {
       if (poll > to) break;

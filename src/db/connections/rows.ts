@@ -71,7 +71,6 @@ export function slowAbsentOf(unknown: Readonly<Record<string, JsonValue>> | unde
   return unknown?.['#absent'] as SlowAbsent | undefined;
 }
 
-
 /** A connection's source. */
 export type Source = KafkaConnection['source'];
 type Tls = KafkaConnection['tlsInfo'];
@@ -190,7 +189,10 @@ const IDLE_MORE: InFlight = Object.freeze({ hasMoreRequests: true, sampledInFlig
 /** mask bits that concern inFlightRequests' own fields and items */
 const INFLIGHT_BITS = (3 << 12) | A_ITEMS;
 
-function inFlight(s: FastSample | SampleSlot, x: Record<string, Record<string, JsonValue>> | undefined): KafkaConnection['inFlightRequests'] {
+function inFlight(
+  s: FastSample | SampleSlot,
+  x: Record<string, Record<string, JsonValue>> | undefined,
+): KafkaConnection['inFlightRequests'] {
   const requests = (s as Partial<SampleSlot>).requests;
   const marks = s.absent & INFLIGHT_BITS;
   if (s.inflight === undefined && requests === undefined && x?.inFlightRequests === undefined && marks === 0) {
@@ -202,11 +204,16 @@ function inFlight(s: FastSample | SampleSlot, x: Record<string, Record<string, J
     sampled = requests;
     if (x !== undefined) sampled.forEach((q, i) => withUnknown(q, x[`sampled.${i}`]));
   } else {
-    sampled = (s.inflight ?? []).map(([apiKey, d], i) => withUnknown({ apiKey, inFlightDuration: big(d) }, x?.[`sampled.${i}`]));
+    sampled = (s.inflight ?? []).map(([apiKey, d], i) =>
+      withUnknown({ apiKey, inFlightDuration: big(d) }, x?.[`sampled.${i}`]),
+    );
   }
   const items = s.items;
   if (items !== undefined) sampled.forEach((q, i) => markAbsent(q, itemAbsent(items[i] ?? 0)));
-  return markAbsent(withUnknown({ hasMoreRequests: s.hasMore, sampledInFlightRequests: sampled }, x?.inFlightRequests), inFlightAbsent(s.absent));
+  return markAbsent(
+    withUnknown({ hasMoreRequests: s.hasMore, sampledInFlightRequests: sampled }, x?.inFlightRequests),
+    inFlightAbsent(s.absent),
+  );
 }
 
 type Stats = KafkaConnection['totalRequestStatistics'];
@@ -239,7 +246,8 @@ const args = new Array<unknown>(5);
 
 /** Puts a connection row back together from its slow parts and a sample (shared parts are frozen). */
 export function buildConnection(p: ConnSlow, s: FastSample): KafkaConnection {
-  const x = s.extra === undefined ? undefined : (parseJsonLossless(s.extra) as Record<string, Record<string, JsonValue>>);
+  const x =
+    s.extra === undefined ? undefined : (parseJsonLossless(s.extra) as Record<string, Record<string, JsonValue>>);
   const v = s.v;
   const a = s.absent;
   const values = args;
@@ -273,7 +281,8 @@ export function buildConnection(p: ConnSlow, s: FastSample): KafkaConnection {
 }
 
 /** A connection row's fast-moving fields: what a version of its slow parts does not hold. */
-export type FastConnectionField = 'idleDuration' | 'inFlightRequests' | 'totalRequestStatistics' | 'recentRequestStatistics';
+export type FastConnectionField =
+  'idleDuration' | 'inFlightRequests' | 'totalRequestStatistics' | 'recentRequestStatistics';
 
 /** A connection row's slow fields as of one stored version (shared by all its samples, frozen), with the store's ids. */
 export type ConnectionVersion = Readonly<Omit<KafkaConnection, FastConnectionField>> & {
@@ -301,7 +310,9 @@ const makeVersionRow: (values: readonly unknown[]) => Record<string, unknown> =
   });
 
 /** A row's slow fields as of one version, for reads that skip the fast ones: frozen, shared by every sample of it. */
-export function buildVersionRow(p: ConnSlow & { readonly version: number; readonly entity: number }): ConnectionVersion {
+export function buildVersionRow(
+  p: ConnSlow & { readonly version: number; readonly entity: number },
+): ConnectionVersion {
   const values = [...VERSION_SLOTS.map((i) => p.row[i]), p.version, p.entity];
   type Row = Omit<KafkaConnection, FastConnectionField> & { versionId: number; entityId: number };
   const row = makeVersionRow(values) as Row;
@@ -311,7 +322,10 @@ export function buildVersionRow(p: ConnSlow & { readonly version: number; readon
   return freeze(row);
 }
 
-function withUnknown<T extends object>(o: T, unknown: JsonValue | undefined): T & { $unknown?: Record<string, JsonValue> } {
+function withUnknown<T extends object>(
+  o: T,
+  unknown: JsonValue | undefined,
+): T & { $unknown?: Record<string, JsonValue> } {
   if (unknown !== undefined) (o as { $unknown?: unknown }).$unknown = cloneJson(unknown);
   return o;
 }

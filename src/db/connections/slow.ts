@@ -48,7 +48,8 @@ function getter(f: SlowField): (c: KafkaConnection) => AnySlowValue {
 export const GETTERS: readonly ((c: KafkaConnection) => AnySlowValue)[] = FIELDS.map(getter);
 
 /** A row's field at a path as JavaScript source (`v["a"]["b"]`), for generated code; names quoted by JSON.stringify. */
-export const pathCode = (f: SlowField, v: string): string => v + f.path.map((name) => `[${JSON.stringify(name)}]`).join('');
+export const pathCode = (f: SlowField, v: string): string =>
+  v + f.path.map((name) => `[${JSON.stringify(name)}]`).join('');
 
 /** A row's slow values, in FIELDS order (generated straight-line code where allowed, else a loop over GETTERS). */
 export const slowValuesOf: (c: KafkaConnection) => SlowValues =

@@ -10,7 +10,15 @@ import type { PollRow } from '../../api/schema/resources.ts';
 import { ByteReader, type Num } from '../bytes.ts';
 import { FAST, readHeadEntry } from './codec.ts';
 import { buildVersionRow, type ConnectionVersion } from './rows.ts';
-import { indexOfSorted, readChunkGroup, readInFlightAt, scanChunkIdle, type ChunkGroup, type IdleSamples, type InFlightColumns } from './chunk.ts';
+import {
+  indexOfSorted,
+  readChunkGroup,
+  readInFlightAt,
+  scanChunkIdle,
+  type ChunkGroup,
+  type IdleSamples,
+  type InFlightColumns,
+} from './chunk.ts';
 import type { ConnPartsLoader } from './parts.ts';
 import type { ConnReader, Frame } from './reader.ts';
 import { CorruptDataError, damaged } from '../errors.ts';
@@ -76,9 +84,13 @@ export class ConnFrameReader {
     this.#parts = parts;
     this.#q = {
       chunks: sqlite
-        .prepare<[number], RowOf<typeof connChunk>['data']>('SELECT data FROM conn_chunk WHERE batch = ? ORDER BY first_entity')
+        .prepare<[number], RowOf<typeof connChunk>['data']>(
+          'SELECT data FROM conn_chunk WHERE batch = ? ORDER BY first_entity',
+        )
         .pluck(),
-      frames: sqlite.prepare<[number], RowOf<typeof connBatch>['frames']>('SELECT frames FROM conn_batch WHERE id = ?').pluck(),
+      frames: sqlite
+        .prepare<[number], RowOf<typeof connBatch>['frames']>('SELECT frames FROM conn_batch WHERE id = ?')
+        .pluck(),
     };
   }
 
@@ -138,18 +150,33 @@ export class ConnFrameReader {
           try {
             readInFlightAt(d.groups[inFlightGroup[at]!]!, list - 1, inFlight);
           } catch (err) {
-            throw damaged(err, { table: 'conn_chunk', poll: f.poll, entity: `batch ${f.batch}, connection ${versions[i]!.entityId}` });
+            throw damaged(err, {
+              table: 'conn_chunk',
+              poll: f.poll,
+              entity: `batch ${f.batch}, connection ${versions[i]!.entityId}`,
+            });
           }
         }
       }
     }
     inFlightOffsets[n] = inFlight.apiKeys.length;
     this.#prev = { ids, versions, batch: f.head === null ? f.batch : -1, slots };
-    return { poll, versions, idle, inFlightOffsets, inFlightApiKeys: inFlight.apiKeys, inFlightDurations: inFlight.durations };
+    return {
+      poll,
+      versions,
+      idle,
+      inFlightOffsets,
+      inFlightApiKeys: inFlight.apiKeys,
+      inFlightDurations: inFlight.durations,
+    };
   }
 
   /** The versions of a frame's rows, in order: from the previous frame where found there, else cached or loaded. */
-  #versionsOf(ids: readonly number[], prev: PreviousFrame | undefined, from: Int32Array | undefined): ConnectionVersion[] {
+  #versionsOf(
+    ids: readonly number[],
+    prev: PreviousFrame | undefined,
+    from: Int32Array | undefined,
+  ): ConnectionVersion[] {
     const n = ids.length;
     const out = new Array<ConnectionVersion>(n);
     const cache = this.#versions;
@@ -181,7 +208,10 @@ export class ConnFrameReader {
     try {
       return this.#decode(batch, stride, (e) => (entity = e));
     } catch (err) {
-      throw damaged(err, { table: 'conn_chunk', entity: entity < 0 ? `batch ${batch}` : `batch ${batch}, connection ${entity}` });
+      throw damaged(err, {
+        table: 'conn_chunk',
+        entity: entity < 0 ? `batch ${batch}` : `batch ${batch}, connection ${entity}`,
+      });
     }
   }
 
@@ -194,7 +224,9 @@ export class ConnFrameReader {
     for (const g of groups) slots += g.entities.length;
     // bounded before the sample storage (17 bytes an index) is allocated: batches hold a few frames
     if (!(Number.isInteger(stride) && stride >= 0 && stride <= MAX_FRAMES && slots * stride <= MAX_INDEXES)) {
-      throw new CorruptDataError(`${slots} connections over ${stride} frames is not a batch this flightrec writes`, { table: 'conn_batch' });
+      throw new CorruptDataError(`${slots} connections over ${stride} frames is not a batch this flightrec writes`, {
+        table: 'conn_batch',
+      });
     }
     const samples = reuse(last?.samples, slots * stride);
     const entities = last !== undefined && last.entities.length >= slots ? last.entities : new Float64Array(slots);
@@ -205,7 +237,8 @@ export class ConnFrameReader {
       for (let k = 0; k < g.entities.length; k++) {
         const entity = g.entities[k]!;
         at(entity);
-        if (slot > 0 && entity <= entities[slot - 1]!) throw new Error(`connection batch ${batch}: chunks out of entity order`);
+        if (slot > 0 && entity <= entities[slot - 1]!)
+          throw new Error(`connection batch ${batch}: chunks out of entity order`);
         entities[slot] = entity;
         scanChunkIdle(g, gi, k, samples, slot * stride, stride);
         slot++;
@@ -246,7 +279,13 @@ function alignTo(prev: readonly number[], ids: readonly number[]): Int32Array {
 /** Sample storage for `size` indexes: the previous one cleared when large enough, else a new one. */
 function reuse(old: IdleSamples | undefined, size: number): IdleSamples {
   if (old === undefined || old.present.length < size) {
-    return { present: new Uint8Array(size), idle: new Float64Array(size), bigIdle: new Map(), inFlightAt: new Int32Array(size), inFlightGroup: new Int32Array(size) };
+    return {
+      present: new Uint8Array(size),
+      idle: new Float64Array(size),
+      bigIdle: new Map(),
+      inFlightAt: new Int32Array(size),
+      inFlightGroup: new Int32Array(size),
+    };
   }
   old.present.fill(0);
   old.bigIdle.clear();

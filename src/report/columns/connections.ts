@@ -37,19 +37,29 @@ export const connectionColumns: ColumnModel<KafkaConnection> = {
     }),
     textColumn('state', 'STATE', state, { tone: (c) => stateToneOf(state(c)), orderBy: 'state', priority: 1 }),
     textColumn('group', 'GROUP', (c) => cell(c.groupId), { orderBy: 'group_id', priority: 3, min: 10 }),
-    numberColumn('fetchRate', 'FETCH/S', (c) => formatByteRate(Number(c.recentRequestStatistics.fetchBytes) / WINDOW_SECONDS), {
-      orderBy: 'recent_request_statistics.fetch_bytes desc',
-    }),
+    numberColumn(
+      'fetchRate',
+      'FETCH/S',
+      (c) => formatByteRate(Number(c.recentRequestStatistics.fetchBytes) / WINDOW_SECONDS),
+      {
+        orderBy: 'recent_request_statistics.fetch_bytes desc',
+      },
+    ),
     numberColumn(
       'produceRate',
       'PRODUCE/S',
       (c) => formatByteRate(Number(c.recentRequestStatistics.produceBytes) / WINDOW_SECONDS),
       { orderBy: 'recent_request_statistics.produce_bytes desc' },
     ),
-    numberColumn('requestRate', 'REQ/S', (c) => formatCountRate(Number(c.recentRequestStatistics.requestCount) / WINDOW_SECONDS), {
-      wide: true,
-      orderBy: 'recent_request_statistics.request_count desc',
-    }),
+    numberColumn(
+      'requestRate',
+      'REQ/S',
+      (c) => formatCountRate(Number(c.recentRequestStatistics.requestCount) / WINDOW_SECONDS),
+      {
+        wide: true,
+        orderBy: 'recent_request_statistics.request_count desc',
+      },
+    ),
     numberColumn('idle', 'IDLE', (c) => formatDuration(c.idleDuration), { orderBy: 'idle_duration', priority: 3 }),
     numberColumn('age', 'AGE', (c, ctx) => formatAgeShort(c.openTime, ctx.now), { orderBy: 'open_time desc' }),
     textColumn('source', 'SOURCE', (c) => `${cell(c.source.ipAddress)}:${c.source.port}`, { wide: true }),
@@ -57,10 +67,13 @@ export const connectionColumns: ColumnModel<KafkaConnection> = {
     textColumn(
       'software',
       'SOFTWARE',
-      (c) => (c.clientSoftwareName === '' ? NONE : `${cell(c.clientSoftwareName)} ${cell(c.clientSoftwareVersion)}`.trim()),
+      (c) =>
+        c.clientSoftwareName === '' ? NONE : `${cell(c.clientSoftwareName)} ${cell(c.clientSoftwareVersion)}`.trim(),
       { wide: true, orderBy: 'client_software_name' },
     ),
-    textColumn('auth', 'AUTH', (c) => shortEnum(AuthenticationMechanism, c.authenticationInfo.mechanism), { wide: true }),
+    textColumn('auth', 'AUTH', (c) => shortEnum(AuthenticationMechanism, c.authenticationInfo.mechanism), {
+      wide: true,
+    }),
     textColumn('tls', 'TLS', (c) => formatBool(c.tlsInfo.enabled), { wide: true }),
     textColumn('member', 'MEMBER', (c) => cell(c.groupMemberId), { wide: true }),
     textColumn('txn', 'TXN ID', (c) => cell(c.transactionalId), { wide: true }),

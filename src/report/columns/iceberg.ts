@@ -43,8 +43,14 @@ export const icebergPartitionColumns: ColumnModel<IcebergPartitionRow> = {
     textColumn('topic', 'TOPIC', (p) => cell(p.topic), { orderBy: 'topic', priority: 1, min: 12 }),
     numberColumn('partition', 'PARTITION', (p) => String(p.partition), { orderBy: 'partition', priority: 1 }),
     textColumn('state', 'STATE', topicState, { tone: (p) => tone(topicState(p)), orderBy: 'lifecycle_state' }),
-    numberColumn('translated', 'TRANSLATED', (p) => offset(p.lastTranslatedOffset), { orderBy: 'last_translated_offset', priority: 3 }),
-    numberColumn('committed', 'COMMITTED', (p) => offset(p.lastCommittedOffset), { orderBy: 'last_committed_offset', priority: 3 }),
+    numberColumn('translated', 'TRANSLATED', (p) => offset(p.lastTranslatedOffset), {
+      orderBy: 'last_translated_offset',
+      priority: 3,
+    }),
+    numberColumn('committed', 'COMMITTED', (p) => offset(p.lastCommittedOffset), {
+      orderBy: 'last_committed_offset',
+      priority: 3,
+    }),
     numberColumn('commitLag', 'COMMIT LAG', (p) => String(p.commitLag), {
       tone: (p) => (p.commitLag > COMMIT_LAG_WARN ? 'warn' : undefined),
       orderBy: 'commit_lag desc',

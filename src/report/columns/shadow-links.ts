@@ -99,19 +99,35 @@ export const shadowLinkColumns: ColumnModel<ShadowLink> = {
   label: (l) => cell(l.name),
   columns: [
     textColumn('name', 'NAME', (l) => cell(l.name), { orderBy: 'name', priority: 1, min: 12 }),
-    textColumn('state', 'STATE', linkState, { tone: (l) => linkTone(linkState(l)), orderBy: 'status.state', priority: 1 }),
+    textColumn('state', 'STATE', linkState, {
+      tone: (l) => linkTone(linkState(l)),
+      orderBy: 'status.state',
+      priority: 1,
+    }),
     numberColumn('topics', 'TOPICS', (l) => String(l.status.shadowTopics.length)),
     numberColumn('tasks', 'TASKS', tasks, {
-      tone: (l) => (l.status.taskStatuses.every((t) => shortEnum(TaskState, t.state) === 'ACTIVE') ? undefined : 'warn'),
+      tone: (l) =>
+        l.status.taskStatuses.every((t) => shortEnum(TaskState, t.state) === 'ACTIVE') ? undefined : 'warn',
       priority: 1,
     }),
     textColumn('bootstrap', 'BOOTSTRAP', bootstrap, { priority: 3, min: 12 }),
-    textColumn('auth', 'AUTH', (l) => describeAuthentication(l.configurations.clientOptions.authenticationConfiguration), { priority: 3, min: 12 }),
+    textColumn(
+      'auth',
+      'AUTH',
+      (l) => describeAuthentication(l.configurations.clientOptions.authenticationConfiguration),
+      { priority: 3, min: 12 },
+    ),
     textColumn('tls', 'TLS', (l) => describeTls(l.configurations.clientOptions.tlsSettings), { priority: 3 }),
     textColumn('uid', 'UID', (l) => cell(l.uid), { wide: true, orderBy: 'uid' }),
-    textColumn('sourceCluster', 'SOURCE CLUSTER', (l) => cell(l.configurations.clientOptions.sourceClusterId), { wide: true }),
-    textColumn('topicSync', 'TOPIC SYNC', (l) => syncSummary(l.configurations.topicMetadataSyncOptions), { wide: true }),
-    textColumn('offsetSync', 'OFFSET SYNC', (l) => syncSummary(l.configurations.consumerOffsetSyncOptions), { wide: true }),
+    textColumn('sourceCluster', 'SOURCE CLUSTER', (l) => cell(l.configurations.clientOptions.sourceClusterId), {
+      wide: true,
+    }),
+    textColumn('topicSync', 'TOPIC SYNC', (l) => syncSummary(l.configurations.topicMetadataSyncOptions), {
+      wide: true,
+    }),
+    textColumn('offsetSync', 'OFFSET SYNC', (l) => syncSummary(l.configurations.consumerOffsetSyncOptions), {
+      wide: true,
+    }),
     textColumn('aclSync', 'ACL SYNC', (l) => syncSummary(l.configurations.securitySyncOptions), { wide: true }),
     textColumn('roleSync', 'ROLE SYNC', (l) => syncSummary(l.configurations.roleSyncOptions), { wide: true }),
     textColumn('schemaRegistry', 'SCHEMA REGISTRY', schemaRegistryMode, { wide: true }),

@@ -16,8 +16,15 @@ export const shadowPartitionColumns: ColumnModel<ShadowPartitionRow> = {
     textColumn('topic', 'TOPIC', (p) => cell(p.topicName), { orderBy: 'topic_name', priority: 3, min: 10 }),
     numberColumn('partition', 'PARTITION', (p) => String(p.partitionId), { orderBy: 'partition_id', priority: 1 }),
     numberColumn('hwm', 'HWM', (p) => String(p.highWatermark), { orderBy: 'high_watermark', priority: 3 }),
-    numberColumn('sourceHwm', 'SOURCE HWM', (p) => String(p.sourceHighWatermark), { orderBy: 'source_high_watermark', priority: 3 }),
-    numberColumn('lag', 'LAG', (p) => String(p.lag), { tone: (p) => (p.lag > LAG_WARN ? 'warn' : undefined), orderBy: 'lag desc', priority: 1 }),
+    numberColumn('sourceHwm', 'SOURCE HWM', (p) => String(p.sourceHighWatermark), {
+      orderBy: 'source_high_watermark',
+      priority: 3,
+    }),
+    numberColumn('lag', 'LAG', (p) => String(p.lag), {
+      tone: (p) => (p.lag > LAG_WARN ? 'warn' : undefined),
+      orderBy: 'lag desc',
+      priority: 1,
+    }),
     numberColumn('updated', 'UPDATED', (p, ctx) => formatAgeShort(p.sourceLastUpdatedTimestamp, ctx.now), {
       orderBy: 'source_last_updated_timestamp',
     }),

@@ -26,7 +26,10 @@ export const shadowTopicColumns: ColumnModel<ShadowTopicRow> = {
     textColumn('state', 'STATE', state, { tone: (t) => tone(state(t)), orderBy: 'status.state', priority: 1 }),
     numberColumn('partitions', 'PARTITIONS', (t) => String(t.status.partitionInformation.length)),
     numberColumn('lag', 'LAG', (t) => formatCount(shadowTopicLag(t)), {
-      tone: (t) => (t.status.partitionInformation.some((p) => p.sourceHighWatermark - p.highWatermark > LAG_WARN) ? 'warn' : undefined),
+      tone: (t) =>
+        t.status.partitionInformation.some((p) => p.sourceHighWatermark - p.highWatermark > LAG_WARN)
+          ? 'warn'
+          : undefined,
       priority: 1,
     }),
     textColumn('topicId', 'TOPIC ID', (t) => cell(t.topicId), { wide: true, orderBy: 'topic_id' }),

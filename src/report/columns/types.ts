@@ -84,7 +84,12 @@ export function numberColumn<R>(
 }
 
 /** Tones of enum states by their short name; anything else has no tone. */
-export function stateTone(ok: readonly string[], warn: readonly string[], error: readonly string[], dim: readonly string[] = []) {
+export function stateTone(
+  ok: readonly string[],
+  warn: readonly string[],
+  error: readonly string[],
+  dim: readonly string[] = [],
+) {
   return (short: string): Tone | undefined => {
     if (ok.includes(short)) return 'ok';
     if (warn.includes(short)) return 'warn';

@@ -40,7 +40,13 @@ export const upgradeMemberColumns: ColumnModel<MemberVersion> = {
     numberColumn('logical', 'LOGICAL VERSION', (m) => (m.versionKnown ? String(m.logicalVersion) : NONE), {
       orderBy: 'logical_version',
     }),
-    textColumn('known', 'KNOWN', (m) => formatBool(m.versionKnown), { tone: (m) => (m.versionKnown ? undefined : 'warn'), priority: 3 }),
-    textColumn('alive', 'ALIVE', (m) => formatBool(m.alive), { tone: (m) => (m.alive ? 'ok' : 'error'), orderBy: 'alive' }),
+    textColumn('known', 'KNOWN', (m) => formatBool(m.versionKnown), {
+      tone: (m) => (m.versionKnown ? undefined : 'warn'),
+      priority: 3,
+    }),
+    textColumn('alive', 'ALIVE', (m) => formatBool(m.alive), {
+      tone: (m) => (m.alive ? 'ok' : 'error'),
+      orderBy: 'alive',
+    }),
   ],
 };

@@ -56,14 +56,20 @@ function rawField(raw: Uint8Array, redact: boolean): { [k: string]: JsonValue } 
 }
 
 /** The JSON entry of one poll, before redaction (with a redactor: unknown fields already tokenised). */
-function pollEntry(source: ExportSource, row: PollRowValue, redact: boolean, redactor?: Redactor): { [k: string]: JsonValue } {
+function pollEntry(
+  source: ExportSource,
+  row: PollRowValue,
+  redact: boolean,
+  redactor?: Redactor,
+): { [k: string]: JsonValue } {
   const r = source.reconstructAnswer(row.id);
   const op = r.operation;
   const entry: { [k: string]: JsonValue } = {
     poll: encodeMessage(PollRow, row),
     request: encodeMessage(OPERATIONS[op].request, r.request),
   };
-  if (r.answer !== undefined) entry.answer = encodeAnswerTree(op, redactor === undefined ? r.answer : redactor.redactUnknown(r.answer));
+  if (r.answer !== undefined)
+    entry.answer = encodeAnswerTree(op, redactor === undefined ? r.answer : redactor.redactUnknown(r.answer));
   if (r.failure !== undefined) {
     const f = r.failure;
     entry.failure = {
@@ -84,7 +90,11 @@ function pollEntry(source: ExportSource, row: PollRowValue, redact: boolean, red
  * Writes the bundle through `write` (called with pieces of one JSON document) and returns what
  * was written; with `redact`, the mapping of tokens to values (for a separate file).
  */
-export function writeExportBundle(source: ExportSource, write: (chunk: string) => void, opts: ExportOptions): ExportResult {
+export function writeExportBundle(
+  source: ExportSource,
+  write: (chunk: string) => void,
+  opts: ExportOptions,
+): ExportResult {
   const polls = source.polls({ cluster: opts.cluster, since: opts.since, until: opts.until });
   const redactor = opts.redact ? new Redactor() : undefined;
   if (redactor !== undefined) {

@@ -21,7 +21,17 @@ export function escapeUnsafeJson(json: string): string {
 }
 
 /** The kinds of values replaced, each with its own token counter. */
-export const REDACTED_KINDS = ['ip', 'principal', 'client', 'txn', 'group', 'group-instance', 'group-member', 'unknown', 'secret'] as const;
+export const REDACTED_KINDS = [
+  'ip',
+  'principal',
+  'client',
+  'txn',
+  'group',
+  'group-instance',
+  'group-member',
+  'unknown',
+  'secret',
+] as const;
 /** One kind of redacted value. */
 export type RedactedKind = (typeof REDACTED_KINDS)[number];
 
@@ -76,8 +86,23 @@ const CREDENTIAL_PATTERN = /\b(Basic|Bearer|Token)\s+[A-Za-z0-9+/=._~-]{6,}/gi;
  * exactly as they are, even when a redacted value happens to be spelled the same way.
  */
 const IDENTIFIER_KEYS: ReadonlySet<string> = new Set([
-  'uid', 'target', 'cluster', 'operation', 'outcome', 'coverage', 'shadowLinkName', 'topic', 'topicName',
-  'sourceTopicName', 'sourceTopicId', 'topicId', 'releaseVersion', 'listenerName', 'state', 'kind', 'format',
+  'uid',
+  'target',
+  'cluster',
+  'operation',
+  'outcome',
+  'coverage',
+  'shadowLinkName',
+  'topic',
+  'topicName',
+  'sourceTopicName',
+  'sourceTopicId',
+  'topicId',
+  'releaseVersion',
+  'listenerName',
+  'state',
+  'kind',
+  'format',
 ]);
 
 /** Values shorter than this are replaced in their own fields only, not inside other text. */
@@ -148,7 +173,7 @@ export class Redactor {
     let out = '';
     let from = 0;
     if (this.#byPrefix.size > 0 && text.length >= MIN_TEXT_MATCH) {
-      for (let i = 0; i + MIN_TEXT_MATCH <= text.length; ) {
+      for (let i = 0; i + MIN_TEXT_MATCH <= text.length;) {
         const list = this.#byPrefix.get(text.slice(i, i + 3));
         const hit = list?.find((v) => text.startsWith(v, i));
         if (hit === undefined) {
@@ -161,7 +186,9 @@ export class Redactor {
       }
     }
     out += text.slice(from);
-    return out.replace(CREDENTIAL_PATTERN, (m, scheme: string) => `${scheme} ${this.token('secret', m)}`).replace(IP_PATTERN, (ip) => this.token('ip', ip));
+    return out
+      .replace(CREDENTIAL_PATTERN, (m, scheme: string) => `${scheme} ${this.token('secret', m)}`)
+      .replace(IP_PATTERN, (ip) => this.token('ip', ip));
   }
 
   /**
@@ -201,7 +228,11 @@ export class Redactor {
       const { holder, key } = stack.pop()!;
       const x = (holder as Record<string | number, JsonValue>)[key] as JsonValue;
       if (typeof x === 'string') {
-        if (x !== '') (holder as Record<string | number, JsonValue>)[key] = this.token(FIELD_KINDS[String(key)] === 'secret' ? 'secret' : 'unknown', x);
+        if (x !== '')
+          (holder as Record<string | number, JsonValue>)[key] = this.token(
+            FIELD_KINDS[String(key)] === 'secret' ? 'secret' : 'unknown',
+            x,
+          );
       } else if (Array.isArray(x)) {
         const copy = x.slice();
         (holder as Record<string | number, JsonValue>)[key] = copy;
@@ -248,7 +279,11 @@ export class Redactor {
   }
 }
 
-function walk(v: JsonValue | undefined, key: string | undefined, visit: (kind: RedactedKind, value: string) => void): void {
+function walk(
+  v: JsonValue | undefined,
+  key: string | undefined,
+  visit: (kind: RedactedKind, value: string) => void,
+): void {
   if (v === undefined || v === null) return;
   if (typeof v === 'string') {
     const kind = key === undefined ? undefined : FIELD_KINDS[key];

@@ -17,7 +17,8 @@ export function renderDiffText(result: DiffResult, opts: DiffTextOptions): strin
   for (const r of result.resources) {
     lines.push(...resourceLines(r, c), '');
   }
-  if (result.skipped.length > 0) lines.push(paint(`never recorded, not compared: ${result.skipped.join(', ')}`, 'muted', c));
+  if (result.skipped.length > 0)
+    lines.push(paint(`never recorded, not compared: ${result.skipped.join(', ')}`, 'muted', c));
   lines.push(summaryLine(result, c));
   return `${lines.join('\n')}\n`;
 }
@@ -38,10 +39,18 @@ function resourceLines(r: ResourceDiff, c: boolean): string[] {
   for (const e of r.changed) out.push(...changedLines(e, c));
   const none = r.added.length + r.removed.length + r.changed.length === 0;
   const tail = `${r.unchanged} unchanged${none ? ' (no differences)' : ''}`;
-  out.push(paint(`  ${r.added.length} added, ${r.removed.length} removed, ${r.changed.length} changed, ${tail}`, 'muted', c));
+  out.push(
+    paint(`  ${r.added.length} added, ${r.removed.length} removed, ${r.changed.length} changed, ${tail}`, 'muted', c),
+  );
   const cc = r.connectionChanges;
   if (cc !== undefined) {
-    out.push(paint(`  connections: ${cc.new} new, ${cc.closed} closed, ${cc.vanished} vanished, ${cc.expired} expired (added = new; removed = vanished + expired)`, 'muted', c));
+    out.push(
+      paint(
+        `  connections: ${cc.new} new, ${cc.closed} closed, ${cc.vanished} vanished, ${cc.expired} expired (added = new; removed = vanished + expired)`,
+        'muted',
+        c,
+      ),
+    );
   }
   const moving = r.totals.filter((t) => t.moving > 0);
   if (moving.length > 0) {

@@ -43,11 +43,10 @@ export function staleNote(what: string, f: Freshness): string | undefined {
       `the oldest, ${oldest.operation} poll ${oldest.newest.id} at ${formatTime(oldest.newest.startTime)}, is ${formatDuration(oldest.ageNs)} old`
     );
   }
-  const parts = stale
-    .map(
-      (o) =>
-        `the newest ${o.operation} poll (${o.newest.id} at ${formatTime(o.newest.startTime)}) is ${formatDuration(o.ageNs)} old, ` +
-        `more than twice its schedule interval (${formatDuration(o.intervalNs)}${o.intervalFrom === 'default' ? ', the default schedule' : ''})`,
-    );
+  const parts = stale.map(
+    (o) =>
+      `the newest ${o.operation} poll (${o.newest.id} at ${formatTime(o.newest.startTime)}) is ${formatDuration(o.ageNs)} old, ` +
+      `more than twice its schedule interval (${formatDuration(o.intervalNs)}${o.intervalFrom === 'default' ? ', the default schedule' : ''})`,
+  );
   return `${head}: ${parts.join('; ')}`;
 }

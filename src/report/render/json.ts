@@ -107,7 +107,13 @@ export function queryToNdjson(result: QueryResult): string {
 }
 
 function observation(o: Observation): { [key: string]: JsonValue } {
-  const out: { [key: string]: JsonValue } = { at: formatTimestamp(o.at), observed: o.observed, ...pollRef(o.poll), stale: o.stale, failures: o.failures };
+  const out: { [key: string]: JsonValue } = {
+    at: formatTimestamp(o.at),
+    observed: o.observed,
+    ...pollRef(o.poll),
+    stale: o.stale,
+    failures: o.failures,
+  };
   if (o.lastFailure !== undefined) {
     out.lastFailure = encodeMessage(RESOURCES.polls.schema, o.lastFailure);
   }

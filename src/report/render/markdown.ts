@@ -49,9 +49,14 @@ function resourceSection(r: ResourceDiff): string[] {
   }
   const apart = r.elapsedSeconds > 0 ? ` (${formatDuration(BigInt(Math.round(r.elapsedSeconds * 1e9)))} apart)` : '';
   out.push(`Compared ${mdText(pollNote(r.from))} with ${mdText(pollNote(r.to))}${apart}.`, '');
-  out.push(`${r.added.length} added, ${r.removed.length} removed, ${r.changed.length} changed, ${r.unchanged} unchanged.`, '');
-  if (r.added.length > 0) out.push(`### Added (${r.added.length})`, '', ...r.added.map((e) => `- ${mdText(e.label)}`), '');
-  if (r.removed.length > 0) out.push(`### Removed (${r.removed.length})`, '', ...r.removed.map((e) => `- ${mdText(e.label)}`), '');
+  out.push(
+    `${r.added.length} added, ${r.removed.length} removed, ${r.changed.length} changed, ${r.unchanged} unchanged.`,
+    '',
+  );
+  if (r.added.length > 0)
+    out.push(`### Added (${r.added.length})`, '', ...r.added.map((e) => `- ${mdText(e.label)}`), '');
+  if (r.removed.length > 0)
+    out.push(`### Removed (${r.removed.length})`, '', ...r.removed.map((e) => `- ${mdText(e.label)}`), '');
   if (r.changed.length > 0) {
     out.push(`### Changed (${r.changed.length})`, '');
     for (const e of r.changed) {
@@ -62,7 +67,12 @@ function resourceSection(r: ResourceDiff): string[] {
   }
   const moving = r.totals.filter((t) => t.moving > 0);
   if (moving.length > 0) {
-    out.push('Totals over entities present at both instants:', '', ...moving.map((t) => `- ${mdText(formatTotal(t))}`), '');
+    out.push(
+      'Totals over entities present at both instants:',
+      '',
+      ...moving.map((t) => `- ${mdText(formatTotal(t))}`),
+      '',
+    );
   }
   return out;
 }

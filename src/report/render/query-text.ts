@@ -24,13 +24,19 @@ export function renderQueryTable(result: QueryResult, opts: TableOptions & { wid
 
 /** A one-line description of what a query answered from, for stderr or a heading. */
 export function queryNote(result: QueryResult): string {
-  const shown = result.rows.length === result.total ? `${result.total} rows` : `${result.rows.length} of ${result.total} rows`;
-  if (result.mode === 'range') return `${result.resource} from ${formatTime(result.since!)} to ${formatTime(result.until!)}: ${shown}`;
+  const shown =
+    result.rows.length === result.total ? `${result.total} rows` : `${result.rows.length} of ${result.total} rows`;
+  if (result.mode === 'range')
+    return `${result.resource} from ${formatTime(result.since!)} to ${formatTime(result.until!)}: ${shown}`;
   if (result.resource === 'polls') return `polls up to ${formatTime(result.at!)}: ${shown}`;
-  if (result.poll === undefined) return `${result.resource} at ${formatTime(result.at!)}: unobserved (no successful poll at or before it)`;
+  if (result.poll === undefined)
+    return `${result.resource} at ${formatTime(result.at!)}: unobserved (no successful poll at or before it)`;
   const answered = `${result.resource} at ${formatTime(result.at!)}: poll ${result.poll.id} at ${formatTime(result.poll.startTime)}, ${shown}`;
   const n = result.failures ?? 0;
   if (n === 0) return answered;
-  const last = result.lastFailure === undefined ? '' : ` (last: ${sanitizeCell(result.lastFailure.outcome)} at ${formatTime(result.lastFailure.startTime)})`;
+  const last =
+    result.lastFailure === undefined
+      ? ''
+      : ` (last: ${sanitizeCell(result.lastFailure.outcome)} at ${formatTime(result.lastFailure.startTime)})`;
   return `${answered}; ${n} later poll${n === 1 ? '' : 's'} failed${last}, so the state at that instant is unknown`;
 }

@@ -20,7 +20,9 @@ export function summaryToJson(s: Summary): { [key: string]: JsonValue } {
           stale: s.freshness.stale,
           freshness: freshnessToJson(s.freshness),
         }),
-    ...(s.rollups === undefined ? {} : { rollups: { resolution: `${s.rollups.resolution}s`, before: formatTimestamp(s.rollups.before) } }),
+    ...(s.rollups === undefined
+      ? {}
+      : { rollups: { resolution: `${s.rollups.resolution}s`, before: formatTimestamp(s.rollups.before) } }),
     abnormal: s.abnormal.map(eventToJson),
     changes: s.changes.map((c) => ({
       kind: c.kind,
@@ -31,7 +33,13 @@ export function summaryToJson(s: Summary): { [key: string]: JsonValue } {
       last: formatTimestamp(c.last),
     })),
     events: s.eventCount,
-    figures: s.figures.map((f) => ({ name: f.name, unit: f.unit, now: f.now ?? null, start: f.start ?? null, max: f.max ?? null })),
+    figures: s.figures.map((f) => ({
+      name: f.name,
+      unit: f.unit,
+      now: f.now ?? null,
+      start: f.start ?? null,
+      max: f.max ?? null,
+    })),
     polls: { total: s.polls.total, failed: s.polls.failed },
   };
 }

@@ -22,14 +22,22 @@ function clock(t: bigint): string {
 export function renderSummaryText(s: Summary, opts: { color: boolean } = { color: false }): string {
   const out: string[] = [];
   const cluster = s.cluster !== undefined ? ` · cluster ${sanitizeCell(s.cluster)}` : '';
-  out.push(paint(`flightrec summary${cluster} · ${formatHumanDuration(s.until - s.since)} until ${formatTimestampShort(s.until)}`, 'bold', opts.color));
+  out.push(
+    paint(
+      `flightrec summary${cluster} · ${formatHumanDuration(s.until - s.since)} until ${formatTimestampShort(s.until)}`,
+      'bold',
+      opts.color,
+    ),
+  );
   if (s.rollups !== undefined) out.push(rollupLine(s.rollups));
   if (s.abnormal.length === 0) out.push('Abnormal now: nothing.');
   else {
     out.push(`Abnormal now (${s.abnormal.length}):`);
     for (const e of s.abnormal) {
       const mark = paint(MARK[e.severity] ?? e.severity, e.severity === 'error' ? 'error' : 'warn', opts.color);
-      out.push(`  ${mark} ${sanitizeCell(e.description)} (since ${clock(e.start)}, ${formatHumanDuration(s.until - e.start)})`);
+      out.push(
+        `  ${mark} ${sanitizeCell(e.description)} (since ${clock(e.start)}, ${formatHumanDuration(s.until - e.start)})`,
+      );
     }
   }
   if (s.changes.length === 0) out.push('Changed in the window: nothing.');
@@ -38,13 +46,18 @@ export function renderSummaryText(s: Summary, opts: { color: boolean } = { color
     for (const c of s.changes.slice(0, MAX_CHANGES)) {
       const more = c.entities.length > 2 ? ` +${c.entities.length - 2} more` : '';
       const who = c.entities.slice(0, 2).map(sanitizeCell).join(', ');
-      out.push(`  ${MARK[c.severity] ?? c.severity} ${c.kind} ×${c.count}: ${who}${more} (${clock(c.first)}–${clock(c.last)})`);
+      out.push(
+        `  ${MARK[c.severity] ?? c.severity} ${c.kind} ×${c.count}: ${who}${more} (${clock(c.first)}–${clock(c.last)})`,
+      );
     }
     if (s.changes.length > MAX_CHANGES) out.push(`  … and ${s.changes.length - MAX_CHANGES} more kinds`);
   }
   const figs = s.figures.map((f) => {
     const now = f.now === undefined ? '-' : formatCount(Math.round(f.now));
-    const was = f.start === undefined || f.start === f.now ? '' : ` (was ${formatCount(Math.round(f.start))}, max ${formatCount(Math.round(f.max ?? 0))})`;
+    const was =
+      f.start === undefined || f.start === f.now
+        ? ''
+        : ` (was ${formatCount(Math.round(f.start))}, max ${formatCount(Math.round(f.max ?? 0))})`;
     return `${sanitizeCell(f.name)} ${now}${was}`;
   });
   figs.push(`polls ${s.polls.total}, ${s.polls.failed} failed`);
@@ -52,7 +65,15 @@ export function renderSummaryText(s: Summary, opts: { color: boolean } = { color
   const f = s.freshness;
   if (f !== undefined && f.observedAt !== undefined) {
     const stale = staleNote('the recording', f);
-    out.push(stale === undefined ? `Observed: newest poll ${formatTimestampShort(f.observedAt)}` : paint(`Observed: newest poll ${formatTimestampShort(f.observedAt)}; ${stale.replace(/^the recording at \S+: /, '')}`, 'warn', opts.color));
+    out.push(
+      stale === undefined
+        ? `Observed: newest poll ${formatTimestampShort(f.observedAt)}`
+        : paint(
+            `Observed: newest poll ${formatTimestampShort(f.observedAt)}; ${stale.replace(/^the recording at \S+: /, '')}`,
+            'warn',
+            opts.color,
+          ),
+    );
   }
   return `${out.join('\n')}\n`;
 }

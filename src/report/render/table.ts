@@ -18,7 +18,8 @@ const GAP = 2;
 /** A truncated column keeps at least this many cells (or its header, if shorter). */
 const MIN_WIDTH = 6;
 
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
 // eslint-disable-next-line no-misleading-character-class -- a class of combining and zero-width code points, each matched alone on purpose
 const ZERO = /[\u0300-\u036f\u200b-\u200d\ufe00-\ufe0f]/u;
 
@@ -77,7 +78,11 @@ export function renderTable(view: TableView, opts: TableOptions): string {
     return width;
   });
   const widths = fitWidths(natural, view, opts.width);
-  const line = (cells: readonly string[], tones: readonly (string | undefined)[] | undefined, header: boolean): string => {
+  const line = (
+    cells: readonly string[],
+    tones: readonly (string | undefined)[] | undefined,
+    header: boolean,
+  ): string => {
     const parts = cells.map((text, i) => {
       const col = view.columns[i]!;
       const last = i === cells.length - 1;
@@ -88,7 +93,11 @@ export function renderTable(view: TableView, opts: TableOptions): string {
     });
     return `${parts.join(' '.repeat(GAP))}\n`;
   };
-  let out = line(view.columns.map((c) => c.header), undefined, true);
+  let out = line(
+    view.columns.map((c) => c.header),
+    undefined,
+    true,
+  );
   view.rows.forEach((r, i) => {
     out += line(rows[i]!, r.tones, false);
   });

@@ -52,12 +52,16 @@ function chart(t: Timeline): string {
     list.push(e);
   }
   const height = lanes.length * LANE + 30;
-  const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${LABEL_WIDTH + CHART_WIDTH + 10}" height="${height}" role="img" aria-label="interval chart">`];
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${LABEL_WIDTH + CHART_WIDTH + 10}" height="${height}" role="img" aria-label="interval chart">`,
+  ];
   for (let i = 0; i <= 4; i++) {
     const tick = t.since + ((t.until - t.since) * BigInt(i)) / 4n;
     const tx = x(tick, t.since, t.until);
     parts.push(`<line x1="${tx.toFixed(1)}" y1="0" x2="${tx.toFixed(1)}" y2="${height - 20}" stroke="#eee"/>`);
-    parts.push(`<text x="${tx.toFixed(1)}" y="${height - 6}" text-anchor="${i === 0 ? 'start' : i === 4 ? 'end' : 'middle'}">${escapeHtml(formatTimestampShort(tick))}</text>`);
+    parts.push(
+      `<text x="${tx.toFixed(1)}" y="${height - 6}" text-anchor="${i === 0 ? 'start' : i === 4 ? 'end' : 'middle'}">${escapeHtml(formatTimestampShort(tick))}</text>`,
+    );
   }
   lanes.forEach((lane, i) => {
     const y = i * LANE;
@@ -67,13 +71,17 @@ function chart(t: Timeline): string {
       const x1 = x(e.start, t.since, t.until);
       if (e.type === 'point') {
         const cx = x1.toFixed(1);
-        parts.push(`<path d="M${cx} ${y + 3}l6 6-6 6-6-6z" fill="${color}"><title>${tooltip(e, t.until)}</title></path>`);
+        parts.push(
+          `<path d="M${cx} ${y + 3}l6 6-6 6-6-6z" fill="${color}"><title>${tooltip(e, t.until)}</title></path>`,
+        );
         continue;
       }
       const x2 = x(e.end ?? t.until, t.since, t.until);
       const w = Math.max(2, x2 - x1);
       const open = e.end === null ? ' stroke-dasharray="3 2" stroke="#333"' : '';
-      parts.push(`<rect x="${x1.toFixed(1)}" y="${y + 3}" width="${w.toFixed(1)}" height="${LANE - 6}" rx="2" fill="${color}" fill-opacity="0.8"${open}><title>${tooltip(e, t.until)}</title></rect>`);
+      parts.push(
+        `<rect x="${x1.toFixed(1)}" y="${y + 3}" width="${w.toFixed(1)}" height="${LANE - 6}" rx="2" fill="${color}" fill-opacity="0.8"${open}><title>${tooltip(e, t.until)}</title></rect>`,
+      );
     }
   });
   parts.push('</svg>');
@@ -102,7 +110,9 @@ function sparkSvg(values: readonly number[]): string {
     current.push(`${(i * step).toFixed(1)},${(h - 2 - ((v - min) / span) * (h - 4)).toFixed(1)}`);
   });
   if (current.length > 0) segments.push(current.join(' '));
-  const lines = segments.map((pts) => `<polyline points="${pts}" fill="none" stroke="#1565c0" stroke-width="1.5"/>`).join('');
+  const lines = segments
+    .map((pts) => `<polyline points="${pts}" fill="none" stroke="#1565c0" stroke-width="1.5"/>`)
+    .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${lines}</svg>`;
 }
 
@@ -122,15 +132,22 @@ export function renderTimelineHtml(t: Timeline): string {
   ];
   const lines = seriesLines(t, 120);
   if (lines.length > 0) {
-    out.push('<h2>Key series</h2>', '<table><tr><th>Series</th><th>Trend</th><th>Min</th><th>Max</th><th>Last</th></tr>');
+    out.push(
+      '<h2>Key series</h2>',
+      '<table><tr><th>Series</th><th>Trend</th><th>Min</th><th>Max</th><th>Last</th></tr>',
+    );
     for (const l of lines) {
-      out.push(`<tr><td><code>${escapeHtml(l.name)}</code></td><td>${sparkSvg(l.values)}</td><td class="num">${l.min}</td><td class="num">${l.max}</td><td class="num">${l.last ?? '-'} ${escapeHtml(l.unit)}</td></tr>`);
+      out.push(
+        `<tr><td><code>${escapeHtml(l.name)}</code></td><td>${sparkSvg(l.values)}</td><td class="num">${l.min}</td><td class="num">${l.max}</td><td class="num">${l.last ?? '-'} ${escapeHtml(l.unit)}</td></tr>`,
+      );
     }
     out.push('</table>');
   }
   out.push('<h2>Events</h2>');
   if (t.events.length > 0) {
-    out.push('<table><tr><th>Start</th><th>End</th><th>Duration</th><th>Severity</th><th>Kind</th><th>Entity</th><th>What</th></tr>');
+    out.push(
+      '<table><tr><th>Start</th><th>End</th><th>Duration</th><th>Severity</th><th>Kind</th><th>Entity</th><th>What</th></tr>',
+    );
     for (const e of t.events) {
       out.push(
         `<tr class="event sev-row-${e.severity}"><td>${escapeHtml(startText(e))}</td><td>${escapeHtml(endText(e))}</td><td class="num">${escapeHtml(durationText(e, t.until))}</td>` +

@@ -50,7 +50,8 @@ export function timelineToJson(t: Timeline, opts: { series?: boolean } = {}): Ob
     polls: { total: t.polls.total, failed: t.polls.failed },
     events: t.events.map(eventToJson),
   };
-  if (t.rollups !== undefined) doc.rollups = { resolution: `${t.rollups.resolution}s`, before: formatTimestamp(t.rollups.before) };
+  if (t.rollups !== undefined)
+    doc.rollups = { resolution: `${t.rollups.resolution}s`, before: formatTimestamp(t.rollups.before) };
   if (opts.series !== false) doc.series = t.series.map(seriesToJson);
   return doc;
 }

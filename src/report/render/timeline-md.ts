@@ -34,7 +34,8 @@ export function renderTimelineMarkdown(t: Timeline): string {
     const notable = t.events.filter((e) => e.severity !== 'info');
     if (notable.length > 0) {
       out.push('### Evidence', '');
-      for (const e of notable) out.push(`- ${mdText(startText(e))} ${mdCode(e.kind)} ${mdCode(e.entity)}: ${mdText(evidenceText(e))}`);
+      for (const e of notable)
+        out.push(`- ${mdText(startText(e))} ${mdCode(e.kind)} ${mdCode(e.entity)}: ${mdText(evidenceText(e))}`);
       out.push('');
     }
   }
@@ -42,7 +43,9 @@ export function renderTimelineMarkdown(t: Timeline): string {
   if (lines.length > 0) {
     out.push('### Key series', '', '| Series | Trend | Min | Max | Last |', '|---|---|---:|---:|---:|');
     for (const l of lines) {
-      out.push(`| ${mdCode(l.name)} | ${l.spark.replace(/ /g, '\u2007')} | ${l.min} | ${l.max} | ${l.last ?? '-'} ${mdText(l.unit)} |`);
+      out.push(
+        `| ${mdCode(l.name)} | ${l.spark.replace(/ /g, '\u2007')} | ${l.min} | ${l.max} | ${l.last ?? '-'} ${mdText(l.unit)} |`,
+      );
     }
     out.push('');
   }

@@ -51,7 +51,10 @@ export function timelineView(t: Timeline, wide = false): TableView {
 export function renderTimelineText(t: Timeline, opts: TimelineTextOptions): string {
   let out = `${paint(sanitizeCell(timelineHeading(t)), 'bold', opts.color)}\n\n`;
   if (t.rollups !== undefined) out += `${rollupLine(t.rollups)}\n\n`;
-  out += t.events.length === 0 ? 'No events.\n' : renderTable(timelineView(t, opts.wide === true), { color: opts.color, width: opts.width });
+  out +=
+    t.events.length === 0
+      ? 'No events.\n'
+      : renderTable(timelineView(t, opts.wide === true), { color: opts.color, width: opts.width });
   const lines = seriesLines(t, opts.sparkWidth ?? 60);
   if (lines.length > 0) {
     const nameWidth = Math.max(...lines.map((l) => sanitizeCell(l.name).length));

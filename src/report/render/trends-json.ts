@@ -18,7 +18,9 @@ export function trendsToJson(r: TrendsResult): { [key: string]: JsonValue } {
     overall: r.overall,
     total: r.total,
     notes: [...r.notes],
-    ...(r.rollups === undefined ? {} : { rollups: { resolution: `${r.rollups.resolution}s`, before: formatTimestamp(r.rollups.before) } }),
+    ...(r.rollups === undefined
+      ? {}
+      : { rollups: { resolution: `${r.rollups.resolution}s`, before: formatTimestamp(r.rollups.before) } }),
     rows: r.rows.map((row) => {
       const o: { [key: string]: JsonValue } = {
         key: row.key,
@@ -45,7 +47,12 @@ export function renderTrendsCsv(r: TrendsResult): string {
   let out = csvLine(['key', 'bucket_start', 'value', 'trend']);
   for (const row of r.rows) {
     row.series.forEach((v, i) => {
-      out += csvLine([row.key, formatTimestamp(r.since + step * BigInt(i)), Number.isNaN(v) ? '' : String(v), row.trendSeries?.[i] ?? '']);
+      out += csvLine([
+        row.key,
+        formatTimestamp(r.since + step * BigInt(i)),
+        Number.isNaN(v) ? '' : String(v),
+        row.trendSeries?.[i] ?? '',
+      ]);
     });
   }
   return out;

@@ -28,11 +28,19 @@ export function formatTrendValue(unit: string, v: number): string {
   }
 }
 
-const TREND_TONE: Readonly<Record<TrendClass, Tone | undefined>> = { ok: 'ok', growing: 'warn', stalled: 'warn', stopped: 'error' };
+const TREND_TONE: Readonly<Record<TrendClass, Tone | undefined>> = {
+  ok: 'ok',
+  growing: 'warn',
+  stalled: 'warn',
+  stopped: 'error',
+};
 const TREND_LETTER: Readonly<Record<TrendClass, string>> = { ok: '·', growing: 'g', stalled: 's', stopped: 'X' };
 
 function heading(r: TrendsResult): string {
-  const overall = r.metric === 'batch-size' ? `overall ${formatTrendValue(r.unit, r.overall)}` : `total ${formatTrendValue(r.unit, r.overall)}`;
+  const overall =
+    r.metric === 'batch-size'
+      ? `overall ${formatTrendValue(r.unit, r.overall)}`
+      : `total ${formatTrendValue(r.unit, r.overall)}`;
   return `${r.metric} by ${r.by}, ${formatTimestampShort(r.since)} → ${formatTimestampShort(r.until)} (${formatHumanDuration(r.until - r.since)}): ${overall}; ${r.rows.length} of ${r.total} rows`;
 }
 
@@ -48,7 +56,11 @@ export function trendsView(r: TrendsResult, wide = false): TableView {
   const columns = [
     { id: 'key', header: r.by.toUpperCase(), align: 'left' as const },
     ...(r.by === 'connection' ? [{ id: 'label', header: 'CLIENT', align: 'left' as const }] : []),
-    { id: 'value', header: r.metric === 'connections' ? 'NOW' : r.unit === 'records' ? 'LAG' : 'VALUE', align: 'right' as const },
+    {
+      id: 'value',
+      header: r.metric === 'connections' ? 'NOW' : r.unit === 'records' ? 'LAG' : 'VALUE',
+      align: 'right' as const,
+    },
     ...(lag ? [{ id: 'trend', header: 'TREND', align: 'left' as const }] : []),
     { id: 'series', header: 'SERIES', align: 'left' as const },
     ...(lag ? [{ id: 'classes', header: 'PER SLICE', align: 'left' as const }] : []),
@@ -66,7 +78,10 @@ export function trendsView(r: TrendsResult, wide = false): TableView {
     if (lag) {
       const t = row.trend ?? 'ok';
       const extrapolated = row.detail.extrapolated === true ? ' (extrapolated)' : '';
-      const timeLag = typeof row.detail.timeLagSeconds === 'number' ? ` ~${formatHumanDuration(BigInt(Math.round(row.detail.timeLagSeconds * 1e9)))} behind${extrapolated}` : '';
+      const timeLag =
+        typeof row.detail.timeLagSeconds === 'number'
+          ? ` ~${formatHumanDuration(BigInt(Math.round(row.detail.timeLagSeconds * 1e9)))} behind${extrapolated}`
+          : '';
       cells.push(`${t}${timeLag}`);
       tones.push(TREND_TONE[t]);
     }
@@ -88,8 +103,12 @@ export function trendsView(r: TrendsResult, wide = false): TableView {
 /** `-o table` and `-o wide`. */
 export function renderTrendsText(r: TrendsResult, opts: { color: boolean; width?: number; wide?: boolean }): string {
   let out = `${paint(sanitizeCell(heading(r)), 'bold', opts.color)}\n\n`;
-  out += r.rows.length === 0 ? 'No data.\n' : renderTable(trendsView(r, opts.wide === true), { color: opts.color, width: opts.width });
-  if (r.rows.some((x) => x.trendSeries !== undefined)) out += `\nper slice: · ok  g growing  s stalled  X stopped (no progress while the source moves)\n`;
+  out +=
+    r.rows.length === 0
+      ? 'No data.\n'
+      : renderTable(trendsView(r, opts.wide === true), { color: opts.color, width: opts.width });
+  if (r.rows.some((x) => x.trendSeries !== undefined))
+    out += `\nper slice: · ok  g growing  s stalled  X stopped (no progress while the source moves)\n`;
   for (const n of r.notes) out += `note: ${sanitizeCell(n)}\n`;
   return out;
 }
@@ -100,7 +119,9 @@ export function renderTrendsMarkdown(r: TrendsResult): string {
   if (r.rows.length === 0) return `${lines.join('\n')}_No data._\n`;
   lines.push(`| ${mdText(r.by)} | Value | Trend | Series |`, '|---|---:|---|---|');
   for (const row of r.rows) {
-    lines.push(`| ${mdCode(row.key)} | ${mdText(formatTrendValue(r.unit, row.value))} | ${row.trend ?? ''} | ${sparkline(row.series).replace(/ /g, '\u2007')} |`);
+    lines.push(
+      `| ${mdCode(row.key)} | ${mdText(formatTrendValue(r.unit, row.value))} | ${row.trend ?? ''} | ${sparkline(row.series).replace(/ /g, '\u2007')} |`,
+    );
   }
   for (const n of r.notes) lines.push('', `_${mdText(n)}_`);
   return `${lines.join('\n')}\n`;

@@ -67,7 +67,8 @@ function formatMetricValue(value: bigint, unit: MetricUnit): string {
 /** The exact signed change of a measurement, in its unit: `+1.2 MiB`, `-2879252`, `+2ms`, `+30s`. */
 function exactDelta(delta: bigint, unit: MetricUnit | undefined): string {
   if (unit === 'bytes') return formatDelta(delta, 'bytes');
-  if (unit === 'duration' || unit === 'time') return `${delta < 0n ? '-' : '+'}${formatDuration(delta < 0n ? -delta : delta)}`;
+  if (unit === 'duration' || unit === 'time')
+    return `${delta < 0n ? '-' : '+'}${formatDuration(delta < 0n ? -delta : delta)}`;
   return delta >= 0n ? `+${delta}` : String(delta);
 }
 
@@ -78,14 +79,18 @@ function exactDelta(delta: bigint, unit: MetricUnit | undefined): string {
 export function formatChange(c: FieldChange): string {
   if (c.description !== undefined) return sanitizeCell(c.description);
   if ((c.kind === 'counter' || c.kind === 'gauge') && c.delta !== undefined) {
-    const value = (v: unknown): string => (c.unit === 'bytes' && typeof v === 'bigint' ? formatBytes(v) : formatValue(c.type, v));
-    const rate = c.kind === 'counter' && c.ratePerSecond !== undefined ? `, ${formatMetricRate(c.ratePerSecond, c.unit)}` : '';
+    const value = (v: unknown): string =>
+      c.unit === 'bytes' && typeof v === 'bigint' ? formatBytes(v) : formatValue(c.type, v);
+    const rate =
+      c.kind === 'counter' && c.ratePerSecond !== undefined ? `, ${formatMetricRate(c.ratePerSecond, c.unit)}` : '';
     const reset = c.kind === 'counter' && c.delta < 0n ? ', reset?' : '';
     return `${c.path}: ${value(c.old)} → ${value(c.new)} (${exactDelta(c.delta, c.unit)}${rate}${reset})`;
   }
   if (c.path.endsWith('[]')) {
     const path = c.path.slice(0, -2);
-    return c.new === undefined ? `${path}: removed ${formatValue(c.type, c.old)}` : `${path}: added ${formatValue(c.type, c.new)}`;
+    return c.new === undefined
+      ? `${path}: removed ${formatValue(c.type, c.old)}`
+      : `${path}: added ${formatValue(c.type, c.new)}`;
   }
   const old = c.unit === 'bytes' && typeof c.old === 'bigint' ? formatBytes(c.old) : formatValue(c.type, c.old);
   const now = c.unit === 'bytes' && typeof c.new === 'bigint' ? formatBytes(c.new) : formatValue(c.type, c.new);

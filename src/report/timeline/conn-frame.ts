@@ -10,9 +10,23 @@ import { pollTime, type Frame } from './types.ts';
 
 /** The slow fields of a connection the detectors read (a KafkaConnection has them all). */
 export type ConnFacts = Readonly<
-  Pick<KafkaConnection, 'uid' | 'nodeId' | 'clientId' | 'clientSoftwareName' | 'clientSoftwareVersion' | 'groupId' | 'listenerName' | 'state' | 'openTime' | 'closeTime'>
+  Pick<
+    KafkaConnection,
+    | 'uid'
+    | 'nodeId'
+    | 'clientId'
+    | 'clientSoftwareName'
+    | 'clientSoftwareVersion'
+    | 'groupId'
+    | 'listenerName'
+    | 'state'
+    | 'openTime'
+    | 'closeTime'
+  >
 > & {
-  readonly authenticationInfo: Readonly<Pick<KafkaConnection['authenticationInfo'], 'mechanism' | 'state' | 'userPrincipal'>>;
+  readonly authenticationInfo: Readonly<
+    Pick<KafkaConnection['authenticationInfo'], 'mechanism' | 'state' | 'userPrincipal'>
+  >;
   readonly source: Readonly<Pick<KafkaConnection['source'], 'ipAddress'>>;
 };
 
@@ -54,7 +68,15 @@ export function connFrameOfRows(f: Frame<KafkaConnection>): ConnFrame {
     }
   });
   offsets[f.rows.length] = apiKeys.length;
-  return { poll: f.poll, time: f.time, rows: f.rows, idle: f.rows.map((r) => r.idleDuration), inFlightOffsets: offsets, inFlightApiKeys: apiKeys, inFlightDurations: durations };
+  return {
+    poll: f.poll,
+    time: f.time,
+    rows: f.rows,
+    idle: f.rows.map((r) => r.idleDuration),
+    inFlightOffsets: offsets,
+    inFlightApiKeys: apiKeys,
+    inFlightDurations: durations,
+  };
 }
 
 /** A lean frame of the store as a ConnFrame. */
@@ -72,7 +94,15 @@ export function connFrameOfStored(f: StoredConnFrame): ConnFrame {
 
 /** The frame of a successful poll that listed no connection. */
 export function emptyConnFrame(poll: PollRow): ConnFrame {
-  return { poll, time: pollTime(poll), rows: [], idle: [], inFlightOffsets: [0], inFlightApiKeys: [], inFlightDurations: [] };
+  return {
+    poll,
+    time: pollTime(poll),
+    rows: [],
+    idle: [],
+    inFlightOffsets: [0],
+    inFlightApiKeys: [],
+    inFlightDurations: [],
+  };
 }
 
 /** Merges the calls of each ListKafkaConnections round into one frame, as mergeFanout does with full rows. */

@@ -66,7 +66,11 @@ export function evidenceNames(e: TimelineEvent, target: string): boolean {
   for (const values of [e.evidence.before, e.evidence.during ?? {}, e.evidence.after]) {
     for (const key of keys) {
       const v = values[key];
-      if (v !== undefined && namesInValue(v).some((n) => n === name || (kind === 'software' && name.startsWith(`${n}/`)))) return true;
+      if (
+        v !== undefined &&
+        namesInValue(v).some((n) => n === name || (kind === 'software' && name.startsWith(`${n}/`)))
+      )
+        return true;
     }
   }
   return false;
@@ -87,7 +91,13 @@ export interface RecordedNames {
 type NameSource = Pick<TimelineSource, 'polls' | 'samples' | 'connectionFrames'>;
 
 /** The entity names one connection row gives, by kind. */
-function connectionNames(kind: string, c: Pick<KafkaConnection, 'clientId' | 'nodeId' | 'groupId' | 'listenerName' | 'clientSoftwareName' | 'clientSoftwareVersion'> & { authenticationInfo: { userPrincipal: string } }): string[] {
+function connectionNames(
+  kind: string,
+  c: Pick<
+    KafkaConnection,
+    'clientId' | 'nodeId' | 'groupId' | 'listenerName' | 'clientSoftwareName' | 'clientSoftwareVersion'
+  > & { authenticationInfo: { userPrincipal: string } },
+): string[] {
   switch (kind) {
     case 'client':
       return [c.clientId];
@@ -107,14 +117,19 @@ function connectionNames(kind: string, c: Pick<KafkaConnection, 'clientId' | 'no
 }
 
 /** The rows of the resource that names entities of a kind, and how to name them. */
-function smallResource(kind: string): { resource: ResourceName; names: (row: Record<string, unknown>) => string[] } | undefined {
+function smallResource(
+  kind: string,
+): { resource: ResourceName; names: (row: Record<string, unknown>) => string[] } | undefined {
   switch (kind) {
     case 'link':
       return { resource: 'shadow-links', names: (r) => [String(r.name)] };
     case 'shadow-topic':
       return { resource: 'shadow-topics', names: (r) => [`${String(r.shadowLinkName)}/${String(r.name)}`] };
     case 'task':
-      return { resource: 'shadow-tasks', names: (r) => [`${String(r.shadowLinkName)}/${String(r.name)}/${String(r.brokerId)}/${String(r.shard)}`] };
+      return {
+        resource: 'shadow-tasks',
+        names: (r) => [`${String(r.shadowLinkName)}/${String(r.name)}/${String(r.brokerId)}/${String(r.shard)}`],
+      };
     case 'iceberg-topic':
       return { resource: 'iceberg-topics', names: (r) => [String(r.topic)] };
     case 'iceberg-catalog':
@@ -130,7 +145,11 @@ function smallResource(kind: string): { resource: ResourceName; names: (row: Rec
  * Looks for `target` (`KIND/NAME`) in what the recording holds between `since` and `until`:
  * stops at the first sight of it, else returns the names of its kind seen (for suggestions).
  */
-export function recordedNames(source: NameSource, target: string, q: { cluster?: string; since: bigint; until: bigint }): RecordedNames {
+export function recordedNames(
+  source: NameSource,
+  target: string,
+  q: { cluster?: string; since: bigint; until: bigint },
+): RecordedNames {
   const { kind } = splitEntity(target);
   const seen = new Set<string>();
   const add = (names: readonly string[]): boolean => {
@@ -143,7 +162,8 @@ export function recordedNames(source: NameSource, target: string, q: { cluster?:
   };
   if (kind === 'api') {
     for (const p of source.polls({ cluster: q.cluster, since: q.since, until: q.until })) {
-      if (add(p.target === '' ? [p.operation] : [p.operation, `${p.operation}/${p.target}`])) return { found: true, names: [] };
+      if (add(p.target === '' ? [p.operation] : [p.operation, `${p.operation}/${p.target}`]))
+        return { found: true, names: [] };
     }
   } else if (kind in EVIDENCE_KEYS) {
     if (source.connectionFrames !== undefined) {
@@ -151,15 +171,18 @@ export function recordedNames(source: NameSource, target: string, q: { cluster?:
         for (const v of f.versions) if (add(connectionNames(kind, v))) return { found: true, names: [] };
       }
     } else {
-      for (const s of source.samples('connections', q)) if (add(connectionNames(kind, s.row as KafkaConnection))) return { found: true, names: [] };
+      for (const s of source.samples('connections', q))
+        if (add(connectionNames(kind, s.row as KafkaConnection))) return { found: true, names: [] };
     }
     if (kind === 'broker') {
-      for (const s of source.samples('upgrade-members', q)) if (add([String((s.row as { nodeId: number }).nodeId)])) return { found: true, names: [] };
+      for (const s of source.samples('upgrade-members', q))
+        if (add([String((s.row as { nodeId: number }).nodeId)])) return { found: true, names: [] };
     }
   } else {
     const small = smallResource(kind);
     if (small !== undefined) {
-      for (const s of source.samples(small.resource, q)) if (add(small.names(s.row as Record<string, unknown>))) return { found: true, names: [] };
+      for (const s of source.samples(small.resource, q))
+        if (add(small.names(s.row as Record<string, unknown>))) return { found: true, names: [] };
     }
   }
   return { found: false, names: [...seen] };

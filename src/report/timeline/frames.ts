@@ -17,7 +17,10 @@ export function comparePolls(a: PollRow, b: PollRow): number {
  * Yields one frame per successful poll of `okPolls` (sorted), with the rows the sample stream
  * holds for it; polls without samples become empty frames, in their place.
  */
-export function framesOf<R>(samples: Iterable<{ poll: PollRow; row: object }>, okPolls: readonly PollRow[]): Generator<Frame<R>> {
+export function framesOf<R>(
+  samples: Iterable<{ poll: PollRow; row: object }>,
+  okPolls: readonly PollRow[],
+): Generator<Frame<R>> {
   return padFrames(groupSamples<R>(samples), okPolls, (poll) => ({ poll, time: pollTime(poll), rows: [] }));
 }
 
@@ -41,7 +44,11 @@ function* groupSamples<R>(samples: Iterable<{ poll: PollRow; row: object }>): Ge
  * Yields the frames with an `empty` one for each poll of `okPolls` (sorted) that has none, in
  * its place: the frames of a stream that skips polls without rows, one per successful poll.
  */
-export function* padFrames<F extends { readonly poll: PollRow }>(frames: Iterable<F>, okPolls: readonly PollRow[], empty: (poll: PollRow) => F): Generator<F> {
+export function* padFrames<F extends { readonly poll: PollRow }>(
+  frames: Iterable<F>,
+  okPolls: readonly PollRow[],
+  empty: (poll: PollRow) => F,
+): Generator<F> {
   const index = new Map<bigint, number>();
   okPolls.forEach((p, i) => index.set(p.id, i));
   let next = 0;
@@ -74,10 +81,14 @@ export function mergeFanout<R extends { uid: string }>(frames: Iterable<Frame<R>
  * Yields each frame, except that a truncated frame followed by slices (frames with
  * fanoutCalls > 1) is replaced by `merge` of it and its slices.
  */
-export function* mergeRounds<F extends Frame<unknown>>(frames: Iterable<F>, merge: (head: F, slices: readonly F[]) => F): Generator<F> {
+export function* mergeRounds<F extends Frame<unknown>>(
+  frames: Iterable<F>,
+  merge: (head: F, slices: readonly F[]) => F,
+): Generator<F> {
   let head: F | undefined;
   let slices: F[] = [];
-  const flush = (): F | undefined => (head === undefined ? undefined : slices.length === 0 ? head : merge(head, slices));
+  const flush = (): F | undefined =>
+    head === undefined ? undefined : slices.length === 0 ? head : merge(head, slices);
   for (const f of frames) {
     if (head !== undefined && f.poll.fanoutCalls > 1) {
       slices.push(f);
@@ -105,7 +116,10 @@ export function* mergeRounds<F extends Frame<unknown>>(frames: Iterable<F>, merg
  * repeated: that is the API contradicting itself, which the timeline reports. The round's poll
  * is complete when it lists as many distinct connections as the first call said matched.
  */
-export function roundPicks<F extends Frame<{ readonly uid: string }>>(head: F, slices: readonly F[]): { picks: [F, number][]; poll: PollRow } {
+export function roundPicks<F extends Frame<{ readonly uid: string }>>(
+  head: F,
+  slices: readonly F[],
+): { picks: [F, number][]; poll: PollRow } {
   const seen = new Set<string>();
   const picks: [F, number][] = [];
   const take = (f: F): void => {

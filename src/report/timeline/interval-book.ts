@@ -74,7 +74,10 @@ export class IntervalBook {
   }
 
   /** Updates an open interval: raises its severity, refreshes the description and the state during it (`after`). */
-  update(key: string, u: { severity?: Severity; description?: string; after?: Record<string, string>; pollId?: bigint }): void {
+  update(
+    key: string,
+    u: { severity?: Severity; description?: string; after?: Record<string, string>; pollId?: bigint },
+  ): void {
     const o = this.#open.get(key);
     if (o === undefined) return;
     if (u.severity !== undefined) o.severity = maxSeverity(o.severity, u.severity);

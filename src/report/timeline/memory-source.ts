@@ -45,11 +45,18 @@ export function rowsOf(resource: ResourceName, p: PollRow, answer: ResponseOf<Op
       if (op === 'GetShadowLink') {
         const l = (answer as ResponseOf<'GetShadowLink'>).shadowLink;
         topics = topicRows(l.name, l.status.shadowTopics);
-      } else if (op === 'ListShadowTopics') topics = topicRows(linkOf(p), (answer as ResponseOf<'ListShadowTopics'>).shadowTopics);
-      else if (op === 'GetShadowTopic') topics = topicRows(linkOf(p), [(answer as ResponseOf<'GetShadowTopic'>).shadowTopic]);
+      } else if (op === 'ListShadowTopics')
+        topics = topicRows(linkOf(p), (answer as ResponseOf<'ListShadowTopics'>).shadowTopics);
+      else if (op === 'GetShadowTopic')
+        topics = topicRows(linkOf(p), [(answer as ResponseOf<'GetShadowTopic'>).shadowTopic]);
       if (resource === 'shadow-topics') return topics;
       return (topics as (ShadowTopic & { shadowLinkName: string })[]).flatMap((t) =>
-        t.status.partitionInformation.map((pi) => ({ shadowLinkName: t.shadowLinkName, topicName: t.name, ...pi, lag: pi.sourceHighWatermark - pi.highWatermark })),
+        t.status.partitionInformation.map((pi) => ({
+          shadowLinkName: t.shadowLinkName,
+          topicName: t.name,
+          ...pi,
+          lag: pi.sourceHighWatermark - pi.highWatermark,
+        })),
       );
     }
     case 'upgrade':
@@ -60,7 +67,9 @@ export function rowsOf(resource: ResourceName, p: PollRow, answer: ResponseOf<Op
       return op === 'GetIcebergStatus' ? [...(answer as ResponseOf<'GetIcebergStatus'>).topics] : [];
     case 'iceberg-partitions':
       return op === 'GetIcebergStatus'
-        ? (answer as ResponseOf<'GetIcebergStatus'>).topics.flatMap((t) => t.partitions.map((pp) => ({ topic: t.topic, lifecycleState: t.lifecycleState, ...pp })))
+        ? (answer as ResponseOf<'GetIcebergStatus'>).topics.flatMap((t) =>
+            t.partitions.map((pp) => ({ topic: t.topic, lifecycleState: t.lifecycleState, ...pp })),
+          )
         : [];
     case 'polls':
       return [p];
@@ -73,16 +82,27 @@ export function memorySource(recorded: readonly RecordedPoll[]): TimelineSource 
   const byId = new Map(sorted.map((r) => [r.poll.id, r]));
   const inRange = (p: PollRow, since?: bigint, until?: bigint, cluster?: string): boolean => {
     const t = pollTime(p);
-    return (since === undefined || t >= since) && (until === undefined || t <= until) && (cluster === undefined || p.cluster === cluster);
+    return (
+      (since === undefined || t >= since) &&
+      (until === undefined || t <= until) &&
+      (cluster === undefined || p.cluster === cluster)
+    );
   };
   return {
     polls(q) {
-      const out = sorted.filter((r) => inRange(r.poll, q.since, q.until, q.cluster) && (q.operation === undefined || r.poll.operation === q.operation)).map((r) => r.poll);
+      const out = sorted
+        .filter(
+          (r) =>
+            inRange(r.poll, q.since, q.until, q.cluster) &&
+            (q.operation === undefined || r.poll.operation === q.operation),
+        )
+        .map((r) => r.poll);
       return q.limit !== undefined ? out.slice(0, q.limit) : out;
     },
     *samples(resource, q) {
       for (const r of sorted) {
-        if (r.answer === undefined || r.poll.outcome !== 'ok' || !inRange(r.poll, q.since, q.until, q.cluster)) continue;
+        if (r.answer === undefined || r.poll.outcome !== 'ok' || !inRange(r.poll, q.since, q.until, q.cluster))
+          continue;
         for (const row of rowsOf(resource, r.poll, r.answer)) yield { poll: r.poll, row };
       }
     },

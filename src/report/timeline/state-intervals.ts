@@ -66,7 +66,8 @@ export class StateIntervals {
       }
       return;
     }
-    const before: Record<string, string> = prev === undefined ? {} : { state: shortState(this.#spec.prefix, prev.state), reason: prev.reason };
+    const before: Record<string, string> =
+      prev === undefined ? {} : { state: shortState(this.#spec.prefix, prev.state), reason: prev.reason };
     if (prev !== undefined) this.#book.end(o.key, o.time, o.pollId, { state: short, reason });
     this.#last.set(o.key, { state: o.state, reason });
     const severity = this.#spec.severity[o.state];

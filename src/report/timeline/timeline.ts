@@ -9,7 +9,14 @@ import type { RollupReader } from '../../db/rollup-store.ts';
 import type { ReportReader } from '../query.ts';
 import { keptEvent, mergeKeptEvents } from '../rollup/kept-events.ts';
 import { rawStart } from '../rollup/raw-start.ts';
-import { connFrameOfRows, connFrameOfStored, emptyConnFrame, mergeConnFanout, type ConnFrame, type StoredConnFrame } from './conn-frame.ts';
+import {
+  connFrameOfRows,
+  connFrameOfStored,
+  emptyConnFrame,
+  mergeConnFanout,
+  type ConnFrame,
+  type StoredConnFrame,
+} from './conn-frame.ts';
 import type { DetectorContext, FrameDetector, Series } from './detector.ts';
 import { comparePolls, framesOf, padFrames } from './frames.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.ts';
@@ -86,7 +93,10 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
   const thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
   const ctx: DetectorContext = opts.for === undefined ? { thresholds } : { thresholds, focus: opts.for };
   const cluster = opts.cluster;
-  const all = source.polls({ cluster, since: opts.since !== undefined ? opts.since - thresholds.warmup : undefined, until: opts.until }).slice().sort(comparePolls);
+  const all = source
+    .polls({ cluster, since: opts.since !== undefined ? opts.since - thresholds.warmup : undefined, until: opts.until })
+    .slice()
+    .sort(comparePolls);
   const first = all[0];
   const last = all[all.length - 1];
   const kept = keptPart(source, cluster, opts.since, opts.until, rawStart(source, cluster));
@@ -125,7 +135,11 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
   const rowFrames = <R>(resource: ResourceName, ok: readonly PollRow[]): Iterable<Frame<R>> =>
     framesOf<R>(source.samples(resource, { since: from, until, cluster }), ok);
   const connPolls = okPolls('connections');
-  if (connPolls.length > 0) run(connectionsDetector(ctx), mergeConnFanout(connectionFrames(source, { since: from, until, cluster }, connPolls)));
+  if (connPolls.length > 0)
+    run(
+      connectionsDetector(ctx),
+      mergeConnFanout(connectionFrames(source, { since: from, until, cluster }, connPolls)),
+    );
   for (const [resource, make] of RESOURCE_DETECTORS) {
     const ok = okPolls(resource);
     if (ok.length > 0) run(make(ctx), rowFrames<never>(resource, ok));
@@ -141,7 +155,10 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
   if (icebergPolls.length > 0) run(iceberg, rowFrames('iceberg-topics', icebergPolls));
 
   const min = severityRank(opts.minSeverity ?? 'info');
-  const merged = kept === undefined ? events : mergeKeptEvents(events, kept.reader.events(cluster, since, until).map(keptEvent), kept.before);
+  const merged =
+    kept === undefined
+      ? events
+      : mergeKeptEvents(events, kept.reader.events(cluster, since, until).map(keptEvent), kept.before);
   const shown = merged.filter(
     (e) =>
       e.start <= until &&
@@ -158,13 +175,19 @@ export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}
     until,
     events: shown,
     // with --for, the key series are those of the entity (or of what it is part of)
-    series: series.filter((s) => opts.for === undefined || seriesConcerns(s, opts.for)).map((s) => clipSeries(s, since, until)),
+    series: series
+      .filter((s) => opts.for === undefined || seriesConcerns(s, opts.for))
+      .map((s) => clipSeries(s, since, until)),
     polls: { total: inWindow.length, failed: inWindow.filter((p) => p.outcome !== 'ok').length },
   };
 }
 
 /** One column-wise frame per successful connection poll of `ok`: from the lean read when the source has it, else from rows. */
-function connectionFrames(source: TimelineSource, q: { since: bigint; until: bigint; cluster: string | undefined }, ok: readonly PollRow[]): Iterable<ConnFrame> {
+function connectionFrames(
+  source: TimelineSource,
+  q: { since: bigint; until: bigint; cluster: string | undefined },
+  ok: readonly PollRow[],
+): Iterable<ConnFrame> {
   if (source.connectionFrames !== undefined) {
     return padFrames(mapFrames(source.connectionFrames(q), connFrameOfStored), ok, emptyConnFrame);
   }
@@ -176,7 +199,10 @@ function* mapFrames<A, B>(frames: Iterable<A>, fn: (a: A) => B): Generator<B> {
 }
 
 function clipSeries(s: Series, since: bigint, until: bigint): Series {
-  const out: Series = s.entity === undefined ? { name: s.name, unit: s.unit, times: [], values: [] } : { name: s.name, unit: s.unit, times: [], values: [], entity: s.entity };
+  const out: Series =
+    s.entity === undefined
+      ? { name: s.name, unit: s.unit, times: [], values: [] }
+      : { name: s.name, unit: s.unit, times: [], values: [], entity: s.entity };
   for (let i = 0; i < s.times.length; i++) {
     const t = s.times[i] as bigint;
     if (t < since || t > until) continue;
@@ -202,8 +228,15 @@ function keptPart(
   if (until !== undefined && until < (since ?? rawFirst)) return undefined;
   const reader = source.rollups();
   // only when raw history lost polls the rollups summarised
-  const coverage = reader.coverage(cluster).filter((c) => c.first !== undefined && c.firstPoll !== undefined && c.firstPoll < rawFirst);
+  const coverage = reader
+    .coverage(cluster)
+    .filter((c) => c.first !== undefined && c.firstPoll !== undefined && c.firstPoll < rawFirst);
   const finest = coverage[0];
   if (finest === undefined || (since !== undefined && finest.until <= since)) return undefined;
-  return { reader, since: since === undefined ? finest.first : undefined, before: finest.until, resolution: finest.resolution };
+  return {
+    reader,
+    since: since === undefined ? finest.first : undefined,
+    before: finest.until,
+    resolution: finest.resolution,
+  };
 }

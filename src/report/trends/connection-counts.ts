@@ -20,7 +20,12 @@ interface Counted {
 }
 
 /** Counts connections per key per poll. */
-export function connectionCounts(source: TrendsSource, by: string, window: { since: bigint; until: bigint; cluster?: string }, buckets: Buckets): { rows: TrendRow[]; overall: number } {
+export function connectionCounts(
+  source: TrendsSource,
+  by: string,
+  window: { since: bigint; until: bigint; cluster?: string },
+  buckets: Buckets,
+): { rows: TrendRow[]; overall: number } {
   const ops = new Set<string>(RESOURCES.connections.operations);
   const polls = source
     .polls({ cluster: window.cluster, since: window.since, until: window.until })
@@ -39,7 +44,15 @@ export function connectionCounts(source: TrendsSource, by: string, window: { sin
       now.set(k, (now.get(k) ?? 0) + 1);
     }
     for (const [k, n] of now) {
-      if (!keys.has(k)) keys.set(k, { sum: buckets.empty().map(() => 0), n: buckets.empty().map(() => 0), min: frames === 0 ? n : 0, max: n, total: 0, last: n });
+      if (!keys.has(k))
+        keys.set(k, {
+          sum: buckets.empty().map(() => 0),
+          n: buckets.empty().map(() => 0),
+          min: frames === 0 ? n : 0,
+          max: n,
+          total: 0,
+          last: n,
+        });
     }
     let total = 0;
     for (const [k, c] of keys) {
@@ -60,7 +73,12 @@ export function connectionCounts(source: TrendsSource, by: string, window: { sin
     label: '',
     value: c.last,
     series: c.sum.map((s, i) => ((c.n[i] as number) === 0 ? Number.NaN : s / (c.n[i] as number))),
-    detail: { min: c.min, max: c.max, mean: frames === 0 ? 0 : Math.round((c.total / frames) * 10) / 10, polls: frames },
+    detail: {
+      min: c.min,
+      max: c.max,
+      mean: frames === 0 ? 0 : Math.round((c.total / frames) * 10) / 10,
+      polls: frames,
+    },
   }));
   return { rows, overall: lastTotal };
 }

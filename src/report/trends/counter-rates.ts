@@ -59,7 +59,13 @@ export interface CounterRates {
 }
 
 /** Computes counter rates per group key in one pass over the connection samples. */
-export function counterRates(source: TrendsSource, metric: MetricName, by: string, window: { since: bigint; until: bigint; cluster?: string }, buckets: Buckets): CounterRates {
+export function counterRates(
+  source: TrendsSource,
+  metric: MetricName,
+  by: string,
+  window: { since: bigint; until: bigint; cluster?: string },
+  buckets: Buckets,
+): CounterRates {
   const fields = FIELDS[metric] as readonly Field[];
   const ops = new Set<string>(RESOURCES.connections.operations);
   const polls: PollRow[] = source
@@ -77,14 +83,28 @@ export function counterRates(source: TrendsSource, metric: MetricName, by: strin
       const key = connectionKey(by, c);
       let g = groups.get(key);
       if (g === undefined) {
-        g = { label: by === 'connection' ? connectionLabel(c) : '', increase: fields.map(() => 0n), series: fields.map(() => buckets.empty()), uids: new Set(), closed: 0, resets: 0 };
+        g = {
+          label: by === 'connection' ? connectionLabel(c) : '',
+          increase: fields.map(() => 0n),
+          series: fields.map(() => buckets.empty()),
+          uids: new Set(),
+          closed: 0,
+          resets: 0,
+        };
         groups.set(key, g);
       }
       let conn = conns.get(c.uid);
       const deltas = fields.map(() => 0n);
       if (conn === undefined) {
         const fresh = prevTime !== undefined && c.openTime > prevTime;
-        conn = { last: values, to: f.time, from: fresh ? c.openTime : f.time, increase: fields.map(() => 0n), closed: false, resets: 0 };
+        conn = {
+          last: values,
+          to: f.time,
+          from: fresh ? c.openTime : f.time,
+          increase: fields.map(() => 0n),
+          closed: false,
+          resets: 0,
+        };
         conns.set(c.uid, conn);
         if (fresh) values.forEach((v, i) => (deltas[i] = v));
       } else {
@@ -133,7 +153,10 @@ export function counterRates(source: TrendsSource, metric: MetricName, by: strin
       span = Number(conn.to - conn.from) / 1e9;
     }
     const value = ratio(metric, g.increase, span);
-    const series = metric === 'batch-size' ? batchSeries(g.series) : (g.series[0] as number[]).map((v) => (Number.isNaN(v) ? v : v / perBucket));
+    const series =
+      metric === 'batch-size'
+        ? batchSeries(g.series)
+        : (g.series[0] as number[]).map((v) => (Number.isNaN(v) ? v : v / perBucket));
     const detail: Record<string, string | number | boolean> = {
       increase: String(g.increase[0]),
       connections: g.uids.size,

@@ -26,7 +26,7 @@ interface Group {
   max: bigint;
   partitions: Set<number>;
   series: number[];
-    bucketLast: (Obs | undefined)[];
+  bucketLast: (Obs | undefined)[];
 }
 
 /** `stalled` when translation advanced but no commit did, else `ok` (commit lag is a sawtooth, so a rise alone means little). */
@@ -65,7 +65,18 @@ export function icebergLag(
     for (const [key, { obs, parts }] of sums) {
       let g = groups.get(key);
       if (g === undefined) {
-        g = { lastCommit: f.time, translatedSince: false, lastTime: f.time, first: obs, last: obs, min: obs.lag, max: obs.lag, partitions: new Set(), series: buckets.empty(), bucketLast: [] };
+        g = {
+          lastCommit: f.time,
+          translatedSince: false,
+          lastTime: f.time,
+          first: obs,
+          last: obs,
+          min: obs.lag,
+          max: obs.lag,
+          partitions: new Set(),
+          series: buckets.empty(),
+          bucketLast: [],
+        };
         groups.set(key, g);
       } else if (g.last !== undefined) {
         if (obs.committed > g.last.committed) {

@@ -7,10 +7,29 @@ import type { RollupReader } from '../../db/rollup-store.ts';
 import { Buckets } from './buckets.ts';
 import { connectionCounts } from './connection-counts.ts';
 import { counterRates } from './counter-rates.ts';
-import { mergeConnectionCounts, mergeCounterRates, mergeLags, planRollups, resolutionLabel, rollupKeys, rollupNote, rollupStart, type RollupPlan } from './from-rollups.ts';
+import {
+  mergeConnectionCounts,
+  mergeCounterRates,
+  mergeLags,
+  planRollups,
+  resolutionLabel,
+  rollupKeys,
+  rollupNote,
+  rollupStart,
+  type RollupPlan,
+} from './from-rollups.ts';
 import { icebergLag } from './iceberg-lag.ts';
 import { shadowLag } from './shadow-lag.ts';
-import { isMetricName, METRIC_NAMES, METRICS, TrendsOptionsError, type TrendRow, type TrendsOptions, type TrendsResult, type TrendsSource } from './types.ts';
+import {
+  isMetricName,
+  METRIC_NAMES,
+  METRICS,
+  TrendsOptionsError,
+  type TrendRow,
+  type TrendsOptions,
+  type TrendsResult,
+  type TrendsSource,
+} from './types.ts';
 
 export * from './types.ts';
 export { SourceHistory, type TimeLag } from './source-history.ts';
@@ -20,14 +39,19 @@ const DEFAULT_BUCKETS = 60;
 /** Computes a trend over a window: one pass over the samples of the metric's resource. */
 export function computeTrends(source: TrendsSource, opts: TrendsOptions): TrendsResult {
   if (!isMetricName(opts.metric)) {
-    throw new TrendsOptionsError(`unknown metric ${JSON.stringify(opts.metric)}: expected one of ${METRIC_NAMES.join(', ')}`);
+    throw new TrendsOptionsError(
+      `unknown metric ${JSON.stringify(opts.metric)}: expected one of ${METRIC_NAMES.join(', ')}`,
+    );
   }
   const spec = METRICS[opts.metric];
   const by = opts.by ?? spec.keys[0];
   if (!(spec.keys as readonly string[]).includes(by)) {
-    throw new TrendsOptionsError(`${opts.metric} cannot be grouped by ${JSON.stringify(by)}: expected one of ${spec.keys.join(', ')}`);
+    throw new TrendsOptionsError(
+      `${opts.metric} cannot be grouped by ${JSON.stringify(by)}: expected one of ${spec.keys.join(', ')}`,
+    );
   }
-  if (opts.top !== undefined && (!Number.isSafeInteger(opts.top) || opts.top < 1)) throw new TrendsOptionsError('--top must be a whole number, at least 1');
+  if (opts.top !== undefined && (!Number.isSafeInteger(opts.top) || opts.top < 1))
+    throw new TrendsOptionsError('--top must be a whole number, at least 1');
   const all = source.polls({ cluster: opts.cluster, since: opts.since, until: opts.until }).slice().sort(comparePolls);
   const first = all[0];
   const last = all[all.length - 1];
@@ -39,7 +63,9 @@ export function computeTrends(source: TrendsSource, opts: TrendsOptions): Trends
     'shadow-lag': ['ListShadowTopics', 'GetShadowTopic', 'GetShadowLink'],
     'iceberg-lag': ['GetIcebergStatus'],
   };
-  const ops = resourceOps[opts.metric === 'shadow-lag' || opts.metric === 'iceberg-lag' ? opts.metric : 'connections'] as readonly string[];
+  const ops = resourceOps[
+    opts.metric === 'shadow-lag' || opts.metric === 'iceberg-lag' ? opts.metric : 'connections'
+  ] as readonly string[];
   // never more buckets than polls of the busiest single stream (operation and target), so no bucket is empty by design
   const perStream = new Map<string, number>();
   for (const p of all) {
@@ -71,7 +97,10 @@ export function computeTrends(source: TrendsSource, opts: TrendsOptions): Trends
       const r = shadowLag(source, by, window, buckets, Number(th.shadow.lagGrowth) / 1e9);
       rows = r.rows;
       overall = r.overall;
-      if (r.extrapolated) notes.push('some time lags lie before the recorded source history and are extrapolated from the average source rate');
+      if (r.extrapolated)
+        notes.push(
+          'some time lags lie before the recorded source history and are extrapolated from the average source rate',
+        );
       break;
     }
     case 'iceberg-lag': {
@@ -87,7 +116,8 @@ export function computeTrends(source: TrendsSource, opts: TrendsOptions): Trends
       if (r.resets > 0) notes.push(`${r.resets} counter resets seen (counted from zero)`);
     }
   }
-  if (pollsInWindow === 0) notes.push(`no successful poll of ${ops.join(' or ')} between the bounds (${formatHumanDuration(until - since)})`);
+  if (pollsInWindow === 0)
+    notes.push(`no successful poll of ${ops.join(' or ')} between the bounds (${formatHumanDuration(until - since)})`);
   rows.sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const total = rows.length;
   return {
@@ -116,7 +146,11 @@ function trendsWithRollups(
   const spec = METRICS[opts.metric];
   const width = BigInt(plan.resolution) * 1_000_000_000n;
   const rollBuckets = Number((plan.cut - plan.since + width - 1n) / width);
-  const buckets = new Buckets(since, until, Math.max(1, Math.min(opts.buckets ?? DEFAULT_BUCKETS, w.pollsInWindow + rollBuckets)));
+  const buckets = new Buckets(
+    since,
+    until,
+    Math.max(1, Math.min(opts.buckets ?? DEFAULT_BUCKETS, w.pollsInWindow + rollBuckets)),
+  );
   const th = opts.thresholds ?? DEFAULT_THRESHOLDS;
   const rawPart = plan.cut <= until;
   const window = { since: plan.cut, until, cluster: opts.cluster };
@@ -145,10 +179,26 @@ function trendsWithRollups(
         .filter((p) => p.outcome === 'ok' && p.operation === 'ListKafkaConnections')
         .sort(comparePolls)
         .at(-1);
-      const rawPolls = rawPart ? source.polls({ cluster: opts.cluster, since: plan.cut, until }).filter((p) => p.outcome === 'ok' && p.operation === 'ListKafkaConnections') : [];
+      const rawPolls = rawPart
+        ? source
+            .polls({ cluster: opts.cluster, since: plan.cut, until })
+            .filter((p) => p.outcome === 'ok' && p.operation === 'ListKafkaConnections')
+        : [];
       const last = rawPolls.sort(comparePolls).at(-1);
-      const r = rawPart ? counterRates(source, opts.metric, by, { ...window, since: before === undefined ? plan.cut : pollTime(before) }, buckets) : { rows: [], resets: 0 };
-      merged = mergeCounterRates(r.rows, rollups, { ...q, metric: opts.metric, rawLastPoll: last === undefined ? undefined : pollTime(last) });
+      const r = rawPart
+        ? counterRates(
+            source,
+            opts.metric,
+            by,
+            { ...window, since: before === undefined ? plan.cut : pollTime(before) },
+            buckets,
+          )
+        : { rows: [], resets: 0 };
+      merged = mergeCounterRates(r.rows, rollups, {
+        ...q,
+        metric: opts.metric,
+        rawLastPoll: last === undefined ? undefined : pollTime(last),
+      });
       const resets = merged.rows.reduce((n, row) => n + Number(row.detail.resets ?? 0), 0);
       if (resets > 0) notes.push(`${resets} counter resets seen (counted from zero)`);
     }
@@ -173,4 +223,12 @@ function trendsWithRollups(
 
 export { resolutionLabel };
 
-const EMPTY_ROLLUPS: RollupReader = { coverage: () => [], buckets: () => [], conns: () => [], shadow: () => [], iceberg: () => [], events: () => [], states: () => [] };
+const EMPTY_ROLLUPS: RollupReader = {
+  coverage: () => [],
+  buckets: () => [],
+  conns: () => [],
+  shadow: () => [],
+  iceberg: () => [],
+  events: () => [],
+  states: () => [],
+};

@@ -30,7 +30,7 @@ interface Group {
   min: bigint;
   max: bigint;
   series: number[];
-    bucketLast: (Obs | undefined)[];
+  bucketLast: (Obs | undefined)[];
   state: string;
 }
 
@@ -70,15 +70,28 @@ export function shadowLag(
       for (const p of t.status.partitionInformation) {
         const pk = `${t.shadowLinkName}/${t.name}/${p.partitionId}`;
         let part = parts.get(pk);
-        if (part === undefined) parts.set(pk, (part = { history: new SourceHistory(), shadow: 0n, source: 0n, state: '' }));
-        part.history.add(p.sourceLastUpdatedTimestamp !== 0n ? p.sourceLastUpdatedTimestamp : f.time, Number(p.sourceHighWatermark));
+        if (part === undefined)
+          parts.set(pk, (part = { history: new SourceHistory(), shadow: 0n, source: 0n, state: '' }));
+        part.history.add(
+          p.sourceLastUpdatedTimestamp !== 0n ? p.sourceLastUpdatedTimestamp : f.time,
+          Number(p.sourceHighWatermark),
+        );
         part.shadow = p.highWatermark;
         part.source = p.sourceHighWatermark;
         part.state = t.status.state.replace('SHADOW_TOPIC_STATE_', '');
         const gk = by === 'partition' ? pk : by === 'topic' ? `${t.shadowLinkName}/${t.name}` : t.shadowLinkName;
         let g = groups.get(gk);
         if (g === undefined) {
-          g = { parts: new Set(), first: undefined, last: undefined, min: 0n, max: 0n, series: buckets.empty(), bucketLast: [], state: '' };
+          g = {
+            parts: new Set(),
+            first: undefined,
+            last: undefined,
+            min: 0n,
+            max: 0n,
+            series: buckets.empty(),
+            bucketLast: [],
+            state: '',
+          };
           groups.set(gk, g);
         }
         g.parts.add(pk);
@@ -142,7 +155,15 @@ export function shadowLag(
       detail.timeLagSeconds = Number(timeLag.ns) / 1e9;
       detail.extrapolated = timeLag.extrapolated;
     }
-    rows.push({ key, label: '', value: Number(g.last.lag), series: g.series, detail, trend: classify(g.first, g.last, growth), trendSeries });
+    rows.push({
+      key,
+      label: '',
+      value: Number(g.last.lag),
+      series: g.series,
+      detail,
+      trend: classify(g.first, g.last, growth),
+      trendSeries,
+    });
   }
   return { rows, overall, extrapolated: anyExtrapolated };
 }

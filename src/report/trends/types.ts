@@ -9,13 +9,41 @@ import type { Thresholds } from '../timeline/thresholds.ts';
 
 /** Every metric, with the keys it can be grouped by (the first is the default). */
 export const METRICS = {
-  'produce-bytes': { unit: 'bytes/s', keys: ['connection', 'client', 'principal', 'group', 'listener', 'broker', 'software'], doc: 'produced bytes per second' },
-  'fetch-bytes': { unit: 'bytes/s', keys: ['connection', 'client', 'principal', 'group', 'listener', 'broker', 'software'], doc: 'fetched bytes per second' },
-  requests: { unit: 'requests/s', keys: ['connection', 'client', 'principal', 'group', 'listener', 'broker', 'software'], doc: 'requests per second' },
-  batches: { unit: 'batches/s', keys: ['connection', 'client', 'principal', 'group', 'listener', 'broker', 'software'], doc: 'produced batches per second' },
-  'batch-size': { unit: 'bytes', keys: ['connection', 'client', 'principal', 'group', 'listener', 'broker', 'software'], doc: 'average produced batch size' },
-  connections: { unit: 'connections', keys: ['state', 'broker', 'software', 'client', 'principal', 'listener', 'group'], doc: 'listed connections' },
-  'shadow-lag': { unit: 'records', keys: ['partition', 'topic', 'link'], doc: 'shadow lag: source high watermark minus shadow high watermark' },
+  'produce-bytes': {
+    unit: 'bytes/s',
+    keys: ['connection', 'client', 'principal', 'group', 'listener', 'broker', 'software'],
+    doc: 'produced bytes per second',
+  },
+  'fetch-bytes': {
+    unit: 'bytes/s',
+    keys: ['connection', 'client', 'principal', 'group', 'listener', 'broker', 'software'],
+    doc: 'fetched bytes per second',
+  },
+  requests: {
+    unit: 'requests/s',
+    keys: ['connection', 'client', 'principal', 'group', 'listener', 'broker', 'software'],
+    doc: 'requests per second',
+  },
+  batches: {
+    unit: 'batches/s',
+    keys: ['connection', 'client', 'principal', 'group', 'listener', 'broker', 'software'],
+    doc: 'produced batches per second',
+  },
+  'batch-size': {
+    unit: 'bytes',
+    keys: ['connection', 'client', 'principal', 'group', 'listener', 'broker', 'software'],
+    doc: 'average produced batch size',
+  },
+  connections: {
+    unit: 'connections',
+    keys: ['state', 'broker', 'software', 'client', 'principal', 'listener', 'group'],
+    doc: 'listed connections',
+  },
+  'shadow-lag': {
+    unit: 'records',
+    keys: ['partition', 'topic', 'link'],
+    doc: 'shadow lag: source high watermark minus shadow high watermark',
+  },
   'iceberg-lag': { unit: 'records', keys: ['partition', 'topic'], doc: 'Iceberg commit lag' },
 } as const;
 

@@ -12,13 +12,25 @@ export function loadScenario(nameOrPath: string): Scenario {
   const text = BUILTIN_SCENARIO_TEXT[nameOrPath];
   if (text !== undefined) return parseScenario(text, nameOrPath);
   if (!/[/\\.]/.test(nameOrPath)) {
-    throw new ScenarioError(nameOrPath, 0, 0, '', `no built-in scenario ${JSON.stringify(nameOrPath)} (built-in: ${BUILTIN_SCENARIOS.join(', ')}; or give a YAML file path)`);
+    throw new ScenarioError(
+      nameOrPath,
+      0,
+      0,
+      '',
+      `no built-in scenario ${JSON.stringify(nameOrPath)} (built-in: ${BUILTIN_SCENARIOS.join(', ')}; or give a YAML file path)`,
+    );
   }
   let yaml: string;
   try {
     yaml = readFileSync(nameOrPath, 'utf8');
   } catch (err) {
-    throw new ScenarioError(nameOrPath, 0, 0, '', `cannot read scenario file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new ScenarioError(
+      nameOrPath,
+      0,
+      0,
+      '',
+      `cannot read scenario file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   return parseScenario(yaml, nameOrPath);
 }

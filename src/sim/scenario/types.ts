@@ -131,7 +131,10 @@ export const EVENT_KINDS = {
   iceberg_catalog_unreachable: {
     doc: 'The Iceberg catalog is unreachable: commits stop, translation continues, commit lag grows.',
     window: 'optional',
-    fields: { error_code: opt('string', 'catalog error code; default io_error'), error_message: opt('string', 'diagnostic') },
+    fields: {
+      error_code: opt('string', 'catalog error code; default io_error'),
+      error_message: opt('string', 'diagnostic'),
+    },
   },
   iceberg_commit_stall: {
     doc: 'Iceberg commits stall (the catalog is reachable) while translation continues.',
@@ -249,4 +252,10 @@ export class ScenarioError extends Error {
 }
 
 /** The empty scenario (nothing abnormal happens). */
-export const EMPTY_SCENARIO: Scenario = { name: 'none', description: 'no events', source: 'none', world: {}, events: [] };
+export const EMPTY_SCENARIO: Scenario = {
+  name: 'none',
+  description: 'no events',
+  source: 'none',
+  world: {},
+  events: [],
+};

@@ -1,5 +1,15 @@
 /** The built-in scenarios by name: YAML text embedded in modules, so the esbuild bundle carries them. */
-import { API_FAULTS, AUTH_FAILURES, BROKER_OUTAGE, CONNECTION_STORM, CONSUMER_IDLE, ICEBERG, QUIET, ROLLING_UPGRADE, SHADOW_LINK } from './families.ts';
+import {
+  API_FAULTS,
+  AUTH_FAILURES,
+  BROKER_OUTAGE,
+  CONNECTION_STORM,
+  CONSUMER_IDLE,
+  ICEBERG,
+  QUIET,
+  ROLLING_UPGRADE,
+  SHADOW_LINK,
+} from './families.ts';
 import { INCIDENT } from './incident.ts';
 
 /** Built-in scenario name → YAML text. */

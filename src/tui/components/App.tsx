@@ -12,7 +12,15 @@ import { useWarmUp } from '../hooks/use-warm-up.ts';
 import { useScreen } from '../hooks/use-screen.ts';
 import { useTerminalSize, type TerminalSize } from '../hooks/use-terminal-size.ts';
 import { burstKeys } from '../input/keys.ts';
-import { initialState, reduceApp, topEntry, breadcrumbs, type AppAction, type AppState, type StartPosition } from '../state/app.ts';
+import {
+  initialState,
+  reduceApp,
+  topEntry,
+  breadcrumbs,
+  type AppAction,
+  type AppState,
+  type StartPosition,
+} from '../state/app.ts';
 import { cursorInstant } from '../state/cursor.ts';
 import { handleKey, type KeyEnv } from '../state/handle-key.ts';
 import { filterResource, type ViewRef } from '../state/views.ts';
@@ -51,7 +59,9 @@ export function App(props: AppProps): React.ReactElement {
   const { source, theme } = props;
   const { exit } = useApp();
   const size = useTerminalSize(props.size);
-  const [state, dispatch] = useReducer(reduceApp, undefined, () => initialState(source.instants(), props.start, props.position));
+  const [state, dispatch] = useReducer(reduceApp, undefined, () =>
+    initialState(source.instants(), props.start, props.position),
+  );
   const [version, bump] = useReducer((v: number) => v + 1, 0);
   // the reducer's latest state for keys that arrive before the next render
   const live = useRef<AppState>(state);
@@ -77,7 +87,10 @@ export function App(props: AppProps): React.ReactElement {
     return {
       extent: { rows: screen.grid.rowCount, height: Math.max(1, split.table - 1) },
       columns: screen.grid.columns.length,
-      target: screen.grid.rowCount > 0 ? screen.grid.target?.(Math.min(topEntry(s).table.selected, screen.grid.rowCount - 1)) : undefined,
+      target:
+        screen.grid.rowCount > 0
+          ? screen.grid.target?.(Math.min(topEntry(s).table.selected, screen.grid.rowCount - 1))
+          : undefined,
       time:
         first !== undefined && latest !== undefined && cur !== undefined
           ? { first, latest, cursor: cur, now: BigInt(Math.floor(props.now())) * 1_000_000n }
@@ -111,7 +124,12 @@ export function App(props: AppProps): React.ReactElement {
       const path = props.save(data, topEntry(live.current).view, cursorInstant(live.current.cursor));
       apply([{ type: 'flash', flash: { tone: 'ok', text: `saved ${data.format.toUpperCase()} to ${path}` } }]);
     } catch (err) {
-      apply([{ type: 'flash', flash: { tone: 'error', text: `could not save: ${err instanceof Error ? err.message : String(err)}` } }]);
+      apply([
+        {
+          type: 'flash',
+          flash: { tone: 'error', text: `could not save: ${err instanceof Error ? err.message : String(err)}` },
+        },
+      ]);
     }
   };
 
@@ -130,7 +148,9 @@ export function App(props: AppProps): React.ReactElement {
   });
 
   if (size.columns < MIN.columns || size.rows < MIN.rows) {
-    return <Text wrap="truncate">{`terminal too small: ${size.columns}×${size.rows}, need ${MIN.columns}×${MIN.rows} (q quits)`}</Text>;
+    return (
+      <Text wrap="truncate">{`terminal too small: ${size.columns}×${size.rows}, need ${MIN.columns}×${MIN.rows} (q quits)`}</Text>
+    );
   }
   const width = size.columns;
   const gap = at === undefined ? undefined : source.gapAt(at);
@@ -158,7 +178,11 @@ export function App(props: AppProps): React.ReactElement {
         count={state.cursor.instants.length}
         freshness={latest === undefined ? 'no data' : `latest poll ${formatAge(latest, nowNs)}`}
         stale={stale}
-        gap={gap === undefined ? undefined : `${formatTimestampShort(gap.start)}–${gap.end === undefined ? 'ongoing' : formatTimestampShort(gap.end)}: ${gap.reason}`}
+        gap={
+          gap === undefined
+            ? undefined
+            : `${formatTimestampShort(gap.start)}–${gap.end === undefined ? 'ongoing' : formatTimestampShort(gap.end)}: ${gap.reason}`
+        }
         follow={state.cursor.follow}
         marks={state.marks}
         crumbs={breadcrumbs(state)}
@@ -168,12 +192,23 @@ export function App(props: AppProps): React.ReactElement {
         theme={theme}
       />
       {state.help ? (
-        <HelpView view={entry.view.kind} height={bodyHeight} width={width} theme={theme} offset={state.helpOffset ?? 0} />
+        <HelpView
+          view={entry.view.kind}
+          height={bodyHeight}
+          width={width}
+          theme={theme}
+          offset={state.helpOffset ?? 0}
+        />
       ) : (
         <ScreenView screen={screen} table={entry.table} height={bodyHeight} width={width} theme={theme} />
       )}
       {state.prompt !== undefined ? (
-        <PromptBar prompt={state.prompt} feedback={promptFeedback(state.prompt, resource, env(state).time)} width={width} theme={theme} />
+        <PromptBar
+          prompt={state.prompt}
+          feedback={promptFeedback(state.prompt, resource, env(state).time)}
+          width={width}
+          theme={theme}
+        />
       ) : (
         <Footer view={entry.view.kind} flash={state.flash} status={status} width={width} theme={theme} />
       )}

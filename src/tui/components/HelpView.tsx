@@ -83,10 +83,26 @@ function helpGroups(view: ViewKind): { title: string; entries: Entry[] }[] {
     });
   }
   if (view === 'connections') {
-    groups.push({ title: 'Rows', entries: Object.values(CHANGE_STYLE).map((s) => ({ keys: s.glyph, text: s.word, keyToken: s.token, textToken: s.token })) });
+    groups.push({
+      title: 'Rows',
+      entries: Object.values(CHANGE_STYLE).map((s) => ({
+        keys: s.glyph,
+        text: s.word,
+        keyToken: s.token,
+        textToken: s.token,
+      })),
+    });
   }
   if (view === 'timeline' || view === 'overview') {
-    groups.push({ title: 'Severity', entries: Object.entries(SEVERITY_STYLE).map(([name, s]) => ({ keys: s.glyph, text: name, keyToken: s.token, textToken: s.token })) });
+    groups.push({
+      title: 'Severity',
+      entries: Object.entries(SEVERITY_STYLE).map(([name, s]) => ({
+        keys: s.glyph,
+        text: name,
+        keyToken: s.token,
+        textToken: s.token,
+      })),
+    });
   }
   return groups;
 }
@@ -113,7 +129,11 @@ export function helpLines(view: ViewKind, width = 80): PanelLine[] {
 }
 
 /** The lines of one column, or two columns side by side, that fit the body; undefined when two columns do not fit either. */
-function twoColumns(view: ViewKind, height: number, width: number): { left: PanelLine[]; right: PanelLine[]; half: number } | undefined {
+function twoColumns(
+  view: ViewKind,
+  height: number,
+  width: number,
+): { left: PanelLine[]; right: PanelLine[]; half: number } | undefined {
   const half = Math.floor(width / 2);
   const lines = helpLines(view, half - 1);
   if (lines.length > height * 2) return undefined;
@@ -132,7 +152,12 @@ function twoColumns(view: ViewKind, height: number, width: number): { left: Pane
 /** How the help is laid out in the body: one column, two columns, or one scrolling column. */
 export type HelpLayout =
   | { readonly kind: 'single'; readonly lines: readonly PanelLine[] }
-  | { readonly kind: 'two'; readonly left: readonly PanelLine[]; readonly right: readonly PanelLine[]; readonly half: number }
+  | {
+      readonly kind: 'two';
+      readonly left: readonly PanelLine[];
+      readonly right: readonly PanelLine[];
+      readonly half: number;
+    }
   /** `height` lines of `lines` are shown at a time, above a line saying how to scroll */
   | { readonly kind: 'scroll'; readonly lines: readonly PanelLine[]; readonly height: number };
 
@@ -155,7 +180,12 @@ export function HelpView({ view, height, width, theme, offset = 0 }: HelpViewPro
       const below = layout.lines.length - top - layout.height;
       shown = [
         ...layout.lines.slice(top, top + layout.height),
-        [seg(`lines ${top + 1}-${top + layout.height} of ${layout.lines.length}: j/k or PgDn/PgUp scroll${below > 0 ? ` (${below} more below)` : ''}`, 'muted')],
+        [
+          seg(
+            `lines ${top + 1}-${top + layout.height} of ${layout.lines.length}: j/k or PgDn/PgUp scroll${below > 0 ? ` (${below} more below)` : ''}`,
+            'muted',
+          ),
+        ],
       ];
     }
     return (

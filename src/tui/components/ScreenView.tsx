@@ -17,7 +17,10 @@ export interface ScreenViewProps {
 }
 
 /** How the body height is split between the panel and the table, and the panel lines shown (pure, shared with the key handler). */
-export function splitBody(screen: Screen, height: number): { panel: number; title: number; table: number; lines: readonly PanelLine[] } {
+export function splitBody(
+  screen: Screen,
+  height: number,
+): { panel: number; title: number; table: number; lines: readonly PanelLine[] } {
   const title = screen.tableTitle !== undefined ? 1 : 0;
   const minTable = Math.min(4, Math.max(1, height - title));
   const room = Math.max(0, Math.min(screen.maxPanel ?? Infinity, height - title - minTable));
@@ -25,7 +28,15 @@ export function splitBody(screen: Screen, height: number): { panel: number; titl
   const full = screen.panel.length > room && screen.compactPanel !== undefined ? screen.compactPanel : screen.panel;
   let lines: readonly PanelLine[] = full.slice(0, room);
   if (full.length > room && room > 0) {
-    lines = [...full.slice(0, room - 1), [{ text: `… ${full.length - room + 1} more lines: a taller terminal shows them, ctrl-s saves this view`, token: 'muted' }]];
+    lines = [
+      ...full.slice(0, room - 1),
+      [
+        {
+          text: `… ${full.length - room + 1} more lines: a taller terminal shows them, ctrl-s saves this view`,
+          token: 'muted',
+        },
+      ],
+    ];
   }
   return { panel: lines.length, title, table: Math.max(1, height - lines.length - title), lines };
 }
@@ -38,7 +49,9 @@ export function ScreenView({ screen, table, height, width, theme }: ScreenViewPr
       {split.lines.map((l, i) => (
         <Line key={`p${i}`} line={l} width={width} theme={theme} />
       ))}
-      {screen.tableTitle !== undefined ? <Line line={[{ text: screen.tableTitle, token: 'title' }]} width={width} theme={theme} /> : null}
+      {screen.tableTitle !== undefined ? (
+        <Line line={[{ text: screen.tableTitle, token: 'title' }]} width={width} theme={theme} />
+      ) : null}
       <Table
         grid={screen.grid}
         state={table}

@@ -62,7 +62,9 @@ export function Table({ grid, state, height, width, theme, sort, empty }: TableP
     .join(' '.repeat(GAP));
   const lines: React.ReactElement[] = [];
   for (let i = start; i < end; i++) {
-    lines.push(<Row key={i} grid={grid} index={i} widths={widths} selected={i === selected} theme={theme} width={width} />);
+    lines.push(
+      <Row key={i} grid={grid} index={i} widths={widths} selected={i === selected} theme={theme} width={width} />,
+    );
   }
   return (
     <Box flexDirection="column" height={height}>

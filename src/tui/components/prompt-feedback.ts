@@ -8,24 +8,37 @@ import { outsideRecording, parseTimeInput, TIME_INPUT_HINT, TimeInputError, type
 import type { PromptFeedback } from './PromptBar.tsx';
 
 /** Feedback for the open prompt. */
-export function promptFeedback(prompt: PromptState, resource: ResourceName | undefined, time: TimeContext | undefined): PromptFeedback {
+export function promptFeedback(
+  prompt: PromptState,
+  resource: ResourceName | undefined,
+  time: TimeContext | undefined,
+): PromptFeedback {
   switch (prompt.kind) {
     case 'command': {
       const matches = completeViewName(prompt.text);
       const resolved = resolveViewName(prompt.text);
       if (prompt.text.trim() === '') return { hint: `views: ${matches.join('  ')}   (Tab completes, Enter opens)` };
-      if (resolved !== undefined) return { hint: `Enter opens ${resolved}${matches.length > 1 ? `   also: ${matches.join('  ')}` : ''}` };
+      if (resolved !== undefined)
+        return { hint: `Enter opens ${resolved}${matches.length > 1 ? `   also: ${matches.join('  ')}` : ''}` };
       return matches.length > 0
         ? { hint: `matches: ${matches.join('  ')}` }
-        : { error: { start: 0, end: prompt.text.length, message: `no view starts with ${JSON.stringify(prompt.text)}` }, hint: '' };
+        : {
+            error: { start: 0, end: prompt.text.length, message: `no view starts with ${JSON.stringify(prompt.text)}` },
+            hint: '',
+          };
     }
     case 'filter': {
       if (resource === undefined) return { hint: 'this view takes no filter' };
       const check = checkFilterText(prompt.text, resource);
       if (!check.ok) return { error: { start: check.start, end: check.end, message: check.message }, hint: '' };
-      if (check.filter === undefined) return { hint: `filter ${resource}: e.g. state = OPEN AND client_id:"orders*"   (! in front negates, Tab completes fields, Enter applies an empty filter = clear)` };
+      if (check.filter === undefined)
+        return {
+          hint: `filter ${resource}: e.g. state = OPEN AND client_id:"orders*"   (! in front negates, Tab completes fields, Enter applies an empty filter = clear)`,
+        };
       const warning = check.warnings.length > 0 ? `   ▲ ${check.warnings.join('; ')}` : '';
-      return { hint: `✓ ${check.filter.negate ? 'NOT ' : ''}${check.normalized}${warning}   (Enter applies, Esc clears)` };
+      return {
+        hint: `✓ ${check.filter.negate ? 'NOT ' : ''}${check.normalized}${warning}   (Enter applies, Esc clears)`,
+      };
     }
     case 'time': {
       if (time === undefined) return { hint: 'nothing recorded yet' };

@@ -14,7 +14,10 @@ export function viewSlug(view: ViewRef): string {
   if (view.kind === 'connection') parts.push(view.uid);
   if (view.kind === 'shadow-link') parts.push(view.link);
   if (view.kind === 'shadow-topic') parts.push(view.link, view.topic);
-  return parts.join('-').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
+  return parts
+    .join('-')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .slice(0, 80);
 }
 
 /** The text of an export. */
@@ -41,7 +44,12 @@ function jsonTree(v: unknown): JsonValue {
 export function exportPath(database: string, view: ViewRef, at: bigint | undefined, format: Export['format']): string {
   const dir = dirname(database);
   const stem = basename(database, extname(database));
-  const when = at === undefined ? 'empty' : formatTimestamp(at).replace(/\.0+Z$/, 'Z').replace(/[:]/g, '');
+  const when =
+    at === undefined
+      ? 'empty'
+      : formatTimestamp(at)
+          .replace(/\.0+Z$/, 'Z')
+          .replace(/[:]/g, '');
   const base = `${stem}-${viewSlug(view)}-${when}`;
   let path = join(dir, `${base}.${format}`);
   for (let n = 1; existsSync(path); n++) path = join(dir, `${base}-${n}.${format}`);

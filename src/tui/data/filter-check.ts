@@ -6,7 +6,12 @@ import { splitNegation } from '../state/prompt.ts';
 
 /** The outcome of checking the prompt text: normalised, or an error with its span in the prompt text. */
 export type FilterCheck =
-  | { readonly ok: true; readonly filter: ActiveFilter | undefined; readonly normalized: string; readonly warnings: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly filter: ActiveFilter | undefined;
+      readonly normalized: string;
+      readonly warnings: readonly string[];
+    }
   | { readonly ok: false; readonly start: number; readonly end: number; readonly message: string };
 
 /** Checks the filter prompt text (`!` in front negates) against a resource, extended dialect. */
@@ -14,7 +19,8 @@ export function checkFilterText(text: string, resource: ResourceName): FilterChe
   const { negate, expr, offset } = splitNegation(text);
   if (expr.trim() === '') return { ok: true, filter: undefined, normalized: '', warnings: [] };
   const r = checkFilter(expr, { resource, dialect: 'extended' });
-  if (r.ok) return { ok: true, filter: { expr, negate }, normalized: r.normalized, warnings: r.warnings.map((w) => w.message) };
+  if (r.ok)
+    return { ok: true, filter: { expr, negate }, normalized: r.normalized, warnings: r.warnings.map((w) => w.message) };
   const suggestion = r.error.suggestion !== undefined ? ` (${r.error.suggestion})` : '';
   return { ok: false, start: r.error.start + offset, end: r.error.end + offset, message: r.error.message + suggestion };
 }

@@ -85,7 +85,10 @@ export interface ExtraColumn<R> extends GridColumn {
 }
 
 /** The model columns a grid shows, given the extras' `only` and `wide`. */
-export function pickColumns<R>(model: ColumnModel<R>, extras: Pick<GridExtras<R>, 'only' | 'wide'>): ColumnModel<R>['columns'] {
+export function pickColumns<R>(
+  model: ColumnModel<R>,
+  extras: Pick<GridExtras<R>, 'only' | 'wide'>,
+): ColumnModel<R>['columns'] {
   const only = extras.only;
   return only !== undefined
     ? only.flatMap((id) => model.columns.filter((c) => c.id === id))
@@ -106,7 +109,10 @@ export function sortColumns<R>(model: ColumnModel<R>, extras: GridExtras<R>, row
   const extra = (c: ExtraColumn<R>): SortColumn<R> => ({ text: (r) => c.value(r, index.get(r) ?? 0) });
   return [
     ...(extras.before ?? []).map(extra),
-    ...pickColumns(model, extras).map((c): SortColumn<R> => ({ ...(c.orderBy !== undefined ? { orderBy: c.orderBy } : {}), text: (r) => c.value(r, ctx) })),
+    ...pickColumns(model, extras).map((c): SortColumn<R> => ({
+      ...(c.orderBy !== undefined ? { orderBy: c.orderBy } : {}),
+      text: (r) => c.value(r, ctx),
+    })),
     ...(extras.after ?? []).map(extra),
   ];
 }
@@ -128,7 +134,11 @@ export function gridFromModel<R>(model: ColumnModel<R>, rows: readonly R[], extr
     ...(c.min !== undefined ? { min: c.min } : {}),
   });
   return {
-    columns: [...before.map((c) => ({ ...head(c), flexible: c.flexible === true })), ...columns.map(head), ...after.map((c) => ({ ...head(c), flexible: c.flexible === true }))],
+    columns: [
+      ...before.map((c) => ({ ...head(c), flexible: c.flexible === true })),
+      ...columns.map(head),
+      ...after.map((c) => ({ ...head(c), flexible: c.flexible === true })),
+    ],
     rowCount: rows.length,
     cells: (i) => [
       ...before.map((c) => c.value(row(i), i)),

@@ -46,7 +46,8 @@ export function connectionDetail(all: readonly ConnSample[], at: bigint): Connec
   let current = first;
   for (const s of samples) if (s.at <= at) current = s;
   const times = samples.map((s) => s.at);
-  const recent = (pick: (c: KafkaConnection) => bigint): number[] => samples.map((s) => Number(pick(s.row)) / WINDOW_SECONDS);
+  const recent = (pick: (c: KafkaConnection) => bigint): number[] =>
+    samples.map((s) => Number(pick(s.row)) / WINDOW_SECONDS);
   const produce = recent((c) => c.recentRequestStatistics.produceBytes);
   const fetch = recent((c) => c.recentRequestStatistics.fetchBytes);
   const requests = recent((c) => c.recentRequestStatistics.requestCount);
@@ -82,7 +83,13 @@ export function holdLast(values: readonly number[]): number[] {
 }
 
 /** Per partition id of one topic, a lag sparkline over [since, until] and the latest lag. */
-export function partitionLagSparks(samples: readonly Sample[], link: string, topic: string, since: bigint, until: bigint): Map<string, string> {
+export function partitionLagSparks(
+  samples: readonly Sample[],
+  link: string,
+  topic: string,
+  since: bigint,
+  until: bigint,
+): Map<string, string> {
   const series = new Map<string, { times: bigint[]; values: number[] }>();
   for (const s of samples) {
     const p = s.row as ShadowPartitionRow;
@@ -96,7 +103,8 @@ export function partitionLagSparks(samples: readonly Sample[], link: string, top
   const out = new Map<string, string>();
   const width = 30;
   for (const [key, e] of series) {
-    const values = e.values.length <= width ? e.values : holdLast(resample(e.times, e.values, since, until, width, 'max'));
+    const values =
+      e.values.length <= width ? e.values : holdLast(resample(e.times, e.values, since, until, width, 'max'));
     const last = e.values[e.values.length - 1] ?? 0;
     out.set(key, `${sparkline(values)} ${formatCount(last)}`);
   }
@@ -112,7 +120,8 @@ export function memberVersionSteps(samples: readonly Sample[]): Map<number, Vers
     if (steps === undefined) out.set(m.nodeId, (steps = []));
     const logical = m.versionKnown ? String(m.logicalVersion) : '?';
     const last = steps[steps.length - 1];
-    if (last !== undefined && last.release === m.releaseVersion && last.logical === logical && last.alive === m.alive) continue;
+    if (last !== undefined && last.release === m.releaseVersion && last.logical === logical && last.alive === m.alive)
+      continue;
     steps.push({ at: pollInstant(s.poll), release: m.releaseVersion, logical, alive: m.alive });
   }
   return out;

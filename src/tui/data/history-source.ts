@@ -16,8 +16,15 @@ import { timelineInWorker, type TimelineTask } from './timeline-thread.ts';
 import { connectionDetail, memberVersionSteps, partitionLagSparks } from './histories.ts';
 import { Lru } from './lru.ts';
 import { buildOverview } from './overview.ts';
-import type { BrowseSource, ConnectionChanges, ConnectionDetail, Gap, OverviewData, StateAt, VersionStep } from './source.ts';
-
+import type {
+  BrowseSource,
+  ConnectionChanges,
+  ConnectionDetail,
+  Gap,
+  OverviewData,
+  StateAt,
+  VersionStep,
+} from './source.ts';
 
 /** Collection gaps: no polls for much longer than usual, or an operation failing (truncation is not a gap). */
 const GAP_KINDS = /^(collection\.gap|api\.(unavailable|timeout|refused|error))$/;
@@ -145,13 +152,16 @@ export class HistorySource implements BrowseSource {
     if (events === undefined) return undefined;
     for (const e of events) {
       if (e.type !== 'interval' || !GAP_KINDS.test(e.kind)) continue;
-      if (e.start <= at && (e.end === null || at < e.end)) return { start: e.start, end: e.end ?? undefined, reason: e.description };
+      if (e.start <= at && (e.end === null || at < e.end))
+        return { start: e.start, end: e.end ?? undefined, reason: e.description };
     }
     return undefined;
   }
 
   freshness(asOf: bigint): Freshness {
-    return this.#fresh.get(asOf, () => freshnessOfRecording(this.#reader, this.#pollList, asOf, this.#clusterOpt.cluster));
+    return this.#fresh.get(asOf, () =>
+      freshnessOfRecording(this.#reader, this.#pollList, asOf, this.#clusterOpt.cluster),
+    );
   }
 
   stateAt<R = object>(resource: ResourceName, at: bigint): StateAt<R> {
@@ -173,7 +183,10 @@ export class HistorySource implements BrowseSource {
         if (pollInstant(p) >= start) break;
         previous = p;
       }
-      const prevRows = previous === undefined ? undefined : (this.stateAt<KafkaConnection>('connections', pollInstant(previous)).rows as KafkaConnection[]);
+      const prevRows =
+        previous === undefined
+          ? undefined
+          : (this.stateAt<KafkaConnection>('connections', pollInstant(previous)).rows as KafkaConnection[]);
       const { kinds, gone, counts } = classifyConnections(cur.rows as KafkaConnection[], prevRows);
       return previous === undefined ? { kinds, gone, counts } : { kinds, gone, counts, previous };
     });
@@ -205,7 +218,10 @@ export class HistorySource implements BrowseSource {
     if (this.#members === undefined) {
       const first = this.#instantList[0];
       const last = this.#instantList[this.#instantList.length - 1];
-      const samples = first === undefined || last === undefined ? [] : [...this.#reader.samples('upgrade-members', { since: first, until: last, ...this.#clusterOpt })];
+      const samples =
+        first === undefined || last === undefined
+          ? []
+          : [...this.#reader.samples('upgrade-members', { since: first, until: last, ...this.#clusterOpt })];
       this.#members = memberVersionSteps(samples);
     }
     return this.#members;
@@ -222,6 +238,8 @@ export class HistorySource implements BrowseSource {
 
   diff(from: bigint, to: bigint): DiffResult {
     // states and configuration entity by entity; moving values show as the totals of the panel
-    return this.#diffs.get(`${from}-${to}`, () => diffStates(this.#reader, { from, to, ...this.#clusterOpt, only: ['state', 'config'] }));
+    return this.#diffs.get(`${from}-${to}`, () =>
+      diffStates(this.#reader, { from, to, ...this.#clusterOpt, only: ['state', 'config'] }),
+    );
   }
 }

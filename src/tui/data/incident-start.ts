@@ -26,5 +26,8 @@ export function incidentStart(source: BrowseSource): { view: ViewRef; position: 
       break;
     }
   }
-  return { view, position: { at: worst.event.start, selected, flash: { tone: 'info', text: `worst incident · ${TIME_KEYS_HINT}` } } };
+  return {
+    view,
+    position: { at: worst.event.start, selected, flash: { tone: 'info', text: `worst incident · ${TIME_KEYS_HINT}` } },
+  };
 }

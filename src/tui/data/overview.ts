@@ -20,7 +20,10 @@ import type { IcebergStatus } from '../../api/schema/iceberg.ts';
 /** What the overview reads from the source. */
 export interface OverviewSource {
   polls(): readonly PollRow[];
-  stateAt<R = object>(resource: 'connections' | 'shadow-partitions' | 'iceberg-partitions' | 'upgrade' | 'upgrade-members', at: bigint): StateAt<R>;
+  stateAt<R = object>(
+    resource: 'connections' | 'shadow-partitions' | 'iceberg-partitions' | 'upgrade' | 'upgrade-members',
+    at: bigint,
+  ): StateAt<R>;
   icebergCatalog(at: bigint): IcebergStatus['catalog'] | undefined;
   seriesIfReady(): Timeline['series'] | undefined;
   timelineReady(): boolean;
@@ -41,7 +44,13 @@ export function operationStatuses(polls: readonly PollRow[], at: bigint): Operat
       if (p.outcome !== 'ok') failed++;
       last = p;
     }
-    const base = { operation, total, failed, ok: last?.outcome === 'ok', outcome: last === undefined ? 'never polled' : sanitizeCell(last.outcome) };
+    const base = {
+      operation,
+      total,
+      failed,
+      ok: last?.outcome === 'ok',
+      outcome: last === undefined ? 'never polled' : sanitizeCell(last.outcome),
+    };
     return last === undefined ? base : { ...base, poll: last };
   });
 }
@@ -73,7 +82,11 @@ export function buildOverview(source: OverviewSource, at: bigint): OverviewData 
       fetch += Number(c.recentRequestStatistics.fetchBytes);
     }
     const spark = seriesSpark(source.seriesIfReady(), 'connections.open', at);
-    facts.push({ label: 'connections', value: `${open.toLocaleString('en-US')} open of ${conns.rows.length.toLocaleString('en-US')}`, ...(spark ? { spark } : {}) });
+    facts.push({
+      label: 'connections',
+      value: `${open.toLocaleString('en-US')} open of ${conns.rows.length.toLocaleString('en-US')}`,
+      ...(spark ? { spark } : {}),
+    });
     facts.push({ label: 'produce', value: formatByteRate(produce / 60) });
     facts.push({ label: 'fetch', value: formatByteRate(fetch / 60) });
   }
@@ -81,12 +94,19 @@ export function buildOverview(source: OverviewSource, at: bigint): OverviewData 
   if (parts.poll !== undefined) {
     let worst: ShadowPartitionRow | undefined;
     for (const p of parts.rows) if (worst === undefined || p.lag > worst.lag) worst = p;
-    const where = worst === undefined ? '' : `${sanitizeCell(worst.shadowLinkName)}/${sanitizeCell(worst.topicName)} p${worst.partitionId}`;
+    const where =
+      worst === undefined
+        ? ''
+        : `${sanitizeCell(worst.shadowLinkName)}/${sanitizeCell(worst.topicName)} p${worst.partitionId}`;
     facts.push(
       worst === undefined || worst.lag <= 0n
         ? { label: 'shadow lag', value: '✓ all shadow partitions caught up', token: 'ok' }
         : worst.lag <= LAG_WARN
-          ? { label: 'shadow lag', value: `✓ worst ${formatCount(worst.lag)} records (${where}), under ${formatCount(LAG_WARN)}`, token: 'ok' }
+          ? {
+              label: 'shadow lag',
+              value: `✓ worst ${formatCount(worst.lag)} records (${where}), under ${formatCount(LAG_WARN)}`,
+              token: 'ok',
+            }
           : { label: 'shadow lag', value: `▲ worst ${formatCount(worst.lag)} records: ${where}`, token: 'warn' },
     );
   }
@@ -99,11 +119,23 @@ export function buildOverview(source: OverviewSource, at: bigint): OverviewData 
       lag += p.commitLag;
       if (worst === undefined || p.commitLag > worst.commitLag) worst = p;
     }
-    const where = worst !== undefined && worst.commitLag > 0n ? ` (worst ${sanitizeCell(worst.topic)} p${worst.partition}: ${formatCount(worst.commitLag)})` : '';
-    const reach = catalog === undefined ? '' : catalog.reachable ? 'catalog ✓ reachable, ' : `catalog ✖ unreachable (${sanitizeCell(catalog.errorCode)}), `;
+    const where =
+      worst !== undefined && worst.commitLag > 0n
+        ? ` (worst ${sanitizeCell(worst.topic)} p${worst.partition}: ${formatCount(worst.commitLag)})`
+        : '';
+    const reach =
+      catalog === undefined
+        ? ''
+        : catalog.reachable
+          ? 'catalog ✓ reachable, '
+          : `catalog ✖ unreachable (${sanitizeCell(catalog.errorCode)}), `;
     const bad = catalog !== undefined && !catalog.reachable;
     const lagging = worst !== undefined && worst.commitLag > COMMIT_LAG_WARN;
-    facts.push({ label: 'Iceberg', value: `${reach}commit lag ${formatCount(lag)} records${where}`, token: bad ? 'error' : lagging ? 'warn' : 'ok' });
+    facts.push({
+      label: 'Iceberg',
+      value: `${reach}commit lag ${formatCount(lag)} records${where}`,
+      token: bad ? 'error' : lagging ? 'warn' : 'ok',
+    });
   }
   const up = source.stateAt<UpgradeStatus>('upgrade', at);
   const status = up.rows[0];

@@ -5,7 +5,9 @@ import type { Freshness } from '../../report/freshness.ts';
 /** `STALE: GetUpgradeStatus 6m old (every 1m)` (`+2 more` when several), or undefined when fresh. */
 export function staleBadge(f: Freshness | undefined): string | undefined {
   if (f === undefined || !f.stale) return undefined;
-  const stale = f.operations.filter((o) => o.stale).sort((a, b) => (a.ageNs > b.ageNs ? -1 : a.ageNs < b.ageNs ? 1 : 0));
+  const stale = f.operations
+    .filter((o) => o.stale)
+    .sort((a, b) => (a.ageNs > b.ageNs ? -1 : a.ageNs < b.ageNs ? 1 : 0));
   const first = stale[0];
   if (first === undefined) return 'STALE: nothing observed';
   const more = stale.length > 1 ? ` +${stale.length - 1} more` : '';

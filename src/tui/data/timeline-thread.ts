@@ -15,7 +15,11 @@ function workerSource(): { code: string | URL; eval: boolean } | undefined {
     let api: string;
     try {
       // the package's ESM entry sits next to the CommonJS one that require.resolve finds
-      api = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+      api = pathToFileURL(
+        createRequire(here)
+          .resolve('tsx/esm/api')
+          .replace(/\.cjs$/, '.mjs'),
+      ).href;
     } catch {
       return undefined;
     }

@@ -3,7 +3,12 @@ import { useEffect } from 'react';
 import type { BrowseSource } from '../data/source.ts';
 
 /** Polls the source for new instants while `on`; calls `onInstants` when they changed. */
-export function useFollow(source: BrowseSource, on: boolean, intervalMs: number, onInstants: (instants: readonly bigint[]) => void): void {
+export function useFollow(
+  source: BrowseSource,
+  on: boolean,
+  intervalMs: number,
+  onInstants: (instants: readonly bigint[]) => void,
+): void {
   useEffect(() => {
     if (!on) return undefined;
     const tick = (): void => {

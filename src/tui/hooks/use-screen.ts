@@ -8,7 +8,13 @@ import type { StackEntry } from '../state/app.ts';
 import type { MarksState } from '../state/marks.ts';
 
 /** Builds the screen of `entry` at `at`; a failure becomes a screen that says what went wrong. */
-export function useScreen(source: BrowseSource, entry: StackEntry, at: bigint | undefined, marks: MarksState, version: number): Screen {
+export function useScreen(
+  source: BrowseSource,
+  entry: StackEntry,
+  at: bigint | undefined,
+  marks: MarksState,
+  version: number,
+): Screen {
   const { view, filter } = entry;
   const sort = entry.table.sort;
   const viewKey = JSON.stringify(view);

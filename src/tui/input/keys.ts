@@ -47,8 +47,18 @@ export function keyName(input: string, key: KeyFlags): string {
 
 /** True when the keypress is text to insert into a prompt (printable, no named key or modifier). */
 export function isTextKey(input: string, key: KeyFlags): boolean {
-  if (input === '' || key.ctrl || key.meta || key.return || key.escape || key.tab || key.backspace || key.delete) return false;
-  if (key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown || key.home || key.end) {
+  if (input === '' || key.ctrl || key.meta || key.return || key.escape || key.tab || key.backspace || key.delete)
+    return false;
+  if (
+    key.upArrow ||
+    key.downArrow ||
+    key.leftArrow ||
+    key.rightArrow ||
+    key.pageUp ||
+    key.pageDown ||
+    key.home ||
+    key.end
+  ) {
     return false;
   }
   // eslint-disable-next-line no-control-regex -- tells typed text from control keys

@@ -37,15 +37,21 @@ export function connectionScreen(source: BrowseSource, entry: StackEntry, uid: s
   const pairs = (ids: readonly string[]): PanelLine =>
     ids.flatMap((id) => [seg(`${header(id)} `, 'label'), seg(`${value(id)}   `, 'value')]);
   const panel: PanelLine[] = [
-    [seg('uid ', 'label'), seg(value('uid'), 'title'), seg(`   observed ${formatTimestampShort(detail.observedAt)}`, 'muted')],
+    [
+      seg('uid ', 'label'),
+      seg(value('uid'), 'title'),
+      seg(`   observed ${formatTimestampShort(detail.observedAt)}`, 'muted'),
+    ],
     pairs(IDENTITY),
     pairs(WIDE_IDENTITY),
   ];
   const nameWidth = Math.max(0, ...detail.rates.map((r) => r.name.length));
-  for (const r of detail.rates) panel.push([seg(`${fit(r.name, nameWidth)} `, 'label'), seg(r.spark, 'accent'), seg(`  ${r.latest}`, 'value')]);
+  for (const r of detail.rates)
+    panel.push([seg(`${fit(r.name, nameWidth)} `, 'label'), seg(r.spark, 'accent'), seg(`  ${r.latest}`, 'value')]);
   if (detail.changes.length > 0) {
     panel.push([seg('changes', 'header'), seg(` (${detail.changes.length})`, 'muted')]);
-    for (const c of detail.changes.slice(-4)) panel.push([seg(`  ${formatTimestampShort(c.at)}  `, 'label'), seg(c.text, 'value')]);
+    for (const c of detail.changes.slice(-4))
+      panel.push([seg(`  ${formatTimestampShort(c.at)}  `, 'label'), seg(c.text, 'value')]);
   }
   const samples = detail.samples;
   const short = compactTimeFormat(

@@ -28,7 +28,10 @@ export function connectionsScreen(source: BrowseSource, entry: StackEntry, at: b
   // the counts of the report's definitions (a connection opened and closed between the polls is new and closed)
   const counts = changes.counts ?? { new: 0, closed: 0, vanished: 0, expired: 0, moving: 0, idle: 0 };
   const poll = state.poll;
-  const time = compactTimeFormat([poll?.startTime, changes.previous?.startTime].filter((t): t is bigint => t !== undefined), at);
+  const time = compactTimeFormat(
+    [poll?.startTime, changes.previous?.startTime].filter((t): t is bigint => t !== undefined),
+    at,
+  );
   const panel = [
     [
       seg('poll ', 'label'),
@@ -44,7 +47,9 @@ export function connectionsScreen(source: BrowseSource, entry: StackEntry, at: b
     ],
   ];
   if (poll !== undefined && poll.coverage === 'truncated') {
-    panel.push([seg(`⚠ the cluster reported ${poll.totalSize} connections; this poll returned ${poll.rowsReturned}`, 'warn')]);
+    panel.push([
+      seg(`⚠ the cluster reported ${poll.totalSize} connections; this poll returned ${poll.rowsReturned}`, 'warn'),
+    ]);
   }
   return {
     panel,

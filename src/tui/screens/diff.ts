@@ -61,11 +61,28 @@ export function diffRows(result: DiffResult): DiffRow[] {
       continue;
     }
     const target = (e: EntityRef, at: bigint): RowTarget => ({ at, view: diffEntityView(r.resource, e.key) });
-    for (const e of r.added) rows.push({ cells: [r.resource, '+ added', e.label, ''], token: 'rowNew', glyph: '+', target: target(e, result.to) });
-    for (const e of r.removed) rows.push({ cells: [r.resource, '- removed', e.label, ''], token: 'rowClosed', glyph: '-', target: target(e, result.from) });
+    for (const e of r.added)
+      rows.push({
+        cells: [r.resource, '+ added', e.label, ''],
+        token: 'rowNew',
+        glyph: '+',
+        target: target(e, result.to),
+      });
+    for (const e of r.removed)
+      rows.push({
+        cells: [r.resource, '- removed', e.label, ''],
+        token: 'rowClosed',
+        glyph: '-',
+        target: target(e, result.from),
+      });
     for (const e of r.changed) {
       const details = e.changes.map(formatChange).join('; ');
-      rows.push({ cells: [r.resource, '~ changed', e.label, sanitizeCell(details)], token: 'rowMoving', glyph: '~', target: target(e, result.to) });
+      rows.push({
+        cells: [r.resource, '~ changed', e.label, sanitizeCell(details)],
+        token: 'rowMoving',
+        glyph: '~',
+        target: target(e, result.to),
+      });
     }
   }
   return rows;
@@ -77,8 +94,18 @@ export function diffScreen(source: BrowseSource, entry: StackEntry, marks: Marks
   if (range === undefined) {
     return {
       panel: [
-        [seg('No diff yet: press ', 'label'), seg('m', 'accent'), seg(' at one instant, move the cursor, press ', 'label'), seg('m', 'accent'), seg(' again.', 'label')],
-        [seg('With one mark the diff runs from the mark to the cursor; ', 'label'), seg('M', 'accent'), seg(' clears the marks.', 'label')],
+        [
+          seg('No diff yet: press ', 'label'),
+          seg('m', 'accent'),
+          seg(' at one instant, move the cursor, press ', 'label'),
+          seg('m', 'accent'),
+          seg(' again.', 'label'),
+        ],
+        [
+          seg('With one mark the diff runs from the mark to the cursor; ', 'label'),
+          seg('M', 'accent'),
+          seg(' clears the marks.', 'label'),
+        ],
       ],
       grid: gridFromCells(COLUMNS, []),
       empty: 'mark two instants to compare',
@@ -88,7 +115,9 @@ export function diffScreen(source: BrowseSource, entry: StackEntry, marks: Marks
   let rows = diffRows(result);
   const sort = entry.table.sort;
   if (sort !== undefined) {
-    rows = [...rows].sort((a, b) => (a.cells[sort.column] ?? '').localeCompare(b.cells[sort.column] ?? '', undefined, { numeric: true }));
+    rows = [...rows].sort((a, b) =>
+      (a.cells[sort.column] ?? '').localeCompare(b.cells[sort.column] ?? '', undefined, { numeric: true }),
+    );
     if (sort.desc) rows.reverse();
   }
   const panel: PanelLine[] = [
@@ -102,7 +131,11 @@ export function diffScreen(source: BrowseSource, entry: StackEntry, marks: Marks
     ],
   ];
   for (const r of result.resources) {
-    const totals = r.totals.filter((t) => t.moving > 0).slice(0, 2).map(formatTotal).join('; ');
+    const totals = r.totals
+      .filter((t) => t.moving > 0)
+      .slice(0, 2)
+      .map(formatTotal)
+      .join('; ');
     if (r.observed && totals !== '') panel.push([seg(`  ${r.resource} `, 'label'), seg(sanitizeCell(totals), 'muted')]);
   }
   if (result.skipped.length > 0) panel.push([seg(`  never recorded: ${result.skipped.join(', ')}`, 'muted')]);

@@ -6,7 +6,9 @@ const CONTROL = /[\u0000-\u001f\u007f]/g;
 
 /** A string as an extended-dialect filter literal (quotes, backslashes and wildcards escaped). */
 export function filterString(text: string): string {
-  const body = text.replace(/[\\"*]/g, (c) => `\\${c}`).replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  const body = text
+    .replace(/[\\"*]/g, (c) => `\\${c}`)
+    .replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return `"${body}"`;
 }
 
@@ -29,7 +31,9 @@ export function entityTarget(entity: string, eventKind: string): RowTarget['view
     }
     case 'shadow-topic': {
       const [link, topic] = parts(entity, 2).names;
-      return link === undefined || topic === undefined ? { kind: 'shadow-links' } : { kind: 'shadow-topic', link, topic };
+      return link === undefined || topic === undefined
+        ? { kind: 'shadow-links' }
+        : { kind: 'shadow-topic', link, topic };
     }
     case 'iceberg-catalog':
     case 'iceberg-topic':

@@ -27,7 +27,8 @@ const COLUMNS = [
 export function eventDuration(e: TimelineEvent, at: bigint | undefined): string {
   if (at !== undefined && e.start > at) return 'later';
   if (e.type === 'point') return '-';
-  if (e.end === null || (at !== undefined && e.end > at)) return at !== undefined ? `ongoing ${formatSpan(at - e.start)}` : 'ongoing';
+  if (e.end === null || (at !== undefined && e.end > at))
+    return at !== undefined ? `ongoing ${formatSpan(at - e.start)}` : 'ongoing';
   return `${e.startedBefore ? '≥' : ''}${formatSpan(e.end - e.start)}`;
 }
 
@@ -37,7 +38,11 @@ export function eventIsLater(e: TimelineEvent, at: bigint | undefined): boolean 
 }
 
 /** The cells of one event row; `time` writes the start (default: full RFC 3339). */
-export function eventCells(e: TimelineEvent, at: bigint | undefined, time: TimeFormat = formatTimestampShort): string[] {
+export function eventCells(
+  e: TimelineEvent,
+  at: bigint | undefined,
+  time: TimeFormat = formatTimestampShort,
+): string[] {
   return [
     `${e.startedBefore ? '≤' : ''}${time(e.start)}`,
     e.severity,

@@ -23,7 +23,10 @@ export function icebergScreen(source: BrowseSource, entry: StackEntry, at: bigin
     panel.push(
       catalog.reachable
         ? [seg('catalog ', 'label'), seg('✓ reachable', 'ok')]
-        : [seg('catalog ', 'label'), seg(`✖ unreachable ${sanitizeCell(catalog.errorCode)}: ${sanitizeCell(catalog.errorMessage)}`, 'error')],
+        : [
+            seg('catalog ', 'label'),
+            seg(`✖ unreachable ${sanitizeCell(catalog.errorCode)}: ${sanitizeCell(catalog.errorMessage)}`, 'error'),
+          ],
     );
   }
   const topicModel = modelOf('iceberg-topics');
@@ -31,16 +34,27 @@ export function icebergScreen(source: BrowseSource, entry: StackEntry, at: bigin
     panel.push(
       topicModel.columns.flatMap((c) => {
         const tone = c.tone?.(t);
-        return [seg(`${c.header.toLowerCase()} `, 'label'), seg(`${tone ? `${toneGlyph(tone)} ` : ''}${c.value(t, { now })}   `, toneToken(tone) ?? 'value')];
+        return [
+          seg(`${c.header.toLowerCase()} `, 'label'),
+          seg(`${tone ? `${toneGlyph(tone)} ` : ''}${c.value(t, { now })}   `, toneToken(tone) ?? 'value'),
+        ];
       }),
     );
   }
-  if (topics.rows.length > 5) panel.push([seg(`… ${topics.rows.length - 5} more topics (all partitions below)`, 'muted')]);
+  if (topics.rows.length > 5)
+    panel.push([seg(`… ${topics.rows.length - 5} more topics (all partitions below)`, 'muted')]);
   const partitions = source.stateAt<IcebergPartitionRow>('iceberg-partitions', at);
   const t = resourceTable('iceberg-partitions', partitions.rows, entry, {
     now,
     glyph: (p) => (p.commitLag > COMMIT_LAG_WARN ? '▲' : '✓'),
     rowToken: (p) => (p.commitLag > COMMIT_LAG_WARN ? 'warn' : undefined),
   });
-  return { panel, maxPanel: 7, tableTitle: 'Partitions', grid: t.grid, badge: t.badge, empty: 'no Iceberg partitions at this instant' };
+  return {
+    panel,
+    maxPanel: 7,
+    tableTitle: 'Partitions',
+    grid: t.grid,
+    badge: t.badge,
+    empty: 'no Iceberg partitions at this instant',
+  };
 }

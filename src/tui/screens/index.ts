@@ -17,14 +17,21 @@ import { upgradeScreen } from './upgrade.ts';
 /** The screen shown when nothing is recorded yet. */
 export function emptyScreen(): Screen {
   return {
-    panel: [[seg('The database holds no polls yet. Start a collector (flightrec collect) and press F to follow.', 'warn')]],
+    panel: [
+      [seg('The database holds no polls yet. Start a collector (flightrec collect) and press F to follow.', 'warn')],
+    ],
     grid: gridFromCells([], []),
     empty: 'nothing recorded',
   };
 }
 
 /** Builds the screen for a stack entry; `at` is the instant under the time cursor. */
-export function buildScreen(source: BrowseSource, entry: StackEntry, at: bigint | undefined, marks: MarksState): Screen {
+export function buildScreen(
+  source: BrowseSource,
+  entry: StackEntry,
+  at: bigint | undefined,
+  marks: MarksState,
+): Screen {
   const view = entry.view;
   if (view.kind === 'timeline') return timelineScreen(source, entry, at);
   if (view.kind === 'diff') return diffScreen(source, entry, marks, at);

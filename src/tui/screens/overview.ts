@@ -12,16 +12,30 @@ import { eventGrid } from './events.ts';
 function pollsLine(data: OverviewData, at: bigint, time: TimeFormat): PanelLine {
   const polled = data.operations.filter((o) => o.poll !== undefined);
   const bad = data.operations.filter((o) => o.poll !== undefined && !o.ok);
-  const latest = polled.reduce<bigint | undefined>((m, o) => (m === undefined || o.poll!.startTime > m ? o.poll!.startTime : m), undefined);
+  const latest = polled.reduce<bigint | undefined>(
+    (m, o) => (m === undefined || o.poll!.startTime > m ? o.poll!.startTime : m),
+    undefined,
+  );
   const total = data.operations.reduce((n, o) => n + o.total, 0);
   const head = seg('Polls  ', 'header');
-  const when = latest === undefined ? [] : [seg(`  last ${time(latest)} (${formatSpan(at - latest)} before), ${total} polls`, 'muted')];
+  const when =
+    latest === undefined
+      ? []
+      : [seg(`  last ${time(latest)} (${formatSpan(at - latest)} before), ${total} polls`, 'muted')];
   if (bad.length > 0) {
     const style = outcomeStyle(false);
-    return [head, seg(`${style.glyph} failing: ${bad.map((o) => `${o.operation} ${o.outcome}`).join(', ')}`, style.token), ...when];
+    return [
+      head,
+      seg(`${style.glyph} failing: ${bad.map((o) => `${o.operation} ${o.outcome}`).join(', ')}`, style.token),
+      ...when,
+    ];
   }
   const style = outcomeStyle(true);
-  return [head, seg(`${style.glyph} ${polled.length} of ${data.operations.length} operations ok`, style.token), ...when];
+  return [
+    head,
+    seg(`${style.glyph} ${polled.length} of ${data.operations.length} operations ok`, style.token),
+    ...when,
+  ];
 }
 
 /** Builds the overview at `at`. */

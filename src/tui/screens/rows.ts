@@ -14,7 +14,11 @@ export function modelOf<N extends ResourceName>(resource: N): ColumnModel<Resour
 }
 
 /** Rows kept by the filter (all of them without one). */
-export function filterRows<R extends object>(rows: readonly R[], resource: ResourceName, filter: ActiveFilter | undefined): readonly R[] {
+export function filterRows<R extends object>(
+  rows: readonly R[],
+  resource: ResourceName,
+  filter: ActiveFilter | undefined,
+): readonly R[] {
   if (filter === undefined) return rows;
   const keep = rowPredicate(filter, resource);
   return rows.filter((r) => keep(r));

@@ -22,7 +22,10 @@ function rowLine<R>(model: ColumnModel<R>, row: R, ids: readonly string[], now: 
     if (c === undefined) continue;
     const tone = c.tone?.(row);
     const glyph = tone !== undefined ? `${toneGlyph(tone)} ` : '';
-    out.push(seg(`${c.header.toLowerCase()} `, 'label'), seg(`${glyph}${c.value(row, { now })}   `, toneToken(tone) ?? 'value'));
+    out.push(
+      seg(`${c.header.toLowerCase()} `, 'label'),
+      seg(`${glyph}${c.value(row, { now })}   `, toneToken(tone) ?? 'value'),
+    );
   }
   return out;
 }
@@ -40,7 +43,11 @@ export function taskLines(tasks: readonly ShadowTaskRow[]): PanelLine[] {
   const cellOf = (t: ShadowTaskRow): Segment[] => {
     const tone = stateCol?.tone?.(t);
     const state = stateCol?.value(t, { now: 0n }) ?? '';
-    return [seg(`  ${toneGlyph(tone)} `, toneToken(tone) ?? 'value'), seg(`${sanitizeCell(t.name)}  b${t.brokerId}/s${t.shard}  `, 'value'), seg(state, toneToken(tone) ?? 'value')];
+    return [
+      seg(`  ${toneGlyph(tone)} `, toneToken(tone) ?? 'value'),
+      seg(`${sanitizeCell(t.name)}  b${t.brokerId}/s${t.shard}  `, 'value'),
+      seg(state, toneToken(tone) ?? 'value'),
+    ];
   };
   const width = (cells: readonly Segment[]): number => cells.reduce((n, c) => n + Array.from(c.text).length, 0);
   const lines: PanelLine[] = [];
@@ -82,7 +89,12 @@ export function shadowLinkScreen(source: BrowseSource, entry: StackEntry, link: 
   const row = links.rows.find((l) => l.name === link);
   const panel: PanelLine[] = [];
   if (row === undefined) panel.push([seg(`link ${sanitizeCell(link)} is not reported at this instant`, 'warn')]);
-  else panel.push([seg('link ', 'label'), seg(`${sanitizeCell(link)}   `, 'title'), ...rowLine(modelOf('shadow-links'), row, ['state', 'topics', 'tasks', 'bootstrap', 'auth', 'tls'], now)]);
+  else
+    panel.push([
+      seg('link ', 'label'),
+      seg(`${sanitizeCell(link)}   `, 'title'),
+      ...rowLine(modelOf('shadow-links'), row, ['state', 'topics', 'tasks', 'bootstrap', 'auth', 'tls'], now),
+    ]);
   const tasks = source.stateAt<ShadowTaskRow>('shadow-tasks', at).rows.filter((t) => t.shadowLinkName === link);
   panel.push([seg(`tasks (${tasks.length})`, 'header')]);
   panel.push(...taskLines(tasks));
@@ -113,13 +125,24 @@ export function shadowLinkScreen(source: BrowseSource, entry: StackEntry, link: 
 }
 
 /** One shadow topic at `at`: its partitions with lag and a lag sparkline over the history up to `at`. */
-export function shadowTopicScreen(source: BrowseSource, entry: StackEntry, link: string, topic: string, at: bigint): Screen {
+export function shadowTopicScreen(
+  source: BrowseSource,
+  entry: StackEntry,
+  link: string,
+  topic: string,
+  at: bigint,
+): Screen {
   const topics = source.stateAt<ShadowTopicRow>('shadow-topics', at);
   const now = topics.poll?.startTime ?? at;
   const row = topics.rows.find((t) => t.shadowLinkName === link && t.name === topic);
   const panel: PanelLine[] = [];
   if (row === undefined) panel.push([seg(`topic ${sanitizeCell(topic)} is not reported at this instant`, 'warn')]);
-  else panel.push([seg('topic ', 'label'), seg(`${sanitizeCell(topic)}   `, 'title'), ...rowLine(modelOf('shadow-topics'), row, ['link', 'source', 'state', 'lag'], now)]);
+  else
+    panel.push([
+      seg('topic ', 'label'),
+      seg(`${sanitizeCell(topic)}   `, 'title'),
+      ...rowLine(modelOf('shadow-topics'), row, ['link', 'source', 'state', 'lag'], now),
+    ]);
   const partitions = source
     .stateAt<ShadowPartitionRow>('shadow-partitions', at)
     .rows.filter((p) => p.shadowLinkName === link && p.topicName === topic);
@@ -127,7 +150,15 @@ export function shadowTopicScreen(source: BrowseSource, entry: StackEntry, link:
   const t = resourceTable('shadow-partitions', partitions, entry, {
     now,
     only: ['partition', 'hwm', 'sourceHwm', 'lag', 'updated'],
-    after: [{ id: 'trend', header: 'LAG OVER TIME', align: 'left', token: 'accent', value: (p) => lags.get(String(p.partitionId)) ?? '' }],
+    after: [
+      {
+        id: 'trend',
+        header: 'LAG OVER TIME',
+        align: 'left',
+        token: 'accent',
+        value: (p) => lags.get(String(p.partitionId)) ?? '',
+      },
+    ],
     // the threshold of the timeline decides the mark: a partition 13 records behind is fine
     glyph: (p) => (p.lag > LAG_WARN ? '▲' : '✓'),
     rowToken: (p) => (p.lag > LAG_WARN ? 'warn' : undefined),

@@ -10,11 +10,19 @@ import { countBadge } from './rows.ts';
 import { eventCells, eventGrid, eventTimeFormat } from './events.ts';
 
 /** Events in the table's sort order (time order by default). */
-export function sortEvents(events: readonly TimelineEvent[], sort: SortState | undefined, at: bigint | undefined): readonly TimelineEvent[] {
+export function sortEvents(
+  events: readonly TimelineEvent[],
+  sort: SortState | undefined,
+  at: bigint | undefined,
+): readonly TimelineEvent[] {
   if (sort === undefined) return events;
   const time = eventTimeFormat(events, at);
   const keyed = events.map((e) => ({ e, k: eventCells(e, at, time)[sort.column] ?? '' }));
-  keyed.sort((a, b) => a.k.localeCompare(b.k, undefined, { numeric: true }) || (a.e.start < b.e.start ? -1 : a.e.start > b.e.start ? 1 : 0));
+  keyed.sort(
+    (a, b) =>
+      a.k.localeCompare(b.k, undefined, { numeric: true }) ||
+      (a.e.start < b.e.start ? -1 : a.e.start > b.e.start ? 1 : 0),
+  );
   if (sort.desc) keyed.reverse();
   return keyed.map((x) => x.e);
 }

@@ -20,7 +20,9 @@ export function versionTrail(steps: readonly VersionStep[], at: bigint): string 
     if (s.at <= at) current = i;
   });
   return steps
-    .map((s, i) => `${i === current ? '▸' : ''}${sanitizeCell(s.release || '?')}${s.alive ? '' : ' (down)'} ${time(s.at)}`)
+    .map(
+      (s, i) => `${i === current ? '▸' : ''}${sanitizeCell(s.release || '?')}${s.alive ? '' : ' (down)'} ${time(s.at)}`,
+    )
     .join(' → ');
 }
 
@@ -32,12 +34,15 @@ export function upgradeScreen(source: BrowseSource, entry: StackEntry, at: bigin
   const u = status.rows[0];
   if (u === undefined) panel.push([seg('no upgrade status recorded at or before this instant', 'warn')]);
   else {
-    const line: PanelLine = modelOf('upgrade').columns
-      .filter((c) => c.wide !== true)
+    const line: PanelLine = modelOf('upgrade')
+      .columns.filter((c) => c.wide !== true)
       .flatMap((c) => {
         const tone = c.tone?.(u);
         const glyph = tone !== undefined ? `${toneGlyph(tone)} ` : '';
-        return [seg(`${c.header.toLowerCase()} `, 'label'), seg(`${glyph}${c.value(u, { now })}   `, toneToken(tone) ?? 'value')];
+        return [
+          seg(`${c.header.toLowerCase()} `, 'label'),
+          seg(`${glyph}${c.value(u, { now })}   `, toneToken(tone) ?? 'value'),
+        ];
       });
     panel.push(line);
   }

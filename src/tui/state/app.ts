@@ -77,9 +77,16 @@ function indexAtOrAfter(instants: readonly bigint[], at: bigint): number {
 }
 
 /** The state at start-up: the given view over the overview (or the overview alone), cursor on the latest poll or `position.at`. */
-export function initialState(instants: readonly bigint[], start: ViewRef = { kind: 'overview' }, position: StartPosition = {}): AppState {
-  const table: TableState = position.selected === undefined ? INITIAL_TABLE : { ...INITIAL_TABLE, selected: position.selected };
-  const stack: StackEntry[] = [{ view: { kind: 'overview' }, table: start.kind === 'overview' ? table : INITIAL_TABLE }];
+export function initialState(
+  instants: readonly bigint[],
+  start: ViewRef = { kind: 'overview' },
+  position: StartPosition = {},
+): AppState {
+  const table: TableState =
+    position.selected === undefined ? INITIAL_TABLE : { ...INITIAL_TABLE, selected: position.selected };
+  const stack: StackEntry[] = [
+    { view: { kind: 'overview' }, table: start.kind === 'overview' ? table : INITIAL_TABLE },
+  ];
   if (start.kind !== 'overview') stack.push({ view: start, table });
   const cursor = initialCursor(instants);
   const placed = position.at === undefined ? cursor : { ...cursor, index: indexAtOrAfter(instants, position.at) };
@@ -97,7 +104,8 @@ function replaceTop(state: AppState, entry: StackEntry): AppState {
 }
 
 function push(state: AppState, view: ViewRef, filter?: ActiveFilter): AppState {
-  const entry: StackEntry = filter === undefined ? { view, table: INITIAL_TABLE } : { view, table: INITIAL_TABLE, filter };
+  const entry: StackEntry =
+    filter === undefined ? { view, table: INITIAL_TABLE } : { view, table: INITIAL_TABLE, filter };
   if (sameView(topEntry(state).view, view)) return filter === undefined ? state : replaceTop(state, entry);
   return { ...state, help: false, stack: [...state.stack, entry] };
 }
@@ -152,7 +160,11 @@ export function reduceApp(state: AppState, action: AppAction): AppState {
       return state.stack.length > 1 ? { ...state, stack: state.stack.slice(0, -1) } : state;
     }
     case 'filter-set':
-      return replaceTop(state, { ...topEntry(state), filter: action.filter, table: { ...topEntry(state).table, selected: 0, offset: 0 } });
+      return replaceTop(state, {
+        ...topEntry(state),
+        filter: action.filter,
+        table: { ...topEntry(state).table, selected: 0, offset: 0 },
+      });
     case 'filter-clear': {
       const { filter: _f, ...entry } = topEntry(state);
       return replaceTop(state, entry);

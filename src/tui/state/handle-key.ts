@@ -49,7 +49,8 @@ export function handleKey(state: AppState, name: string, text: boolean, env: Key
   if (command === undefined) return none;
   if (state.help && env.helpScroll !== undefined) {
     const delta = helpDelta(command, env.helpScroll.height);
-    if (delta !== undefined) return act({ type: 'help-scroll', delta, max: Math.max(0, env.helpScroll.rows - env.helpScroll.height) });
+    if (delta !== undefined)
+      return act({ type: 'help-scroll', delta, max: Math.max(0, env.helpScroll.rows - env.helpScroll.height) });
   }
   const outcome = runCommand(command, state, env);
   // a message stays until the next key that does something
@@ -114,7 +115,11 @@ function runCommand(command: Command, state: AppState, env: KeyEnv): KeyOutcome 
       return act({ type: 'prompt-open', kind: 'command' });
     case 'filter': {
       const f = topEntry(state).filter;
-      return act({ type: 'prompt-open', kind: 'filter', text: f === undefined ? '' : `${f.negate ? '!' : ''}${f.expr}` });
+      return act({
+        type: 'prompt-open',
+        kind: 'filter',
+        text: f === undefined ? '' : `${f.negate ? '!' : ''}${f.expr}`,
+      });
     }
     case 'time':
       return act({ type: 'prompt-open', kind: 'time' });
@@ -153,7 +158,9 @@ function promptKey(state: AppState, name: string, text: boolean, env: KeyEnv): K
   switch (name) {
     case 'esc':
       // Esc in the filter prompt also clears the view's filter
-      return prompt.kind === 'filter' ? act({ type: 'prompt-close' }, { type: 'filter-clear' }) : act({ type: 'prompt-close' });
+      return prompt.kind === 'filter'
+        ? act({ type: 'prompt-close' }, { type: 'filter-clear' })
+        : act({ type: 'prompt-close' });
     case 'backspace':
       return act({ type: 'prompt-backspace' });
     case 'ctrl+u':
@@ -182,11 +189,15 @@ function submit(state: AppState, env: KeyEnv): KeyOutcome {
   const close: AppAction = { type: 'prompt-close' };
   switch (prompt.kind) {
     case 'command': {
-      if (prompt.text.trim() === 'q' || prompt.text.trim() === 'quit') return { actions: [close, { type: 'quit' }], effect: 'quit' };
+      if (prompt.text.trim() === 'q' || prompt.text.trim() === 'quit')
+        return { actions: [close, { type: 'quit' }], effect: 'quit' };
       const view = resolveViewName(prompt.text);
       if (view === undefined) {
         const known = completeViewName('').join(', ');
-        return act(close, { type: 'flash', flash: { tone: 'error', text: `no view ${JSON.stringify(prompt.text.trim())}; views: ${known}` } });
+        return act(close, {
+          type: 'flash',
+          flash: { tone: 'error', text: `no view ${JSON.stringify(prompt.text.trim())}; views: ${known}` },
+        });
       }
       return act(close, { type: 'goto', view });
     }
@@ -195,7 +206,9 @@ function submit(state: AppState, env: KeyEnv): KeyOutcome {
       if (resource === undefined) return act(close);
       const check = env.checkFilter(prompt.text, resource);
       if (!check.ok) return none; // the error is on screen; the prompt stays open
-      return check.filter === undefined ? act(close, { type: 'filter-clear' }) : act(close, { type: 'filter-set', filter: check.filter });
+      return check.filter === undefined
+        ? act(close, { type: 'filter-clear' })
+        : act(close, { type: 'filter-set', filter: check.filter });
     }
     case 'time': {
       if (env.time === undefined) return act(close);

@@ -45,7 +45,9 @@ export function reducePrompt(state: PromptState | undefined, action: PromptActio
 
 /** The filter prompt's text split into the negation flag (`/!`) and the expression proper. */
 export function splitNegation(text: string): { negate: boolean; expr: string; offset: number } {
-  return text.startsWith('!') ? { negate: true, expr: text.slice(1), offset: 1 } : { negate: false, expr: text, offset: 0 };
+  return text.startsWith('!')
+    ? { negate: true, expr: text.slice(1), offset: 1 }
+    : { negate: false, expr: text, offset: 0 };
 }
 
 /** The longest common prefix of some strings. */

@@ -3,7 +3,12 @@ import { CallError, type CallResult } from '../../../src/api/client/index.ts';
 import type { OperationName } from '../../../src/api/schema/operations.ts';
 import { KafkaConnection } from '../../../src/api/schema/connection.ts';
 import { defaultMessage } from '../../../src/api/wire/defaults.ts';
-import { StoreRefusedError, type HistoryWriter, type PollRecord, type StoredPoll } from '../../../src/db/poll-record.ts';
+import {
+  StoreRefusedError,
+  type HistoryWriter,
+  type PollRecord,
+  type StoredPoll,
+} from '../../../src/db/poll-record.ts';
 import type { AdminCaller, ClusterRuntime, RoundDeps } from '../../../src/collector/poller.ts';
 import { createCallQueue } from '../../../src/collector/call-queue.ts';
 import { defaultCluster, type ClusterConfig } from '../../../src/collector/config.ts';
@@ -16,10 +21,22 @@ export function ok<T>(value: T): CallResult<T> {
 }
 
 /** A failed call result. */
-export function fail(op: string, code: CallError['code'], httpStatus?: number, message = `${code} from fake`): CallResult<never> {
+export function fail(
+  op: string,
+  code: CallError['code'],
+  httpStatus?: number,
+  message = `${code} from fake`,
+): CallResult<never> {
   return {
     ok: false,
-    error: new CallError({ operation: op, code, kind: 'connect', message, elapsedMs: 1, ...(httpStatus === undefined ? {} : { httpStatus }) }),
+    error: new CallError({
+      operation: op,
+      code,
+      kind: 'connect',
+      message,
+      elapsedMs: 1,
+      ...(httpStatus === undefined ? {} : { httpStatus }),
+    }),
   };
 }
 
@@ -31,7 +48,12 @@ export interface FakeCall {
 
 /** A scripted client that records calls and checks they never overlap. */
 export function fakeClient(
-  script: (op: OperationName, request: Record<string, unknown>, n: number, signal?: AbortSignal) => CallResult<unknown> | Promise<CallResult<unknown>>,
+  script: (
+    op: OperationName,
+    request: Record<string, unknown>,
+    n: number,
+    signal?: AbortSignal,
+  ) => CallResult<unknown> | Promise<CallResult<unknown>>,
 ): AdminCaller & { calls: FakeCall[]; maxActive: number; closed: boolean } {
   let active = 0;
   const state = {
@@ -80,7 +102,12 @@ export function memoryWriter(): HistoryWriter & { records: PollRecord[]; failing
 
 /** A cluster runtime around a fake client. */
 export function runtime(client: AdminCaller, patch: Partial<ClusterConfig> = {}): ClusterRuntime {
-  return { config: { ...defaultCluster('test', 'http://127.0.0.1:1'), ...patch }, client, queue: createCallQueue(), topology: emptyTopology() };
+  return {
+    config: { ...defaultCluster('test', 'http://127.0.0.1:1'), ...patch },
+    client,
+    queue: createCallQueue(),
+    topology: emptyTopology(),
+  };
 }
 
 /** Round deps with a manual clock (1 ms per reading) and a sleep that only notes its delays. */
@@ -106,7 +133,11 @@ export function deps(records: PollRecord[], patch: Partial<RoundDeps> = {}): Rou
 }
 
 /** A connection row with every other field at its default. */
-export function connection(uid: string, nodeId: number, shardId: number): ReturnType<typeof defaultMessage<typeof KafkaConnection>> {
+export function connection(
+  uid: string,
+  nodeId: number,
+  shardId: number,
+): ReturnType<typeof defaultMessage<typeof KafkaConnection>> {
   return { ...defaultMessage(KafkaConnection), uid, nodeId, shardId };
 }
 
@@ -116,7 +147,12 @@ export function connectionsServer(rows: { uid: string; nodeId: number; shardId: 
     const filter = String(request.filter ?? '');
     const node = /node_id = (\d+)/.exec(filter)?.[1];
     const shard = /shard_id = (\d+)/.exec(filter)?.[1];
-    const match = rows.filter((r) => (node === undefined || r.nodeId === Number(node)) && (shard === undefined || r.shardId === Number(shard)));
-    return ok({ connections: match.slice(0, cap).map((r) => connection(r.uid, r.nodeId, r.shardId)), totalSize: BigInt(match.length) });
+    const match = rows.filter(
+      (r) => (node === undefined || r.nodeId === Number(node)) && (shard === undefined || r.shardId === Number(shard)),
+    );
+    return ok({
+      connections: match.slice(0, cap).map((r) => connection(r.uid, r.nodeId, r.shardId)),
+      totalSize: BigInt(match.length),
+    });
   };
 }

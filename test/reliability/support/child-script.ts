@@ -16,7 +16,9 @@ const built = new Map<string, Promise<string[]>>();
 async function bundle(script: string): Promise<string[]> {
   try {
     const { build } = await import('esbuild');
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const external = Object.keys(pkg.dependencies);
     const dir = join(ROOT, 'tmp', 'reliability');
     mkdirSync(dir, { recursive: true });
@@ -33,7 +35,10 @@ async function bundle(script: string): Promise<string[]> {
     });
     const code = result.outputFiles[0]!.contents;
     // named by content: reused while the sources do not change, written atomically
-    const outfile = join(dir, `${basename(script, '.ts')}-${createHash('sha256').update(code).digest('hex').slice(0, 12)}.mjs`);
+    const outfile = join(
+      dir,
+      `${basename(script, '.ts')}-${createHash('sha256').update(code).digest('hex').slice(0, 12)}.mjs`,
+    );
     if (!existsSync(outfile)) {
       const temp = `${outfile}.${process.pid}.tmp`;
       writeFileSync(temp, code);

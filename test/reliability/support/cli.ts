@@ -95,7 +95,6 @@ export async function runCli(argv: readonly string[], opts: RunOptions = {}): Pr
   return { code, out: io.out(), err: io.err(), unexpected, ms: performance.now() - t0 };
 }
 
-
 /** Runs `flightrec ...argv` in a child process (optionally as another user); resolves when it exits. */
 export async function runCliChild(
   argv: readonly string[],

@@ -25,7 +25,10 @@ const cluster = {
   timeoutMs: 5000,
   shadowLinks: described.links.map((name) => ({
     name,
-    topics: described.topics.filter((t) => t.link === name).map((t) => t.topic).slice(0, CRASH_TOPICS),
+    topics: described.topics
+      .filter((t) => t.link === name)
+      .map((t) => t.topic)
+      .slice(0, CRASH_TOPICS),
   })),
   schedules: {
     ListKafkaConnections: every,

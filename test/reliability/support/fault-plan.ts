@@ -28,14 +28,17 @@ export interface FaultCase {
   readonly proxy?: ProxyRule['mutate'];
 }
 
-const failure = (want: { code: string; kind?: string; status?: number; message?: RegExp; raw?: boolean; path?: boolean }) =>
+const failure =
+  (want: { code: string; kind?: string; status?: number; message?: RegExp; raw?: boolean; path?: boolean }) =>
   (r: ReconstructedPoll): string | undefined => {
     const f = r.failure;
     if (f === undefined) return 'succeeded';
     if (f.code !== want.code) return `code ${f.code}, expected ${want.code}`;
     if (want.kind !== undefined && f.kind !== want.kind) return `kind ${f.kind}, expected ${want.kind}`;
-    if (want.status !== undefined && (f.httpStatus ?? 0) !== want.status) return `HTTP ${f.httpStatus ?? 0}, expected ${want.status}`;
-    if (want.message !== undefined && !want.message.test(f.message)) return `message ${JSON.stringify(f.message)} !~ ${want.message}`;
+    if (want.status !== undefined && (f.httpStatus ?? 0) !== want.status)
+      return `HTTP ${f.httpStatus ?? 0}, expected ${want.status}`;
+    if (want.message !== undefined && !want.message.test(f.message))
+      return `message ${JSON.stringify(f.message)} !~ ${want.message}`;
     if (want.raw === true && (r.raw === undefined || r.raw.length === 0)) return 'raw body not kept';
     if (want.path === true && (f.path === undefined || f.path === '')) return 'no JSON path of the bad value';
     return undefined;
@@ -43,7 +46,9 @@ const failure = (want: { code: string; kind?: string; status?: number; message?:
 
 /** The answer carries the unknown fields (kept for reconstruction). */
 const keepsUnknown = (r: ReconstructedPoll): string | undefined =>
-  r.answer !== undefined && (r.answer as { $unknown?: object }).$unknown !== undefined ? undefined : 'unknown fields lost';
+  r.answer !== undefined && (r.answer as { $unknown?: object }).$unknown !== undefined
+    ? undefined
+    : 'unknown fields lost';
 
 /** A fault of the plan before it is given a window. */
 export interface Draft extends Omit<FaultCase, 'from' | 'until'> {
@@ -53,43 +58,137 @@ export interface Draft extends Omit<FaultCase, 'from' | 'until'> {
 
 /** The faults, without their windows (the hostile server of test/fixtures/hostile-server plays each as a named mode). */
 export const DRAFTS: readonly Draft[] = [
-  { name: 'admin API down for 3 minutes (broker 0 down: connections dropped)', lasts: 180, expect: 'fail', sim: 'broker_down, broker: 0',
-    evidence: failure({ code: 'unavailable', kind: 'transport', status: 0 }), timeline: { kinds: ['api.unavailable'] } },
-  { name: '503 burst (half the calls)', expect: 'mixed', lasts: 20, sim: 'api_fault, fault: unavailable, ratio: 0.5',
-    evidence: (r) => (r.failure === undefined ? undefined : failure({ code: 'unavailable', kind: 'connect', status: 503, raw: true })(r)),
-    timeline: { kinds: ['api.unavailable'] } },
-  { name: '429 storm', lasts: 60, expect: 'fail', sim: 'api_fault, fault: too_many_requests',
-    evidence: failure({ code: 'resource_exhausted', kind: 'connect', status: 429, raw: true }), timeline: { kinds: ['api.refused'] } },
-  { name: 'answers slower than the timeout', ops: ['GetUpgradeStatus', 'GetIcebergStatus'], expect: 'fail', sim: 'api_fault, fault: slow, delay: 1s',
-    evidence: failure({ code: 'deadline_exceeded' }), timeline: { kinds: ['api.timeout'] } },
-  { name: 'malformed JSON', expect: 'fail', sim: 'api_fault, fault: malformed',
-    evidence: failure({ code: 'internal', kind: 'invalid_answer', message: /not valid JSON/, raw: true }), timeline: { kinds: ['api.error'] } },
-  { name: 'truncated JSON', expect: 'fail', sim: 'api_fault, fault: truncated',
-    evidence: failure({ code: 'internal', kind: 'invalid_answer', message: /not valid JSON/, raw: true }), timeline: { kinds: ['api.error'] } },
-  { name: 'HTML error page (502 from a proxy)', expect: 'fail', sim: 'api_fault, fault: html',
-    evidence: failure({ code: 'unavailable', kind: 'protocol', status: 502, message: /text\/html/, raw: true }), timeline: { kinds: ['api.unavailable'] } },
-  { name: 'empty body', expect: 'fail', sim: 'api_fault, fault: empty',
-    evidence: failure({ code: 'internal', kind: 'invalid_answer', message: /empty/ }), timeline: { kinds: ['api.error'] } },
-  { name: 'oversize answer (2 MiB, limit 1 MiB)', ops: ['GetUpgradeStatus'], expect: 'fail', sim: 'api_fault, fault: oversize, size: 2097152',
-    evidence: failure({ code: 'resource_exhausted', kind: 'protocol', message: /exceeds the limit/ }), timeline: { kinds: ['api.refused'] } },
-  { name: 'large answer within the limit (64 KiB of padding)', ops: ['ListShadowTopics'], expect: 'ok', sim: 'api_fault, fault: oversize, size: 65536',
-    evidence: keepsUnknown },
-  { name: 'duplicate uids in one answer', ops: ['ListKafkaConnections'], expect: 'ok', sim: 'api_fault, fault: duplicate_uids',
-    timeline: { kinds: ['api.duplicate-uids'] } },
-  { name: 'field of the wrong type (true for an int64)', ops: ['GetUpgradeStatus', 'ListShadowTopics'], expect: 'fail', sim: 'api_fault, fault: wrong_type',
-    evidence: failure({ code: 'internal', kind: 'invalid_answer', path: true, raw: true }), timeline: { kinds: ['api.error'] } },
-  { name: 'field of the wrong type ("two" for an int32)', ops: ['ListKafkaConnections'], expect: 'fail', proxy: wrongTypes,
-    evidence: failure({ code: 'internal', kind: 'invalid_answer', path: true, raw: true, message: /nodeId/ }), timeline: { kinds: ['api.error'] } },
+  {
+    name: 'admin API down for 3 minutes (broker 0 down: connections dropped)',
+    lasts: 180,
+    expect: 'fail',
+    sim: 'broker_down, broker: 0',
+    evidence: failure({ code: 'unavailable', kind: 'transport', status: 0 }),
+    timeline: { kinds: ['api.unavailable'] },
+  },
+  {
+    name: '503 burst (half the calls)',
+    expect: 'mixed',
+    lasts: 20,
+    sim: 'api_fault, fault: unavailable, ratio: 0.5',
+    evidence: (r) =>
+      r.failure === undefined
+        ? undefined
+        : failure({ code: 'unavailable', kind: 'connect', status: 503, raw: true })(r),
+    timeline: { kinds: ['api.unavailable'] },
+  },
+  {
+    name: '429 storm',
+    lasts: 60,
+    expect: 'fail',
+    sim: 'api_fault, fault: too_many_requests',
+    evidence: failure({ code: 'resource_exhausted', kind: 'connect', status: 429, raw: true }),
+    timeline: { kinds: ['api.refused'] },
+  },
+  {
+    name: 'answers slower than the timeout',
+    ops: ['GetUpgradeStatus', 'GetIcebergStatus'],
+    expect: 'fail',
+    sim: 'api_fault, fault: slow, delay: 1s',
+    evidence: failure({ code: 'deadline_exceeded' }),
+    timeline: { kinds: ['api.timeout'] },
+  },
+  {
+    name: 'malformed JSON',
+    expect: 'fail',
+    sim: 'api_fault, fault: malformed',
+    evidence: failure({ code: 'internal', kind: 'invalid_answer', message: /not valid JSON/, raw: true }),
+    timeline: { kinds: ['api.error'] },
+  },
+  {
+    name: 'truncated JSON',
+    expect: 'fail',
+    sim: 'api_fault, fault: truncated',
+    evidence: failure({ code: 'internal', kind: 'invalid_answer', message: /not valid JSON/, raw: true }),
+    timeline: { kinds: ['api.error'] },
+  },
+  {
+    name: 'HTML error page (502 from a proxy)',
+    expect: 'fail',
+    sim: 'api_fault, fault: html',
+    evidence: failure({ code: 'unavailable', kind: 'protocol', status: 502, message: /text\/html/, raw: true }),
+    timeline: { kinds: ['api.unavailable'] },
+  },
+  {
+    name: 'empty body',
+    expect: 'fail',
+    sim: 'api_fault, fault: empty',
+    evidence: failure({ code: 'internal', kind: 'invalid_answer', message: /empty/ }),
+    timeline: { kinds: ['api.error'] },
+  },
+  {
+    name: 'oversize answer (2 MiB, limit 1 MiB)',
+    ops: ['GetUpgradeStatus'],
+    expect: 'fail',
+    sim: 'api_fault, fault: oversize, size: 2097152',
+    evidence: failure({ code: 'resource_exhausted', kind: 'protocol', message: /exceeds the limit/ }),
+    timeline: { kinds: ['api.refused'] },
+  },
+  {
+    name: 'large answer within the limit (64 KiB of padding)',
+    ops: ['ListShadowTopics'],
+    expect: 'ok',
+    sim: 'api_fault, fault: oversize, size: 65536',
+    evidence: keepsUnknown,
+  },
+  {
+    name: 'duplicate uids in one answer',
+    ops: ['ListKafkaConnections'],
+    expect: 'ok',
+    sim: 'api_fault, fault: duplicate_uids',
+    timeline: { kinds: ['api.duplicate-uids'] },
+  },
+  {
+    name: 'field of the wrong type (true for an int64)',
+    ops: ['GetUpgradeStatus', 'ListShadowTopics'],
+    expect: 'fail',
+    sim: 'api_fault, fault: wrong_type',
+    evidence: failure({ code: 'internal', kind: 'invalid_answer', path: true, raw: true }),
+    timeline: { kinds: ['api.error'] },
+  },
+  {
+    name: 'field of the wrong type ("two" for an int32)',
+    ops: ['ListKafkaConnections'],
+    expect: 'fail',
+    proxy: wrongTypes,
+    evidence: failure({ code: 'internal', kind: 'invalid_answer', path: true, raw: true, message: /nodeId/ }),
+    timeline: { kinds: ['api.error'] },
+  },
   { name: 'unknown fields everywhere', expect: 'ok', proxy: unknownFields, evidence: keepsUnknown },
   { name: 'missing fields (every second field left out)', expect: 'ok', proxy: missingFields },
   { name: 'timestamps far in the past (0001-01-01)', expect: 'ok', proxy: timestampsAt('0001-01-01T00:00:00Z') },
-  { name: 'timestamps far in the future (9999-12-31)', expect: 'ok', proxy: timestampsAt('9999-12-31T23:59:59.999999999Z') },
-  { name: 'timestamps out of range (year 10000)', expect: 'fail', proxy: timestampsAt('10000-01-01T00:00:00Z'),
+  {
+    name: 'timestamps far in the future (9999-12-31)',
+    expect: 'ok',
+    proxy: timestampsAt('9999-12-31T23:59:59.999999999Z'),
+  },
+  {
+    name: 'timestamps out of range (year 10000)',
+    expect: 'fail',
+    proxy: timestampsAt('10000-01-01T00:00:00Z'),
     ops: ['ListKafkaConnections', 'GetShadowLink'],
-    evidence: failure({ code: 'internal', kind: 'invalid_answer', path: true, raw: true }), timeline: { kinds: ['api.error'] } },
-  { name: 'cluster clock jumps 6 hours ahead for a minute, then back', lasts: 60, expect: 'ok', proxy: shiftTimestamps(6 * 3600) },
-  { name: 'one broker down for 3 minutes (broker 2)', lasts: 180, ops: ['ListKafkaConnections'], expect: 'ok', sim: 'broker_down, broker: 2',
-    timeline: { kinds: ['connections.broker-empty', 'upgrade.member-down'], entity: 'broker/2' } },
+    evidence: failure({ code: 'internal', kind: 'invalid_answer', path: true, raw: true }),
+    timeline: { kinds: ['api.error'] },
+  },
+  {
+    name: 'cluster clock jumps 6 hours ahead for a minute, then back',
+    lasts: 60,
+    expect: 'ok',
+    proxy: shiftTimestamps(6 * 3600),
+  },
+  {
+    name: 'one broker down for 3 minutes (broker 2)',
+    lasts: 180,
+    ops: ['ListKafkaConnections'],
+    expect: 'ok',
+    sim: 'broker_down, broker: 2',
+    timeline: { kinds: ['connections.broker-empty', 'upgrade.member-down'], entity: 'broker/2' },
+  },
 ];
 
 const TICK = 30;
@@ -121,5 +220,11 @@ export function planScenario(faults: readonly FaultCase[]): string {
 export function planRules(faults: readonly FaultCase[]): ProxyRule[] {
   return faults
     .filter((f) => f.proxy !== undefined)
-    .map((f) => ({ name: f.name, from: f.from, until: f.until, ...(f.ops === undefined ? {} : { ops: f.ops }), mutate: f.proxy! }));
+    .map((f) => ({
+      name: f.name,
+      from: f.from,
+      until: f.until,
+      ...(f.ops === undefined ? {} : { ops: f.ops }),
+      mutate: f.proxy!,
+    }));
 }

@@ -18,7 +18,10 @@ export interface Served {
 }
 
 /** Rewrites one upstream answer (called only for answers the simulator gave). */
-export type Mutation = (answer: Served, ctx: { op: OperationName; request: Buffer; headers: IncomingMessage['headers'] }) => Served;
+export type Mutation = (
+  answer: Served,
+  ctx: { op: OperationName; request: Buffer; headers: IncomingMessage['headers'] },
+) => Served;
 
 /** A mutation in force for some operations during a window of simulated time (seconds from the world start). */
 export interface ProxyRule {
@@ -92,21 +95,31 @@ export async function startFaultProxy(sim: SimServer, rules: readonly ProxyRule[
       if (!res.writableFinished) up.destroy();
     });
     up.on('response', (ur) => {
-      void readBody(ur).then((ubody) => {
-        let served: Served = { status: ur.statusCode ?? 0, contentType: String(ur.headers['content-type'] ?? ''), body: ubody };
-        if (rule !== undefined) {
-          served = rule.mutate(served, { op, request: body, headers: req.headers });
-          entry.rule = rule.name;
-        }
-        if (clientGone || res.destroyed) {
-          entry.outcome = 'aborted';
-          return;
-        }
-        entry.outcome = 'answered';
-        entry.served = served;
-        res.writeHead(served.status, { 'content-type': served.contentType, 'content-length': String(served.body.length) });
-        res.end(served.body);
-      }, () => undefined);
+      void readBody(ur).then(
+        (ubody) => {
+          let served: Served = {
+            status: ur.statusCode ?? 0,
+            contentType: String(ur.headers['content-type'] ?? ''),
+            body: ubody,
+          };
+          if (rule !== undefined) {
+            served = rule.mutate(served, { op, request: body, headers: req.headers });
+            entry.rule = rule.name;
+          }
+          if (clientGone || res.destroyed) {
+            entry.outcome = 'aborted';
+            return;
+          }
+          entry.outcome = 'answered';
+          entry.served = served;
+          res.writeHead(served.status, {
+            'content-type': served.contentType,
+            'content-length': String(served.body.length),
+          });
+          res.end(served.body);
+        },
+        () => undefined,
+      );
     });
     up.on('error', () => {
       if (clientGone) {

@@ -8,9 +8,41 @@ import fc from 'fast-check';
 
 const TOKENS = [
   ...'abcdefghijklmnopqrstuvwxyz_.0123456789 ()"\'\\:=<>!-+*,/%;\t\n',
-  'AND', 'OR', 'NOT', ' AND ', ' OR ', 'node_id', 'client_id', 'state', 'idle_duration', 'open_time', 'principal',
-  'KAFKA_CONNECTION_STATE_OPEN', '2026-01-01T00:00:00Z', '1h30m', 'desc', 'asc', 'now', '-2h', '30m', '7d', 'ms', 'ns',
-  '\u0000', '\u001b[31m', '\u009b', '\u202e', 'é', '🚀', '\uD800', "' OR 1=1 --", '"; DROP TABLE poll; --', '${x}', '%s', 'NaN', '1e309',
+  'AND',
+  'OR',
+  'NOT',
+  ' AND ',
+  ' OR ',
+  'node_id',
+  'client_id',
+  'state',
+  'idle_duration',
+  'open_time',
+  'principal',
+  'KAFKA_CONNECTION_STATE_OPEN',
+  '2026-01-01T00:00:00Z',
+  '1h30m',
+  'desc',
+  'asc',
+  'now',
+  '-2h',
+  '30m',
+  '7d',
+  'ms',
+  'ns',
+  '\u0000',
+  '\u001b[31m',
+  '\u009b',
+  '\u202e',
+  'é',
+  '🚀',
+  '\uD800',
+  "' OR 1=1 --",
+  '"; DROP TABLE poll; --',
+  '${x}',
+  '%s',
+  'NaN',
+  '1e309',
 ];
 
 /** Random text: Unicode strings, control bytes, and sequences of grammar tokens. */
@@ -23,7 +55,12 @@ export const randomText: fc.Arbitrary<string> = fc.oneof(
 
 /** A seed with one to three random edits: insert a token, delete a slice, or replace one. */
 export function mutatedFrom(seeds: readonly string[]): fc.Arbitrary<string> {
-  const edit = fc.tuple(fc.nat(), fc.nat({ max: 6 }), fc.constantFrom(...TOKENS), fc.constantFrom('insert', 'delete', 'replace', 'double'));
+  const edit = fc.tuple(
+    fc.nat(),
+    fc.nat({ max: 6 }),
+    fc.constantFrom(...TOKENS),
+    fc.constantFrom('insert', 'delete', 'replace', 'double'),
+  );
   return fc.tuple(fc.constantFrom(...seeds), fc.array(edit, { minLength: 1, maxLength: 3 })).map(([seed, edits]) => {
     let s = seed;
     for (const [at, len, piece, how] of edits) {
@@ -39,7 +76,11 @@ export function mutatedFrom(seeds: readonly string[]): fc.Arbitrary<string> {
 
 /** Random and mutated inputs of one kind, plus its valid seeds unchanged. */
 export function inputsOf(seeds: readonly string[]): fc.Arbitrary<string> {
-  return fc.oneof({ arbitrary: randomText, weight: 2 }, { arbitrary: mutatedFrom(seeds), weight: 3 }, { arbitrary: fc.constantFrom(...seeds), weight: 1 });
+  return fc.oneof(
+    { arbitrary: randomText, weight: 2 },
+    { arbitrary: mutatedFrom(seeds), weight: 3 },
+    { arbitrary: fc.constantFrom(...seeds), weight: 1 },
+  );
 }
 
 /** Valid filters to mutate. */
@@ -53,10 +94,24 @@ export const FILTER_SEEDS = [
 ];
 
 /** Valid order_by expressions to mutate. */
-export const ORDER_SEEDS = ['client_id', 'node_id desc, client_id', 'open_time asc', 'idle_duration desc', 'authentication_info.user_principal'];
+export const ORDER_SEEDS = [
+  'client_id',
+  'node_id desc, client_id',
+  'open_time asc',
+  'idle_duration desc',
+  'authentication_info.user_principal',
+];
 
 /** Valid time arguments to mutate. */
-export const TIME_SEEDS = ['2026-01-01T00:01:00Z', '2026-01-01T01:02:03.123456789+02:00', 'now', '-2h', '30m', '-1d', '1h30m'];
+export const TIME_SEEDS = [
+  '2026-01-01T00:01:00Z',
+  '2026-01-01T01:02:03.123456789+02:00',
+  'now',
+  '-2h',
+  '30m',
+  '-1d',
+  '1h30m',
+];
 
 /** Valid durations to mutate. */
 export const DURATION_SEEDS = ['30s', '10m', '1h30m', '7d', '500ms', '1.5h', '2w', '0'];
@@ -110,7 +165,11 @@ export const THRESHOLDS_SEED = `thresholds:
 export const configTexts: fc.Arbitrary<string> = fc.oneof(
   mutatedFrom([CONFIG_SEED, THRESHOLDS_SEED]),
   fc
-    .tuple(fc.nat(), fc.nat({ max: 5 }), fc.constantFrom('', '  ', '- ', ': x', '&a [*a]', '!!str', '{', 'clusters: 5', '<<: *a'))
+    .tuple(
+      fc.nat(),
+      fc.nat({ max: 5 }),
+      fc.constantFrom('', '  ', '- ', ': x', '&a [*a]', '!!str', '{', 'clusters: 5', '<<: *a'),
+    )
     .map(([at, n, piece]) => {
       const lines = CONFIG_SEED.split('\n');
       const i = at % lines.length;

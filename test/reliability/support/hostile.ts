@@ -31,7 +31,9 @@ export function unsafeIn(text: string, opts: { allowSgr?: boolean } = {}): strin
   const out: string[] = [];
   for (const m of scanned.matchAll(UNSAFE)) {
     const at = m.index ?? 0;
-    out.push(`U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')} in ${JSON.stringify(scanned.slice(Math.max(0, at - 20), at + 20))}`);
+    out.push(
+      `U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')} in ${JSON.stringify(scanned.slice(Math.max(0, at - 20), at + 20))}`,
+    );
     if (out.length > 5) break;
   }
   return out;
@@ -47,12 +49,14 @@ export function activeMarkup(html: string): string[] {
 
 /** A string as a YAML double-quoted scalar: everything outside printable ASCII escaped. */
 function yamlQuoted(s: string): string {
-  return `"${[...s].map((c) => {
-    const code = c.codePointAt(0)!;
-    if (c === '"' || c === '\\') return `\\${c}`;
-    if (code >= 0x20 && code < 0x7f) return c;
-    return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\U${code.toString(16).padStart(8, '0')}`;
-  }).join('')}"`;
+  return `"${[...s]
+    .map((c) => {
+      const code = c.codePointAt(0)!;
+      if (c === '"' || c === '\\') return `\\${c}`;
+      if (code >= 0x20 && code < 0x7f) return c;
+      return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\U${code.toString(16).padStart(8, '0')}`;
+    })
+    .join('')}"`;
 }
 
 /** A scenario whose task reasons and catalog error carry hostile strings. */
@@ -71,14 +75,29 @@ export function hostileScenario(): string {
 /** Proxy rules: hostile connection fields throughout, a hostile error message, bytes that are not UTF-8. */
 export function hostileRules(): ProxyRule[] {
   return [
-    { name: 'invalid UTF-8', from: 180, until: 200, ops: ['ListKafkaConnections'], mutate: invalidUtf8('clientSoftwareName') },
-    { name: 'hostile error message', from: 120, until: 140, ops: ['GetUpgradeStatus'], mutate: connectError('unavailable', 503, `${HOSTILE[1]} ${HOSTILE[7]} ${HOSTILE[3]}`) },
+    {
+      name: 'invalid UTF-8',
+      from: 180,
+      until: 200,
+      ops: ['ListKafkaConnections'],
+      mutate: invalidUtf8('clientSoftwareName'),
+    },
+    {
+      name: 'hostile error message',
+      from: 120,
+      until: 140,
+      ops: ['GetUpgradeStatus'],
+      mutate: connectError('unavailable', 503, `${HOSTILE[1]} ${HOSTILE[7]} ${HOSTILE[3]}`),
+    },
     {
       name: 'hostile connection fields',
       from: 0,
       until: 1e9,
       ops: ['ListKafkaConnections'],
-      mutate: hostileFields(['clientId', 'userPrincipal', 'clientSoftwareName', 'clientSoftwareVersion', 'groupId', 'transactionalId'], HOSTILE),
+      mutate: hostileFields(
+        ['clientId', 'userPrincipal', 'clientSoftwareName', 'clientSoftwareVersion', 'groupId', 'transactionalId'],
+        HOSTILE,
+      ),
     },
   ];
 }

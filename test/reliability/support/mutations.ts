@@ -47,7 +47,8 @@ export const unknownFields: Mutation = onJson((tree) => {
     const keys = Object.keys(o);
     if (keys.length > 0 && !keys.some((k) => /^-?[0-9]+$/.test(k))) o.futureFlag = depth % 2 === 0;
   });
-  if (isObj(tree)) tree['x-future-section'] = { list: [1, 'two', null, { deep: 2n ** 70n }], note: 'added by a newer cluster' };
+  if (isObj(tree))
+    tree['x-future-section'] = { list: [1, 'two', null, { deep: 2n ** 70n }], note: 'added by a newer cluster' };
   return tree;
 });
 
@@ -89,7 +90,9 @@ export const wrongTypes: Mutation = onJson((tree) => {
 /** Replaces the values of the named string fields with hostile strings (cycling through the list). */
 export function hostileFields(keys: readonly string[], values: readonly string[]): Mutation {
   let n = 0;
-  return onJson((tree) => mapStrings(tree, (s, key) => (keys.includes(key) && s !== '' ? (values[n++ % values.length] as string) : s)));
+  return onJson((tree) =>
+    mapStrings(tree, (s, key) => (keys.includes(key) && s !== '' ? (values[n++ % values.length] as string) : s)),
+  );
 }
 
 /** Replaces the answer with a Connect error of this code, status and message. */
@@ -104,7 +107,10 @@ export function invalidUtf8(key: string): Mutation {
     const at = a.body.indexOf(marker);
     if (a.status !== 200 || at < 0) return a;
     const cut = at + marker.length;
-    return { ...a, body: Buffer.concat([a.body.subarray(0, cut), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0x1b]), a.body.subarray(cut)]) };
+    return {
+      ...a,
+      body: Buffer.concat([a.body.subarray(0, cut), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0x1b]), a.body.subarray(cut)]),
+    };
   };
 }
 
@@ -114,5 +120,9 @@ export const echoAuthorization: Mutation = (_a, ctx) => {
   const token = auth.replace(/^\S+\s+/, '');
   const decoded = Buffer.from(token, 'base64').toString('utf8');
   const message = `denied for ${auth} (decoded ${decoded}, token ${token})`;
-  return { status: 403, contentType: 'application/json', body: Buffer.from(JSON.stringify({ code: 'permission_denied', message, details: [{ echo: auth }] })) } satisfies Served;
+  return {
+    status: 403,
+    contentType: 'application/json',
+    body: Buffer.from(JSON.stringify({ code: 'permission_denied', message, details: [{ echo: auth }] })),
+  } satisfies Served;
 };

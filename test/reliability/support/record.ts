@@ -68,7 +68,10 @@ export async function recordThroughProxy(spec: RecordSpec): Promise<Recording> {
       timeoutMs: spec.timeoutMs ?? 300,
       shadowLinks: described.links.map((name) => ({
         name,
-        topics: described.topics.filter((t) => t.link === name).map((t) => t.topic).slice(0, spec.topicsPerLink ?? 1),
+        topics: described.topics
+          .filter((t) => t.link === name)
+          .map((t) => t.topic)
+          .slice(0, spec.topicsPerLink ?? 1),
       })),
       schedules: {
         ListKafkaConnections: every,
@@ -87,7 +90,13 @@ export async function recordThroughProxy(spec: RecordSpec): Promise<Recording> {
     const clientFactory: ClientFactory | undefined =
       spec.maxAnswerBytes === undefined
         ? undefined
-        : (c) => new ConnectClient({ baseUrl: c.baseUrl, servicePrefix: c.servicePrefix, timeoutMs: c.timeoutMs, maxAnswerBytes: spec.maxAnswerBytes });
+        : (c) =>
+            new ConnectClient({
+              baseUrl: c.baseUrl,
+              servicePrefix: c.servicePrefix,
+              timeoutMs: c.timeoutMs,
+              maxAnswerBytes: spec.maxAnswerBytes,
+            });
     const rounds: RoundResult[] = [];
     const lines: string[] = [];
     const collector: Collector = new Collector({

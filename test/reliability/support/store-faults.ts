@@ -35,7 +35,10 @@ export function makeNewer(path: string): void {
   const db = new Database(path);
   try {
     db.pragma('user_version = 99');
-    db.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run('from-the-future', Date.now() + 10 * 365 * 86_400_000);
+    db.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run(
+      'from-the-future',
+      Date.now() + 10 * 365 * 86_400_000,
+    );
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();
@@ -60,7 +63,11 @@ function keyOf(op: string, at: bigint, request: string): string {
  * instant and request): ok polls reconstruct it exactly. Returns what differs, and how many
  * calls the proxy saw that have no poll (records lost).
  */
-export function compareWithServed(reader: HistoryReader, polls: readonly PollRow[], log: readonly ProxyLogEntry[]): { problems: string[]; lost: number } {
+export function compareWithServed(
+  reader: HistoryReader,
+  polls: readonly PollRow[],
+  log: readonly ProxyLogEntry[],
+): { problems: string[]; lost: number } {
   const served = new Map<string, ProxyLogEntry[]>();
   for (const e of log) {
     const req = encodeRequest(e.op, decodeRequest(e.op, parseJsonLossless(e.request)) as never);
@@ -81,7 +88,8 @@ export function compareWithServed(reader: HistoryReader, polls: readonly PollRow
     matched++;
     if (p.outcome !== 'ok' || e.served === undefined) continue;
     const expected = encodeAnswer(op, parseAnswer(op, e.served.body) as never);
-    if (encodeAnswer(op, r.answer as never) !== expected) problems.push(`poll ${p.id} ${op}: answer differs from what was served`);
+    if (encodeAnswer(op, r.answer as never) !== expected)
+      problems.push(`poll ${p.id} ${op}: answer differs from what was served`);
   }
   return { problems, lost: log.length - matched };
 }

@@ -31,9 +31,18 @@ function sweep(keep: string): void {
 }
 
 /** Records a simulator scenario into `path` through the collector; returns the exit code. */
-export async function recordScenario(path: string, scenario: string, forDuration: string, extra: Record<string, string> = {}): Promise<number> {
+export async function recordScenario(
+  path: string,
+  scenario: string,
+  forDuration: string,
+  extra: Record<string, string> = {},
+): Promise<number> {
   const io = memoryIo();
-  const code = await runCollect({ link: [], schedule: [], simulate: scenario, for: forDuration, ...extra }, { db: path }, io);
+  const code = await runCollect(
+    { link: [], schedule: [], simulate: scenario, for: forDuration, ...extra },
+    { db: path },
+    io,
+  );
   if (code !== 0) throw new Error(`recording ${scenario} failed (${code}): ${io.err().slice(-2000)}`);
   return code;
 }

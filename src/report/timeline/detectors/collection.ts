@@ -54,14 +54,21 @@ interface Stream {
 function judgeRound(book: IntervalBook, s: Stream, r: { first: PollRow; last: PollRow }): void {
   const key = `${s.entity}\u0000trunc`;
   const t = pollTime(r.first);
-  const values = { rowsReturned: String(r.last.rowsReturned), totalSize: String(r.last.totalSize), calls: String(r.last.fanoutCalls) };
+  const values = {
+    rowsReturned: String(r.last.rowsReturned),
+    totalSize: String(r.last.totalSize),
+    calls: String(r.last.fanoutCalls),
+  };
   if (r.last.coverage === 'truncated') {
     book.start(key, {
       kind: 'api.truncated',
       severity: 'warn',
       entity: s.entity,
       start: t,
-      description: r.last.fanoutCalls > 1 ? `${s.operation} answers truncated even after ${r.last.fanoutCalls} calls: ${r.last.rowsReturned} of ${r.last.totalSize} rows in the last` : `${s.operation} answers truncated: ${r.last.rowsReturned} of ${r.last.totalSize} rows`,
+      description:
+        r.last.fanoutCalls > 1
+          ? `${s.operation} answers truncated even after ${r.last.fanoutCalls} calls: ${r.last.rowsReturned} of ${r.last.totalSize} rows in the last`
+          : `${s.operation} answers truncated: ${r.last.rowsReturned} of ${r.last.totalSize} rows`,
       before: values,
       pollId: r.first.id,
     });

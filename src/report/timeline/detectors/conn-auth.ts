@@ -30,11 +30,15 @@ export function authDetector(ctx: DetectorContext): ConnDetector {
       const since = d.previousTime;
       const dt = since === undefined ? windowS : Number(d.frame.time - since) / 1e9;
       if (dt <= 0) return;
-      const perListener = new Map<string, { n: number; first: bigint; last: bigint; rows: typeof d.opened[number][] }>();
+      const perListener = new Map<
+        string,
+        { n: number; first: bigint; last: bigint; rows: (typeof d.opened)[number][] }
+      >();
       for (const c of d.opened) {
         if (!authFailed(c)) continue;
         let x = perListener.get(c.listenerName);
-        if (x === undefined) perListener.set(c.listenerName, (x = { n: 0, first: c.openTime, last: c.openTime, rows: [] }));
+        if (x === undefined)
+          perListener.set(c.listenerName, (x = { n: 0, first: c.openTime, last: c.openTime, rows: [] }));
         x.n++;
         if (c.openTime < x.first) x.first = c.openTime;
         if (c.openTime > x.last) x.last = c.openTime;
@@ -56,7 +60,17 @@ export function authDetector(ctx: DetectorContext): ConnDetector {
           continue;
         }
         if (w === undefined) {
-          waves.set(listener, (w = { failures: 0, peakPerSecond: 0, last: x.last, clients: new Map(), addresses: new Set(), mechanisms: new Map() }));
+          waves.set(
+            listener,
+            (w = {
+              failures: 0,
+              peakPerSecond: 0,
+              last: x.last,
+              clients: new Map(),
+              addresses: new Set(),
+              mechanisms: new Map(),
+            }),
+          );
           book.start(listener, {
             kind: 'connections.auth-failures',
             severity: 'warn',

@@ -76,7 +76,22 @@ export function clientDetector(ctx: DetectorContext): ConnDetector {
         }
         c ??= clients.get(t.key);
         if (c === undefined) {
-          c = { tally: t, ref: entity('client', t.key), related: t.principal !== '' ? [entity('principal', t.principal)] : [], lastSeen: 0n, oldestOpen: 0n, done: 0, baseline: d.first ? t.open : 0, count: t.open, zeroSince: undefined, zeroPolls: 0, vanished: false, multiplied: false, principal: t.principal, watched: false };
+          c = {
+            tally: t,
+            ref: entity('client', t.key),
+            related: t.principal !== '' ? [entity('principal', t.principal)] : [],
+            lastSeen: 0n,
+            oldestOpen: 0n,
+            done: 0,
+            baseline: d.first ? t.open : 0,
+            count: t.open,
+            zeroSince: undefined,
+            zeroPolls: 0,
+            vanished: false,
+            multiplied: false,
+            principal: t.principal,
+            watched: false,
+          };
           clients.set(t.key, c);
         }
         current[i] = c;
@@ -132,7 +147,8 @@ export function clientDetector(ctx: DetectorContext): ConnDetector {
           if (!c.multiplied) stopWatching(c);
         }
         // multiplying
-        const many = c.baseline > 0 && n >= t.clientMultiplyFactor * c.baseline && n - c.baseline >= t.clientMultiplyMin;
+        const many =
+          c.baseline > 0 && n >= t.clientMultiplyFactor * c.baseline && n - c.baseline >= t.clientMultiplyMin;
         if (many && !c.multiplied) {
           c.multiplied = true;
           book.start(`${key}\u0000many`, {
@@ -155,7 +171,8 @@ export function clientDetector(ctx: DetectorContext): ConnDetector {
             book.update(`${key}\u0000many`, { after: { open: String(n) }, pollId });
           }
         }
-        if (!c.vanished && !c.multiplied && n > 0) c.baseline = c.baseline === 0 ? n : c.baseline * (1 - ALPHA) + n * ALPHA;
+        if (!c.vanished && !c.multiplied && n > 0)
+          c.baseline = c.baseline === 0 ? n : c.baseline * (1 - ALPHA) + n * ALPHA;
         c.count = n;
       };
       for (const c of current) look(c);

@@ -22,7 +22,10 @@ export function groupDetector(_ctx: DetectorContext): ConnDetector {
         const g = d.groups.get(id);
         const counted = g.gen === d.gen;
         if (counted && g.idle === g.open && g.long > 0) continue;
-        book.end(id, d.frame.time, d.frame.poll.id, { open: String(counted ? g.open : 0), idle: String(counted ? g.idle : 0) });
+        book.end(id, d.frame.time, d.frame.poll.id, {
+          open: String(counted ? g.open : 0),
+          idle: String(counted ? g.idle : 0),
+        });
         idleGroups.delete(id);
       }
       for (const g of d.groups.touched) {

@@ -28,7 +28,11 @@ export function inFlightDetector(ctx: DetectorContext): ConnDetector {
       const now = new Map<number, Stuck>();
       for (const { row: c, longest, apiKey } of d.stuck) {
         let s = now.get(c.nodeId);
-        if (s === undefined) now.set(c.nodeId, (s = { connections: 0, longest: 0n, apiKeys: new Map(), clients: new Map(), crossedAt: d.frame.time }));
+        if (s === undefined)
+          now.set(
+            c.nodeId,
+            (s = { connections: 0, longest: 0n, apiKeys: new Map(), clients: new Map(), crossedAt: d.frame.time }),
+          );
         s.connections++;
         if (longest > s.longest) s.longest = longest;
         const crossed = d.frame.time - longest + limit;

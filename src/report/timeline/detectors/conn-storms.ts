@@ -58,7 +58,8 @@ export function stormDetector(ctx: DetectorContext): ConnDetector {
   const tally = (into: Map<string, Tally>, c: ConnFacts, at: bigint, open: boolean): void => {
     const key = ownerOf(c);
     let x = into.get(key);
-    if (x === undefined) into.set(key, (x = { opens: 0, closes: 0, firstAt: at, openTimes: [], closeTimes: [], rows: [] }));
+    if (x === undefined)
+      into.set(key, (x = { opens: 0, closes: 0, firstAt: at, openTimes: [], closeTimes: [], rows: [] }));
     if (open) x.opens++;
     else x.closes++;
     if (at < x.firstAt) x.firstAt = at;
@@ -76,7 +77,8 @@ export function stormDetector(ctx: DetectorContext): ConnDetector {
       const tallies = new Map<string, Tally>();
       // only what happened since the previous poll (a truncated list shows older rows late)
       for (const c of d.opened) if (c.openTime > d.previousTime && !authFailed(c)) tally(tallies, c, c.openTime, true);
-      for (const c of d.closed) if (c.closeTime > d.previousTime && !authFailed(c)) tally(tallies, c, c.closeTime, false);
+      for (const c of d.closed)
+        if (c.closeTime > d.previousTime && !authFailed(c)) tally(tallies, c, c.closeTime, false);
       if (!learned) {
         // the first interval teaches the usual rates of the owners present from the start,
         // unless an owner is clearly storming already (then it is judged as usual)
@@ -84,7 +86,15 @@ export function stormDetector(ctx: DetectorContext): ConnDetector {
         for (const [key, x] of tallies) {
           const perWindow = Math.max(x.opens, x.closes) * per;
           if (perWindow >= t.stormMinOpens * t.stormFactor) continue;
-          owners.set(key, { baseline: perWindow, storm: false, opened: 0, closed: 0, peakPerSecond: 0, lastActivity: 0n, clients: new Map() });
+          owners.set(key, {
+            baseline: perWindow,
+            storm: false,
+            opened: 0,
+            closed: 0,
+            peakPerSecond: 0,
+            lastActivity: 0n,
+            clients: new Map(),
+          });
           tallies.delete(key);
         }
       }
@@ -92,7 +102,18 @@ export function stormDetector(ctx: DetectorContext): ConnDetector {
       for (const [key, x] of tallies) {
         let o = owners.get(key);
         if (o === undefined) {
-          owners.set(key, (o = { baseline: 0, storm: false, opened: 0, closed: 0, peakPerSecond: 0, lastActivity: 0n, clients: new Map() }));
+          owners.set(
+            key,
+            (o = {
+              baseline: 0,
+              storm: false,
+              opened: 0,
+              closed: 0,
+              peakPerSecond: 0,
+              lastActivity: 0n,
+              clients: new Map(),
+            }),
+          );
         }
         step(key, o, x);
       }
@@ -133,7 +154,8 @@ export function stormDetector(ctx: DetectorContext): ConnDetector {
         // the end follows what is storming: opens, closes, or both
         const opensStorm = x.opens * per >= t.stormMinOpens;
         const closesStorm = x.closes * per >= t.stormMinOpens;
-        const times = opensStorm && closesStorm ? [...x.openTimes, ...x.closeTimes] : opensStorm ? x.openTimes : x.closeTimes;
+        const times =
+          opensStorm && closesStorm ? [...x.openTimes, ...x.closeTimes] : opensStorm ? x.openTimes : x.closeTimes;
         o.lastActivity = activityEnd(times);
         for (const c of x.rows) o.clients.set(c.clientId, (o.clients.get(c.clientId) ?? 0) + 1);
         book.update(key, {

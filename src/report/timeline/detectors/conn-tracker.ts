@@ -162,7 +162,13 @@ export class ConnTracker {
     const closed: ConnFacts[] = [];
     const vanished: { uid: string; nodeId: number }[] = [];
     const stuck: StuckRequest[] = [];
-    const clients = this.#clients, brokers = this.#brokers, groups = this.#groups, groupIdle = this.#groupIdle, inFlightStuck = this.#inFlightStuck, groupIdleNumber = this.#groupIdleNumber, inFlightStuckNumber = this.#inFlightStuckNumber;
+    const clients = this.#clients,
+      brokers = this.#brokers,
+      groups = this.#groups,
+      groupIdle = this.#groupIdle,
+      inFlightStuck = this.#inFlightStuck,
+      groupIdleNumber = this.#groupIdleNumber,
+      inFlightStuckNumber = this.#inFlightStuckNumber;
     clients.touched = [];
     brokers.touched = [];
     groups.touched = [];
@@ -174,7 +180,8 @@ export class ConnTracker {
     let openCount = 0;
     let duplicates = 0;
     let seen = 0;
-    const previousRows = this.#previousRows, previousEntries = this.#previousEntries;
+    const previousRows = this.#previousRows,
+      previousEntries = this.#previousEntries;
     const entries = new Array<Entry>(rows.length);
     let j = 0;
     for (let i = 0; i < rows.length; i++) {
@@ -248,7 +255,11 @@ export class ConnTracker {
         g.open++;
         if (firstRequest === endRequest) {
           const idle = idles[i]!;
-          if (typeof idle === 'number' && groupIdleNumber === groupIdleNumber ? idle >= groupIdleNumber : idle >= groupIdle) {
+          if (
+            typeof idle === 'number' && groupIdleNumber === groupIdleNumber
+              ? idle >= groupIdleNumber
+              : idle >= groupIdle
+          ) {
             g.idle++;
             if (g.long === 0 || idle < g.minIdle) g.minIdle = BigInt(idle);
             g.long++;
@@ -268,7 +279,10 @@ export class ConnTracker {
             apiKey = inFlightApiKeys[k]!;
           }
         }
-        const isStuck = typeof longest === 'number' && inFlightStuckNumber === inFlightStuckNumber ? longest >= inFlightStuckNumber : longest >= inFlightStuck;
+        const isStuck =
+          typeof longest === 'number' && inFlightStuckNumber === inFlightStuckNumber
+            ? longest >= inFlightStuckNumber
+            : longest >= inFlightStuck;
         if (isStuck) stuck.push({ row, longest: BigInt(longest), apiKey });
       }
     }
@@ -283,7 +297,22 @@ export class ConnTracker {
         this.#uids.delete(e.uid);
       }
     }
-    const d: ConnDigest = { frame, gen, previousTime: this.#previousTime, first, complete, opened, closed, vanished, clients, brokers, groups, stuck, openCount, duplicates };
+    const d: ConnDigest = {
+      frame,
+      gen,
+      previousTime: this.#previousTime,
+      first,
+      complete,
+      opened,
+      closed,
+      vanished,
+      clients,
+      brokers,
+      groups,
+      stuck,
+      openCount,
+      duplicates,
+    };
     this.#previousTime = frame.time;
     return d;
   }

@@ -55,7 +55,8 @@ export function connectionsDetector(ctx: DetectorContext): FrameDetector<ConnFac
   // the same counts for the entity the timeline is asked about, when connections belong to it
   const mine = connectionMatcher(ctx.focus);
   const ownOpen = mine === undefined ? undefined : newSeries(`connections.open/${ctx.focus}`, 'connections', ctx.focus);
-  const ownFailed = mine === undefined ? undefined : newSeries(`connections.auth-failures/${ctx.focus}`, 'connections', ctx.focus);
+  const ownFailed =
+    mine === undefined ? undefined : newSeries(`connections.auth-failures/${ctx.focus}`, 'connections', ctx.focus);
   return {
     frame(f) {
       const d = tracker.digest(f);

@@ -68,7 +68,12 @@ export function icebergDetector(ctx: DetectorContext): IcebergDetector {
         before: { reachable: 'true' },
         pollId,
       });
-      if (c.errorCode !== lastCode) book.update('catalog', { description: text, after: { reachable: 'false', errorCode: c.errorCode, errorMessage: c.errorMessage }, pollId });
+      if (c.errorCode !== lastCode)
+        book.update('catalog', {
+          description: text,
+          after: { reachable: 'false', errorCode: c.errorCode, errorMessage: c.errorMessage },
+          pollId,
+        });
       else book.update('catalog', { pollId });
       lastCode = c.errorCode;
     },
@@ -81,9 +86,25 @@ export function icebergDetector(ctx: DetectorContext): IcebergDetector {
         const ref = entity('iceberg-topic', t.topic);
         let m = topics.get(t.topic);
         if (m === undefined) {
-          m = { lifecycle: t.lifecycleState, committed: new Map(), translated: new Map(), lastCommit: { time: f.time, pollId }, periods: [], overdue: undefined, translatedSinceCommit: false };
+          m = {
+            lifecycle: t.lifecycleState,
+            committed: new Map(),
+            translated: new Map(),
+            lastCommit: { time: f.time, pollId },
+            periods: [],
+            overdue: undefined,
+            translatedSinceCommit: false,
+          };
           topics.set(t.topic, m);
-          if (!firstFrame) book.point({ kind: 'iceberg.topic-added', severity: 'info', entity: ref, start: f.time, description: `Iceberg topic ${t.topic} appeared (${shortState('ICEBERG_LIFECYCLE_STATE_', t.lifecycleState)})`, pollId });
+          if (!firstFrame)
+            book.point({
+              kind: 'iceberg.topic-added',
+              severity: 'info',
+              entity: ref,
+              start: f.time,
+              description: `Iceberg topic ${t.topic} appeared (${shortState('ICEBERG_LIFECYCLE_STATE_', t.lifecycleState)})`,
+              pollId,
+            });
         } else if (m.lifecycle !== t.lifecycleState) {
           book.point({
             kind: 'iceberg.topic-lifecycle',
@@ -122,8 +143,20 @@ export function icebergDetector(ctx: DetectorContext): IcebergDetector {
         }
         const lagKey = `lag\u0000${t.topic}`;
         if (maxLag > th.commitLag) {
-          book.start(lagKey, { kind: 'iceberg.commit-lag-high', severity: 'warn', entity: ref, related: [CATALOG], start: f.time, description: '', pollId });
-          book.update(lagKey, { description: `Iceberg topic ${t.topic}: commit lag ${maxLag} records on one partition (threshold ${th.commitLag})`, after: { maxCommitLag: String(maxLag) }, pollId });
+          book.start(lagKey, {
+            kind: 'iceberg.commit-lag-high',
+            severity: 'warn',
+            entity: ref,
+            related: [CATALOG],
+            start: f.time,
+            description: '',
+            pollId,
+          });
+          book.update(lagKey, {
+            description: `Iceberg topic ${t.topic}: commit lag ${maxLag} records on one partition (threshold ${th.commitLag})`,
+            after: { maxCommitLag: String(maxLag) },
+            pollId,
+          });
         } else {
           book.end(lagKey, f.time, pollId, { maxCommitLag: String(maxLag) });
         }
@@ -138,7 +171,8 @@ export function icebergDetector(ctx: DetectorContext): IcebergDetector {
           continue;
         }
         const period = median(m.periods);
-        if (m.overdue === undefined && period !== undefined && f.time - m.lastCommit.time >= period) m.overdue = { time: f.time, pollId };
+        if (m.overdue === undefined && period !== undefined && f.time - m.lastCommit.time >= period)
+          m.overdue = { time: f.time, pollId };
         if (m.translatedSinceCommit && f.time - m.lastCommit.time >= th.commitStall) {
           // the stall starts where the next commit was due (the last commit when the period is unknown)
           const from = m.overdue ?? m.lastCommit;
@@ -164,7 +198,14 @@ export function icebergDetector(ctx: DetectorContext): IcebergDetector {
         topics.delete(name);
         book.end(`lag\u0000${name}`, f.time, f.poll.id);
         book.end(`stall\u0000${name}`, f.time, f.poll.id);
-        book.point({ kind: 'iceberg.topic-removed', severity: 'info', entity: entity('iceberg-topic', name), start: f.time, description: `Iceberg topic ${name} no longer reported`, pollId });
+        book.point({
+          kind: 'iceberg.topic-removed',
+          severity: 'info',
+          entity: entity('iceberg-topic', name),
+          start: f.time,
+          description: `Iceberg topic ${name} no longer reported`,
+          pollId,
+        });
       }
       lagSeries.times.push(f.time);
       lagSeries.values.push(Number(totalLag));

@@ -37,7 +37,14 @@ export class TopicLag {
   readonly #related: readonly string[];
   readonly #label: string;
 
-  constructor(book: IntervalBook, th: Thresholds['shadow'], key: string, entity: string, related: readonly string[], label: string) {
+  constructor(
+    book: IntervalBook,
+    th: Thresholds['shadow'],
+    key: string,
+    entity: string,
+    related: readonly string[],
+    label: string,
+  ) {
     this.#book = book;
     this.#th = th;
     this.#key = key;
@@ -60,7 +67,12 @@ export class TopicLag {
     for (const p of parts) {
       let part = this.#parts.get(p.partitionId);
       if (part === undefined) {
-        part = { history: new SourceHistory(), shadow: p.highWatermark, lastAdvance: time, sourceAtAdvance: p.sourceHighWatermark };
+        part = {
+          history: new SourceHistory(),
+          shadow: p.highWatermark,
+          lastAdvance: time,
+          sourceAtAdvance: p.sourceHighWatermark,
+        };
         this.#parts.set(p.partitionId, part);
       }
       const refreshed = p.sourceLastUpdatedTimestamp !== 0n ? p.sourceLastUpdatedTimestamp : time;
@@ -89,14 +101,33 @@ export class TopicLag {
       }
     }
     const reading: LagReading = { totalLag: total, maxLag: max, maxTimeLag: maxTime, extrapolated };
-    const timeText = maxTime === undefined ? '' : `, about ${formatHumanDuration(maxTime)} behind${extrapolated ? ' (extrapolated)' : ''}`;
-    const values = { totalLag: String(total), maxPartitionLag: String(max), ...(maxTime !== undefined ? { timeLag: formatHumanDuration(maxTime) } : {}) };
+    const timeText =
+      maxTime === undefined
+        ? ''
+        : `, about ${formatHumanDuration(maxTime)} behind${extrapolated ? ' (extrapolated)' : ''}`;
+    const values = {
+      totalLag: String(total),
+      maxPartitionLag: String(max),
+      ...(maxTime !== undefined ? { timeLag: formatHumanDuration(maxTime) } : {}),
+    };
 
     // lag above the threshold
     const highKey = `${this.#key}\u0000high`;
     if (max > this.#th.lagRecords) {
-      this.#book.start(highKey, { kind: 'shadow.lag-high', severity: 'warn', entity: this.#entity, related: this.#related, start: time, description: '', pollId });
-      this.#book.update(highKey, { description: `${this.#label}: lag ${max} records on one partition (threshold ${this.#th.lagRecords})${timeText}`, after: values, pollId });
+      this.#book.start(highKey, {
+        kind: 'shadow.lag-high',
+        severity: 'warn',
+        entity: this.#entity,
+        related: this.#related,
+        start: time,
+        description: '',
+        pollId,
+      });
+      this.#book.update(highKey, {
+        description: `${this.#label}: lag ${max} records on one partition (threshold ${this.#th.lagRecords})${timeText}`,
+        after: values,
+        pollId,
+      });
     } else {
       this.#book.end(highKey, time, pollId, values);
     }
@@ -118,7 +149,11 @@ export class TopicLag {
       });
     }
     if (step.kind === 'started' || step.kind === 'growing') {
-      this.#book.update(growKey, { description: `${this.#label}: lag growing, now ${total} records${timeText}`, after: values, pollId });
+      this.#book.update(growKey, {
+        description: `${this.#label}: lag growing, now ${total} records${timeText}`,
+        after: values,
+        pollId,
+      });
     } else if (step.kind === 'ended') {
       this.#book.update(growKey, { after: { peakLag: String(step.peak.value) } });
       this.#book.end(growKey, step.peak.time, pollId, { totalLag: String(total) });
@@ -146,7 +181,15 @@ export class TopicLag {
     }
     const staleKey = `${this.#key}\u0000stale`;
     if (checkProgress && stale > 0 && staleSince !== undefined) {
-      this.#book.start(staleKey, { kind: 'shadow.source-stale', severity: 'warn', entity: this.#entity, related: this.#related, start: staleSince, description: '', pollId });
+      this.#book.start(staleKey, {
+        kind: 'shadow.source-stale',
+        severity: 'warn',
+        entity: this.#entity,
+        related: this.#related,
+        start: staleSince,
+        description: '',
+        pollId,
+      });
       this.#book.update(staleKey, {
         description: `${this.#label}: source information of ${stale} of ${parts.length} partitions not refreshed for ${formatHumanDuration(time - staleSince)}`,
         after: { stalePartitions: String(stale) },

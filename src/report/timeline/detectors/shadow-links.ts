@@ -32,7 +32,11 @@ const MAX_LISTED = 20;
 /** Detects link and task state changes, configuration changes and schema sync errors. */
 export function shadowLinksDetector(_ctx: DetectorContext): FrameDetector<ShadowLink> {
   const book = new IntervalBook();
-  const links = new StateIntervals(book, { kind: 'shadow.link-state', prefix: 'SHADOW_LINK_STATE_', severity: LINK_SEVERITY });
+  const links = new StateIntervals(book, {
+    kind: 'shadow.link-state',
+    prefix: 'SHADOW_LINK_STATE_',
+    severity: LINK_SEVERITY,
+  });
   const tasks = new StateIntervals(book, { kind: 'shadow.task-state', prefix: 'TASK_STATE_', severity: TASK_SEVERITY });
   const memory = new Map<string, LinkMemory>();
 
@@ -56,7 +60,10 @@ export function shadowLinksDetector(_ctx: DetectorContext): FrameDetector<Shadow
         const srs = link.status.schemaRegistrySyncStatus;
         const errors = srs.totalsSinceTaskStart.errors;
         if (m === undefined) {
-          memory.set(link.name, (m = { config, tasks: new Set(), errors, lastError: srs.lastErrorMessage, erroring: false }));
+          memory.set(
+            link.name,
+            (m = { config, tasks: new Set(), errors, lastError: srs.lastErrorMessage, erroring: false }),
+          );
         } else {
           configChange(book, linkRef, link.name, m.config, config, f.time, pollId);
           m.config = config;

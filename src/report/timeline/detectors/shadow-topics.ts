@@ -31,7 +31,11 @@ const DETACHED = new Set<string>([
 /** Detects topic state changes and lag trouble; records the total lag per link. */
 export function shadowTopicsDetector(ctx: DetectorContext): FrameDetector<ShadowTopicRow> {
   const book = new IntervalBook();
-  const states = new StateIntervals(book, { kind: 'shadow.topic-state', prefix: 'SHADOW_TOPIC_STATE_', severity: TOPIC_SEVERITY });
+  const states = new StateIntervals(book, {
+    kind: 'shadow.topic-state',
+    prefix: 'SHADOW_TOPIC_STATE_',
+    severity: TOPIC_SEVERITY,
+  });
   const lags = new Map<string, TopicLag>();
   const latest = new Map<string, Map<string, bigint>>();
   const series = new Map<string, Series>();
@@ -45,21 +49,37 @@ export function shadowTopicsDetector(ctx: DetectorContext): FrameDetector<Shadow
         const ref = entity('shadow-topic', t.shadowLinkName, t.name);
         const related = [entity('link', t.shadowLinkName)];
         const label = `shadow topic ${t.name} of ${t.shadowLinkName}`;
-        states.observe({ key: `state\u0000${key}`, entity: ref, related, label, state: t.status.state, time: f.time, pollId: f.poll.id, first });
+        states.observe({
+          key: `state\u0000${key}`,
+          entity: ref,
+          related,
+          label,
+          state: t.status.state,
+          time: f.time,
+          pollId: f.poll.id,
+          first,
+        });
         let lag = lags.get(key);
-        if (lag === undefined) lags.set(key, (lag = new TopicLag(book, ctx.thresholds.shadow, `lag\u0000${key}`, ref, related, label)));
+        if (lag === undefined)
+          lags.set(key, (lag = new TopicLag(book, ctx.thresholds.shadow, `lag\u0000${key}`, ref, related, label)));
         if (DETACHED.has(t.status.state)) {
           lag.detach(f.time, f.poll.id);
           continue;
         }
-        const reading = lag.observe(t.status.partitionInformation, f.time, f.poll.id, t.status.state !== 'SHADOW_TOPIC_STATE_PAUSED');
+        const reading = lag.observe(
+          t.status.partitionInformation,
+          f.time,
+          f.poll.id,
+          t.status.state !== 'SHADOW_TOPIC_STATE_PAUSED',
+        );
         let perLink = latest.get(t.shadowLinkName);
         if (perLink === undefined) latest.set(t.shadowLinkName, (perLink = new Map()));
         perLink.set(t.name, reading.totalLag);
         touched.add(t.shadowLinkName);
         if (ctx.focus === ref) {
           let own = series.get(ref);
-          if (own === undefined) series.set(ref, (own = newSeries(`shadow.lag/${t.shadowLinkName}/${t.name}`, 'records', ref)));
+          if (own === undefined)
+            series.set(ref, (own = newSeries(`shadow.lag/${t.shadowLinkName}/${t.name}`, 'records', ref)));
           own.times.push(f.time);
           own.values.push(Number(reading.totalLag));
         }

@@ -30,7 +30,11 @@ function versionText(logical: bigint, release: string): string {
 /** Detects upgrade lifecycle changes and member trouble. */
 export function upgradeDetector(_ctx: DetectorContext): FrameDetector<UpgradeStatus> {
   const book = new IntervalBook();
-  const states = new StateIntervals(book, { kind: 'upgrade.state', prefix: 'FINALIZATION_STATE_', severity: STATE_SEVERITY });
+  const states = new StateIntervals(book, {
+    kind: 'upgrade.state',
+    prefix: 'FINALIZATION_STATE_',
+    severity: STATE_SEVERITY,
+  });
   const members = new Map<number, Member>();
   let active: bigint | undefined;
   let first = true;
@@ -40,8 +44,20 @@ export function upgradeDetector(_ctx: DetectorContext): FrameDetector<UpgradeSta
       const u = f.rows[0];
       if (u === undefined) return;
       const pollId = f.poll.id;
-      const reason = u.state === 'FINALIZATION_STATE_READY_TO_FINALIZE' ? `active ${u.activeVersion}, would become ${u.versionAfterFinalization}` : `active ${u.activeVersion}`;
-      states.observe({ key: 'state', entity: UPGRADE, label: 'cluster upgrade', state: u.state, reason, time: f.time, pollId, first });
+      const reason =
+        u.state === 'FINALIZATION_STATE_READY_TO_FINALIZE'
+          ? `active ${u.activeVersion}, would become ${u.versionAfterFinalization}`
+          : `active ${u.activeVersion}`;
+      states.observe({
+        key: 'state',
+        entity: UPGRADE,
+        label: 'cluster upgrade',
+        state: u.state,
+        reason,
+        time: f.time,
+        pollId,
+        first,
+      });
       if (active !== undefined && u.activeVersion !== active) {
         book.point({
           kind: 'upgrade.active-version',
@@ -65,7 +81,15 @@ export function upgradeDetector(_ctx: DetectorContext): FrameDetector<UpgradeSta
           prev = { alive: true, known: true, version };
           members.set(m.nodeId, prev);
           if (!first) {
-            book.point({ kind: 'upgrade.member-added', severity: 'info', entity: ref, related: [UPGRADE], start: f.time, description: `member ${m.nodeId} joined${version !== undefined ? ` on ${version}` : ''}`, pollId });
+            book.point({
+              kind: 'upgrade.member-added',
+              severity: 'info',
+              entity: ref,
+              related: [UPGRADE],
+              start: f.time,
+              description: `member ${m.nodeId} joined${version !== undefined ? ` on ${version}` : ''}`,
+              pollId,
+            });
           }
         }
         const downKey = `down\u0000${m.nodeId}`;
@@ -123,7 +147,15 @@ export function upgradeDetector(_ctx: DetectorContext): FrameDetector<UpgradeSta
         members.delete(node);
         book.end(`down\u0000${node}`, f.time, pollId);
         book.end(`unknown\u0000${node}`, f.time, pollId);
-        book.point({ kind: 'upgrade.member-removed', severity: 'warn', entity: entity('broker', node), related: [UPGRADE], start: f.time, description: `member ${node} no longer reported`, pollId });
+        book.point({
+          kind: 'upgrade.member-removed',
+          severity: 'warn',
+          entity: entity('broker', node),
+          related: [UPGRADE],
+          start: f.time,
+          description: `member ${node} no longer reported`,
+          pollId,
+        });
       }
       first = false;
     },
