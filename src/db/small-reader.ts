@@ -225,21 +225,19 @@ export class SmallReader {
   #upgrade(poll: number, extra: ExtraJson | undefined): ResponseOf<'GetUpgradeStatus'> {
     const r = this.#q.upgrade.get(poll);
     if (r === undefined) throw new Error(`GetUpgradeStatus poll ${poll} has no stored status`);
-    const members = this.#q.members
-      .all(poll)
-      .map((m) =>
-        withUnknown(
-          {
-            alive: bool(m[1]),
-            logicalVersion: m[2],
-            nodeId: int(m[0]),
-            releaseVersion: this.#s(m[3]),
-            versionKnown: bool(m[4]),
-          },
-          parseExtra(m[5]),
-          '',
-        ),
-      );
+    const members = this.#q.members.all(poll).map((m) =>
+      withUnknown(
+        {
+          alive: bool(m[1]),
+          logicalVersion: m[2],
+          nodeId: int(m[0]),
+          releaseVersion: this.#s(m[3]),
+          versionKnown: bool(m[4]),
+        },
+        parseExtra(m[5]),
+        '',
+      ),
+    );
     return withUnknown(
       {
         activeVersion: r[0],
