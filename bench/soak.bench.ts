@@ -1,5 +1,5 @@
 // Soak: the collector records the simulated cluster (in this process, over loopback HTTP) for 7
-// simulated days at 1,000 connections with `retention: { raw: 1d }`, in accelerated time (the
+// simulated days at 1,000 connections with `retention: { raw: 1d, rollups: 3d }`, in accelerated time (the
 // simulator's clock is injected; nothing waits in real time), pruning between polls as it would
 // in production. Reported: the database size at the end of each simulated day (it must plateau:
 // the last three days within 10 %), the process's peak RSS (collector and simulator together),
@@ -125,7 +125,9 @@ async function main(): Promise<void> {
   const config: CollectorConfig = {
     ...defaultCollectorConfig([cluster]),
     jitterMs: 0,
-    retention: { rawMs: DAY_MS, rollupsMs: null, maxSizeBytes: null },
+    // raw 1d as #16 asks; rollups 3d so that the rollups' own retention is exercised too and the size can
+    // settle within 7 days (kept forever, the rollups add about 4 MB a simulated day here)
+    retention: { rawMs: DAY_MS, rollupsMs: 3 * DAY_MS, maxSizeBytes: null },
   };
   let db: FlightrecDb | undefined;
   const store = openRecordingStore(path, {

@@ -30,7 +30,12 @@ export const ROLLUP_TABLES: readonly RollupTable[] = (
 /** The SQL condition that keeps a table's rows to its resolution (TRUE when the table holds one). */
 function scope(t: RollupTable): string {
   const r = t.resolutionSeconds;
-  return r === undefined ? '1' : Number.isInteger(r) ? `resolution = ${r}` : '0';
+  // cluster_id first: the tables' primary keys begin (cluster_id, resolution, start), so the scan is a range
+  return r === undefined
+    ? '1'
+    : Number.isInteger(r)
+      ? `cluster_id IN (SELECT id FROM cluster) AND resolution = ${r}`
+      : '0';
 }
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
@@ -80,7 +85,7 @@ export function pruneRollupRows(
   for (const t of presentRollupTables(sqlite, tables)) {
     if (left <= 0) break;
     // bounded without DELETE ... LIMIT (not compiled in) or a rowid (the table may have none):
-    // the bucket start `left` rows in is the batch's edge (a whole bucket at least, to make progress)
+    // the bucket start `left` rows in is the batch's edge; only rows older than the cut-off are read
     const edge = sqlite
       .prepare(
         `SELECT ${t.time} FROM ${t.table} WHERE ${scope(t)} AND ${t.time} < ? ORDER BY ${t.time} LIMIT 1 OFFSET ?`,
@@ -88,13 +93,12 @@ export function pruneRollupRows(
       .pluck()
       .safeIntegers()
       .get(cutoff, left) as bigint | undefined;
-    const first = sqlite
-      .prepare(`SELECT min(${t.time}) FROM ${t.table} WHERE ${scope(t)}`)
-      .pluck()
-      .safeIntegers()
-      .get() as bigint | null;
-    const sql = edge === undefined ? `${t.time} < ?` : edge === first ? `${t.time} <= ?` : `${t.time} < ?`;
-    left -= sqlite.prepare(`DELETE FROM ${t.table} WHERE ${scope(t)} AND ${sql}`).run(edge ?? cutoff).changes;
+    const remove = (op: '<' | '<='): number =>
+      sqlite.prepare(`DELETE FROM ${t.table} WHERE ${scope(t)} AND ${t.time} ${op} ?`).run(edge ?? cutoff).changes;
+    let removed = remove('<');
+    // the edge is the oldest bucket (more rows in it than the batch): that whole bucket, to make progress
+    if (removed === 0 && edge !== undefined) removed = remove('<=');
+    left -= removed;
   }
   return maxRows - left;
 }
