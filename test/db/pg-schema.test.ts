@@ -203,7 +203,7 @@ describe('PostgreSQL schema', () => {
       db.client,
       `SELECT c.table_name AS "table", c.column_name AS "column", c.data_type AS type, c.is_nullable AS nullable
          FROM information_schema.columns c JOIN pg_class t ON t.relname = c.table_name AND t.relnamespace = 'public'::regnamespace
-         WHERE c.table_schema = 'public' AND NOT t.relispartition`,
+         WHERE c.table_schema = 'public' AND t.relkind IN ('r', 'p') AND NOT t.relispartition`,
     );
     const found = new Map<string, string>(
       rows.map((r) => [`${r.table}.${r.column}`, `${r.type} ${r.nullable === 'NO'}`]),
@@ -350,6 +350,22 @@ describe('PostgreSQL schema', () => {
       ),
     ).rejects.toThrow(/foreign key/);
     await pgRows(c, 'ROLLBACK');
+  });
+
+  it('offers the same read-only views as SQLite, with times as ISO-8601 text', async () => {
+    const lite = readFileSync(join(pgMigrationsFolder(), '..', '0001_without_rowid.sql'), 'utf8');
+    const liteViews = [...lite.matchAll(/CREATE VIEW `(\w+)`/g)].map((m) => m[1]).sort();
+    const views = await pgRows<{ name: string }>(
+      db.client,
+      "SELECT viewname AS name FROM pg_views WHERE schemaname = 'public' ORDER BY viewname",
+    );
+    expect(liteViews.length).toBeGreaterThan(5);
+    expect(views.map((v) => v.name)).toEqual(liteViews);
+    const [row] = await pgRows<{ cluster: string; started: string }>(
+      db.client,
+      "SELECT cluster, started FROM poll_v WHERE cluster = 'f-cluster'",
+    );
+    expect(row).toEqual({ cluster: 'f-cluster', started: '1970-01-01T00:00:00.000Z' });
   });
 
   it('(g) drops the day partitions past the cut-off, keeping a protected day and a day with later polls', async () => {
