@@ -39,16 +39,16 @@ const COUNTS: Record<string, { entities: string; samples: string }> = {
     samples: 'SELECT count(*) FROM link_sample',
   },
   'shadow-tasks': {
-    entities: 'SELECT count(*) FROM (SELECT DISTINCT link, name, broker_id, shard FROM shadow_task_sample)',
+    entities: 'SELECT count(*) FROM (SELECT DISTINCT link, name, broker_id, shard FROM shadow_task_sample) AS d',
     samples: 'SELECT count(*) FROM shadow_task_sample',
   },
   'shadow-topics': {
-    entities: 'SELECT count(*) FROM (SELECT DISTINCT link, name FROM shadow_topic_sample)',
+    entities: 'SELECT count(*) FROM (SELECT DISTINCT link, name FROM shadow_topic_sample) AS d',
     samples: 'SELECT count(*) FROM shadow_topic_sample',
   },
   'shadow-partitions': {
     entities: `SELECT count(*) FROM (SELECT DISTINCT t.link, t.name, p.partition_id FROM shadow_partition_sample p
-               JOIN shadow_topic_sample t ON t.poll = p.poll AND t.pos = p.topic_pos)`,
+               JOIN shadow_topic_sample t ON t.poll = p.poll AND t.pos = p.topic_pos) AS d`,
     samples: 'SELECT count(*) FROM shadow_partition_sample',
   },
   upgrade: { entities: 'SELECT count(*) > 0 FROM upgrade_sample', samples: 'SELECT count(*) FROM upgrade_sample' },
@@ -62,7 +62,7 @@ const COUNTS: Record<string, { entities: string; samples: string }> = {
   },
   'iceberg-partitions': {
     entities: `SELECT count(*) FROM (SELECT DISTINCT t.topic, p.partition FROM iceberg_partition_sample p
-               JOIN iceberg_topic_sample t ON t.poll = p.poll AND t.pos = p.topic_pos)`,
+               JOIN iceberg_topic_sample t ON t.poll = p.poll AND t.pos = p.topic_pos) AS d`,
     samples: 'SELECT count(*) FROM iceberg_partition_sample',
   },
 };

@@ -55,10 +55,10 @@ const FLAT = 8;
 
 /** Translates a compiled filter's checked tree; `where` is "1" when nothing translates. */
 export function toSqlPrefilter(filter: { readonly ast: CheckedNode | undefined }, columns: SqlColumnMap): SqlPrefilter {
-  if (filter.ast === undefined) return { where: '1', params: [] };
+  if (filter.ast === undefined) return { where: 'TRUE', params: [] };
   const { sup } = translate(filter.ast, columns);
-  if (typeof sup === 'boolean') return { where: sup ? '1' : '0', params: [] };
-  if (sup.params.length > MAX_PARAMS) return { where: '1', params: [] };
+  if (typeof sup === 'boolean') return { where: sup ? 'TRUE' : 'FALSE', params: [] };
+  if (sup.params.length > MAX_PARAMS) return { where: 'TRUE', params: [] };
   return { where: sup.sql, params: [...sup.params] };
 }
 
@@ -183,7 +183,7 @@ function wrap(col: SqlColumn, type: FieldType, test: Test, p: Pair): Pair {
 
 /** The SQL of a fragment (`1`/`0` for a constant). */
 function fragSql(f: Frag): string {
-  return typeof f === 'boolean' ? (f ? '1' : '0') : f.sql;
+  return typeof f === 'boolean' ? (f ? 'TRUE' : 'FALSE') : f.sql;
 }
 
 function fragParams(f: Frag): readonly unknown[] {

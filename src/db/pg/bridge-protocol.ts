@@ -22,7 +22,7 @@ export interface BridgeInit {
 export type BridgeRequest =
   | { readonly kind: 'query'; readonly sql: string; readonly params: readonly unknown[] }
   | { readonly kind: 'exec'; readonly sql: string }
-  | { readonly kind: 'migrate'; readonly folder: string; readonly readonly: boolean }
+  | { readonly kind: 'migrate'; readonly folder: string; readonly readonly: boolean; readonly label: string }
   | { readonly kind: 'close' };
 
 /** A column of a result: its name and PostgreSQL type oid. */

@@ -5,7 +5,7 @@
  * converts them (to number, or bigint under `safeIntegers`).
  */
 import type { BridgeEngine, BridgeField } from './bridge-protocol.ts';
-import { migratePostgres, type MigrationClient } from './migrate.ts';
+import { checkPgVersion, migratePostgres, type PgClient } from './migrate.ts';
 
 /** A result as the bridge posts it. */
 export interface EngineResult {
@@ -18,7 +18,7 @@ export interface EngineResult {
 export interface EngineConnection {
   query(sql: string, params: readonly unknown[]): Promise<EngineResult>;
   exec(sql: string): Promise<void>;
-  migrate(folder: string, readonly: boolean): Promise<{ applied: number; supported: number }>;
+  migrate(folder: string, readonly: boolean, label: string): Promise<{ applied: number; supported: number }>;
   /** true once the connection failed (the next request opens a new one) */
   broken(): boolean;
   close(): Promise<void>;
@@ -54,21 +54,11 @@ async function connectPg(config: Readonly<Record<string, unknown>>): Promise<Eng
     async exec(sql) {
       await client.query(sql);
     },
-    migrate: (folder, readonly) => migratePostgres(pgMigrationClient(client), folder, readonly),
+    migrate: (folder, readonly, label) => migrateOrCheck(client, folder, readonly, label),
     broken: () => broken,
     async close() {
       client.release(broken);
       await pool.end();
-    },
-  };
-}
-
-function pgMigrationClient(client: import('pg').PoolClient): MigrationClient {
-  return {
-    kind: 'pg',
-    client,
-    async query(sql, params = []) {
-      return (await client.query<Record<string, unknown>>(sql, [...params])).rows;
     },
   };
 }
@@ -90,23 +80,24 @@ async function connectPglite(dir: string): Promise<EngineConnection> {
     async exec(sql) {
       await db.exec(sql);
     },
-    migrate: (folder, readonly) =>
-      migratePostgres(
-        {
-          kind: 'pglite',
-          client: db,
-          async query(sql, params = []) {
-            return (await db.query<Record<string, unknown>>(sql, [...params])).rows;
-          },
-        },
-        folder,
-        readonly,
-      ),
+    migrate: (folder, readonly, label) => migrateOrCheck(db, folder, readonly, label),
     broken: () => db.closed,
     async close() {
       if (!db.closed) await db.close();
     },
   };
+}
+
+/** Checks the schema version (read-only) or migrates; the version found and this flightrec's. */
+async function migrateOrCheck(
+  client: PgClient,
+  folder: string,
+  readonly: boolean,
+  label: string,
+): Promise<{ applied: number; supported: number }> {
+  if (readonly) return checkPgVersion(client, folder, label);
+  const { version } = await migratePostgres(client, folder, label);
+  return { applied: version, supported: version };
 }
 
 /** Opens a connection to the engine. */

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import { DatabaseOpenError, DatabaseVersionError } from '../errors.ts';
 import type { BridgeEngine } from './bridge-protocol.ts';
-import { pgMigrationsFolder } from './migrations-folder.ts';
+import { pgMigrationsFolder } from './migrate.ts';
 import { PgError, PgSyncDatabase } from './sync-database.ts';
 
 /** What openPostgres needs: the engine, how to show the target, and the open options. */
@@ -29,7 +29,7 @@ export interface PgOpened {
 export function openPostgres(req: PgOpenRequest): PgOpened {
   const handle = new PgSyncDatabase({ engine: req.engine, readonly: req.readonly, redact: req.redact });
   try {
-    const { applied, supported } = handle.migrate(pgMigrationsFolder());
+    const { applied, supported } = handle.migrate(pgMigrationsFolder(), req.shown);
     if (req.readonly && applied === 0) {
       throw new DatabaseOpenError(
         req.shown,
@@ -53,7 +53,7 @@ export function openPostgres(req: PgOpenRequest): PgOpened {
     if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw err;
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof PgError && /newer flightrec/.test(message)) {
-      throw new DatabaseVersionError(req.shown, 0, 0, `history database ${req.shown} was ${message}`);
+      throw new DatabaseVersionError(req.shown, 0, 0, message);
     }
     throw new DatabaseOpenError(req.shown, req.redact(message), { cause: err });
   }

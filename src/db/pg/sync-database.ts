@@ -339,8 +339,8 @@ export class PgSyncDatabase {
   }
 
   /** Applies (or, read-only, checks) the migrations in `folder`. */
-  migrate(folder: string): { applied: number; supported: number } {
-    const reply = this.request({ kind: 'migrate', folder, readonly: this.readonly });
+  migrate(folder: string, label: string): { applied: number; supported: number } {
+    const reply = this.request({ kind: 'migrate', folder, readonly: this.readonly, label });
     return reply.migrated ?? { applied: 0, supported: 0 };
   }
 

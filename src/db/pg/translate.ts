@@ -12,7 +12,8 @@
  * - `LIKE` becomes `ILIKE` (SQLite's LIKE ignores ASCII case);
  * - `sqlite_master` and `dbstat` become views over PostgreSQL's catalog;
  * - an `INSERT` into a table with an `id` column gets `RETURNING id`, for lastInsertRowid;
- * - camelCase aliases are quoted (PostgreSQL folds unquoted names to lower case).
+ * - camelCase aliases are quoted (PostgreSQL folds unquoted names to lower case);
+ * - `LIMIT ?` takes -1 as no limit; meta's conflict target is (cluster_id, key).
  */
 
 /** A translated statement. */
@@ -144,6 +145,10 @@ function rewriteCode(code: string): string {
     (_m, _a, alias: string | undefined) => (alias === undefined ? `${DBSTAT} AS dbstat` : `${DBSTAT} AS ${alias}`),
   );
   s = s.replace(/\bAS\s+([a-z]+[A-Z]\w*)\b/g, 'AS "$1"');
+  // SQLite's LIMIT -1 is no limit; PostgreSQL's is LIMIT NULL
+  s = s.replace(/\bLIMIT\s+(\?|[@:$][A-Za-z_]\w*)/gi, 'LIMIT nullif(greatest($1, -1), -1)');
+  // meta's key is (cluster_id, key) on PostgreSQL: every row of the store carries its cluster
+  s = s.replace(/(\bINTO\s+meta\b[\s\S]*\bON\s+CONFLICT\s*)\(\s*key\s*\)/i, '$1(cluster_id, key)');
   return s;
 }
 
