@@ -1,3 +1,18 @@
+-- Text compares byte for byte, as in SQLite (BINARY), whatever the database's default collation:
+-- the SQL pre-filter of the filter engine must order strings as the filter engine does.
+DO $$
+DECLARE r record;
+BEGIN
+  FOR r IN
+    SELECT c.relname, a.attname FROM pg_attribute a
+      JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+       AND a.attnum > 0 AND NOT a.attisdropped AND a.atttypid = 'text'::regtype
+  LOOP
+    EXECUTE format('ALTER TABLE %I ALTER COLUMN %I TYPE text COLLATE "C"', r.relname, r.attname);
+  END LOOP;
+END $$;
+--> statement-breakpoint
 -- Read-only views that resolve the string dictionary, for people using psql directly (the same
 -- views as SQLite's, drizzle/0001; times as ISO-8601 UTC text). The store itself never reads them.
 CREATE VIEW "poll_v" AS SELECT p."id", c."name" AS "cluster", p."operation", p."target", p."round", p."attempt",

@@ -196,7 +196,7 @@ export class Maintenance implements HistoryMaintenance {
            UNION SELECT sr_status FROM link_sample)`,
         );
         run(
-          `INSERT INTO meta (key, value) VALUES ('prune_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1`,
+          `INSERT INTO meta (key, value) VALUES ('prune_generation', 1) ON CONFLICT (key) DO UPDATE SET value = meta.value + 1`,
         );
         return { polls, connectionBatches, connections, versions, documents };
       })

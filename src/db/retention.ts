@@ -256,7 +256,7 @@ export class RetentionPruner {
         if (docs > 0) {
           this.#prepare(
             `INSERT INTO meta (key, value) VALUES ('doc_generation', 1)
-             ON CONFLICT (key) DO UPDATE SET value = value + 1`,
+             ON CONFLICT (key) DO UPDATE SET value = meta.value + 1`,
           ).run();
         }
         return { polls: 0, samples: 0, bytes: Math.max(0, before - this.#usedBytes()), more: false };

@@ -13,7 +13,8 @@
  * - `sqlite_master` and `dbstat` become views over PostgreSQL's catalog;
  * - an `INSERT` into a table with an `id` column gets `RETURNING id`, for lastInsertRowid;
  * - camelCase aliases are quoted (PostgreSQL folds unquoted names to lower case);
- * - `LIMIT ?` takes -1 as no limit; meta's conflict target is (cluster_id, key).
+ * - `LIMIT ?` takes -1 as no limit; meta's conflict target is (cluster_id, key);
+ * - `substr(x, -n)` (two arguments: a suffix) becomes `right(x, n)`, `instr` becomes `strpos`.
  */
 
 /** A translated statement. */
@@ -176,6 +177,35 @@ function rewriteTypeofBlob(sql: string): string {
   }
 }
 
+/** Calls of `name(` with their top-level arguments, rewritten by `fn` (balanced parentheses). */
+function rewriteCalls(sql: string, name: string, fn: (args: string[]) => string): string {
+  let out = '';
+  let i = 0;
+  const re = new RegExp(`\\b${name}\\(`, 'i');
+  for (;;) {
+    const at = sql.slice(i).search(re);
+    if (at < 0) return out + sql.slice(i);
+    const open = i + at + name.length + 1;
+    const args: string[] = [];
+    let depth = 1;
+    let j = open;
+    let from = open;
+    while (j < sql.length && depth > 0) {
+      const ch = sql[j];
+      if (ch === '(') depth++;
+      else if (ch === ')') depth--;
+      else if (ch === ',' && depth === 1) {
+        args.push(sql.slice(from, j));
+        from = j + 1;
+      }
+      j++;
+    }
+    args.push(sql.slice(from, j - 1));
+    out += sql.slice(i, i + at) + fn(args);
+    i = j;
+  }
+}
+
 /** Translates one statement of the store's SQL to PostgreSQL (throws on an SQLite-only construct). */
 export function translateToPostgres(sqlite: string): PgStatementText {
   const parts = spans(sqlite);
@@ -185,7 +215,10 @@ export function translateToPostgres(sqlite: string): PgStatementText {
       if (re.test(p.text)) throw new Error(`SQL not portable to PostgreSQL (${what}): ${sqlite.slice(0, 200)}`);
     }
   }
-  const code = rewriteTypeofBlob(parts.map((p) => (p.code ? rewriteCode(p.text) : p.text)).join(''));
+  let code = rewriteTypeofBlob(parts.map((p) => (p.code ? rewriteCode(p.text) : p.text)).join(''));
+  // SQLite's substr(x, -n) is the last n characters; instr(x, y) is strpos(x, y)
+  code = rewriteCalls(code, 'substr', (a) => (a.length === 2 ? `right(${a[0]}, -(${a[1]})::int)` : `substr(${a.join(',')})`));
+  code = rewriteCalls(code, 'instr', (a) => `strpos(${a.join(',')})`);
   // placeholders last: the rewrites above may add or move `?`
   let n = 0;
   const names: string[] = [];
