@@ -47,6 +47,12 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
          http_status, message, details, path, bytes, request, rows_returned, total_size, fanout_calls, slice, redactions)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    // a copy keeping the source's poll id (PollRecord.id)
+    insertPollWithId: sqlite.prepare(
+      `INSERT INTO poll (cluster_id, operation, target, round, attempt, scheduled_at, started_at, ended_at, ok, outcome, kind,
+         http_status, message, details, path, bytes, request, rows_returned, total_size, fanout_calls, slice, redactions, id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
     setExtra: sqlite.prepare('UPDATE poll SET extra = ? WHERE id = ?'),
     insertRaw: sqlite.prepare(`INSERT INTO poll_raw (poll_id, encoding, body) VALUES (?, 'gzip', ?)`),
     generation: sqlite.prepare(`SELECT value FROM meta WHERE key = 'prune_generation'`).pluck(),
@@ -88,8 +94,9 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
     // exact values of INTEGER columns beyond int64 (a uint64 totalSize of a ListKafkaConnections
     // poll, the only kind with coverage), kept in the poll's extra JSON
     const big: BigValues = {};
+    const insert = r.id === undefined ? q.insertPoll : q.insertPollWithId;
     const pollId = Number(
-      q.insertPoll.run(
+      insert.run(
         cid,
         r.operation,
         r.target,
@@ -112,6 +119,7 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
         cov?.fanoutCalls ?? null,
         cov?.slice ?? null,
         r.redactions === undefined || r.redactions <= 0 ? null : r.redactions,
+        ...(r.id === undefined ? [] : [r.id]),
       ).lastInsertRowid,
     );
     if (o.raw !== undefined && (!o.ok || db.keepRawAnswers)) q.insertRaw.run(pollId, gzipSync(o.raw));
