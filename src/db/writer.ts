@@ -171,7 +171,8 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
       }
       try {
         const id = write(record);
-        if (checkpointDue) {
+        // not inside a caller's transaction (db copy writes a batch of polls in one): SQLite refuses a checkpoint there
+        if (checkpointDue && !sqlite.inTransaction) {
           checkpointDue = false;
           sqlite.pragma('wal_checkpoint(PASSIVE)');
         }
