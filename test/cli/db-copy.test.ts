@@ -225,6 +225,10 @@ describe('db copy', () => {
     const batch = await runFlightrec(['db', 'copy', '--from', source, '--to', tmp.path('b.db'), '--batch', '0']);
     expect(batch.code).toBe(2);
     expect(batch.err).toContain('--batch: must be a whole number from 1 to 10000');
+    const csv = await runFlightrec(['-o', 'csv', 'db', 'copy', '--from', source, '--to', tmp.path('c.db')]);
+    expect(csv.code).toBe(2);
+    expect(csv.err).toBe('flightrec: invalid --output "csv": expected text or json\n');
+    expect(existsSync(tmp.path('b.db')) || existsSync(tmp.path('c.db'))).toBe(false);
   });
 
   it('never prints a password of a URL, nor a control character', () => {

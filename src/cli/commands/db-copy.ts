@@ -84,6 +84,9 @@ export function registerDbCopy(db: Command, io: CliIo, done: (code: number) => v
 
 /** Runs `db copy`; returns the exit code. */
 export async function runDbCopy(opts: CopyOpts, g: { output?: string }, io: CliIo): Promise<number> {
+  if (g.output !== undefined && g.output !== 'text' && g.output !== 'json') {
+    throw new UsageError(`invalid --output ${JSON.stringify(sanitizeForTerminal(g.output))}: expected text or json`);
+  }
   const batch = opts.batch === undefined ? 64 : Number(opts.batch);
   if (!/^[0-9]+$/.test(opts.batch ?? '64') || !Number.isSafeInteger(batch) || batch < 1 || batch > 10_000) {
     throw new UsageError(
