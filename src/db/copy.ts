@@ -17,6 +17,8 @@ import { createHistoryWriter, type FlightrecWriter } from './writer.ts';
 export interface CopyOptions {
   /** polls per write transaction (default 64) */
   readonly batchPolls?: number;
+  /** fewer polls in a transaction when their answers add up to this many bytes (default 16 MiB): bounded memory */
+  readonly batchBytes?: number;
 }
 
 /** A copy that refuses to go on (the target holds another recording): nothing was written. */
@@ -132,6 +134,7 @@ export function startHistoryCopy(from: FlightrecDb, to: FlightrecDb, opts: CopyO
   // the writer stores a successful answer's raw body only when keeping them; the copy passes one exactly when the source kept it
   if (!to.keepRawAnswers) throw new Error('startHistoryCopy: open the target with keepRawAnswers');
   const batchPolls = Math.max(1, Math.floor(opts.batchPolls ?? 64));
+  const batchBytes = opts.batchBytes ?? 16 * 2 ** 20;
   const source: RecordedPolls = recordedPolls(from);
   const plan = from.sqlite
     .transaction(() => {
@@ -185,7 +188,7 @@ export function startHistoryCopy(from: FlightrecDb, to: FlightrecDb, opts: CopyO
   const step = (): number => {
     for (;;) {
       if (cursor >= plan.newest) return 0;
-      const page = source.page(cursor, plan.newest, batchPolls);
+      const page = source.page(cursor, plan.newest, batchPolls, batchBytes);
       if (page.length === 0) {
         cursor = plan.newest;
         return 0;

@@ -16,8 +16,11 @@ export interface RecordedPoll {
 
 /** Pages of recorded polls, in id order. */
 export interface RecordedPolls {
-  /** Up to `limit` polls with `after < id <= upTo`, in id order, read in one read transaction. */
-  page(after: bigint, upTo: bigint, limit: number): RecordedPoll[];
+  /**
+   * Up to `limit` polls with `after < id <= upTo`, in id order, read in one read transaction; it
+   * ends early, after at least one poll, once their answers add up to `maxBytes` (bounded memory).
+   */
+  page(after: bigint, upTo: bigint, limit: number, maxBytes?: number): RecordedPoll[];
 }
 
 type ColumnRow = [
@@ -30,6 +33,7 @@ type ColumnRow = [
   fanoutCalls: bigint | null,
   slice: string | null,
   redactions: bigint | null,
+  bytes: bigint,
 ];
 
 /** Reads the polls of an open database as records. */
@@ -37,7 +41,8 @@ export function recordedPolls(db: FlightrecDb): RecordedPolls {
   const reader = createHistoryReader(db);
   const columns = db.sqlite
     .prepare<[bigint, bigint, number], ColumnRow>(
-      `SELECT p.id, c.name, p.round, p.attempt, p.http_status, p.rows_returned, p.fanout_calls, p.slice, p.redactions
+      `SELECT p.id, c.name, p.round, p.attempt, p.http_status, p.rows_returned, p.fanout_calls, p.slice, p.redactions,
+         p.bytes
        FROM poll p JOIN cluster c ON c.id = p.cluster_id WHERE p.id > ? AND p.id <= ? ORDER BY p.id LIMIT ?`,
     )
     .raw()
@@ -95,6 +100,18 @@ export function recordedPolls(db: FlightrecDb): RecordedPolls {
   };
 
   return {
-    page: (after, upTo, limit) => db.sqlite.transaction(() => columns.all(after, upTo, limit).map(recordOf)).deferred(),
+    page: (after, upTo, limit, maxBytes = Infinity) =>
+      db.sqlite
+        .transaction(() => {
+          const out: RecordedPoll[] = [];
+          let size = 0;
+          for (const c of columns.all(after, upTo, limit)) {
+            if (out.length > 0 && size >= maxBytes) break;
+            out.push(recordOf(c));
+            size += Number(c[9]);
+          }
+          return out;
+        })
+        .deferred(),
   };
 }

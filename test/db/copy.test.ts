@@ -239,10 +239,11 @@ function copyInto(
   target: string,
   batchPolls: number,
   stopAfter = Infinity,
+  batchBytes?: number,
 ): ReturnType<typeof startHistoryCopy> {
   const from = openDatabase(source, { readonly: true });
   const to = openDatabase(target, { keepRawAnswers: true });
-  const copy = startHistoryCopy(from, to, { batchPolls });
+  const copy = startHistoryCopy(from, to, { batchPolls, ...(batchBytes === undefined ? {} : { batchBytes }) });
   try {
     let steps = 0;
     while (steps < stopAfter && copy.step() > 0) steps++;
@@ -320,6 +321,16 @@ describe('db copy engine', () => {
       expect(rollupsOf(db)).toEqual(expected.rollups);
       expect(readMaintenanceLog(db.sqlite, 1000)).toEqual(expected.log);
     });
+  });
+
+  it('holds fewer polls in a batch when their answers are large (bounded memory)', () => {
+    const target = tempDbPath('small-batches.db');
+    // a budget of 1 byte: one poll per batch (every poll here has a size: an answer or a raw body)
+    const first = copyInto(source, target, 64, 5, 1);
+    expect(first.copied).toBe(5);
+    const rest = copyInto(source, target, 64, Infinity, 1);
+    expect(rest.skipped + rest.copied).toBe(expected.polls.length);
+    readDb(target, (db) => expect(exportOf(db)).toBe(expected.export));
   });
 
   it('refuses a target holding another recording of a cluster, and writes nothing', () => {
