@@ -9,7 +9,7 @@
 import { PollWriteError } from './errors.ts';
 import { readMaintenanceLog, recordMaintenance, type MaintenanceEntry } from './maintenance-log.ts';
 import type { FlightrecDb } from './open.ts';
-import { recordedPolls, type RecordedPolls } from './recorded-polls.ts';
+import { recordedPolls, type RecordedPoll, type RecordedPolls } from './recorded-polls.ts';
 import { createRollupStore, EVENTS_PROGRESS, type RollupStore } from './rollup-store.ts';
 import { createHistoryWriter, type FlightrecWriter } from './writer.ts';
 
@@ -128,7 +128,10 @@ function resumeOf(from: FlightrecDb, to: FlightrecDb, cluster: string, upTo: big
   return { held: n, upTo: last.id };
 }
 
-/** Starts a copy from `from` (open, read-only is enough) into `to` (open for writing, with keepRawAnswers). */
+/**
+ * Starts a copy from `from` (open, read-only is enough) into `to` (open for writing, with keepRawAnswers).
+ * Throws CopyConflictError before writing anything when the target holds another recording; the caller closes both then.
+ */
 export function startHistoryCopy(from: FlightrecDb, to: FlightrecDb, opts: CopyOptions = {}): HistoryCopy {
   if (to.readonly) throw new PollWriteError('-', '-', `database ${to.path} is open read-only`);
   // the writer stores a successful answer's raw body only when keeping them; the copy passes one exactly when the source kept it
@@ -171,39 +174,37 @@ export function startHistoryCopy(from: FlightrecDb, to: FlightrecDb, opts: CopyO
   let idsKept = 0;
   let failed = false;
 
-  const writeBatch = to.sqlite.transaction((page: ReturnType<RecordedPolls['page']>): number => {
-    let n = 0;
-    for (const p of page) {
-      if (p.id <= (plan.resume.get(p.record.cluster)?.upTo ?? 0n)) continue;
+  const writeBatch = to.sqlite.transaction((polls: readonly RecordedPoll[]): void => {
+    for (const p of polls) {
       // a poll keeps its id unless the target already uses one as high (another recording there)
       const keep = p.id > targetMax;
       const id = writer.writePoll(keep ? { ...p.record, id: p.id } : p.record);
       if (id === p.id && keep) idsKept++;
       if (id > targetMax) targetMax = id;
-      n++;
     }
-    return n;
   });
+  /** Not yet in the target: past the point its cluster's polls reach there. */
+  const missing = (p: RecordedPoll): boolean => p.id > (plan.resume.get(p.record.cluster)?.upTo ?? 0n);
 
   const step = (): number => {
-    for (;;) {
-      if (cursor >= plan.newest) return 0;
+    while (cursor < plan.newest) {
       const page = source.page(cursor, plan.newest, batchPolls, batchBytes);
-      if (page.length === 0) {
-        cursor = plan.newest;
-        return 0;
-      }
-      let n: number;
-      try {
-        n = writeBatch.immediate(page);
-      } catch (err) {
-        failed = true;
-        throw err;
+      if (page.length === 0) break;
+      const todo = page.filter(missing);
+      if (todo.length > 0) {
+        try {
+          writeBatch.immediate(todo);
+        } catch (err) {
+          failed = true;
+          throw err;
+        }
       }
       cursor = page.at(-1)!.id;
-      copied += n;
-      if (n > 0) return n;
+      copied += todo.length;
+      if (todo.length > 0) return todo.length;
     }
+    cursor = plan.newest;
+    return 0;
   };
 
   const finish = (): CopyExtras => {

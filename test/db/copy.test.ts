@@ -243,7 +243,14 @@ function copyInto(
 ): ReturnType<typeof startHistoryCopy> {
   const from = openDatabase(source, { readonly: true });
   const to = openDatabase(target, { keepRawAnswers: true });
-  const copy = startHistoryCopy(from, to, { batchPolls, ...(batchBytes === undefined ? {} : { batchBytes }) });
+  let copy: ReturnType<typeof startHistoryCopy>;
+  try {
+    copy = startHistoryCopy(from, to, { batchPolls, ...(batchBytes === undefined ? {} : { batchBytes }) });
+  } catch (err) {
+    to.close();
+    from.close();
+    throw err;
+  }
   try {
     let steps = 0;
     while (steps < stopAfter && copy.step() > 0) steps++;
