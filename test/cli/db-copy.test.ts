@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shownTarget } from '../../src/cli/commands/db-copy.ts';
+import { sameDatabase, shownTarget } from '../../src/cli/commands/db-copy.ts';
 import type { CliIo } from '../../src/cli/context.ts';
 import { main } from '../../src/cli/main.ts';
 import { recordScenario, runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
@@ -229,6 +229,15 @@ describe('db copy', () => {
     expect(csv.code).toBe(2);
     expect(csv.err).toBe('flightrec: invalid --output "csv": expected text or json\n');
     expect(existsSync(tmp.path('b.db')) || existsSync(tmp.path('c.db'))).toBe(false);
+  });
+
+  it('tells the same PostgreSQL database under two spellings from two databases', () => {
+    expect(
+      sameDatabase('postgres://a:pw@DB.example/history', 'postgresql://b@db.example:5432/history?sslmode=require'),
+    ).toBe(true);
+    expect(sameDatabase('postgres://db.example/history', 'postgres://db.example/history2')).toBe(false);
+    expect(sameDatabase('postgres://db.example/history', 'postgres://db.example:5433/history')).toBe(false);
+    expect(sameDatabase('postgres://db.example/history', tmp.path('history'))).toBe(false);
   });
 
   it('never prints a password of a URL, nor a control character', () => {
