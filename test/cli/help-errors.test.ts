@@ -67,6 +67,7 @@ const EXPECTED: Record<string, { db: boolean; cluster: boolean; output?: readonl
   'db vacuum': { db: true, cluster: false, output: ['text', 'json'] },
   'db check': { db: true, cluster: false, output: ['table', 'json'] },
   'db log': { db: true, cluster: false, output: ['text', 'json'] },
+  'db copy': { db: false, cluster: false, output: ['text', 'json'] },
   check: { db: false, cluster: true, output: ['text', 'json'] },
   info: { db: true, cluster: false, output: ['text', 'json'] },
 };

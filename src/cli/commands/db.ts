@@ -18,6 +18,7 @@ import {
 } from '../../db/index.ts';
 import { RuntimeError, type CliIo } from '../context.ts';
 import { registerDbCheck } from './db-check.ts';
+import { registerDbCopy } from './db-copy.ts';
 import { formatGrowth, growthJson, statsGrowth, statsRetention, type StatsRetentionOpts } from './db-stats-growth.ts';
 import { readGrowthInputs } from '../../db/growth-inputs.ts';
 import { formatHeldRanges, heldRangesJson, registerDbLog } from './db-log.ts';
@@ -76,7 +77,7 @@ export function formatStats(s: StoreStats, path: string): string {
 
 /** Registers `db stats`, `db prune` and `db vacuum`. */
 export function registerDb(program: Command, io: CliIo, done: (code: number) => void): void {
-  const db = program.command('db').description('history database maintenance: stats, prune, vacuum');
+  const db = program.command('db').description('history database maintenance: stats, prune, vacuum, check, log, copy');
   const pathOf = (cmd: Command): { path: string; g: GlobalOpts } => {
     const g = cmd.optsWithGlobals<GlobalOpts>();
     return { path: resolve(io.cwd, g.db), g };
@@ -158,4 +159,5 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
 
   registerDbCheck(db, io, done);
   registerDbLog(db, io, done, pathOf);
+  registerDbCopy(db, io, done);
 }
