@@ -55,7 +55,9 @@ afterAll(async () => {
 
 /** Whether a TLS handshake with the options of `query` succeeds: 'ok' or the error code. */
 function handshake(query: string): Promise<string> {
-  const ssl = pgPoolConfig(parseDbTarget(`postgres://u@127.0.0.1:${port}/d?${query}`, { env: {} }), {}).ssl;
+  const target = parseDbTarget(`postgres://u@127.0.0.1:${port}/d?${query}`, { env: {} });
+  if (target.kind !== 'postgres') throw new Error('not a postgres target');
+  const ssl = pgPoolConfig(target).ssl;
   if (typeof ssl !== 'object') return Promise.resolve('no TLS');
   const opts: ConnectionOptions = { ...ssl, host: '127.0.0.1', port };
   return new Promise((resolve) => {

@@ -73,7 +73,7 @@ export function registerDbLog(
   db: Command,
   io: CliIo,
   done: (code: number) => void,
-  pathOf: (cmd: Command) => { path: string; g: GlobalOpts },
+  pathOf: (cmd: Command) => { path: string; shown: string; g: GlobalOpts },
 ): void {
   db.command('log')
     .description(
@@ -82,7 +82,7 @@ export function registerDbLog(
     .option('--limit <n>', 'the newest N entries (default 100)')
     .addHelpText('after', globalOptionsHelp({ db: 'the history database to inspect', output: ['text', 'json'] }))
     .action((opts: { limit?: string }, cmd: Command) => {
-      const { path, g } = pathOf(cmd);
+      const { path, shown, g } = pathOf(cmd);
       const limit = opts.limit === undefined ? 100 : Number(opts.limit);
       if (!Number.isSafeInteger(limit) || limit < 1 || !/^[0-9]+$/.test(opts.limit ?? '100')) {
         throw new UsageError(
@@ -94,7 +94,7 @@ export function registerDbLog(
         cwd: io.cwd,
       });
       if (g.output === 'json')
-        io.stdout.write(`${JSON.stringify({ database: path, entries: entries.map(maintenanceJson) }, null, 2)}\n`);
+        io.stdout.write(`${JSON.stringify({ database: shown, entries: entries.map(maintenanceJson) }, null, 2)}\n`);
       else io.stdout.write(formatMaintenanceLog(entries));
       done(0);
     });

@@ -24,6 +24,8 @@ import { formatHeldRanges, heldRangesJson, registerDbLog } from './db-log.ts';
 import { runPrune, type PruneOpts } from './db-prune.ts';
 import { globalOptionsHelp } from './help.ts';
 import { missingDatabaseMessage } from './missing-db.ts';
+import { dbOpenTarget, dbShown } from '../db-target.ts';
+import { isDbUrl } from '../../db/pg/target.ts';
 
 interface GlobalOpts {
   db: string;
@@ -46,7 +48,7 @@ export function withMaintenance<T>(
   fn: (maintenance: HistoryMaintenance, db: FlightrecDb) => T,
   typed?: { given: string; cwd: string },
 ): T {
-  if (!existsSync(path))
+  if (!isDbUrl(path) && !existsSync(path))
     throw new RuntimeError(missingDatabaseMessage(path, typed?.given ?? path, typed?.cwd ?? dirname(path)));
   const db = openDatabase(path, { readonly: !write });
   try {
@@ -77,9 +79,10 @@ export function formatStats(s: StoreStats, path: string): string {
 /** Registers `db stats`, `db prune` and `db vacuum`. */
 export function registerDb(program: Command, io: CliIo, done: (code: number) => void): void {
   const db = program.command('db').description('history database maintenance: stats, prune, vacuum');
-  const pathOf = (cmd: Command): { path: string; g: GlobalOpts } => {
+  // the database as opened (path) and as printed (shown: a URL without its password)
+  const pathOf = (cmd: Command): { path: string; shown: string; g: GlobalOpts } => {
     const g = cmd.optsWithGlobals<GlobalOpts>();
-    return { path: resolve(io.cwd, g.db), g };
+    return { path: dbOpenTarget(g.db, io.cwd), shown: dbShown(g.db, io.cwd), g };
   };
 
   const help = (write: string): string => globalOptionsHelp({ db: write, output: ['text', 'json'] });
@@ -99,7 +102,7 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
       }),
     )
     .action((opts: StatsRetentionOpts, cmd: Command) => {
-      const { path, g } = pathOf(cmd);
+      const { path, shown, g } = pathOf(cmd);
       const retention = statsRetention(opts, g.config === undefined ? undefined : resolve(io.cwd, g.config));
       const [stats, held] = withMaintenance(
         path,
@@ -114,9 +117,9 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
       );
       if (g.output === 'json') {
         io.stdout.write(
-          `${JSON.stringify({ database: path, ...stats, resolutions: heldRangesJson(held), ...growthJson(growth) }, null, 2)}\n`,
+          `${JSON.stringify({ database: shown, ...stats, resolutions: heldRangesJson(held), ...growthJson(growth) }, null, 2)}\n`,
         );
-      } else io.stdout.write(formatStats(stats, path) + formatHeldRanges(held) + formatGrowth(growth));
+      } else io.stdout.write(formatStats(stats, shown) + formatHeldRanges(held) + formatGrowth(growth));
       done(0);
     });
 
@@ -139,7 +142,7 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     .description('rebuild the database file to give free pages back to the file system')
     .addHelpText('after', help('the history database to rebuild'))
     .action((_opts: unknown, cmd: Command) => {
-      const { path, g } = pathOf(cmd);
+      const { path, shown, g } = pathOf(cmd);
       const [before, after] = withMaintenance(
         path,
         true,
@@ -151,8 +154,8 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
         { given: g.db, cwd: io.cwd },
       );
       if (g.output === 'json')
-        io.stdout.write(`${JSON.stringify({ database: path, bytesBefore: before, bytesAfter: after })}\n`);
-      else io.stdout.write(`vacuumed ${path}: ${formatBytes(before)} -> ${formatBytes(after)}\n`);
+        io.stdout.write(`${JSON.stringify({ database: shown, bytesBefore: before, bytesAfter: after })}\n`);
+      else io.stdout.write(`vacuumed ${shown}: ${formatBytes(before)} -> ${formatBytes(after)}\n`);
       done(0);
     });
 

@@ -2,7 +2,6 @@
  * Opening the history for a report command: read-only, the file checked first (a missing file
  * is named with what was typed), the cluster resolved (the only one, or `--cluster`).
  */
-import { resolve } from 'node:path';
 import {
   createHistoryReader,
   DatabaseOpenError,
@@ -12,6 +11,7 @@ import {
   type HistoryReader,
 } from '../../db/index.ts';
 import type { CliIo } from '../context.ts';
+import { dbOpenTarget, dbShown } from '../db-target.ts';
 import { RuntimeError, UsageError } from '../errors.ts';
 import { requireDatabase } from './missing-db.ts';
 
@@ -42,17 +42,18 @@ export function withHistory<T>(
   io: CliIo,
   fn: (reader: HistoryReader, cluster: string | undefined) => T,
 ): T {
-  const path = resolve(io.cwd, g.db);
+  const path = dbOpenTarget(g.db, io.cwd);
+  const shown = dbShown(g.db, io.cwd);
   const db = openHistoryReadOnly(path, { given: g.db, cwd: io.cwd });
   try {
     const reader = createHistoryReader(db);
     const clusters = reader.clusters();
     let cluster = g.cluster;
     if (cluster !== undefined && clusters.length > 0 && !clusters.includes(cluster)) {
-      throw new UsageError(`no cluster ${JSON.stringify(cluster)} in ${path}; recorded: ${clusters.join(', ')}`);
+      throw new UsageError(`no cluster ${JSON.stringify(cluster)} in ${shown}; recorded: ${clusters.join(', ')}`);
     }
     if (cluster === undefined && clusters.length > 1) {
-      throw new UsageError(`${path} holds several clusters (${clusters.join(', ')}): choose one with --cluster`);
+      throw new UsageError(`${shown} holds several clusters (${clusters.join(', ')}): choose one with --cluster`);
     }
     cluster ??= clusters[0];
     return fn(reader, cluster);

@@ -1,0 +1,62 @@
+/**
+ * The `--db` value in the command line: what the store opens (a file resolved against the
+ * working directory, a URL as given) and what is printed (the file, or the URL without its
+ * password). Every message, log line and `info` field naming the database uses `dbShown`.
+ */
+import { resolve } from 'node:path';
+import type { Reporter } from '../collector/output.ts';
+import { displayDbTarget, isDbUrl, parseDbTargetText, redactDbTexts } from '../db/pg/target.ts';
+
+/** The global options naming the database. */
+export interface DbGlobals {
+  readonly db: string;
+  /** --db-password-file / FLIGHTREC_DB_PASSWORD_FILE */
+  readonly dbPasswordFile?: string;
+}
+
+/** What the store opens: a file path resolved against `cwd`, or the URL as given. */
+export function dbOpenTarget(given: string, cwd: string): string {
+  return isDbUrl(given) ? given : resolve(cwd, given);
+}
+
+/** What is printed: the resolved file path, or the URL without its password (never a mask of it). */
+export function dbShown(given: string, cwd: string): string {
+  if (!isDbUrl(given)) return resolve(cwd, given);
+  try {
+    return displayDbTarget(parseDbTargetText(given));
+  } catch {
+    return redactDbTexts(given, [given]);
+  }
+}
+
+/**
+ * Every argument or variable that may hold a database URL: `--db URL`, `--from URL`, `--to=URL`,
+ * and FLIGHTREC_DB of each environment (commander reads process.env, the commands io.env).
+ */
+export function dbTextsOf(argv: readonly string[], ...envs: Readonly<Record<string, string | undefined>>[]): string[] {
+  const texts = argv.map((a) => a.replace(/^--?[a-z-]+=/i, '')).filter(isDbUrl);
+  for (const env of envs) {
+    const fromEnv = env.FLIGHTREC_DB;
+    if (fromEnv !== undefined && isDbUrl(fromEnv) && !texts.includes(fromEnv)) texts.push(fromEnv);
+  }
+  return texts;
+}
+
+/** `text` without the password of any database URL of the command line (the last guard before stderr). */
+export function redactCommandLine(
+  text: string,
+  argv: readonly string[],
+  ...envs: Readonly<Record<string, string | undefined>>[]
+): string {
+  return redactDbTexts(text, dbTextsOf(argv, ...envs));
+}
+
+/** `reporter` whose lines (start-up, warnings, errors: text or JSON) never hold the password of `texts`' URLs. */
+export function redactingReporter(reporter: Reporter, texts: readonly string[]): Reporter {
+  return {
+    round: (r) => reporter.round(r),
+    line: (text) => reporter.line(redactDbTexts(text, texts)),
+    status: (stats) => reporter.status(stats),
+    done: () => reporter.done(),
+  };
+}
