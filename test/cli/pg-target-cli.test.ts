@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { dbOpenTarget, dbShown, dbTextsOf, redactingReporter } from '../../src/cli/db-target.ts';
 import { main } from '../../src/cli/main.ts';
 import type { Reporter } from '../../src/collector/output.ts';
+import { exportPath } from '../../src/tui/data/export.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 
 const SECRET = 's3cretpw';
@@ -130,5 +131,17 @@ describe('the --db helpers of the command line', () => {
     const reporter = redactingReporter(inner, [URL_WITH_SECRET]);
     reporter.line(`error: cannot write to ${URL_WITH_SECRET}: password ${SECRET} refused`);
     expect(lines).toEqual(['error: cannot write to postgres://u@127.0.0.1:1/x: password [redacted] refused']);
+  });
+
+  it('save the TUI exports of a server database in the working directory, named after the database', () => {
+    expect(exportPath(`postgres://u:${SECRET}@h/hist`, { kind: 'overview' }, undefined, 'csv')).toBe(
+      'hist-overview-empty.csv',
+    );
+    expect(exportPath(`postgres://u:${SECRET}@h`, { kind: 'overview' }, undefined, 'json')).toBe(
+      'flightrec-overview-empty.json',
+    );
+    expect(exportPath(join(dir, 'rec.db'), { kind: 'overview' }, undefined, 'csv')).toBe(
+      join(dir, 'rec-overview-empty.csv'),
+    );
   });
 });
