@@ -30,6 +30,34 @@ export function dbShown(given: string, cwd: string): string {
 }
 
 /**
+ * The open options naming the password file of a server `--db`: --db-password-file (or
+ * FLIGHTREC_DB_PASSWORD_FILE), else `configured` (the config's database.passwordFile), resolved
+ * against `cwd`. Spread into openDatabase's options; nothing for an SQLite file.
+ */
+export function dbOpenOptions(g: DbGlobals, cwd: string, configured?: string): { passwordFile?: string } {
+  const file = g.dbPasswordFile ?? configured;
+  return file === undefined || file === '' || !isDbUrl(g.db) ? {} : { passwordFile: resolve(cwd, file) };
+}
+
+/** The `--db` value as typed, where, and its password file: what opening and naming it need. */
+export interface TypedDb {
+  readonly given: string;
+  readonly cwd: string;
+  /** --db-password-file / FLIGHTREC_DB_PASSWORD_FILE as given */
+  readonly passwordFile?: string;
+}
+
+/** The TypedDb of the global options. */
+export function typedDb(g: DbGlobals, cwd: string): TypedDb {
+  return { given: g.db, cwd, ...(g.dbPasswordFile === undefined ? {} : { passwordFile: g.dbPasswordFile }) };
+}
+
+/** The open options of a TypedDb (none when unknown). */
+export function openOptionsOf(typed: TypedDb | undefined): { passwordFile?: string } {
+  return typed === undefined ? {} : dbOpenOptions({ db: typed.given, dbPasswordFile: typed.passwordFile }, typed.cwd);
+}
+
+/**
  * Every argument or variable that may hold a database URL: `--db URL`, `--from URL`, `--to=URL`,
  * and FLIGHTREC_DB of each environment (commander reads process.env, the commands io.env).
  */

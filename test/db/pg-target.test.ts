@@ -10,7 +10,9 @@ import {
   parseDbTarget,
   parseDbTargetText,
   pgPoolConfig,
+  pgPoolConfigData,
   redactDbTexts,
+  revivePoolConfig,
   redactSecrets,
   type DbTarget,
   type PostgresTarget,
@@ -251,6 +253,17 @@ describe('pgPoolConfig: sslmode as libpq means it', () => {
       cert: 'CERT',
       key: 'KEY',
     });
+  });
+
+  it('crosses to a worker thread as plain data (structured clone) and revives the same options', () => {
+    const t = pg(`postgres://u:pw@db.example/d?sslmode=verify-ca&sslrootcert=${ca}`);
+    expect(() => structuredClone(pgPoolConfig(t))).toThrow(/could not be cloned/);
+    const data = structuredClone(pgPoolConfigData(t));
+    expect(data.ssl).toMatchObject({ skipHostNameCheck: true, rejectUnauthorized: true });
+    const revived = revivePoolConfig(data);
+    expect(revived).toMatchObject({ host: 'db.example', password: 'pw', ssl: { rejectUnauthorized: true } });
+    expect(revived.ssl).toHaveProperty('checkServerIdentity');
+    expect(revived.ssl).not.toHaveProperty('skipHostNameCheck');
   });
 
   it('names an unreadable CA file', () => {

@@ -1,6 +1,7 @@
 /**
  * sslmode against a real TLS handshake on loopback: a server whose certificate (signed by a test
- * CA) names another host. verify-ca accepts it, verify-full refuses it, require accepts any.
+ * CA) names another host. verify-ca accepts it, verify-full refuses it, require accepts any. The
+ * options go the way the bridge worker gets them: plain data, cloned, revived.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDbTarget, pgPoolConfig } from '../../src/db/pg/target.ts';
+import { parseDbTarget, pgPoolConfigData, revivePoolConfig } from '../../src/db/pg/target.ts';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-pgtls-'));
@@ -57,7 +58,8 @@ afterAll(async () => {
 function handshake(query: string): Promise<string> {
   const target = parseDbTarget(`postgres://u@127.0.0.1:${port}/d?${query}`, { env: {} });
   if (target.kind !== 'postgres') throw new Error('not a postgres target');
-  const ssl = pgPoolConfig(target).ssl;
+  // as the bridge worker gets it: plain data through a structured clone, revived in the thread
+  const ssl = revivePoolConfig(structuredClone(pgPoolConfigData(target))).ssl;
   if (typeof ssl !== 'object') return Promise.resolve('no TLS');
   const opts: ConnectionOptions = { ...ssl, host: '127.0.0.1', port };
   return new Promise((resolve) => {

@@ -25,7 +25,7 @@ import {
 import { DEFAULT_START_NS, wallClockStart } from '../../sim/time.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { simStart } from '../sim-start.ts';
-import { dbOpenTarget, dbShown, redactingReporter } from '../db-target.ts';
+import { dbOpenOptions, dbOpenTarget, dbShown, redactingReporter } from '../db-target.ts';
 import { hostPort, type HealthServer } from '../../collector/health-server.ts';
 import { createJsonReporter, jsonLineOf } from '../../collector/json-log.ts';
 import { Observability } from '../../collector/metrics/observability.ts';
@@ -62,6 +62,7 @@ interface CollectOpts extends ConnectionOpts {
 
 interface GlobalOpts {
   db: string;
+  dbPasswordFile?: string;
   config?: string;
   cluster?: string;
 }
@@ -308,6 +309,8 @@ async function record(
   let current: FlightrecDb | undefined;
   try {
     writer = openRecordingStore(dbPath, {
+      // the password file of a server --db: the flag (or its variable), else the config's database.passwordFile
+      ...dbOpenOptions(g, io.cwd, config.databasePasswordFile),
       keepRawAnswers: config.keepRawAnswers,
       onOpen: (db) => {
         current = db;

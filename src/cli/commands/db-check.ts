@@ -10,7 +10,7 @@ import { checkStore, openDatabase, type Damage, type StoreCheck } from '../../db
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { globalOptionsHelp } from './help.ts';
 import { requireDatabase } from './missing-db.ts';
-import { dbOpenTarget, dbShown } from '../db-target.ts';
+import { dbOpenOptions, dbOpenTarget, dbShown } from '../db-target.ts';
 
 /** Where a damaged item is and what it covers, on one line. */
 function describeDamage(d: Damage): string {
@@ -70,14 +70,14 @@ export function registerDbCheck(db: Command, io: CliIo, done: (code: number) => 
     )
     .addHelpText('after', globalOptionsHelp({ db: 'the history database to verify', output: ['table', 'json'] }))
     .action((_opts: unknown, cmd: Command) => {
-      const g = cmd.optsWithGlobals<{ db: string; output?: string }>();
+      const g = cmd.optsWithGlobals<{ db: string; dbPasswordFile?: string; output?: string }>();
       if (g.output !== undefined && g.output !== 'table' && g.output !== 'json') {
         throw new UsageError(`invalid --output ${JSON.stringify(g.output)}: expected table or json`);
       }
       const path = dbOpenTarget(g.db, io.cwd);
       const shown = dbShown(g.db, io.cwd);
       requireDatabase(path, g.db, io.cwd);
-      const store = openDatabase(path, { readonly: true });
+      const store = openDatabase(path, { readonly: true, ...dbOpenOptions(g, io.cwd) });
       let result: StoreCheck;
       try {
         result = checkStore(store);

@@ -10,10 +10,12 @@ import { readMaintenanceLog, type HeldRange, type MaintenanceEntry } from '../..
 import { formatSpan } from '../../report/format-units.ts';
 import { UsageError, type CliIo } from '../context.ts';
 import { withMaintenance } from './db.ts';
+import { typedDb } from '../db-target.ts';
 import { globalOptionsHelp } from './help.ts';
 
 interface GlobalOpts {
   db: string;
+  dbPasswordFile?: string;
   output?: string;
 }
 
@@ -89,10 +91,12 @@ export function registerDbLog(
           `--limit: must be a whole number of at least 1, got ${JSON.stringify(sanitizeCell(opts.limit ?? ''))}`,
         );
       }
-      const entries = withMaintenance(path, false, (_m, handle) => readMaintenanceLog(handle.sqlite, limit), {
-        given: g.db,
-        cwd: io.cwd,
-      });
+      const entries = withMaintenance(
+        path,
+        false,
+        (_m, handle) => readMaintenanceLog(handle.sqlite, limit),
+        typedDb(g, io.cwd),
+      );
       if (g.output === 'json')
         io.stdout.write(`${JSON.stringify({ database: shown, entries: entries.map(maintenanceJson) }, null, 2)}\n`);
       else io.stdout.write(formatMaintenanceLog(entries));

@@ -24,18 +24,23 @@ import { formatHeldRanges, heldRangesJson, registerDbLog } from './db-log.ts';
 import { runPrune, type PruneOpts } from './db-prune.ts';
 import { globalOptionsHelp } from './help.ts';
 import { missingDatabaseMessage } from './missing-db.ts';
-import { dbOpenTarget, dbShown } from '../db-target.ts';
+import { dbOpenTarget, dbShown, openOptionsOf, typedDb, type TypedDb } from '../db-target.ts';
 import { isDbUrl } from '../../db/pg/target.ts';
 
 interface GlobalOpts {
   db: string;
+  dbPasswordFile?: string;
   output?: string;
   config?: string;
 }
 
 /** Opens (creating when needed) the database at `path` and returns its writer (the store's open errors: exit 1). */
-export function openHistoryWriter(path: string, opts: { keepRawAnswers?: boolean } = {}): FlightrecWriter {
-  return createHistoryWriter(openDatabase(path, { keepRawAnswers: opts.keepRawAnswers ?? false }));
+export function openHistoryWriter(
+  path: string,
+  opts: { keepRawAnswers?: boolean; passwordFile?: string } = {},
+): FlightrecWriter {
+  const { keepRawAnswers = false, ...open } = opts;
+  return createHistoryWriter(openDatabase(path, { keepRawAnswers, ...open }));
 }
 
 /**
@@ -46,11 +51,11 @@ export function withMaintenance<T>(
   path: string,
   write: boolean,
   fn: (maintenance: HistoryMaintenance, db: FlightrecDb) => T,
-  typed?: { given: string; cwd: string },
+  typed?: TypedDb,
 ): T {
   if (!isDbUrl(path) && !existsSync(path))
     throw new RuntimeError(missingDatabaseMessage(path, typed?.given ?? path, typed?.cwd ?? dirname(path)));
-  const db = openDatabase(path, { readonly: !write });
+  const db = openDatabase(path, { readonly: !write, ...openOptionsOf(typed) });
   try {
     return fn(openHistoryMaintenance(db), db);
   } finally {
@@ -108,11 +113,11 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
         path,
         false,
         (m, handle) => [m.stats(), heldRanges(handle.sqlite)] as const,
-        { given: g.db, cwd: io.cwd },
+        typedDb(g, io.cwd),
       );
       // growth per day and the steady-state projection (#16): a block of its own
       const growth = statsGrowth(
-        withMaintenance(path, false, (_m, h) => readGrowthInputs(h.sqlite, stats.fileBytes)),
+        withMaintenance(path, false, (_m, h) => readGrowthInputs(h.sqlite, stats.fileBytes), typedDb(g, io.cwd)),
         retention,
       );
       if (g.output === 'json') {
@@ -135,7 +140,7 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     .addHelpText('after', help('the history database to prune'))
     .action(async (opts: PruneOpts, cmd: Command) => {
       const { path, g } = pathOf(cmd);
-      done(await runPrune(path, g, opts, io));
+      done(await runPrune(path, { ...g, typed: typedDb(g, io.cwd) }, opts, io));
     });
 
   db.command('vacuum')
@@ -151,7 +156,7 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
           m.vacuum();
           return [b, m.stats().fileBytes] as const;
         },
-        { given: g.db, cwd: io.cwd },
+        typedDb(g, io.cwd),
       );
       if (g.output === 'json')
         io.stdout.write(`${JSON.stringify({ database: shown, bytesBefore: before, bytesAfter: after })}\n`);

@@ -11,23 +11,24 @@ import {
   type HistoryReader,
 } from '../../db/index.ts';
 import type { CliIo } from '../context.ts';
-import { dbOpenTarget, dbShown } from '../db-target.ts';
+import { dbOpenTarget, dbShown, openOptionsOf, typedDb, type TypedDb } from '../db-target.ts';
 import { RuntimeError, UsageError } from '../errors.ts';
 import { requireDatabase } from './missing-db.ts';
 
 /** The global options a report command reads. */
 export interface HistoryGlobals {
   db: string;
+  dbPasswordFile?: string;
   cluster?: string;
   output?: string;
   color?: boolean;
 }
 
 /** Opens the history read-only (the store's own errors name the file and the cause: exit 1). */
-export function openHistoryReadOnly(path: string, typed?: { given: string; cwd: string }): FlightrecDb {
+export function openHistoryReadOnly(path: string, typed?: TypedDb): FlightrecDb {
   if (typed !== undefined) requireDatabase(path, typed.given, typed.cwd);
   try {
-    return openDatabase(path, { readonly: true });
+    return openDatabase(path, { readonly: true, ...openOptionsOf(typed) });
   } catch (err) {
     if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw err;
     throw new RuntimeError(`cannot open the history database: ${err instanceof Error ? err.message : String(err)}`, {
@@ -44,7 +45,7 @@ export function withHistory<T>(
 ): T {
   const path = dbOpenTarget(g.db, io.cwd);
   const shown = dbShown(g.db, io.cwd);
-  const db = openHistoryReadOnly(path, { given: g.db, cwd: io.cwd });
+  const db = openHistoryReadOnly(path, typedDb(g, io.cwd));
   try {
     const reader = createHistoryReader(db);
     const clusters = reader.clusters();

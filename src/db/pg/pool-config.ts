@@ -17,23 +17,42 @@ export interface PgPoolOptions {
   readonly max?: number;
 }
 
+/** TLS options that survive a structured clone (no function): `skipHostNameCheck` is verify-ca. */
+export type SslData =
+  false | (Omit<ConnectionOptions, 'checkServerIdentity'> & { readonly skipHostNameCheck: boolean });
+
+/** pgPoolConfig in a form that can be sent to a worker thread (workerData, postMessage); revive it there. */
+export type PgPoolConfigData = Omit<PoolConfig, 'ssl'> & { readonly ssl: SslData };
+
 /** The pg.Pool configuration of `target` (holds the password: never print it). */
 export function pgPoolConfig(target: PostgresTarget, opts: PgPoolOptions = {}): PoolConfig {
+  return revivePoolConfig(pgPoolConfigData(target, opts));
+}
+
+/** The pool configuration as plain data (structured-clone safe): what a worker thread is given. */
+export function pgPoolConfigData(target: PostgresTarget, opts: PgPoolOptions = {}): PgPoolConfigData {
   return {
     host: target.host,
     port: target.port,
     ...(target.database === undefined ? {} : { database: target.database }),
     ...(target.user === undefined ? {} : { user: target.user }),
     ...(target.password === undefined ? {} : { password: target.password.reveal() }),
-    ssl: sslOptions(target),
+    ssl: sslData(target),
     application_name: target.applicationName,
     connectionTimeoutMillis: target.connectTimeoutSeconds * 1000,
     ...(opts.max === undefined ? {} : { max: opts.max }),
   };
 }
 
-/** The TLS options of `target`, or false for a plain connection. */
-export function sslOptions(target: PostgresTarget): false | ConnectionOptions {
+/** The pg.Pool configuration of `data` (in the worker thread): verify-ca skips the host name check. */
+export function revivePoolConfig(data: PgPoolConfigData): PoolConfig {
+  const { ssl, ...rest } = data;
+  if (ssl === false) return { ...rest, ssl: false };
+  const { skipHostNameCheck, ...tls } = ssl;
+  return { ...rest, ssl: skipHostNameCheck ? { ...tls, checkServerIdentity: () => undefined } : tls };
+}
+
+function sslData(target: PostgresTarget): SslData {
   // libpq never uses TLS on a unix socket
   if (target.socket) return false;
   const mode = target.sslmode === 'require' && hasCaFile(target) ? 'verify-ca' : target.sslmode;
@@ -42,10 +61,10 @@ export function sslOptions(target: PostgresTarget): false | ConnectionOptions {
     target.sslcert === undefined || target.sslkey === undefined
       ? {}
       : { cert: readTlsFile(target.sslcert, 'sslcert'), key: readTlsFile(target.sslkey, 'sslkey') };
-  if (mode === 'require') return { rejectUnauthorized: false, ...client };
+  // require: encrypted, nothing checked (rejectUnauthorized false: neither the chain nor the name)
+  if (mode === 'require') return { rejectUnauthorized: false, skipHostNameCheck: false, ...client };
   const ca = hasCaFile(target) ? { ca: readTlsFile(target.sslrootcert!, 'sslrootcert') } : {};
-  if (mode === 'verify-ca') return { rejectUnauthorized: true, ...ca, ...client, checkServerIdentity: () => undefined };
-  return { rejectUnauthorized: true, ...ca, ...client };
+  return { rejectUnauthorized: true, skipHostNameCheck: mode === 'verify-ca', ...ca, ...client };
 }
 
 function hasCaFile(target: PostgresTarget): boolean {

@@ -18,7 +18,14 @@ import {
 export * from './target-types.ts';
 export { displayDbTarget } from './display.ts';
 export { redactSecrets, redactDbTexts } from './redact.ts';
-export { pgPoolConfig, type PgPoolOptions } from './pool-config.ts';
+export {
+  pgPoolConfig,
+  pgPoolConfigData,
+  revivePoolConfig,
+  type PgPoolConfigData,
+  type PgPoolOptions,
+  type SslData,
+} from './pool-config.ts';
 
 /** Options of parseDbTarget. */
 export interface ParseDbTargetOptions {
