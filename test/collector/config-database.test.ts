@@ -1,6 +1,8 @@
 /** The config file's `database:` section: a password file for a PostgreSQL --db, never the password. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/collector/config-error.ts';
+import { parseConfigFile } from '../../src/collector/config-file.ts';
 import { loadCollectorConfig } from '../../src/collector/config-load.ts';
 import { dbOpenOptions } from '../../src/cli/db-target.ts';
 
@@ -34,6 +36,13 @@ describe('database: in the config file', () => {
       /^database\.password: secrets are not written in the config; use passwordFile .* PGPASSWORD/,
     );
     expect(err.message).not.toContain('hunter2');
+  });
+
+  it('is documented in docs/operations.md with the other keys', () => {
+    const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    const start = doc.indexOf('```yaml', doc.indexOf('## `flightrec.yaml`, every key')) + '```yaml'.length;
+    const file = parseConfigFile(doc.slice(start, doc.indexOf('```', start)), 'operations.md');
+    expect(file.global.database).toEqual({ passwordFile: '/etc/flightrec/db-password' });
   });
 
   it('refuses unknown keys and an empty passwordFile', () => {
