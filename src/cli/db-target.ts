@@ -88,3 +88,13 @@ export function redactingReporter(reporter: Reporter, texts: readonly string[]):
     done: () => reporter.done(),
   };
 }
+
+/**
+ * The process title for `argv` when an argument holds a database password (undefined otherwise):
+ * the command line without it, so that `ps` (which shows /proc/PID/cmdline) does not show it to
+ * the other users of the host once the process has started.
+ */
+export function processTitleWithoutPasswords(argv: readonly string[]): string | undefined {
+  const shown = argv.map((a) => (isDbUrl(a.replace(/^--?[a-z-]+=/i, '')) ? redactDbTexts(a, [a]) : a));
+  return shown.some((s, i) => s !== argv[i]) ? ['flightrec', ...shown].join(' ') : undefined;
+}

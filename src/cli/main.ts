@@ -104,6 +104,9 @@ export function commanderExit(err: CommanderError): number {
 
 /** The process entry point used by bin/flightrec.js. */
 export async function run(argv: readonly string[]): Promise<void> {
+  const { processTitleWithoutPasswords } = await import('./db-target.ts');
+  const title = processTitleWithoutPasswords(argv);
+  if (title !== undefined) process.title = title;
   const controller = new AbortController();
   let signals = 0;
   let graceful = false;
