@@ -10,6 +10,7 @@ import {
   type FlightrecDb,
   type HistoryReader,
 } from '../../db/index.ts';
+import { DbTargetError } from '../../db/pg/target.ts';
 import type { CliIo } from '../context.ts';
 import { dbOpenTarget, dbShown, openOptionsOf, typedDb, type TypedDb } from '../db-target.ts';
 import { RuntimeError, UsageError } from '../errors.ts';
@@ -30,7 +31,9 @@ export function openHistoryReadOnly(path: string, typed?: TypedDb): FlightrecDb 
   try {
     return openDatabase(path, { readonly: true, ...openOptionsOf(typed) });
   } catch (err) {
-    if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw err;
+    // a bad --db URL or password file is a usage error (exit 2), said as it is
+    if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError || err instanceof DbTargetError)
+      throw err;
     throw new RuntimeError(`cannot open the history database: ${err instanceof Error ? err.message : String(err)}`, {
       cause: err,
     });
