@@ -104,8 +104,13 @@ describe('parseDbTarget: postgres URLs', () => {
     const a = pg('postgres:///flightrec?host=/var/run/postgresql');
     expect(a).toMatchObject({ host: '/var/run/postgresql', socket: true, database: 'flightrec' });
     expect(pgPoolConfig(a).ssl).toBe(false);
-    expect(displayDbTarget(a)).toBe('postgres://:5432/flightrec?host=/var/run/postgresql');
-    expect(pg('postgres://%2Ftmp%2Fsock/db')).toMatchObject({ host: '/tmp/sock', socket: true });
+    expect(displayDbTarget(a)).toBe('postgres:///flightrec?host=/var/run/postgresql&port=5432');
+    const b = pg('postgres://%2Ftmp%2Fsock/db?sslmode=disable');
+    expect(b).toMatchObject({ host: '/tmp/sock', socket: true });
+    expect(displayDbTarget(b)).toBe('postgres:///db?host=/tmp/sock&port=5432&sslmode=disable');
+    const c = pg('postgres:///db?sslmode=disable&host=/s&port=5433&user=fr');
+    expect(c).toMatchObject({ host: '/s', socket: true, port: 5433, user: 'fr' });
+    expect(displayDbTarget(c)).toBe('postgres:///db?host=/s&port=5433&user=fr&sslmode=disable');
   });
 
   it('decodes a percent-encoded user and database', () => {
@@ -123,6 +128,10 @@ describe('parseDbTarget: postgres URLs', () => {
     ['postgres://a,b/db', /several hosts/],
     ['postgres://h/a/b', /one path segment/],
     ['postgres://h:99999/db', /not a valid PostgreSQL URL/],
+    ['postgres://h:5432/db?port=5433', /port either in the URL or as \?port=/],
+    ['postgres://u@h/db?user=v', /user either in the URL or as \?user=/],
+    ['postgres:///db?host=/s&port=0', /port must be a number from 1 to 65535/],
+    ['postgres:///db?host=/s&port=x', /port must be a number from 1 to 65535/],
     ['postgres://h/db#x', /no #fragment/],
     ['postgres://h/db%zz', /bad percent-escape/],
     ['postgres://h/db?application_name=', /application_name is empty/],
@@ -284,6 +293,22 @@ describe('displayDbTarget and redaction', () => {
     const sqlite: DbTarget = { kind: 'sqlite', path: '/x/flightrec.db' };
     expect(displayDbTarget(sqlite)).toBe('/x/flightrec.db');
     expect(displayDbTarget(parseDbTargetText('pglite:///tmp/p'))).toBe('pglite:///tmp/p');
+  });
+
+  it('prints a form that parses back to the same target (the password aside)', () => {
+    for (const text of [
+      'postgres://u:pw@h/db',
+      'postgresql://h',
+      'postgres://me%40corp@[::1]:5433/my%20db?sslmode=verify-ca&sslrootcert=/etc/ca.pem&application_name=a%20b',
+      'postgres://u@%2Fvar%2Frun:5433/db?connect_timeout=0',
+      'postgres:///?host=/s&user=u&sslcert=/c&sslkey=/k',
+    ]) {
+      const { password: _password, passwordSource: _source, params: _params, ...t } = pg(text);
+      const shown = displayDbTarget(parseDbTargetText(text));
+      const { passwordSource, params: _p2, ...back } = pg(shown);
+      expect(back, `${text} -> ${shown}`).toEqual(t);
+      expect(passwordSource).toBe('none');
+    }
   });
 
   it('removes the password, raw and encoded, and every URL password from a message', () => {

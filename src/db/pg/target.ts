@@ -36,7 +36,17 @@ export interface ParseDbTargetOptions {
 }
 
 const URL_FORM = 'postgres://USER@HOST:PORT/DATABASE?sslmode=require';
-const PARAMS = ['host', 'sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'application_name', 'connect_timeout'];
+const PARAMS = [
+  'host',
+  'port',
+  'user',
+  'sslmode',
+  'sslrootcert',
+  'sslcert',
+  'sslkey',
+  'application_name',
+  'connect_timeout',
+];
 
 /** True when `text` names a database server (postgres:, postgresql:, pglite:) rather than an SQLite file. */
 export function isDbUrl(text: string): boolean {
@@ -92,7 +102,7 @@ function postgresTarget(text: string): PostgresTarget {
   const get = (k: string): string | undefined => params.find(([p]) => p === k)?.[1];
   const host = hostOf(url, get('host'));
   const password = decoded(url.password, 'password');
-  const user = decoded(url.username, 'user name');
+  const user = oneOf(decoded(url.username, 'user name'), get('user'), 'user');
   const database = databaseOf(url.pathname);
   const sslcert = get('sslcert');
   const sslkey = get('sslkey');
@@ -104,7 +114,7 @@ function postgresTarget(text: string): PostgresTarget {
   return {
     kind: 'postgres',
     ...host,
-    port: url.port === '' ? 5432 : Number(url.port),
+    port: portOf(oneOf(url.port, get('port'), 'port')),
     ...(database === undefined ? {} : { database }),
     ...(user === '' ? {} : { user }),
     ...(password === '' ? { passwordSource: 'none' } : { password: new Secret(password), passwordSource: 'url' }),
@@ -147,6 +157,20 @@ function hostOf(url: URL, hostParam: string | undefined): { host: string; socket
   if (host.startsWith('/')) return { host, socket: true };
   if (hostParam !== undefined) throw new DbTargetError('--db: ?host= names a unix socket directory (an absolute path)');
   return { host: host.startsWith('[') ? host.slice(1, -1) : host, socket: false };
+}
+
+/** The value given in the URL or as a query parameter (not both), '' when neither. */
+function oneOf(inUrl: string, param: string | undefined, name: string): string {
+  if (param === undefined) return inUrl;
+  if (inUrl !== '') throw new DbTargetError(`--db: give the ${name} either in the URL or as ?${name}=, not both`);
+  return param;
+}
+
+function portOf(text: string): number {
+  if (text === '') return 5432;
+  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : 0;
+  if (port < 1 || port > 65535) throw new DbTargetError('--db: the port must be a number from 1 to 65535');
+  return port;
 }
 
 function databaseOf(pathname: string): string | undefined {
