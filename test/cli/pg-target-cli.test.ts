@@ -69,7 +69,7 @@ describe('info with a PostgreSQL URL', () => {
   });
 });
 
-describe('a reader command on a server it cannot reach', () => {
+describe('a command on a server it cannot reach', () => {
   it.each([
     [['summary']],
     [['timeline']],
@@ -78,6 +78,8 @@ describe('a reader command on a server it cannot reach', () => {
     [['db', 'stats']],
     [['db', 'check']],
     [['db', 'log']],
+    [['collect', '--once', '--base-url', 'http://127.0.0.1:9']],
+    [['collect', '--once', '--base-url', 'http://127.0.0.1:9', '--log-format', 'json']],
   ])('%j fails naming the host, never the password', async (args) => {
     const r = await run(['--db', URL_WITH_SECRET, ...args]);
     expect(r.code).not.toBe(0);
