@@ -106,6 +106,7 @@ export function loadCollectorConfig(input: ConfigInput): CollectorConfig {
   }
   return {
     clusters: chosen.map((c) => finalizeCluster(c.layer, c.key, c.name, global, input.env)),
+    ...(global.database?.passwordFile === undefined ? {} : { databasePasswordFile: global.database.passwordFile }),
     jitterMs: global.jitter ?? DEFAULT_JITTER_MS,
     retry: finalizeRetry(global),
     shutdownTimeoutMs: global.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,

@@ -92,6 +92,8 @@ export interface CollectorConfig {
   readonly logFormat: 'text' | 'json';
   /** the config file's `thresholds` section, as written: it belongs to the analysis, which checks it */
   readonly thresholds?: unknown;
+  /** `database.passwordFile`: the password file of a PostgreSQL --db (--db-password-file wins) */
+  readonly databasePasswordFile?: string;
 }
 
 /** Default schedules: connections, shadow links and topics every 30 s; Iceberg and upgrade every 60 s. */

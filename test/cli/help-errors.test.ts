@@ -83,7 +83,7 @@ describe('--help of every command', () => {
       expect(r.code, name).toBe(0);
       const globals = r.out.slice(r.out.indexOf('\nGlobal options'));
       expect(globals, `${name} has a Global options block`).toMatch(/^\nGlobal options/);
-      expect(globals.includes('--db <file>'), `${name}: --db`).toBe(want.db);
+      expect(globals.includes('--db <file-or-url>'), `${name}: --db`).toBe(want.db);
       expect(globals.includes('--cluster <name>'), `${name}: --cluster`).toBe(want.cluster);
       const output = /-o, --output <format> +(.*)/.exec(globals)?.[1];
       if (want.output === undefined) expect(output, `${name}: -o`).toBeUndefined();
