@@ -76,6 +76,8 @@ export interface FleetOptions {
   /** default 6 h */
   readonly window?: bigint;
   readonly thresholds?: Thresholds;
+  /** false: skip the timeline (open events all zero), for a quick listing such as the TUI's */
+  readonly events?: boolean;
 }
 
 /** The default look-back for open events. */
@@ -128,7 +130,7 @@ function openEventsOf(
   opts: FleetOptions,
 ): SeverityCounts {
   const counts: Record<Severity, number> = { info: 0, warn: 0, error: 0 };
-  if (last === undefined) return counts;
+  if (last === undefined || opts.events === false) return counts;
   // from the newest poll back, so a recording that ended long before `at` still shows what was open
   const since = instantBefore(last < at ? last : at, opts.window ?? DEFAULT_FLEET_WINDOW);
   const t = buildTimeline(reader, { cluster, since, until: at, thresholds: opts.thresholds });
