@@ -83,7 +83,12 @@ export interface FleetOptions {
 /** The default look-back for open events. */
 export const DEFAULT_FLEET_WINDOW = 6n * 3_600_000_000_000n;
 
-function newestPoll(reader: FleetReader, cluster: string, at: bigint, ops: readonly OperationName[]): PollRow | undefined {
+function newestPoll(
+  reader: FleetReader,
+  cluster: string,
+  at: bigint,
+  ops: readonly OperationName[],
+): PollRow | undefined {
   let best: PollRow | undefined;
   for (const operation of ops) {
     const p = reader.recentPolls({ cluster, operation, until: at, limit: 1 })[0];
@@ -99,7 +104,8 @@ function icebergOf(reader: FleetReader, cluster: string, at: bigint): FleetIcebe
   const answer = reader.reconstructAnswer(poll.id).answer as IcebergStatus | undefined;
   let maxCommitLag: bigint | undefined;
   for (const t of answer?.topics ?? []) {
-    for (const p of t.partitions) if (maxCommitLag === undefined || p.commitLag > maxCommitLag) maxCommitLag = p.commitLag;
+    for (const p of t.partitions)
+      if (maxCommitLag === undefined || p.commitLag > maxCommitLag) maxCommitLag = p.commitLag;
   }
   const reachable = answer?.catalog?.reachable ?? true;
   return {
@@ -144,7 +150,9 @@ export function fleetLine(reader: FleetReader, cluster: string, opts: FleetOptio
   const lastPoll = newestPoll(reader, cluster, at, OPERATION_NAMES);
   const conns = reader.stateAt('connections', at, { cluster });
   const open =
-    conns.poll === undefined ? undefined : (conns.rows as KafkaConnection[]).filter((c) => !isClosedConnection(c)).length;
+    conns.poll === undefined
+      ? undefined
+      : (conns.rows as KafkaConnection[]).filter((c) => !isClosedConnection(c)).length;
   const shadow = reader.stateAt('shadow-partitions', at, { cluster });
   const lag = shadow.poll === undefined ? { lag: undefined, partition: undefined } : worstLag(shadow.rows);
   const upgrade = reader.stateAt('upgrade', at, { cluster }).rows[0] as UpgradeStatus | undefined;

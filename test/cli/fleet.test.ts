@@ -78,7 +78,9 @@ describe("timeline --cluster '*' over five simulated clusters", () => {
   it('puts the cluster in the text table and in every ndjson line', async () => {
     const text = await run(['--cluster', '*', 'timeline']);
     expect(text.code).toBe(0);
-    expect(text.out).toMatch(/^Timeline of 5 clusters \(dc1-outage, dc2-storm, lake-iceberg, prod-shadow, prod-upgrade\)/);
+    expect(text.out).toMatch(
+      /^Timeline of 5 clusters \(dc1-outage, dc2-storm, lake-iceberg, prod-shadow, prod-upgrade\)/,
+    );
     const header = text.out.split('\n').find((l) => l.startsWith('CLUSTER'));
     expect(header).toMatch(/^CLUSTER\s+START\s+END/);
     for (const c of CLUSTERS) {
@@ -97,7 +99,12 @@ describe("timeline --cluster '*' over five simulated clusters", () => {
     const doc = JSON.parse((await run(['--cluster', 'prod-*', '-o', 'json', 'timeline'])).out) as TimelineDoc;
     expect(doc.clusters.map((c) => c.cluster)).toEqual(['prod-shadow', 'prod-upgrade']);
     const csv = (await run(['--cluster', 'dc?-*', '-o', 'csv', 'query', 'upgrade', '--at', DURING])).out;
-    expect(csv.split('\r\n').slice(0, 3).map((l) => l.split(',')[0])).toEqual(['cluster', 'dc1-outage', 'dc2-storm']);
+    expect(
+      csv
+        .split('\r\n')
+        .slice(0, 3)
+        .map((l) => l.split(',')[0]),
+    ).toEqual(['cluster', 'dc1-outage', 'dc2-storm']);
   });
 
   it('refuses a glob that matches no cluster, naming the recorded ones (sanitised)', async () => {
@@ -152,7 +159,9 @@ describe('fleet over five simulated clusters', () => {
     const r = await run(['fleet', '--at', DURING]);
     expect(r.code).toBe(0);
     const lines = r.out.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^CLUSTER\s+LAST POLL\s+AGE\s+CONNS\s+WORST LAG\s+ICEBERG\s+UPGRADE\s+ERROR\s+WARN\s+INFO$/);
+    expect(lines[0]).toMatch(
+      /^CLUSTER\s+LAST POLL\s+AGE\s+CONNS\s+WORST LAG\s+ICEBERG\s+UPGRADE\s+ERROR\s+WARN\s+INFO$/,
+    );
     expect(lines).toHaveLength(6);
     expect(lines.find((l) => l.startsWith('lake-iceberg'))).toContain('unreachable');
     const csv = (await run(['-o', 'csv', 'fleet', '--at', DURING])).out.split('\r\n');

@@ -151,7 +151,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const rowOf = (f: string, cluster: string): string => f.split('\n').find((l) => l.trimStart().startsWith(cluster)) ?? '';
+const rowOf = (f: string, cluster: string): string =>
+  f.split('\n').find((l) => l.trimStart().startsWith(cluster)) ?? '';
 
 describe('the clusters view', () => {
   it('opens first, one line per cluster: newest poll age, open connections, worst lag', () => {

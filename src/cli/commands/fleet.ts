@@ -8,7 +8,13 @@ import type { Command } from 'commander';
 import { parseDurationArg } from '../../collector/time-args.ts';
 import { createHistoryReader } from '../../db/index.ts';
 import { DEFAULT_FLEET_WINDOW, fleetStatus, type Fleet } from '../../report/fleet.ts';
-import { fleetToJson, fleetView, renderFleetCsv, renderFleetJson, renderFleetNdjson } from '../../report/render/fleet.ts';
+import {
+  fleetToJson,
+  fleetView,
+  renderFleetCsv,
+  renderFleetJson,
+  renderFleetNdjson,
+} from '../../report/render/fleet.ts';
 import { mdTable } from '../../report/render/markdown.ts';
 import { renderTable } from '../../report/render/table.ts';
 import { renderYaml } from '../../report/render/yaml.ts';
@@ -34,7 +40,7 @@ export function registerFleet(program: Command, io: CliIo, done: (code: number) 
     .command('fleet')
     .description('one line per recorded cluster: last poll, connections, shadow lag, Iceberg, upgrade, open events')
     .option('--at <time>', 'as of TIME (RFC 3339, now, -2h, 30m); default now')
-    .option('--window <duration>', 'how far before each cluster\'s newest poll to look for open events (default 6h)')
+    .option('--window <duration>', "how far before each cluster's newest poll to look for open events (default 6h)")
     .addHelpText(
       'after',
       globalOptionsHelp({
@@ -56,9 +62,7 @@ export function registerFleet(program: Command, io: CliIo, done: (code: number) 
       const run = (reader: Parameters<typeof fleetStatus>[0], clusters?: readonly string[]): Fleet =>
         fleetStatus(reader, { clusters, at, window, thresholds });
       const fleet =
-        g.cluster === undefined
-          ? allClusters(g, io, run)
-          : withClusterSet({ ...g, cluster: g.cluster }, io, run);
+        g.cluster === undefined ? allClusters(g, io, run) : withClusterSet({ ...g, cluster: g.cluster }, io, run);
       if (fleet.lines.length === 0) io.stderr.write('note: no cluster is recorded\n');
       io.stdout.write(renderFleetAs(fleet, out.format, out));
       done(EXIT.ok);

@@ -88,7 +88,9 @@ export function withClusterSet<T>(
     if (clusters.length === 0) {
       const names = recorded.length === 0 ? 'none' : recorded.map((c) => JSON.stringify(c)).join(', ');
       throw new UsageError(
-        sanitizeForTerminal(`no recorded cluster matches --cluster ${JSON.stringify(g.cluster)} in ${path}; recorded: ${names}`),
+        sanitizeForTerminal(
+          `no recorded cluster matches --cluster ${JSON.stringify(g.cluster)} in ${path}; recorded: ${names}`,
+        ),
       );
     }
     return fn(reader, clusters);

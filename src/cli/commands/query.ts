@@ -55,7 +55,10 @@ export function registerQuery(program: Command, io: CliIo, done: (code: number) 
     .option('--order-by <expr>', 'AIP-132 order_by (default: the resource key; samples by time)')
     .option('--dialect <dialect>', 'extended (full AIP-160) or server (exactly what the cluster accepts)', 'extended')
     .option('--limit <n>', 'at most N rows')
-    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER_GLOB, output: QUERY_FORMATS, color: true }))
+    .addHelpText(
+      'after',
+      globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER_GLOB, output: QUERY_FORMATS, color: true }),
+    )
     .action((resource: string, opts: QueryOpts, cmd: Command) => {
       done(runQueryCommand(resource, opts, cmd.optsWithGlobals<HistoryGlobals>(), io));
     });

@@ -134,7 +134,8 @@ export function registerTimeline(program: Command, io: CliIo, done: (code: numbe
           );
           if (opts.for !== undefined && got.every((p) => p.result.events.length === 0)) {
             const known = clusters.some(
-              (cluster) => recordedNames(reader, opts.for!, { cluster, since: -(2n ** 63n), until: 2n ** 63n - 1n }).found,
+              (cluster) =>
+                recordedNames(reader, opts.for!, { cluster, since: -(2n ** 63n), until: 2n ** 63n - 1n }).found,
             );
             if (!known) requireKnownEntity(reader, opts.for, clusters[0], got[0]!.result);
           }

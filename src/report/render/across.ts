@@ -132,7 +132,10 @@ function emptyTimeline(): Timeline {
 }
 
 /** `-o table` / `-o wide` over several clusters (no sparklines: `--cluster NAME` draws them for one). */
-export function renderTimelineAcrossText(parts: AcrossClusters<Timeline>, opts: TableOptions & { wide: boolean }): string {
+export function renderTimelineAcrossText(
+  parts: AcrossClusters<Timeline>,
+  opts: TableOptions & { wide: boolean },
+): string {
   let out = `${paint(sanitizeCell(timelineAcrossHeading(parts)), 'bold', opts.color)}\n\n`;
   for (const p of parts) {
     if (p.result.rollups !== undefined) out += `${sanitizeCell(p.cluster)}: ${rollupLine(p.result.rollups)}\n\n`;

@@ -163,4 +163,3 @@ function ClustersView(props: ClustersViewProps): React.ReactElement {
     </Box>
   );
 }
-
