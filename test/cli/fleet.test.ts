@@ -95,6 +95,44 @@ describe("timeline --cluster '*' over five simulated clusters", () => {
     }
   });
 
+  it('names every cluster in every other format: wide, md, yaml, html, annotations', async () => {
+    const names = CLUSTERS.map((c) => c.cluster);
+    const wide = (await run(['--cluster', '*', '-o', 'wide', 'timeline'])).out;
+    expect(wide.split('\n').find((l) => l.startsWith('CLUSTER'))).toContain('EVIDENCE');
+    const md = (await run(['--cluster', '*', '-o', 'md', 'timeline'])).out;
+    expect(md).toContain('| CLUSTER | START |');
+    const yaml = (await run(['--cluster', '*', '-o', 'yaml', 'timeline'])).out;
+    const html = (await run(['--cluster', '*', '-o', 'html', 'timeline'])).out;
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html.match(/<\/body>/g)).toHaveLength(1);
+    expect(html).not.toMatch(/<script/i);
+    const annotations = JSON.parse((await run(['--cluster', '*', '-o', 'annotations', 'timeline'])).out) as {
+      tags: string[];
+      text: string;
+    }[];
+    for (const c of CLUSTERS) {
+      expect(md).toMatch(new RegExp(`^\\| ${c.cluster} \\|.*${c.kind.replace('.', '\\.')}`, 'm'));
+      expect(yaml).toContain(`cluster: ${c.cluster}`);
+      expect(html).toContain(`<h1>flightrec timeline — ${c.cluster}</h1>`);
+      const mine = annotations.filter((a) => a.tags.includes(c.kind));
+      expect(mine.length, c.kind).toBeGreaterThan(0);
+      expect(mine.every((a) => a.tags.includes(`cluster:${c.cluster}`) && a.text.includes(` ${c.cluster} `))).toBe(
+        true,
+      );
+    }
+    for (const n of names) expect(wide).toContain(`\n${n} `);
+    const q = JSON.parse((await run(['--cluster', '*', '-o', 'json', 'query', 'upgrade', '--at', DURING])).out) as {
+      clusters: { cluster: string; rows: unknown[] }[];
+    };
+    expect(q.clusters.map((c) => c.cluster)).toEqual([...names].sort());
+    const nd = (await run(['--cluster', '*', '-o', 'ndjson', 'query', 'upgrade', '--at', DURING])).out
+      .trim()
+      .split('\n');
+    expect(nd.map((l) => (JSON.parse(l) as { cluster: string }).cluster)).toEqual([...names].sort());
+    const summary = (await run(['--cluster', '*', 'summary'])).out;
+    for (const n of names) expect(summary).toContain(`flightrec summary · cluster ${n} ·`);
+  });
+
   it('narrows to the clusters a glob names', async () => {
     const doc = JSON.parse((await run(['--cluster', 'prod-*', '-o', 'json', 'timeline'])).out) as TimelineDoc;
     expect(doc.clusters.map((c) => c.cluster)).toEqual(['prod-shadow', 'prod-upgrade']);
