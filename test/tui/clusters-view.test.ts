@@ -22,11 +22,12 @@ import { tick } from './helpers/tick.ts';
 class Screen extends EventEmitter {
   readonly isTTY = true;
   readonly frames: string[] = [];
-  constructor(
-    readonly columns: number,
-    readonly rows: number,
-  ) {
+  readonly columns: number;
+  readonly rows: number;
+  constructor(columns: number, rows: number) {
     super();
+    this.columns = columns;
+    this.rows = rows;
   }
   write = (frame: string): boolean => {
     this.frames.push(frame);
