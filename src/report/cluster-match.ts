@@ -123,10 +123,12 @@ export function compileClusterGlob(pattern: string): ClusterMatcher {
   return {
     pattern,
     matches(name: string): boolean {
+      // two state sets, swapped after each character (no allocation per character)
       let cur = new Uint8Array(n + 1);
+      let next = new Uint8Array(n + 1);
       close(cur, 0);
       for (const cp of name) {
-        const next = new Uint8Array(n + 1);
+        next.fill(0);
         let alive = false;
         for (let s = 0; s < n; s++) {
           if (cur[s] === 0) continue;
@@ -138,7 +140,7 @@ export function compileClusterGlob(pattern: string): ClusterMatcher {
           else close(next, s + 1);
         }
         if (!alive) return false;
-        cur = next;
+        [cur, next] = [next, cur];
       }
       return cur[n] === 1;
     },
