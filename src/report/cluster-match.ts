@@ -147,9 +147,13 @@ export function compileClusterGlob(pattern: string): ClusterMatcher {
   };
 }
 
-/** The recorded clusters `pattern` names: a glob's matches in order, or the plain name when recorded. */
+/**
+ * The recorded clusters `pattern` names: a name recorded exactly as written (even one holding
+ * glob characters, such as `dc[1]`), else a glob's matches in order; none when nothing matches.
+ */
 export function matchClusters(pattern: string, recorded: readonly string[]): string[] {
-  if (!isClusterGlob(pattern)) return recorded.includes(pattern) ? [pattern] : [];
+  if (recorded.includes(pattern)) return [pattern];
+  if (!isClusterGlob(pattern)) return [];
   const m = compileClusterGlob(pattern);
   return recorded.filter((c) => m.matches(c));
 }

@@ -68,5 +68,8 @@ describe('cluster globs', () => {
     expect(matchClusters('dev', recorded)).toEqual(['dev']);
     expect(matchClusters('qa', recorded)).toEqual([]);
     expect(matchClusters('qa-*', recorded)).toEqual([]);
+    // a recorded name with glob characters in it is found as written
+    expect(matchClusters('dc[1]', ['dc1', 'dc[1]'])).toEqual(['dc[1]']);
+    expect(matchClusters('dc[1]', ['dc1', 'dc2'])).toEqual(['dc1']);
   });
 });
