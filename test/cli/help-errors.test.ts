@@ -59,6 +59,7 @@ const EXPECTED: Record<string, { db: boolean; cluster: boolean; output?: readonl
     output: ['table', 'wide', 'json', 'ndjson', 'yaml', 'md', 'html', 'annotations'],
   },
   summary: { db: true, cluster: true, output: ['table', 'json', 'yaml', 'md'] },
+  fleet: { db: true, cluster: true, output: ['table', 'json', 'ndjson', 'csv', 'yaml', 'md'] },
   browse: { db: true, cluster: true },
   'filter check': { db: false, cluster: false },
   export: { db: true, cluster: true },

@@ -42,3 +42,6 @@ export function globalOptionsHelp(used: GlobalsUsed): string {
 export const READ_CLUSTER = 'which recorded cluster (default: the only one in the database)';
 /** `--db` for the reading commands. */
 export const READ_DB = 'the history database to read';
+/** `--cluster` for the commands that also answer over several clusters (a glob). */
+export const READ_CLUSTER_GLOB =
+  "which recorded cluster (default: the only one); a glob ('*', 'prod-*', 'dc[12]') answers for every match, with a cluster column";

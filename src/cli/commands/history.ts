@@ -11,6 +11,8 @@ import {
   type HistoryReader,
 } from '../../db/index.ts';
 import { DbTargetError } from '../../db/pg/target.ts';
+import { sanitizeForTerminal } from '../../api/safe-text.ts';
+import { ClusterPatternError, matchClusters } from '../../report/cluster-match.ts';
 import type { CliIo } from '../context.ts';
 import { dbOpenTarget, dbShown, openOptionsOf, typedDb, type TypedDb } from '../db-target.ts';
 import { RuntimeError, UsageError } from '../errors.ts';
@@ -61,6 +63,43 @@ export function withHistory<T>(
     }
     cluster ??= clusters[0];
     return fn(reader, cluster);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Opens the history read-only and runs `fn` over the clusters a `--cluster` glob names (`*`,
+ * `prod-*`): every recorded cluster matching, in name order. A glob matching none is a usage
+ * error listing the recorded clusters. Only call it when `isClusterGlob(g.cluster)`.
+ */
+export function withClusterSet<T>(
+  g: HistoryGlobals & { cluster: string },
+  io: CliIo,
+  fn: (reader: HistoryReader, clusters: readonly string[]) => T,
+): T {
+  const path = dbOpenTarget(g.db, io.cwd);
+  const shown = dbShown(g.db, io.cwd);
+  const db = openHistoryReadOnly(path, typedDb(g, io.cwd));
+  try {
+    const reader = createHistoryReader(db);
+    const recorded = reader.clusters();
+    let clusters: string[];
+    try {
+      clusters = matchClusters(g.cluster, recorded);
+    } catch (err) {
+      if (err instanceof ClusterPatternError) throw new UsageError(`--cluster: ${err.message}`, { cause: err });
+      throw err;
+    }
+    if (clusters.length === 0) {
+      const names = recorded.length === 0 ? 'none' : recorded.map((c) => JSON.stringify(c)).join(', ');
+      throw new UsageError(
+        sanitizeForTerminal(
+          `no recorded cluster matches --cluster ${JSON.stringify(g.cluster)} in ${shown}; recorded: ${names}`,
+        ),
+      );
+    }
+    return fn(reader, clusters);
   } finally {
     db.close();
   }
