@@ -330,6 +330,7 @@ async function record(
     reporter,
     storeLabel: dbPath,
     owner,
+    ...(config.leaseTtlMs === undefined ? {} : { leaseTtlMs: config.leaseTtlMs }),
     ...(retentionStore === undefined ? {} : { retentionStore }),
     ...(rollUp === undefined ? {} : { rollUp }),
     ...cron,
