@@ -3,7 +3,8 @@
 // their dependencies) so `browse` starts faster; `react-devtools-core`, which ink imports only
 // when DEV is set, is aliased to a stub. Other commands never load the TUI's chunk. The timeline
 // worker is a second entry so the browser can compute the timeline off its UI thread, the rollup
-// worker a third so the collector summarises history off its event loop.
+// worker a third so the collector summarises history off its event loop, and the PostgreSQL
+// bridge's worker a fourth (it owns the connection the store's synchronous calls wait on).
 //
 // `npm pack` and `npm publish` run prepack and then prepare: the package is built once, by
 // prepack, without source maps (they would triple dist/ and serve no user; the package's
@@ -26,6 +27,7 @@ await build({
     cli: 'src/cli/main.ts',
     'timeline-worker': 'src/tui/data/timeline-worker.ts',
     'rollup-worker': 'src/report/rollup/rollup-worker.ts',
+    'pg-worker': 'src/db/pg/bridge-worker.ts',
   },
   outdir: 'dist',
   bundle: true,
@@ -33,7 +35,8 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: [...external, ...external.map((name) => `${name}/*`)],
+  // PGlite (tests only, a devDependency) is loaded by the PostgreSQL worker only for pglite:// targets
+  external: [...external, ...external.map((name) => `${name}/*`), '@electric-sql/pglite'],
   alias: { 'react-devtools-core': './src/tui/devtools-stub.ts' },
   // react's production build; bundled CommonJS modules may require Node built-ins
   define: { 'process.env.NODE_ENV': '"production"' },

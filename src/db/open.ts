@@ -5,11 +5,16 @@
  */
 import { accessSync, closeSync, chmodSync, constants, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { DatabaseOpenError, DatabaseVersionError } from './errors.ts';
+import { migrationsFolder } from './migrations-folder.ts';
+import { openPostgres } from './pg/open-postgres.ts';
+import { bridgeEngineOf } from './pg/open-target.ts';
+import { displayDbTarget, parseDbTarget, redactSecrets } from './pg/target.ts';
+
+export { migrationsFolder };
 
 /** Options of openDatabase. */
 export interface OpenOptions {
@@ -19,15 +24,23 @@ export interface OpenOptions {
   readonly keepRawAnswers?: boolean;
   /** milliseconds to wait for a lock held by another connection (default 5000) */
   readonly busyTimeoutMs?: number;
+  /** PostgreSQL: a file holding the password (when the URL has none) */
+  readonly passwordFile?: string;
 }
 
 /** An open history database. */
 export interface FlightrecDb {
+  /** the database as it may be printed: the file, or the URL without its password */
   readonly path: string;
-  /** the better-sqlite3 connection (hot paths use its prepared statements) */
+  /** what opens it again (a worker's own connection); may hold a password: never print it */
+  readonly target: string;
+  /** which engine holds the history */
+  readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * The connection: better-sqlite3's (hot paths use its prepared statements), or on PostgreSQL a
+   * synchronous bridge with the same API (src/db/pg/sync-database.ts).
+   */
   readonly sqlite: Database.Database;
-  /** the same connection through drizzle */
-  readonly drizzle: BetterSQLite3Database;
   readonly readonly: boolean;
   readonly keepRawAnswers: boolean;
   /** the schema version of this flightrec (= number of committed migrations) */
@@ -37,23 +50,6 @@ export interface FlightrecDb {
 
 interface Journal {
   readonly entries: readonly { readonly idx: number; readonly when: number; readonly tag: string }[];
-}
-
-let cachedFolder: string | undefined;
-
-/** The committed migrations folder, found from the package root (works from source and from dist/). */
-export function migrationsFolder(): string {
-  if (cachedFolder !== undefined) return cachedFolder;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'drizzle', 'meta', '_journal.json'))) {
-      cachedFolder = join(dir, 'drizzle');
-      return cachedFolder;
-    }
-    const up = dirname(dir);
-    if (up === dir) throw new Error('flightrec: cannot find the drizzle/ migrations folder above the installed code');
-    dir = up;
-  }
 }
 
 function readJournal(): Journal {
@@ -175,8 +171,38 @@ function leaveWalMode(sqlite: Database.Database): void {
   }
 }
 
-/** Opens (creating with mode 0600 and migrating, unless read-only) a history database. */
+/**
+ * Opens (creating with mode 0600 and migrating, unless read-only) a history database: an SQLite
+ * file, or a PostgreSQL database given as a postgres:// URL.
+ */
 export function openDatabase(path: string, opts: OpenOptions = {}): FlightrecDb {
+  const target = parseDbTarget(path, opts.passwordFile === undefined ? {} : { passwordFile: opts.passwordFile });
+  if (target.kind !== 'sqlite') {
+    const shown = displayDbTarget(target);
+    const readonly = opts.readonly ?? false;
+    const opened = openPostgres({
+      engine: bridgeEngineOf(target),
+      shown,
+      readonly,
+      redact: (m) => redactSecrets(m, target),
+    });
+    return {
+      path: shown,
+      target: path,
+      dialect: 'postgres',
+      sqlite: opened.sqlite,
+      readonly,
+      keepRawAnswers: opts.keepRawAnswers ?? false,
+      schemaVersion: opened.schemaVersion,
+      close: () => {
+        opened.handle.close();
+      },
+    };
+  }
+  return openSqlite(path, opts);
+}
+
+function openSqlite(path: string, opts: OpenOptions): FlightrecDb {
   const readonly = opts.readonly ?? false;
   const journal = readJournal();
   if (path !== ':memory:' && !existsSync(path)) {
@@ -222,8 +248,9 @@ export function openDatabase(path: string, opts: OpenOptions = {}): FlightrecDb 
   }
   return {
     path,
+    target: path,
+    dialect: 'sqlite',
     sqlite,
-    drizzle: drizzle(sqlite),
     readonly,
     keepRawAnswers: opts.keepRawAnswers ?? false,
     schemaVersion: journal.entries.length,

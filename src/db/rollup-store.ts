@@ -359,7 +359,7 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
     events: (cluster, since, until) =>
       ranged(cluster, (cid) =>
         all(
-          `SELECT * FROM rollup_event WHERE cluster_id = ? AND start <= ? AND (end IS NULL OR end >= ?)
+          `SELECT * FROM rollup_event WHERE cluster_id = ? AND start <= ? AND ("end" IS NULL OR "end" >= ?)
              ORDER BY start, kind, entity`,
           cid,
           until,
@@ -377,7 +377,7 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
       ranged(cluster, (cid) =>
         all(
           `SELECT * FROM rollup_state
-             WHERE cluster_id = ? AND start <= ? AND (end IS NULL OR end >= ?) ORDER BY entity, start`,
+             WHERE cluster_id = ? AND start <= ? AND ("end" IS NULL OR "end" >= ?) ORDER BY entity, start`,
           cid,
           until,
           since,
@@ -409,16 +409,16 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
           const cid = requireCluster(cluster);
           for (const b of batch.buckets) {
             prep(
-              `INSERT OR REPLACE INTO rollup_bucket (cluster_id, resolution, start, conn_polls, first_poll, last_poll)
-                 VALUES (?, ?, ?, ?, ?, ?)`,
+              `INSERT INTO rollup_bucket (cluster_id, resolution, start, conn_polls, first_poll, last_poll)
+               VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (cluster_id, resolution, start) DO UPDATE SET conn_polls = excluded.conn_polls, first_poll = excluded.first_poll, last_poll = excluded.last_poll`,
             ).run(cid, resolution, b.start, b.connPolls, b.firstPoll ?? null, b.lastPoll ?? null);
           }
           for (const c of batch.conns) {
             prep(
-              `INSERT OR REPLACE INTO rollup_conn
-                 (cluster_id, resolution, start, group_id, open_min, open_max, open_last,
-                 open_sum, opened, closed, auth_failures, resets, produce_bytes, produce_batches, fetch_bytes, requests)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+              `INSERT INTO rollup_conn (cluster_id, resolution, start, group_id, open_min, open_max, open_last, open_sum, opened, closed, auth_failures, resets, produce_bytes, produce_batches, fetch_bytes, requests)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (cluster_id, resolution, start, group_id) DO UPDATE SET open_min = excluded.open_min, open_max = excluded.open_max, open_last = excluded.open_last, open_sum = excluded.open_sum, opened = excluded.opened, closed = excluded.closed, auth_failures = excluded.auth_failures, resets = excluded.resets, produce_bytes = excluded.produce_bytes, produce_batches = excluded.produce_batches, fetch_bytes = excluded.fetch_bytes, requests = excluded.requests`,
             ).run(
               cid,
               resolution,
@@ -440,10 +440,9 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
           }
           for (const s of batch.shadow) {
             prep(
-              `INSERT OR REPLACE INTO rollup_shadow
-                 (cluster_id, resolution, start, link, topic, partition, lag_min, lag_max,
-                 lag_last, shadow_last,
-                 source_last, progress, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+              `INSERT INTO rollup_shadow (cluster_id, resolution, start, link, topic, partition, lag_min, lag_max, lag_last, shadow_last, source_last, progress, state)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (cluster_id, resolution, start, link, topic, partition) DO UPDATE SET lag_min = excluded.lag_min, lag_max = excluded.lag_max, lag_last = excluded.lag_last, shadow_last = excluded.shadow_last, source_last = excluded.source_last, progress = excluded.progress, state = excluded.state`,
             ).run(
               cid,
               resolution,
@@ -462,9 +461,9 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
           }
           for (const i of batch.iceberg) {
             prep(
-              `INSERT OR REPLACE INTO rollup_iceberg
-                 (cluster_id, resolution, start, topic, lag_min, lag_max, lag_last, partitions)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+              `INSERT INTO rollup_iceberg (cluster_id, resolution, start, topic, lag_min, lag_max, lag_last, partitions)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (cluster_id, resolution, start, topic) DO UPDATE SET lag_min = excluded.lag_min, lag_max = excluded.lag_max, lag_last = excluded.lag_last, partitions = excluded.partitions`,
             ).run(cid, resolution, i.start, i.topic, i.lagMin, i.lagMax, i.lagLast, i.partitions);
           }
           setProgress(cid, resolution, until);
@@ -486,8 +485,9 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
             );
           for (const e of events) {
             prep(
-              `INSERT OR REPLACE INTO rollup_event (cluster_id, kind, entity, start, end, body)
-                 VALUES (?, ?, ?, ?, ?, ?)`,
+              `INSERT INTO rollup_event (cluster_id, kind, entity, start, "end", body)
+               VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (cluster_id, kind, entity, start) DO UPDATE SET "end" = excluded."end", body = excluded.body`,
             ).run(cid, e.kind, e.entity, e.start, e.end, e.body);
           }
           setProgress(cid, EVENTS_PROGRESS, until);
@@ -502,7 +502,9 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
           const cid = requireCluster(cluster);
           for (const s of states) {
             prep(
-              'INSERT OR REPLACE INTO rollup_state (cluster_id, entity, start, end, state) VALUES (?, ?, ?, ?, ?)',
+              `INSERT INTO rollup_state (cluster_id, entity, start, "end", state)
+               VALUES (?, ?, ?, ?, ?)
+               ON CONFLICT (cluster_id, entity, start) DO UPDATE SET "end" = excluded."end", state = excluded.state`,
             ).run(cid, s.entity, s.start, s.end, s.state);
           }
         })

@@ -1,0 +1,56 @@
+/**
+ * The messages between the synchronous PostgreSQL bridge (the calling thread) and its worker
+ * thread (which owns the connection). The caller posts a request, then sleeps on a shared flag
+ * that the worker raises once it has posted the reply.
+ */
+import type { MessagePort } from 'node:worker_threads';
+
+/** Which engine the worker connects to. */
+export type BridgeEngine =
+  | { readonly kind: 'pg'; readonly config: Readonly<Record<string, unknown>> }
+  | { readonly kind: 'pglite'; readonly dir: string };
+
+/** What the worker is started with (its workerData). */
+export interface BridgeInit {
+  readonly engine: BridgeEngine;
+  /** Int32Array over it: [0] is 1 while a reply waits for the caller */
+  readonly flag: SharedArrayBuffer;
+  readonly port: MessagePort;
+}
+
+/** One request. `query` runs one statement with bound parameters; `exec` a script without any. */
+export type BridgeRequest =
+  | { readonly kind: 'query'; readonly sql: string; readonly params: readonly unknown[] }
+  | { readonly kind: 'exec'; readonly sql: string }
+  | { readonly kind: 'migrate'; readonly folder: string; readonly readonly: boolean }
+  | { readonly kind: 'close' };
+
+/** A column of a result: its name and PostgreSQL type oid. */
+export interface BridgeField {
+  readonly name: string;
+  readonly type: number;
+}
+
+/** What a driver error carries that a message may show (never the connection string). */
+export interface BridgeError {
+  readonly message: string;
+  readonly code?: string;
+  readonly detail?: string;
+  /** true when the connection itself failed (refused, reset, authentication), not the statement */
+  readonly connection?: boolean;
+}
+
+/** One reply. */
+export type BridgeReply =
+  | {
+      readonly ok: true;
+      readonly rows: readonly (readonly unknown[])[];
+      readonly fields: readonly BridgeField[];
+      readonly rowCount: number;
+      /** what `migrate` found and did */
+      readonly migrated?: { readonly applied: number; readonly supported: number };
+    }
+  | { readonly ok: false; readonly error: BridgeError };
+
+/** PostgreSQL type oids the bridge converts. */
+export const PG_TYPE = { bool: 16, bytea: 17, int8: 20, int2: 21, int4: 23, numeric: 1700 } as const;

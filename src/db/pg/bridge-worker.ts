@@ -1,0 +1,73 @@
+/**
+ * The worker thread of the synchronous PostgreSQL bridge: it owns one connection (a client checked
+ * out of a `pg` Pool, or an in-process PGlite), runs each request the calling thread posts, posts
+ * the reply and raises the shared flag the caller sleeps on. A connection that fails is dropped
+ * and the next request connects anew.
+ */
+import { workerData } from 'node:worker_threads';
+import type { BridgeEngine, BridgeError, BridgeInit, BridgeReply, BridgeRequest } from './bridge-protocol.ts';
+import { connectEngine, type EngineConnection } from './engine-connection.ts';
+
+const init = workerData as BridgeInit;
+const flag = new Int32Array(init.flag);
+let connection: Promise<EngineConnection> | undefined;
+
+function connect(engine: BridgeEngine): Promise<EngineConnection> {
+  connection ??= connectEngine(engine).catch((err: unknown) => {
+    connection = undefined;
+    throw err;
+  });
+  return connection;
+}
+
+function errorOf(err: unknown, connectionFailed: boolean): BridgeError {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const code = (e as { code?: unknown }).code;
+  const detail = (e as { detail?: unknown }).detail;
+  return {
+    message: e.message,
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof detail === 'string' ? { detail } : {}),
+    ...(connectionFailed ? { connection: true } : {}),
+  };
+}
+
+async function answer(req: BridgeRequest): Promise<BridgeReply> {
+  let conn: EngineConnection;
+  try {
+    conn = await connect(init.engine);
+  } catch (err) {
+    return { ok: false, error: errorOf(err, true) };
+  }
+  try {
+    switch (req.kind) {
+      case 'query':
+        return { ok: true, ...(await conn.query(req.sql, req.params)) };
+      case 'exec':
+        await conn.exec(req.sql);
+        return { ok: true, rows: [], fields: [], rowCount: 0 };
+      case 'migrate':
+        return { ok: true, rows: [], fields: [], rowCount: 0, migrated: await conn.migrate(req.folder, req.readonly) };
+      case 'close':
+        connection = undefined;
+        await conn.close();
+        return { ok: true, rows: [], fields: [], rowCount: 0 };
+    }
+  } catch (err) {
+    const broken = conn.broken();
+    if (broken) {
+      connection = undefined;
+      await conn.close().catch(() => undefined);
+    }
+    return { ok: false, error: errorOf(err, broken) };
+  }
+}
+
+init.port.on('message', (req: BridgeRequest) => {
+  void answer(req).then((reply) => {
+    init.port.postMessage(reply);
+    Atomics.store(flag, 0, 1);
+    Atomics.notify(flag, 0);
+    if (req.kind === 'close') init.port.close();
+  });
+});

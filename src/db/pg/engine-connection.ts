@@ -1,0 +1,115 @@
+/**
+ * One connection of the bridge worker to its engine: a client of a `pg` Pool (a PostgreSQL
+ * server) or an in-process PGlite (PostgreSQL compiled to WebAssembly, for tests without a
+ * server). Rows come back as arrays; int8 and numeric stay text, bytea bytes: the calling thread
+ * converts them (to number, or bigint under `safeIntegers`).
+ */
+import type { BridgeEngine, BridgeField } from './bridge-protocol.ts';
+import { migratePostgres, type MigrationClient } from './migrate.ts';
+
+/** A result as the bridge posts it. */
+export interface EngineResult {
+  readonly rows: unknown[][];
+  readonly fields: BridgeField[];
+  readonly rowCount: number;
+}
+
+/** One open connection. */
+export interface EngineConnection {
+  query(sql: string, params: readonly unknown[]): Promise<EngineResult>;
+  exec(sql: string): Promise<void>;
+  migrate(folder: string, readonly: boolean): Promise<{ applied: number; supported: number }>;
+  /** true once the connection failed (the next request opens a new one) */
+  broken(): boolean;
+  close(): Promise<void>;
+}
+
+/** Bytes arrive from the calling thread as Uint8Array; pg sends a Buffer as bytea. */
+function toDriver(params: readonly unknown[]): unknown[] {
+  return params.map((p) =>
+    p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.length) : p,
+  );
+}
+
+async function connectPg(config: Readonly<Record<string, unknown>>): Promise<EngineConnection> {
+  const pg = (await import('pg')).default;
+  const pool = new pg.Pool({ ...config, max: 1 });
+  // an idle client that fails (server restart, network loss) must not crash the worker
+  pool.on('error', () => undefined);
+  const client = await pool.connect();
+  let broken = false;
+  client.on('error', () => {
+    broken = true;
+  });
+  const raw = (text: string) => ({ text, rowMode: 'array' as const });
+  return {
+    async query(sql, params) {
+      const r = await client.query<unknown[]>({ ...raw(sql), values: toDriver(params) });
+      return {
+        rows: r.rows,
+        fields: r.fields.map((f) => ({ name: f.name, type: f.dataTypeID })),
+        rowCount: r.rowCount ?? 0,
+      };
+    },
+    async exec(sql) {
+      await client.query(sql);
+    },
+    migrate: (folder, readonly) => migratePostgres(pgMigrationClient(client), folder, readonly),
+    broken: () => broken,
+    async close() {
+      client.release(broken);
+      await pool.end();
+    },
+  };
+}
+
+function pgMigrationClient(client: import('pg').PoolClient): MigrationClient {
+  return {
+    kind: 'pg',
+    client,
+    async query(sql, params = []) {
+      return (await client.query<Record<string, unknown>>(sql, [...params])).rows;
+    },
+  };
+}
+
+async function connectPglite(dir: string): Promise<EngineConnection> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = dir === 'memory' ? new PGlite() : new PGlite(dir);
+  await db.waitReady;
+  const asText = { 20: (v: string) => v, 1700: (v: string) => v };
+  return {
+    async query(sql, params) {
+      const r = await db.query<unknown[]>(sql, [...params], { rowMode: 'array', parsers: asText });
+      return {
+        rows: r.rows,
+        fields: r.fields.map((f) => ({ name: f.name, type: f.dataTypeID })),
+        rowCount: r.affectedRows ?? r.rows.length,
+      };
+    },
+    async exec(sql) {
+      await db.exec(sql);
+    },
+    migrate: (folder, readonly) =>
+      migratePostgres(
+        {
+          kind: 'pglite',
+          client: db,
+          async query(sql, params = []) {
+            return (await db.query<Record<string, unknown>>(sql, [...params])).rows;
+          },
+        },
+        folder,
+        readonly,
+      ),
+    broken: () => db.closed,
+    async close() {
+      if (!db.closed) await db.close();
+    },
+  };
+}
+
+/** Opens a connection to the engine. */
+export function connectEngine(engine: BridgeEngine): Promise<EngineConnection> {
+  return engine.kind === 'pg' ? connectPg(engine.config) : connectPglite(engine.dir);
+}

@@ -1,0 +1,318 @@
+/**
+ * A synchronous PostgreSQL handle with the part of better-sqlite3's API the store uses (prepare,
+ * get/all/run/iterate, pluck/raw/safeIntegers, transaction with deferred/immediate, exec, pragma),
+ * so the store's code runs unchanged on both engines. Each call posts a request to the bridge
+ * worker (which owns the connection) and sleeps on a shared flag until the reply is posted:
+ * the calling thread blocks for the round trip, exactly as it does on better-sqlite3.
+ *
+ * Transactions: `immediate` (and a plain call) take a transaction-scoped advisory lock first, so
+ * writers take turns as on SQLite; `deferred` is a read-only REPEATABLE READ transaction, one
+ * snapshot for every statement, as SQLite's read transaction. Nested calls use savepoints.
+ */
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import {
+  PG_TYPE,
+  type BridgeEngine,
+  type BridgeInit,
+  type BridgeReply,
+  type BridgeRequest,
+} from './bridge-protocol.ts';
+import { translateToPostgres, type PgStatementText } from './translate.ts';
+import { bridgeWorkerSource } from './worker-source.ts';
+
+/** The advisory lock key of write transactions (any constant shared by every flightrec). */
+export const WRITE_LOCK = 7_262_917_302;
+
+/** An error of PostgreSQL or of the connection to it, with the server's SQLSTATE when it gave one. */
+export class PgError extends Error {
+  override readonly name = 'PgError';
+  /** SQLSTATE (e.g. 23505), or undefined for a connection failure */
+  readonly code: string | undefined;
+  readonly connection: boolean;
+  constructor(message: string, code: string | undefined, connection: boolean) {
+    super(message);
+    this.code = code;
+    this.connection = connection;
+  }
+}
+
+/** What runs a statement; the bridge, or a test double. */
+export interface PgSyncOptions {
+  readonly engine: BridgeEngine;
+  /** how long a request may take before the handle gives up (default 120 s) */
+  readonly timeoutMs?: number;
+  /** removes secrets from driver messages */
+  readonly redact?: (message: string) => string;
+}
+
+type Row = readonly unknown[];
+
+/** Converts one value as better-sqlite3 would return it. */
+function convert(v: unknown, type: number, safe: boolean): unknown {
+  if (v === null || v === undefined) return null;
+  switch (type) {
+    case PG_TYPE.int8:
+      return safe ? BigInt(v as string) : Number(v);
+    case PG_TYPE.numeric: {
+      const s = v as string;
+      return safe && /^-?\d+$/.test(s) ? BigInt(s) : Number(s);
+    }
+    case PG_TYPE.int2:
+    case PG_TYPE.int4:
+      return safe ? BigInt(v as number) : v;
+    case PG_TYPE.bool:
+      return v === true ? 1 : 0;
+    case PG_TYPE.bytea:
+      return v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.length) : v;
+    default:
+      return v;
+  }
+}
+
+/** Parameters as better-sqlite3 takes them: spread, or one array. */
+function bindable(args: readonly unknown[]): unknown[] {
+  const list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
+  return list.map((p) => {
+    if (typeof p === 'bigint') return p.toString();
+    if (typeof p === 'boolean') return p ? 1 : 0;
+    if (p === undefined) return null;
+    return p;
+  });
+}
+
+/** A prepared statement (the SQL is translated once; PostgreSQL plans it per call). */
+class PgStatement {
+  readonly #db: PgSyncDatabase;
+  readonly #text: PgStatementText;
+  #pluck = false;
+  #raw = false;
+  #safe = false;
+  readonly source: string;
+  readonly reader: boolean;
+  constructor(db: PgSyncDatabase, source: string, text: PgStatementText) {
+    this.#db = db;
+    this.source = source;
+    this.#text = text;
+    this.reader = text.reader;
+  }
+  pluck(on = true): this {
+    this.#pluck = on;
+    if (on) this.#raw = false;
+    return this;
+  }
+  raw(on = true): this {
+    this.#raw = on;
+    if (on) this.#pluck = false;
+    return this;
+  }
+  safeIntegers(on = true): this {
+    this.#safe = on;
+    return this;
+  }
+  #shape(reply: Extract<BridgeReply, { ok: true }>): unknown[] {
+    const { fields } = reply;
+    const safe = this.#safe;
+    return reply.rows.map((row: Row) => {
+      if (this.#pluck) return convert(row[0], fields[0]?.type ?? 0, safe);
+      if (this.#raw) return fields.map((f, i) => convert(row[i], f.type, safe));
+      const o: Record<string, unknown> = {};
+      fields.forEach((f, i) => {
+        o[f.name] = convert(row[i], f.type, safe);
+      });
+      return o;
+    });
+  }
+  get(...args: unknown[]): unknown {
+    return this.#shape(this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args) }))[0];
+  }
+  all(...args: unknown[]): unknown[] {
+    return this.#shape(this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args) }));
+  }
+  iterate(...args: unknown[]): IterableIterator<unknown> {
+    return this.all(...args)[Symbol.iterator]();
+  }
+  run(...args: unknown[]): { changes: number; lastInsertRowid: number | bigint } {
+    const reply = this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args) });
+    const last = this.#text.returnsId ? reply.rows.at(-1)?.[0] : undefined;
+    return {
+      changes: reply.rowCount,
+      lastInsertRowid: last === undefined ? 0 : this.#safe ? BigInt(last as string) : Number(last),
+    };
+  }
+}
+
+type TxMode = 'deferred' | 'immediate';
+
+/** The synchronous handle. */
+export class PgSyncDatabase {
+  readonly #worker: Worker;
+  readonly #port: MessagePort;
+  readonly #flag: Int32Array;
+  readonly #timeoutMs: number;
+  readonly #redact: (message: string) => string;
+  readonly #translated = new Map<string, PgStatementText>();
+  #depth = 0;
+  #open = true;
+  readonly readonly: boolean;
+  constructor(opts: PgSyncOptions & { readonly readonly?: boolean }) {
+    const source = bridgeWorkerSource();
+    const shared = new SharedArrayBuffer(4);
+    const channel = new MessageChannel();
+    const init: BridgeInit = { engine: opts.engine, flag: shared, port: channel.port2 };
+    this.#worker = new Worker(source.code, { eval: source.eval, workerData: init, transferList: [channel.port2] });
+    this.#worker.unref();
+    this.#port = channel.port1;
+    this.#port.unref();
+    this.#flag = new Int32Array(shared);
+    this.#timeoutMs = opts.timeoutMs ?? 120_000;
+    this.#redact = opts.redact ?? ((m) => m);
+    this.readonly = opts.readonly ?? false;
+  }
+
+  /** Sends one request and waits for its reply (throws PgError for a failure). */
+  request(req: BridgeRequest): Extract<BridgeReply, { ok: true }> {
+    if (!this.#open) throw new PgError('the database connection is closed', undefined, true);
+    Atomics.store(this.#flag, 0, 0);
+    this.#port.postMessage(req);
+    const waited = Atomics.wait(this.#flag, 0, 0, this.#timeoutMs);
+    const message = receiveMessageOnPort(this.#port);
+    if (waited === 'timed-out' || message === undefined) {
+      this.#open = false;
+      void this.#worker.terminate();
+      throw new PgError(`PostgreSQL did not answer within ${Math.round(this.#timeoutMs / 1000)} s`, undefined, true);
+    }
+    const reply = message.message as BridgeReply;
+    if (!reply.ok) {
+      throw new PgError(this.#redact(reply.error.message), reply.error.code, reply.error.connection === true);
+    }
+    return reply;
+  }
+
+  /** Whether the handle is open (better-sqlite3's `open`). */
+  get open(): boolean {
+    return this.#open;
+  }
+
+  /** Whether a transaction is running (better-sqlite3's `inTransaction`). */
+  get inTransaction(): boolean {
+    return this.#depth > 0;
+  }
+
+  /** Prepares (translates) a statement; translations are cached by their text. */
+  prepare(source: string): PgStatement {
+    let text = this.#translated.get(source);
+    if (text === undefined) {
+      text = translateToPostgres(source);
+      if (this.#translated.size < 4000) this.#translated.set(source, text);
+    }
+    return new PgStatement(this, source, text);
+  }
+
+  /** Runs a script (several statements, no parameters) as is: PostgreSQL's SQL, not translated. */
+  exec(sql: string): this {
+    if (/^\s*VACUUM\s*;?\s*$/i.test(sql)) {
+      this.request({ kind: 'exec', sql: 'VACUUM (ANALYZE)' });
+      return this;
+    }
+    this.request({ kind: 'exec', sql });
+    return this;
+  }
+
+  /** The few pragmas the store reads, answered from PostgreSQL's catalog; the others do nothing. */
+  pragma(source: string, opts: { simple?: boolean } = {}): unknown {
+    const name = /^\s*(\w+)/.exec(source)?.[1]?.toLowerCase() ?? '';
+    let value: unknown;
+    if (name === 'page_size') value = 8192;
+    else if (name === 'page_count') {
+      value = Math.ceil(Number(this.prepare('SELECT pg_database_size(current_database())').pluck().get()) / 8192);
+    } else if (name === 'freelist_count') value = 0;
+    else value = undefined;
+    if (opts.simple === true) return value;
+    return value === undefined ? [] : [{ [name]: value }];
+  }
+
+  /** A transaction function, as better-sqlite3's: call it (or `.immediate`) to write, `.deferred` to read. */
+  transaction<A extends unknown[], R>(fn: (...args: A) => R) {
+    const run =
+      (mode: TxMode) =>
+      (...args: A): R =>
+        this.#inTx(mode, () => fn(...args));
+    return Object.assign(run('immediate'), {
+      deferred: run('deferred'),
+      immediate: run('immediate'),
+      exclusive: run('immediate'),
+      default: run('immediate'),
+    });
+  }
+
+  #inTx<R>(mode: TxMode, fn: () => R): R {
+    if (this.#depth > 0) {
+      const name = `sp${this.#depth}`;
+      this.request({ kind: 'exec', sql: `SAVEPOINT ${name}` });
+      this.#depth++;
+      try {
+        const r = fn();
+        this.request({ kind: 'exec', sql: `RELEASE SAVEPOINT ${name}` });
+        return r;
+      } catch (err) {
+        this.#quietly(`ROLLBACK TO SAVEPOINT ${name}`);
+        this.#quietly(`RELEASE SAVEPOINT ${name}`);
+        throw err;
+      } finally {
+        this.#depth--;
+      }
+    }
+    if (mode === 'deferred') {
+      this.request({ kind: 'exec', sql: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' });
+    } else {
+      this.request({ kind: 'exec', sql: 'BEGIN' });
+      this.#depth = 1;
+      try {
+        this.request({ kind: 'query', sql: 'SELECT pg_advisory_xact_lock($1)', params: [WRITE_LOCK] });
+      } catch (err) {
+        this.#depth = 0;
+        this.#quietly('ROLLBACK');
+        throw err;
+      }
+    }
+    this.#depth = 1;
+    try {
+      const r = fn();
+      this.request({ kind: 'exec', sql: 'COMMIT' });
+      return r;
+    } catch (err) {
+      this.#quietly('ROLLBACK');
+      throw err;
+    } finally {
+      this.#depth = 0;
+    }
+  }
+
+  #quietly(sql: string): void {
+    try {
+      this.request({ kind: 'exec', sql });
+    } catch {
+      // the connection may be gone: the server rolls back what it held
+    }
+  }
+
+  /** Applies (or, read-only, checks) the migrations in `folder`. */
+  migrate(folder: string): { applied: number; supported: number } {
+    const reply = this.request({ kind: 'migrate', folder, readonly: this.readonly });
+    return reply.migrated ?? { applied: 0, supported: 0 };
+  }
+
+  /** Closes the connection and stops the worker. */
+  close(): this {
+    if (!this.#open) return this;
+    try {
+      this.request({ kind: 'close' });
+    } catch {
+      // closing a broken connection: nothing left to do
+    }
+    this.#open = false;
+    this.#port.close();
+    void this.#worker.terminate();
+    return this;
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The store's SQL is written once, in SQLite's dialect; this turns one statement into
+ * PostgreSQL's. It knows a short, tested list of constructs and refuses what it does not know
+ * (an SQLite-only construct reaching PostgreSQL is a bug to see, never a silent wrong answer):
+ *
+ * - `?` placeholders become `$1`, `$2`... (not inside quotes or comments);
+ * - `json_each(?)` (a JSON array of ids) becomes a derived table with the same `value` and `key`
+ *   columns, and an unordered `CAST(group_concat(x, '') AS BLOB)` over it keeps the list's order;
+ * - `CAST(group_concat(x, '' ORDER BY y) AS BLOB)` becomes `string_agg(x, ''::bytea ORDER BY y)`;
+ * - `LIKE` becomes `ILIKE` (SQLite's LIKE ignores ASCII case);
+ * - `sqlite_master` and `dbstat` become views over PostgreSQL's catalog;
+ * - an `INSERT` into a table with an `id` column gets `RETURNING id`, for lastInsertRowid;
+ * - camelCase aliases are quoted (PostgreSQL folds unquoted names to lower case).
+ */
+
+/** A translated statement. */
+export interface PgStatementText {
+  readonly sql: string;
+  /** true when the statement returns the inserted ids (`RETURNING id` was added) */
+  readonly returnsId: boolean;
+  /** true when the statement may return rows (a query, or RETURNING) */
+  readonly reader: boolean;
+}
+
+/** Tables whose rows get their id from the database (lastInsertRowid is read after inserts). */
+const ID_TABLES = new Set([
+  'cluster',
+  'poll',
+  'str',
+  'doc',
+  'conn_entity',
+  'conn_version',
+  'conn_batch',
+  'rollup_group',
+  'maintenance_log',
+]);
+
+const REFUSED: readonly [RegExp, string][] = [
+  [/\bINSERT\s+OR\s+/i, 'INSERT OR ...: write INSERT ... ON CONFLICT'],
+  [/\bPRAGMA\b/i, 'PRAGMA'],
+  [/\bWITHOUT\s+ROWID\b/i, 'WITHOUT ROWID'],
+  [/\browid\b/i, 'rowid'],
+  [/\bGLOB\b/i, 'GLOB'],
+  [/\bifnull\s*\(/i, 'ifnull(): write coalesce()'],
+];
+
+const SQLITE_MASTER = `(SELECT CASE c.relkind WHEN 'v' THEN 'view' WHEN 'i' THEN 'index' ELSE 'table' END AS type,
+  c.relname::text AS name, coalesce(t.relname, c.relname)::text AS tbl_name
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  LEFT JOIN pg_index x ON x.indexrelid = c.oid LEFT JOIN pg_class t ON t.oid = x.indrelid
+  WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'i', 'I') AND NOT c.relispartition)`;
+
+/** dbstat's (name, pgsize) per table: a table's own pages, its partitions' and its TOAST's. */
+const DBSTAT = `(SELECT c.relname::text AS name,
+  (SELECT coalesce(sum(pg_total_relation_size(p.oid)), 0) FROM pg_partition_tree(c.oid::regclass) p) AS pgsize
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition)`;
+
+/** Splits SQL into code and quoted/comment spans, so rewrites touch code only. */
+function spans(sql: string): { code: boolean; text: string }[] {
+  const out: { code: boolean; text: string }[] = [];
+  let i = 0;
+  let start = 0;
+  const push = (end: number, code: boolean) => {
+    if (end > start) out.push({ code, text: sql.slice(start, end) });
+    start = end;
+  };
+  while (i < sql.length) {
+    const ch = sql[i]!;
+    if (ch === "'" || ch === '"') {
+      push(i, true);
+      let j = i + 1;
+      for (;;) {
+        if (j >= sql.length) throw new Error(`unterminated ${ch} quote in SQL`);
+        if (sql[j] === ch) {
+          if (sql[j + 1] === ch) j += 2;
+          else break;
+        } else j++;
+      }
+      i = j + 1;
+      push(i, false);
+    } else if (ch === '-' && sql[i + 1] === '-') {
+      push(i, true);
+      const end = sql.indexOf('\n', i);
+      i = end < 0 ? sql.length : end;
+      push(i, false);
+    } else if (ch === '/' && sql[i + 1] === '*') {
+      push(i, true);
+      const end = sql.indexOf('*/', i + 2);
+      if (end < 0) throw new Error('unterminated comment in SQL');
+      i = end + 2;
+      push(i, false);
+    } else i++;
+  }
+  push(sql.length, true);
+  return out;
+}
+
+const KEYWORDS = new Set([
+  'join',
+  'where',
+  'on',
+  'left',
+  'inner',
+  'cross',
+  'group',
+  'order',
+  'limit',
+  'union',
+  'using',
+]);
+
+function rewriteCode(code: string): string {
+  let s = code;
+  // json_each(?) [alias]: a derived table with SQLite's value and key columns
+  s = s.replace(
+    /\bjson_each\(\?\)(\s+(?:AS\s+)?([A-Za-z_]\w*))?/gi,
+    (_m, _a: string | undefined, alias: string | undefined) => {
+      const keep = alias !== undefined && !KEYWORDS.has(alias.toLowerCase());
+      const derived =
+        '(SELECT je.value::bigint AS value, je.ord - 1 AS key FROM json_array_elements_text(?::json) WITH ORDINALITY AS je(value, ord))';
+      return `${derived} AS ${keep ? alias : 'json_each'}${keep || alias === undefined ? '' : ` ${alias}`}`;
+    },
+  );
+  s = s.replace(
+    /CAST\(\s*group_concat\(\s*([\w.]+)\s*,\s*''\s*(ORDER BY [\w.]+(?:\s+(?:ASC|DESC))?)?\s*\)\s+AS\s+BLOB\s*\)/gi,
+    (_m, expr: string, order: string | undefined) =>
+      `string_agg(${expr}, ''::bytea ${order ?? 'ORDER BY {list-order}'})`,
+  );
+  s = s.replace(/\bNOT\s+LIKE\b/gi, 'NOT ILIKE').replace(/(?<!NOT\s+|I)\bLIKE\b/gi, 'ILIKE');
+  s = s.replace(
+    /\bsqlite_master\b(\s+(?:AS\s+)?(?!WHERE\b|JOIN\b|ON\b)([A-Za-z_]\w*))?/gi,
+    (_m, _a, alias: string | undefined) =>
+      alias === undefined ? `${SQLITE_MASTER} AS sqlite_master` : `${SQLITE_MASTER} AS ${alias}`,
+  );
+  s = s.replace(
+    /\bdbstat\b(\s+(?:AS\s+)?(?!WHERE\b|JOIN\b|ON\b)([A-Za-z_]\w*))?/gi,
+    (_m, _a, alias: string | undefined) => (alias === undefined ? `${DBSTAT} AS dbstat` : `${DBSTAT} AS ${alias}`),
+  );
+  s = s.replace(/\bAS\s+([a-z]+[A-Z]\w*)\b/g, 'AS "$1"');
+  return s;
+}
+
+/** Translates one statement of the store's SQL to PostgreSQL (throws on an SQLite-only construct). */
+export function translateToPostgres(sqlite: string): PgStatementText {
+  const parts = spans(sqlite);
+  for (const p of parts) {
+    if (!p.code) continue;
+    for (const [re, what] of REFUSED) {
+      if (re.test(p.text)) throw new Error(`SQL not portable to PostgreSQL (${what}): ${sqlite.slice(0, 200)}`);
+    }
+  }
+  let code = parts.map((p) => (p.code ? rewriteCode(p.text) : p.text)).join('');
+  if (code.includes('{list-order}')) {
+    const alias = /json_array_elements_text[^)]*\) WITH ORDINALITY AS je\(value, ord\)\) AS (\w+)/.exec(code)?.[1];
+    if (alias === undefined)
+      throw new Error(`SQL not portable to PostgreSQL (group_concat without ORDER BY): ${sqlite.slice(0, 200)}`);
+    code = code.replaceAll('{list-order}', `${alias}.key`);
+  }
+  // placeholders last: the rewrites above may add or move `?`
+  let n = 0;
+  const numbered = spans(code)
+    .map((p) => (p.code ? p.text.replace(/\?/g, () => `$${++n}`) : p.text))
+    .join('');
+  const insert = /^\s*INSERT\s+INTO\s+([A-Za-z_]\w*)/i.exec(numbered);
+  const returnsId = insert !== null && ID_TABLES.has(insert[1]!.toLowerCase()) && !/\bRETURNING\b/i.test(numbered);
+  const sql = returnsId ? `${numbered.trimEnd().replace(/;$/, '')} RETURNING id` : numbered;
+  const reader = /^\s*(SELECT|WITH|VALUES)\b/i.test(sql) || /\bRETURNING\b/i.test(sql);
+  return { sql, returnsId, reader };
+}
