@@ -3,9 +3,10 @@
  * the migrations at start-up, under a lock, so all of them come up, without an error, and the
  * schema is migrated once. Real server only (several connections at once).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { createHistoryReader, openDatabase } from '../../src/db/index.ts';
 import { startSimServer, type SimServer } from '../../src/sim/index.ts';
@@ -13,6 +14,7 @@ import { startFlightrec } from '../helpers/flightrec-process.ts';
 import { describeWithServer, freshPgTarget } from '../helpers/pg.ts';
 
 const COLLECTORS = 3;
+const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-start-'));
 const sims: SimServer[] = [];
 afterAll(async () => {
@@ -37,7 +39,9 @@ describeWithServer('collectors starting together on one empty PostgreSQL databas
     }
     // every process is started before any of them has opened the database (a process takes a
     // few hundred ms to load): they reach the migrations together
-    const runs = configs.map((config) => startFlightrec(['--db', target.target, '--config', config, 'collect', '--once']));
+    const runs = configs.map((config) =>
+      startFlightrec(['--db', target.target, '--config', config, 'collect', '--once']),
+    );
     const exits = await Promise.all(runs.map((r) => r.exit));
     exits.forEach((e, i) => expect(e, runs[i]!.err()).toEqual({ code: 0, signal: null }));
     for (const r of runs) expect(r.err()).not.toMatch(/^error:|flightrec:|warning:/m);
@@ -53,6 +57,19 @@ describeWithServer('collectors starting together on one empty PostgreSQL databas
       }
     } finally {
       store.close();
+    }
+    // each migration applied once (a race would apply one twice, or fail on a table already there)
+    const journal = JSON.parse(readFileSync(join(ROOT, 'drizzle/pg/meta/_journal.json'), 'utf8')) as {
+      entries: { tag: string }[];
+    };
+    const client = new pg.Client({ connectionString: target.target });
+    await client.connect();
+    try {
+      const rows = await client.query<{ hash: string }>('SELECT hash FROM drizzle.__drizzle_migrations ORDER BY id');
+      expect(rows.rows.length).toBe(journal.entries.length);
+      expect(new Set(rows.rows.map((r) => r.hash)).size).toBe(journal.entries.length);
+    } finally {
+      await client.end();
     }
     await target.drop();
   }, 120_000);
