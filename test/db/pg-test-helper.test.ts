@@ -4,6 +4,7 @@
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/index.ts';
 import {
   databaseUrl,
   describeWithServer,
@@ -63,4 +64,15 @@ describeWithServer('fresh databases on the server', () => {
     await open.end().catch(() => {});
     // b is left to the helper's afterAll
   });
+
+  it('gives migrated databases as copies of one migrated once: each opens read-only, each its own', async () => {
+    const server = pgAvailable().url!;
+    const a = await freshPgTarget({ migrated: true });
+    const b = await freshPgTarget({ migrated: true });
+    expect(a.target).not.toBe(b.target);
+    for (const t of [a, b]) openDatabase(t.target, { readonly: true }).close();
+    await a.drop();
+    expect(await databaseExists(server, new URL(a.target).pathname.slice(1))).toBe(false);
+    openDatabase(b.target, { readonly: true }).close();
+  }, 60_000);
 });

@@ -7,11 +7,12 @@
  * take-over) are skipped, with the reason printed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe } from 'vitest';
+import { openDatabase } from '../../src/db/index.ts';
 
 /** The environment variable naming the PostgreSQL server the tests may use. */
 export const TEST_PG_ENV = 'FLIGHTREC_TEST_PG';
@@ -83,16 +84,19 @@ export async function dropTestDatabase(serverUrl: string, name: string): Promise
 /**
  * A fresh, empty PostgreSQL database: `flightrec_t_<random>` on the server of FLIGHTREC_TEST_PG,
  * or, without it, a PGlite target (`pglite://memory`, or a directory with `persistent`, which
- * survives a close and a reopen as a file does). Dropped after the file's tests at the latest.
+ * survives a close and a reopen as a file does). With `migrated`, the schema is already there
+ * (a copy of a database migrated once per test file): for tests of recording, not of migrating.
+ * Dropped after the file's tests at the latest.
  */
-export async function freshPgTarget(opts: { persistent?: boolean } = {}): Promise<PgTarget> {
+export async function freshPgTarget(opts: { persistent?: boolean; migrated?: boolean } = {}): Promise<PgTarget> {
   const { url } = pgAvailable();
   let target: PgTarget;
   if (url === undefined) {
-    if (opts.persistent !== true) {
+    if (opts.persistent !== true && opts.migrated !== true) {
       target = { target: 'pglite://memory', kind: 'pglite', drop: () => Promise.resolve() };
     } else {
       const dir = mkdtempSync(join(tmpdir(), 'flightrec-pglite-'));
+      if (opts.migrated === true) cpSync(await pgliteTemplate(), dir, { recursive: true });
       target = {
         target: `pglite://${dir}`,
         kind: 'pglite',
@@ -106,7 +110,8 @@ export async function freshPgTarget(opts: { persistent?: boolean } = {}): Promis
   } else {
     const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
     const id = quoted(name);
-    await onServer(url, (c) => c.query(`CREATE DATABASE ${id}`));
+    if (opts.migrated === true) await copyOf(url, await serverTemplate(), id);
+    else await onServer(url, (c) => c.query(`CREATE DATABASE ${id}`));
     let dropped = false;
     target = {
       target: databaseUrl(url, name),
@@ -121,6 +126,51 @@ export async function freshPgTarget(opts: { persistent?: boolean } = {}): Promis
   }
   pending.add(target);
   return target;
+}
+
+/**
+ * Migrated templates, made once per test file: a fresh database that the store has opened for
+ * writing (migrations applied, partitions made), copied for every `migrated` target. Migrating
+ * takes seconds (tens of seconds on PGlite); a copy takes a fraction of one.
+ */
+let serverTemplateName: Promise<string> | undefined;
+let pgliteTemplateDir: Promise<string> | undefined;
+
+function migrateOnce(target: string): void {
+  openDatabase(target).close();
+}
+
+function serverTemplate(): Promise<string> {
+  serverTemplateName ??= (async () => {
+    const t = await freshPgTarget();
+    migrateOnce(t.target);
+    return new URL(t.target).pathname.slice(1);
+  })();
+  return serverTemplateName;
+}
+
+function pgliteTemplate(): Promise<string> {
+  pgliteTemplateDir ??= (async () => {
+    const t = await freshPgTarget({ persistent: true });
+    migrateOnce(t.target);
+    return t.target.slice('pglite://'.length);
+  })();
+  return pgliteTemplateDir;
+}
+
+/** CREATE DATABASE id TEMPLATE template, waiting for the template's last connection to go. */
+async function copyOf(url: string, template: string, id: string): Promise<void> {
+  const source = quoted(template);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await onServer(url, (c) => c.query(`CREATE DATABASE ${id} TEMPLATE ${source}`));
+      return;
+    } catch (err) {
+      // 55006: the template is being accessed by other users (a closed connection not yet gone)
+      if ((err as { code?: string }).code !== '55006' || attempt >= 50) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 const said = new Set<string>();
@@ -174,7 +224,7 @@ function sqliteEngine(): EngineUnderTest {
 function postgresEngine(): EngineUnderTest {
   return {
     name: pgAvailable().url === undefined ? 'pglite' : 'postgres',
-    target: async () => (await freshPgTarget({ persistent: true })).target,
+    target: async () => (await freshPgTarget({ persistent: true, migrated: true })).target,
   };
 }
 
