@@ -206,7 +206,7 @@ forEachEngine(TITLE, (engine) => {
           }
         }
       }),
-      { numRuns: 30, seed: 130013, endOnFailure: true },
+      { numRuns: engine.propertyRuns(30), seed: 130013, endOnFailure: true },
     );
   }, 120_000);
 });

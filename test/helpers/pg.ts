@@ -203,6 +203,12 @@ export interface EngineUnderTest {
   readonly name: 'sqlite' | 'postgres' | 'pglite';
   /** A fresh, empty database target (a file path or a URL), removed after the file's tests. */
   target(): Promise<string>;
+  /**
+   * How many runs of a property that opens a fresh database many times per run (a CLI command
+   * each) to make on this engine, given the count on SQLite: an open on PostgreSQL starts a
+   * worker thread and a connection (about a second here, several on PGlite), so fewer.
+   */
+  propertyRuns(onSqlite: number): number;
 }
 
 const suiteDirs: string[] = [];
@@ -213,6 +219,7 @@ afterAll(() => {
 function sqliteEngine(): EngineUnderTest {
   return {
     name: 'sqlite',
+    propertyRuns: (n) => n,
     target: () => {
       const dir = mkdtempSync(join(tmpdir(), 'flightrec-db-'));
       suiteDirs.push(dir);
@@ -222,8 +229,10 @@ function sqliteEngine(): EngineUnderTest {
 }
 
 function postgresEngine(): EngineUnderTest {
+  const server = pgAvailable().url !== undefined;
   return {
-    name: pgAvailable().url === undefined ? 'pglite' : 'postgres',
+    name: server ? 'postgres' : 'pglite',
+    propertyRuns: (n) => Math.max(1, Math.ceil(n / (server ? 5 : 15))),
     target: async () => (await freshPgTarget({ persistent: true, migrated: true })).target,
   };
 }
