@@ -340,7 +340,18 @@ export function isWellFormed(s: string): boolean {
 
 /** A string as SQLite should hold it: TEXT normally, UTF-16LE BLOB when it has lone surrogates. */
 export function textToSql(s: string): string | Buffer {
-  return isWellFormed(s) ? s : Buffer.from(s, 'utf16le');
+  if (isWellFormed(s)) return s;
+  const blob = Buffer.from(s, 'utf16le');
+  utf16Texts.add(blob);
+  return blob;
+}
+
+/** The blobs textToSql made (text, not bytes: PostgreSQL keeps them in a text column). */
+const utf16Texts = new WeakSet<Uint8Array>();
+
+/** Whether textToSql made this blob (a string with lone surrogates). */
+export function isUtf16Text(v: Uint8Array): boolean {
+  return utf16Texts.has(v);
 }
 
 /** Inverse of textToSql. */

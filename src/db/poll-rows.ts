@@ -142,7 +142,7 @@ export class PollQueries {
     );
     this.#range = sqlite
       .prepare<[RangeParams], PollTuple>(
-        `${sel} WHERE (@cluster IS NULL OR p.cluster_id = @cluster) AND (@op IS NULL OR p.operation = @op)
+        `${sel} WHERE (p.cluster_id = @cluster OR @cluster IS NULL) AND (p.operation = @op OR @op IS NULL)
          AND p.started_at BETWEEN @since AND @until ORDER BY p.started_at, p.id LIMIT @limit`,
       )
       .raw()

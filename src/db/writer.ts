@@ -3,6 +3,7 @@
  * body, gzip'd) is always written; a successful answer is split into the operation's tables.
  * Any error rolls the whole poll back and drops every cache, so nothing partial remains.
  */
+import { scopeCluster } from './cluster-scope.ts';
 import { gzipSync } from 'node:zlib';
 import { JsonDepthError, MAX_JSON_DEPTH, stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
 import { isOperationName, OPERATIONS, type ResponseOf } from '../api/schema/operations.ts';
@@ -81,6 +82,7 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
       docGeneration = docGen;
     }
     const cid = clusterId(r.cluster);
+    scopeCluster(sqlite, cid);
     const o = r.outcome;
     const failed = o.ok ? undefined : o;
     const request = stringifyJson(encodeMessage(OPERATIONS[r.operation].request, r.request as Record<string, unknown>));

@@ -3,6 +3,7 @@
  * identity, slow attributes versioned, fast values appended to the open batch as a head frame,
  * and a full batch sealed into per-connection chunks (all inside the poll's transaction).
  */
+import { scopeCluster } from '../cluster-scope.ts';
 import type Database from 'better-sqlite3';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../api/schema/connection.ts';
 import { ByteReader, ByteWriter, textToSql } from '../bytes.ts';
@@ -96,6 +97,7 @@ export class ConnectionIngest {
       lastPoll: sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
       clearHeads: sqlite.prepare('UPDATE conn_frame SET head = NULL WHERE batch = ?'),
       sealBatch: sqlite.prepare('UPDATE conn_batch SET sealed = 1 WHERE id = ?'),
+      batchCluster: sqlite.prepare<[number], number>('SELECT cluster_id FROM conn_batch WHERE id = ?').pluck(),
       openBatches: sqlite.prepare<[], ColumnsOf<typeof connBatch, 'id'>>('SELECT id FROM conn_batch WHERE sealed = 0'),
     };
   }
@@ -344,6 +346,7 @@ export class ConnectionIngest {
 
   /** Regroups the head frames of a batch into one chunk per connection and drops the heads. */
   #seal(batchId: number): void {
+    scopeCluster(this.#sqlite, () => Number(this.#q.batchCluster.get(batchId)));
     const frames = this.#q.batchFrames.all(batchId);
     const per = new Map<number, { seqs: number[]; samples: FastSample[]; last: number }>();
     for (const f of frames) {

@@ -17,6 +17,7 @@ import {
   type BridgeReply,
   type BridgeRequest,
 } from './bridge-protocol.ts';
+import { isUtf16Text, isWellFormed } from '../bytes.ts';
 import { translateToPostgres, type PgStatementText } from './translate.ts';
 import { bridgeWorkerSource } from './worker-source.ts';
 
@@ -65,19 +66,45 @@ function convert(v: unknown, type: number, safe: boolean): unknown {
     case PG_TYPE.bytea:
       return v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.length) : v;
     default:
-      return v;
+      return typeof v === 'string' ? unescapeText(v) : v;
   }
 }
 
-/** Parameters as better-sqlite3 takes them: spread, or one array. */
-function bindable(args: readonly unknown[]): unknown[] {
+/**
+ * PostgreSQL text holds neither NUL nor lone surrogates, which SQLite keeps (the latter as a blob:
+ * `textToSql`). Such a string travels as U+FFFF and the base64 of its UTF-16 code units, and
+ * comes back as the same string; a string that starts with U+FFFF is escaped too, so that every
+ * stored text starting with it is an escaped one.
+ */
+const ESCAPED = '\uFFFF';
+
+function escapeText(s: string): string {
+  if (!s.includes('\u0000') && !s.startsWith(ESCAPED) && isWellFormed(s)) return s;
+  return ESCAPED + Buffer.from(s, 'utf16le').toString('base64');
+}
+
+function unescapeText(s: string): string {
+  return s.startsWith(ESCAPED) ? Buffer.from(s.slice(1), 'base64').toString('utf16le') : s;
+}
+
+function bindValue(p: unknown): unknown {
+  if (typeof p === 'string') return escapeText(p);
+  if (typeof p === 'bigint') return p.toString();
+  if (typeof p === 'boolean') return p ? 1 : 0;
+  if (p === undefined) return null;
+  if (p instanceof Uint8Array && isUtf16Text(p)) return ESCAPED + Buffer.from(p).toString('base64');
+  return p;
+}
+
+/** Parameters as better-sqlite3 takes them: spread, one array, or one object of named values. */
+function bindable(args: readonly unknown[], names: readonly string[] | undefined): unknown[] {
+  if (names !== undefined) {
+    const o = args[0];
+    if (args.length !== 1 || typeof o !== 'object' || o === null) throw new TypeError('named parameters need one object');
+    return names.map((n) => bindValue((o as Record<string, unknown>)[n]));
+  }
   const list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
-  return list.map((p) => {
-    if (typeof p === 'bigint') return p.toString();
-    if (typeof p === 'boolean') return p ? 1 : 0;
-    if (p === undefined) return null;
-    return p;
-  });
+  return list.map(bindValue);
 }
 
 /** A prepared statement (the SQL is translated once; PostgreSQL plans it per call). */
@@ -123,16 +150,16 @@ class PgStatement {
     });
   }
   get(...args: unknown[]): unknown {
-    return this.#shape(this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args) }))[0];
+    return this.#shape(this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args, this.#text.names) }))[0];
   }
   all(...args: unknown[]): unknown[] {
-    return this.#shape(this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args) }));
+    return this.#shape(this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args, this.#text.names) }));
   }
   iterate(...args: unknown[]): IterableIterator<unknown> {
     return this.all(...args)[Symbol.iterator]();
   }
   run(...args: unknown[]): { changes: number; lastInsertRowid: number | bigint } {
-    const reply = this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args) });
+    const reply = this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args, this.#text.names) });
     const last = this.#text.returnsId ? reply.rows.at(-1)?.[0] : undefined;
     return {
       changes: reply.rowCount,
@@ -153,6 +180,8 @@ export class PgSyncDatabase {
   readonly #translated = new Map<string, PgStatementText>();
   #depth = 0;
   #open = true;
+  /** the cluster the running transaction is scoped to (scopeCluster) */
+  #scope: number | undefined;
   readonly readonly: boolean;
   constructor(opts: PgSyncOptions & { readonly readonly?: boolean }) {
     const source = bridgeWorkerSource();
@@ -285,6 +314,7 @@ export class PgSyncDatabase {
       throw err;
     } finally {
       this.#depth = 0;
+      this.#scope = undefined;
     }
   }
 
@@ -294,6 +324,18 @@ export class PgSyncDatabase {
     } catch {
       // the connection may be gone: the server rolls back what it held
     }
+  }
+
+  /** Scopes the running transaction's inserted rows to a cluster (`flightrec.cluster_id`). */
+  scopeCluster(clusterId: number): void {
+    if (this.#depth === 0) throw new PgError('scopeCluster outside a transaction', undefined, false);
+    if (this.#scope === clusterId) return;
+    this.request({
+      kind: 'query',
+      sql: "SELECT set_config('flightrec.cluster_id', $1, true)",
+      params: [String(clusterId)],
+    });
+    this.#scope = clusterId;
   }
 
   /** Applies (or, read-only, checks) the migrations in `folder`. */

@@ -5,8 +5,10 @@
  *
  * - `?` placeholders become `$1`, `$2`... (not inside quotes or comments);
  * - `json_each(?)` (a JSON array of ids) becomes a derived table with the same `value` and `key`
- *   columns, and an unordered `CAST(group_concat(x, '') AS BLOB)` over it keeps the list's order;
- * - `CAST(group_concat(x, '' ORDER BY y) AS BLOB)` becomes `string_agg(x, ''::bytea ORDER BY y)`;
+ *   columns;
+ * - `CAST(group_concat(x, '' [ORDER BY y]) AS BLOB)` becomes `string_agg(x, ''::bytea [ORDER BY y])`
+ *   (two unordered aggregates of one query see the rows in the same order, on both engines: the
+ *   store relies on that to pair version and entity records);
  * - `LIKE` becomes `ILIKE` (SQLite's LIKE ignores ASCII case);
  * - `sqlite_master` and `dbstat` become views over PostgreSQL's catalog;
  * - an `INSERT` into a table with an `id` column gets `RETURNING id`, for lastInsertRowid;
@@ -20,6 +22,8 @@ export interface PgStatementText {
   readonly returnsId: boolean;
   /** true when the statement may return rows (a query, or RETURNING) */
   readonly reader: boolean;
+  /** for named parameters (`@x`, `:x`, `$x`): the name of `$1`, `$2`...; undefined for `?` */
+  readonly names: readonly string[] | undefined;
 }
 
 /** Tables whose rows get their id from the database (lastInsertRowid is read after inserts). */
@@ -67,7 +71,9 @@ function spans(sql: string): { code: boolean; text: string }[] {
   };
   while (i < sql.length) {
     const ch = sql[i]!;
-    if (ch === "'" || ch === '"') {
+    if (ch === "'" && sql[i + 1] === "'" && sql[i + 2] !== "'") {
+      i += 2; // the empty string holds nothing to protect: rewrites may match it (group_concat(x, ''))
+    } else if (ch === "'" || ch === '"') {
       push(i, true);
       let j = i + 1;
       for (;;) {
@@ -125,7 +131,7 @@ function rewriteCode(code: string): string {
   s = s.replace(
     /CAST\(\s*group_concat\(\s*([\w.]+)\s*,\s*''\s*(ORDER BY [\w.]+(?:\s+(?:ASC|DESC))?)?\s*\)\s+AS\s+BLOB\s*\)/gi,
     (_m, expr: string, order: string | undefined) =>
-      `string_agg(${expr}, ''::bytea ${order ?? 'ORDER BY {list-order}'})`,
+      `string_agg(${expr}, ''::bytea${order === undefined ? '' : ` ${order}`})`,
   );
   s = s.replace(/\bNOT\s+LIKE\b/gi, 'NOT ILIKE').replace(/(?<!NOT\s+|I)\bLIKE\b/gi, 'ILIKE');
   s = s.replace(
@@ -141,6 +147,30 @@ function rewriteCode(code: string): string {
   return s;
 }
 
+/** `typeof(E) = 'blob'` / `!= 'blob'` (text SQLite keeps as a blob) -> the bridge's escaped-text test. */
+function rewriteTypeofBlob(sql: string): string {
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const at = sql.slice(i).search(/\btypeof\(/i);
+    if (at < 0) return out + sql.slice(i);
+    const open = i + at + 'typeof('.length;
+    let depth = 1;
+    let j = open;
+    while (j < sql.length && depth > 0) {
+      if (sql[j] === '(') depth++;
+      else if (sql[j] === ')') depth--;
+      j++;
+    }
+    const inner = sql.slice(open, j - 1);
+    const rest = /^\s*(=|!=|<>)\s*'blob'/i.exec(sql.slice(j));
+    if (rest === null) throw new Error(`SQL not portable to PostgreSQL (typeof): ${sql.slice(0, 200)}`);
+    const test = `(left(${inner}, 1) = U&'\\FFFF')`;
+    out += sql.slice(i, i + at) + (rest[1] === '=' ? test : `NOT coalesce(${test}, false)`);
+    i = j + rest[0].length;
+  }
+}
+
 /** Translates one statement of the store's SQL to PostgreSQL (throws on an SQLite-only construct). */
 export function translateToPostgres(sqlite: string): PgStatementText {
   const parts = spans(sqlite);
@@ -150,21 +180,27 @@ export function translateToPostgres(sqlite: string): PgStatementText {
       if (re.test(p.text)) throw new Error(`SQL not portable to PostgreSQL (${what}): ${sqlite.slice(0, 200)}`);
     }
   }
-  let code = parts.map((p) => (p.code ? rewriteCode(p.text) : p.text)).join('');
-  if (code.includes('{list-order}')) {
-    const alias = /json_array_elements_text[^)]*\) WITH ORDINALITY AS je\(value, ord\)\) AS (\w+)/.exec(code)?.[1];
-    if (alias === undefined)
-      throw new Error(`SQL not portable to PostgreSQL (group_concat without ORDER BY): ${sqlite.slice(0, 200)}`);
-    code = code.replaceAll('{list-order}', `${alias}.key`);
-  }
+  const code = rewriteTypeofBlob(parts.map((p) => (p.code ? rewriteCode(p.text) : p.text)).join(''));
   // placeholders last: the rewrites above may add or move `?`
   let n = 0;
+  const names: string[] = [];
   const numbered = spans(code)
-    .map((p) => (p.code ? p.text.replace(/\?/g, () => `$${++n}`) : p.text))
+    .map((p) =>
+      p.code
+        ? p.text.replace(/\?|(?<![:\w$])[@:$]([A-Za-z_]\w*)/g, (_m, name: string | undefined) => {
+            if (name === undefined) return `$${++n}`;
+            const at = names.indexOf(name);
+            if (at >= 0) return `$${at + 1}`;
+            names.push(name);
+            return `$${names.length}`;
+          })
+        : p.text,
+    )
     .join('');
+  if (n > 0 && names.length > 0) throw new Error(`SQL mixes ? and named parameters: ${sqlite.slice(0, 200)}`);
   const insert = /^\s*INSERT\s+INTO\s+([A-Za-z_]\w*)/i.exec(numbered);
   const returnsId = insert !== null && ID_TABLES.has(insert[1]!.toLowerCase()) && !/\bRETURNING\b/i.test(numbered);
   const sql = returnsId ? `${numbered.trimEnd().replace(/;$/, '')} RETURNING id` : numbered;
   const reader = /^\s*(SELECT|WITH|VALUES)\b/i.test(sql) || /\bRETURNING\b/i.test(sql);
-  return { sql, returnsId, reader };
+  return { sql, returnsId, reader, names: names.length > 0 ? names : undefined };
 }
