@@ -48,7 +48,8 @@ afterAll(async () => {
   const all = [...pending];
   pending.clear();
   const failures: unknown[] = [];
-  for (const t of all) await t.drop().catch((err: unknown) => failures.push(err));
+  // together: a DROP DATABASE takes most of a second
+  await Promise.all(all.map((t) => t.drop().catch((err: unknown) => failures.push(err))));
   if (failures.length > 0) throw new AggregateError(failures, 'dropping the test databases failed');
 });
 
