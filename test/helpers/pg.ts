@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, vi } from 'vitest';
 import { openDatabase } from '../../src/db/index.ts';
 
 /** The environment variable naming the PostgreSQL server the tests may use. */
@@ -20,6 +20,10 @@ export const TEST_PG_ENV = 'FLIGHTREC_TEST_PG';
 /** Only databases with this prefix are ever created or dropped by the tests. */
 export const TEST_DB_PREFIX = 'flightrec_t_';
 const TEST_DB_NAME = /^flightrec_t_[0-9a-z_]{1,40}$/;
+/** Migrating the template: seconds on a server, up to a minute on PGlite on a busy machine. */
+const PREPARE_TIMEOUT_MS = 180_000;
+/** A test's time-out when its PostgreSQL runs on PGlite. */
+const PGLITE_TEST_TIMEOUT_MS = 300_000;
 
 /** The server the tests may use, or why there is none. */
 export function pgAvailable(): { url?: string; reason?: string } {
@@ -204,6 +208,8 @@ export interface EngineUnderTest {
   readonly name: 'sqlite' | 'postgres' | 'pglite';
   /** A fresh, empty database target (a file path or a URL), removed after the file's tests. */
   target(): Promise<string>;
+  /** Makes what target() copies (the migrated template), before the tests and outside their time-outs. */
+  prepare(): Promise<void>;
   /**
    * How many runs of a property that opens a fresh database many times per run (a CLI command
    * each) to make on this engine, given the count on SQLite: an open on PostgreSQL starts a
@@ -221,6 +227,7 @@ function sqliteEngine(): EngineUnderTest {
   return {
     name: 'sqlite',
     propertyRuns: (n) => n,
+    prepare: () => Promise.resolve(),
     target: () => {
       const dir = mkdtempSync(join(tmpdir(), 'flightrec-db-'));
       suiteDirs.push(dir);
@@ -234,6 +241,10 @@ function postgresEngine(): EngineUnderTest {
   return {
     name: server ? 'postgres' : 'pglite',
     propertyRuns: (n) => Math.max(1, Math.ceil(n / (server ? 5 : 15))),
+    prepare: async () => {
+      if (server) await serverTemplate();
+      else await pgliteTemplate();
+    },
     target: async () => (await freshPgTarget({ persistent: true, migrated: true })).target,
   };
 }
@@ -246,5 +257,12 @@ export const ENGINES: readonly EngineUnderTest[] = [sqliteEngine(), postgresEngi
  * given the engine whose `target()` makes a fresh database. The tests stay written once.
  */
 export function forEachEngine(title: string, fn: (engine: EngineUnderTest) => void): void {
-  for (const engine of ENGINES) describe(`${title} (${engine.name})`, () => fn(engine));
+  // PGlite starts a PostgreSQL in WebAssembly at every open (seconds each on a busy machine):
+  // the same tests, with more time
+  if (ENGINES.some((e) => e.name === 'pglite')) vi.setConfig({ testTimeout: PGLITE_TEST_TIMEOUT_MS });
+  for (const engine of ENGINES)
+    describe(`${title} (${engine.name})`, () => {
+      beforeAll(() => engine.prepare(), PREPARE_TIMEOUT_MS);
+      fn(engine);
+    });
 }
