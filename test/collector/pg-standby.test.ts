@@ -111,6 +111,9 @@ async function recordWithTakeOver(db: string) {
 
   // three rounds of x by the active one, then SIGKILL right after a round was written
   const before = await nthLine(active, xRound, 3, 30_000);
+  // both operations of that round written (they run one after the other, in either order)
+  const second = before.line.text.slice(0, 'YYYY-MM-DDTHH:MM:SS'.length);
+  await active.waitFor(new RegExp(`^${second}.* x GetUpgradeStatus ok `), 10_000);
   active.child.kill('SIGKILL');
   const killedAt = Date.now();
   const killed = await active.exit;
