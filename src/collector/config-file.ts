@@ -175,6 +175,7 @@ const globalShape = {
     maxDelay: durationMs().optional(),
   }).optional(),
   shutdownTimeout: durationMs().optional(),
+  leaseTtl: durationMs().optional(),
   keepRawAnswers: bool.optional(),
   maxHeldMemory: sizeBytes().optional(),
   maxAnswerSize: sizeBytes().optional(),

@@ -110,6 +110,7 @@ export function loadCollectorConfig(input: ConfigInput): CollectorConfig {
     jitterMs: global.jitter ?? DEFAULT_JITTER_MS,
     retry: finalizeRetry(global),
     shutdownTimeoutMs: global.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+    ...(global.leaseTtl === undefined ? {} : { leaseTtlMs: global.leaseTtl }),
     keepRawAnswers: global.keepRawAnswers ?? false,
     maxHeldBytes: global.maxHeldMemory ?? DEFAULT_MAX_HELD_BYTES,
     retention: finalizeRetention(global, [flags, env]),

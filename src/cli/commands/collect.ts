@@ -338,6 +338,7 @@ async function record(
     reporter,
     storeLabel: shown,
     owner,
+    ...(config.leaseTtlMs === undefined ? {} : { leaseTtlMs: config.leaseTtlMs }),
     ...(retentionStore === undefined ? {} : { retentionStore }),
     ...(rollUp === undefined ? {} : { rollUp }),
     ...cron,
