@@ -172,7 +172,7 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
         throw new PollWriteError(record.cluster, String(record.operation), 'unknown operation');
       }
       try {
-        const id = write(record);
+        const id = write.immediate(record);
         // not inside a caller's transaction (db copy writes a batch of polls in one): SQLite refuses a checkpoint there
         if (checkpointDue && !sqlite.inTransaction) {
           checkpointDue = false;

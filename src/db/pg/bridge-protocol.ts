@@ -8,8 +8,7 @@ import type { PgPoolConfigData } from './pool-config.ts';
 
 /** Which engine the worker connects to. */
 export type BridgeEngine =
-  | { readonly kind: 'pg'; readonly config: PgPoolConfigData }
-  | { readonly kind: 'pglite'; readonly dir: string };
+  { readonly kind: 'pg'; readonly config: PgPoolConfigData } | { readonly kind: 'pglite'; readonly dir: string };
 
 /** What the worker is started with (its workerData). */
 export interface BridgeInit {

@@ -215,7 +215,9 @@ export function translateToPostgres(sqlite: string): PgStatementText {
   }
   let code = rewriteTypeofBlob(parts.map((p) => (p.code ? rewriteCode(p.text) : p.text)).join(''));
   // SQLite's substr(x, -n) is the last n characters; instr(x, y) is strpos(x, y)
-  code = rewriteCalls(code, 'substr', (a) => (a.length === 2 ? `right(${a[0]}, -(${a[1]})::int)` : `substr(${a.join(',')})`));
+  code = rewriteCalls(code, 'substr', (a) =>
+    a.length === 2 ? `right(${a[0]}, -(${a[1]})::int)` : `substr(${a.join(',')})`,
+  );
   code = rewriteCalls(code, 'instr', (a) => `strpos(${a.join(',')})`);
   // meta's key is (cluster_id, key) on PostgreSQL: every row of the store carries its cluster
   code = code.replace(/(\bINTO\s+meta\b[\s\S]*\bON\s+CONFLICT\s*)\(\s*key\s*\)/i, '$1(cluster_id, key)');
