@@ -324,7 +324,10 @@ async function record(
   const owner = `${hostname()} pid ${process.pid} (${Math.random().toString(16).slice(2, 10)})`;
   const retentionStore = current === undefined ? undefined : new RetentionPruner(() => current ?? writerLost(shown));
   // raw history is summarised (rollups) before retention prunes it, in a worker thread (never on this event loop)
-  const rollUps = retentionStore === undefined ? undefined : await rollUpOf(config, dbPath);
+  const rollUps =
+    retentionStore === undefined
+      ? undefined
+      : await rollUpOf(config, dbPath, dbOpenOptions(g, io.cwd, config.databasePasswordFile).passwordFile);
   const rollUp: RollUp | undefined =
     rollUps === undefined ? undefined : (cluster, untilNs) => rollUps.run(cluster, untilNs);
   const cron = io.createCronTask === undefined ? {} : { createTask: io.createCronTask };
@@ -394,12 +397,20 @@ function observabilityOf(
 }
 
 /** The rollUp hook of retention: rollups computed in a worker thread (its own connection to `dbPath`). */
-async function rollUpOf(config: CollectorConfig, dbPath: string): Promise<RollUpThread> {
+async function rollUpOf(
+  config: CollectorConfig,
+  dbPath: string,
+  passwordFile: string | undefined,
+): Promise<RollUpThread> {
   const [{ RollUpThread }, { resolveThresholds }] = await Promise.all([
     import('../../report/rollup/index.ts'),
     import('../../report/timeline/thresholds-schema.ts'),
   ]);
-  return new RollUpThread({ database: dbPath, thresholds: resolveThresholds(config.thresholds) });
+  return new RollUpThread({
+    database: dbPath,
+    ...(passwordFile === undefined ? {} : { passwordFile }),
+    thresholds: resolveThresholds(config.thresholds),
+  });
 }
 
 function writerLost(path: string): never {
