@@ -98,118 +98,134 @@ beforeAll(async () => {
 }, 60_000);
 
 describe(`db copy SQLite -> PostgreSQL -> SQLite (${ENGINE})`, () => {
-  it('gives the same export byte for byte, query, timeline and db log, on PostgreSQL and back in SQLite', async () => {
-    expect(expected[0]).toContain('"failure":{"code":"unavailable"');
-    const pgdb = (await freshPgTarget({ persistent: true, migrated: true })).target;
-    expect(await copy(source, pgdb)).toMatchObject({ polls: total, alreadyCopied: 0, idsKept: total });
-    expect(await answersOf(pgdb)).toEqual(expected);
-    const back = tmp.path('back.db');
-    expect(await copy(pgdb, back)).toMatchObject({ polls: total, alreadyCopied: 0, idsKept: total });
-    expect(await answersOf(back)).toEqual(expected);
-    // run again: nothing left to copy, nothing added
-    expect(await copy(source, pgdb)).toMatchObject({ polls: 0, alreadyCopied: total, maintenanceLogEntries: 0 });
-    expect(await copy(pgdb, back)).toMatchObject({ polls: 0, alreadyCopied: total, maintenanceLogEntries: 0 });
-    expect((await answersOf(back))[0]).toEqual(expected[0]);
-  }, LONG);
+  it(
+    'gives the same export byte for byte, query, timeline and db log, on PostgreSQL and back in SQLite',
+    async () => {
+      expect(expected[0]).toContain('"failure":{"code":"unavailable"');
+      const pgdb = (await freshPgTarget({ persistent: true, migrated: true })).target;
+      expect(await copy(source, pgdb)).toMatchObject({ polls: total, alreadyCopied: 0, idsKept: total });
+      expect(await answersOf(pgdb)).toEqual(expected);
+      const back = tmp.path('back.db');
+      expect(await copy(pgdb, back)).toMatchObject({ polls: total, alreadyCopied: 0, idsKept: total });
+      expect(await answersOf(back)).toEqual(expected);
+      // run again: nothing left to copy, nothing added
+      expect(await copy(source, pgdb)).toMatchObject({ polls: 0, alreadyCopied: total, maintenanceLogEntries: 0 });
+      expect(await copy(pgdb, back)).toMatchObject({ polls: 0, alreadyCopied: total, maintenanceLogEntries: 0 });
+      expect((await answersOf(back))[0]).toEqual(expected[0]);
+    },
+    LONG,
+  );
 
-  it('stopped by a signal between two batches, run again: the same answers', async () => {
-    const pgdb = (await freshPgTarget({ persistent: true, migrated: true })).target;
-    const controller = new AbortController();
-    let bars = 0;
-    let err = '';
-    const io: CliIo = {
-      ...memoryIo({ signal: controller.signal }),
-      stderr: {
-        isTTY: true,
-        columns: 120,
-        write: (s: string) => {
-          err += s;
-          // the first bar, then one per batch: stop after the second batch
-          if (s.startsWith('\r[') && ++bars === 3) controller.abort();
+  it(
+    'stopped by a signal between two batches, run again: the same answers',
+    async () => {
+      const pgdb = (await freshPgTarget({ persistent: true, migrated: true })).target;
+      const controller = new AbortController();
+      let bars = 0;
+      let err = '';
+      const io: CliIo = {
+        ...memoryIo({ signal: controller.signal }),
+        stderr: {
+          isTTY: true,
+          columns: 120,
+          write: (s: string) => {
+            err += s;
+            // the first bar, then one per batch: stop after the second batch
+            if (s.startsWith('\r[') && ++bars === 3) controller.abort();
+          },
         },
-      },
-    };
-    expect(await main(['db', 'copy', '--from', source, '--to', pgdb, '--batch', '10'], io)).toBe(1);
-    expect(err).toContain(`flightrec: interrupted after copying 20 of ${total} polls into ${pgdb}`);
-    expect(await copy(source, pgdb)).toMatchObject({ polls: total - 20, alreadyCopied: 20, clusters: 1 });
-    const back = tmp.path('back-interrupted.db');
-    await copy(pgdb, back);
-    expect(await answersOf(back)).toEqual(expected);
-    expect((await runFlightrec(['--db', pgdb, 'export', '--out', '-'], { now: () => 0 })).out).toBe(expected[0]);
-  }, LONG);
+      };
+      expect(await main(['db', 'copy', '--from', source, '--to', pgdb, '--batch', '10'], io)).toBe(1);
+      expect(err).toContain(`flightrec: interrupted after copying 20 of ${total} polls into ${pgdb}`);
+      expect(await copy(source, pgdb)).toMatchObject({ polls: total - 20, alreadyCopied: 20, clusters: 1 });
+      const back = tmp.path('back-interrupted.db');
+      await copy(pgdb, back);
+      expect(await answersOf(back)).toEqual(expected);
+      expect((await runFlightrec(['--db', pgdb, 'export', '--out', '-'], { now: () => 0 })).out).toBe(expected[0]);
+    },
+    LONG,
+  );
 
-  it('keeps copied poll ids apart from the polls recorded afterwards, also ids of today from another PostgreSQL', async () => {
-    // a recording made today on PostgreSQL: ids (today << 32) + 1, 2, 3...
-    const first = (await freshPgTarget({ persistent: true, migrated: true })).target;
-    const rec = await runFlightrec(['--db', first, '--cluster', 'alpha', 'collect', '--simulate', '--for', '1m']);
-    expect(rec.code, rec.err).toBe(0);
-    const second = (await freshPgTarget({ persistent: true, migrated: true })).target;
-    const n = polls(first);
-    expect(await copy(first, second)).toMatchObject({ polls: n, idsKept: n });
-    // a collector records another cluster into the copy: its ids come after the copied ones
-    const more = await runFlightrec(['--db', second, '--cluster', 'beta', 'collect', '--simulate', '--for', '1m']);
-    expect(more.code, more.err).toBe(0);
-    const [alphaMax, betaMin, all, distinct] = inspect(
-      second,
-      (db) =>
-        db.sqlite
-          .prepare(
-            `SELECT (SELECT max(p.id) FROM poll p JOIN cluster c ON c.id = p.cluster_id WHERE c.name = 'alpha'),
+  it(
+    'keeps copied poll ids apart from the polls recorded afterwards, also ids of today from another PostgreSQL',
+    async () => {
+      // a recording made today on PostgreSQL: ids (today << 32) + 1, 2, 3...
+      const first = (await freshPgTarget({ persistent: true, migrated: true })).target;
+      const rec = await runFlightrec(['--db', first, '--cluster', 'alpha', 'collect', '--simulate', '--for', '1m']);
+      expect(rec.code, rec.err).toBe(0);
+      const second = (await freshPgTarget({ persistent: true, migrated: true })).target;
+      const n = polls(first);
+      expect(await copy(first, second)).toMatchObject({ polls: n, idsKept: n });
+      // a collector records another cluster into the copy: its ids come after the copied ones
+      const more = await runFlightrec(['--db', second, '--cluster', 'beta', 'collect', '--simulate', '--for', '1m']);
+      expect(more.code, more.err).toBe(0);
+      const [alphaMax, betaMin, all, distinct] = inspect(
+        second,
+        (db) =>
+          db.sqlite
+            .prepare(
+              `SELECT (SELECT max(p.id) FROM poll p JOIN cluster c ON c.id = p.cluster_id WHERE c.name = 'alpha'),
                (SELECT min(p.id) FROM poll p JOIN cluster c ON c.id = p.cluster_id WHERE c.name = 'beta'),
                (SELECT count(*) FROM poll), (SELECT count(DISTINCT id) FROM poll)`,
-          )
-          .raw()
-          .safeIntegers()
-          .get() as [bigint, bigint, bigint, bigint],
-    );
-    expect(all).toBe(distinct);
-    expect(betaMin).toBeGreaterThan(alphaMax);
-    expect(alphaMax >> 32n).toBeGreaterThan(20_000n); // ids of today, not small ones
-    // and the recording copied from SQLite (ids 1, 2, 3...): new polls come after them too
-    const copied = (await freshPgTarget({ persistent: true, migrated: true })).target;
-    await copy(source, copied);
-    const after = await runFlightrec(['--db', copied, '--cluster', 'beta', 'collect', '--simulate', '--for', '30s']);
-    expect(after.code, after.err).toBe(0);
-    const [count, unique] = inspect(
-      copied,
-      (db) => db.sqlite.prepare('SELECT count(*), count(DISTINCT id) FROM poll').raw().get() as [number, number],
-    );
-    expect(count).toBe(unique);
-    expect(count).toBeGreaterThan(total);
-  }, LONG);
+            )
+            .raw()
+            .safeIntegers()
+            .get() as [bigint, bigint, bigint, bigint],
+      );
+      expect(all).toBe(distinct);
+      expect(betaMin).toBeGreaterThan(alphaMax);
+      expect(alphaMax >> 32n).toBeGreaterThan(20_000n); // ids of today, not small ones
+      // and the recording copied from SQLite (ids 1, 2, 3...): new polls come after them too
+      const copied = (await freshPgTarget({ persistent: true, migrated: true })).target;
+      await copy(source, copied);
+      const after = await runFlightrec(['--db', copied, '--cluster', 'beta', 'collect', '--simulate', '--for', '30s']);
+      expect(after.code, after.err).toBe(0);
+      const [count, unique] = inspect(
+        copied,
+        (db) => db.sqlite.prepare('SELECT count(*), count(DISTINCT id) FROM poll').raw().get() as [number, number],
+      );
+      expect(count).toBe(unique);
+      expect(count).toBeGreaterThan(total);
+    },
+    LONG,
+  );
 });
 
 describeWithServer('db copy into PostgreSQL killed (SIGKILL) in the middle', () => {
-  it('run again: the same answers, no duplicate', async () => {
-    const pgdb = (await freshPgTarget({ migrated: true })).target;
-    const argv = ['db', 'copy', '--from', source, '--to', pgdb, '--batch', '1'];
-    const code = `const { run } = await import(${JSON.stringify(MAIN)}); await run(JSON.parse(process.env.FLIGHTREC_TEST_ARGV));`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-      env: { ...process.env, FLIGHTREC_TEST_ARGV: JSON.stringify(argv) },
-      stdio: 'ignore',
-    });
-    const ended = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_c, signal) => done(signal)));
-    const client = new pg.Client({ connectionString: pgdb });
-    await client.connect();
-    const count = async (): Promise<number> =>
-      Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM poll')).rows[0]!.n);
-    // kill it as soon as the target holds a committed poll
-    let seen = 0;
-    try {
-      for (let i = 0; i < 3000 && seen === 0 && child.exitCode === null; i++) {
-        await new Promise((r) => setTimeout(r, 10));
-        seen = await count();
+  it(
+    'run again: the same answers, no duplicate',
+    async () => {
+      const pgdb = (await freshPgTarget({ migrated: true })).target;
+      const argv = ['db', 'copy', '--from', source, '--to', pgdb, '--batch', '1'];
+      const code = `const { run } = await import(${JSON.stringify(MAIN)}); await run(JSON.parse(process.env.FLIGHTREC_TEST_ARGV));`;
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+        env: { ...process.env, FLIGHTREC_TEST_ARGV: JSON.stringify(argv) },
+        stdio: 'ignore',
+      });
+      const ended = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_c, signal) => done(signal)));
+      const client = new pg.Client({ connectionString: pgdb });
+      await client.connect();
+      const count = async (): Promise<number> =>
+        Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM poll')).rows[0]!.n);
+      // kill it as soon as the target holds a committed poll
+      let seen = 0;
+      try {
+        for (let i = 0; i < 3000 && seen === 0 && child.exitCode === null; i++) {
+          await new Promise((r) => setTimeout(r, 10));
+          seen = await count();
+        }
+        child.kill('SIGKILL');
+        expect(await ended).toBe('SIGKILL');
+        const held = await count();
+        expect(held).toBeGreaterThan(0);
+        expect(held).toBeLessThan(total);
+        expect(await copy(source, pgdb)).toMatchObject({ alreadyCopied: held, polls: total - held });
+        expect(await count()).toBe(total);
+      } finally {
+        await client.end();
       }
-      child.kill('SIGKILL');
-      expect(await ended).toBe('SIGKILL');
-      const held = await count();
-      expect(held).toBeGreaterThan(0);
-      expect(held).toBeLessThan(total);
-      expect(await copy(source, pgdb)).toMatchObject({ alreadyCopied: held, polls: total - held });
-      expect(await count()).toBe(total);
-    } finally {
-      await client.end();
-    }
-    expect(await answersOf(pgdb)).toEqual(expected);
-  }, LONG);
+      expect(await answersOf(pgdb)).toEqual(expected);
+    },
+    LONG,
+  );
 });
