@@ -18,7 +18,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/context.ts';
 import { main } from '../../src/cli/main.ts';
-import { openDatabase } from '../../src/db/index.ts';
+import { createHistoryWriter, openDatabase, recordedPolls } from '../../src/db/index.ts';
 import { recordScenario, runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 import { describeWithServer, freshPgTarget, pgAvailable } from '../helpers/pg.ts';
@@ -186,6 +186,37 @@ describe(`db copy SQLite -> PostgreSQL -> SQLite (${ENGINE})`, () => {
       );
       expect(count).toBe(unique);
       expect(count).toBeGreaterThan(total);
+    },
+    LONG,
+  );
+  it(
+    'numbers the polls of a later day itself (a source clock ahead): no row waits in a default partition',
+    async () => {
+      // five polls of the recording, with ids of a day three days ahead of today
+      const ahead = tmp.path('ahead.db');
+      const day = BigInt(Math.floor(Date.now() / 86_400_000) + 3);
+      const from = openDatabase(source, { readonly: true });
+      const to = openDatabase(ahead, { keepRawAnswers: true });
+      try {
+        const writer = createHistoryWriter(to);
+        for (const p of recordedPolls(from).page(0n, 2n ** 62n, 5))
+          writer.writePoll({ ...p.record, id: (day << 32n) + p.id });
+        writer.close();
+      } finally {
+        from.close();
+      }
+      const pgdb = (await freshPgTarget({ persistent: true, migrated: true })).target;
+      expect(await copy(ahead, pgdb)).toMatchObject({ polls: 5, idsKept: 0 });
+      const days = inspect(pgdb, (db) =>
+        (db.sqlite.prepare('SELECT id FROM poll ORDER BY id').pluck().safeIntegers().all() as bigint[]).map(
+          (id) => id >> 32n,
+        ),
+      );
+      expect(days).toHaveLength(5);
+      for (const d of days) expect(d).toBeLessThan(day);
+      expect(
+        (await runFlightrec(['--db', pgdb, 'query', 'polls', '-o', 'csv'])).out.split('\n').filter(Boolean),
+      ).toHaveLength(6);
     },
     LONG,
   );

@@ -8,17 +8,19 @@
  */
 import type Database from 'better-sqlite3';
 
-/** The server's UTC day, as the first poll id of the next day: kept ids stay below it (no future day). */
-const NEXT_DAY_FIRST_ID = 'SELECT (floor(extract(epoch from clock_timestamp()) / 86400)::bigint + 1) << 32';
+/** The server's UTC day number, as flightrec_poll_id() computes it. */
+const TODAY = 'floor(extract(epoch from clock_timestamp()) / 86400)::bigint';
+
+/** The first poll id of the server's next UTC day: kept ids stay below it (no future day). */
+const NEXT_DAY_FIRST_ID = `SELECT (${TODAY} + 1) << 32`;
 
 /**
- * Moves flightrec_poll_seq past the sequence part of every poll id of today (the server's UTC
- * day, and later ones); never back. Run after writing polls with explicit ids.
+ * Moves flightrec_poll_seq past the sequence part of today's highest poll id (the server's UTC
+ * day: ids of later days are never kept), never back. Run after writing polls with explicit ids.
  */
-const ADVANCE = `SELECT setval('flightrec_poll_seq', greatest(max(p.id & 4294967295), s.last_value))
-  FROM poll p CROSS JOIN flightrec_poll_seq s
-  WHERE p.id >= (floor(extract(epoch from clock_timestamp()) / 86400)::bigint << 32)
-  GROUP BY s.last_value`;
+const ADVANCE = `SELECT setval('flightrec_poll_seq', greatest(m.top & 4294967295, s.last_value))
+  FROM (SELECT max(id) AS top FROM poll WHERE id >= (${TODAY} << 32) AND id < ((${TODAY} + 1) << 32)) AS m
+  CROSS JOIN flightrec_poll_seq s WHERE m.top IS NOT NULL`;
 
 /** The lowest poll id of the server's next UTC day: a copy renumbers source ids from that day on (a clock ahead). */
 export function nextDayFirstPollId(sqlite: Database.Database): bigint {
