@@ -9,6 +9,7 @@
 import { PollWriteError } from './errors.ts';
 import { readMaintenanceLog, recordMaintenance, type MaintenanceEntry } from './maintenance-log.ts';
 import type { FlightrecDb } from './open.ts';
+import { advancePollIdSequence, nextDayFirstPollId } from './pg/copied-poll-ids.ts';
 import { recordedPolls, type RecordedPoll, type RecordedPolls } from './recorded-polls.ts';
 import { createRollupStore, EVENTS_PROGRESS, type RollupStore } from './rollup-store.ts';
 import { createHistoryWriter, type FlightrecWriter } from './writer.ts';
@@ -168,20 +169,29 @@ export function startHistoryCopy(from: FlightrecDb, to: FlightrecDb, opts: CopyO
   }
   // the copy starts after the oldest point any cluster has reached
   let cursor = [...plan.resume.values()].reduce((min, r) => (r.upTo < min ? r.upTo : min), plan.newest);
-  let targetMax = (to.sqlite.prepare('SELECT max(id) FROM poll').pluck().safeIntegers().get() as bigint | null) ?? 0n;
+  const targetMaxId = to.sqlite.prepare('SELECT max(id) FROM poll').pluck().safeIntegers();
+  const postgres = to.dialect === 'postgres';
   const writer: FlightrecWriter = createHistoryWriter(to);
   let copied = 0;
   let idsKept = 0;
   let failed = false;
 
   const writeBatch = to.sqlite.transaction((polls: readonly RecordedPoll[]): void => {
+    // read under the write lock: a collector recording into the target meanwhile has ids too
+    let targetMax = (targetMaxId.get() as bigint | null) ?? 0n;
+    // PostgreSQL: no id of a later day than the server's (a source whose clock ran ahead) is kept
+    const idLimit = postgres ? nextDayFirstPollId(to.sqlite) : MAX_TIME;
+    let kept = 0;
     for (const p of polls) {
       // a poll keeps its id unless the target already uses one as high (another recording there)
-      const keep = p.id > targetMax;
+      const keep = p.id > targetMax && p.id < idLimit;
       const id = writer.writePoll(keep ? { ...p.record, id: p.id } : p.record);
-      if (id === p.id && keep) idsKept++;
+      if (id === p.id && keep) kept++;
       if (id > targetMax) targetMax = id;
     }
+    // PostgreSQL: the target's next poll ids (flightrec_poll_id()) go past the ids just kept
+    if (postgres && kept > 0) advancePollIdSequence(to.sqlite);
+    idsKept += kept;
   });
   /** Not yet in the target: past the point its cluster's polls reach there. */
   const missing = (p: RecordedPoll): boolean => p.id > (plan.resume.get(p.record.cluster)?.upTo ?? 0n);
@@ -278,7 +288,8 @@ const entryKey = (e: MaintenanceEntry): string =>
 
 /** Adds the source's maintenance log entries the target lacks (one transaction); returns how many. */
 function copyLog(from: FlightrecDb, to: FlightrecDb): number {
-  const all = Number.MAX_SAFE_INTEGER;
+  // LIMIT -1: no limit, on both engines (a larger number overflows PostgreSQL's int4 parameter)
+  const all = -1;
   const have = new Map<string, number>();
   for (const e of readMaintenanceLog(to.sqlite, all)) have.set(entryKey(e), (have.get(entryKey(e)) ?? 0) + 1);
   const missing = readMaintenanceLog(from.sqlite, all).filter((e) => {
