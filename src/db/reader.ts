@@ -92,7 +92,7 @@ export interface HistoryReader {
 
 /** The SQL pre-filter of a read (none when it keeps every row). */
 function prefilterOf(o: ReadOptions): Prefilter | undefined {
-  return o.prefilter === undefined || o.prefilter.where === '1' ? undefined : o.prefilter;
+  return o.prefilter === undefined || o.prefilter.where === 'TRUE' ? undefined : o.prefilter;
 }
 
 const MAX_TIME = 2n ** 63n - 1n;

@@ -106,7 +106,7 @@ export function prepareFilter(
   const columns = reader.sqlColumns?.(resource);
   if (columns === undefined) return { filter, prefilter: undefined };
   const prefilter = toSqlPrefilter(filter, columns);
-  return { filter, prefilter: prefilter.where === '1' ? undefined : prefilter };
+  return { filter, prefilter: prefilter.where === 'TRUE' ? undefined : prefilter };
 }
 
 /** Runs a query; throws FilterError for an invalid filter or order_by, QueryOptionsError for bad options. */

@@ -31,7 +31,7 @@ function soundness(resource: ResourceRef, dialect: Dialect, runs: number): { tra
         try {
           const { where, params } = toSqlPrefilter(filter, mirror.columns);
           stats.total++;
-          if (where !== '1') stats.translated++;
+          if (where !== 'TRUE') stats.translated++;
           const selected = mirror.select(where, params);
           const closureOnly = rows.map((r, i) => (filter.matches(r) ? i : -1)).filter((i) => i >= 0);
           const both = [...selected].filter((i) => filter.matches(rows[i] as object)).sort((a, b) => a - b);
@@ -86,15 +86,15 @@ describe('SQL pre-filter shape', () => {
     expect(params).toEqual(["x'); DROP TABLE t; --", 1]);
   });
 
-  it('is "1" when nothing translates, and for the empty filter', () => {
-    expect(sql('')).toEqual({ where: '1', params: [] });
-    expect(sql('group_id = "g"')).toEqual({ where: '1', params: [] });
-    expect(sql('api_versions:3')).toEqual({ where: '1', params: [] });
+  it('is TRUE when nothing translates, and for the empty filter', () => {
+    expect(sql('')).toEqual({ where: 'TRUE', params: [] });
+    expect(sql('group_id = "g"')).toEqual({ where: 'TRUE', params: [] });
+    expect(sql('api_versions:3')).toEqual({ where: 'TRUE', params: [] });
   });
 
   it('keeps the translatable half of an AND and drops an OR with an untranslatable side', () => {
     expect(sql('node_id = 1 AND group_id = "g"').where).toBe('(c.node_id = ? AND c.node_id IS NOT NULL)');
-    expect(sql('node_id = 1 OR group_id = "g"').where).toBe('1');
+    expect(sql('node_id = 1 OR group_id = "g"').where).toBe('TRUE');
   });
 
   it('lets a NULL stand for the default value', () => {

@@ -147,7 +147,7 @@ export class ConnReader {
   /** A frame's rows in answer order; with `pre`, only the rows whose slow parts pass it. */
   rows(f: Frame, pre?: Prefilter, reuseBatch = false): KafkaConnection[] {
     const ids = decodeIdList(f.versions, f.rows);
-    const allowed = pre === undefined || pre.where === '1' ? undefined : this.passing(ids, pre);
+    const allowed = pre === undefined || pre.where === 'TRUE' ? undefined : this.passing(ids, pre);
     // keep: the kept positions, or undefined for every row (the unfiltered scan: no index arrays)
     let keep: number[] | undefined;
     let keptIds: readonly number[] = ids;
