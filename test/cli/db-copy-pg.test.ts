@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/context.ts';
 import { main } from '../../src/cli/main.ts';
 import { createHistoryWriter, openDatabase, recordedPolls } from '../../src/db/index.ts';
@@ -97,7 +97,7 @@ beforeAll(async () => {
   total = polls(source);
 }, 60_000);
 
-describe(`db copy SQLite -> PostgreSQL -> SQLite (${ENGINE})`, () => {
+describeWithServer(`db copy SQLite -> PostgreSQL -> SQLite (${ENGINE}; on PGlite it would take minutes)`, () => {
   it(
     'gives the same export byte for byte, query, timeline and db log, on PostgreSQL and back in SQLite',
     async () => {

@@ -256,13 +256,24 @@ export const ENGINES: readonly EngineUnderTest[] = [sqliteEngine(), postgresEngi
  * Runs the same tests on every engine: `describe(title + ' (engine)')` once per engine, `fn`
  * given the engine whose `target()` makes a fresh database. The tests stay written once.
  */
-export function forEachEngine(title: string, fn: (engine: EngineUnderTest) => void): void {
+export function forEachEngine(
+  title: string,
+  fn: (engine: EngineUnderTest) => void,
+  opts: { readonly onPglite?: boolean } = {},
+): void {
   // PGlite starts a PostgreSQL in WebAssembly at every open (seconds each on a busy machine):
-  // the same tests, with more time
-  if (ENGINES.some((e) => e.name === 'pglite')) vi.setConfig({ testTimeout: PGLITE_TEST_TIMEOUT_MS });
-  for (const engine of ENGINES)
+  // the same tests, with more time; a file that opens the database many times runs on a server only
+  const pglite = ENGINES.some((e) => e.name === 'pglite');
+  if (pglite && opts.onPglite !== false) vi.setConfig({ testTimeout: PGLITE_TEST_TIMEOUT_MS });
+  for (const engine of ENGINES) {
+    if (engine.name === 'pglite' && opts.onPglite === false) {
+      describe.skip(`${title} (pglite) [skipped: it opens the database too often for PGlite (seconds per open); it runs on a PostgreSQL server: set ${TEST_PG_ENV}]`, () =>
+        undefined);
+      continue;
+    }
     describe(`${title} (${engine.name})`, () => {
       beforeAll(() => engine.prepare(), PREPARE_TIMEOUT_MS);
       fn(engine);
     });
+  }
 }
