@@ -70,7 +70,7 @@ export function readMaintenanceLog(sqlite: Database.Database, limit = 100): Main
   const rows = sqlite
     .prepare(
       `SELECT at, cluster, action, cutoff, polls, samples, bytes, duration_ms FROM
-         (SELECT * FROM maintenance_log ORDER BY at DESC, id DESC LIMIT ?) ORDER BY at, id`,
+         (SELECT * FROM maintenance_log ORDER BY at DESC, id DESC LIMIT ?) AS newest ORDER BY at, id`,
     )
     .safeIntegers()
     .all(limit) as LogRow[];

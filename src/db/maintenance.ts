@@ -14,7 +14,12 @@ export interface StoreStats {
   readonly entities: Record<string, number>;
   /** stored rows (samples) per resource */
   readonly samples: Record<string, number>;
-  /** database file plus its WAL */
+  /** the engine holding the history */
+  readonly engine: 'sqlite' | 'postgres';
+  /**
+   * SQLite: the database file plus its WAL. PostgreSQL: the store's tables with their indexes
+   * and TOAST, each partitioned table with all its partitions (pg_total_relation_size)
+   */
   readonly fileBytes: number;
   /** fileBytes / connection samples (0 without connection samples) */
   readonly bytesPerConnectionSample: number;
@@ -129,6 +134,7 @@ export class Maintenance implements HistoryMaintenance {
     const fileBytes = this.fileBytes();
     const conn = samples.connections ?? 0;
     return {
+      engine: this.#db.dialect,
       polls: one('SELECT count(*) FROM poll'),
       failedPolls: one('SELECT count(*) FROM poll WHERE ok = 0'),
       entities,
@@ -138,9 +144,11 @@ export class Maintenance implements HistoryMaintenance {
     };
   }
 
-  /** Size of the database file plus its WAL, in bytes. */
+  /** Size of the database file plus its WAL, in bytes; on PostgreSQL, of the store's tables (see StoreStats). */
   fileBytes(): number {
     const { path, sqlite } = this.#db;
+    // dbstat is, on PostgreSQL, each table's pg_total_relation_size summed over its partition tree
+    if (this.#db.dialect === 'postgres') return Number(sqlite.prepare('SELECT sum(pgsize) FROM dbstat').pluck().get());
     if (path === ':memory:' || path === '') {
       return (
         Number(sqlite.pragma('page_count', { simple: true })) * Number(sqlite.pragma('page_size', { simple: true }))

@@ -5,6 +5,9 @@
  * fleet and `timeline --cluster '*'` print the same on both; db stats, vacuum, log and check run
  * on both; db prune leaves the same answers. Needs a server (PGlite would take minutes).
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EVERY_30S, runFlightrec, tempDir, type CliRun } from '../fixtures/timeline/run-cli.ts';
 import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
@@ -20,6 +23,14 @@ const CLUSTERS = [
 ] as const;
 
 const AT = '2026-01-01T00:02:15Z';
+const BIN = resolve(import.meta.dirname, '../../bin/flightrec.js');
+/** Why `browse` cannot be driven in a terminal here, or undefined. */
+const noTmux =
+  spawnSync('tmux', ['-V']).status !== 0
+    ? 'tmux is not installed'
+    : existsSync(BIN)
+      ? undefined
+      : `${BIN} is missing (npm run build)`;
 const NOW = Date.parse('2026-01-01T00:05:00Z');
 
 async function record(db: string): Promise<void> {
@@ -123,7 +134,17 @@ describeWithServer('every reader on PostgreSQL answers as on SQLite', () => {
     const c = ['--cluster', 'dc-storm'];
     const cases: string[][] = [
       ['diff', '--from', '2026-01-01T00:01:00Z', '--to', AT],
-      ['-o', 'json', 'diff', 'connections', 'shadow-links', '--from', '2026-01-01T00:00:30Z', '--to', '2026-01-01T00:03:30Z'],
+      [
+        '-o',
+        'json',
+        'diff',
+        'connections',
+        'shadow-links',
+        '--from',
+        '2026-01-01T00:00:30Z',
+        '--to',
+        '2026-01-01T00:03:30Z',
+      ],
       ['trends', 'connections'],
       ['trends', 'connections', '--by', 'client', '--since', '2026-01-01T00:01:00Z', '--until', '2026-01-01T00:03:00Z'],
       ['-o', 'json', 'trends', 'produce-bytes', '--by', 'principal', '--top', '5'],
@@ -157,4 +178,137 @@ describeWithServer('every reader on PostgreSQL answers as on SQLite', () => {
     await same(['--cluster', 'dc-*', '-o', 'csv', 'query', 'shadow-links', '--at', AT]);
     await same(['--cluster', '*', 'summary']);
   }, 240_000);
+
+  it('db stats: the same counts, sizes of the engine it names', async () => {
+    const [a, b] = [await on(file, ['db', 'stats']), await on(pgUrl(), ['db', 'stats'])];
+    expect([a.code, b.code], a.err + b.err).toEqual([0, 0]);
+    expect(a.out).toMatch(/^engine\s+SQLite$/m);
+    expect(b.out).toMatch(/^engine\s+PostgreSQL$/m);
+    expect(b.out).toMatch(/^table size \(with indexes\)\s+[0-9.]+ (KiB|MiB)$/m);
+    // from `polls` on, only the bytes differ by engine
+    const counts = (out: string) =>
+      out
+        .slice(out.indexOf('polls '))
+        .split('\n')
+        .filter((l) => !/bytes per connection sample|MiB\/day|KiB\/day/.test(l));
+    expect(counts(b.out)).toEqual(counts(a.out));
+    const [ja, jb] = await Promise.all(
+      [file, pgUrl()].map(
+        async (db) =>
+          JSON.parse((await on(db, ['-o', 'json', 'db', 'stats'])).out) as {
+            engine: string;
+            fileBytes: number;
+            bytesPerConnectionSample: number;
+            samples: Record<string, number>;
+          },
+      ),
+    );
+    expect([ja!.engine, jb!.engine]).toEqual(['sqlite', 'postgres']);
+    expect(jb!.samples).toEqual(ja!.samples);
+    // the store's tables with their indexes, every partition: more than SQLite's file, not absurdly so
+    expect(jb!.fileBytes).toBeGreaterThan(ja!.fileBytes / 2);
+    expect(jb!.fileBytes).toBeLessThan(ja!.fileBytes * 20);
+    expect(jb!.bytesPerConnectionSample).toBeCloseTo(jb!.fileBytes / jb!.samples.connections!, 6);
+  }, 120_000);
+
+  it('db check runs the store checks on both (PostgreSQL says what it leaves to the server)', async () => {
+    const [a, b] = [await on(file, ['db', 'check']), await on(pgUrl(), ['db', 'check'])];
+    expect([a.code, b.code], a.err + b.err).toEqual([0, 0]);
+    expect(a.out).toContain('1 sqlite file, ');
+    expect(b.out).toContain("not checked: PostgreSQL's own pages and indexes");
+    const tables = (out: string) => out.split('\n')[0]!.replace(/^checked <db>: (1 sqlite file, )?/, '');
+    expect(tables(b.out)).toEqual(tables(a.out));
+    expect(b.out).toContain('no damage found');
+  }, 120_000);
+
+  it('db prune leaves the same answers on both; db vacuum and db log run', async () => {
+    const cut = ['db', 'prune', '--older-than', '2026-01-01T00:02:00Z'];
+    const dry = await Promise.all([file, pgUrl()].map((db) => on(db, [...cut, '--dry-run'])));
+    // the byte estimate differs by engine; the polls and samples do not
+    const noBytes = (s: string) => s.replace(/about [0-9.]+ [KM]?i?B/, 'about N');
+    expect(noBytes(dry[1]!.out)).toEqual(noBytes(dry[0]!.out));
+    await same([...cut, '-y']);
+    for (const c of ['dc-storm', 'dc-shadow']) {
+      await same(['--cluster', c, 'query', 'connections', '--at', AT]);
+      await same([
+        '--cluster',
+        c,
+        '-o',
+        'csv',
+        'query',
+        'polls',
+        '--since',
+        '2026-01-01T00:00:00Z',
+        '--until',
+        '2026-01-01T00:04:00Z',
+      ]);
+      await same(['--cluster', c, 'query', 'shadow-partitions', '--at', '2026-01-01T00:01:00Z']);
+      await same(['--cluster', c, '-o', 'json', 'timeline']);
+      await same(['--cluster', c, 'export', '--out', '-']);
+    }
+    for (const db of [file, pgUrl()]) {
+      const v = await on(db, ['db', 'vacuum']);
+      expect(v.code, v.err).toBe(0);
+      expect(v.out).toMatch(/^vacuumed <db>: [0-9.]+ [KM]iB -> [0-9.]+ [KM]iB$/m);
+    }
+    const log = await Promise.all([file, pgUrl()].map((db) => on(db, ['-o', 'json', 'db', 'log'])));
+    const entries = log.map((r) => {
+      expect(r.code, r.err).toBe(0);
+      // what was removed is the same; bytes freed and duration are the engine's
+      const doc = JSON.parse(r.out) as { database: string; entries: Record<string, unknown>[] };
+      return doc.entries.map(({ bytes: _b, durationMs: _d, ...rest }) => rest);
+    });
+    expect(entries[0]!.length).toBe(1);
+    expect(entries[1]).toEqual(entries[0]);
+  }, 240_000);
+
+  it.skipIf(noTmux !== undefined)(
+    `browse opens a PostgreSQL URL; its timeline worker reads through its own connection${noTmux === undefined ? '' : ` [skipped: ${noTmux}]`}`,
+    async () => {
+      const socket = `flightrec-pgr-${process.pid}`;
+      const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+      const screen = () => tmux('capture-pane', '-p', '-t', 'b').stdout ?? '';
+      const waitFor = async (re: RegExp): Promise<string> => {
+        for (let i = 0; ; i++) {
+          const s = screen();
+          if (re.test(s)) return s;
+          if (i > 600) throw new Error(`the pane never showed ${String(re)}; it shows:\n${s}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      const cmd = `'${process.execPath}' '${BIN}' --db '${pgUrl()}' --cluster dc-storm browse`;
+      const started = tmux(
+        'new-session',
+        '-d',
+        '-s',
+        'b',
+        '-x',
+        '160',
+        '-y',
+        '45',
+        '-e',
+        'TERM=xterm-256color',
+        '-e',
+        'CI=true',
+        cmd,
+      );
+      expect(started.status, started.stderr).toBe(0);
+      try {
+        let s = await waitFor(/Latest events/);
+        expect(s).toContain('cluster dc-storm');
+        expect(s).toContain(`db ${pgUrl()}`);
+        // the overview's latest events come from the timeline worker (its own PostgreSQL connection)
+        s = await waitFor(/connections\.storm/);
+        tmux('send-keys', '-t', 'b', ':timeline', 'Enter');
+        s = await waitFor(/overview › timeline/);
+        s = await waitFor(/error +connections\.storm +principal\/User:svc-reporting/);
+        tmux('send-keys', '-t', 'b', ':connections', 'Enter');
+        s = await waitFor(/UID +NODE +CLIENT ID/);
+        expect(s).toMatch(/reporting-batch-storm-/);
+      } finally {
+        tmux('kill-server');
+      }
+    },
+    120_000,
+  );
 });
