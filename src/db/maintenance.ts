@@ -134,13 +134,13 @@ export class Maintenance implements HistoryMaintenance {
     const fileBytes = this.fileBytes();
     const conn = samples.connections ?? 0;
     return {
-      engine: this.#db.dialect,
       polls: one('SELECT count(*) FROM poll'),
       failedPolls: one('SELECT count(*) FROM poll WHERE ok = 0'),
       entities,
       samples,
       fileBytes,
       bytesPerConnectionSample: conn === 0 ? 0 : fileBytes / conn,
+      engine: this.#db.dialect,
     };
   }
 
