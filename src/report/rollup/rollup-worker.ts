@@ -10,6 +10,7 @@
 import { statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { createHistoryReader, createRollupStore, openDatabase, type FlightrecDb } from '../../db/index.ts';
+import { isDbUrl } from '../../db/pg/target.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
 import { createRollUp } from './roll-up.ts';
 
@@ -36,6 +37,8 @@ let open: { readonly db: FlightrecDb; readonly file: string } | undefined;
 let stopped = false;
 
 function fileId(path: string): string | undefined {
+  // a PostgreSQL database is no file: it is the same while its URL is
+  if (isDbUrl(path)) return path;
   try {
     const st = statSync(path);
     return `${st.dev}:${st.ino}`;
