@@ -262,6 +262,65 @@ describeWithServer('every reader on PostgreSQL answers as on SQLite', () => {
     expect(entries[1]).toEqual(entries[0]);
   }, 240_000);
 
+  it('retention on both: rollups written by the rollup worker; trends, timeline, summary over them answer the same', async () => {
+    const sqlite = tmp.path('retained.db');
+    const pgr = await freshPgTarget();
+    try {
+      const rec = [
+        '--cluster',
+        'inc',
+        'collect',
+        '--simulate',
+        'incident',
+        '--for',
+        '9m',
+        '--seed',
+        '5',
+        '--connections',
+        '20',
+        '--retention-raw',
+        '3m',
+        ...EVERY_30S,
+      ];
+      for (const db of [sqlite, pgr.target]) {
+        const r = await runFlightrec(['--db', db, ...rec]);
+        expect(r.code, r.err.slice(-500)).toBe(0);
+        expect(r.err).not.toContain('pruning failed');
+      }
+      const both = async (args: readonly string[]): Promise<CliRun> => {
+        const [a, b] = [await on(sqlite, args), await on(pgr.target, args)];
+        expect({ code: b.code, out: b.out, err: b.err }, args.join(' ')).toEqual({
+          code: a.code,
+          out: a.out,
+          err: a.err,
+        });
+        return a;
+      };
+      const tl = await both(['timeline', '--since', '2026-01-01T00:00:00Z']);
+      expect(tl.out).toContain('from 5m rollups before');
+      await both(['-o', 'json', 'timeline']);
+      await both(['trends', 'connections']);
+      await both(['trends', 'produce-bytes', '--by', 'client']);
+      await both(['trends', 'shadow-lag', '--by', 'topic']);
+      await both(['-o', 'json', 'trends', 'iceberg-lag', '--by', 'partition']);
+      await both(['summary', '--until', '2026-01-01T00:09:00Z']);
+      await both(['fleet', '--at', '2026-01-01T00:05:00Z']);
+      await both(['query', 'connections', '--at', '2026-01-01T00:07:00Z']);
+      await both(['export', '--out', '-']);
+      // the same retention passes, each engine's bytes freed and duration
+      const log = await Promise.all([sqlite, pgr.target].map((db) => on(db, ['-o', 'json', 'db', 'log'])));
+      const entries = log.map((r) =>
+        (JSON.parse(r.out) as { entries: Record<string, unknown>[] }).entries.map(
+          ({ bytes: _b, durationMs: _d, ...rest }) => rest,
+        ),
+      );
+      expect(entries[0]!.length).toBeGreaterThan(3);
+      expect(entries[1]).toEqual(entries[0]);
+    } finally {
+      await pgr.drop();
+    }
+  }, 300_000);
+
   it.skipIf(noTmux !== undefined)(
     `browse opens a PostgreSQL URL; its timeline worker reads through its own connection${noTmux === undefined ? '' : ` [skipped: ${noTmux}]`}`,
     async () => {
