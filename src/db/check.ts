@@ -34,7 +34,14 @@ export interface StoreCheck {
   readonly damage: Damage[];
   /** true when the listing stopped at the limit */
   readonly truncated: boolean;
+  /** what was not checked, and why (on PostgreSQL: the server's own pages) */
+  readonly notes: readonly string[];
 }
+
+/** On PostgreSQL the pages are the server's: flightrec checks what it stored, not how the server stores it. */
+export const PG_PAGES_NOTE =
+  "not checked: PostgreSQL's own pages and indexes (SQLite's integrity_check has no PostgreSQL equivalent " +
+  'that a reader may run; use data checksums, pg_amcheck and the server logs)';
 
 /** Rows read per query (keyset pages). */
 const PAGE = 256;
@@ -105,17 +112,20 @@ export function checkStore(db: FlightrecDb): StoreCheck {
   };
 
   const batches = new Map<number, { first: number; last: number; frames: number }>();
+  const notes: string[] = [];
   const run = (): void => {
     // SQLite's pages and indexes first: its messages name tables and pages
-    try {
-      const problems = (sqlite.prepare('PRAGMA integrity_check(100)').pluck().all() as string[]).filter(
-        (m) => m !== 'ok',
-      );
-      for (const p of problems) found({ table: 'sqlite', item: 'the file', reason: p });
-      count('sqlite file');
-    } catch (err) {
-      found({ table: 'sqlite', item: 'the file', reason: reasonOf(err) });
-    }
+    if (db.dialect === 'postgres') notes.push(PG_PAGES_NOTE);
+    else
+      try {
+        const problems = (sqlite.prepare('PRAGMA integrity_check(100)').pluck().all() as string[]).filter(
+          (m) => m !== 'ok',
+        );
+        for (const p of problems) found({ table: 'sqlite', item: 'the file', reason: p });
+        count('sqlite file');
+      } catch (err) {
+        found({ table: 'sqlite', item: 'the file', reason: reasonOf(err) });
+      }
 
     pages('conn_batch', 'SELECT id, first_poll, last_poll, frames FROM conn_batch WHERE id > ? ORDER BY id', (r) => {
       batches.set(Number(r[0]), { first: Number(r[1]), last: Number(r[2]), frames: Number(r[3]) });
@@ -304,7 +314,7 @@ export function checkStore(db: FlightrecDb): StoreCheck {
   };
   // one snapshot: a collector writing meanwhile does not make references look broken
   section('sqlite', () => (sqlite.inTransaction ? run() : sqlite.transaction(run).deferred()), 'the file');
-  return { checked, damage, truncated };
+  return { checked, damage, truncated, notes };
 }
 
 /** True when SQLite itself could not read a page (as opposed to bytes that do not decode). */

@@ -14,7 +14,12 @@ export interface StoreStats {
   readonly entities: Record<string, number>;
   /** stored rows (samples) per resource */
   readonly samples: Record<string, number>;
-  /** database file plus its WAL */
+  /** the engine holding the history */
+  readonly engine: 'sqlite' | 'postgres';
+  /**
+   * SQLite: the database file plus its WAL. PostgreSQL: the store's tables with their indexes
+   * and TOAST, each partitioned table with all its partitions (pg_total_relation_size)
+   */
   readonly fileBytes: number;
   /** fileBytes / connection samples (0 without connection samples) */
   readonly bytesPerConnectionSample: number;
@@ -135,12 +140,15 @@ export class Maintenance implements HistoryMaintenance {
       samples,
       fileBytes,
       bytesPerConnectionSample: conn === 0 ? 0 : fileBytes / conn,
+      engine: this.#db.dialect,
     };
   }
 
-  /** Size of the database file plus its WAL, in bytes. */
+  /** Size of the database file plus its WAL, in bytes; on PostgreSQL, of the store's tables (see StoreStats). */
   fileBytes(): number {
     const { path, sqlite } = this.#db;
+    // dbstat is, on PostgreSQL, each table's pg_total_relation_size summed over its partition tree
+    if (this.#db.dialect === 'postgres') return Number(sqlite.prepare('SELECT sum(pgsize) FROM dbstat').pluck().get());
     if (path === ':memory:' || path === '') {
       return (
         Number(sqlite.pragma('page_count', { simple: true })) * Number(sqlite.pragma('page_size', { simple: true }))

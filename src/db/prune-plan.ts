@@ -78,7 +78,7 @@ export function planPrune(sqlite: Database.Database, olderThan: bigint): PrunePl
         tables.has(table)
           ? one(`SELECT count(*) FROM ${table} WHERE ${column} IN (${goingPolls})`, olderThan, gone)
           : 0;
-      const polls = one(`SELECT count(*) FROM (${goingPolls})`, olderThan, gone);
+      const polls = one(`SELECT count(*) FROM (${goingPolls}) AS going`, olderThan, gone);
       removed.poll = polls;
       const samples: Record<string, number> = {
         connections: one(
@@ -146,7 +146,7 @@ export function planPrune(sqlite: Database.Database, olderThan: bigint): PrunePl
         sqlite
           .prepare(
             `SELECT c.name, p.operation, max(p.started_at) FROM poll p JOIN cluster c ON c.id = p.cluster_id
-           GROUP BY p.cluster_id, p.operation HAVING max(p.started_at) < ? ORDER BY c.name, p.operation`,
+           GROUP BY p.cluster_id, c.name, p.operation HAVING max(p.started_at) < ? ORDER BY c.name, p.operation`,
           )
           .raw()
           .safeIntegers()

@@ -93,8 +93,8 @@ export class RetentionPruner {
   }
 
   #usedBytes(): number {
-    const n = (pragma: string): number => Number(this.#prepare(`PRAGMA ${pragma}`).pluck().get());
-    return (n('page_count') - n('freelist_count')) * n('page_size');
+    // pragma(): on PostgreSQL the bridge answers page_count from the catalog (a PRAGMA statement is refused)
+    return usedBytes(this.#sqlite);
   }
 
   /** The start of the oldest poll (ns), undefined without polls. */

@@ -102,6 +102,7 @@ describe('flightrec db stats on two simulated days of answers', () => {
       'samples',
       'fileBytes',
       'bytesPerConnectionSample',
+      'engine',
       'resolutions',
       'growth',
     ]);

@@ -32,6 +32,7 @@ export function formatCheck(c: StoreCheck, path: string): string {
     .map(([table, n]) => `${n} ${table}`)
     .join(', ');
   const lines = [`checked ${sanitizeForTerminal(path)}: ${counts}`];
+  for (const n of c.notes) lines.push(n);
   for (const d of c.damage) lines.push(describeDamage(d));
   if (c.truncated) lines.push(`(listing stopped at ${c.damage.length} damaged items)`);
   if (c.damage.length === 0) lines.push('no damage found');
@@ -59,7 +60,7 @@ function checkJson(c: StoreCheck, path: string): string {
         }),
     reason: sanitizeForTerminal(d.reason),
   }));
-  return `${JSON.stringify({ database: path, clean: c.damage.length === 0, checked: c.checked, damage, truncated: c.truncated }, null, 2)}\n`;
+  return `${JSON.stringify({ database: path, clean: c.damage.length === 0, checked: c.checked, ...(c.notes.length > 0 ? { notes: c.notes } : {}), damage, truncated: c.truncated }, null, 2)}\n`;
 }
 
 /** Registers `db check` under the `db` command. */

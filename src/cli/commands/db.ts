@@ -66,9 +66,14 @@ export function withMaintenance<T>(
 
 /** The text form of `db stats`. */
 export function formatStats(s: StoreStats, path: string): string {
+  const size =
+    s.engine === 'postgres'
+      ? `table size (with indexes)      ${formatBytes(s.fileBytes)}`
+      : `file size (with WAL)           ${formatBytes(s.fileBytes)}`;
   const lines = [
     `database                       ${path}`,
-    `file size (with WAL)           ${formatBytes(s.fileBytes)}`,
+    `engine                         ${s.engine === 'postgres' ? 'PostgreSQL' : 'SQLite'}`,
+    size,
     `polls                          ${s.polls} (${s.failedPolls} failed)`,
     `bytes per connection sample    ${s.bytesPerConnectionSample === 0 ? '-' : s.bytesPerConnectionSample.toFixed(1)}`,
     '',

@@ -10,7 +10,7 @@
  *   (two unordered aggregates of one query see the rows in the same order, on both engines: the
  *   store relies on that to pair version and entity records);
  * - `LIKE` becomes `ILIKE` (SQLite's LIKE ignores ASCII case);
- * - `sqlite_master` and `dbstat` become views over PostgreSQL's catalog;
+ * - `sqlite_master`, `dbstat` and `pragma_table_info(?)` become views over PostgreSQL's catalog;
  * - an `INSERT` into a table with an `id` column gets `RETURNING id`, for lastInsertRowid;
  * - camelCase aliases are quoted (PostgreSQL folds unquoted names to lower case);
  * - `LIMIT ?` takes -1 as no limit; meta's conflict target is (cluster_id, key);
@@ -58,9 +58,13 @@ const SQLITE_MASTER = `(SELECT CASE c.relkind WHEN 'v' THEN 'view' WHEN 'i' THEN
 
 /** dbstat's (name, pgsize) per table: a table's own pages, its partitions' and its TOAST's. */
 const DBSTAT = `(SELECT c.relname::text AS name,
-  (SELECT coalesce(sum(pg_total_relation_size(p.oid)), 0) FROM pg_partition_tree(c.oid::regclass) p) AS pgsize
+  (SELECT coalesce(sum(pg_total_relation_size(p.relid)), 0) FROM pg_partition_tree(c.oid::regclass) p) AS pgsize
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition)`;
+
+/** pragma_table_info(?)'s (cid, name): a table's columns in order, from information_schema. */
+const TABLE_INFO = `(SELECT (c.ordinal_position - 1)::bigint AS cid, c.column_name::text AS name
+  FROM information_schema.columns c WHERE c.table_schema = current_schema() AND c.table_name = ?)`;
 
 /** Splits SQL into code and quoted/comment spans, so rewrites touch code only. */
 function spans(sql: string): { code: boolean; text: string }[] {
@@ -144,6 +148,13 @@ function rewriteCode(code: string): string {
   s = s.replace(
     /\bdbstat\b(\s+(?:AS\s+)?(?!WHERE\b|JOIN\b|ON\b)([A-Za-z_]\w*))?/gi,
     (_m, _a, alias: string | undefined) => (alias === undefined ? `${DBSTAT} AS dbstat` : `${DBSTAT} AS ${alias}`),
+  );
+  s = s.replace(
+    /\bpragma_table_info\(\s*\?\s*\)(\s+(?:AS\s+)?([A-Za-z_]\w*))?/gi,
+    (_m, _a: string | undefined, alias: string | undefined) => {
+      const keep = alias !== undefined && !KEYWORDS.has(alias.toLowerCase());
+      return `${TABLE_INFO} AS ${keep ? alias : 'pragma_table_info'}${keep || alias === undefined ? '' : ` ${alias}`}`;
+    },
   );
   s = s.replace(/\bAS\s+([a-z]+[A-Z]\w*)\b/g, 'AS "$1"');
   // SQLite's LIMIT -1 is no limit; PostgreSQL's is LIMIT NULL

@@ -39,6 +39,8 @@ let open: { readonly db: FlightrecDb; readonly file: string } | undefined;
 let stopped = false;
 
 function fileId(path: string): string | undefined {
+  // a PostgreSQL database is no file: it is the same while its URL is
+  if (isDbUrl(path)) return path;
   try {
     const st = statSync(path);
     return `${st.dev}:${st.ino}`;
