@@ -6,7 +6,8 @@
 import type Database from 'better-sqlite3';
 
 /** The actions the log records. */
-export type MaintenanceAction = 'retention-raw' | 'retention-size' | 'retention-rollups' | 'prune';
+export type MaintenanceAction =
+  'retention-raw' | 'retention-partitions' | 'retention-size' | 'retention-rollups' | 'prune';
 
 /** One row of the maintenance log. */
 export interface MaintenanceEntry {
@@ -53,7 +54,13 @@ interface LogRow {
   duration_ms: bigint;
 }
 
-const ACTIONS: readonly string[] = ['retention-raw', 'retention-size', 'retention-rollups', 'prune'];
+const ACTIONS: readonly string[] = [
+  'retention-raw',
+  'retention-partitions',
+  'retention-size',
+  'retention-rollups',
+  'prune',
+];
 
 function isAction(text: string): text is MaintenanceAction {
   return ACTIONS.includes(text);
@@ -70,7 +77,7 @@ export function readMaintenanceLog(sqlite: Database.Database, limit = 100): Main
   const rows = sqlite
     .prepare(
       `SELECT at, cluster, action, cutoff, polls, samples, bytes, duration_ms FROM
-         (SELECT * FROM maintenance_log ORDER BY at DESC, id DESC LIMIT ?) ORDER BY at, id`,
+         (SELECT * FROM maintenance_log ORDER BY at DESC, id DESC LIMIT ?) AS newest ORDER BY at, id`,
     )
     .safeIntegers()
     .all(limit) as LogRow[];

@@ -12,6 +12,7 @@ import type Database from 'better-sqlite3';
 import { OPERATION_NAMES } from '../api/schema/operations.ts';
 import { recordMaintenance, type MaintenanceEntry } from './maintenance-log.ts';
 import type { FlightrecDb } from './open.ts';
+import { dropExpiredDays, type PartitionDrop } from './pg/partition-retention.ts';
 import { sealedLater } from './prune-plan.ts';
 import { pruneRollupRows, ROLLUP_TABLES, type RollupTable } from './rollup-tables.ts';
 
@@ -93,6 +94,8 @@ export class RetentionPruner {
   }
 
   #usedBytes(): number {
+    // PostgreSQL has no PRAGMA statement: the handle answers these pragmas from its catalog
+    if (this.#db().dialect === 'postgres') return usedBytes(this.#sqlite);
     const n = (pragma: string): number => Number(this.#prepare(`PRAGMA ${pragma}`).pluck().get());
     return (n('page_count') - n('freelist_count')) * n('page_size');
   }
@@ -271,6 +274,21 @@ export class RetentionPruner {
     if (this.#stay?.key !== key)
       this.#stay = { key, json: JSON.stringify(sealedLater(this.#sqlite, cid, '[]', horizon)) };
     return this.#stay.json;
+  }
+
+  /** True when raw history is partitioned by day (PostgreSQL): `dropPartitions` can then remove whole days. */
+  partitioned(): boolean {
+    return this.#db().dialect === 'postgres';
+  }
+
+  /**
+   * Drops, in one transaction, the day partitions of the days whose every poll `step` would
+   * remove at `cutoff` (PostgreSQL only; nothing on SQLite), with the connection batches they
+   * touch. What only those polls referenced is left to `cleanup`.
+   */
+  dropPartitions(cutoff: bigint): PartitionDrop {
+    if (!this.partitioned()) return { days: [], batches: 0, batchPolls: 0 };
+    return dropExpiredDays(this.#sqlite, cutoff);
   }
 
   /** Removes up to about `maxRows` rollup rows older than `cutoff` in one transaction. */
