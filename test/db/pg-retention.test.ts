@@ -9,6 +9,7 @@
  * batches, identities, versions and documents as the second; every poll left reads as recorded;
  * trends and the timeline over the pruned window answer from the rollups, as on SQLite.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { OperationName, RequestOf, ResponseOf } from '../../src/api/schema/operations.ts';
 import { emptyStats, RetentionRunner } from '../../src/collector/index.ts';
@@ -277,4 +278,53 @@ describeWithServer('retention on PostgreSQL drops day partitions', () => {
     expect(old.map(key).filter((k) => !kept.has(k))).toEqual([]);
     expect(after).toEqual(buildTimeline(createHistoryReader(rows), { cluster: 'sim', since: simStart, until: simEnd }));
   });
+});
+
+describeWithServer('retention on PostgreSQL when a reader holds the partitioned tables', () => {
+  it('gives the drop up after its lock time-out and deletes the rows instead; the next pass drops the day', async () => {
+    const target = (await freshPgTarget({ migrated: true })).target;
+    const db = openDatabase(target);
+    for (const d of [A, A + 1]) for (const sql of dayPartitionStatements(d)) db.sqlite.exec(sql);
+    const writer = createHistoryWriter(db);
+    const write = (day: number, n: number, minutes: number): void => {
+      const id = (BigInt(day) << 32n) + BigInt(n);
+      writer.writePoll({
+        ...okRecord('GetUpgradeStatus', upgradeAnswer(n), { request: {}, at: at(day, minutes) }),
+        id,
+      });
+    };
+    write(A, 1, 60);
+    write(A, 2, 70);
+    write(A + 1, 3, 10);
+    writer.close();
+    const store = openDatabase(target);
+    const pruner = new RetentionPruner(store);
+    const lines: string[] = [];
+    const pass = (): Promise<void> =>
+      new RetentionRunner({
+        retention: { rawMs: 60_000, rollupsMs: null, maxSizeBytes: null },
+        store: pruner,
+        stats: emptyStats(),
+        nowNs: () => at(A + 1, 30),
+        line: (l) => lines.push(l),
+      }).run(at(A + 1, 30));
+    const reader = new pg.Client({ connectionString: new URL(target).toString() });
+    await reader.connect();
+    try {
+      await reader.query('BEGIN');
+      await reader.query('SELECT count(*) FROM poll');
+      await pass();
+      expect(lines.join('\n')).toMatch(/dropping day partitions failed, their rows are pruned instead: .*lock/);
+      const polls = store.sqlite.prepare('SELECT id FROM poll ORDER BY id').pluck().safeIntegers().all();
+      expect(polls).toEqual([(BigInt(A + 1) << 32n) + 3n]);
+      expect(dayPartitionsOf(store.sqlite).some((p) => p.day === A)).toBe(true);
+      await reader.query('COMMIT');
+      await pass();
+      expect(dayPartitionsOf(store.sqlite).some((p) => p.day === A)).toBe(false);
+      expect(readMaintenanceLog(store.sqlite).map((e) => e.action)).toEqual(['retention-raw', 'retention-partitions']);
+    } finally {
+      await reader.end();
+      store.close();
+    }
+  }, 300_000);
 });
