@@ -23,7 +23,12 @@ import {
   type FlightrecDb,
   type PollRecord,
 } from '../../src/db/index.ts';
-import { dayPartitionsOf, dayPartitionStatements } from '../../src/db/pg/partition-retention.ts';
+import {
+  dayPartitionsOf,
+  dayPartitionStatements,
+  droppedPartitionsOf,
+  type PartitionDrop,
+} from '../../src/db/pg/partition-retention.ts';
 import { PARTITIONED_TABLES } from '../../src/db/pg/partitions.ts';
 import { createRollUp } from '../../src/report/rollup/index.ts';
 import { buildTimeline, type Timeline } from '../../src/report/timeline/timeline.ts';
@@ -163,6 +168,17 @@ async function retain(db: FlightrecDb, store: RetentionPruner): Promise<void> {
   for (const cluster of store.clusters()) while (store.cleanup(cluster, 4096).more);
 }
 
+/** The pruner, remembering what it dropped. */
+class WatchedPruner extends RetentionPruner {
+  readonly drops: PartitionDrop[] = [];
+  override dropPartitions(cutoff: bigint): PartitionDrop {
+    const r = super.dropPartitions(cutoff);
+    this.drops.push(r);
+    return r;
+  }
+}
+let partitionPruner: WatchedPruner | undefined;
+
 /** Row deletion only: the pruner as on an engine without partitions. */
 class RowPruner extends RetentionPruner {
   override partitioned(): boolean {
@@ -192,7 +208,8 @@ describeWithServer('retention on PostgreSQL drops day partitions', () => {
         computeTrends(reader, { metric, by, since: simStart, until: simEnd, cluster: 'sim' }),
       );
     before.timeline = buildTimeline(reader, { cluster: 'sim', since: simStart, until: simEnd });
-    await retain(dropped, new RetentionPruner(dropped));
+    partitionPruner = new WatchedPruner(dropped);
+    await retain(dropped, partitionPruner);
     await retain(rows, new RowPruner(rows));
   }, 600_000);
   afterAll(() => {
@@ -246,7 +263,13 @@ describeWithServer('retention on PostgreSQL drops day partitions', () => {
     }
     expect(log.filter((e) => e.action === 'retention-raw').map((e) => e.cluster)).toContain('sim');
     expect(readMaintenanceLog(rows.sqlite).some((e) => e.action === 'retention-partitions')).toBe(false);
-    expect(`poll_d${dayName(A)}`).not.toBe(`poll_d${dayName(A + 1)}`);
+    // the names the log gives are the partitions dropped, gone from the catalog
+    const names = days.map((e) => droppedPartitionsOf(e.cutoff!));
+    expect(names).toEqual(partitionPruner!.drops.flatMap((d) => d.days.map((x) => x.partitions)));
+    expect(names.flat()).toContain(`poll_d${dayName(A)}`);
+    expect(names.flat()).toContain(`conn_frame_d${dayName(A + 3)}`);
+    const present = new Set(dayPartitionsOf(dropped.sqlite).map((p) => p.name));
+    expect(names.flat().filter((n) => present.has(n))).toEqual([]);
   });
 
   it.each(CASES)('trends %s by %s over the pruned window answer from rollups, as row deletion does', (metric, by) => {

@@ -173,6 +173,18 @@ export function dropExpiredDays(sqlite: Database.Database, cutoff: bigint): Part
     .immediate();
 }
 
+/** The names of a day's partitions, `<table>_dYYYYMMDD` (the poll table's last, as they are dropped). */
+export function dayPartitionNames(day: number): string[] {
+  const name = new Date(day * 86_400_000).toISOString().slice(0, 10).replace(/-/g, '');
+  const names = PARTITIONED_TABLES.map(({ table }) => `${table}_d${name}`);
+  return [...names.slice(1), names[0]!];
+}
+
+/** The partitions a `retention-partitions` maintenance-log entry dropped (its cut-off is the end of their day). */
+export function droppedPartitionsOf(cutoff: bigint): string[] {
+  return dayPartitionNames(Number(cutoff / NS_PER_DAY) - 1);
+}
+
 /** The SQL making a past (or any) day's partitions of every per-poll table, named as flightrec_ensure_partitions names them. */
 export function dayPartitionStatements(day: number): string[] {
   const lo = BigInt(day) << 32n;
