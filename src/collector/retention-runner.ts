@@ -272,14 +272,15 @@ export class RetentionRunner {
     const ms = this.#clock() - start;
     const polls = r.days.reduce((n, d) => n + d.polls, 0) + r.batchPolls;
     this.#o.stats.prunedPolls += polls;
-    for (const d of r.days) {
+    for (const [i, d] of r.days.entries()) {
       this.#o.stats.prunedBytes += d.bytes;
       for (const c of d.clusters) this.#removedSinceCleanup.add(c);
       store.log({
         at: this.#o.nowNs(),
         action: 'retention-partitions',
         cutoff: BigInt(d.day + 1) * 86_400_000_000_000n,
-        polls: d.polls,
+        // the polls of kept days that went with the dropped days' connection batches count with the last day
+        polls: d.polls + (i === r.days.length - 1 ? r.batchPolls : 0),
         samples: d.samples,
         bytes: d.bytes,
         durationMs: ms / r.days.length,

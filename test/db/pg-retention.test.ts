@@ -10,7 +10,7 @@
  * trends and the timeline over the pruned window answer from the rollups, as on SQLite.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationName, RequestOf, ResponseOf } from '../../src/api/schema/operations.ts';
 import { emptyStats, RetentionRunner } from '../../src/collector/index.ts';
 import {
@@ -347,6 +347,39 @@ describeWithServer('retention on PostgreSQL when a reader holds the partitioned 
       expect(readMaintenanceLog(store.sqlite).map((e) => e.action)).toEqual(['retention-raw', 'retention-partitions']);
     } finally {
       await reader.end();
+      store.close();
+    }
+  }, 300_000);
+});
+
+describe('retention on any PostgreSQL (PGlite without a server)', () => {
+  it('drops a day whose polls all go, keeps the day of the newest poll, and logs it', async () => {
+    const target = (await freshPgTarget({ migrated: true })).target;
+    const db = openDatabase(target);
+    for (const d of [A, A + 1]) for (const sql of dayPartitionStatements(d)) db.sqlite.exec(sql);
+    const writer = createHistoryWriter(db);
+    const answers = [0, 1, 2].map((n) =>
+      okRecord('GetUpgradeStatus', upgradeAnswer(n), { request: {}, at: at(A + (n === 2 ? 1 : 0), 10 + n) }),
+    );
+    answers.forEach((r, n) => writer.writePoll({ ...r, id: (BigInt(A + (n === 2 ? 1 : 0)) << 32n) + BigInt(n + 1) }));
+    writer.close();
+    const store = openDatabase(target);
+    try {
+      await new RetentionRunner({
+        retention: { rawMs: 60_000, rollupsMs: null, maxSizeBytes: null },
+        store: new RetentionPruner(store),
+        stats: emptyStats(),
+        nowNs: () => at(A + 1, 30),
+      }).run(at(A + 1, 30));
+      const days = new Set(dayPartitionsOf(store.sqlite).map((p) => p.day));
+      expect([days.has(A), days.has(A + 1)]).toEqual([false, true]);
+      const ids = store.sqlite.prepare('SELECT id FROM poll').pluck().safeIntegers().all() as bigint[];
+      expect(ids).toEqual([(BigInt(A + 1) << 32n) + 3n]);
+      expect(createHistoryReader(store).reconstructAnswer(ids[0]!).answer).toEqual(upgradeAnswer(2));
+      const log = readMaintenanceLog(store.sqlite);
+      expect(log).toMatchObject([{ action: 'retention-partitions', polls: 2, cutoff: BigInt(A + 1) * DAY }]);
+      expect(droppedPartitionsOf(log[0]!.cutoff!)).toContain(`poll_d${dayName(A)}`);
+    } finally {
       store.close();
     }
   }, 300_000);
