@@ -12,7 +12,7 @@ import type Database from 'better-sqlite3';
 import { OPERATION_NAMES } from '../api/schema/operations.ts';
 import { recordMaintenance, type MaintenanceEntry } from './maintenance-log.ts';
 import type { FlightrecDb } from './open.ts';
-import { dropExpiredDays, type PartitionDrop } from './pg/partition-retention.ts';
+import { dropExpiredDays, ensureDayPartitions, type PartitionDrop } from './pg/partition-retention.ts';
 import { sealedLater } from './prune-plan.ts';
 import { pruneRollupRows, ROLLUP_TABLES, type RollupTable } from './rollup-tables.ts';
 
@@ -284,10 +284,12 @@ export class RetentionPruner {
   /**
    * Drops, in one transaction, the day partitions of the days whose every poll `step` would
    * remove at `cutoff` (PostgreSQL only; nothing on SQLite), with the connection batches they
-   * touch. What only those polls referenced is left to `cleanup`.
+   * touch. What only those polls referenced is left to `cleanup`. First makes the partitions of
+   * today and the next days that are missing.
    */
   dropPartitions(cutoff: bigint): PartitionDrop {
     if (!this.partitioned()) return { days: [], batches: 0, batchPolls: 0 };
+    ensureDayPartitions(this.#sqlite);
     return dropExpiredDays(this.#sqlite, cutoff);
   }
 

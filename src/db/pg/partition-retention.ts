@@ -13,6 +13,7 @@
  * the drop fail (rolled back, nothing lost) and rows go the usual way instead.
  */
 import type Database from 'better-sqlite3';
+import { DAYS_AHEAD } from './migrate.ts';
 import { PARTITIONED_TABLES, type DayPartition } from './partitions.ts';
 
 /** One day whose partitions went. */
@@ -183,6 +184,14 @@ export function dayPartitionNames(day: number): string[] {
 /** The partitions a `retention-partitions` maintenance-log entry dropped (its cut-off is the end of their day). */
 export function droppedPartitionsOf(cutoff: bigint): string[] {
   return dayPartitionNames(Number(cutoff / NS_PER_DAY) - 1);
+}
+
+/**
+ * Makes the day partitions of today and the next days that are missing (a collector running for
+ * days would otherwise write into the DEFAULT partitions, which no drop removes): at each pass.
+ */
+export function ensureDayPartitions(sqlite: Database.Database): number {
+  return Number(sqlite.prepare('SELECT flightrec_ensure_partitions(?)').pluck().get(DAYS_AHEAD));
 }
 
 /** The SQL making a past (or any) day's partitions of every per-poll table, named as flightrec_ensure_partitions names them. */
