@@ -89,7 +89,9 @@ describe.skipIf(!wanted)('pruning one day of 60 polls of 10,000 connections on P
       let how: string;
       if (i === 0) {
         const r = pruner.dropPartitions(cutoff);
-        how = `partition drop (${r.days.map((d) => d.partitions.length).join('+')} partitions, ${r.batches} batches)`;
+        how =
+          `partition drop (${r.days.map((d) => d.partitions.length).join('+')} partitions, ${r.batches} batches: ` +
+          `${(performance.now() - t0).toFixed(0)} ms) then steps`;
       } else how = 'row deletion (steps of 256 polls)';
       for (let more = true; more;) more = pruner.step('m', cutoff, 256).more;
       const pruneMs = performance.now() - t0;
@@ -101,6 +103,14 @@ describe.skipIf(!wanted)('pruning one day of 60 polls of 10,000 connections on P
           `database ${mb(before)} -> ${mb(size(db))}`,
       );
       left.push(polls(db));
+      if (i === 0) {
+        const bytes = (sql: string): string => mb(Number(db.sqlite.prepare(sql).pluck().get()));
+        out.push(
+          `left after the drop: conn_chunk ${bytes("SELECT pg_total_relation_size('conn_chunk')")}, ` +
+            `conn_entity ${bytes("SELECT pg_total_relation_size('conn_entity')")}, ` +
+            `conn_version ${bytes("SELECT pg_total_relation_size('conn_version')")}`,
+        );
+      }
       db.close();
     }
     console.log(out.join('\n'));
