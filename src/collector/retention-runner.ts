@@ -24,7 +24,7 @@ export interface RetentionStepResult {
 export interface RetentionLogEntry {
   readonly at: bigint;
   readonly cluster?: string;
-  readonly action: 'retention-raw' | 'retention-size' | 'retention-rollups';
+  readonly action: 'retention-raw' | 'retention-partitions' | 'retention-size' | 'retention-rollups';
   readonly cutoff?: bigint;
   readonly polls: number;
   readonly samples: number;
@@ -45,6 +45,24 @@ export interface RetentionStore {
   /** one transaction: up to about `maxRows` rollup rows older than `cutoff` */
   pruneRollups(cutoff: bigint, maxRows: number): RetentionStepResult;
   log(entry: RetentionLogEntry): void;
+  /** true when raw history is partitioned by day (PostgreSQL): whole days can then be dropped */
+  partitioned?(): boolean;
+  /** one transaction: drops the days whose every poll `step` would remove at `cutoff` (their partitions) */
+  dropPartitions?(cutoff: bigint): PartitionDropResult;
+}
+
+/** What dropping day partitions did (the store's answer). */
+export interface PartitionDropResult {
+  readonly days: readonly {
+    readonly day: number;
+    readonly partitions: readonly string[];
+    readonly polls: number;
+    readonly samples: number;
+    readonly bytes: number;
+    readonly clusters: readonly string[];
+  }[];
+  /** polls of kept days removed with the connection batches of the dropped ones */
+  readonly batchPolls: number;
 }
 
 /** Summarises a cluster's raw history up to `untilNs` before it is pruned (the rollups). */
@@ -152,9 +170,11 @@ export class RetentionRunner {
     try {
       if (retention.rawMs !== null) {
         const cutoff = now - BigInt(retention.rawMs) * NS_PER_MS;
+        const rolledUp = new Set<string>();
+        if (store.partitioned?.() === true) await this.#dropDays(cutoff, rolledUp);
         for (const cluster of store.clusters()) {
           if (this.#stopped()) return;
-          await this.#pruneCluster(cluster, cutoff, 'retention-raw', now);
+          await this.#pruneCluster(cluster, cutoff, 'retention-raw', now, rolledUp.has(cluster));
         }
       }
       if (retention.maxSizeBytes !== null) await this.#pruneSize(retention.maxSizeBytes, now);
@@ -179,16 +199,12 @@ export class RetentionRunner {
     cutoff: bigint,
     action: 'retention-raw' | 'retention-size',
     now: bigint,
+    rolledUp = false,
   ): Promise<Totals> {
     const t: Totals = { polls: 0, samples: 0, bytes: 0, ms: 0 };
     const oldest = this.#o.store.oldestPoll();
     if (oldest === undefined || oldest >= cutoff) return t;
-    if (this.#o.rollUp !== undefined) {
-      const start = this.#clock();
-      const pending = this.#o.rollUp(cluster, cutoff);
-      this.#note(this.#clock() - start);
-      await pending;
-    }
+    if (!rolledUp) await this.#rollUp(cluster, cutoff);
     try {
       for (;;) {
         await this.#turn();
@@ -213,6 +229,63 @@ export class RetentionRunner {
       if (t.polls > 0 || t.bytes > 0) this.#log({ cluster, action, cutoff }, t);
     }
     return t;
+  }
+
+  async #rollUp(cluster: string, cutoff: bigint): Promise<void> {
+    if (this.#o.rollUp === undefined) return;
+    const start = this.#clock();
+    const pending = this.#o.rollUp(cluster, cutoff);
+    this.#note(this.#clock() - start);
+    await pending;
+  }
+
+  /**
+   * Whole days of raw history before `cutoff` (a partitioned store): every cluster is summarised
+   * first (those in `rolledUp` then skip it), then the days whose every poll the steps would
+   * remove are dropped, one log entry per day naming its partitions (its cut-off: the day's end).
+   */
+  async #dropDays(cutoff: bigint, rolledUp: Set<string>): Promise<void> {
+    const { store } = this.#o;
+    const oldest = store.oldestPoll();
+    if (oldest === undefined || oldest >= cutoff || store.dropPartitions === undefined) return;
+    for (const cluster of store.clusters()) {
+      if (this.#stopped()) return;
+      await this.#rollUp(cluster, cutoff);
+      rolledUp.add(cluster);
+    }
+    await this.#turn();
+    if (this.#stopped()) return;
+    const start = this.#clock();
+    let r: PartitionDropResult;
+    try {
+      r = store.dropPartitions(cutoff);
+    } catch (err) {
+      // rolled back whole (a reader's lock held past the time-out, say): the steps remove the rows instead
+      this.#o.line?.(
+        'retention: dropping day partitions failed, their rows are pruned instead: ' +
+          (err instanceof Error ? err.message : String(err)),
+      );
+      return;
+    } finally {
+      this.#note(this.#clock() - start);
+    }
+    const ms = this.#clock() - start;
+    const polls = r.days.reduce((n, d) => n + d.polls, 0) + r.batchPolls;
+    this.#o.stats.prunedPolls += polls;
+    for (const [i, d] of r.days.entries()) {
+      this.#o.stats.prunedBytes += d.bytes;
+      for (const c of d.clusters) this.#removedSinceCleanup.add(c);
+      store.log({
+        at: this.#o.nowNs(),
+        action: 'retention-partitions',
+        cutoff: BigInt(d.day + 1) * 86_400_000_000_000n,
+        // the polls of kept days that went with the dropped days' connection batches count with the last day
+        polls: d.polls + (i === r.days.length - 1 ? r.batchPolls : 0),
+        samples: d.samples,
+        bytes: d.bytes,
+        durationMs: ms / r.days.length,
+      });
+    }
   }
 
   /** Past `maxSize` bytes in use, the oldest raw history goes, a slice of time at a time. */

@@ -54,6 +54,7 @@ export {
   type StoredEvent,
 } from './rollup-store.ts';
 export { RetentionPruner, usedBytes, type RetentionStep } from './retention.ts';
+export { droppedPartitionsOf } from './pg/partition-retention.ts';
 export {
   readMaintenanceLog,
   recordMaintenance,

@@ -6,7 +6,8 @@
 import type Database from 'better-sqlite3';
 
 /** The actions the log records. */
-export type MaintenanceAction = 'retention-raw' | 'retention-size' | 'retention-rollups' | 'prune';
+export type MaintenanceAction =
+  'retention-raw' | 'retention-partitions' | 'retention-size' | 'retention-rollups' | 'prune';
 
 /** One row of the maintenance log. */
 export interface MaintenanceEntry {
@@ -53,7 +54,13 @@ interface LogRow {
   duration_ms: bigint;
 }
 
-const ACTIONS: readonly string[] = ['retention-raw', 'retention-size', 'retention-rollups', 'prune'];
+const ACTIONS: readonly string[] = [
+  'retention-raw',
+  'retention-partitions',
+  'retention-size',
+  'retention-rollups',
+  'prune',
+];
 
 function isAction(text: string): text is MaintenanceAction {
   return ACTIONS.includes(text);

@@ -12,6 +12,7 @@ import type Database from 'better-sqlite3';
 import { OPERATION_NAMES } from '../api/schema/operations.ts';
 import { recordMaintenance, type MaintenanceEntry } from './maintenance-log.ts';
 import type { FlightrecDb } from './open.ts';
+import { dropExpiredDays, ensureDayPartitions, type PartitionDrop } from './pg/partition-retention.ts';
 import { sealedLater } from './prune-plan.ts';
 import { pruneRollupRows, ROLLUP_TABLES, type RollupTable } from './rollup-tables.ts';
 
@@ -271,6 +272,23 @@ export class RetentionPruner {
     if (this.#stay?.key !== key)
       this.#stay = { key, json: JSON.stringify(sealedLater(this.#sqlite, cid, '[]', horizon)) };
     return this.#stay.json;
+  }
+
+  /** True when raw history is partitioned by day (PostgreSQL): `dropPartitions` can then remove whole days. */
+  partitioned(): boolean {
+    return this.#db().dialect === 'postgres';
+  }
+
+  /**
+   * Drops, in one transaction, the day partitions of the days whose every poll `step` would
+   * remove at `cutoff` (PostgreSQL only; nothing on SQLite), with the connection batches they
+   * touch. What only those polls referenced is left to `cleanup`. First makes the partitions of
+   * today and the next days that are missing.
+   */
+  dropPartitions(cutoff: bigint): PartitionDrop {
+    if (!this.partitioned()) return { days: [], batches: 0, batchPolls: 0 };
+    ensureDayPartitions(this.#sqlite);
+    return dropExpiredDays(this.#sqlite, cutoff);
   }
 
   /** Removes up to about `maxRows` rollup rows older than `cutoff` in one transaction. */

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
 import { formatBytes } from '../../collector/index.ts';
-import { readMaintenanceLog, type HeldRange, type MaintenanceEntry } from '../../db/index.ts';
+import { droppedPartitionsOf, readMaintenanceLog, type HeldRange, type MaintenanceEntry } from '../../db/index.ts';
 import { formatSpan } from '../../report/format-units.ts';
 import { UsageError, type CliIo } from '../context.ts';
 import { withMaintenance } from './db.ts';
@@ -45,6 +45,10 @@ export function maintenanceJson(e: MaintenanceEntry): Record<string, unknown> {
     samples: e.samples,
     bytes: e.bytes,
     durationMs: e.durationMs,
+    // a day dropped whole on PostgreSQL: its partitions, named by the day that ends at the cut-off
+    ...(e.action === 'retention-partitions' && e.cutoff !== undefined
+      ? { partitions: droppedPartitionsOf(e.cutoff) }
+      : {}),
   };
 }
 

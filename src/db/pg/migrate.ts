@@ -28,8 +28,8 @@ export async function pgRows<T>(client: PgClient, text: string, params: unknown[
 /** The session advisory lock key held while migrating ('flightr' 0x01). */
 export const MIGRATION_LOCK_KEY = '7380389782208410113';
 
-/** Days of partitions made ready ahead of today after a migration. */
-const DAYS_AHEAD = 2;
+/** Days ahead of today whose partitions are made (at open and at each retention pass). */
+export const DAYS_AHEAD = 2;
 
 let cachedFolder: string | undefined;
 
