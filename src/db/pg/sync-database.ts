@@ -203,9 +203,16 @@ export class PgSyncDatabase {
     if (!this.#open) throw new PgError('the database connection is closed', undefined, true);
     Atomics.store(this.#flag, 0, 0);
     this.#port.postMessage(req);
-    const waited = Atomics.wait(this.#flag, 0, 0, this.#timeoutMs);
-    const message = receiveMessageOnPort(this.#port);
-    if (waited === 'timed-out' || message === undefined) {
+    // The worker posts its reply, sets the flag, then notifies. A notify of the previous reply can
+    // come late (the worker was descheduled between setting the flag and notifying, and this
+    // thread saw the flag and moved on): it wakes this wait with no reply yet, so wait again.
+    const deadline = performance.now() + this.#timeoutMs;
+    let message = receiveMessageOnPort(this.#port);
+    for (let left = this.#timeoutMs; message === undefined && left > 0; left = deadline - performance.now()) {
+      Atomics.wait(this.#flag, 0, 0, left);
+      message = receiveMessageOnPort(this.#port);
+    }
+    if (message === undefined) {
       this.#open = false;
       void this.#worker.terminate();
       throw new PgError(`PostgreSQL did not answer within ${Math.round(this.#timeoutMs / 1000)} s`, undefined, true);
