@@ -17,7 +17,7 @@ describe('flightrec command line', () => {
     const io = memoryIo();
     expect(await main(['--help'], io)).toBe(0);
     expect(io.out()).toContain('info');
-    expect(io.out()).toContain('--db <file>');
+    expect(io.out()).toContain('--db <file-or-url>');
   });
 
   it('prints paths, versions and the service prefix in info', async () => {

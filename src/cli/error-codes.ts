@@ -1,13 +1,14 @@
 /**
  * The exit code and text of every error a command may end with: a CliError says its own; the
- * errors of the other layers that mean bad input (config, time arguments, filters, option
- * combinations) are usage errors (exit 2); the store's errors (cannot open, wrong version,
- * bad query, damaged data) are runtime failures (exit 1); anything else is unexpected (exit 1,
- * printed with its stack). `main` loads this module only when a command failed.
+ * errors of the other layers that mean bad input (config, a bad --db URL or password file,
+ * time arguments, filters, option combinations) are usage errors (exit 2); the store's errors
+ * (cannot open, wrong version, bad query, damaged data) are runtime failures (exit 1); anything
+ * else is unexpected (exit 1, printed with its stack). `main` loads this module only when a command failed.
  */
 import { ConfigError } from '../collector/config-error.ts';
 import { TimeArgError } from '../collector/time-args.ts';
 import { CorruptDataError, DatabaseOpenError, DatabaseVersionError, HistoryQueryError } from '../db/errors.ts';
+import { DbTargetError } from '../db/pg/target-types.ts';
 import { FilterError } from '../filter/errors.ts';
 import { DiffOptionsError } from '../report/diff.ts';
 import { QueryOptionsError } from '../report/query.ts';
@@ -21,6 +22,7 @@ type ErrorClass = abstract new (...args: never[]) => Error;
 /** Errors of other layers that mean the user asked for something that cannot be done as asked: exit 2. */
 const USAGE: readonly ErrorClass[] = [
   ConfigError,
+  DbTargetError,
   TimeArgError,
   QueryOptionsError,
   DiffOptionsError,

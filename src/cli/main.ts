@@ -8,6 +8,7 @@ import { registerInfo } from './commands/info.ts';
 import { registerCommands } from './commands/index.ts';
 import { VERSION } from './version.ts';
 import { sanitizeForTerminal } from '../api/safe-text.ts';
+import { redactSecrets } from '../db/pg/redact.ts';
 
 /** Builds the root program with its global options and the commands `argv` needs. */
 export async function buildProgram(
@@ -18,7 +19,16 @@ export async function buildProgram(
   const program = new Command('flightrec')
     .description('Flight recorder and offline analyzer for the admin API (v2) of a Kafka-compatible cluster')
     .version(VERSION, '-V, --version')
-    .addOption(new Option('--db <file>', 'history database').env('FLIGHTREC_DB').default('./flightrec.db'))
+    .addOption(
+      new Option('--db <file-or-url>', 'history database: an SQLite file or a postgres:// URL')
+        .env('FLIGHTREC_DB')
+        .default('./flightrec.db'),
+    )
+    .addOption(
+      new Option('--db-password-file <file>', 'PostgreSQL password file, mode 0600 (else PGPASSWORD)').env(
+        'FLIGHTREC_DB_PASSWORD_FILE',
+      ),
+    )
     .addOption(new Option('--config <file>', 'YAML config file').env('FLIGHTREC_CONFIG'))
     .option('--cluster <name>', 'which recorded cluster (default: the only one)')
     .option('-o, --output <format>', 'table, wide, json, ndjson, csv, yaml (and per command md, html, annotations)')
@@ -55,7 +65,8 @@ export function commanderErrorText(text: string): string {
       .replace(/^\((.*)\)$/, '$1')
       .replace(/^Did you mean/, 'did you mean'),
   );
-  return `flightrec: ${sanitizeForTerminal([head, ...more.map((m) => `(${m})`)].join(' '))}\n`;
+  const line = sanitizeForTerminal([head, ...more.map((m) => `(${m})`)].join(' '));
+  return `flightrec: ${redactSecrets(line, undefined)}\n`;
 }
 
 /** Runs the command line with injected I/O and returns the exit code. */
@@ -75,8 +86,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     // the one place a failed command becomes a message and an exit code
     if (err instanceof CommanderError) return commanderExit(err);
     const { toCliError } = await import('./error-codes.ts');
+    const { redactCommandLine } = await import('./db-target.ts');
     const failure = toCliError(err);
-    io.stderr.write(`flightrec: ${failure.text}\n`);
+    // whatever failed (a driver, a stack trace), no database password reaches stderr
+    io.stderr.write(`flightrec: ${redactCommandLine(failure.text, argv, io.env, process.env)}\n`);
     return failure.exitCode;
   }
 }
@@ -91,6 +104,9 @@ export function commanderExit(err: CommanderError): number {
 
 /** The process entry point used by bin/flightrec.js. */
 export async function run(argv: readonly string[]): Promise<void> {
+  const { processTitleWithoutPasswords } = await import('./db-target.ts');
+  const title = processTitleWithoutPasswords(argv);
+  if (title !== undefined) process.title = title;
   const controller = new AbortController();
   let signals = 0;
   let graceful = false;

@@ -158,7 +158,14 @@ const retentionSchema = strict({
   maxSize: orForever(sizeBytes()).optional(),
 });
 
+/** `database:`: how to reach a PostgreSQL database named by --db (the URL itself stays in --db / FLIGHTREC_DB). */
+const databaseSchema = strict({
+  passwordFile: nonEmpty.optional(),
+  password: secretInFile('passwordFile (a file of mode 0600) or PGPASSWORD'),
+});
+
 const globalShape = {
+  database: databaseSchema.optional(),
   schedules: schedulesSchema.optional(),
   jitter: durationMs({ allowZero: true }).optional(),
   retry: strict({
@@ -168,6 +175,7 @@ const globalShape = {
     maxDelay: durationMs().optional(),
   }).optional(),
   shutdownTimeout: durationMs().optional(),
+  leaseTtl: durationMs().optional(),
   keepRawAnswers: bool.optional(),
   maxHeldMemory: sizeBytes().optional(),
   maxAnswerSize: sizeBytes().optional(),

@@ -106,9 +106,11 @@ export function loadCollectorConfig(input: ConfigInput): CollectorConfig {
   }
   return {
     clusters: chosen.map((c) => finalizeCluster(c.layer, c.key, c.name, global, input.env)),
+    ...(global.database?.passwordFile === undefined ? {} : { databasePasswordFile: global.database.passwordFile }),
     jitterMs: global.jitter ?? DEFAULT_JITTER_MS,
     retry: finalizeRetry(global),
     shutdownTimeoutMs: global.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+    ...(global.leaseTtl === undefined ? {} : { leaseTtlMs: global.leaseTtl }),
     keepRawAnswers: global.keepRawAnswers ?? false,
     maxHeldBytes: global.maxHeldMemory ?? DEFAULT_MAX_HELD_BYTES,
     retention: finalizeRetention(global, [flags, env]),

@@ -81,6 +81,8 @@ export interface CollectorConfig {
   readonly retry: RetryPolicy;
   /** how long in-flight polls may take to finish after a stop request, in ms */
   readonly shutdownTimeoutMs: number;
+  /** how long a standby waits for the active collector's lease heartbeat before taking over, in ms (default 30 s) */
+  readonly leaseTtlMs?: number;
   /** keep the raw body (compressed) of successful answers too, not only of failed ones */
   readonly keepRawAnswers: boolean;
   /** most memory (estimated) of polls held while the database refuses writes; older ones are dropped past it */
@@ -92,6 +94,8 @@ export interface CollectorConfig {
   readonly logFormat: 'text' | 'json';
   /** the config file's `thresholds` section, as written: it belongs to the analysis, which checks it */
   readonly thresholds?: unknown;
+  /** `database.passwordFile`: the password file of a PostgreSQL --db (--db-password-file wins) */
+  readonly databasePasswordFile?: string;
 }
 
 /** Default schedules: connections, shadow links and topics every 30 s; Iceberg and upgrade every 60 s. */

@@ -61,3 +61,5 @@ export {
   type MaintenanceEntry,
 } from './maintenance-log.ts';
 export { heldRanges, type HeldRange } from './held-ranges.ts';
+export { CopyConflictError, startHistoryCopy, type CopyExtras, type CopyOptions, type HistoryCopy } from './copy.ts';
+export { recordedPolls, type RecordedPoll, type RecordedPolls } from './recorded-polls.ts';

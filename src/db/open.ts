@@ -6,8 +6,6 @@
 import { accessSync, closeSync, chmodSync, constants, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createRequire } from 'node:module';
-const require = createRequire(import.meta.url);
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { DatabaseOpenError, DatabaseVersionError } from './errors.ts';
@@ -178,12 +176,6 @@ function leaveWalMode(sqlite: Database.Database): void {
  * file, or a PostgreSQL database given as a postgres:// URL.
  */
 export function openDatabase(path: string, opts: OpenOptions = {}): FlightrecDb {
-  if (process.env['FLIGHTREC_DEV_PG'] !== undefined && !path.startsWith('postgres') && path !== ':memory:') {
-    const name = 'flightrec_dev_' + require('node:crypto').createHash('sha1').update(path).digest('hex').slice(0, 12);
-    try { require('node:child_process').execSync(`psql -h 127.0.0.1 -U postgres -d postgres -qc 'create database ${name}' 2>/dev/null`); } catch {}
-    if (!require('node:fs').existsSync(path)) require('node:fs').writeFileSync(path, '');
-    path = `postgres://postgres@127.0.0.1:5432/${name}`;
-  }
   const target = parseDbTarget(path, opts.passwordFile === undefined ? {} : { passwordFile: opts.passwordFile });
   if (target.kind !== 'sqlite') {
     const shown = displayDbTarget(target);

@@ -60,6 +60,11 @@ export interface PollRecord<N extends OperationName = OperationName> {
   readonly coverage?: PollCoverage;
   /** occurrences of a configured secret removed from what the server sent (0 or absent: none) */
   readonly redactions?: number;
+  /**
+   * The poll id to store the record under (`db copy` keeping the source's ids); the store numbers
+   * the poll itself when absent. A store may ignore it: `writePoll` returns the id used.
+   */
+  readonly id?: bigint;
 }
 
 /**

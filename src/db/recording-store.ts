@@ -20,7 +20,7 @@ import { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } 
 
 /** Options of openRecordingStore. */
 export interface RecordingStoreOptions
-  extends Pick<OpenOptions, 'keepRawAnswers' | 'busyTimeoutMs'>, HistoryWriterOptions {
+  extends Pick<OpenOptions, 'keepRawAnswers' | 'busyTimeoutMs' | 'passwordFile'>, HistoryWriterOptions {
   /** called with each database the store opens (the first, and any opened after the file was replaced): tools and tests */
   readonly onOpen?: (db: FlightrecDb) => void;
 }

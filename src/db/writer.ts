@@ -48,6 +48,12 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
          http_status, message, details, path, bytes, request, rows_returned, total_size, fanout_calls, slice, redactions)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    // a copy keeping the source's poll id (PollRecord.id)
+    insertPollWithId: sqlite.prepare(
+      `INSERT INTO poll (cluster_id, operation, target, round, attempt, scheduled_at, started_at, ended_at, ok, outcome, kind,
+         http_status, message, details, path, bytes, request, rows_returned, total_size, fanout_calls, slice, redactions, id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
     setExtra: sqlite.prepare('UPDATE poll SET extra = ? WHERE id = ?'),
     insertRaw: sqlite.prepare(`INSERT INTO poll_raw (poll_id, encoding, body) VALUES (?, 'gzip', ?)`),
     generation: sqlite.prepare(`SELECT value FROM meta WHERE key = 'prune_generation'`).pluck(),
@@ -90,8 +96,9 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
     // exact values of INTEGER columns beyond int64 (a uint64 totalSize of a ListKafkaConnections
     // poll, the only kind with coverage), kept in the poll's extra JSON
     const big: BigValues = {};
+    const insert = r.id === undefined ? q.insertPoll : q.insertPollWithId;
     const pollId = Number(
-      q.insertPoll.run(
+      insert.run(
         cid,
         r.operation,
         r.target,
@@ -114,6 +121,7 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
         cov?.fanoutCalls ?? null,
         cov?.slice ?? null,
         r.redactions === undefined || r.redactions <= 0 ? null : r.redactions,
+        ...(r.id === undefined ? [] : [r.id]),
       ).lastInsertRowid,
     );
     if (o.raw !== undefined && (!o.ok || db.keepRawAnswers)) q.insertRaw.run(pollId, gzipSync(o.raw));
@@ -164,8 +172,9 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
         throw new PollWriteError(record.cluster, String(record.operation), 'unknown operation');
       }
       try {
-        const id = write(record);
-        if (checkpointDue) {
+        const id = write.immediate(record);
+        // not inside a caller's transaction (db copy writes a batch of polls in one): SQLite refuses a checkpoint there
+        if (checkpointDue && !sqlite.inTransaction) {
           checkpointDue = false;
           sqlite.pragma('wal_checkpoint(PASSIVE)');
         }

@@ -3,7 +3,7 @@
  * commands never load React; opens the database read-only and renders the App with ink, which
  * it imports only here (with live rendering forced on, see live-rendering.ts).
  */
-import { createHistoryReader, openDatabase } from '../db/index.ts';
+import { createHistoryReader, openDatabase, type HistoryReader } from '../db/index.ts';
 import { saveExport } from './data/export.ts';
 import { HistorySource } from './data/history-source.ts';
 import { incidentStart } from './data/incident-start.ts';
@@ -51,6 +51,10 @@ export async function runBrowse(opts: BrowseOptions): Promise<void> {
         `no cluster ${JSON.stringify(opts.cluster)} in ${opts.displayPath}; recorded: ${clusters.join(', ')}`,
         true,
       );
+    }
+    if (clusters.length > 1 && opts.incident !== true) {
+      await runFleetBrowser(opts, reader, clusters);
+      return;
     }
     if (opts.cluster === undefined && clusters.length > 1) {
       throw new BrowseError(
@@ -101,5 +105,54 @@ export async function runBrowse(opts: BrowseOptions): Promise<void> {
     guard?.restore();
     source?.close();
     db.close();
+  }
+}
+
+/**
+ * The browser over a database holding several clusters: the clusters view first (unless
+ * `--cluster` picked one), a browse source per cluster opened on first use and closed at the end.
+ */
+async function runFleetBrowser(opts: BrowseOptions, reader: HistoryReader, clusters: readonly string[]): Promise<void> {
+  const sources = new Map<string, HistorySource>();
+  const sourceOf = (cluster: string): HistorySource => {
+    let s = sources.get(cluster);
+    if (s === undefined) {
+      s = new HistorySource(reader, { database: opts.displayPath, cluster, workerPath: opts.database });
+      sources.set(cluster, s);
+    }
+    return s;
+  };
+  const { mountFleet } = await importWithLiveRendering(() => import('./mount.ts'));
+  const guard = new TerminalGuard({ stdout: opts.stdout, stdin: opts.stdin });
+  try {
+    const instance = mountFleet(
+      {
+        reader,
+        database: opts.displayPath,
+        clusters,
+        sourceOf,
+        ...(opts.cluster === undefined ? {} : { cluster: opts.cluster }),
+        theme: pickTheme({ noColor: opts.noColor }),
+        now: opts.now,
+        start: opts.start,
+        followMs: opts.followMs,
+        save: (data, view, at) => saveExport(opts.database, view, at, data),
+      },
+      { stdin: opts.stdin, stdout: opts.stdout, stderr: opts.stderr },
+    );
+    const onAbort = (): void => instance.unmount();
+    const onError = (): void => instance.unmount();
+    opts.stdout.on('error', onError);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await instance.waitUntilExit();
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+      opts.stdout.off('error', onError);
+      instance.cleanup();
+    }
+  } finally {
+    guard.restore();
+    for (const s of sources.values()) s.close();
   }
 }

@@ -29,7 +29,8 @@ export type Command =
   | 'sort-reverse'
   | 'mark'
   | 'clear-marks'
-  | 'save';
+  | 'save'
+  | 'clusters';
 
 /** One binding: keys (names from input/keys.ts), what they do, where, and how to explain it. */
 export interface Binding {
@@ -87,6 +88,13 @@ export const KEYMAP: readonly Binding[] = [
     label: ':',
     help: 'go to a view by name (Tab completes)',
     footer: 'view',
+    group: 'navigate',
+  },
+  {
+    command: 'clusters',
+    keys: ['C'],
+    label: 'C',
+    help: 'the clusters view (also :clusters, and Esc on the first view): pick another recorded cluster',
     group: 'navigate',
   },
   { command: 'step-back', keys: ['['], label: '[', help: 'one poll back in time', footer: 'prev poll', group: 'time' },

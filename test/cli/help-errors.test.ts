@@ -59,6 +59,7 @@ const EXPECTED: Record<string, { db: boolean; cluster: boolean; output?: readonl
     output: ['table', 'wide', 'json', 'ndjson', 'yaml', 'md', 'html', 'annotations'],
   },
   summary: { db: true, cluster: true, output: ['table', 'json', 'yaml', 'md'] },
+  fleet: { db: true, cluster: true, output: ['table', 'json', 'ndjson', 'csv', 'yaml', 'md'] },
   browse: { db: true, cluster: true },
   'filter check': { db: false, cluster: false },
   export: { db: true, cluster: true },
@@ -67,6 +68,7 @@ const EXPECTED: Record<string, { db: boolean; cluster: boolean; output?: readonl
   'db vacuum': { db: true, cluster: false, output: ['text', 'json'] },
   'db check': { db: true, cluster: false, output: ['table', 'json'] },
   'db log': { db: true, cluster: false, output: ['text', 'json'] },
+  'db copy': { db: false, cluster: false, output: ['text', 'json'] },
   check: { db: false, cluster: true, output: ['text', 'json'] },
   info: { db: true, cluster: false, output: ['text', 'json'] },
 };
@@ -82,7 +84,7 @@ describe('--help of every command', () => {
       expect(r.code, name).toBe(0);
       const globals = r.out.slice(r.out.indexOf('\nGlobal options'));
       expect(globals, `${name} has a Global options block`).toMatch(/^\nGlobal options/);
-      expect(globals.includes('--db <file>'), `${name}: --db`).toBe(want.db);
+      expect(globals.includes('--db <file-or-url>'), `${name}: --db`).toBe(want.db);
       expect(globals.includes('--cluster <name>'), `${name}: --cluster`).toBe(want.cluster);
       const output = /-o, --output <format> +(.*)/.exec(globals)?.[1];
       if (want.output === undefined) expect(output, `${name}: -o`).toBeUndefined();

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseJsonLossless, stringifyJson, type JsonValue } from '../../src/api/codec/lossless-json.ts';
 import { camelToSnake } from '../../src/api/schema/fields.ts';
 import { OPERATION_NAMES, OPERATIONS, type OperationName, type ResponseOf } from '../../src/api/schema/operations.ts';
@@ -23,6 +23,7 @@ import { encodeValue } from '../../src/api/wire/encode.ts';
 import { main } from '../../src/cli/main.ts';
 import { answer, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
+import { forEachEngine } from '../helpers/pg.ts';
 import { compareMessage } from '../helpers/wire-compare.ts';
 import { answerArb } from '../helpers/wire-gen.ts';
 
@@ -154,19 +155,21 @@ const answersArb = fc.record(
   Object.fromEntries(OPERATION_NAMES.map((op) => [op, answerArb(op)])) as { [N in OperationName]: fc.Arbitrary<Tree> },
 );
 
-describe('lossless against the wire: collect, then export and query give every answer back field for field', () => {
+const TITLE = 'lossless against the wire: collect, then export and query give every answer back field for field';
+forEachEngine(TITLE, (engine) => {
   it('holds for generated answers of all six operations', async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(answersArb, async (answers) => {
-        const db = join(dir, `run${++run}.db`);
+        run++;
+        const db = await engine.target();
         for (const op of OPERATION_NAMES) bodies.set(op, stringifyJson(answers[op]));
         // 1. the real collector over loopback HTTP: no poll refused
         const collected = await cli(db, 'collect', '--once');
         expect(collected.err).not.toMatch(/FAILED|schema|not valid JSON/);
         expect(collected.code).toBe(0);
         // 2. export: every poll's answer is the canonical form of the body served, and the same fields as sent
-        const out = join(dir, `run${run}.json`);
+        const out = join(dir, `${engine.name}-run${run}.json`);
         expect((await cli(db, 'export', '--out', out)).code).toBe(0);
         const bundle = parseJsonLossless(readFileSync(out)) as { polls: { poll: Tree; answer?: Tree }[] };
         const opOf = new Map<string, OperationName>();
@@ -203,7 +206,7 @@ describe('lossless against the wire: collect, then export and query give every a
           }
         }
       }),
-      { numRuns: 30, seed: 130013, endOnFailure: true },
+      { numRuns: engine.propertyRuns(30), seed: 130013, endOnFailure: true },
     );
   }, 120_000);
 });

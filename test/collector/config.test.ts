@@ -51,6 +51,13 @@ function errorOf(fn: () => unknown): ConfigError {
 }
 
 describe('collector config', () => {
+  it('reads the lease TTL of standby collectors (leaseTtl), and leaves the default to the collector', () => {
+    const base = 'clusters:\n  - { name: prod, baseUrl: http://127.0.0.1:1 }\n';
+    expect(load({ text: `leaseTtl: 1500ms\n${base}` }).leaseTtlMs).toBe(1500);
+    expect(load({ text: base }).leaseTtlMs).toBeUndefined();
+    expect(errorOf(() => load({ text: `leaseTtl: 0s\n${base}` })).message).toMatch(/leaseTtl: must be longer than 0/);
+  });
+
   it('reads every key of a full file', () => {
     const cfg = load({ text: FULL, env: { PROD_PW: 's3cret' } });
     expect(cfg.jitterMs).toBe(1000);

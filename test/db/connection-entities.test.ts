@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../src/api/schema/connection.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
 import { cloneConnection, generateConnectionPolls, prng } from '../helpers/connection-answers.ts';
-import { LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
+import { forEachEngine } from '../helpers/pg.ts';
+import { LIST_REQUEST, okRecord } from './fixtures.ts';
 
 const MIN = 60_000_000_000n;
 
@@ -56,9 +57,9 @@ function expectedEntities(answers: ListKafkaConnectionsResponse[]): number {
   return [...most.values()].reduce((a, b) => a + b, 0);
 }
 
-describe('connections keep their entities however the rows move', () => {
-  it.each([1, 2, 3, 4])('seed %i', (seed) => {
-    const path = tempDbPath();
+forEachEngine('connections keep their entities however the rows move', (engine) => {
+  it.each([1, 2, 3, 4])('seed %i', async (seed) => {
+    const path = await engine.target();
     let db = openDatabase(path);
     let writer = createHistoryWriter(db, { batchFrames: 2 });
     const answers = churningAnswers(seed, 30);

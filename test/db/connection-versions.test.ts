@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { KafkaConnection } from '../../src/api/schema/connection.ts';
 import { parseAnswer, encodeAnswer } from '../../src/api/wire/answers.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
 import { cloneConnection, generateConnectionPolls } from '../helpers/connection-answers.ts';
-import { LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
+import { forEachEngine } from '../helpers/pg.ts';
+import { LIST_REQUEST, okRecord } from './fixtures.ts';
 
 const MIN = 60_000_000_000n;
 
@@ -30,13 +31,13 @@ function count(db: ReturnType<typeof openDatabase>): number {
   return db.sqlite.prepare('SELECT count(*) FROM conn_version').pluck().get() as number;
 }
 
-describe('connection versions follow every change of apiVersions, and only those', () => {
+forEachEngine('connection versions follow every change of apiVersions, and only those', (engine) => {
   it.each([
     ['decoded answers, one writer', false, false],
     ['decoded from bytes, one writer', true, false],
     ['a new writer for every poll (state loaded from the database)', false, true],
-  ])('%s', (_name, fromBytes, reopen) => {
-    const path = tempDbPath();
+  ])('%s', async (_name, fromBytes, reopen) => {
+    const path = await engine.target();
     let db = openDatabase(path);
     let writer = createHistoryWriter(db, { batchFrames: 3 });
     const rows = generateConnectionPolls({ connections: 3, polls: 1, seed: 4 })[0]!.answer.connections;

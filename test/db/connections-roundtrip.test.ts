@@ -1,12 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { encodeAnswer, parseAnswer } from '../../src/api/wire/answers.ts';
 import type { ListKafkaConnectionsResponse } from '../../src/api/schema/connection.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
 import { generateConnectionPolls, type ConnectionWorldOptions } from '../helpers/connection-answers.ts';
-import { LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
+import { forEachEngine } from '../helpers/pg.ts';
+import { LIST_REQUEST, okRecord } from './fixtures.ts';
 
-function roundTrip(world: ConnectionWorldOptions & { polls: number }, batchFrames: number, sealOnClose = true): void {
-  const path = tempDbPath();
+function roundTrip(
+  path: string,
+  world: ConnectionWorldOptions & { polls: number },
+  batchFrames: number,
+  sealOnClose = true,
+): void {
   const db = openDatabase(path);
   const writer = createHistoryWriter(db, { batchFrames, sealOnClose });
   const polls = generateConnectionPolls(world);
@@ -33,16 +38,20 @@ function roundTrip(world: ConnectionWorldOptions & { polls: number }, batchFrame
   ro.close();
 }
 
-describe('connections: every poll reconstructs exactly', () => {
-  it('with churn, attribute changes and closed connections', () => {
-    roundTrip({ connections: 300, churn: 0.05, polls: 23, seed: 7 }, 4);
+forEachEngine('connections: every poll reconstructs exactly', (engine) => {
+  it('with churn, attribute changes and closed connections', async () => {
+    roundTrip(await engine.target(), { connections: 300, churn: 0.05, polls: 23, seed: 7 }, 4);
   });
 
-  it('with unknown fields and int64 at the edges (9223372036854775807)', () => {
-    roundTrip({ connections: 120, churn: 0.1, polls: 12, seed: 3, unknownFields: true, hugeCounters: true }, 3);
+  it('with unknown fields and int64 at the edges (9223372036854775807)', async () => {
+    roundTrip(
+      await engine.target(),
+      { connections: 120, churn: 0.1, polls: 12, seed: 3, unknownFields: true, hugeCounters: true },
+      3,
+    );
   });
 
-  it('with a shuffled answer order and a batch left open', () => {
-    roundTrip({ connections: 150, churn: 0.03, polls: 11, seed: 9, shuffle: true }, 8, false);
+  it('with a shuffled answer order and a batch left open', async () => {
+    roundTrip(await engine.target(), { connections: 150, churn: 0.03, polls: 11, seed: 9, shuffle: true }, 8, false);
   });
 });

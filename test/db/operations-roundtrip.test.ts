@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { OperationName, RequestOf } from '../../src/api/schema/operations.ts';
 import { encodeAnswer, parseAnswer } from '../../src/api/wire/answers.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
-import { LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
+import { forEachEngine } from '../helpers/pg.ts';
+import { LIST_REQUEST, okRecord } from './fixtures.ts';
 import { icebergAnswer, shadowLinkAnswer, shadowTopic, upgradeAnswer } from './small-answers.ts';
 
 const T0 = 1_756_720_974_000_000_000n;
@@ -36,9 +37,9 @@ const CASES: Case[] = [
   { op: 'GetIcebergStatus', request: { topicsFilter: ['clicks', 'orders'] }, target: '', answer: icebergAnswer },
 ];
 
-describe('every operation: the reconstructed answer equals the answer served, field for field', () => {
-  it('round-trips all six operations, server style and with unknown fields and int64 edges', () => {
-    const path = tempDbPath();
+forEachEngine('every operation: the reconstructed answer equals the answer served, field for field', (engine) => {
+  it('round-trips all six operations, server style and with unknown fields and int64 edges', async () => {
+    const path = await engine.target();
     const db = openDatabase(path);
     const writer = createHistoryWriter(db, { batchFrames: 2 });
     const written: { id: bigint; op: OperationName; text: string; decoded: unknown; request: unknown }[] = [];
@@ -88,8 +89,8 @@ describe('every operation: the reconstructed answer equals the answer served, fi
     ro.close();
   });
 
-  it('keeps requests as sent (decoded, defaults filled)', () => {
-    const db = openDatabase(tempDbPath());
+  it('keeps requests as sent (decoded, defaults filled)', async () => {
+    const db = openDatabase(await engine.target());
     const writer = createHistoryWriter(db);
     const request: RequestOf<'ListKafkaConnections'> = {
       filter: 'client_id = "a\\"b"',

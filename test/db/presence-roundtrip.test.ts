@@ -5,13 +5,14 @@
  * stays present (a default value included), nothing is invented.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { stringifyJson } from '../../src/api/codec/lossless-json.ts';
 import { OPERATION_NAMES, type OperationName, type RequestOf } from '../../src/api/schema/operations.ts';
 import { encodeAnswerTree, parseAnswer } from '../../src/api/wire/answers.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
 import { answerArb } from '../helpers/wire-gen.ts';
-import { LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
+import { forEachEngine } from '../helpers/pg.ts';
+import { LIST_REQUEST, okRecord } from './fixtures.ts';
 
 const REQUESTS: { [N in OperationName]: RequestOf<N> } = {
   ListKafkaConnections: LIST_REQUEST,
@@ -25,9 +26,9 @@ const T0 = 1_756_720_974_000_000_000n;
 const parse = parseAnswer as unknown as (op: OperationName, body: Uint8Array) => never;
 const encodeTree = encodeAnswerTree as unknown as (op: OperationName, v: unknown) => unknown;
 
-describe('the store gives back what was present, and only that', () => {
-  it.each(OPERATION_NAMES)('%s', (op) => {
-    const path = tempDbPath();
+forEachEngine('the store gives back what was present, and only that', (engine) => {
+  it.each(OPERATION_NAMES)('%s', async (op) => {
+    const path = await engine.target();
     const db = openDatabase(path);
     // small batches, so that sealed chunks and open head frames are both read back
     const writer = createHistoryWriter(db, { batchFrames: 3 });

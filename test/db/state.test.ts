@@ -1,11 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../src/api/schema/connection.ts';
 import { compileFilter, toSqlPrefilter } from '../../src/filter/index.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
 import { pollGaps } from '../../src/report/gaps.ts';
 import type { PollRecord } from '../../src/db/poll-record.ts';
 import { ConnectionWorld } from '../helpers/connection-answers.ts';
-import { failedRecord, LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
+import { forEachEngine } from '../helpers/pg.ts';
+import { failedRecord, LIST_REQUEST, okRecord } from './fixtures.ts';
 import { shadowLinkAnswer, shadowTopic, upgradeAnswer } from './small-answers.ts';
 
 const SEC = 1_000_000_000n;
@@ -72,13 +73,18 @@ function modelState(calls: Call[], at: bigint): KafkaConnection[] {
   return [...byUid.values()];
 }
 
-describe('stateAt, samples and entity history against a brute-force model', () => {
+forEachEngine('stateAt, samples and entity history against a brute-force model', (engine) => {
   const { calls, records } = record();
-  const path = tempDbPath('history.db', 'file');
-  const db = openDatabase(path);
-  const writer = createHistoryWriter(db, { batchFrames: 5 });
-  for (const r of records) writer.writePoll(r);
-  const reader = createHistoryReader(db);
+  let path: string;
+  let writer: ReturnType<typeof createHistoryWriter>;
+  let reader: ReturnType<typeof createHistoryReader>;
+  beforeAll(async () => {
+    path = await engine.target();
+    const db = openDatabase(path);
+    writer = createHistoryWriter(db, { batchFrames: 5 });
+    for (const r of records) writer.writePoll(r);
+    reader = createHistoryReader(db);
+  });
   const probes = [calls[0]!.at - 1n, ...calls.flatMap((c) => [c.at, c.at + SEC])];
 
   it('answers the state of connections as of any instant (fan-out unions, failures skipped)', () => {
@@ -157,9 +163,9 @@ describe('stateAt, samples and entity history against a brute-force model', () =
   });
 });
 
-describe('stateAt of the small resources', () => {
-  it('takes the latest successful poll per target; shadow topics from any operation that carries them', () => {
-    const db = openDatabase(tempDbPath());
+forEachEngine('stateAt of the small resources', (engine) => {
+  it('takes the latest successful poll per target; shadow topics from any operation that carries them', async () => {
+    const db = openDatabase(await engine.target());
     const writer = createHistoryWriter(db);
     const at = (m: number): bigint => 1_756_720_974_000_000_000n + BigInt(m) * 60n * SEC;
     writer.writePoll(

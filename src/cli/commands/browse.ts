@@ -7,6 +7,8 @@ import type { Command } from 'commander';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { unknownNameMessage } from '../suggest.ts';
 import { requireDatabase } from './missing-db.ts';
+import { dbOpenTarget, dbShown } from '../db-target.ts';
+import { isDbUrl } from '../../db/pg/target.ts';
 import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
 
 /** The global options browse reads. */
@@ -50,8 +52,9 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
       requireDatabase(resolve(io.cwd, g.db), g.db, io.cwd);
       try {
         await tui.runBrowse({
-          database: resolve(io.cwd, g.db),
-          displayPath: g.db,
+          database: dbOpenTarget(g.db, io.cwd),
+          // as typed, a URL without its password
+          displayPath: isDbUrl(g.db) ? dbShown(g.db, io.cwd) : g.db,
           cluster: g.cluster,
           stdin: io.stdin,
           stdout: io.stdout as NodeJS.WriteStream,

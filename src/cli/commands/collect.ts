@@ -25,6 +25,7 @@ import {
 import { DEFAULT_START_NS, wallClockStart } from '../../sim/time.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { simStart } from '../sim-start.ts';
+import { dbOpenOptions, dbOpenTarget, dbShown, redactingReporter } from '../db-target.ts';
 import { hostPort, type HealthServer } from '../../collector/health-server.ts';
 import { createJsonReporter, jsonLineOf } from '../../collector/json-log.ts';
 import { Observability } from '../../collector/metrics/observability.ts';
@@ -61,6 +62,7 @@ interface CollectOpts extends ConnectionOpts {
 
 interface GlobalOpts {
   db: string;
+  dbPasswordFile?: string;
   config?: string;
   cluster?: string;
 }
@@ -273,13 +275,17 @@ async function record(
   body: (collector: Collector) => Promise<unknown>,
   extra: { nowNs?: () => bigint; sleep?: Sleep } = {},
 ): Promise<number> {
-  const dbPath = resolve(io.cwd, g.db);
+  const dbPath = dbOpenTarget(g.db, io.cwd);
+  // what the start-up lines, logs and errors call the database: a URL without its password
+  const shown = dbShown(g.db, io.cwd);
   const prefixOf = (name: string): string | undefined => config.clusters.find((c) => c.name === name)?.servicePrefix;
-  const reporter: Reporter =
+  const reporter: Reporter = redactingReporter(
     io.collectorReporter ??
-    (config.logFormat === 'json'
-      ? createJsonReporter(io.stderr, io.now, prefixOf)
-      : createReporter(io.stderr, () => databaseSize(dbPath), prefixOf));
+      (config.logFormat === 'json'
+        ? createJsonReporter(io.stderr, io.now, prefixOf)
+        : createReporter(io.stderr, () => databaseSize(dbPath), prefixOf)),
+    [g.db],
+  );
   // everything that can be wrong in the configuration is found before the database is created
   const prepared = prepareAll(config, io, (line) => reporter.line(`warning: ${line}`));
   const closeClients = (): void => {
@@ -303,6 +309,8 @@ async function record(
   let current: FlightrecDb | undefined;
   try {
     writer = openRecordingStore(dbPath, {
+      // the password file of a server --db: the flag (or its variable), else the config's database.passwordFile
+      ...dbOpenOptions(g, io.cwd, config.databasePasswordFile),
       keepRawAnswers: config.keepRawAnswers,
       onOpen: (db) => {
         current = db;
@@ -314,9 +322,12 @@ async function record(
     throw err;
   }
   const owner = `${hostname()} pid ${process.pid} (${Math.random().toString(16).slice(2, 10)})`;
-  const retentionStore = current === undefined ? undefined : new RetentionPruner(() => current ?? writerLost(dbPath));
+  const retentionStore = current === undefined ? undefined : new RetentionPruner(() => current ?? writerLost(shown));
   // raw history is summarised (rollups) before retention prunes it, in a worker thread (never on this event loop)
-  const rollUps = retentionStore === undefined ? undefined : await rollUpOf(config, dbPath);
+  const rollUps =
+    retentionStore === undefined
+      ? undefined
+      : await rollUpOf(config, dbPath, dbOpenOptions(g, io.cwd, config.databasePasswordFile).passwordFile);
   const rollUp: RollUp | undefined =
     rollUps === undefined ? undefined : (cluster, untilNs) => rollUps.run(cluster, untilNs);
   const cron = io.createCronTask === undefined ? {} : { createTask: io.createCronTask };
@@ -328,8 +339,9 @@ async function record(
     env: io.env,
     now: io.now,
     reporter,
-    storeLabel: dbPath,
+    storeLabel: shown,
     owner,
+    ...(config.leaseTtlMs === undefined ? {} : { leaseTtlMs: config.leaseTtlMs }),
     ...(retentionStore === undefined ? {} : { retentionStore }),
     ...(rollUp === undefined ? {} : { rollUp }),
     ...cron,
@@ -354,7 +366,7 @@ async function record(
       if (standby.length > 0) {
         await collector.shutdown();
         throw new RuntimeError(
-          `another collector is recording ${standby.join(', ')} into ${dbPath}; --once does not wait for it: stop it, or give another --db`,
+          `another collector is recording ${standby.join(', ')} into ${shown}; --once does not wait for it: stop it, or give another --db`,
         );
       }
     } else {
@@ -362,7 +374,7 @@ async function record(
     }
     const report = await collector.shutdown();
     if (collector.fatal !== undefined) throw new RuntimeError(collector.fatal.message);
-    if (report.unwritten > 0) throw new RuntimeError(`${report.unwritten} polls could not be written to ${dbPath}`);
+    if (report.unwritten > 0) throw new RuntimeError(`${report.unwritten} polls could not be written to ${shown}`);
     return code;
   } finally {
     io.signal.removeEventListener('abort', onAbort);
@@ -385,12 +397,20 @@ function observabilityOf(
 }
 
 /** The rollUp hook of retention: rollups computed in a worker thread (its own connection to `dbPath`). */
-async function rollUpOf(config: CollectorConfig, dbPath: string): Promise<RollUpThread> {
+async function rollUpOf(
+  config: CollectorConfig,
+  dbPath: string,
+  passwordFile: string | undefined,
+): Promise<RollUpThread> {
   const [{ RollUpThread }, { resolveThresholds }] = await Promise.all([
     import('../../report/rollup/index.ts'),
     import('../../report/timeline/thresholds-schema.ts'),
   ]);
-  return new RollUpThread({ database: dbPath, thresholds: resolveThresholds(config.thresholds) });
+  return new RollUpThread({
+    database: dbPath,
+    ...(passwordFile === undefined ? {} : { passwordFile }),
+    thresholds: resolveThresholds(config.thresholds),
+  });
 }
 
 function writerLost(path: string): never {

@@ -3,15 +3,14 @@
  * damaged items with the polls and times they cover. Exit 0 when clean, 1 when damage is found
  * (or the file cannot be opened at all).
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { checkStore, openDatabase, type Damage, type StoreCheck } from '../../db/index.ts';
-import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { globalOptionsHelp } from './help.ts';
-import { missingDatabaseMessage } from './missing-db.ts';
+import { requireDatabase } from './missing-db.ts';
+import { dbOpenOptions, dbOpenTarget, dbShown } from '../db-target.ts';
 
 /** Where a damaged item is and what it covers, on one line. */
 function describeDamage(d: Damage): string {
@@ -71,24 +70,25 @@ export function registerDbCheck(db: Command, io: CliIo, done: (code: number) => 
     )
     .addHelpText('after', globalOptionsHelp({ db: 'the history database to verify', output: ['table', 'json'] }))
     .action((_opts: unknown, cmd: Command) => {
-      const g = cmd.optsWithGlobals<{ db: string; output?: string }>();
+      const g = cmd.optsWithGlobals<{ db: string; dbPasswordFile?: string; output?: string }>();
       if (g.output !== undefined && g.output !== 'table' && g.output !== 'json') {
         throw new UsageError(`invalid --output ${JSON.stringify(g.output)}: expected table or json`);
       }
-      const path = resolve(io.cwd, g.db);
-      if (!existsSync(path)) throw new RuntimeError(missingDatabaseMessage(path, g.db, io.cwd));
-      const store = openDatabase(path, { readonly: true });
+      const path = dbOpenTarget(g.db, io.cwd);
+      const shown = dbShown(g.db, io.cwd);
+      requireDatabase(path, g.db, io.cwd);
+      const store = openDatabase(path, { readonly: true, ...dbOpenOptions(g, io.cwd) });
       let result: StoreCheck;
       try {
         result = checkStore(store);
       } finally {
         store.close();
       }
-      io.stdout.write(g.output === 'json' ? checkJson(result, path) : formatCheck(result, path));
+      io.stdout.write(g.output === 'json' ? checkJson(result, shown) : formatCheck(result, shown));
       if (result.damage.length > 0) {
         const n = `${result.damage.length}${result.truncated ? '+' : ''}`;
         io.stderr.write(
-          `flightrec: the history database ${path} is damaged: ${n} damaged item${n === '1' ? '' : 's'} (listed on stdout)\n`,
+          `flightrec: the history database ${shown} is damaged: ${n} damaged item${n === '1' ? '' : 's'} (listed on stdout)\n`,
         );
       }
       done(result.damage.length === 0 ? EXIT.ok : EXIT.failure);

@@ -10,10 +10,12 @@ import { readMaintenanceLog, type HeldRange, type MaintenanceEntry } from '../..
 import { formatSpan } from '../../report/format-units.ts';
 import { UsageError, type CliIo } from '../context.ts';
 import { withMaintenance } from './db.ts';
+import { typedDb } from '../db-target.ts';
 import { globalOptionsHelp } from './help.ts';
 
 interface GlobalOpts {
   db: string;
+  dbPasswordFile?: string;
   output?: string;
 }
 
@@ -73,7 +75,7 @@ export function registerDbLog(
   db: Command,
   io: CliIo,
   done: (code: number) => void,
-  pathOf: (cmd: Command) => { path: string; g: GlobalOpts },
+  pathOf: (cmd: Command) => { path: string; shown: string; g: GlobalOpts },
 ): void {
   db.command('log')
     .description(
@@ -82,19 +84,21 @@ export function registerDbLog(
     .option('--limit <n>', 'the newest N entries (default 100)')
     .addHelpText('after', globalOptionsHelp({ db: 'the history database to inspect', output: ['text', 'json'] }))
     .action((opts: { limit?: string }, cmd: Command) => {
-      const { path, g } = pathOf(cmd);
+      const { path, shown, g } = pathOf(cmd);
       const limit = opts.limit === undefined ? 100 : Number(opts.limit);
       if (!Number.isSafeInteger(limit) || limit < 1 || !/^[0-9]+$/.test(opts.limit ?? '100')) {
         throw new UsageError(
           `--limit: must be a whole number of at least 1, got ${JSON.stringify(sanitizeCell(opts.limit ?? ''))}`,
         );
       }
-      const entries = withMaintenance(path, false, (_m, handle) => readMaintenanceLog(handle.sqlite, limit), {
-        given: g.db,
-        cwd: io.cwd,
-      });
+      const entries = withMaintenance(
+        path,
+        false,
+        (_m, handle) => readMaintenanceLog(handle.sqlite, limit),
+        typedDb(g, io.cwd),
+      );
       if (g.output === 'json')
-        io.stdout.write(`${JSON.stringify({ database: path, entries: entries.map(maintenanceJson) }, null, 2)}\n`);
+        io.stdout.write(`${JSON.stringify({ database: shown, entries: entries.map(maintenanceJson) }, null, 2)}\n`);
       else io.stdout.write(formatMaintenanceLog(entries));
       done(0);
     });

@@ -5,6 +5,7 @@
  * confirmation, naming the counts, unless `--yes`; with stdin not a terminal (scripts, cron) it
  * goes ahead as it always did, without asking.
  */
+import { openOptionsOf, type TypedDb } from '../db-target.ts';
 import { performance } from 'node:perf_hooks';
 import { formatTimestampShort, timestampFromMillis } from '../../api/codec/timestamp.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
@@ -100,7 +101,7 @@ function readAnswer(io: CliIo): Promise<string | undefined> {
 /** Runs `db prune`; returns the exit code. */
 export async function runPrune(
   path: string,
-  g: { output?: string; config?: string },
+  g: { output?: string; config?: string; typed?: TypedDb },
   opts: PruneOpts,
   io: CliIo,
 ): Promise<number> {
@@ -115,7 +116,7 @@ export async function runPrune(
     );
   }
   // planned with reads only: a dry run leaves the file byte for byte as it was
-  const plan = withMaintenance(path, false, (m) => m.planPrune(cutoff));
+  const plan = withMaintenance(path, false, (m) => m.planPrune(cutoff), g.typed);
   if (opts.dryRun === true) {
     if (json) io.stdout.write(`${JSON.stringify({ dryRun: true, ...planJson(plan) }, null, 2)}\n`);
     else io.stdout.write(`would prune polls before ${when}: ${counts(plan)}\n${details(plan)}\n${emptiedNote(plan)}`);
@@ -142,23 +143,28 @@ export async function runPrune(
     }
   }
   // summarised first (rollups), as retention does, so that trends and the timeline still cover what goes
-  if (plan.polls > 0) await rollUpBefore(path, cutoff, thresholds);
-  const result = withMaintenance(path, true, (m, db) => {
-    const start = performance.now();
-    const before = usedBytes(db.sqlite);
-    const removed = m.prune(cutoff);
-    // recorded in the maintenance log next to what retention removes
-    recordMaintenance(db.sqlite, {
-      at: timestampFromMillis(io.now()),
-      action: 'prune',
-      cutoff,
-      polls: removed.polls,
-      samples: Object.values(plan.samples).reduce((a, b) => a + b, 0),
-      bytes: Math.max(0, before - usedBytes(db.sqlite)),
-      durationMs: performance.now() - start,
-    });
-    return removed;
-  });
+  if (plan.polls > 0) await rollUpBefore(path, cutoff, thresholds, g.typed);
+  const result = withMaintenance(
+    path,
+    true,
+    (m, db) => {
+      const start = performance.now();
+      const before = usedBytes(db.sqlite);
+      const removed = m.prune(cutoff);
+      // recorded in the maintenance log next to what retention removes
+      recordMaintenance(db.sqlite, {
+        at: timestampFromMillis(io.now()),
+        action: 'prune',
+        cutoff,
+        polls: removed.polls,
+        samples: Object.values(plan.samples).reduce((a, b) => a + b, 0),
+        bytes: Math.max(0, before - usedBytes(db.sqlite)),
+        durationMs: performance.now() - start,
+      });
+      return removed;
+    },
+    g.typed,
+  );
   if (json) {
     const { samples, bytes, from, to } = planJson(plan);
     io.stdout.write(`${JSON.stringify({ olderThan: when, ...result, samples, bytes, from, to }, null, 2)}\n`);
@@ -169,9 +175,14 @@ export async function runPrune(
 }
 
 /** Runs rollUp for every cluster up to `cutoff` on this thread (a command may block); a failure prunes nothing. */
-async function rollUpBefore(path: string, cutoff: bigint, thresholds: Thresholds): Promise<void> {
+async function rollUpBefore(
+  path: string,
+  cutoff: bigint,
+  thresholds: Thresholds,
+  typed: TypedDb | undefined,
+): Promise<void> {
   const { createRollUp } = await import('../../report/rollup/index.ts');
-  const db = openDatabase(path);
+  const db = openDatabase(path, { readonly: false, ...openOptionsOf(typed) });
   try {
     const reader = createHistoryReader(db);
     const rollUp = createRollUp(reader, createRollupStore(db), { thresholds });

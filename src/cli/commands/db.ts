@@ -18,22 +18,30 @@ import {
 } from '../../db/index.ts';
 import { RuntimeError, type CliIo } from '../context.ts';
 import { registerDbCheck } from './db-check.ts';
+import { registerDbCopy } from './db-copy.ts';
 import { formatGrowth, growthJson, statsGrowth, statsRetention, type StatsRetentionOpts } from './db-stats-growth.ts';
 import { readGrowthInputs } from '../../db/growth-inputs.ts';
 import { formatHeldRanges, heldRangesJson, registerDbLog } from './db-log.ts';
 import { runPrune, type PruneOpts } from './db-prune.ts';
 import { globalOptionsHelp } from './help.ts';
 import { missingDatabaseMessage } from './missing-db.ts';
+import { dbOpenTarget, dbShown, openOptionsOf, typedDb, type TypedDb } from '../db-target.ts';
+import { isDbUrl } from '../../db/pg/target.ts';
 
 interface GlobalOpts {
   db: string;
+  dbPasswordFile?: string;
   output?: string;
   config?: string;
 }
 
 /** Opens (creating when needed) the database at `path` and returns its writer (the store's open errors: exit 1). */
-export function openHistoryWriter(path: string, opts: { keepRawAnswers?: boolean } = {}): FlightrecWriter {
-  return createHistoryWriter(openDatabase(path, { keepRawAnswers: opts.keepRawAnswers ?? false }));
+export function openHistoryWriter(
+  path: string,
+  opts: { keepRawAnswers?: boolean; passwordFile?: string } = {},
+): FlightrecWriter {
+  const { keepRawAnswers = false, ...open } = opts;
+  return createHistoryWriter(openDatabase(path, { keepRawAnswers, ...open }));
 }
 
 /**
@@ -44,11 +52,11 @@ export function withMaintenance<T>(
   path: string,
   write: boolean,
   fn: (maintenance: HistoryMaintenance, db: FlightrecDb) => T,
-  typed?: { given: string; cwd: string },
+  typed?: TypedDb,
 ): T {
-  if (!existsSync(path))
+  if (!isDbUrl(path) && !existsSync(path))
     throw new RuntimeError(missingDatabaseMessage(path, typed?.given ?? path, typed?.cwd ?? dirname(path)));
-  const db = openDatabase(path, { readonly: !write });
+  const db = openDatabase(path, { readonly: !write, ...openOptionsOf(typed) });
   try {
     return fn(openHistoryMaintenance(db), db);
   } finally {
@@ -76,10 +84,11 @@ export function formatStats(s: StoreStats, path: string): string {
 
 /** Registers `db stats`, `db prune` and `db vacuum`. */
 export function registerDb(program: Command, io: CliIo, done: (code: number) => void): void {
-  const db = program.command('db').description('history database maintenance: stats, prune, vacuum');
-  const pathOf = (cmd: Command): { path: string; g: GlobalOpts } => {
+  const db = program.command('db').description('history database maintenance: stats, prune, vacuum, check, log, copy');
+  // the database as opened (path) and as printed (shown: a URL without its password)
+  const pathOf = (cmd: Command): { path: string; shown: string; g: GlobalOpts } => {
     const g = cmd.optsWithGlobals<GlobalOpts>();
-    return { path: resolve(io.cwd, g.db), g };
+    return { path: dbOpenTarget(g.db, io.cwd), shown: dbShown(g.db, io.cwd), g };
   };
 
   const help = (write: string): string => globalOptionsHelp({ db: write, output: ['text', 'json'] });
@@ -99,24 +108,24 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
       }),
     )
     .action((opts: StatsRetentionOpts, cmd: Command) => {
-      const { path, g } = pathOf(cmd);
+      const { path, shown, g } = pathOf(cmd);
       const retention = statsRetention(opts, g.config === undefined ? undefined : resolve(io.cwd, g.config));
       const [stats, held] = withMaintenance(
         path,
         false,
         (m, handle) => [m.stats(), heldRanges(handle.sqlite)] as const,
-        { given: g.db, cwd: io.cwd },
+        typedDb(g, io.cwd),
       );
       // growth per day and the steady-state projection (#16): a block of its own
       const growth = statsGrowth(
-        withMaintenance(path, false, (_m, h) => readGrowthInputs(h.sqlite, stats.fileBytes)),
+        withMaintenance(path, false, (_m, h) => readGrowthInputs(h.sqlite, stats.fileBytes), typedDb(g, io.cwd)),
         retention,
       );
       if (g.output === 'json') {
         io.stdout.write(
-          `${JSON.stringify({ database: path, ...stats, resolutions: heldRangesJson(held), ...growthJson(growth) }, null, 2)}\n`,
+          `${JSON.stringify({ database: shown, ...stats, resolutions: heldRangesJson(held), ...growthJson(growth) }, null, 2)}\n`,
         );
-      } else io.stdout.write(formatStats(stats, path) + formatHeldRanges(held) + formatGrowth(growth));
+      } else io.stdout.write(formatStats(stats, shown) + formatHeldRanges(held) + formatGrowth(growth));
       done(0);
     });
 
@@ -132,14 +141,14 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
     .addHelpText('after', help('the history database to prune'))
     .action(async (opts: PruneOpts, cmd: Command) => {
       const { path, g } = pathOf(cmd);
-      done(await runPrune(path, g, opts, io));
+      done(await runPrune(path, { ...g, typed: typedDb(g, io.cwd) }, opts, io));
     });
 
   db.command('vacuum')
     .description('rebuild the database file to give free pages back to the file system')
     .addHelpText('after', help('the history database to rebuild'))
     .action((_opts: unknown, cmd: Command) => {
-      const { path, g } = pathOf(cmd);
+      const { path, shown, g } = pathOf(cmd);
       const [before, after] = withMaintenance(
         path,
         true,
@@ -148,14 +157,15 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
           m.vacuum();
           return [b, m.stats().fileBytes] as const;
         },
-        { given: g.db, cwd: io.cwd },
+        typedDb(g, io.cwd),
       );
       if (g.output === 'json')
-        io.stdout.write(`${JSON.stringify({ database: path, bytesBefore: before, bytesAfter: after })}\n`);
-      else io.stdout.write(`vacuumed ${path}: ${formatBytes(before)} -> ${formatBytes(after)}\n`);
+        io.stdout.write(`${JSON.stringify({ database: shown, bytesBefore: before, bytesAfter: after })}\n`);
+      else io.stdout.write(`vacuumed ${shown}: ${formatBytes(before)} -> ${formatBytes(after)}\n`);
       done(0);
     });
 
   registerDbCheck(db, io, done);
   registerDbLog(db, io, done, pathOf);
+  registerDbCopy(db, io, done);
 }

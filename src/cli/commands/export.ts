@@ -15,6 +15,7 @@ import { CliError, EXIT, RuntimeError, UsageError, type CliIo } from '../context
 import { VERSION } from '../version.ts';
 import { globalOptionsHelp, READ_DB } from './help.ts';
 import { openHistoryReadOnly } from './history.ts';
+import { dbOpenTarget, typedDb } from '../db-target.ts';
 import { timeOption } from './time-option.ts';
 
 interface ExportOpts {
@@ -26,6 +27,7 @@ interface ExportOpts {
 
 interface GlobalOpts {
   db: string;
+  dbPasswordFile?: string;
   cluster?: string;
 }
 
@@ -168,7 +170,7 @@ export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
   if (toStdout && opts.redact === true) {
     throw new UsageError('--redact writes the mapping to a separate file next to the bundle: give --out FILE');
   }
-  const db = openHistoryReadOnly(resolve(io.cwd, g.db), { given: g.db, cwd: io.cwd });
+  const db = openHistoryReadOnly(dbOpenTarget(g.db, io.cwd), typedDb(g, io.cwd));
   let result: ExportResult;
   let outPath: string | undefined;
   try {

@@ -5,7 +5,7 @@
 
 /** Which global options a command reads, and how. */
 export interface GlobalsUsed {
-  /** `--db`: what the command does with the database */
+  /** `--db` (and `--db-password-file`): what the command does with the database */
   readonly db?: string;
   /** `--cluster`: what it selects */
   readonly cluster?: string;
@@ -22,7 +22,11 @@ const row = (flag: string, text: string): string => `  ${flag.padEnd(23)}${text}
 /** The help text listing the global options a command uses (after its own options). */
 export function globalOptionsHelp(used: GlobalsUsed): string {
   const lines: string[] = [];
-  if (used.db !== undefined) lines.push(row('--db <file>', `${used.db} (env FLIGHTREC_DB; default ./flightrec.db)`));
+  if (used.db !== undefined) {
+    lines.push(row('--db <file-or-url>', `${used.db} (env FLIGHTREC_DB; default ./flightrec.db)`));
+    lines.push(row('', 'an SQLite file or postgres://USER@HOST:PORT/DATABASE?sslmode=MODE, whose password'));
+    lines.push(row('', 'comes from the URL, --db-password-file FILE (env FLIGHTREC_DB_PASSWORD_FILE) or PGPASSWORD'));
+  }
   if (used.cluster !== undefined) lines.push(row('--cluster <name>', used.cluster));
   if (used.config !== undefined) lines.push(row('--config <file>', `${used.config} (env FLIGHTREC_CONFIG)`));
   if (used.output !== undefined && used.output.length > 0) {
@@ -38,3 +42,6 @@ export function globalOptionsHelp(used: GlobalsUsed): string {
 export const READ_CLUSTER = 'which recorded cluster (default: the only one in the database)';
 /** `--db` for the reading commands. */
 export const READ_DB = 'the history database to read';
+/** `--cluster` for the commands that also answer over several clusters (a glob). */
+export const READ_CLUSTER_GLOB =
+  "which recorded cluster (default: the only one); a glob ('*', 'prod-*', 'dc[12]') answers for every match, with a cluster column";

@@ -2,7 +2,6 @@
  * Opening the history for a report command: read-only, the file checked first (a missing file
  * is named with what was typed), the cluster resolved (the only one, or `--cluster`).
  */
-import { resolve } from 'node:path';
 import {
   createHistoryReader,
   DatabaseOpenError,
@@ -11,25 +10,32 @@ import {
   type FlightrecDb,
   type HistoryReader,
 } from '../../db/index.ts';
+import { DbTargetError } from '../../db/pg/target.ts';
+import { sanitizeForTerminal } from '../../api/safe-text.ts';
+import { ClusterPatternError, matchClusters } from '../../report/cluster-match.ts';
 import type { CliIo } from '../context.ts';
+import { dbOpenTarget, dbShown, openOptionsOf, typedDb, type TypedDb } from '../db-target.ts';
 import { RuntimeError, UsageError } from '../errors.ts';
 import { requireDatabase } from './missing-db.ts';
 
 /** The global options a report command reads. */
 export interface HistoryGlobals {
   db: string;
+  dbPasswordFile?: string;
   cluster?: string;
   output?: string;
   color?: boolean;
 }
 
 /** Opens the history read-only (the store's own errors name the file and the cause: exit 1). */
-export function openHistoryReadOnly(path: string, typed?: { given: string; cwd: string }): FlightrecDb {
+export function openHistoryReadOnly(path: string, typed?: TypedDb): FlightrecDb {
   if (typed !== undefined) requireDatabase(path, typed.given, typed.cwd);
   try {
-    return openDatabase(path, { readonly: true });
+    return openDatabase(path, { readonly: true, ...openOptionsOf(typed) });
   } catch (err) {
-    if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw err;
+    // a bad --db URL or password file is a usage error (exit 2), said as it is
+    if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError || err instanceof DbTargetError)
+      throw err;
     throw new RuntimeError(`cannot open the history database: ${err instanceof Error ? err.message : String(err)}`, {
       cause: err,
     });
@@ -42,20 +48,58 @@ export function withHistory<T>(
   io: CliIo,
   fn: (reader: HistoryReader, cluster: string | undefined) => T,
 ): T {
-  const path = resolve(io.cwd, g.db);
-  const db = openHistoryReadOnly(path, { given: g.db, cwd: io.cwd });
+  const path = dbOpenTarget(g.db, io.cwd);
+  const shown = dbShown(g.db, io.cwd);
+  const db = openHistoryReadOnly(path, typedDb(g, io.cwd));
   try {
     const reader = createHistoryReader(db);
     const clusters = reader.clusters();
     let cluster = g.cluster;
     if (cluster !== undefined && clusters.length > 0 && !clusters.includes(cluster)) {
-      throw new UsageError(`no cluster ${JSON.stringify(cluster)} in ${path}; recorded: ${clusters.join(', ')}`);
+      throw new UsageError(`no cluster ${JSON.stringify(cluster)} in ${shown}; recorded: ${clusters.join(', ')}`);
     }
     if (cluster === undefined && clusters.length > 1) {
-      throw new UsageError(`${path} holds several clusters (${clusters.join(', ')}): choose one with --cluster`);
+      throw new UsageError(`${shown} holds several clusters (${clusters.join(', ')}): choose one with --cluster`);
     }
     cluster ??= clusters[0];
     return fn(reader, cluster);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Opens the history read-only and runs `fn` over the clusters a `--cluster` glob names (`*`,
+ * `prod-*`): every recorded cluster matching, in name order. A glob matching none is a usage
+ * error listing the recorded clusters. Only call it when `isClusterGlob(g.cluster)`.
+ */
+export function withClusterSet<T>(
+  g: HistoryGlobals & { cluster: string },
+  io: CliIo,
+  fn: (reader: HistoryReader, clusters: readonly string[]) => T,
+): T {
+  const path = dbOpenTarget(g.db, io.cwd);
+  const shown = dbShown(g.db, io.cwd);
+  const db = openHistoryReadOnly(path, typedDb(g, io.cwd));
+  try {
+    const reader = createHistoryReader(db);
+    const recorded = reader.clusters();
+    let clusters: string[];
+    try {
+      clusters = matchClusters(g.cluster, recorded);
+    } catch (err) {
+      if (err instanceof ClusterPatternError) throw new UsageError(`--cluster: ${err.message}`, { cause: err });
+      throw err;
+    }
+    if (clusters.length === 0) {
+      const names = recorded.length === 0 ? 'none' : recorded.map((c) => JSON.stringify(c)).join(', ');
+      throw new UsageError(
+        sanitizeForTerminal(
+          `no recorded cluster matches --cluster ${JSON.stringify(g.cluster)} in ${shown}; recorded: ${names}`,
+        ),
+      );
+    }
+    return fn(reader, clusters);
   } finally {
     db.close();
   }

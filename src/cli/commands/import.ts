@@ -20,6 +20,7 @@ import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { unknownNameMessage } from '../suggest.ts';
 import { globalOptionsHelp } from './help.ts';
 import { openHistoryWriter } from './db.ts';
+import { dbOpenOptions, dbOpenTarget } from '../db-target.ts';
 import { timeOption } from './time-option.ts';
 
 interface ImportOpts {
@@ -30,6 +31,7 @@ interface ImportOpts {
 
 interface GlobalOpts {
   db: string;
+  dbPasswordFile?: string;
   config?: string;
   cluster?: string;
   output?: string;
@@ -174,7 +176,7 @@ export async function runImport(files: readonly string[], opts: ImportOpts, g: G
   const at = timeOption('--at', opts.at, io);
   const baseRequest = parseRequest(op, opts.request) as Record<string, unknown>;
   const cluster = await clusterOf(g, io);
-  const writer = openHistoryWriter(resolve(io.cwd, g.db));
+  const writer = openHistoryWriter(dbOpenTarget(g.db, io.cwd), dbOpenOptions(g, io.cwd));
   const outcomes: ImportOutcome[] = [];
   try {
     for (const name of files) {

@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   trends: async () => (await import('./trends.ts')).registerTrends,
   timeline: async () => (await import('./timeline.ts')).registerTimeline,
   summary: async () => (await import('./summary.ts')).registerSummary,
+  fleet: async () => (await import('./fleet.ts')).registerFleet,
   browse: async () => (await import('./browse.ts')).registerBrowse,
   filter: async () => (await import('./filter-check.ts')).registerFilterCheck,
   export: async () => (await import('./export.ts')).registerExport,

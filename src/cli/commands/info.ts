@@ -7,6 +7,8 @@ import { DEFAULT_SERVICE_PREFIX } from '../../api/schema/operations.ts';
 import type { CliIo } from '../context.ts';
 import { describeInstallation, findPackageRoot } from '../installation.ts';
 import { globalOptionsHelp } from './help.ts';
+import { dbShown } from '../db-target.ts';
+import { isDbUrl, parseDbTargetText } from '../../db/pg/target.ts';
 import { VERSION } from '../version.ts';
 
 /**
@@ -25,9 +27,30 @@ function packageVersion(root: string, name: string): string {
   }
 }
 
+/**
+ * Where a PostgreSQL target's password would come from (never the password): the URL, a file,
+ * PGPASSWORD or none. Nothing is read: `info` works without the secret.
+ */
+function databasePassword(opts: { db: string; dbPasswordFile?: string }, io: CliIo): Record<string, string> {
+  if (!isDbUrl(opts.db)) return {};
+  // a malformed URL is an error here too (exit 2), named without the password
+  const target = parseDbTargetText(opts.db);
+  if (target.kind !== 'postgres') return {};
+  const file = opts.dbPasswordFile ?? io.env.FLIGHTREC_DB_PASSWORD_FILE;
+  const source =
+    target.password !== undefined
+      ? 'from the URL'
+      : file !== undefined && file !== ''
+        ? `from the file ${resolve(io.cwd, file)}`
+        : io.env.PGPASSWORD !== undefined && io.env.PGPASSWORD !== ''
+          ? 'from PGPASSWORD'
+          : 'none (trust, peer or certificate authentication, or ~/.pgpass)';
+  return { databasePassword: source, databaseTls: `sslmode=${target.sslmode}` };
+}
+
 /** The facts `info` prints, as data. */
 export function collectInfo(
-  opts: { db: string; config?: string; servicePrefix?: string },
+  opts: { db: string; dbPasswordFile?: string; config?: string; servicePrefix?: string },
   io: CliIo,
 ): Record<string, string> {
   const root = findPackageRoot();
@@ -37,10 +60,12 @@ export function collectInfo(
     installed: describeInstallation(root).description,
     package: root,
     node: process.versions.node,
-    database: resolve(io.cwd, opts.db),
+    database: dbShown(opts.db, io.cwd),
+    ...databasePassword(opts, io),
     config: opts.config ? resolve(io.cwd, opts.config) : '(none: defaults, environment and flags)',
     servicePrefix: opts.servicePrefix ?? DEFAULT_SERVICE_PREFIX,
     'better-sqlite3': version('better-sqlite3'),
+    pg: version('pg'),
     'drizzle-orm': version('drizzle-orm'),
     undici: version('undici'),
     'node-cron': version('node-cron'),
@@ -57,14 +82,14 @@ export function registerInfo(program: Command, io: CliIo, done: (code: number) =
     .addHelpText(
       'after',
       globalOptionsHelp({
-        db: 'the database path to show',
+        db: 'the database to show (a URL without its password)',
         config: 'the config path to show',
         output: ['text', 'json'],
       }),
     )
     .action((_opts: unknown, cmd: Command) => {
-      const g = cmd.optsWithGlobals<{ db: string; config?: string; output?: string }>();
-      const info = collectInfo({ db: g.db, config: g.config }, io);
+      const g = cmd.optsWithGlobals<{ db: string; dbPasswordFile?: string; config?: string; output?: string }>();
+      const info = collectInfo({ db: g.db, dbPasswordFile: g.dbPasswordFile, config: g.config }, io);
       if (g.output === 'json') {
         io.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
       } else {

@@ -1,6 +1,7 @@
 /** The message for a history database that does not exist: the path tried and the next step. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDbUrl } from '../../db/pg/target.ts';
 import { RuntimeError } from '../context.ts';
 import { DEMO_DB } from './demo-constants.ts';
 
@@ -15,11 +16,12 @@ export function missingDatabaseMessage(path: string, given: string, cwd: string)
       `to record one: flightrec${db} collect --base-url URL (or --config FILE), or run flightrec demo for a simulated recording`,
     );
   }
-  lines.push('(another database: --db FILE or FLIGHTREC_DB)');
+  lines.push('(another database: --db FILE, --db postgres://USER@HOST:PORT/DATABASE, or FLIGHTREC_DB)');
   return lines.join('\n');
 }
 
-/** Throws (exit 1) when there is no file at `path`, with the next step. */
+/** Throws (exit 1) when there is no file at `path`, with the next step (a server URL is checked by opening it). */
 export function requireDatabase(path: string, given: string, cwd: string): void {
+  if (isDbUrl(given)) return;
   if (!existsSync(path)) throw new RuntimeError(missingDatabaseMessage(path, given, cwd));
 }

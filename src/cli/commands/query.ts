@@ -7,11 +7,22 @@ import type { Command } from 'commander';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../api/schema/resources.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import type { Dialect } from '../../filter/index.ts';
-import { QUERY_FORMATS, queryNote, renderQuery, runQuery, staleNote, type QueryFormat } from '../../report/index.ts';
+import { acrossClusters } from '../../report/across.ts';
+import { isClusterGlob } from '../../report/cluster-match.ts';
+import {
+  QUERY_FORMATS,
+  queryNote,
+  renderQuery,
+  runQuery,
+  staleNote,
+  type QueryFormat,
+  type QueryResult,
+} from '../../report/index.ts';
+import { renderQueryAcross } from '../../report/render/across.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { unknownNameMessage } from '../suggest.ts';
-import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
-import { withHistory, type HistoryGlobals } from './history.ts';
+import { globalOptionsHelp, READ_CLUSTER_GLOB, READ_DB } from './help.ts';
+import { withClusterSet, withHistory, type HistoryGlobals } from './history.ts';
 import { chooseOutput } from './output-choice.ts';
 import { timeOption } from './time-option.ts';
 
@@ -44,7 +55,10 @@ export function registerQuery(program: Command, io: CliIo, done: (code: number) 
     .option('--order-by <expr>', 'AIP-132 order_by (default: the resource key; samples by time)')
     .option('--dialect <dialect>', 'extended (full AIP-160) or server (exactly what the cluster accepts)', 'extended')
     .option('--limit <n>', 'at most N rows')
-    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, output: QUERY_FORMATS, color: true }))
+    .addHelpText(
+      'after',
+      globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER_GLOB, output: QUERY_FORMATS, color: true }),
+    )
     .action((resource: string, opts: QueryOpts, cmd: Command) => {
       done(runQueryCommand(resource, opts, cmd.optsWithGlobals<HistoryGlobals>(), io));
     });
@@ -67,32 +81,43 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, i
   const at = ranged ? undefined : (timeOption('--at', opts.at ?? 'now', io) as bigint);
   const since = timeOption('--since', opts.since, io);
   const until = ranged ? timeOption('--until', opts.until ?? 'now', io) : undefined;
-  const result = withHistory(g, io, (reader, cluster) =>
-    runQuery(reader, {
-      resource: resource as ResourceName,
-      at,
-      since,
-      until,
-      filter: opts.filter,
-      dialect: opts.dialect as Dialect,
-      orderBy: opts.orderBy,
-      limit,
-      cluster,
-    }),
-  );
+  const queryOpts = {
+    resource: resource as ResourceName,
+    at,
+    since,
+    until,
+    filter: opts.filter,
+    dialect: opts.dialect as Dialect,
+    orderBy: opts.orderBy,
+    limit,
+  };
+  if (g.cluster !== undefined && isClusterGlob(g.cluster)) {
+    const parts = withClusterSet({ ...g, cluster: g.cluster }, io, (reader, clusters) =>
+      acrossClusters(clusters, (cluster) => runQuery(reader, { ...queryOpts, cluster })),
+    );
+    io.stdout.write(renderQueryAcross(parts, out.format, out));
+    for (const p of parts) writeQueryNotes(p.result, out.format, io, `cluster ${sanitizeForTerminal(p.cluster)}: `);
+    return EXIT.ok;
+  }
+  const result = withHistory(g, io, (reader, cluster) => runQuery(reader, { ...queryOpts, cluster }));
   io.stdout.write(renderQuery(result, out.format, out));
+  writeQueryNotes(result, out.format, io, '');
+  return EXIT.ok;
+}
+
+/** The notes of a query on stderr (what it answered from, staleness), each line after `prefix`. */
+function writeQueryNotes(result: QueryResult, format: QueryFormat, io: CliIo, prefix: string): void {
   const unobserved =
     result.mode === 'at' && result.resource !== 'polls' && (result.poll === undefined || (result.failures ?? 0) > 0);
   // JSON and YAML carry the observation time and staleness in the document; other formats get them on stderr
-  const documented = out.format === 'json' || out.format === 'yaml';
+  const documented = format === 'json' || format === 'yaml';
   const asOf = result.mode === 'at' && result.resource !== 'polls' && !documented;
   if (asOf || unobserved || result.rows.length < result.total || result.total === 0) {
-    io.stderr.write(`${unobserved ? 'warning' : 'note'}: ${queryNote(result)}\n`);
+    io.stderr.write(`${unobserved ? 'warning' : 'note'}: ${prefix}${queryNote(result)}\n`);
   }
   const stale =
     result.freshness === undefined || documented || result.poll === undefined
       ? undefined
       : staleNote(result.resource, result.freshness);
-  if (stale !== undefined) io.stderr.write(`warning: ${stale}\n`);
-  return EXIT.ok;
+  if (stale !== undefined) io.stderr.write(`warning: ${prefix}${stale}\n`);
 }

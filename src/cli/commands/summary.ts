@@ -3,11 +3,16 @@
  * window, as a short block to paste into a chat, or as JSON.
  */
 import type { Command } from 'commander';
+import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { parseDurationArg } from '../../collector/time-args.ts';
 import { renderSummaryJson, summaryToJson } from '../../report/render/summary-json.ts';
 import { renderSummaryText } from '../../report/render/summary-text.ts';
 import { renderYaml } from '../../report/render/yaml.ts';
-import { DEFAULT_SUMMARY_WINDOW, defaultSummaryWindow, summarize } from '../../report/summary.ts';
+import { acrossClusters, type AcrossClusters } from '../../report/across.ts';
+import { isClusterGlob } from '../../report/cluster-match.ts';
+import { renderSummaryAcrossText, summaryAcrossToJson } from '../../report/render/across.ts';
+import { formatJson } from '../../report/render/json.ts';
+import { DEFAULT_SUMMARY_WINDOW, defaultSummaryWindow, summarize, type Summary } from '../../report/summary.ts';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { instantBefore } from '../../api/time-text.ts';
 import type { PollRow } from '../../api/schema/resources.ts';
@@ -15,8 +20,8 @@ import { formatHumanDuration } from '../../api/codec/duration.ts';
 import { pollTime } from '../../report/timeline/types.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { thresholdsFromConfig, type AnalysisGlobals } from './timeline.ts';
-import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
-import { withHistory } from './history.ts';
+import { globalOptionsHelp, READ_CLUSTER_GLOB, READ_DB } from './help.ts';
+import { withClusterSet, withHistory } from './history.ts';
 import { chooseOutput } from './output-choice.ts';
 import { flagValue, timeOption } from './time-option.ts';
 
@@ -55,7 +60,7 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
       'after',
       globalOptionsHelp({
         db: READ_DB,
-        cluster: READ_CLUSTER,
+        cluster: READ_CLUSTER_GLOB,
         config: 'its thresholds: section',
         output: SUMMARY_FORMATS,
         color: true,
@@ -70,6 +75,25 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
       const out = chooseOutput<SummaryFormat>(g, io, SUMMARY_FORMATS);
       const until = timeOption('--until', opts.until ?? 'now', io) as bigint;
       const thresholds = await thresholdsFromConfig(g, io);
+      if (g.cluster !== undefined && isClusterGlob(g.cluster)) {
+        const parts = withClusterSet({ ...g, cluster: g.cluster }, io, (reader, clusters) =>
+          acrossClusters(clusters, (cluster) => {
+            const chosen =
+              opts.window === undefined && opts.until === undefined
+                ? defaultSummaryWindow(recordedRange(reader.polls({ cluster })), until)
+                : { until, window, wholeRecording: false };
+            if (chosen.wholeRecording) {
+              io.stderr.write(
+                `note: cluster ${sanitizeForTerminal(cluster)}: nothing was recorded in the last ${formatHumanDuration(DEFAULT_SUMMARY_WINDOW)}; summarising its whole recording\n`,
+              );
+            }
+            return summarize(reader, { until: chosen.until, window: chosen.window, cluster, thresholds });
+          }),
+        );
+        writeSummaryAcross(parts, out.format, out.color, io);
+        done(EXIT.ok);
+        return;
+      }
       const summary = withHistory(g, io, (reader, cluster) => {
         let chosen = { until, window };
         if (opts.window === undefined && opts.until === undefined) {
@@ -104,4 +128,24 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
       }
       done(EXIT.ok);
     });
+}
+
+/** Writes summaries of several clusters: a block per cluster (text, Markdown) or one document (JSON, YAML). */
+function writeSummaryAcross(parts: AcrossClusters<Summary>, format: SummaryFormat, color: boolean, io: CliIo): void {
+  switch (format) {
+    case 'json':
+      io.stdout.write(`${formatJson(summaryAcrossToJson(parts))}\n`);
+      return;
+    case 'yaml':
+      io.stdout.write(renderYaml(summaryAcrossToJson(parts)));
+      return;
+    case 'md': {
+      const text = renderSummaryAcrossText(parts, { color: false });
+      const fence = '`'.repeat(Math.max(3, ...(text.match(/`+/g) ?? []).map((m) => m.length + 1)));
+      io.stdout.write(`${fence}\n${text}${fence}\n`);
+      return;
+    }
+    default:
+      io.stdout.write(renderSummaryAcrossText(parts, { color }));
+  }
 }

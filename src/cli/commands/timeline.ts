@@ -8,6 +8,17 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
+import { acrossClusters, type AcrossClusters } from '../../report/across.ts';
+import { isClusterGlob } from '../../report/cluster-match.ts';
+import {
+  renderTimelineAcrossAnnotations,
+  renderTimelineAcrossHtml,
+  renderTimelineAcrossMarkdown,
+  renderTimelineAcrossNdjson,
+  renderTimelineAcrossText,
+  timelineAcrossToJson,
+} from '../../report/render/across.ts';
+import { formatJson } from '../../report/render/json.ts';
 import { renderTimelineHtml } from '../../report/render/timeline-html.ts';
 import {
   renderTimelineAnnotations,
@@ -24,8 +35,8 @@ import { buildTimeline, type Timeline, type TimelineSource } from '../../report/
 import { isSeverity, SEVERITIES, type Severity } from '../../report/timeline/types.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { unknownNameMessage } from '../suggest.ts';
-import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
-import { withHistory } from './history.ts';
+import { globalOptionsHelp, READ_CLUSTER_GLOB, READ_DB } from './help.ts';
+import { withClusterSet, withHistory } from './history.ts';
 import { chooseOutput } from './output-choice.ts';
 import { timeOption } from './time-option.ts';
 
@@ -88,7 +99,7 @@ export function registerTimeline(program: Command, io: CliIo, done: (code: numbe
       'after',
       globalOptionsHelp({
         db: READ_DB,
-        cluster: READ_CLUSTER,
+        cluster: READ_CLUSTER_GLOB,
         config: 'its thresholds: section',
         output: TIMELINE_FORMATS,
         color: true,
@@ -115,6 +126,25 @@ export function registerTimeline(program: Command, io: CliIo, done: (code: numbe
       if (since !== undefined && until !== undefined && until < since)
         throw new UsageError('--since must not be after --until');
       const thresholds = await thresholdsFromConfig(g, io);
+      if (g.cluster !== undefined && isClusterGlob(g.cluster)) {
+        const minSeverity = opts.minSeverity as Severity;
+        const parts = withClusterSet({ ...g, cluster: g.cluster }, io, (reader, clusters) => {
+          const got = acrossClusters(clusters, (cluster) =>
+            buildTimeline(reader, { since, until, cluster, thresholds, for: opts.for, minSeverity }),
+          );
+          if (opts.for !== undefined && got.every((p) => p.result.events.length === 0)) {
+            const known = clusters.some(
+              (cluster) =>
+                recordedNames(reader, opts.for!, { cluster, since: -(2n ** 63n), until: 2n ** 63n - 1n }).found,
+            );
+            if (!known) requireKnownEntity(reader, opts.for, clusters[0], got[0]!.result);
+          }
+          return got;
+        });
+        io.stdout.write(renderTimelineAcrossAs(parts, out.format, out));
+        done(EXIT.ok);
+        return;
+      }
       const timeline = withHistory(g, io, (reader, cluster) => {
         const minSeverity = opts.minSeverity as Severity;
         const t = buildTimeline(reader, { since, until, cluster, thresholds, for: opts.for, minSeverity });
@@ -140,6 +170,30 @@ function requireKnownEntity(source: TimelineSource, target: string, cluster: str
         ? `; no ${kind} is recorded`
         : '';
   throw new UsageError(`--for ${JSON.stringify(sanitizeForTerminal(target))}: no such entity in the recording${hint}`);
+}
+
+function renderTimelineAcrossAs(
+  parts: AcrossClusters<Timeline>,
+  format: TimelineFormat,
+  out: { color: boolean; width: number | undefined },
+): string {
+  switch (format) {
+    case 'table':
+    case 'wide':
+      return renderTimelineAcrossText(parts, { color: out.color, width: out.width, wide: format === 'wide' });
+    case 'json':
+      return `${formatJson(timelineAcrossToJson(parts))}\n`;
+    case 'ndjson':
+      return renderTimelineAcrossNdjson(parts);
+    case 'yaml':
+      return renderYaml(timelineAcrossToJson(parts));
+    case 'md':
+      return renderTimelineAcrossMarkdown(parts);
+    case 'html':
+      return renderTimelineAcrossHtml(parts);
+    case 'annotations':
+      return renderTimelineAcrossAnnotations(parts);
+  }
 }
 
 function renderTimelineAs(

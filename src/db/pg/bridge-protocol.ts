@@ -4,11 +4,11 @@
  * that the worker raises once it has posted the reply.
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { PgPoolConfigData } from './pool-config.ts';
 
 /** Which engine the worker connects to. */
 export type BridgeEngine =
-  | { readonly kind: 'pg'; readonly config: Readonly<Record<string, unknown>> }
-  | { readonly kind: 'pglite'; readonly dir: string };
+  { readonly kind: 'pg'; readonly config: PgPoolConfigData } | { readonly kind: 'pglite'; readonly dir: string };
 
 /** What the worker is started with (its workerData). */
 export interface BridgeInit {

@@ -47,7 +47,13 @@ async function answer(req: BridgeRequest): Promise<BridgeReply> {
         await conn.exec(req.sql);
         return { ok: true, rows: [], fields: [], rowCount: 0 };
       case 'migrate':
-        return { ok: true, rows: [], fields: [], rowCount: 0, migrated: await conn.migrate(req.folder, req.readonly, req.label) };
+        return {
+          ok: true,
+          rows: [],
+          fields: [],
+          rowCount: 0,
+          migrated: await conn.migrate(req.folder, req.readonly, req.label),
+        };
       case 'close':
         connection = undefined;
         await conn.close();

@@ -5,6 +5,7 @@
  * converts them (to number, or bigint under `safeIntegers`).
  */
 import type { BridgeEngine, BridgeField } from './bridge-protocol.ts';
+import { revivePoolConfig, type PgPoolConfigData } from './pool-config.ts';
 import { checkPgVersion, migratePostgres, type PgClient } from './migrate.ts';
 
 /** A result as the bridge posts it. */
@@ -31,9 +32,9 @@ function toDriver(params: readonly unknown[]): unknown[] {
   );
 }
 
-async function connectPg(config: Readonly<Record<string, unknown>>): Promise<EngineConnection> {
+async function connectPg(config: PgPoolConfigData): Promise<EngineConnection> {
   const pg = (await import('pg')).default;
-  const pool = new pg.Pool({ ...config, max: 1 });
+  const pool = new pg.Pool({ ...revivePoolConfig(config), max: 1 });
   // an idle client that fails (server restart, network loss) must not crash the worker
   pool.on('error', () => undefined);
   const client = await pool.connect();

@@ -100,7 +100,8 @@ function bindValue(p: unknown): unknown {
 function bindable(args: readonly unknown[], names: readonly string[] | undefined): unknown[] {
   if (names !== undefined) {
     const o = args[0];
-    if (args.length !== 1 || typeof o !== 'object' || o === null) throw new TypeError('named parameters need one object');
+    if (args.length !== 1 || typeof o !== 'object' || o === null)
+      throw new TypeError('named parameters need one object');
     return names.map((n) => bindValue((o as Record<string, unknown>)[n]));
   }
   const list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
@@ -150,10 +151,14 @@ class PgStatement {
     });
   }
   get(...args: unknown[]): unknown {
-    return this.#shape(this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args, this.#text.names) }))[0];
+    return this.#shape(
+      this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args, this.#text.names) }),
+    )[0];
   }
   all(...args: unknown[]): unknown[] {
-    return this.#shape(this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args, this.#text.names) }));
+    return this.#shape(
+      this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args, this.#text.names) }),
+    );
   }
   iterate(...args: unknown[]): IterableIterator<unknown> {
     return this.all(...args)[Symbol.iterator]();

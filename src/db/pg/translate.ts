@@ -148,8 +148,6 @@ function rewriteCode(code: string): string {
   s = s.replace(/\bAS\s+([a-z]+[A-Z]\w*)\b/g, 'AS "$1"');
   // SQLite's LIMIT -1 is no limit; PostgreSQL's is LIMIT NULL
   s = s.replace(/\bLIMIT\s+(\?|[@:$][A-Za-z_]\w*)/gi, 'LIMIT nullif(greatest($1, -1), -1)');
-  // meta's key is (cluster_id, key) on PostgreSQL: every row of the store carries its cluster
-  s = s.replace(/(\bINTO\s+meta\b[\s\S]*\bON\s+CONFLICT\s*)\(\s*key\s*\)/i, '$1(cluster_id, key)');
   return s;
 }
 
@@ -195,12 +193,12 @@ function rewriteCalls(sql: string, name: string, fn: (args: string[]) => string)
       if (ch === '(') depth++;
       else if (ch === ')') depth--;
       else if (ch === ',' && depth === 1) {
-        args.push(sql.slice(from, j));
+        args.push(sql.slice(from, j).trim());
         from = j + 1;
       }
       j++;
     }
-    args.push(sql.slice(from, j - 1));
+    args.push(sql.slice(from, j - 1).trim());
     out += sql.slice(i, i + at) + fn(args);
     i = j;
   }
@@ -217,8 +215,12 @@ export function translateToPostgres(sqlite: string): PgStatementText {
   }
   let code = rewriteTypeofBlob(parts.map((p) => (p.code ? rewriteCode(p.text) : p.text)).join(''));
   // SQLite's substr(x, -n) is the last n characters; instr(x, y) is strpos(x, y)
-  code = rewriteCalls(code, 'substr', (a) => (a.length === 2 ? `right(${a[0]}, -(${a[1]})::int)` : `substr(${a.join(',')})`));
-  code = rewriteCalls(code, 'instr', (a) => `strpos(${a.join(',')})`);
+  code = rewriteCalls(code, 'substr', (a) =>
+    a.length === 2 ? `right(${a[0]}, -(${a[1]})::int)` : `substr(${a.join(', ')})`,
+  );
+  code = rewriteCalls(code, 'instr', (a) => `strpos(${a.join(', ')})`);
+  // meta's key is (cluster_id, key) on PostgreSQL: every row of the store carries its cluster
+  code = code.replace(/(\bINTO\s+meta\b[\s\S]*\bON\s+CONFLICT\s*)\(\s*key\s*\)/i, '$1(cluster_id, key)');
   // placeholders last: the rewrites above may add or move `?`
   let n = 0;
   const names: string[] = [];

@@ -42,8 +42,10 @@ function workerSource(): { code: string | URL; eval: boolean } | undefined {
 
 /** What a RollUpThread is built from. */
 export interface RollUpThreadOptions {
-  /** the database file the worker opens (its own connection) */
+  /** the database the worker opens (its own connection): a file or a PostgreSQL URL */
   readonly database: string;
+  /** PostgreSQL: the file holding the password, when the URL has none */
+  readonly passwordFile?: string;
   readonly thresholds: Thresholds;
   /** how long `close()` lets a job reach its next bucket before the thread is terminated (default 500 ms) */
   readonly stopGraceMs?: number;
@@ -92,6 +94,7 @@ export class RollUpThread {
       type: 'run',
       id,
       database: this.#o.database,
+      ...(this.#o.passwordFile === undefined ? {} : { passwordFile: this.#o.passwordFile }),
       cluster,
       untilNs,
       thresholds: this.#o.thresholds,

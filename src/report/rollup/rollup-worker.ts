@@ -10,6 +10,7 @@
 import { statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { createHistoryReader, createRollupStore, openDatabase, type FlightrecDb } from '../../db/index.ts';
+import { isDbUrl } from '../../db/pg/target.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
 import { createRollUp } from './roll-up.ts';
 
@@ -21,6 +22,8 @@ export interface RollUpJob {
   readonly cluster: string;
   readonly untilNs: bigint;
   readonly thresholds: Thresholds;
+  /** PostgreSQL: the file holding the password, when the URL has none */
+  readonly passwordFile?: string;
 }
 
 /** What the worker receives. */
@@ -51,12 +54,13 @@ function close(): void {
 }
 
 /** The connection to `path`: the open one, unless the file was replaced; openDatabase would create a missing file. */
-function connection(path: string): FlightrecDb {
-  const file = fileId(path);
+function connection(path: string, passwordFile: string | undefined): FlightrecDb {
+  // a PostgreSQL database has no file to be replaced: its connection is kept
+  const file = isDbUrl(path) ? path : fileId(path);
   if (file === undefined) throw new Error(`the database ${path} is no longer there`);
   if (open !== undefined && open.file === file && open.db.path === path) return open.db;
   close();
-  const db = openDatabase(path);
+  const db = openDatabase(path, passwordFile === undefined ? {} : { passwordFile });
   // a page cache of its own next to the collector's: 16 MiB rather than 64 (rollUp reads each page about once)
   db.sqlite.pragma('cache_size = -16384');
   open = { db, file };
@@ -65,7 +69,7 @@ function connection(path: string): FlightrecDb {
 
 async function run(job: RollUpJob): Promise<RollUpWorkerReply> {
   try {
-    const db = connection(job.database);
+    const db = connection(job.database, job.passwordFile);
     await createRollUp(createHistoryReader(db), createRollupStore(db), { thresholds: job.thresholds })(
       job.cluster,
       job.untilNs,

@@ -49,6 +49,8 @@ export interface AppProps {
   readonly followMs?: number;
   /** called once when the user quits */
   readonly onQuit?: () => void;
+  /** several clusters recorded: opens the clusters view (C, :clusters, Esc on the first view) */
+  readonly onClusters?: () => void;
 }
 
 const FOOTER_LINES = 2;
@@ -139,6 +141,17 @@ export function App(props: AppProps): React.ReactElement {
       const outcome = handleKey(live.current, k.name, k.text, env(live.current));
       apply(outcome.actions);
       if (outcome.effect === 'save') save(screen);
+      if (outcome.effect === 'leave' && props.onClusters !== undefined) {
+        props.onClusters();
+        return;
+      }
+      if (outcome.effect === 'clusters') {
+        if (props.onClusters !== undefined) {
+          props.onClusters();
+          return;
+        }
+        apply([{ type: 'flash', flash: { tone: 'info', text: `only one cluster is recorded: ${source.cluster}` } }]);
+      }
       if (outcome.effect === 'quit') {
         props.onQuit?.();
         exit();

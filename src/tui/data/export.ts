@@ -5,6 +5,7 @@ import { JsonNumber, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
 import { csvLine } from '../../report/render/csv.ts';
 import { formatJson } from '../../report/render/json.ts';
+import { isDbUrl, parseDbTargetText } from '../../db/pg/target.ts';
 import type { ViewRef } from '../state/views.ts';
 import type { Export } from './screen.ts';
 
@@ -40,10 +41,25 @@ function jsonTree(v: unknown): JsonValue {
   return null;
 }
 
+/**
+ * The directory and file stem of a database's exports: next to an SQLite file; for a server URL,
+ * the working directory and the database name (the URL, its password, never becomes a path).
+ */
+function exportPlace(database: string): { dir: string; stem: string } {
+  if (!isDbUrl(database)) return { dir: dirname(database), stem: basename(database, extname(database)) };
+  let name = 'flightrec';
+  try {
+    const target = parseDbTargetText(database);
+    if (target.kind === 'postgres' && target.database !== undefined) name = target.database;
+  } catch {
+    // a URL the store could not have opened: the default stem
+  }
+  return { dir: '.', stem: name.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_') };
+}
+
 /** A free path `<db name>-<view>-<instant>.<ext>` in the database's directory. */
 export function exportPath(database: string, view: ViewRef, at: bigint | undefined, format: Export['format']): string {
-  const dir = dirname(database);
-  const stem = basename(database, extname(database));
+  const { dir, stem } = exportPlace(database);
   const when =
     at === undefined
       ? 'empty'

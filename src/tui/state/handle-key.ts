@@ -33,10 +33,13 @@ export interface KeyEnv {
 /** Actions to apply, and an effect for the caller. */
 export interface KeyOutcome {
   readonly actions: readonly AppAction[];
-  readonly effect?: 'save' | 'quit';
+  /** `clusters`: open the clusters view (C, :clusters); `leave`: Esc with nothing left to go back from */
+  readonly effect?: 'save' | 'quit' | 'clusters' | 'leave';
 }
 
 const none: KeyOutcome = { actions: [] };
+/** `:` commands that open the clusters view. */
+const CLUSTERS_COMMANDS = ['clusters', 'cluster', 'cl', 'fleet'];
 const act = (...actions: AppAction[]): KeyOutcome => ({ actions });
 
 /** Handles one keypress: `name` from keyName(), `text` true when it is printable input. */
@@ -106,7 +109,11 @@ function runCommand(command: Command, state: AppState, env: KeyEnv): KeyOutcome 
       return t.view === undefined ? none : act({ type: 'push', view: t.view, ...filter });
     }
     case 'back':
-      return act({ type: 'back' });
+      return state.stack.length === 1 && topEntry(state).filter === undefined
+        ? { actions: [], effect: 'leave' }
+        : act({ type: 'back' });
+    case 'clusters':
+      return { actions: [], effect: 'clusters' };
     case 'quit':
       return { actions: [{ type: 'quit' }], effect: 'quit' };
     case 'help':
@@ -191,6 +198,7 @@ function submit(state: AppState, env: KeyEnv): KeyOutcome {
     case 'command': {
       if (prompt.text.trim() === 'q' || prompt.text.trim() === 'quit')
         return { actions: [close, { type: 'quit' }], effect: 'quit' };
+      if (CLUSTERS_COMMANDS.includes(prompt.text.trim().toLowerCase())) return { actions: [close], effect: 'clusters' };
       const view = resolveViewName(prompt.text);
       if (view === undefined) {
         const known = completeViewName('').join(', ');

@@ -14,7 +14,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     code = c;
   };
   const program = new Command('flightrec')
-    .addOption(new Option('--db <file>', 'history database').env('FLIGHTREC_DB').default('./flightrec.db'))
+    .addOption(new Option('--db <file-or-url>', 'history database').env('FLIGHTREC_DB').default('./flightrec.db'))
+    .addOption(new Option('--db-password-file <file>').env('FLIGHTREC_DB_PASSWORD_FILE'))
     .addOption(new Option('--config <file>', 'YAML config file').env('FLIGHTREC_CONFIG'))
     .option('--cluster <name>')
     .option('-o, --output <format>')

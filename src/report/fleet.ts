@@ -1,0 +1,197 @@
+/**
+ * `fleet`: one line per recorded cluster as of an instant: its newest poll and that poll's age,
+ * open connections, the worst shadow lag, the Iceberg and upgrade states, and its open timeline
+ * events by severity; worst first. Pure over the history reader (shared by the CLI and the TUI).
+ */
+import { FinalizationState } from '../api/schema/enums.ts';
+import { OPERATION_NAMES, type OperationName } from '../api/schema/operations.ts';
+import type { KafkaConnection } from '../api/schema/connection.ts';
+import type { IcebergStatus } from '../api/schema/iceberg.ts';
+import type { PollRow, ShadowPartitionRow } from '../api/schema/resources.ts';
+import type { UpgradeStatus } from '../api/schema/upgrade.ts';
+import { instantBefore } from '../api/time-text.ts';
+import { isClosedConnection } from './connection-changes.ts';
+import { shortEnum } from './format-units.ts';
+import type { ReportReader } from './query.ts';
+import type { Thresholds } from './timeline/thresholds.ts';
+import { buildTimeline, type TimelineSource } from './timeline/timeline.ts';
+import { pollTime, severityRank, type Severity } from './timeline/types.ts';
+
+/** What the fleet view reads (the store's HistoryReader satisfies it). */
+export interface FleetReader extends TimelineSource {
+  clusters(): string[];
+  stateAt: ReportReader['stateAt'];
+  recentPolls(q: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
+  reconstructAnswer(pollId: bigint): { readonly answer?: unknown };
+}
+
+/** The Iceberg state of a cluster from its newest GetIcebergStatus poll. */
+export interface FleetIceberg {
+  /** `ok` (catalog reachable), `unreachable`, `poll-failed` (the newest poll failed) or `unknown` (never polled) */
+  readonly state: 'ok' | 'unreachable' | 'poll-failed' | 'unknown';
+  /** the catalog's error code (unreachable) or the poll's outcome (poll-failed); '' otherwise */
+  readonly detail: string;
+  readonly topics: number;
+  /** the largest commit lag of any partition (records), undefined without partitions */
+  readonly maxCommitLag: bigint | undefined;
+}
+
+/** Open events of one severity count. */
+export type SeverityCounts = Readonly<Record<Severity, number>>;
+
+/** One cluster's line. */
+export interface FleetLine {
+  readonly cluster: string;
+  /** start of the newest poll (any operation, ok or not) at or before `at`; undefined when none */
+  readonly lastPoll: PollRow | undefined;
+  /** `at` minus the newest poll's time, ns */
+  readonly age: bigint | undefined;
+  /** open connections in the newest ListKafkaConnections state; undefined when never observed */
+  readonly openConnections: number | undefined;
+  /** the largest lag (records) of any shadow topic partition in the newest state */
+  readonly worstShadowLag: bigint | undefined;
+  /** `link/topic/partition` of that lag */
+  readonly worstShadowLagPartition: string | undefined;
+  readonly iceberg: FleetIceberg;
+  /** the upgrade finalization state (`FINALIZED`, `UPGRADE_IN_PROGRESS`, ...), undefined when never observed */
+  readonly upgrade: string | undefined;
+  /** intervals still open at `at`, by severity */
+  readonly openEvents: SeverityCounts;
+}
+
+/** The fleet as of an instant. */
+export interface Fleet {
+  readonly at: bigint;
+  /** how far before each cluster's newest poll the timeline looks for open events */
+  readonly window: bigint;
+  /** worst first: open error events, then open events in all, then name */
+  readonly lines: readonly FleetLine[];
+}
+
+/** Options of fleetStatus. */
+export interface FleetOptions {
+  /** the clusters to show (default: every recorded one) */
+  readonly clusters?: readonly string[];
+  readonly at: bigint;
+  /** default 6 h */
+  readonly window?: bigint;
+  readonly thresholds?: Thresholds;
+  /** false: skip the timeline (open events all zero), for a quick listing such as the TUI's */
+  readonly events?: boolean;
+}
+
+/** The default look-back for open events. */
+export const DEFAULT_FLEET_WINDOW = 6n * 3_600_000_000_000n;
+
+function newestPoll(
+  reader: FleetReader,
+  cluster: string,
+  at: bigint,
+  ops: readonly OperationName[],
+): PollRow | undefined {
+  let best: PollRow | undefined;
+  for (const operation of ops) {
+    const p = reader.recentPolls({ cluster, operation, until: at, limit: 1 })[0];
+    if (p !== undefined && (best === undefined || pollTime(p) > pollTime(best))) best = p;
+  }
+  return best;
+}
+
+function icebergOf(reader: FleetReader, cluster: string, at: bigint): FleetIceberg {
+  const poll = newestPoll(reader, cluster, at, ['GetIcebergStatus']);
+  if (poll === undefined) return { state: 'unknown', detail: '', topics: 0, maxCommitLag: undefined };
+  if (poll.outcome !== 'ok') return { state: 'poll-failed', detail: poll.outcome, topics: 0, maxCommitLag: undefined };
+  const answer = reader.reconstructAnswer(poll.id).answer as IcebergStatus | undefined;
+  let maxCommitLag: bigint | undefined;
+  for (const t of answer?.topics ?? []) {
+    for (const p of t.partitions)
+      if (maxCommitLag === undefined || p.commitLag > maxCommitLag) maxCommitLag = p.commitLag;
+  }
+  const reachable = answer?.catalog?.reachable ?? true;
+  return {
+    state: reachable ? 'ok' : 'unreachable',
+    detail: reachable ? '' : (answer?.catalog?.errorCode ?? ''),
+    topics: answer?.topics.length ?? 0,
+    maxCommitLag,
+  };
+}
+
+function worstLag(rows: readonly object[]): { lag: bigint | undefined; partition: string | undefined } {
+  let lag: bigint | undefined;
+  let partition: string | undefined;
+  for (const r of rows as readonly ShadowPartitionRow[]) {
+    if (lag === undefined || r.lag > lag) {
+      lag = r.lag;
+      partition = `${r.shadowLinkName}/${r.topicName}/${r.partitionId}`;
+    }
+  }
+  return { lag, partition };
+}
+
+function openEventsOf(
+  reader: FleetReader,
+  cluster: string,
+  at: bigint,
+  last: bigint | undefined,
+  opts: FleetOptions,
+): SeverityCounts {
+  const counts: Record<Severity, number> = { info: 0, warn: 0, error: 0 };
+  if (last === undefined || opts.events === false) return counts;
+  // from the newest poll back, so a recording that ended long before `at` still shows what was open
+  const since = instantBefore(last < at ? last : at, opts.window ?? DEFAULT_FLEET_WINDOW);
+  const t = buildTimeline(reader, { cluster, since, until: at, thresholds: opts.thresholds });
+  for (const e of t.events) if (e.type === 'interval' && e.end === null) counts[e.severity]++;
+  return counts;
+}
+
+/** One cluster's line as of `at`. */
+export function fleetLine(reader: FleetReader, cluster: string, opts: FleetOptions): FleetLine {
+  const at = opts.at;
+  const lastPoll = newestPoll(reader, cluster, at, OPERATION_NAMES);
+  const conns = reader.stateAt('connections', at, { cluster });
+  const open =
+    conns.poll === undefined
+      ? undefined
+      : (conns.rows as KafkaConnection[]).filter((c) => !isClosedConnection(c)).length;
+  const shadow = reader.stateAt('shadow-partitions', at, { cluster });
+  const lag = shadow.poll === undefined ? { lag: undefined, partition: undefined } : worstLag(shadow.rows);
+  const upgrade = reader.stateAt('upgrade', at, { cluster }).rows[0] as UpgradeStatus | undefined;
+  const last = lastPoll === undefined ? undefined : pollTime(lastPoll);
+  return {
+    cluster,
+    lastPoll,
+    age: last === undefined ? undefined : at - last,
+    openConnections: open,
+    worstShadowLag: lag.lag,
+    worstShadowLagPartition: lag.partition,
+    iceberg: icebergOf(reader, cluster, at),
+    upgrade: upgrade === undefined ? undefined : shortEnum(FinalizationState, upgrade.state),
+    openEvents: openEventsOf(reader, cluster, at, last, opts),
+  };
+}
+
+/** Orders lines worst first: open error events, then all open events, then name. */
+export function compareFleetLines(a: FleetLine, b: FleetLine): number {
+  const total = (l: FleetLine): number => l.openEvents.error + l.openEvents.warn + l.openEvents.info;
+  return (
+    b.openEvents.error - a.openEvents.error ||
+    total(b) - total(a) ||
+    (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0)
+  );
+}
+
+/** The fleet as of `at`: one line per cluster, worst first. */
+export function fleetStatus(reader: FleetReader, opts: FleetOptions): Fleet {
+  const clusters = opts.clusters ?? reader.clusters();
+  const lines = clusters.map((c) => fleetLine(reader, c, opts)).sort(compareFleetLines);
+  return { at: opts.at, window: opts.window ?? DEFAULT_FLEET_WINDOW, lines };
+}
+
+/** The highest severity with an open event, or undefined when none is open. */
+export function worstOpenSeverity(counts: SeverityCounts): Severity | undefined {
+  let worst: Severity | undefined;
+  for (const s of ['info', 'warn', 'error'] as const) {
+    if (counts[s] > 0 && (worst === undefined || severityRank(s) > severityRank(worst))) worst = s;
+  }
+  return worst;
+}

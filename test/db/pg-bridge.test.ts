@@ -1,0 +1,116 @@
+// The synchronous PostgreSQL handle: values come back as better-sqlite3 gives them, text
+// PostgreSQL cannot hold survives exactly, transactions and savepoints behave as SQLite's, and a
+// lost connection is an error, then a new connection. Runs on the server named by
+// FLIGHTREC_TEST_PG, else on PGlite (the connection-loss test needs a server).
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type FlightrecDb } from '../../src/db/index.ts';
+import { DatabaseOpenError } from '../../src/db/errors.ts';
+import { describeWithServer, freshPgTarget, pgAvailable, type PgTarget } from '../helpers/pg.ts';
+
+let target: PgTarget;
+let db: FlightrecDb;
+
+beforeAll(async () => {
+  target = await freshPgTarget({ migrated: true });
+  db = openDatabase(target.target);
+  db.sqlite.exec('CREATE TABLE bridge_t (id bigint PRIMARY KEY, s text, b bytea, n numeric)');
+}, 120_000);
+
+afterAll(async () => {
+  db.close();
+  await target.drop();
+});
+
+describe('the PostgreSQL bridge', () => {
+  it('returns int8 as number, or bigint under safeIntegers; booleans as 1/0; bytea as Buffer', () => {
+    const q = 'SELECT 9007199254740993::bigint AS big, 7::bigint AS small, 1 = 1 AS yes, ?::bytea AS b';
+    const row = db.sqlite.prepare(q).get(Buffer.from([0, 1, 2])) as Record<string, unknown>;
+    expect(row['small']).toBe(7);
+    expect(row['yes']).toBe(1);
+    expect(Buffer.isBuffer(row['b'])).toBe(true);
+    expect([...(row['b'] as Buffer)]).toEqual([0, 1, 2]);
+    const exact = db.sqlite.prepare(q).safeIntegers().get(Buffer.from([])) as Record<string, unknown>;
+    expect(exact['big']).toBe(9007199254740993n);
+    expect(db.sqlite.prepare('SELECT ?::bigint').pluck().safeIntegers().get(-9223372036854775808n)).toBe(
+      -9223372036854775808n,
+    );
+    expect(db.sqlite.prepare('SELECT sum(x) FROM (VALUES (1::bigint), (2::bigint)) AS v(x)').pluck().get()).toBe(3);
+    expect(db.sqlite.prepare('SELECT ?, ?').raw().get(1, 'a')).toEqual(['1', 'a']);
+  });
+
+  it('keeps text PostgreSQL cannot hold (NUL, lone surrogates, a leading U+FFFF) exactly', () => {
+    const odd = ['nul\u0000inside', 'lone \ud800 surrogate', '\uffffleading', '\udc00', 'plain', '', '🚀'];
+    const put = db.sqlite.prepare('INSERT INTO bridge_t (id, s) VALUES (?, ?)');
+    odd.forEach((s, i) => put.run(i + 1, s));
+    const back = db.sqlite.prepare('SELECT s FROM bridge_t ORDER BY id').pluck().all();
+    expect(back).toEqual(odd);
+    // an escaped value still matches itself in a comparison
+    expect(db.sqlite.prepare('SELECT id FROM bridge_t WHERE s = ?').pluck().get('nul\u0000inside')).toBe(1);
+    db.sqlite.exec('DELETE FROM bridge_t');
+  });
+
+  it('binds named parameters and one array of parameters', () => {
+    expect(db.sqlite.prepare('SELECT @a::int + @b::int + @a::int').pluck().get({ a: 1, b: 10 })).toBe(12);
+    expect(db.sqlite.prepare('SELECT ?::int + ?::int').pluck().get([2, 3])).toBe(5);
+  });
+
+  it('rolls a failed transaction back, and a failed nested one back to its savepoint', () => {
+    const put = db.sqlite.prepare('INSERT INTO bridge_t (id, s) VALUES (?, ?)');
+    expect(() =>
+      db.sqlite.transaction(() => {
+        put.run(1, 'a');
+        throw new Error('boom');
+      })(),
+    ).toThrow('boom');
+    db.sqlite.transaction(() => {
+      put.run(2, 'b');
+      expect(() =>
+        db.sqlite.transaction(() => {
+          put.run(3, 'c');
+          throw new Error('inner');
+        })(),
+      ).toThrow('inner');
+    })();
+    expect(db.sqlite.prepare('SELECT id FROM bridge_t ORDER BY id').pluck().all()).toEqual([2]);
+    expect(db.sqlite.inTransaction).toBe(false);
+    db.sqlite.exec('DELETE FROM bridge_t');
+  });
+
+  it('reads in deferred transactions that cannot write', () => {
+    const read = db.sqlite.transaction(() => db.sqlite.prepare('SELECT count(*) FROM bridge_t').pluck().get());
+    expect(read.deferred()).toBe(0);
+    expect(() =>
+      db.sqlite.transaction(() => db.sqlite.prepare('INSERT INTO bridge_t (id) VALUES (9)').run()).deferred(),
+    ).toThrow(/read-only/);
+  });
+
+  it('names the database, never the password, when it cannot connect', () => {
+    let err: unknown;
+    try {
+      openDatabase('postgres://flightrec:s3cret-pw@127.0.0.1:1/none?connect_timeout=2');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DatabaseOpenError);
+    const text = String((err as Error).message);
+    expect(text).toContain('127.0.0.1:1');
+    expect(text).not.toContain('s3cret-pw');
+  });
+});
+
+describeWithServer('the PostgreSQL bridge on a server (a second connection ends the first)', () => {
+  it('turns a lost connection into an error, then connects again', async () => {
+    const server = pgAvailable().url!;
+    const own = db.sqlite.prepare('SELECT pg_backend_pid()').pluck().get() as number;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_terminate_backend($1)', [own]);
+    } finally {
+      await admin.end();
+    }
+    expect(() => db.sqlite.prepare('SELECT 1').get()).toThrow();
+    expect(db.sqlite.prepare('SELECT 41 + 1').pluck().get()).toBe(42);
+  });
+});
