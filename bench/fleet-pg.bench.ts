@@ -147,21 +147,13 @@ async function main(): Promise<void> {
       for (let i = 0; i < 1200 && firstRoundAt === undefined && c.exitCode === null; i++) await sleep(50);
       await sleep(100); // its exit status, when it stopped
     };
-    let how = 'node bin/flightrec.js collect --config FILE --db URL --log-format json';
-    let collector = start(
+    const how = 'node bin/flightrec.js collect --config FILE --db URL --log-format json';
+    const collector = start(
       [join(root, 'bin/flightrec.js'), 'collect', '--config', config, '--db', db.url, '--log-format', 'json'],
       onLine,
     );
     children.push(collector);
     await waitFirstRound(collector);
-    if (firstRoundAt === undefined && other.some((l) => /cannot open history database .*postgres:\//.test(l))) {
-      // this build's CLI takes --db as a file path only: the same collector, assembled in bench/lib/fleet-collector.ts
-      how = 'bench/lib/fleet-collector.ts (this build of `flightrec collect` does not take a PostgreSQL URL yet)';
-      log(`the CLI cannot record into PostgreSQL yet; running ${how}`);
-      collector = start(['--import', 'tsx', 'bench/lib/fleet-collector.ts', config, db.url], onLine);
-      children.push(collector);
-      await waitFirstRound(collector);
-    }
     const pid = collector.pid!;
     if (firstRoundAt === undefined) throw new Error(`the collector recorded nothing: ${other.slice(-5).join(' | ')}`);
     const cpu0 = processCpuMs(pid)!;
@@ -247,7 +239,7 @@ async function main(): Promise<void> {
       value: round(cpuShare, 3),
       unit: 'cores',
       goal: { op: '<=', value: 1 },
-      note: `collector process utime+stime ${round((cpu1 - cpu0) / 1000, 1)} s over ${round(wallS, 1)} s of wall time (/proc/${'<pid>'}/stat, from its first round); the PostgreSQL backends serving it used ${round(serverMs / 1000, 1)} s (${round(serverMs / (wall1 - wall0), 3)} cores)`,
+      note: `collector process utime+stime ${round((cpu1 - cpu0) / 1000, 1)} s over ${round(wallS, 1)} s of wall time (/proc/PID/stat, from its first round); the PostgreSQL backends serving it used ${round(serverMs / 1000, 1)} s (${round(serverMs / (wall1 - wall0), 3)} cores)`,
     });
     if (warm !== undefined && end.at > warm.at) {
       const perHour = ((end.bytes - warm.bytes) / (end.at - warm.at)) * 3_600_000;
