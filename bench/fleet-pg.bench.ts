@@ -6,12 +6,15 @@
 // its own. Reported: the p99 duration of a round (from the collector's JSON log lines: the
 // round's start to its end, every call and the store's writes included) and the collector's CPU
 // share (utime + stime from /proc/<pid>/stat over the wall time, from its first round to the end).
-// The PostgreSQL backends serving the collector are timed the same way, next to it.
+// The PostgreSQL backends serving the collector are timed the same way, next to it. Rounds
+// ending in the first 2 minutes (each cluster's first poll stores every connection as new) are
+// left out of the p99 figure and reported apart.
 //
 // Needs `npm run build` (the bench runs dist/ as an operator would). Without a PostgreSQL server
 // (FLIGHTREC_BENCH_PG, default postgres://postgres@127.0.0.1:5432/postgres) the figures are
 // reported as skipped.
-// Run: node scripts/bench.mjs bench/fleet-pg.bench.ts   (FLIGHTREC_FLEET_MINUTES=1 for a short run)
+// Run: node scripts/bench.mjs bench/fleet-pg.bench.ts   (FLIGHTREC_FLEET_MINUTES=1 for a short run;
+// FLIGHTREC_FLEET_ROUNDS=FILE writes every round's JSON line there, for a closer look)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
