@@ -1,6 +1,7 @@
 // Runs the benchmarks one after the other and records their figures.
 //
-//   node scripts/bench.mjs                      every bench/*.bench.ts, sorted
+//   node scripts/bench.mjs                      every bench/*.bench.ts, sorted, the PostgreSQL ones
+//                                               (*-pg.bench.ts) last
 //   node scripts/bench.mjs bench/x.bench.ts     only the named files
 //   node scripts/bench.mjs --list               the bench files a run would take, and exit
 //   node scripts/bench.mjs --budget 10 [files]  warn when the run takes longer than 10 minutes
@@ -52,9 +53,12 @@ function benchFiles(args) {
       return relative(root, file).split('\\').join('/');
     });
   }
+  // the PostgreSQL benches (*-pg.bench.ts) run after the others: they need a server (and report
+  // themselves as skipped without one), and the fleet bench records in real time for 10 minutes
+  const pg = (f) => (f.endsWith('-pg.bench.ts') ? 1 : 0);
   return readdirSync(resolve(root, 'bench'))
     .filter((f) => f.endsWith('.bench.ts'))
-    .sort()
+    .sort((a, b) => pg(a) - pg(b) || (a < b ? -1 : a > b ? 1 : 0))
     .map((f) => `bench/${f}`);
 }
 

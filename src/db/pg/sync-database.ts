@@ -175,9 +175,6 @@ class PgStatement {
 
 type TxMode = 'deferred' | 'immediate';
 
-/** Never notified: waiting on it is a short sleep. */
-const PAUSE = new Int32Array(new SharedArrayBuffer(4));
-
 /** The synchronous handle. */
 export class PgSyncDatabase {
   readonly #worker: Worker;
@@ -211,23 +208,19 @@ export class PgSyncDatabase {
     if (!this.#open) throw new PgError('the database connection is closed', undefined, true);
     Atomics.store(this.#flag, 0, 0);
     this.#port.postMessage(req);
-    const deadline = Date.now() + this.#timeoutMs;
-    const waited = Atomics.wait(this.#flag, 0, 0, this.#timeoutMs);
+    // The worker posts its reply, sets the flag, then notifies. A notify of the previous reply can
+    // come late (the worker was descheduled between setting the flag and notifying, and this
+    // thread saw the flag and moved on): it wakes this wait with no reply yet, so wait again.
+    const deadline = performance.now() + this.#timeoutMs;
     let message = receiveMessageOnPort(this.#port);
-    // woken with no reply on the port (seen once in a long in-process test run): the reply is
-    // posted before the flag is raised, so look again, briefly, until the deadline
-    while (message === undefined && waited !== 'timed-out' && Date.now() < deadline) {
-      Atomics.wait(PAUSE, 0, 0, 2);
+    for (let left = this.#timeoutMs; message === undefined && left > 0; left = deadline - performance.now()) {
+      Atomics.wait(this.#flag, 0, 0, left);
       message = receiveMessageOnPort(this.#port);
     }
     if (message === undefined) {
       this.#open = false;
       void this.#worker.terminate();
-      throw new PgError(
-        `PostgreSQL did not answer within ${Math.round(this.#timeoutMs / 1000)} s (${req.kind}, ${waited})`,
-        undefined,
-        true,
-      );
+      throw new PgError(`PostgreSQL did not answer within ${Math.round(this.#timeoutMs / 1000)} s`, undefined, true);
     }
     const reply = message.message as BridgeReply;
     if (!reply.ok) {
