@@ -22,8 +22,16 @@ export interface BridgeInit {
 export type BridgeRequest =
   | { readonly kind: 'query'; readonly sql: string; readonly params: readonly unknown[] }
   | { readonly kind: 'exec'; readonly sql: string }
+  /** writes whose results nobody read yet, in order; the first failure stops the rest */
+  | { readonly kind: 'batch'; readonly items: readonly BatchItem[] }
   | { readonly kind: 'migrate'; readonly folder: string; readonly readonly: boolean; readonly label: string }
   | { readonly kind: 'close' };
+
+/** One statement of a batch. */
+export interface BatchItem {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
 
 /** A column of a result: its name and PostgreSQL type oid. */
 export interface BridgeField {
@@ -38,6 +46,8 @@ export interface BridgeError {
   readonly detail?: string;
   /** true when the connection itself failed (refused, reset, authentication), not the statement */
   readonly connection?: boolean;
+  /** `batch`: the statement that failed */
+  readonly statement?: string;
 }
 
 /** One reply. */
@@ -47,6 +57,8 @@ export type BridgeReply =
       readonly rows: readonly (readonly unknown[])[];
       readonly fields: readonly BridgeField[];
       readonly rowCount: number;
+      /** `batch`: the rows each statement changed */
+      readonly counts?: readonly number[];
       /** what `migrate` found and did */
       readonly migrated?: { readonly applied: number; readonly supported: number };
     }

@@ -5,7 +5,15 @@
  * and the next request connects anew.
  */
 import { workerData } from 'node:worker_threads';
-import type { BridgeEngine, BridgeError, BridgeInit, BridgeReply, BridgeRequest } from './bridge-protocol.ts';
+import type {
+  BatchItem,
+  BridgeEngine,
+  BridgeError,
+  BridgeInit,
+  BridgeReply,
+  BridgeRequest,
+} from './bridge-protocol.ts';
+import { mergeInserts } from './merge-inserts.ts';
 import { connectEngine, type EngineConnection } from './engine-connection.ts';
 
 const init = workerData as BridgeInit;
@@ -24,12 +32,29 @@ function errorOf(err: unknown, connectionFailed: boolean): BridgeError {
   const e = err instanceof Error ? err : new Error(String(err));
   const code = (e as { code?: unknown }).code;
   const detail = (e as { detail?: unknown }).detail;
+  const statement = (e as { statement?: unknown }).statement;
   return {
     message: e.message,
     ...(typeof code === 'string' ? { code } : {}),
     ...(typeof detail === 'string' ? { detail } : {}),
+    ...(typeof statement === 'string' ? { statement: statement.slice(0, 300) } : {}),
     ...(connectionFailed ? { connection: true } : {}),
   };
+}
+
+/** Runs a batch in order, consecutive single-row INSERTs of one statement as multi-row INSERTs. */
+async function runBatch(conn: EngineConnection, items: readonly BatchItem[]): Promise<number[]> {
+  const counts: number[] = [];
+  for (const group of mergeInserts(items)) {
+    try {
+      const r = await conn.query(group.sql, group.params);
+      for (let i = 0; i < group.rows; i++) counts.push(group.rows === 1 ? r.rowCount : 1);
+    } catch (err) {
+      if (err instanceof Error) Object.assign(err, { statement: group.source });
+      throw err;
+    }
+  }
+  return counts;
 }
 
 async function answer(req: BridgeRequest): Promise<BridgeReply> {
@@ -43,6 +68,8 @@ async function answer(req: BridgeRequest): Promise<BridgeReply> {
     switch (req.kind) {
       case 'query':
         return { ok: true, ...(await conn.query(req.sql, req.params)) };
+      case 'batch':
+        return { ok: true, rows: [], fields: [], rowCount: 0, counts: await runBatch(conn, req.items) };
       case 'exec':
         await conn.exec(req.sql);
         return { ok: true, rows: [], fields: [], rowCount: 0 };

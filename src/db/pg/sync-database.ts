@@ -12,6 +12,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import {
   PG_TYPE,
+  type BatchItem,
   type BridgeEngine,
   type BridgeInit,
   type BridgeReply,
@@ -164,7 +165,13 @@ class PgStatement {
     return this.all(...args)[Symbol.iterator]();
   }
   run(...args: unknown[]): { changes: number; lastInsertRowid: number | bigint } {
-    const reply = this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args, this.#text.names) });
+    const params = bindable(args, this.#text.names);
+    if (!this.#text.reader) {
+      // inside a transaction, a write whose result is not read yet waits in the batch
+      const later = this.#db.later(this.#text.sql, params);
+      if (later !== undefined) return later;
+    }
+    const reply = this.#db.request({ kind: 'query', sql: this.#text.sql, params });
     const last = this.#text.returnsId ? reply.rows.at(-1)?.[0] : undefined;
     return {
       changes: reply.rowCount,
@@ -174,6 +181,10 @@ class PgStatement {
 }
 
 type TxMode = 'deferred' | 'immediate';
+
+/** Queued writes are sent at this many (or before any read, and at commit). */
+const MAX_QUEUED = 2000;
+const MAX_QUEUED_PARAMS = 200_000;
 
 /** The synchronous handle. */
 export class PgSyncDatabase {
@@ -185,6 +196,9 @@ export class PgSyncDatabase {
   readonly #translated = new Map<string, PgStatementText>();
   #depth = 0;
   #open = true;
+  /** writes of the running transaction not sent yet */
+  #queue: { readonly item: BatchItem; readonly slot: { count: number } }[] = [];
+  #queuedParams = 0;
   /** the cluster the running transaction is scoped to (scopeCluster) */
   #scope: number | undefined;
   readonly readonly: boolean;
@@ -203,8 +217,52 @@ export class PgSyncDatabase {
     this.readonly = opts.readonly ?? false;
   }
 
-  /** Sends one request and waits for its reply (throws PgError for a failure). */
+  /**
+   * Queues a write of the running transaction (its result is read lazily: reading `changes`
+   * sends the queue); undefined outside a transaction, where a write runs at once.
+   */
+  later(sql: string, params: unknown[]): { changes: number; lastInsertRowid: number } | undefined {
+    if (this.#depth === 0) return undefined;
+    const slot = { count: -1 };
+    this.#queue.push({ item: { sql, params }, slot });
+    this.#queuedParams += params.length;
+    if (this.#queue.length >= MAX_QUEUED || this.#queuedParams >= MAX_QUEUED_PARAMS) this.#flush();
+    const flush = () => this.#flush();
+    return {
+      get changes() {
+        if (slot.count < 0) flush();
+        return slot.count;
+      },
+      lastInsertRowid: 0,
+    };
+  }
+
+  /** Sends the queued writes (one round trip), before any other request. */
+  #flush(): void {
+    if (this.#queue.length === 0) return;
+    const queued = this.#queue;
+    this.#queue = [];
+    this.#queuedParams = 0;
+    const reply = this.#send({ kind: 'batch', items: queued.map((q) => q.item) });
+    queued.forEach((q, i) => {
+      q.slot.count = reply.counts?.[i] ?? 0;
+    });
+  }
+
+  /** Sends one request (after the queued writes) and waits for its reply (throws PgError for a failure). */
   request(req: BridgeRequest): Extract<BridgeReply, { ok: true }> {
+    if (this.#queue.length > 0) {
+      try {
+        this.#flush();
+      } catch (err) {
+        // the transaction failed: ROLLBACK (and the rest) still go through
+        if (!(req.kind === 'exec' && req.sql.startsWith('ROLLBACK'))) throw err;
+      }
+    }
+    return this.#send(req);
+  }
+
+  #send(req: BridgeRequest): Extract<BridgeReply, { ok: true }> {
     if (!this.#open) throw new PgError('the database connection is closed', undefined, true);
     Atomics.store(this.#flag, 0, 0);
     this.#port.postMessage(req);
@@ -224,7 +282,8 @@ export class PgSyncDatabase {
     }
     const reply = message.message as BridgeReply;
     if (!reply.ok) {
-      throw new PgError(this.#redact(reply.error.message), reply.error.code, reply.error.connection === true);
+      const where = reply.error.statement === undefined ? '' : ` (in: ${reply.error.statement})`;
+      throw new PgError(this.#redact(reply.error.message + where), reply.error.code, reply.error.connection === true);
     }
     return reply;
   }

@@ -29,17 +29,7 @@ export interface PgStatementText {
 }
 
 /** Tables whose rows get their id from the database (lastInsertRowid is read after inserts). */
-const ID_TABLES = new Set([
-  'cluster',
-  'poll',
-  'str',
-  'doc',
-  'conn_entity',
-  'conn_version',
-  'conn_batch',
-  'rollup_group',
-  'maintenance_log',
-]);
+const ID_TABLES = new Set(['cluster', 'poll', 'str', 'doc', 'conn_batch', 'rollup_group', 'maintenance_log']);
 
 const REFUSED: readonly [RegExp, string][] = [
   [/\bINSERT\s+OR\s+/i, 'INSERT OR ...: write INSERT ... ON CONFLICT'],
