@@ -77,6 +77,25 @@ describe('the PostgreSQL bridge', () => {
     db.sqlite.exec('DELETE FROM bridge_t');
   });
 
+  it('sends the writes of a transaction together, and a failing one still fails its transaction', () => {
+    const put = db.sqlite.prepare('INSERT INTO bridge_t (id, s) VALUES (?, ?)');
+    db.sqlite.transaction(() => {
+      for (let i = 1; i <= 500; i++) put.run(i, `r${i}`);
+      // a read sees the writes before it
+      expect(db.sqlite.prepare('SELECT count(*) FROM bridge_t').pluck().get()).toBe(500);
+      expect(put.run(501, 'r501').changes).toBe(1);
+    })();
+    expect(() =>
+      db.sqlite.transaction(() => {
+        put.run(1000, 'new');
+        put.run(1, 'duplicate key'); // fails when the batch is sent: at commit
+      })(),
+    ).toThrow(/duplicate key/);
+    expect(db.sqlite.prepare('SELECT count(*) FROM bridge_t WHERE id = 1000').pluck().get()).toBe(0);
+    expect(db.sqlite.inTransaction).toBe(false);
+    db.sqlite.exec('DELETE FROM bridge_t');
+  });
+
   it('reads in deferred transactions that cannot write', () => {
     const read = db.sqlite.transaction(() => db.sqlite.prepare('SELECT count(*) FROM bridge_t').pluck().get());
     expect(read.deferred()).toBe(0);

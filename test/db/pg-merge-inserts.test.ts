@@ -1,0 +1,44 @@
+// Queued single-row INSERTs of one statement become multi-row INSERTs; nothing else is merged.
+import { describe, expect, it } from 'vitest';
+import { mergeInserts } from '../../src/db/pg/merge-inserts.ts';
+
+const ins = 'INSERT INTO t (a, b) VALUES ($1, $2)';
+
+describe('mergeInserts', () => {
+  it('merges consecutive runs of one single-row INSERT, renumbering the parameters', () => {
+    const out = mergeInserts([
+      { sql: ins, params: [1, 'x'] },
+      { sql: ins, params: [2, 'y'] },
+      { sql: 'UPDATE t SET b = $1 WHERE a = $2', params: ['z', 1] },
+      { sql: ins, params: [3, 'w'] },
+    ]);
+    expect(out.map((s) => [s.sql, s.params, s.rows])).toEqual([
+      ['INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)', [1, 'x', 2, 'y'], 2],
+      ['UPDATE t SET b = $1 WHERE a = $2', ['z', 1], 1],
+      [ins, [3, 'w'], 1],
+    ]);
+  });
+
+  it('leaves upserts, RETURNING, reordered placeholders and expressions alone', () => {
+    for (const sql of [
+      'INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO NOTHING',
+      'INSERT INTO t (a) VALUES ($1) RETURNING id',
+      'INSERT INTO t (a, b) VALUES ($2, $1)',
+      'INSERT INTO t (a, b) VALUES ($1, $2 + 1)',
+      "INSERT INTO t (a, b) VALUES ($1, 'gzip')",
+    ]) {
+      const out = mergeInserts([
+        { sql, params: [1, 2] },
+        { sql, params: [3, 4] },
+      ]);
+      expect(out, sql).toHaveLength(2);
+    }
+  });
+
+  it('stays under the protocol limit of 65,535 parameters per statement', () => {
+    const wide = 'INSERT INTO t (a, b, c) VALUES ($1, $2, $3)';
+    const out = mergeInserts(Array.from({ length: 50_000 }, (_, i) => ({ sql: wide, params: [i, i, i] })));
+    expect(out.every((s) => s.params.length <= 65_535)).toBe(true);
+    expect(out.reduce((n, s) => n + s.rows, 0)).toBe(50_000);
+  });
+});
