@@ -202,8 +202,13 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
   it('imports nothing at run time but Node built-ins, its own files and its declared dependencies', () => {
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
     };
-    const allowed = new Set([...Object.keys(manifest.dependencies), ...builtinModules]);
+    // an optional peer (PGlite, loaded only for a pglite:// target) is declared, not installed
+    const optionalPeersOfOurs = Object.entries(manifest.peerDependenciesMeta ?? {})
+      .filter(([, meta]) => meta.optional === true)
+      .map(([name]) => name);
+    const allowed = new Set([...Object.keys(manifest.dependencies), ...optionalPeersOfOurs, ...builtinModules]);
     // `ws`, bundled into the TUI's devtools chunk, requires these optional add-ons inside try/catch
     const optional = new Set(['bufferutil', 'utf-8-validate']);
     const problems: string[] = [];

@@ -65,7 +65,15 @@ async function connectPg(config: PgPoolConfigData): Promise<EngineConnection> {
 }
 
 async function connectPglite(dir: string): Promise<EngineConnection> {
-  const { PGlite } = await import('@electric-sql/pglite');
+  let PGlite: typeof import('@electric-sql/pglite').PGlite;
+  try {
+    ({ PGlite } = await import('@electric-sql/pglite'));
+  } catch (err) {
+    throw new Error(
+      'a pglite:// database needs the optional package @electric-sql/pglite (npm install @electric-sql/pglite); use a postgres:// URL otherwise',
+      { cause: err },
+    );
+  }
   const db = dir === 'memory' ? new PGlite() : new PGlite(dir);
   await db.waitReady;
   const asText = { 20: (v: string) => v, 1700: (v: string) => v };
