@@ -4,41 +4,10 @@
  * stopped by `close()`. From the bundle the worker is its own entry file; from source the
  * TypeScript file runs through tsx's loader (as the TUI's timeline worker does).
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../../db/worker-entry.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
 import type { RollUpWorkerReply, RollUpWorkerRequest } from './rollup-worker.ts';
-
-/** How to start the worker: the bundled entry next to dist/cli.js, or (from source) the .ts file through tsx. */
-function workerSource(): { code: string | URL; eval: boolean } | undefined {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const file = new URL('./rollup-worker.ts', here);
-    if (!existsSync(fileURLToPath(file))) return undefined;
-    // Node 20 does not apply `--import tsx` to worker threads: register tsx's loader inside the worker
-    let api: string;
-    try {
-      // the package's ESM entry sits next to the CommonJS one that require.resolve finds
-      api = pathToFileURL(
-        createRequire(here)
-          .resolve('tsx/esm/api')
-          .replace(/\.cjs$/, '.mjs'),
-      ).href;
-    } catch {
-      return undefined;
-    }
-    const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(file.href)}); });`;
-    return { code, eval: true };
-  }
-  // bundled: this code lives in dist/chunks/ (or dist/), the worker entry in dist/
-  for (const rel of ['../rollup-worker.js', './rollup-worker.js']) {
-    const file = new URL(rel, here);
-    if (existsSync(fileURLToPath(file))) return { code: file, eval: false };
-  }
-  return undefined;
-}
 
 /** What a RollUpThread is built from. */
 export interface RollUpThreadOptions {
@@ -109,7 +78,7 @@ export class RollUpThread {
   }
 
   #start(): Worker {
-    const where = workerSource();
+    const where = workerEntry(import.meta.url, 'rollup-worker', './rollup-worker.ts');
     if (where === undefined) throw new Error('rollups: the rollup worker (rollup-worker.js) was not found');
     const worker = new Worker(where.code, { eval: where.eval });
     worker.unref();
