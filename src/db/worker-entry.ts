@@ -14,11 +14,15 @@ export interface WorkerEntry {
 }
 
 /**
- * The entry of worker `name` (e.g. `rollup-worker`) for a caller at `callerUrl` (its
- * import.meta.url); `sourceFile` is the TypeScript entry, relative to the caller. Undefined when
- * neither is there.
+ * The entry of a worker for a caller at `callerUrl` (its import.meta.url): `sourceFile` is the
+ * TypeScript entry, `bundled` the places of the bundled one (e.g. `../rollup-worker.js`, from
+ * dist/chunks/, then `./rollup-worker.js`), all relative to the caller. Undefined when none is there.
  */
-export function workerEntry(callerUrl: string, name: string, sourceFile: string): WorkerEntry | undefined {
+export function workerEntry(
+  callerUrl: string,
+  bundled: readonly string[],
+  sourceFile: string,
+): WorkerEntry | undefined {
   if (callerUrl.endsWith('.ts')) {
     const file = new URL(sourceFile, callerUrl);
     if (!existsSync(fileURLToPath(file))) return undefined;
@@ -36,7 +40,7 @@ export function workerEntry(callerUrl: string, name: string, sourceFile: string)
     const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(file.href)}); });`;
     return { code, eval: true };
   }
-  for (const rel of [`../${name}.js`, `./${name}.js`]) {
+  for (const rel of bundled) {
     const file = new URL(rel, callerUrl);
     if (existsSync(fileURLToPath(file))) return { code: file, eval: false };
   }

@@ -78,7 +78,7 @@ export class RollUpThread {
   }
 
   #start(): Worker {
-    const where = workerEntry(import.meta.url, 'rollup-worker', './rollup-worker.ts');
+    const where = workerEntry(import.meta.url, ['../rollup-worker.js', './rollup-worker.js'], './rollup-worker.ts');
     if (where === undefined) throw new Error('rollups: the rollup worker (rollup-worker.js) was not found');
     const worker = new Worker(where.code, { eval: where.eval });
     worker.unref();

@@ -12,7 +12,7 @@ export interface TimelineTask {
 
 /** Computes the timeline of `database` in a worker thread; the result rejects when no worker can run it. */
 export function timelineInWorker(database: string, cluster: string | undefined): TimelineTask {
-  const where = workerEntry(import.meta.url, 'timeline-worker', './timeline-worker.ts');
+  const where = workerEntry(import.meta.url, ['../timeline-worker.js', './timeline-worker.js'], './timeline-worker.ts');
   if (where === undefined) return { result: Promise.reject(new Error('timeline worker not found')), stop: () => {} };
   const worker = new Worker(where.code, { workerData: { database, cluster }, eval: where.eval });
   worker.unref();
