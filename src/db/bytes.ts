@@ -338,6 +338,14 @@ export function isWellFormed(s: string): boolean {
   return !LONE_SURROGATE.test(s);
 }
 
+/**
+ * Whether a string can travel in a JSON list (`json_each`) and compare equal there to how it is
+ * stored, on both engines: valid Unicode, no NUL, not starting with U+FFFF (PostgreSQL's escape).
+ */
+export function isListableText(s: string): boolean {
+  return !s.includes('\u0000') && !s.startsWith('\uFFFF') && isWellFormed(s);
+}
+
 /** A string as SQLite should hold it: TEXT normally, UTF-16LE BLOB when it has lone surrogates. */
 export function textToSql(s: string): string | Buffer {
   if (isWellFormed(s)) return s;

@@ -3,7 +3,7 @@
  * with a writer side that finds or inserts ids and a reader side that resolves them, both cached.
  */
 import type Database from 'better-sqlite3';
-import { textFromSql, textToSql } from './bytes.ts';
+import { isListableText, textFromSql, textToSql } from './bytes.ts';
 import { CorruptDataError } from './errors.ts';
 import { IdCache } from './id-cache.ts';
 import type { doc, str } from './schema.ts';
@@ -26,18 +26,33 @@ export function hash52(s: string): number {
   return (a >>> 0) * 0x100000 + ((b >>> 0) >>> 12);
 }
 
-/** Finds or creates ids of interned values of one table; the cache must be dropped after a rollback. */
+/** Hashes looked up in one query at most (the JSON list stays small). */
+const PREFETCH_CHUNK = 2000;
+
+/**
+ * Finds or creates ids of interned values of one table; the cache must be dropped after a
+ * rollback. Ids are chosen here (the largest plus one: writers take turns, so nothing else inserts
+ * meanwhile), so an insert needs no answer and goes with the transaction's other writes.
+ */
 class Interner {
   readonly #cache = new Map<string, number>();
   readonly #find: Database.Statement<[number], { id: number; v: StoredText }>;
-  readonly #insert: Database.Statement<[number, unknown]>;
+  readonly #findMany: Database.Statement<[string], { id: number; v: StoredText }>;
+  readonly #nextId: Database.Statement<[], number>;
+  readonly #insert: Database.Statement<[number, number, unknown]>;
   readonly #max: number;
 
   constructor(sqlite: Database.Database, table: 'str' | 'doc', column: 's' | 'body', max: number) {
     this.#find = sqlite.prepare<[number], { id: number; v: StoredText }>(
       `SELECT id, ${column} AS v FROM ${table} WHERE h = ?`,
     );
-    this.#insert = sqlite.prepare<[number, unknown]>(`INSERT INTO ${table} (h, ${column}) VALUES (?, ?)`);
+    this.#findMany = sqlite.prepare<[string], { id: number; v: StoredText }>(
+      `SELECT id, ${column} AS v FROM ${table} WHERE h IN (SELECT value FROM json_each(?))`,
+    );
+    this.#nextId = sqlite.prepare<[], number>(`SELECT coalesce(max(id), 0) + 1 FROM ${table}`).pluck();
+    this.#insert = sqlite.prepare<[number, number, unknown]>(
+      `INSERT INTO ${table} (id, h, ${column}) VALUES (?, ?, ?)`,
+    );
     this.#max = max;
   }
 
@@ -50,10 +65,47 @@ class Interner {
     for (const row of this.#find.all(h)) {
       if (textFromSql(row.v) === value) id = row.id;
     }
-    if (id === undefined) id = Number(this.#insert.run(h, textToSql(value)).lastInsertRowid);
+    if (id === undefined) id = this.#insertNew([value])[0]!;
+    this.#remember(value, id);
+    return id;
+  }
+
+  /**
+   * Finds or creates, in a few statements for all of them, the ids of values about to be asked
+   * for (inside the caller's transaction); `id()` then answers them from the cache. Values that
+   * cannot travel in a JSON list are left to `id()`.
+   */
+  prefetch(values: Iterable<string>): void {
+    const wanted = new Set<string>();
+    for (const v of values) if (!this.#cache.has(v) && isListableText(v)) wanted.add(v);
+    if (wanted.size === 0) return;
+    const list = [...wanted];
+    for (let i = 0; i < list.length; i += PREFETCH_CHUNK) {
+      const hashes = [...new Set(list.slice(i, i + PREFETCH_CHUNK).map(hash52))];
+      for (const row of this.#findMany.all(JSON.stringify(hashes))) {
+        const v = textFromSql(row.v);
+        if (wanted.delete(v)) this.#remember(v, row.id);
+      }
+    }
+    if (wanted.size === 0) return;
+    const fresh = [...wanted];
+    const ids = this.#insertNew(fresh);
+    fresh.forEach((v, i) => this.#remember(v, ids[i]!));
+  }
+
+  /** Inserts values known to be absent, with ids chosen here. */
+  #insertNew(values: readonly string[]): number[] {
+    let next = this.#nextId.get() ?? 1;
+    return values.map((v) => {
+      const id = next++;
+      this.#insert.run(id, hash52(v), textToSql(v));
+      return id;
+    });
+  }
+
+  #remember(value: string, id: number): void {
     if (this.#cache.size >= this.#max) this.#cache.clear();
     this.#cache.set(value, id);
-    return id;
   }
 
   /** Forgets every cached id (after a rollback, or after prune removed rows). */

@@ -56,8 +56,12 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
     ),
     setExtra: sqlite.prepare('UPDATE poll SET extra = ? WHERE id = ?'),
     insertRaw: sqlite.prepare(`INSERT INTO poll_raw (poll_id, encoding, body) VALUES (?, 'gzip', ?)`),
-    generation: sqlite.prepare(`SELECT value FROM meta WHERE key = 'prune_generation'`).pluck(),
-    docGeneration: sqlite.prepare(`SELECT value FROM meta WHERE key = 'doc_generation'`).pluck(),
+    // both counters in one query (one round trip on PostgreSQL)
+    generations: sqlite
+      .prepare<[], [prune: number | null, docs: number | null]>(
+        `SELECT (SELECT max(value) FROM meta WHERE key = 'prune_generation'), (SELECT max(value) FROM meta WHERE key = 'doc_generation')`,
+      )
+      .raw(),
   };
   let generation: number | undefined;
   // bumped by retention's cleanup when it removes documents: only the document cache is stale then
@@ -77,12 +81,13 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
   };
 
   const write = sqlite.transaction((r: PollRecord): bigint => {
-    const gen = (q.generation.get() as number | undefined) ?? 0;
+    const [pruneGen, docGen0] = q.generations.get() ?? [null, null];
+    const gen = Number(pruneGen ?? 0);
     if (gen !== generation) {
       if (generation !== undefined) reset(); // a prune removed rows the caches may name
       generation = gen;
     }
-    const docGen = (q.docGeneration.get() as number | undefined) ?? 0;
+    const docGen = Number(docGen0 ?? 0);
     if (docGen !== docGeneration) {
       if (docGeneration !== undefined) docs.reset();
       docGeneration = docGen;

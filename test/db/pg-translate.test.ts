@@ -30,6 +30,14 @@ describe('translate', () => {
     expect(sql('SELECT count(*) FROM json_each(?) WHERE value > 1')).toMatch(/\) AS json_each WHERE value > 1$/);
   });
 
+  it("turns json_each(?, '$') (a list of strings) into the same derived table with text values", () => {
+    expect(sql("SELECT id FROM t WHERE uid IN (SELECT value FROM json_each(?, '$')) AND a = ?")).toBe(
+      'SELECT id FROM t WHERE uid IN (SELECT value FROM (SELECT je.value COLLATE "C" AS value, je.ord - 1 AS key FROM json_array_elements_text($1::json) WITH ORDINALITY AS je(value, ord)) AS json_each) AND a = $2',
+    );
+    // only as code: the same text inside a string literal stays as it is
+    expect(sql("SELECT 'json_each(?)' FROM t")).toBe("SELECT 'json_each(?)' FROM t");
+  });
+
   it('turns blob concatenation into string_agg over bytea, with or without ORDER BY', () => {
     expect(sql("SELECT CAST(group_concat(data, '' ORDER BY first_entity) AS BLOB) FROM c WHERE b = ?")).toBe(
       "SELECT string_agg(data, ''::bytea ORDER BY first_entity) FROM c WHERE b = $1",
@@ -50,6 +58,11 @@ describe('translate', () => {
     expect(t.sql).toBe('INSERT INTO poll (cluster_id) VALUES ($1) RETURNING id');
     expect(t.returnsId).toBe(true);
     expect(translateToPostgres('INSERT INTO conn_chunk (batch) VALUES (?)').returnsId).toBe(false);
+    // an insert giving the id itself needs no answer (it can wait with the transaction's writes)
+    const given = translateToPostgres('INSERT INTO str (id, h, s) VALUES (?, ?, ?)');
+    expect(given.sql).toBe('INSERT INTO str (id, h, s) VALUES ($1, $2, $3)');
+    expect(given.returnsId).toBe(false);
+    expect(given.reader).toBe(false);
   });
 
   it('treats LIMIT -1 as no limit', () => {

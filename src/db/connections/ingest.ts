@@ -6,7 +6,7 @@
 import { scopeCluster } from '../cluster-scope.ts';
 import type Database from 'better-sqlite3';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../api/schema/connection.ts';
-import { ByteReader, ByteWriter, textToSql } from '../bytes.ts';
+import { ByteReader, ByteWriter, isListableText, textToSql } from '../bytes.ts';
 import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './codec.ts';
 import {
   attrsOf,
@@ -33,6 +33,9 @@ import type { AnySlowValue, SlowKind } from './fields.ts';
 /** Frames per batch before it is sealed into chunks. */
 export const DEFAULT_BATCH_FRAMES = 8;
 
+/** Uids looked up in one query at most (the JSON list stays small). */
+const UID_CHUNK = 2000;
+
 /** Writes connection answers of every cluster; one instance per writer. */
 export class ConnectionIngest {
   readonly #sqlite: Database.Database;
@@ -46,6 +49,12 @@ export class ConnectionIngest {
   /** the next free entity and version ids inside the current write (0: ask the database) */
   #nextEntity = 0;
   #nextVersion = 0;
+  /** the uids of this write looked up together (uncached ones), and the entity ids found for them */
+  #asked = new Set<string>();
+  #found = new Map<string, number[]>();
+  /** entities and versions of this write, inserted after its rows are matched */
+  #newEntities: { readonly clusterId: number; readonly e: Entity; readonly c: KafkaConnection }[] = [];
+  #newVersions: { readonly id: number; readonly entity: number; readonly attrs: Attrs }[] = [];
   readonly #q;
 
   constructor(sqlite: Database.Database, dict: StringDict, batchFrames = DEFAULT_BATCH_FRAMES) {
@@ -74,13 +83,16 @@ export class ConnectionIngest {
       byUid: sqlite.prepare<[number, unknown], ColumnsOf<typeof connEntity, 'id'>>(
         'SELECT id FROM conn_entity WHERE cluster_id = ? AND uid = ? ORDER BY id',
       ),
+      // json_each(?, '$'): a list of strings (see translate.ts)
+      byUids: sqlite.prepare<[number, string], ColumnsOf<typeof connEntity, 'id' | 'uid'>>(
+        `SELECT uid, id FROM conn_entity WHERE cluster_id = ? AND uid IN (SELECT value FROM json_each(?, '$')) ORDER BY id`,
+      ),
       // ids are chosen before the insert: the packed record carries its own id
-      nextEntity: sqlite
-        .prepare<[], RowOf<typeof connEntity>['id']>('SELECT coalesce(max(id), 0) + 1 FROM conn_entity')
-        .pluck(),
-      nextVersion: sqlite
-        .prepare<[], RowOf<typeof connVersion>['id']>('SELECT coalesce(max(id), 0) + 1 FROM conn_version')
-        .pluck(),
+      nextIds: sqlite
+        .prepare<[], [entity: RowOf<typeof connEntity>['id'], version: RowOf<typeof connVersion>['id']]>(
+          'SELECT (SELECT coalesce(max(id), 0) + 1 FROM conn_entity), (SELECT coalesce(max(id), 0) + 1 FROM conn_version)',
+        )
+        .raw(),
       insertEntity: sqlite.prepare(
         `INSERT INTO conn_entity (id, cluster_id, uid, node_id, shard_id, listener, source_ip, source_port, tls, open_time,
            first_poll, last_poll, extra, packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -136,7 +148,10 @@ export class ConnectionIngest {
     // ids are taken from the database once per write: nothing else inserts inside its transaction
     this.#nextEntity = 0;
     this.#nextVersion = 0;
+    this.#newEntities = [];
+    this.#newVersions = [];
     const rows = answer.connections;
+    this.#lookUpUids(clusterId, st, rows);
     const versions = new Array<number>(rows.length);
     const head = new ByteWriter(rows.length * 48 + 64);
     const offsets: number[] = [];
@@ -153,13 +168,15 @@ export class ConnectionIngest {
       if (e.version === 0 || !sameAttrs(e.attrs, c)) {
         const previous = e.version;
         e.attrs = attrsOf(c);
-        e.version = this.#insertVersion(e.id, pollId, e.attrs);
+        e.version = this.#takeVersionId();
+        this.#newVersions.push({ id: e.version, entity: e.id, attrs: e.attrs });
         if (previous !== 0) ended.push(previous);
       }
       versions[i] = e.version;
       if (i % HEAD_STRIDE === 0) offsets.push(head.length);
       writeHeadEntry(head, e.id, c);
     }
+    this.#insertNew(pollId);
     if (ended.length > 0) this.#q.endVersions.run(pollId, JSON.stringify(ended));
     for (let i = 0; i < order.length; i++) order[i]!.row = i;
     st.order = order;
@@ -246,21 +263,103 @@ export class ConnectionIngest {
         else if (sameIdentity(e, c)) return e;
       }
     }
-    const known = this.#q.byUid.all(clusterId, textToSql(c.uid));
-    for (const { id } of known) {
+    const known = this.#asked.has(c.uid)
+      ? (this.#found.get(c.uid) ?? [])
+      : this.#q.byUid.all(clusterId, textToSql(c.uid)).map((r) => r.id);
+    for (const id of known) {
       if (cached?.some((e) => e.id === id)) continue;
       const p = this.#parts.latestOfEntity(id);
       if (p === undefined) continue;
       const e = this.#remember(st, p);
       if (e.seen !== counter && sameIdentity(e, c)) return e;
     }
-    return this.#newEntity(clusterId, st, pollId, c);
+    return this.#newEntity(clusterId, st, c);
   }
 
-  #newEntity(clusterId: number, st: ClusterState, pollId: number, c: KafkaConnection): Entity {
+  #newEntity(clusterId: number, st: ClusterState, c: KafkaConnection): Entity {
+    const id = this.#takeEntityId();
+    const e: Entity = {
+      id,
+      uid: c.uid,
+      nodeId: c.nodeId,
+      shardId: c.shardId,
+      listenerName: c.listenerName,
+      ipAddress: c.source.ipAddress,
+      port: c.source.port,
+      tls: c.tlsInfo.enabled,
+      openTime: c.openTime,
+      version: 0,
+      attrs: NO_ATTRS,
+      seen: 0,
+      alone: true,
+      row: -1,
+    };
+    this.#newEntities.push({ clusterId, e, c });
+    const list = st.byUid.get(c.uid);
+    if (list === undefined) st.byUid.set(c.uid, [e]);
+    else join(list, e);
+    return e;
+  }
+
+  /**
+   * Looks up, in one query, the stored entities of the answer's uids this writer does not
+   * remember (new connections, mostly): `#entity` then needs no query per new connection.
+   */
+  #lookUpUids(clusterId: number, st: ClusterState, rows: readonly KafkaConnection[]): void {
+    this.#asked = new Set();
+    this.#found = new Map();
+    for (const c of rows) if (!st.byUid.has(c.uid) && isListableText(c.uid)) this.#asked.add(c.uid);
+    if (this.#asked.size === 0) return;
+    const uids = [...this.#asked];
+    for (let i = 0; i < uids.length; i += UID_CHUNK) {
+      for (const { uid, id } of this.#q.byUids.all(clusterId, JSON.stringify(uids.slice(i, i + UID_CHUNK)))) {
+        if (typeof uid !== 'string') continue; // a blob uid (lone surrogates) is never in the list
+        const list = this.#found.get(uid);
+        if (list === undefined) this.#found.set(uid, [id]);
+        else list.push(id);
+      }
+    }
+  }
+
+  /** Inserts the entities and versions this write made: strings interned together first. */
+  #insertNew(pollId: number): void {
+    if (this.#newEntities.length === 0 && this.#newVersions.length === 0) return;
+    const strings: string[] = [];
+    for (const { c } of this.#newEntities) strings.push(c.listenerName);
+    for (const { attrs } of this.#newVersions) {
+      for (let i = 0; i < FIELDS.length; i++) {
+        const kind = FIELDS[i]!.kind;
+        const v = attrs.values[i];
+        if (kind === 'map') strings.push(JSON.stringify(v));
+        else if (kind !== 'time' && kind !== 'inline' && typeof v === 'string') strings.push(v);
+      }
+    }
+    this.#dict.prefetch(strings);
+    for (const { clusterId, e, c } of this.#newEntities) this.#insertEntity(clusterId, pollId, e.id, c);
+    for (const v of this.#newVersions) this.#insertVersion(v.id, v.entity, pollId, v.attrs);
+    this.#newEntities = [];
+    this.#newVersions = [];
+  }
+
+  /** Reads the next free entity and version ids (once per write, when first needed). */
+  #readNextIds(): void {
+    const [entity, version] = this.#q.nextIds.get() ?? [1, 1];
+    this.#nextEntity = Number(entity);
+    this.#nextVersion = Number(version);
+  }
+
+  #takeEntityId(): number {
+    if (this.#nextEntity === 0) this.#readNextIds();
+    return this.#nextEntity++;
+  }
+
+  #takeVersionId(): number {
+    if (this.#nextVersion === 0) this.#readNextIds();
+    return this.#nextVersion++;
+  }
+
+  #insertEntity(clusterId: number, pollId: number, id: number, c: KafkaConnection): void {
     const big: BigValues = {};
-    if (this.#nextEntity === 0) this.#nextEntity = this.#q.nextEntity.get() ?? 1;
-    const id = this.#nextEntity++;
     const listener = this.#dict.id(c.listenerName);
     const packed = packEntity({
       id,
@@ -289,36 +388,10 @@ export class ConnectionIngest {
       withBig(undefined, big),
       packed,
     );
-    const e: Entity = {
-      id,
-      uid: c.uid,
-      nodeId: c.nodeId,
-      shardId: c.shardId,
-      listenerName: c.listenerName,
-      ipAddress: c.source.ipAddress,
-      port: c.source.port,
-      tls: c.tlsInfo.enabled,
-      openTime: c.openTime,
-      version: 0,
-      attrs: NO_ATTRS,
-      seen: 0,
-      alone: true,
-      row: -1,
-    };
-    const list = st.byUid.get(c.uid);
-    if (list === undefined) st.byUid.set(c.uid, [e]);
-    else join(list, e);
-    return e;
   }
 
-  #takeVersionId(): number {
-    if (this.#nextVersion === 0) this.#nextVersion = this.#q.nextVersion.get() ?? 1;
-    return this.#nextVersion++;
-  }
-
-  #insertVersion(entity: number, pollId: number, a: Attrs): number {
+  #insertVersion(id: number, entity: number, pollId: number, a: Attrs): void {
     const big: BigValues = {};
-    const id = this.#takeVersionId();
     const stored = new Array<StoredSlow>(FIELDS.length);
     const columns = new Array<unknown>(FIELDS.length);
     for (let i = 0; i < FIELDS.length; i++) {
@@ -333,7 +406,6 @@ export class ConnectionIngest {
     const unknown = a.unknown;
     const packed = packVersion({ id, entity, fromPoll: pollId, stored, unknown });
     this.#q.insertVersion.run(id, entity, pollId, ...columns, withBig(unknown, big), packed);
-    return id;
   }
 
   /** The stored form of a slow value: a dictionary id (0: an unset optional string), or the value itself. */

@@ -22,8 +22,11 @@ export interface BridgeInit {
 export type BridgeRequest =
   | { readonly kind: 'query'; readonly sql: string; readonly params: readonly unknown[] }
   | { readonly kind: 'exec'; readonly sql: string }
-  /** writes whose results nobody read yet, in order; the first failure stops the rest */
-  | { readonly kind: 'batch'; readonly items: readonly BatchItem[] }
+  /**
+   * writes whose results nobody read yet, in order; the first failure stops the rest. `then`: a
+   * script run after them in the same round trip (COMMIT), only when they all succeeded
+   */
+  | { readonly kind: 'batch'; readonly items: readonly BatchItem[]; readonly then?: string }
   | { readonly kind: 'migrate'; readonly folder: string; readonly readonly: boolean; readonly label: string }
   | { readonly kind: 'close' };
 

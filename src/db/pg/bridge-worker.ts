@@ -68,8 +68,11 @@ async function answer(req: BridgeRequest): Promise<BridgeReply> {
     switch (req.kind) {
       case 'query':
         return { ok: true, ...(await conn.query(req.sql, req.params)) };
-      case 'batch':
-        return { ok: true, rows: [], fields: [], rowCount: 0, counts: await runBatch(conn, req.items) };
+      case 'batch': {
+        const counts = await runBatch(conn, req.items);
+        if (req.then !== undefined) await conn.exec(req.then);
+        return { ok: true, rows: [], fields: [], rowCount: 0, counts };
+      }
       case 'exec':
         await conn.exec(req.sql);
         return { ok: true, rows: [], fields: [], rowCount: 0 };

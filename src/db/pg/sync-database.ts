@@ -237,13 +237,14 @@ export class PgSyncDatabase {
     };
   }
 
-  /** Sends the queued writes (one round trip), before any other request. */
-  #flush(): void {
+  /** Sends the queued writes (one round trip), before any other request; `then` (COMMIT) follows them in it. */
+  #flush(then?: string): void {
     if (this.#queue.length === 0) return;
     const queued = this.#queue;
     this.#queue = [];
     this.#queuedParams = 0;
-    const reply = this.#send({ kind: 'batch', items: queued.map((q) => q.item) });
+    const items = queued.map((q) => q.item);
+    const reply = this.#send(then === undefined ? { kind: 'batch', items } : { kind: 'batch', items, then });
     queued.forEach((q, i) => {
       q.slot.count = reply.counts?.[i] ?? 0;
     });
@@ -252,12 +253,12 @@ export class PgSyncDatabase {
   /** Sends one request (after the queued writes) and waits for its reply (throws PgError for a failure). */
   request(req: BridgeRequest): Extract<BridgeReply, { ok: true }> {
     if (this.#queue.length > 0) {
-      try {
-        this.#flush();
-      } catch (err) {
-        // the transaction failed: ROLLBACK (and the rest) still go through
-        if (!(req.kind === 'exec' && req.sql.startsWith('ROLLBACK'))) throw err;
-      }
+      if (req.kind === 'exec' && req.sql.startsWith('ROLLBACK')) {
+        // writes queued since the transaction (or savepoint) began are rolled back unsent
+        for (const q of this.#queue) q.slot.count = 0;
+        this.#queue = [];
+        this.#queuedParams = 0;
+      } else this.#flush();
     }
     return this.#send(req);
   }
@@ -365,12 +366,10 @@ export class PgSyncDatabase {
     if (mode === 'deferred') {
       this.request({ kind: 'exec', sql: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' });
     } else {
-      this.request({ kind: 'exec', sql: 'BEGIN' });
-      this.#depth = 1;
+      // one round trip: the lock is taken as the transaction begins
       try {
-        this.request({ kind: 'query', sql: 'SELECT pg_advisory_xact_lock($1)', params: [WRITE_LOCK] });
+        this.request({ kind: 'exec', sql: `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})` });
       } catch (err) {
-        this.#depth = 0;
         this.#quietly('ROLLBACK');
         throw err;
       }
@@ -378,7 +377,9 @@ export class PgSyncDatabase {
     this.#depth = 1;
     try {
       const r = fn();
-      this.request({ kind: 'exec', sql: 'COMMIT' });
+      // the queued writes and the COMMIT go in one round trip
+      if (this.#queue.length > 0) this.#flush('COMMIT');
+      else this.request({ kind: 'exec', sql: 'COMMIT' });
       return r;
     } catch (err) {
       this.#quietly('ROLLBACK');
@@ -401,11 +402,12 @@ export class PgSyncDatabase {
   scopeCluster(clusterId: number): void {
     if (this.#depth === 0) throw new PgError('scopeCluster outside a transaction', undefined, false);
     if (this.#scope === clusterId) return;
-    this.request({
-      kind: 'query',
-      sql: "SELECT set_config('flightrec.cluster_id', $1, true)",
-      params: [String(clusterId)],
+    // queued with the writes it scopes: it runs before them, in their round trip
+    this.#queue.push({
+      item: { sql: "SELECT set_config('flightrec.cluster_id', $1, true)", params: [String(clusterId)] },
+      slot: { count: -1 },
     });
+    this.#queuedParams++;
     this.#scope = clusterId;
   }
 

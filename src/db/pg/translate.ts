@@ -5,13 +5,15 @@
  *
  * - `?` placeholders become `$1`, `$2`... (not inside quotes or comments);
  * - `json_each(?)` (a JSON array of ids) becomes a derived table with the same `value` and `key`
- *   columns;
+ *   columns; `json_each(?, '$')` (the store's spelling for a JSON array of strings) the same with
+ *   text values;
  * - `CAST(group_concat(x, '' [ORDER BY y]) AS BLOB)` becomes `string_agg(x, ''::bytea [ORDER BY y])`
  *   (two unordered aggregates of one query see the rows in the same order, on both engines: the
  *   store relies on that to pair version and entity records);
  * - `LIKE` becomes `ILIKE` (SQLite's LIKE ignores ASCII case);
  * - `sqlite_master`, `dbstat` and `pragma_table_info(?)` become views over PostgreSQL's catalog;
- * - an `INSERT` into a table with an `id` column gets `RETURNING id`, for lastInsertRowid;
+ * - an `INSERT` into a table with an `id` column gets `RETURNING id`, for lastInsertRowid (unless
+ *   it gives the id itself);
  * - camelCase aliases are quoted (PostgreSQL folds unquoted names to lower case);
  * - `LIMIT ?` takes -1 as no limit; meta's conflict target is (cluster_id, key);
  * - `substr(x, -n)` (two arguments: a suffix) becomes `right(x, n)`, `instr` becomes `strpos`.
@@ -114,13 +116,14 @@ const KEYWORDS = new Set([
 
 function rewriteCode(code: string): string {
   let s = code;
-  // json_each(?) [alias]: a derived table with SQLite's value and key columns
+  // json_each(?) [alias]: a derived table with SQLite's value and key columns (text values for
+  // json_each_text, what translateToPostgres made of json_each(?, '$'))
   s = s.replace(
-    /\bjson_each\(\?\)(\s+(?:AS\s+)?([A-Za-z_]\w*))?/gi,
-    (_m, _a: string | undefined, alias: string | undefined) => {
+    /\bjson_each(_text)?\(\?\)(\s+(?:AS\s+)?([A-Za-z_]\w*))?/gi,
+    (_m, text: string | undefined, _a: string | undefined, alias: string | undefined) => {
       const keep = alias !== undefined && !KEYWORDS.has(alias.toLowerCase());
-      const derived =
-        '(SELECT je.value::bigint AS value, je.ord - 1 AS key FROM json_array_elements_text(?::json) WITH ORDINALITY AS je(value, ord))';
+      const value = text === undefined ? 'je.value::bigint' : 'je.value COLLATE "C"';
+      const derived = `(SELECT ${value} AS value, je.ord - 1 AS key FROM json_array_elements_text(?::json) WITH ORDINALITY AS je(value, ord))`;
       return `${derived} AS ${keep ? alias : 'json_each'}${keep || alias === undefined ? '' : ` ${alias}`}`;
     },
   );
@@ -207,7 +210,8 @@ function rewriteCalls(sql: string, name: string, fn: (args: string[]) => string)
 
 /** Translates one statement of the store's SQL to PostgreSQL (throws on an SQLite-only construct). */
 export function translateToPostgres(sqlite: string): PgStatementText {
-  const parts = spans(sqlite);
+  // json_each(?, '$') (strings): marked before the quotes are set apart
+  const parts = spans(sqlite.replace(/\bjson_each\(\?,\s*'\$'\)/gi, 'json_each_text(?)'));
   for (const p of parts) {
     if (!p.code) continue;
     for (const [re, what] of REFUSED) {
@@ -240,7 +244,11 @@ export function translateToPostgres(sqlite: string): PgStatementText {
     .join('');
   if (n > 0 && names.length > 0) throw new Error(`SQL mixes ? and named parameters: ${sqlite.slice(0, 200)}`);
   const insert = /^\s*INSERT\s+INTO\s+([A-Za-z_]\w*)/i.exec(numbered);
-  const returnsId = insert !== null && ID_TABLES.has(insert[1]!.toLowerCase()) && !/\bRETURNING\b/i.test(numbered);
+  const returnsId =
+    insert !== null &&
+    ID_TABLES.has(insert[1]!.toLowerCase()) &&
+    !/\bRETURNING\b/i.test(numbered) &&
+    !/^\s*INSERT\s+INTO\s+\w+\s*\(\s*id\s*,/i.test(numbered);
   const sql = returnsId ? `${numbered.trimEnd().replace(/;$/, '')} RETURNING id` : numbered;
   const reader = /^\s*(SELECT|WITH|VALUES)\b/i.test(sql) || /\bRETURNING\b/i.test(sql);
   return { sql, returnsId, reader, names: names.length > 0 ? names : undefined };
