@@ -16,6 +16,7 @@ import { StoreRefusedError, type HistoryWriter, type PollRecord, type StoredPoll
 import { SmallIngest } from './small-writer.ts';
 import { describeWriteError, refusalCode, substituteRecord } from './write-failure.ts';
 import { extraText, sqlInt, withBig, type BigValues } from './sql-values.ts';
+import { reclaimSealedSpace } from './sealed-space.ts';
 
 /** Options of createHistoryWriter. */
 export interface HistoryWriterOptions {
@@ -178,10 +179,11 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
       }
       try {
         const id = write.immediate(record);
-        // not inside a caller's transaction (db copy writes a batch of polls in one): SQLite refuses a checkpoint there
+        // not inside a caller's transaction (db copy writes a batch of polls in one): neither a
+        // checkpoint nor a VACUUM can run there
         if (checkpointDue && !sqlite.inTransaction) {
           checkpointDue = false;
-          sqlite.pragma('wal_checkpoint(PASSIVE)');
+          reclaimSealedSpace(sqlite, id);
         }
         return id;
       } catch (err) {
