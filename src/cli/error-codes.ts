@@ -8,6 +8,7 @@
 import { ConfigError } from '../collector/config-error.ts';
 import { TimeArgError } from '../collector/time-args.ts';
 import { CorruptDataError, DatabaseOpenError, DatabaseVersionError, HistoryQueryError } from '../db/errors.ts';
+import { PgError } from '../db/pg/sync-database.ts';
 import { DbTargetError } from '../db/pg/target-types.ts';
 import { FilterError } from '../filter/errors.ts';
 import { DiffOptionsError } from '../report/diff.ts';
@@ -30,8 +31,17 @@ const USAGE: readonly ErrorClass[] = [
   ThresholdError,
 ];
 
-/** Errors of the store whose message names the file and the cause: exit 1. */
-const RUNTIME: readonly ErrorClass[] = [DatabaseOpenError, DatabaseVersionError, HistoryQueryError, CorruptDataError];
+/**
+ * Errors of the store whose message names the file and the cause: exit 1. PgError: PostgreSQL
+ * refused a statement or the connection failed (its message has no password), not a flightrec bug.
+ */
+const RUNTIME: readonly ErrorClass[] = [
+  DatabaseOpenError,
+  DatabaseVersionError,
+  HistoryQueryError,
+  CorruptDataError,
+  PgError,
+];
 
 function isOneOf(err: unknown, classes: readonly ErrorClass[]): err is Error {
   return classes.some((c) => err instanceof c);

@@ -7,6 +7,7 @@ import { ConfigError } from '../../src/collector/config-error.ts';
 import { TimeArgError } from '../../src/collector/time-args.ts';
 import { CorruptDataError, DatabaseOpenError, HistoryQueryError } from '../../src/db/errors.ts';
 import { FilterError } from '../../src/filter/errors.ts';
+import { PgError } from '../../src/db/pg/sync-database.ts';
 import { compileFilter } from '../../src/filter/index.ts';
 import { toCliError } from '../../src/cli/error-codes.ts';
 import { CliError, RuntimeError, UnexpectedError, UsageError } from '../../src/cli/errors.ts';
@@ -34,6 +35,13 @@ describe('toCliError', () => {
       'cannot open history database /tmp/x.db: not a database',
     ],
     ['a query error', new HistoryQueryError('no poll with id 7'), 1, 'no poll with id 7'],
+    // PostgreSQL refusing a statement, or the connection lost mid-command: a message, no stack
+    [
+      'a PostgreSQL error',
+      new PgError('terminating connection due to administrator command', '57P01', true),
+      1,
+      'terminating connection due to administrator command',
+    ],
   ] as const)('%s', (_, err, code, text) => {
     const failure = toCliError(err);
     expect(failure.exitCode).toBe(code);
