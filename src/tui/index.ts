@@ -21,6 +21,8 @@ export { resolveViewName, TOP_VIEWS } from './state/views.ts';
 export interface BrowseOptions {
   /** absolute path of the database */
   readonly database: string;
+  /** the password file of a PostgreSQL database (--db-password-file) */
+  readonly passwordFile?: string;
   /** the path as the user wrote it (shown in the header) */
   readonly displayPath: string;
   readonly cluster?: string;
@@ -40,7 +42,10 @@ export interface BrowseOptions {
 
 /** Runs the browser until the user quits; the terminal is restored however it ends. */
 export async function runBrowse(opts: BrowseOptions): Promise<void> {
-  const db = openDatabase(opts.database, { readonly: true });
+  const db = openDatabase(opts.database, {
+    readonly: true,
+    ...(opts.passwordFile === undefined ? {} : { passwordFile: opts.passwordFile }),
+  });
   let guard: TerminalGuard | undefined;
   let source: HistorySource | undefined;
   try {
@@ -66,6 +71,7 @@ export async function runBrowse(opts: BrowseOptions): Promise<void> {
       database: opts.displayPath,
       cluster: opts.cluster,
       workerPath: opts.database,
+      passwordFile: opts.passwordFile,
     });
     let start = opts.start;
     let position: StartPosition | undefined;
@@ -117,7 +123,12 @@ async function runFleetBrowser(opts: BrowseOptions, reader: HistoryReader, clust
   const sourceOf = (cluster: string): HistorySource => {
     let s = sources.get(cluster);
     if (s === undefined) {
-      s = new HistorySource(reader, { database: opts.displayPath, cluster, workerPath: opts.database });
+      s = new HistorySource(reader, {
+        database: opts.displayPath,
+        cluster,
+        workerPath: opts.database,
+        passwordFile: opts.passwordFile,
+      });
       sources.set(cluster, s);
     }
     return s;

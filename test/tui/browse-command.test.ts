@@ -1,5 +1,7 @@
 /** `flightrec browse` as a command: refuses without a terminal, maps its errors, and loads React only when it runs. */
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.ts';
 import { registerBrowse } from '../../src/cli/commands/browse.ts';
@@ -59,6 +61,18 @@ describe('flightrec browse', () => {
     const io = terminalIo();
     expect(await run(['browse', '--db', '/nonexistent/dir/x.db'], io)).toBe(1);
     expect(io.err()).toMatch(/x\.db/);
+    expect(io.out()).not.toContain('\u001b[?1049h');
+  });
+
+  it('reads the PostgreSQL password from --db-password-file (refusing one others may read)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'flightrec-browse-')), 'pw.txt');
+    writeFileSync(file, 'not-shown\n');
+    chmodSync(file, 0o644);
+    const io = terminalIo();
+    // the file is read before any connection: its mode is the error, not the unreachable server
+    expect(await run(['browse', '--db', 'postgres://u@127.0.0.1:1/x', '--db-password-file', file], io)).toBe(2);
+    expect(io.err()).toContain(`database password file ${file} has mode 0644`);
+    expect(io.err()).not.toContain('not-shown');
     expect(io.out()).not.toContain('\u001b[?1049h');
   });
 

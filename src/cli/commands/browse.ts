@@ -7,13 +7,14 @@ import type { Command } from 'commander';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { unknownNameMessage } from '../suggest.ts';
 import { requireDatabase } from './missing-db.ts';
-import { dbOpenTarget, dbShown } from '../db-target.ts';
+import { dbOpenOptions, dbOpenTarget, dbShown } from '../db-target.ts';
 import { isDbUrl } from '../../db/pg/target.ts';
 import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
 
 /** The global options browse reads. */
 interface GlobalOpts {
   db: string;
+  dbPasswordFile?: string;
   cluster?: string;
   color?: boolean;
 }
@@ -53,6 +54,7 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
       try {
         await tui.runBrowse({
           database: dbOpenTarget(g.db, io.cwd),
+          ...dbOpenOptions(g, io.cwd),
           // as typed, a URL without its password
           displayPath: isDbUrl(g.db) ? dbShown(g.db, io.cwd) : g.db,
           cluster: g.cluster,

@@ -46,6 +46,7 @@ export class HistorySource implements BrowseSource {
   #members: Map<number, VersionStep[]> | undefined;
 
   readonly #workerPath: string | undefined;
+  readonly #passwordFile: string | undefined;
   readonly #clusterOpt: { readonly cluster?: string };
   #pending: Promise<void> | undefined;
   #task: TimelineTask | undefined;
@@ -53,12 +54,17 @@ export class HistorySource implements BrowseSource {
 
   /**
    * Wraps a reader; `cluster` names the recorded cluster (undefined: the only one). With
-   * `workerPath` (the database file) the timeline is computed in a worker thread.
+   * `workerPath` (the database file or URL; `passwordFile` for a URL) the timeline is computed
+   * in a worker thread.
    */
-  constructor(reader: HistoryReader, opts: { database: string; cluster?: string; workerPath?: string }) {
+  constructor(
+    reader: HistoryReader,
+    opts: { database: string; cluster?: string; workerPath?: string; passwordFile?: string | undefined },
+  ) {
     this.#reader = reader;
     this.database = opts.database;
     this.#workerPath = opts.workerPath;
+    this.#passwordFile = opts.passwordFile;
     const clusters = reader.clusters();
     this.cluster = opts.cluster ?? clusters[0] ?? '(none recorded)';
     // several clusters without a choice are refused by the caller; the reader picks the only one itself
@@ -110,7 +116,7 @@ export class HistorySource implements BrowseSource {
     let started: Promise<void>;
     if (this.#workerPath === undefined) started = new Promise<void>((resolve) => setTimeout(() => resolve(sync()), 0));
     else {
-      const task = timelineInWorker(this.#workerPath, this.#clusterOpt.cluster);
+      const task = timelineInWorker(this.#workerPath, this.#clusterOpt.cluster, this.#passwordFile);
       this.#task = task;
       started = task.result.then(
         (t) => {

@@ -10,11 +10,18 @@ export interface TimelineTask {
   stop(): void;
 }
 
-/** Computes the timeline of `database` in a worker thread; the result rejects when no worker can run it. */
-export function timelineInWorker(database: string, cluster: string | undefined): TimelineTask {
+/**
+ * Computes the timeline of `database` (a file, or a URL with its `passwordFile`) in a worker
+ * thread; the result rejects when no worker can run it.
+ */
+export function timelineInWorker(
+  database: string,
+  cluster: string | undefined,
+  passwordFile?: string | undefined,
+): TimelineTask {
   const where = workerEntry(import.meta.url, ['../timeline-worker.js', './timeline-worker.js'], './timeline-worker.ts');
   if (where === undefined) return { result: Promise.reject(new Error('timeline worker not found')), stop: () => {} };
-  const worker = new Worker(where.code, { workerData: { database, cluster }, eval: where.eval });
+  const worker = new Worker(where.code, { workerData: { database, cluster, passwordFile }, eval: where.eval });
   worker.unref();
   const result = new Promise<Timeline>((resolve, reject) => {
     worker.once('message', (m: { ok: true; timeline: Timeline } | { ok: false; message: string }) => {

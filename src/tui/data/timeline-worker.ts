@@ -11,10 +11,15 @@ import { buildTimeline } from '../../report/timeline/timeline.ts';
 export interface TimelineJob {
   readonly database: string;
   readonly cluster?: string;
+  /** the password file of a PostgreSQL URL */
+  readonly passwordFile?: string;
 }
 
 const job = workerData as TimelineJob;
-const db = openDatabase(job.database, { readonly: true });
+const db = openDatabase(job.database, {
+  readonly: true,
+  ...(job.passwordFile === undefined ? {} : { passwordFile: job.passwordFile }),
+});
 try {
   const timeline = buildTimeline(createHistoryReader(db), job.cluster === undefined ? {} : { cluster: job.cluster });
   parentPort?.postMessage({ ok: true, timeline });
