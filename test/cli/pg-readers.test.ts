@@ -3,13 +3,16 @@
  * virtual times) recorded once into an SQLite file and once into a fresh PostgreSQL database,
  * then query (filters of every kind, --at, --since), diff, trends, timeline, summary, export,
  * fleet and `timeline --cluster '*'` print the same on both; db stats, vacuum, log and check run
- * on both; db prune leaves the same answers. Needs a server (PGlite would take minutes).
+ * on both; db prune leaves the same answers (retention by the collector on both engines: in
+ * pg-readers-retention.test.ts, a file of its own so that it runs beside this one). Needs a server
+ * (PGlite would take minutes).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EVERY_30S, runFlightrec, tempDir, type CliRun } from '../fixtures/timeline/run-cli.ts';
+import { onEngine } from '../helpers/engine-compare.ts';
 import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
 
 const tmp = tempDir();
@@ -60,24 +63,8 @@ function pgUrl(): string {
   return pgt.target;
 }
 
-/**
- * A PostgreSQL poll id is (UTC day number << 32) + sequence (DESIGN-17: ids give the day of their
- * partition); the sequence is SQLite's id for the same recording. Both outputs get the sequence.
- */
-function pollSequences(s: string): string {
-  return s.replace(/\b\d{13,17}\b/g, (n) => {
-    const id = BigInt(n);
-    const day = id >> 32n;
-    return day >= 19_000n && day <= 40_000n ? String(id & 0xffff_ffffn) : n;
-  });
-}
-
 /** Runs a command on one engine, the clock at NOW; the database target in the output becomes `<db>`. */
-async function on(db: string, args: readonly string[]): Promise<CliRun> {
-  const r = await runFlightrec(['--db', db, ...args], { now: () => NOW });
-  const clean = (s: string) => pollSequences(s.split(db).join('<db>'));
-  return { code: r.code, out: clean(r.out), err: clean(r.err) };
-}
+const on = (db: string, args: readonly string[]): Promise<CliRun> => onEngine(db, args, NOW);
 
 /** Runs a command on both engines and expects the same exit code and output. */
 async function same(args: readonly string[]): Promise<CliRun> {
@@ -261,65 +248,6 @@ describeWithServer('every reader on PostgreSQL answers as on SQLite', () => {
     expect(entries[0]!.length).toBe(1);
     expect(entries[1]).toEqual(entries[0]);
   }, 240_000);
-
-  it('retention on both: rollups written by the rollup worker; trends, timeline, summary over them answer the same', async () => {
-    const sqlite = tmp.path('retained.db');
-    const pgr = await freshPgTarget();
-    try {
-      const rec = [
-        '--cluster',
-        'inc',
-        'collect',
-        '--simulate',
-        'incident',
-        '--for',
-        '9m',
-        '--seed',
-        '5',
-        '--connections',
-        '20',
-        '--retention-raw',
-        '3m',
-        ...EVERY_30S,
-      ];
-      for (const db of [sqlite, pgr.target]) {
-        const r = await runFlightrec(['--db', db, ...rec]);
-        expect(r.code, r.err.slice(-500)).toBe(0);
-        expect(r.err).not.toContain('pruning failed');
-      }
-      const both = async (args: readonly string[]): Promise<CliRun> => {
-        const [a, b] = [await on(sqlite, args), await on(pgr.target, args)];
-        expect({ code: b.code, out: b.out, err: b.err }, args.join(' ')).toEqual({
-          code: a.code,
-          out: a.out,
-          err: a.err,
-        });
-        return a;
-      };
-      const tl = await both(['timeline', '--since', '2026-01-01T00:00:00Z']);
-      expect(tl.out).toContain('from 5m rollups before');
-      await both(['-o', 'json', 'timeline']);
-      await both(['trends', 'connections']);
-      await both(['trends', 'produce-bytes', '--by', 'client']);
-      await both(['trends', 'shadow-lag', '--by', 'topic']);
-      await both(['-o', 'json', 'trends', 'iceberg-lag', '--by', 'partition']);
-      await both(['summary', '--until', '2026-01-01T00:09:00Z']);
-      await both(['fleet', '--at', '2026-01-01T00:05:00Z']);
-      await both(['query', 'connections', '--at', '2026-01-01T00:07:00Z']);
-      await both(['export', '--out', '-']);
-      // the same retention passes, each engine's bytes freed and duration
-      const log = await Promise.all([sqlite, pgr.target].map((db) => on(db, ['-o', 'json', 'db', 'log'])));
-      const entries = log.map((r) =>
-        (JSON.parse(r.out) as { entries: Record<string, unknown>[] }).entries.map(
-          ({ bytes: _b, durationMs: _d, ...rest }) => rest,
-        ),
-      );
-      expect(entries[0]!.length).toBeGreaterThan(3);
-      expect(entries[1]).toEqual(entries[0]);
-    } finally {
-      await pgr.drop();
-    }
-  }, 300_000);
 
   it.skipIf(noTmux !== undefined)(
     `browse opens a PostgreSQL URL; its timeline worker reads through its own connection${noTmux === undefined ? '' : ` [skipped: ${noTmux}]`}`,

@@ -2,7 +2,7 @@
  * Issue 17, "done when": three collector processes record into one PostgreSQL database, two of
  * them configured for the same cluster. A records x, B records x too (one of them waits as the
  * standby), C records y and z; the simulated clusters are served over loopback HTTP, every
- * schedule fires every 2 s, the lease TTL is 1.5 s. The active collector of x is SIGKILLed; the
+ * schedule fires every 3 s, the lease TTL is 1.5 s. The active collector of x is SIGKILLed; the
  * others go on, then stop. The database then shows: no round of any cluster recorded twice, at
  * most one round of x missed around the kill (the hand-over), y and z complete for as long as
  * their collector ran, every poll reconstructed as the simulator served it, and the standby
@@ -21,7 +21,7 @@ import { startFlightrec, type FlightrecProcess } from '../helpers/flightrec-proc
 import { describeWithServer, freshPgTarget } from '../helpers/pg.ts';
 
 /** Every schedule fires every INTERVAL_S seconds (node-cron, seconds first). */
-const INTERVAL_S = 2;
+const INTERVAL_S = 3;
 const INTERVAL_MS = INTERVAL_S * 1000;
 /** Below the interval: a killed collector's lease expires before the next round but one. */
 const LEASE_TTL = '1500ms';

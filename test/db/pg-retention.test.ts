@@ -36,7 +36,7 @@ import type { TimelineEvent } from '../../src/report/timeline/types.ts';
 import { computeTrends, type MetricName, type TrendsResult } from '../../src/report/trends/index.ts';
 import { recordSim } from '../fixtures/timeline/sim-recorder.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
-import { describeWithServer, freshPgTarget } from '../helpers/pg.ts';
+import { copyOfPgTarget, describeWithServer, freshPgTarget } from '../helpers/pg.ts';
 import { LIST_REQUEST, okRecord } from './fixtures.ts';
 import { shadowLinkAnswer, upgradeAnswer } from './small-answers.ts';
 
@@ -193,12 +193,10 @@ describeWithServer('retention on PostgreSQL drops day partitions', () => {
   const before: { trends: Map<string, TrendsResult>; timeline?: Timeline } = { trends: new Map() };
 
   beforeAll(async () => {
-    const targets = [
-      (await freshPgTarget({ migrated: true })).target,
-      (await freshPgTarget({ migrated: true })).target,
-    ];
-    answers = record(targets[0]!);
-    record(targets[1]!);
+    // one recording, and a copy of it for the row-deleting pruner: the same polls, ids and rows
+    const recorded = await freshPgTarget({ migrated: true });
+    answers = record(recorded.target);
+    const targets = [recorded.target, (await copyOfPgTarget(recorded)).target];
     dropped = openDatabase(targets[0]!);
     rows = openDatabase(targets[1]!);
     const reader = createHistoryReader(dropped);

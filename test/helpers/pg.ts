@@ -7,12 +7,13 @@
  * take-over) are skipped, with the reason printed.
  */
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, vi } from 'vitest';
+import { afterAll, beforeAll, describe, inject, vi } from 'vitest';
 import { openDatabase } from '../../src/db/index.ts';
+import { PG_RUN_KEY, pgliteTemplateDirOf, serverTemplateNameOf } from './pg-run.ts';
 
 /** The environment variable naming the PostgreSQL server the tests may use. */
 export const TEST_PG_ENV = 'FLIGHTREC_TEST_PG';
@@ -90,7 +91,7 @@ export async function dropTestDatabase(serverUrl: string, name: string): Promise
  * A fresh, empty PostgreSQL database: `flightrec_t_<random>` on the server of FLIGHTREC_TEST_PG,
  * or, without it, a PGlite target (`pglite://memory`, or a directory with `persistent`, which
  * survives a close and a reopen as a file does). With `migrated`, the schema is already there
- * (a copy of a database migrated once per test file): for tests of recording, not of migrating.
+ * (a copy of a database migrated once per test run): for tests of recording, not of migrating.
  * Dropped after the file's tests at the latest.
  */
 export async function freshPgTarget(opts: { persistent?: boolean; migrated?: boolean } = {}): Promise<PgTarget> {
@@ -134,9 +135,36 @@ export async function freshPgTarget(opts: { persistent?: boolean; migrated?: boo
 }
 
 /**
- * Migrated templates, made once per test file: a fresh database that the store has opened for
- * writing (migrations applied, partitions made), copied for every `migrated` target. Migrating
- * takes seconds (tens of seconds on PGlite); a copy takes a fraction of one.
+ * A copy of the server database `source` (every row, partition and sequence; its connections
+ * must be closed), a new `flightrec_t_` one dropped after the file's tests like the others:
+ * for tests that need the same recording twice without recording it twice.
+ */
+export async function copyOfPgTarget(source: PgTarget): Promise<PgTarget> {
+  const { url } = pgAvailable();
+  if (url === undefined || source.kind !== 'postgres') throw new Error('copyOfPgTarget needs a PostgreSQL server');
+  const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
+  await copyOf(url, new URL(source.target).pathname.slice(1), quoted(name));
+  let dropped = false;
+  const target: PgTarget = {
+    target: databaseUrl(url, name),
+    kind: 'postgres',
+    drop: async () => {
+      if (dropped) return;
+      dropped = true;
+      pending.delete(target);
+      await dropTestDatabase(url, name);
+    },
+  };
+  pending.add(target);
+  return target;
+}
+
+/**
+ * Migrated templates: a fresh database that the store has opened for writing (migrations applied,
+ * partitions made), copied for every `migrated` target. Migrating takes seconds (tens of seconds
+ * on PGlite); a copy takes a fraction of one. Under `vitest` (test/global-setup.ts provides a
+ * token per run) one template serves every file of the run: the first worker that needs it makes
+ * it, under a lock, and the run's teardown removes it. Elsewhere, one per file.
  */
 let serverTemplateName: Promise<string> | undefined;
 let pgliteTemplateDir: Promise<string> | undefined;
@@ -145,8 +173,19 @@ function migrateOnce(target: string): void {
   openDatabase(target).close();
 }
 
+function runToken(): string | undefined {
+  try {
+    return inject(PG_RUN_KEY);
+  } catch {
+    return undefined; // not in a vitest worker
+  }
+}
+
 function serverTemplate(): Promise<string> {
   serverTemplateName ??= (async () => {
+    const { url } = pgAvailable();
+    const token = runToken();
+    if (url !== undefined && token !== undefined) return sharedServerTemplate(url, token);
     const t = await freshPgTarget();
     migrateOnce(t.target);
     return new URL(t.target).pathname.slice(1);
@@ -154,8 +193,35 @@ function serverTemplate(): Promise<string> {
   return serverTemplateName;
 }
 
+/**
+ * The run's template on the server: made under an advisory lock named after it (so parallel
+ * workers wait for the first, and other runs on the same server are not held up), migrated
+ * under a temporary name and renamed when complete, so a worker that died half-way leaves
+ * nothing another would take for a template.
+ */
+async function sharedServerTemplate(url: string, token: string): Promise<string> {
+  const name = serverTemplateNameOf(token);
+  const building = `${name}_new`;
+  await onServer(url, async (c) => {
+    await c.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      const exists = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (exists.rowCount === 1) return;
+      await c.query(`DROP DATABASE IF EXISTS ${quoted(building)} WITH (FORCE)`);
+      await c.query(`CREATE DATABASE ${quoted(building)}`);
+      migrateOnce(databaseUrl(url, building));
+      await whileAccessed(() => c.query(`ALTER DATABASE ${quoted(building)} RENAME TO ${quoted(name)}`));
+    } finally {
+      await c.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+    }
+  });
+  return name;
+}
+
 function pgliteTemplate(): Promise<string> {
   pgliteTemplateDir ??= (async () => {
+    const token = runToken();
+    if (token !== undefined) return sharedPgliteTemplate(token);
     const t = await freshPgTarget({ persistent: true });
     migrateOnce(t.target);
     return t.target.slice('pglite://'.length);
@@ -163,19 +229,57 @@ function pgliteTemplate(): Promise<string> {
   return pgliteTemplateDir;
 }
 
-/** CREATE DATABASE id TEMPLATE template, waiting for the template's last connection to go. */
-async function copyOf(url: string, template: string, id: string): Promise<void> {
-  const source = quoted(template);
+/**
+ * The run's PGlite template directory: the worker that makes the lock directory first migrates
+ * a PGlite database in a directory of its own and renames it into place; the others wait for it.
+ */
+async function sharedPgliteTemplate(token: string): Promise<string> {
+  const dir = pgliteTemplateDirOf(token);
+  const lock = `${dir}.lock`;
+  const deadline = Date.now() + PREPARE_TIMEOUT_MS;
+  for (;;) {
+    if (existsSync(dir)) return dir;
+    try {
+      mkdirSync(lock);
+    } catch {
+      // another worker is migrating it
+      if (Date.now() > deadline) throw new Error(`gave up waiting for ${dir} to be migrated by another test worker`);
+      await new Promise((r) => setTimeout(r, 200));
+      continue;
+    }
+    try {
+      if (existsSync(dir)) return dir;
+      const building = mkdtempSync(`${dir}.new-`);
+      try {
+        migrateOnce(`pglite://${building}`);
+        renameSync(building, dir);
+      } finally {
+        rmSync(building, { recursive: true, force: true });
+      }
+      return dir;
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Runs `fn` again while it fails because the database is still accessed (a closed connection not yet gone). */
+async function whileAccessed<T>(fn: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await onServer(url, (c) => c.query(`CREATE DATABASE ${id} TEMPLATE ${source}`));
-      return;
+      return await fn();
     } catch (err) {
-      // 55006: the template is being accessed by other users (a closed connection not yet gone)
+      // 55006: the database is being accessed by other users
       if ((err as { code?: string }).code !== '55006' || attempt >= 50) throw err;
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+/** CREATE DATABASE id TEMPLATE template, waiting for the template's last connection to go. */
+async function copyOf(url: string, template: string, id: string): Promise<void> {
+  const source = quoted(template);
+  await whileAccessed(() => onServer(url, (c) => c.query(`CREATE DATABASE ${id} TEMPLATE ${source}`)));
 }
 
 const said = new Set<string>();

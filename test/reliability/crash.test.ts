@@ -23,6 +23,8 @@ import { CRASH_WORLD } from './support/crash-world.ts';
 
 /** Kills in a row (the issue asks for at least 20). */
 const KILLS = 20;
+/** At most this many, when the first KILLS came too early too often (see the test). */
+const MAX_KILLS = 3 * KILLS;
 /** Before the last (clean) run the collector stays down this long: the timeline must show the gap. */
 const DOWNTIME_S = 300;
 const TICK = 30_000_000_000n;
@@ -129,7 +131,11 @@ describe('SIGKILL at random moments: nothing committed is lost or half written, 
 
   it(`survives ${KILLS} kills in a row (seed ${SEED})`, async () => {
     const random = prng(SEED);
-    for (let i = 0; i < KILLS; i++) {
+    const wrote = (): number => kills.filter((k) => k.newPolls > 0).length;
+    // KILLS kills, and more (up to MAX_KILLS) until KILLS / 2 of them came after the child wrote: a kill
+    // right after start may leave nothing new, which is fine, and on a busy machine (other test
+    // files on both cores) more of them do; the kills that matter are those in the middle of writing
+    for (let i = 0; i < MAX_KILLS && (i < KILLS || wrote() < KILLS / 2); i++) {
       const delay = 50 + Math.floor(random() * 351);
       const run = await runChild(['0'], delay);
       const label = `kill ${i + 1} after ${delay} ms (seed ${SEED})`;
@@ -138,10 +144,9 @@ describe('SIGKILL at random moments: nothing committed is lost or half written, 
       const added = check(label, 0);
       kills.push({ delay, newPolls: added.length });
     }
-    expect(kills).toHaveLength(KILLS);
-    // most runs got far enough to write; a kill right after start may leave nothing new, which is fine
-    expect(kills.filter((k) => k.newPolls > 0).length).toBeGreaterThanOrEqual(KILLS / 2);
-  }, 180_000);
+    expect(kills.length).toBeGreaterThanOrEqual(KILLS);
+    expect(wrote(), `kills after a write: ${JSON.stringify(kills)}`).toBeGreaterThanOrEqual(KILLS / 2);
+  }, 300_000);
 
   it('after 5 minutes down, records normally to the end; everything committed is intact; the timeline shows the gap', async () => {
     const run = await runChild([String(DOWNTIME_S), 'finish'], undefined);
