@@ -99,11 +99,15 @@ async function answer(req: BridgeRequest): Promise<BridgeReply> {
   }
 }
 
+// one request at a time, in the order posted (reads posted ahead wait for the one before them)
+let previous: Promise<void> = Promise.resolve();
 init.port.on('message', (req: BridgeRequest) => {
-  void answer(req).then((reply) => {
-    init.port.postMessage(reply);
-    Atomics.store(flag, 0, 1);
-    Atomics.notify(flag, 0);
-    if (req.kind === 'close') init.port.close();
-  });
+  previous = previous.then(() =>
+    answer(req).then((reply) => {
+      init.port.postMessage(reply);
+      Atomics.store(flag, 0, 1);
+      Atomics.notify(flag, 0);
+      if (req.kind === 'close') init.port.close();
+    }),
+  );
 });
