@@ -161,9 +161,11 @@ export class ConnPartsLoader {
   #load(missing: readonly number[], fetched: (() => void) | undefined): void {
     const k = Math.min(MAX_PIECES, Math.floor(missing.length / PIECE));
     if (k >= 2 && canPrefetch(this.#byIds)) {
-      const size = Math.ceil(missing.length / k);
-      const pieces: string[] = [];
-      for (let i = 0; i < missing.length; i += size) pieces.push(JSON.stringify(missing.slice(i, i + size)));
+      // the first piece is the smallest, so that decoding starts sooner
+      const first = PIECE / 2;
+      const size = Math.ceil((missing.length - first) / (k - 1));
+      const pieces = [JSON.stringify(missing.slice(0, first))];
+      for (let i = first; i < missing.length; i += size) pieces.push(JSON.stringify(missing.slice(i, i + size)));
       // what #build does for this many records, before the pieces are posted (the dictionary would wait behind them)
       this.#resolver.preload();
       if (prefetch(this.#byIds, pieces[0])) {
