@@ -1,9 +1,10 @@
 // Reads posted ahead of need on PostgreSQL (PgStatement.prefetch): the next get/all with the same
 // arguments in the read transaction takes the reply, values converted as any other; nothing is
 // posted outside a read transaction; a read not taken is dropped with its transaction; a failing
-// one names its own error. And a cold stateAt large enough to load its versions in pieces posted
-// together answers exactly as SQLite does. Runs on the server named by FLIGHTREC_TEST_PG, else on
-// PGlite.
+// one names its own error. Replies travel as one flat list of values (rows rebuilt by the handle,
+// an array value kept whole). And a cold stateAt large enough to load its versions in pieces
+// posted together answers exactly as SQLite does. Runs on the server named by FLIGHTREC_TEST_PG,
+// else on PGlite.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeAnswer, parseAnswer } from '../../src/api/wire/answers.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
@@ -91,6 +92,26 @@ describe('reads posted ahead (PostgreSQL)', () => {
     expect((thrown as PgError).message).toMatch(/division by zero/);
     // the handle is usable afterwards
     expect(read(() => ok.get())).toBe(1);
+  });
+});
+
+describe('replies as one flat list of values (PostgreSQL)', () => {
+  it('rebuilds rows of several columns, keeps array values whole, and finds the last inserted id', () => {
+    const q = 'SELECT x AS a, ARRAY[x, x + 1] AS arr, NULL AS n FROM generate_series(1, ?::int) AS g(x)';
+    expect(db.sqlite.prepare(q).raw().all(2)).toEqual([
+      [1, [1, 2], null],
+      [2, [2, 3], null],
+    ]);
+    expect(db.sqlite.prepare(q).get(1)).toEqual({ a: 1, arr: [1, 2], n: null });
+    expect(db.sqlite.prepare(q).all(0)).toEqual([]);
+    expect(db.sqlite.prepare(q).get(0)).toBeUndefined();
+    expect(db.sqlite.prepare(q).pluck().all(3)).toEqual([1, 2, 3]);
+    const put = db.sqlite.prepare("INSERT INTO cluster (name) VALUES (?), (? || '-2')");
+    const { lastInsertRowid, changes } = put.run('flat-a', 'flat-a');
+    expect(changes).toBe(2);
+    const ids = db.sqlite.prepare("SELECT id FROM cluster WHERE name LIKE 'flat-a%' ORDER BY id").pluck().all();
+    expect(lastInsertRowid).toBe(ids.at(-1));
+    db.sqlite.prepare("DELETE FROM cluster WHERE name LIKE 'flat-a%'").run();
   });
 });
 

@@ -47,7 +47,6 @@ export interface PgSyncOptions {
   readonly redact?: (message: string) => string;
 }
 
-type Row = readonly unknown[];
 type OkReply = Extract<BridgeReply, { ok: true }>;
 
 /** A read posted ahead of need (`prefetch`): its text, parameters and, once received, its reply. */
@@ -162,17 +161,27 @@ class PgStatement {
     return this;
   }
   #shape(reply: OkReply): unknown[] {
-    const { fields } = reply;
+    const { fields, values, length } = reply;
     const safe = this.#safe;
-    return reply.rows.map((row: Row) => {
-      if (this.#pluck) return convert(row[0], fields[0]?.type ?? 0, safe);
-      if (this.#raw) return fields.map((f, i) => convert(row[i], f.type, safe));
-      const o: Record<string, unknown> = {};
-      fields.forEach((f, i) => {
-        o[f.name] = convert(row[i], f.type, safe);
-      });
-      return o;
-    });
+    const width = fields.length;
+    const out = new Array<unknown>(length);
+    if (this.#pluck) {
+      const type = fields[0]?.type ?? 0;
+      for (let r = 0; r < length; r++) out[r] = convert(values[r * width], type, safe);
+      return out;
+    }
+    for (let r = 0, at = 0; r < length; r++) {
+      if (this.#raw) {
+        const row = new Array<unknown>(width);
+        for (let i = 0; i < width; i++, at++) row[i] = convert(values[at], fields[i]!.type, safe);
+        out[r] = row;
+      } else {
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < width; i++, at++) o[fields[i]!.name] = convert(values[at], fields[i]!.type, safe);
+        out[r] = o;
+      }
+    }
+    return out;
   }
   /** The reply of this statement with these arguments: a read posted ahead with them, else one round trip. */
   #reply(args: unknown[]): OkReply {
@@ -210,7 +219,9 @@ class PgStatement {
       if (later !== undefined) return later;
     }
     const reply = this.#db.request({ kind: 'query', sql: this.#text.sql, params });
-    const last = this.#text.returnsId ? reply.rows.at(-1)?.[0] : undefined;
+    // the first column of the last row
+    const last =
+      this.#text.returnsId && reply.length > 0 ? reply.values[(reply.length - 1) * reply.fields.length] : undefined;
     return {
       changes: reply.rowCount,
       lastInsertRowid: last === undefined ? 0 : this.#safe ? BigInt(last as string) : Number(last),
