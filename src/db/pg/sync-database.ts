@@ -8,6 +8,10 @@
  * Transactions: `immediate` (and a plain call) take a transaction-scoped advisory lock first, so
  * writers take turns as on SQLite; `deferred` is a read-only REPEATABLE READ transaction, one
  * snapshot for every statement, as SQLite's read transaction. Nested calls use savepoints.
+ *
+ * Reads posted ahead: in a read transaction, `prefetch` posts a statement without waiting; the
+ * worker answers requests in posting order, so the server runs it while this thread works, and
+ * the next get/all with the same arguments takes its reply (src/db/prefetch.ts).
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import {
@@ -258,6 +262,8 @@ export class PgSyncDatabase {
   #ahead: Ahead[] = [];
   /** the first failure among the replies of reads posted ahead (it aborted the transaction) */
   #aheadFailure: BridgeReply | undefined;
+  /** the reply of the request waited for (#send), until #send returns it */
+  #last: BridgeReply | undefined;
   readonly readonly: boolean;
   constructor(opts: PgSyncOptions & { readonly readonly?: boolean }) {
     const source = bridgeWorkerSource();
@@ -327,6 +333,7 @@ export class PgSyncDatabase {
     const entry = ahead[i]!;
     ahead.splice(i, 1);
     while (entry.reply === undefined) this.#receive();
+    if (!entry.reply.ok) this.#aheadFailure ??= entry.reply;
     return this.#checked(entry.reply);
   }
 
@@ -354,11 +361,10 @@ export class PgSyncDatabase {
     this.#post(req, undefined);
     // the replies of reads posted ahead come first
     while (this.#posted.length > 0) this.#receive();
-    return this.#checked(this.#last!);
+    const reply = this.#last!;
+    this.#last = undefined;
+    return this.#checked(reply);
   }
-
-  /** the reply of the request waited for (#send) */
-  #last: BridgeReply | undefined;
 
   #post(req: BridgeRequest, entry: Ahead | undefined): void {
     if (!this.#open) throw new PgError('the database connection is closed', undefined, true);
