@@ -10,6 +10,7 @@ import type { Resolver } from '../dictionary.ts';
 import { generate } from '../../api/wire/record-literal.ts';
 import { decoding } from '../errors.ts';
 import { IdCache } from '../id-cache.ts';
+import { canPrefetch, prefetch } from '../prefetch.ts';
 import { decodeIdList } from '../sql-values.ts';
 import type { AnySlowValue, SlowKind } from './fields.ts';
 import { V_LATE, V_UNKNOWN } from './packed.ts';
@@ -72,6 +73,10 @@ const RESOLVE = generate<(v: ResolveArgs) => void>(
     }).join('\n'),
 );
 
+/** Fewest version records per piece of a load posted ahead (PostgreSQL), and most pieces. */
+const PIECE = 2048;
+const MAX_PIECES = 6;
+
 /** 2^17: three dictionary ids below it make one exact numeric key (51 bits). */
 const SUB_KEY = 131_072;
 /** Per sub-message holding slow fields: true when its shared objects can be keyed by its fields' ids as one number. */
@@ -113,17 +118,21 @@ export class ConnPartsLoader {
     for (const m of this.#subs) m.clear();
   }
 
-  /** The parts of these version ids (loading the ones not cached in one query). */
-  byIds(ids: Iterable<number>): Map<number, ConnParts> {
+  /** The parts of these version ids (loading the ones not cached in one query); `fetched` as for inOrder. */
+  byIds(ids: Iterable<number>, fetched?: () => void): Map<number, ConnParts> {
     const list = Array.isArray(ids) ? (ids as readonly number[]) : [...ids];
-    const parts = this.inOrder(list);
+    const parts = this.inOrder(list, fetched);
     const out = new Map<number, ConnParts>();
     for (let i = 0; i < list.length; i++) out.set(list[i]!, parts[i]!);
     return out;
   }
 
-  /** The parts of these version ids, in the same order (loading the ones not cached in one query). */
-  inOrder(ids: readonly number[]): ConnParts[] {
+  /**
+   * The parts of these version ids, in the same order (loading the ones not cached in one query).
+   * `fetched` is called when records had to be loaded, once they (and the dictionary) are read and
+   * before they are decoded: the caller may post its next read then (prefetch.ts).
+   */
+  inOrder(ids: readonly number[], fetched?: () => void): ConnParts[] {
     const cache = this.#cache;
     const out = new Array<ConnParts>(ids.length);
     let missing: number[] | undefined;
@@ -134,7 +143,7 @@ export class ConnPartsLoader {
     }
     if (missing !== undefined) {
       // decoded records land in the cache; the query lists each missing id once per mention
-      decoding({ table: 'conn_version' }, () => this.#build(this.#byIds.get(JSON.stringify(missing))));
+      decoding({ table: 'conn_version' }, () => this.#load(missing, fetched));
       for (let i = 0; i < ids.length; i++) {
         if (out[i] !== undefined) continue;
         const p = cache.get(ids[i]!);
@@ -143,6 +152,30 @@ export class ConnPartsLoader {
       }
     }
     return out;
+  }
+
+  /**
+   * Loads the records of these ids into the cache: in one query; on PostgreSQL, when there are
+   * many, in pieces posted together, each decoded while the server reads the next ones.
+   */
+  #load(missing: readonly number[], fetched: (() => void) | undefined): void {
+    const k = Math.min(MAX_PIECES, Math.floor(missing.length / PIECE));
+    if (k >= 2 && canPrefetch(this.#byIds)) {
+      // the first piece is the smallest, so that decoding starts sooner
+      const first = PIECE / 2;
+      const size = Math.ceil((missing.length - first) / (k - 1));
+      const pieces = [JSON.stringify(missing.slice(0, first))];
+      for (let i = first; i < missing.length; i += size) pieces.push(JSON.stringify(missing.slice(i, i + size)));
+      // what #build does for this many records, before the pieces are posted (the dictionary would wait behind them)
+      this.#resolver.preload();
+      if (prefetch(this.#byIds, pieces[0])) {
+        for (let i = 1; i < pieces.length; i++) prefetch(this.#byIds, pieces[i]);
+        fetched?.();
+        for (const piece of pieces) this.#build(this.#byIds.get(piece), undefined);
+        return;
+      }
+    }
+    this.#build(this.#byIds.get(JSON.stringify(missing)), fetched);
   }
 
   /** The parts of the versions listed in a frame's version blob, in answer order. */
@@ -163,13 +196,14 @@ export class ConnPartsLoader {
   }
 
   /** Decodes the version and entity records, which come in lockstep (row i of both aggregates), into the cache. */
-  #build(blobs: Blobs | undefined): ConnParts[] {
+  #build(blobs: Blobs | undefined, fetched?: () => void): ConnParts[] {
     if (blobs === undefined) return [];
     const [vblob, eblob] = blobs;
     if (vblob === null || eblob === null) return [];
     const r = this.#resolver;
     // many records: load the (usually small) dictionary at once; a few: look strings up one by one
     if (vblob.length > 20_000) r.preload();
+    fetched?.();
     const rv = new ByteReader(vblob);
     const re = new ByteReader(eblob);
     const cache = this.#cache;

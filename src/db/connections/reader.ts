@@ -21,6 +21,7 @@ import { damaged, decoding } from '../errors.ts';
 import type { connChunk } from '../schema-custom.ts';
 import type { connFrame } from '../schema.ts';
 import { decodeIdList } from '../sql-values.ts';
+import { prefetch } from '../prefetch.ts';
 import type { RowOf, SafeIntegers } from '../table-rows.ts';
 
 /** A stored frame (one successful ListKafkaConnections answer). */
@@ -163,7 +164,12 @@ export class ConnReader {
       keptIds = kept;
     }
     if (keptIds.length === 0) return [];
-    const parts = this.#parts.inOrder(keptIds);
+    // a sealed batch's chunk directory (#eachSample) is read while the versions are decoded
+    const directory =
+      f.head === null && (reuseBatch ? this.#decoded?.batch !== f.batch : keptIds.length >= 100)
+        ? () => prefetch(this.#q.batchChunks, f.batch)
+        : undefined;
+    const parts = this.#parts.inOrder(keptIds, directory);
     const out = new Array<KafkaConnection>(parts.length);
     try {
       this.#eachSample(

@@ -57,7 +57,10 @@ export interface BridgeError {
 export type BridgeReply =
   | {
       readonly ok: true;
-      readonly rows: readonly (readonly unknown[])[];
+      /** the rows' values one after the other, row by row (`fields.length` a row): one flat list clones faster than a list per row */
+      readonly values: readonly unknown[];
+      /** how many rows */
+      readonly length: number;
       readonly fields: readonly BridgeField[];
       readonly rowCount: number;
       /** `batch`: the rows each statement changed */

@@ -66,20 +66,23 @@ async function answer(req: BridgeRequest): Promise<BridgeReply> {
   }
   try {
     switch (req.kind) {
-      case 'query':
-        return { ok: true, ...(await conn.query(req.sql, req.params)) };
+      case 'query': {
+        const { rows, fields, rowCount } = await conn.query(req.sql, req.params);
+        return { ok: true, values: rows.length === 1 ? rows[0]! : rows.flat(), length: rows.length, fields, rowCount };
+      }
       case 'batch': {
         const counts = await runBatch(conn, req.items);
         if (req.then !== undefined) await conn.exec(req.then);
-        return { ok: true, rows: [], fields: [], rowCount: 0, counts };
+        return { ok: true, values: [], length: 0, fields: [], rowCount: 0, counts };
       }
       case 'exec':
         await conn.exec(req.sql);
-        return { ok: true, rows: [], fields: [], rowCount: 0 };
+        return { ok: true, values: [], length: 0, fields: [], rowCount: 0 };
       case 'migrate':
         return {
           ok: true,
-          rows: [],
+          values: [],
+          length: 0,
           fields: [],
           rowCount: 0,
           migrated: await conn.migrate(req.folder, req.readonly, req.label),
@@ -87,7 +90,7 @@ async function answer(req: BridgeRequest): Promise<BridgeReply> {
       case 'close':
         connection = undefined;
         await conn.close();
-        return { ok: true, rows: [], fields: [], rowCount: 0 };
+        return { ok: true, values: [], length: 0, fields: [], rowCount: 0 };
     }
   } catch (err) {
     const broken = conn.broken();
@@ -99,11 +102,15 @@ async function answer(req: BridgeRequest): Promise<BridgeReply> {
   }
 }
 
+// one request at a time, in the order posted (reads posted ahead wait for the one before them)
+let previous: Promise<void> = Promise.resolve();
 init.port.on('message', (req: BridgeRequest) => {
-  void answer(req).then((reply) => {
-    init.port.postMessage(reply);
-    Atomics.store(flag, 0, 1);
-    Atomics.notify(flag, 0);
-    if (req.kind === 'close') init.port.close();
-  });
+  previous = previous.then(() =>
+    answer(req).then((reply) => {
+      init.port.postMessage(reply);
+      Atomics.store(flag, 0, 1);
+      Atomics.notify(flag, 0);
+      if (req.kind === 'close') init.port.close();
+    }),
+  );
 });

@@ -8,6 +8,10 @@
  * Transactions: `immediate` (and a plain call) take a transaction-scoped advisory lock first, so
  * writers take turns as on SQLite; `deferred` is a read-only REPEATABLE READ transaction, one
  * snapshot for every statement, as SQLite's read transaction. Nested calls use savepoints.
+ *
+ * Reads posted ahead: in a read transaction, `prefetch` posts a statement without waiting; the
+ * worker answers requests in posting order, so the server runs it while this thread works, and
+ * the next get/all with the same arguments takes its reply (src/db/prefetch.ts).
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import {
@@ -47,7 +51,29 @@ export interface PgSyncOptions {
   readonly redact?: (message: string) => string;
 }
 
-type Row = readonly unknown[];
+type OkReply = Extract<BridgeReply, { ok: true }>;
+
+/** A read posted ahead of need (`prefetch`): its text, parameters and, once received, its reply. */
+interface Ahead {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  reply: BridgeReply | undefined;
+}
+
+/** Most reads posted ahead and not taken yet. */
+const MAX_AHEAD = 8;
+
+/** Whether two lists of bound parameters are the same (bytes compared by content). */
+function sameParams(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (!(x instanceof Uint8Array && y instanceof Uint8Array && Buffer.compare(x, y) === 0)) return false;
+  }
+  return true;
+}
 
 /** Converts one value as better-sqlite3 would return it. */
 function convert(v: unknown, type: number, safe: boolean): unknown {
@@ -138,28 +164,53 @@ class PgStatement {
     this.#safe = on;
     return this;
   }
-  #shape(reply: Extract<BridgeReply, { ok: true }>): unknown[] {
-    const { fields } = reply;
+  #shape(reply: OkReply): unknown[] {
+    const { fields, values, length } = reply;
     const safe = this.#safe;
-    return reply.rows.map((row: Row) => {
-      if (this.#pluck) return convert(row[0], fields[0]?.type ?? 0, safe);
-      if (this.#raw) return fields.map((f, i) => convert(row[i], f.type, safe));
-      const o: Record<string, unknown> = {};
-      fields.forEach((f, i) => {
-        o[f.name] = convert(row[i], f.type, safe);
-      });
-      return o;
-    });
+    const width = fields.length;
+    const out = new Array<unknown>(length);
+    if (this.#pluck) {
+      const type = fields[0]?.type ?? 0;
+      for (let r = 0; r < length; r++) out[r] = convert(values[r * width], type, safe);
+      return out;
+    }
+    for (let r = 0, at = 0; r < length; r++) {
+      if (this.#raw) {
+        const row = new Array<unknown>(width);
+        for (let i = 0; i < width; i++, at++) row[i] = convert(values[at], fields[i]!.type, safe);
+        out[r] = row;
+      } else {
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < width; i++, at++) o[fields[i]!.name] = convert(values[at], fields[i]!.type, safe);
+        out[r] = o;
+      }
+    }
+    return out;
+  }
+  /** The reply of this statement with these arguments: a read posted ahead with them, else one round trip. */
+  #reply(args: unknown[]): OkReply {
+    const sql = this.#text.sql;
+    const params = bindable(args, this.#text.names);
+    if (this.#text.reader) {
+      const ahead = this.#db.take(sql, params);
+      if (ahead !== undefined) return ahead;
+    } else this.#db.forgetAhead();
+    return this.#db.request({ kind: 'query', sql, params });
   }
   get(...args: unknown[]): unknown {
-    return this.#shape(
-      this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args, this.#text.names) }),
-    )[0];
+    return this.#shape(this.#reply(args))[0];
   }
   all(...args: unknown[]): unknown[] {
-    return this.#shape(
-      this.#db.request({ kind: 'query', sql: this.#text.sql, params: bindable(args, this.#text.names) }),
-    );
+    return this.#shape(this.#reply(args));
+  }
+  /**
+   * Posts this read without waiting for it (PostgreSQL only; no such method on better-sqlite3):
+   * the server runs it while the caller works, and the next get/all/iterate with the same
+   * arguments in this transaction takes its reply. Whether it was posted: not outside a read
+   * (`deferred`) transaction, nor for a write.
+   */
+  prefetch(...args: unknown[]): boolean {
+    return this.#text.reader && this.#db.prefetch(this.#text.sql, bindable(args, this.#text.names));
   }
   iterate(...args: unknown[]): IterableIterator<unknown> {
     return this.all(...args)[Symbol.iterator]();
@@ -172,7 +223,9 @@ class PgStatement {
       if (later !== undefined) return later;
     }
     const reply = this.#db.request({ kind: 'query', sql: this.#text.sql, params });
-    const last = this.#text.returnsId ? reply.rows.at(-1)?.[0] : undefined;
+    // the first column of the last row
+    const last =
+      this.#text.returnsId && reply.length > 0 ? reply.values[(reply.length - 1) * reply.fields.length] : undefined;
     return {
       changes: reply.rowCount,
       lastInsertRowid: last === undefined ? 0 : this.#safe ? BigInt(last as string) : Number(last),
@@ -195,12 +248,22 @@ export class PgSyncDatabase {
   readonly #redact: (message: string) => string;
   readonly #translated = new Map<string, PgStatementText>();
   #depth = 0;
+  /** the running transaction is a read (`deferred`): only there are reads posted ahead */
+  #reading = false;
   #open = true;
   /** writes of the running transaction not sent yet */
   #queue: { readonly item: BatchItem; readonly slot: { count: number } }[] = [];
   #queuedParams = 0;
   /** the cluster the running transaction is scoped to (scopeCluster) */
   #scope: number | undefined;
+  /** replies still to come, in the order their requests were posted: a prefetch's entry, or undefined for the request waited for */
+  #posted: (Ahead | undefined)[] = [];
+  /** reads of the running transaction posted ahead and not taken yet */
+  #ahead: Ahead[] = [];
+  /** the first failure among the replies of reads posted ahead (it aborted the transaction) */
+  #aheadFailure: BridgeReply | undefined;
+  /** the reply of the request waited for (#send), until #send returns it */
+  #last: BridgeReply | undefined;
   readonly readonly: boolean;
   constructor(opts: PgSyncOptions & { readonly readonly?: boolean }) {
     const source = bridgeWorkerSource();
@@ -223,6 +286,7 @@ export class PgSyncDatabase {
    */
   later(sql: string, params: unknown[]): { changes: number; lastInsertRowid: number } | undefined {
     if (this.#depth === 0) return undefined;
+    this.forgetAhead();
     const slot = { count: -1 };
     this.#queue.push({ item: { sql, params }, slot });
     this.#queuedParams += params.length;
@@ -250,8 +314,38 @@ export class PgSyncDatabase {
     });
   }
 
+  /** Posts a read of the running read transaction ahead of need; see PgStatement.prefetch. */
+  prefetch(sql: string, params: readonly unknown[]): boolean {
+    // only in a read transaction: a read that fails aborts the transaction, which must lose no write
+    if (!this.#reading || this.#depth === 0 || !this.#open || this.#ahead.length >= MAX_AHEAD) return false;
+    const entry: Ahead = { sql, params, reply: undefined };
+    this.#post({ kind: 'query', sql, params }, entry);
+    this.#ahead.push(entry);
+    return true;
+  }
+
+  /** The reply of a read posted ahead with this text and these parameters (waiting for it), or undefined. */
+  take(sql: string, params: readonly unknown[]): OkReply | undefined {
+    const ahead = this.#ahead;
+    if (ahead.length === 0) return undefined;
+    const i = ahead.findIndex((a) => a.sql === sql && sameParams(a.params, params));
+    if (i < 0) return undefined;
+    const entry = ahead[i]!;
+    ahead.splice(i, 1);
+    while (entry.reply === undefined) this.#receive();
+    if (!entry.reply.ok) this.#aheadFailure ??= entry.reply;
+    return this.#checked(entry.reply);
+  }
+
+  /** Drops the reads posted ahead (a write or the transaction's end makes them stale); their replies are discarded. */
+  forgetAhead(): void {
+    if (this.#ahead.length > 0) this.#ahead = [];
+    this.#aheadFailure = undefined;
+  }
+
   /** Sends one request (after the queued writes) and waits for its reply (throws PgError for a failure). */
-  request(req: BridgeRequest): Extract<BridgeReply, { ok: true }> {
+  request(req: BridgeRequest): OkReply {
+    if (req.kind !== 'query') this.forgetAhead();
     if (this.#queue.length > 0) {
       if (req.kind === 'exec' && req.sql.startsWith('ROLLBACK')) {
         // writes queued since the transaction (or savepoint) began are rolled back unsent
@@ -263,30 +357,56 @@ export class PgSyncDatabase {
     return this.#send(req);
   }
 
-  #send(req: BridgeRequest): Extract<BridgeReply, { ok: true }> {
+  #send(req: BridgeRequest): OkReply {
+    this.#post(req, undefined);
+    // the replies of reads posted ahead come first
+    while (this.#posted.length > 0) this.#receive();
+    const reply = this.#last!;
+    this.#last = undefined;
+    return this.#checked(reply);
+  }
+
+  #post(req: BridgeRequest, entry: Ahead | undefined): void {
     if (!this.#open) throw new PgError('the database connection is closed', undefined, true);
-    Atomics.store(this.#flag, 0, 0);
     this.#port.postMessage(req);
-    // The worker posts its reply, sets the flag, then notifies. A notify of the previous reply can
-    // come late (the worker was descheduled between setting the flag and notifying, and this
-    // thread saw the flag and moved on): it wakes this wait with no reply yet, so wait again.
+    this.#posted.push(entry);
+  }
+
+  /** Waits for the next reply and files it with the request it answers (replies come in posting order). */
+  #receive(): void {
+    // The worker posts its reply, sets the flag, then notifies. The flag is cleared before looking
+    // at the port, so a reply posted after the look sets it again and the wait does not sleep; a
+    // notify that comes late (the worker was descheduled between setting the flag and notifying)
+    // wakes the wait with no reply yet: look and wait again.
     const deadline = performance.now() + this.#timeoutMs;
-    let message = receiveMessageOnPort(this.#port);
-    for (let left = this.#timeoutMs; message === undefined && left > 0; left = deadline - performance.now()) {
+    for (let left = this.#timeoutMs; left > 0; left = deadline - performance.now()) {
+      Atomics.store(this.#flag, 0, 0);
+      const message = receiveMessageOnPort(this.#port);
+      if (message !== undefined) {
+        const reply = message.message as BridgeReply;
+        const entry = this.#posted.shift();
+        if (entry === undefined) this.#last = reply;
+        else {
+          entry.reply = reply;
+          if (!reply.ok && this.#ahead.includes(entry)) this.#aheadFailure ??= reply;
+        }
+        return;
+      }
       Atomics.wait(this.#flag, 0, 0, left);
-      message = receiveMessageOnPort(this.#port);
     }
-    if (message === undefined) {
-      this.#open = false;
-      void this.#worker.terminate();
-      throw new PgError(`PostgreSQL did not answer within ${Math.round(this.#timeoutMs / 1000)} s`, undefined, true);
-    }
-    const reply = message.message as BridgeReply;
-    if (!reply.ok) {
-      const where = reply.error.statement === undefined ? '' : ` (in: ${reply.error.statement})`;
-      throw new PgError(this.#redact(reply.error.message + where), reply.error.code, reply.error.connection === true);
-    }
-    return reply;
+    this.#open = false;
+    this.#posted = [];
+    void this.#worker.terminate();
+    throw new PgError(`PostgreSQL did not answer within ${Math.round(this.#timeoutMs / 1000)} s`, undefined, true);
+  }
+
+  /** The reply, or its failure thrown as a PgError (a transaction aborted by a read posted ahead names that read's failure). */
+  #checked(reply: BridgeReply): OkReply {
+    if (reply.ok) return reply;
+    const failure = reply.error.code === '25P02' && this.#aheadFailure?.ok === false ? this.#aheadFailure : reply;
+    const error = failure.error;
+    const where = error.statement === undefined ? '' : ` (in: ${error.statement})`;
+    throw new PgError(this.#redact(error.message + where), error.code, error.connection === true);
   }
 
   /** Whether the handle is open (better-sqlite3's `open`). */
@@ -365,6 +485,7 @@ export class PgSyncDatabase {
     }
     if (mode === 'deferred') {
       this.request({ kind: 'exec', sql: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' });
+      this.#reading = true;
     } else {
       // one round trip: the lock is taken as the transaction begins
       try {
@@ -387,6 +508,8 @@ export class PgSyncDatabase {
     } finally {
       this.#depth = 0;
       this.#scope = undefined;
+      this.#reading = false;
+      this.forgetAhead();
     }
   }
 
