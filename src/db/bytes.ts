@@ -340,10 +340,11 @@ export function isWellFormed(s: string): boolean {
 
 /**
  * Whether a string can travel in a JSON list (`json_each`) and compare equal there to how it is
- * stored, on both engines: valid Unicode, no NUL, not starting with U+FFFF (PostgreSQL's escape).
+ * stored, on both engines: valid Unicode, no NUL, not starting with U+FFFF or U+FEFF (escaped on
+ * PostgreSQL).
  */
 export function isListableText(s: string): boolean {
-  return !s.includes('\u0000') && !s.startsWith('\uFFFF') && isWellFormed(s);
+  return !s.includes('\u0000') && !s.startsWith('\uFFFF') && !s.startsWith('\uFEFF') && isWellFormed(s);
 }
 
 /** A string as SQLite should hold it: TEXT normally, UTF-16LE BLOB when it has lone surrogates. */

@@ -39,8 +39,18 @@ describe('the PostgreSQL bridge', () => {
     expect(db.sqlite.prepare('SELECT ?, ?').raw().get(1, 'a')).toEqual(['1', 'a']);
   });
 
-  it('keeps text PostgreSQL cannot hold (NUL, lone surrogates, a leading U+FFFF) exactly', () => {
-    const odd = ['nul\u0000inside', 'lone \ud800 surrogate', '\uffffleading', '\udc00', 'plain', '', '🚀'];
+  it('keeps text PostgreSQL cannot hold (NUL, lone surrogates, a leading U+FFFF or byte order mark) exactly', () => {
+    const odd = [
+      'nul\u0000inside',
+      'lone \ud800 surrogate',
+      '\uffffleading',
+      '\ufeffbom',
+      '\ufeff',
+      '\udc00',
+      'plain',
+      '',
+      '🚀',
+    ];
     const put = db.sqlite.prepare('INSERT INTO bridge_t (id, s) VALUES (?, ?)');
     odd.forEach((s, i) => put.run(i + 1, s));
     const back = db.sqlite.prepare('SELECT s FROM bridge_t ORDER BY id').pluck().all();

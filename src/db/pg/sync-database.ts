@@ -101,12 +101,13 @@ function convert(v: unknown, type: number, safe: boolean): unknown {
  * PostgreSQL text holds neither NUL nor lone surrogates, which SQLite keeps (the latter as a blob:
  * `textToSql`). Such a string travels as U+FFFF and the base64 of its UTF-16 code units, and
  * comes back as the same string; a string that starts with U+FFFF is escaped too, so that every
- * stored text starting with it is an escaped one.
+ * stored text starting with it is an escaped one. So is one starting with U+FEFF: PGlite's text
+ * decoding drops a leading byte order mark.
  */
 const ESCAPED = '\uFFFF';
 
 function escapeText(s: string): string {
-  if (!s.includes('\u0000') && !s.startsWith(ESCAPED) && isWellFormed(s)) return s;
+  if (!s.includes('\u0000') && !s.startsWith(ESCAPED) && !s.startsWith('\uFEFF') && isWellFormed(s)) return s;
   return ESCAPED + Buffer.from(s, 'utf16le').toString('base64');
 }
 
