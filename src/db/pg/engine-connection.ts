@@ -32,6 +32,18 @@ function toDriver(params: readonly unknown[]): unknown[] {
   );
 }
 
+/**
+ * Whether an error means the connection is gone: a server error of class 08 (connection
+ * exception) or 57P01-57P03 (terminated by an administrator, a crash or a shutdown), or an error
+ * without an SQLSTATE (a socket reset, "Connection terminated"). The client's own 'error' event
+ * can come after the failed query, so the query's error is judged by itself.
+ */
+export function losesConnection(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return code.startsWith('08') || /^57P0[123]$/.test(code);
+}
+
 async function connectPg(config: PgPoolConfigData): Promise<EngineConnection> {
   const pg = (await import('pg')).default;
   const pool = new pg.Pool({ ...revivePoolConfig(config), max: 1 });
@@ -43,9 +55,13 @@ async function connectPg(config: PgPoolConfigData): Promise<EngineConnection> {
     broken = true;
   });
   const raw = (text: string) => ({ text, rowMode: 'array' as const });
+  const fail = (err: unknown): never => {
+    if (losesConnection(err)) broken = true;
+    throw err;
+  };
   return {
     async query(sql, params) {
-      const r = await client.query<unknown[]>({ ...raw(sql), values: toDriver(params) });
+      const r = await client.query<unknown[]>({ ...raw(sql), values: toDriver(params) }).catch(fail);
       return {
         rows: r.rows,
         fields: r.fields.map((f) => ({ name: f.name, type: f.dataTypeID })),
@@ -53,9 +69,9 @@ async function connectPg(config: PgPoolConfigData): Promise<EngineConnection> {
       };
     },
     async exec(sql) {
-      await client.query(sql);
+      await client.query(sql).catch(fail);
     },
-    migrate: (folder, readonly, label) => migrateOrCheck(client, folder, readonly, label),
+    migrate: (folder, readonly, label) => migrateOrCheck(client, folder, readonly, label).catch(fail),
     broken: () => broken,
     async close() {
       client.release(broken);
