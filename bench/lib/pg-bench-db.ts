@@ -1,7 +1,8 @@
 // A fresh PostgreSQL database for a bench: `flightrec_b_<random>` on the server named by
 // FLIGHTREC_BENCH_PG (default postgres://postgres@127.0.0.1:5432/postgres), dropped at the end.
 // When no server answers, `openBenchServer` says why instead of failing, so that `npm run bench`
-// reports the PostgreSQL figures as skipped.
+// reports the PostgreSQL figures as skipped. FLIGHTREC_BENCH_KEEP_DB=1 keeps the database (its
+// URL is printed on stderr) for profiling a reader against it; drop it by hand afterwards.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -62,7 +63,13 @@ export async function openBenchServer(): Promise<BenchDatabase | { skipped: stri
     url,
     query: <R extends object>(sql: string, params: readonly unknown[] = []) =>
       withClient(url, async (c) => (await c.query<R>(sql, [...params])).rows),
-    drop: () => withClient(server, async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))),
+    drop: async () => {
+      if (process.env.FLIGHTREC_BENCH_KEEP_DB === '1') {
+        process.stderr.write(`kept (FLIGHTREC_BENCH_KEEP_DB=1): ${url}\n`);
+        return;
+      }
+      await withClient(server, async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+    },
   };
 }
 
