@@ -49,6 +49,12 @@ interface RoundLine {
   seenAt?: number;
 }
 
+/**
+ * Options for the collector's node (FLIGHTREC_FLEET_NODE_ARGS, space-separated), e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it: NODE_OPTIONS refuses --cpu-prof.
+ */
+const collectorNodeArgs = (process.env.FLIGHTREC_FLEET_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+
 /** Rounds ending in the first WARMUP_MS of the recording are left out of the p99 figure (reported apart). */
 const WARMUP_MS = Math.min(120_000, MINUTES * 30_000);
 
@@ -152,7 +158,17 @@ async function main(): Promise<void> {
     };
     const how = 'node bin/flightrec.js collect --config FILE --db URL --log-format json';
     const collector = start(
-      [join(root, 'bin/flightrec.js'), 'collect', '--config', config, '--db', db.url, '--log-format', 'json'],
+      [
+        ...collectorNodeArgs,
+        join(root, 'bin/flightrec.js'),
+        'collect',
+        '--config',
+        config,
+        '--db',
+        db.url,
+        '--log-format',
+        'json',
+      ],
       onLine,
     );
     children.push(collector);
