@@ -114,36 +114,19 @@ export async function freshPgTarget(opts: { persistent?: boolean; migrated?: boo
       };
     }
   } else {
-    const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
-    const id = quoted(name);
-    if (opts.migrated === true) await copyOf(url, await serverTemplate(), id);
-    else await onServer(url, (c) => c.query(`CREATE DATABASE ${id}`));
-    let dropped = false;
-    target = {
-      target: databaseUrl(url, name),
-      kind: 'postgres',
-      drop: async () => {
-        if (dropped) return;
-        dropped = true;
-        pending.delete(target);
-        await dropTestDatabase(url, name);
-      },
-    };
+    const template = opts.migrated === true ? await serverTemplate() : undefined;
+    return serverTarget(url, (id) =>
+      template === undefined ? onServer(url, (c) => c.query(`CREATE DATABASE ${id}`)) : copyOf(url, template, id),
+    );
   }
   pending.add(target);
   return target;
 }
 
-/**
- * A copy of the server database `source` (every row, partition and sequence; its connections
- * must be closed), a new `flightrec_t_` one dropped after the file's tests like the others:
- * for tests that need the same recording twice without recording it twice.
- */
-export async function copyOfPgTarget(source: PgTarget): Promise<PgTarget> {
-  const { url } = pgAvailable();
-  if (url === undefined || source.kind !== 'postgres') throw new Error('copyOfPgTarget needs a PostgreSQL server');
+/** A new `flightrec_t_` database on the server at `url`, made by `make`, dropped after the file's tests. */
+async function serverTarget(url: string, make: (quotedName: string) => Promise<unknown>): Promise<PgTarget> {
   const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
-  await copyOf(url, new URL(source.target).pathname.slice(1), quoted(name));
+  await make(quoted(name));
   let dropped = false;
   const target: PgTarget = {
     target: databaseUrl(url, name),
@@ -157,6 +140,17 @@ export async function copyOfPgTarget(source: PgTarget): Promise<PgTarget> {
   };
   pending.add(target);
   return target;
+}
+
+/**
+ * A copy of the server database `source` (every row, partition and sequence; its connections
+ * must be closed), a new `flightrec_t_` one dropped after the file's tests like the others:
+ * for tests that need the same recording twice without recording it twice.
+ */
+export async function copyOfPgTarget(source: PgTarget): Promise<PgTarget> {
+  const { url } = pgAvailable();
+  if (url === undefined || source.kind !== 'postgres') throw new Error('copyOfPgTarget needs a PostgreSQL server');
+  return serverTarget(url, (id) => copyOf(url, new URL(source.target).pathname.slice(1), id));
 }
 
 /**
