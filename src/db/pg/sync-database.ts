@@ -254,6 +254,7 @@ export class PgSyncDatabase {
   #open = true;
   /** writes of the running transaction not sent yet */
   #queue: { readonly item: BatchItem; readonly slot: { count: number } }[] = [];
+  readonly #waits = { count: 0, ms: 0 };
   #queuedParams = 0;
   /** the cluster the running transaction is scoped to (scopeCluster) */
   #scope: number | undefined;
@@ -333,7 +334,14 @@ export class PgSyncDatabase {
     if (i < 0) return undefined;
     const entry = ahead[i]!;
     ahead.splice(i, 1);
-    while (entry.reply === undefined) this.#receive();
+    if (entry.reply === undefined) {
+      const t = performance.now();
+      try {
+        while (entry.reply === undefined) this.#receive();
+      } finally {
+        this.#count(t);
+      }
+    }
     if (!entry.reply.ok) this.#aheadFailure ??= entry.reply;
     return this.#checked(entry.reply);
   }
@@ -359,12 +367,27 @@ export class PgSyncDatabase {
   }
 
   #send(req: BridgeRequest): OkReply {
-    this.#post(req, undefined);
-    // the replies of reads posted ahead come first
-    while (this.#posted.length > 0) this.#receive();
+    const t = performance.now();
+    try {
+      this.#post(req, undefined);
+      // the replies of reads posted ahead come first
+      while (this.#posted.length > 0) this.#receive();
+    } finally {
+      this.#count(t);
+    }
     const reply = this.#last!;
     this.#last = undefined;
     return this.#checked(reply);
+  }
+
+  #count(since: number): void {
+    this.#waits.count++;
+    this.#waits.ms += performance.now() - since;
+  }
+
+  /** Replies this handle waited for so far (round trips: reads, batches of writes, commits) and the time spent waiting, in ms. */
+  get waits(): { readonly count: number; readonly ms: number } {
+    return { ...this.#waits };
   }
 
   #post(req: BridgeRequest, entry: Ahead | undefined): void {

@@ -1,0 +1,109 @@
+// The round trips of a write transaction through the PostgreSQL bridge, as its `waits` count
+// them: the BEGIN takes the write lock, the writes are queued and go together (with the COMMIT
+// at the end, or before the first read that follows them), and a failed write is the error
+// reported. Runs on the server named by FLIGHTREC_TEST_PG, else on PGlite.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type FlightrecDb } from '../../src/db/index.ts';
+import type { PgSyncDatabase } from '../../src/db/pg/sync-database.ts';
+import { freshPgTarget, type PgTarget } from '../helpers/pg.ts';
+
+let target: PgTarget;
+let db: FlightrecDb;
+let handle: PgSyncDatabase;
+
+beforeAll(async () => {
+  target = await freshPgTarget({ migrated: true });
+  db = openDatabase(target.target);
+  handle = db.sqlite as unknown as PgSyncDatabase;
+  db.sqlite.exec('CREATE TABLE trips_t (id bigint PRIMARY KEY, s text)');
+}, 120_000);
+
+afterAll(async () => {
+  db.close();
+  await target.drop();
+});
+
+/** The round trips `fn` made. */
+function tripsOf(fn: () => void): number {
+  const before = handle.waits.count;
+  fn();
+  return handle.waits.count - before;
+}
+
+const count = (): number => db.sqlite.prepare('SELECT count(*) FROM trips_t').pluck().get() as number;
+
+describe('round trips of a write transaction on PostgreSQL', () => {
+  it('writes only: two round trips (BEGIN with the lock; the 50 writes and COMMIT together)', () => {
+    const put = db.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)');
+    const write = db.sqlite.transaction(() => {
+      for (let i = 1; i <= 50; i++) put.run(i, `s${i}`);
+    });
+    expect(tripsOf(() => write())).toBe(2);
+    expect(count()).toBe(50);
+    db.sqlite.exec('DELETE FROM trips_t');
+  });
+
+  it('a read after writes sends them first: four round trips, the read sees the writes', () => {
+    const put = db.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)');
+    let seen = -1;
+    const write = db.sqlite.transaction(() => {
+      put.run(1, 'a');
+      seen = count();
+      put.run(2, 'b');
+    });
+    expect(tripsOf(() => write())).toBe(4);
+    expect(seen).toBe(1);
+    expect(count()).toBe(2);
+    db.sqlite.exec('DELETE FROM trips_t');
+  });
+
+  it('holds the write lock from its start', () => {
+    let locks = -1;
+    db.sqlite.transaction(() => {
+      locks = db.sqlite
+        .prepare("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()")
+        .pluck()
+        .get() as number;
+    })();
+    expect(locks).toBe(1);
+  });
+
+  it('an empty transaction is a BEGIN and a COMMIT; one that fails drops its queued writes unsent', () => {
+    expect(tripsOf(() => db.sqlite.transaction(() => undefined)())).toBe(2);
+    const failing = db.sqlite.transaction(() => {
+      db.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)').run(7, 'never');
+      throw new Error('changed its mind');
+    });
+    expect(tripsOf(() => expect(() => failing()).toThrow(/changed its mind/))).toBe(2); // BEGIN, ROLLBACK
+    expect(db.sqlite.inTransaction).toBe(false);
+    expect(count()).toBe(0);
+  });
+
+  it('a failed write is the error a later read in the transaction reports, and nothing is kept', () => {
+    db.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)').run(1, 'there');
+    const write = db.sqlite.transaction(() => {
+      db.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)').run(2, 'new');
+      db.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)').run(1, 'duplicate');
+      return count();
+    });
+    expect(() => write()).toThrow(/duplicate key/);
+    expect(db.sqlite.inTransaction).toBe(false);
+    expect(db.sqlite.prepare('SELECT s FROM trips_t ORDER BY id').pluck().all()).toEqual(['there']);
+    db.sqlite.exec('DELETE FROM trips_t');
+  });
+
+  it('rolling back to a savepoint keeps the writes before it', () => {
+    const put = db.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)');
+    const inner = db.sqlite.transaction(() => {
+      put.run(2, 'inner');
+      throw new Error('inner fails');
+    });
+    db.sqlite.transaction(() => {
+      put.run(1, 'outer');
+      expect(() => inner()).toThrow(/inner fails/);
+      put.run(3, 'after');
+    })();
+    expect(db.sqlite.prepare('SELECT s FROM trips_t ORDER BY id').pluck().all()).toEqual(['outer', 'after']);
+    db.sqlite.exec('DELETE FROM trips_t');
+  });
+});
