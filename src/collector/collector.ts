@@ -352,7 +352,7 @@ export class Collector {
     while (await sleep(every, this.stopping)) {
       for (const rt of this.clusters) {
         if (this.stopping.aborted) return;
-        await this.#leases.hold(rt.config.name);
+        await this.#leases.hold(rt.config.name, { renew: true });
       }
     }
   }

@@ -3,6 +3,11 @@
  * cluster's lease in the store. While another collector holds a fresh lease, this one is a
  * standby: it polls nothing and tries again at each round and heartbeat; it takes over once the
  * other stops (and releases the lease) or stops renewing it for longer than the TTL.
+ *
+ * An active collector that renewed a lease less than a third of the TTL ago does not ask the
+ * store again before a round: no other collector may take the lease before the TTL has passed
+ * since that renewal, and the heartbeat renews it every third of the TTL. A fleet's rounds then
+ * cost the store no lease transaction each (three round trips on PostgreSQL).
  */
 import type { ClusterLeases } from '../db/poll-record.ts';
 
@@ -36,6 +41,8 @@ export class LeaseKeeper {
   readonly #failing = new Set<string>();
   /** the holder last seen while waiting as a standby */
   readonly #holder = new Map<string, string>();
+  /** when this collector last took or renewed each lease it holds (its clock, ms) */
+  readonly #renewedAt = new Map<string, number>();
 
   constructor(deps: LeaseKeeperDeps) {
     this.#deps = deps;
@@ -46,14 +53,23 @@ export class LeaseKeeper {
     return [...this.#state.entries()].filter(([, s]) => s === 'standby').map(([c]) => c);
   }
 
-  /** Takes or renews the lease of `cluster`; true when this collector may poll it now. */
-  async hold(cluster: string): Promise<boolean> {
+  /**
+   * Takes or renews the lease of `cluster`; true when this collector may poll it now. Without
+   * `renew`, a lease held and renewed less than a third of the TTL ago is not asked for again.
+   */
+  async hold(cluster: string, opts: { readonly renew?: boolean } = {}): Promise<boolean> {
     const { leases, owner, now, ttlMs, line } = this.#deps;
     if (leases === undefined) return true;
     const was = this.#state.get(cluster) ?? 'unknown';
+    const at = now();
+    const renewed = this.#renewedAt.get(cluster);
+    if (opts.renew !== true && was === 'active' && renewed !== undefined && at >= renewed && at - renewed < ttlMs / 3) {
+      return true;
+    }
+    this.#renewedAt.delete(cluster);
     let state;
     try {
-      state = await leases.acquire(cluster, owner, now(), ttlMs);
+      state = await leases.acquire(cluster, owner, at, ttlMs);
       this.#failing.delete(cluster);
     } catch (err) {
       // the store cannot be asked (disk full, busy): keep what we were; polls are held meanwhile
@@ -67,6 +83,7 @@ export class LeaseKeeper {
     }
     if (state.held) {
       this.#state.set(cluster, 'active');
+      this.#renewedAt.set(cluster, at);
       if (was === 'standby') {
         const why =
           state.tookOverFrom === undefined
@@ -107,6 +124,7 @@ export class LeaseKeeper {
         // it expires by itself after the TTL
       }
       this.#state.set(cluster, 'unknown');
+      this.#renewedAt.delete(cluster);
     }
   }
 }
