@@ -1,6 +1,6 @@
 // Queued single-row INSERTs of one statement become multi-row INSERTs; nothing else is merged.
 import { describe, expect, it } from 'vitest';
-import { mergeInserts } from '../../src/db/pg/merge-inserts.ts';
+import { combineInserts, mergeInserts } from '../../src/db/pg/merge-inserts.ts';
 
 const ins = 'INSERT INTO t (a, b) VALUES ($1, $2)';
 
@@ -40,5 +40,52 @@ describe('mergeInserts', () => {
     const out = mergeInserts(Array.from({ length: 50_000 }, (_, i) => ({ sql: wide, params: [i, i, i] })));
     expect(out.every((s) => s.params.length <= 65_535)).toBe(true);
     expect(out.reduce((n, s) => n + s.rows, 0)).toBe(50_000);
+  });
+});
+
+describe('combineInserts', () => {
+  it('runs consecutive plain INSERTs as one statement of CTEs, renumbering their parameters', () => {
+    const out = combineInserts(
+      mergeInserts([
+        { sql: "SELECT set_config('x', $1, true)", params: ['7'] },
+        { sql: 'INSERT INTO p (id, at) VALUES ($1, $2)', params: [1, 10] },
+        { sql: ins, params: [1, 'x'] },
+        { sql: ins, params: [2, 'y'] },
+        { sql: 'UPDATE t SET b = $1 WHERE a = $2', params: ['z', 1] },
+        { sql: ins, params: [3, 'w'] },
+      ]),
+    );
+    expect(out.map((s) => [s.sql, s.params, s.parts.map((p) => p.rows)])).toEqual([
+      ["SELECT set_config('x', $1, true)", ['7'], [1]],
+      [
+        'WITH s0 AS (INSERT INTO p (id, at) VALUES ($1, $2) RETURNING 1), s1 AS (INSERT INTO t (a, b) VALUES ($3, $4), ($5, $6) RETURNING 1) ' +
+          'SELECT (SELECT count(*) FROM s0), (SELECT count(*) FROM s1)',
+        [1, 10, 1, 'x', 2, 'y'],
+        [1, 2],
+      ],
+      ['UPDATE t SET b = $1 WHERE a = $2', ['z', 1], [1]],
+      [ins, [3, 'w'], [1]],
+    ]);
+  });
+
+  it('never combines upserts, RETURNING or expressions, and stays under 65,535 parameters', () => {
+    const upsert = 'INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO NOTHING';
+    const out = combineInserts(
+      mergeInserts([
+        { sql: ins, params: [1, 'x'] },
+        { sql: upsert, params: [1] },
+        { sql: ins, params: [2, 'y'] },
+      ]),
+    );
+    expect(out.map((s) => s.parts.length)).toEqual([1, 1, 1]);
+    const wide = 'INSERT INTO w (a, b, c) VALUES ($1, $2, $3)';
+    const other = 'INSERT INTO v (a, b, c) VALUES ($1, $2, $3)';
+    const many = combineInserts(
+      mergeInserts(
+        Array.from({ length: 60_000 }, (_, i) => ({ sql: i % 20_000 < 10_000 ? wide : other, params: [i, i, i] })),
+      ),
+    );
+    expect(many.every((s) => s.params.length <= 65_535)).toBe(true);
+    expect(many.reduce((n, s) => n + s.parts.reduce((m, p) => m + p.rows, 0), 0)).toBe(60_000);
   });
 });

@@ -16,6 +16,7 @@ beforeAll(async () => {
   db = openDatabase(target.target);
   handle = db.sqlite as unknown as PgSyncDatabase;
   db.sqlite.exec('CREATE TABLE trips_t (id bigint PRIMARY KEY, s text)');
+  db.sqlite.exec('CREATE TABLE trips_child (id bigint PRIMARY KEY, parent bigint NOT NULL REFERENCES trips_t (id))');
 }, 120_000);
 
 afterAll(async () => {
@@ -104,6 +105,33 @@ describe('round trips of a write transaction on PostgreSQL', () => {
       put.run(3, 'after');
     })();
     expect(db.sqlite.prepare('SELECT s FROM trips_t ORDER BY id').pluck().all()).toEqual(['outer', 'after']);
+    db.sqlite.exec('DELETE FROM trips_t');
+  });
+
+  it('plain INSERTs into several tables go as one statement: foreign keys see the rows beside them, counts are kept', () => {
+    const parent = db.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)');
+    const child = db.sqlite.prepare('INSERT INTO trips_child (id, parent) VALUES (?, ?)');
+    let changes: number[] = [];
+    const write = db.sqlite.transaction(() => {
+      const results = [parent.run(1, 'p'), child.run(10, 1), child.run(11, 1), parent.run(2, 'q'), child.run(12, 2)];
+      return results;
+    });
+    expect(tripsOf(() => (changes = write().map((r) => r.changes)))).toBe(2);
+    expect(changes).toEqual([1, 1, 1, 1, 1]);
+    expect(db.sqlite.prepare('SELECT count(*) FROM trips_child').pluck().get()).toBe(3);
+    const orphan = db.sqlite.transaction(() => {
+      parent.run(3, 'r');
+      child.run(13, 99);
+    });
+    expect(() => orphan()).toThrow(/foreign key/);
+    const twice = db.sqlite.transaction(() => {
+      child.run(14, 1);
+      parent.run(1, 'again');
+    });
+    expect(() => twice()).toThrow(/duplicate key/);
+    expect(db.sqlite.prepare('SELECT id FROM trips_t ORDER BY id').pluck().all()).toEqual([1, 2]);
+    expect(db.sqlite.prepare('SELECT id FROM trips_child ORDER BY id').pluck().all()).toEqual([10, 11, 12]);
+    db.sqlite.exec('DELETE FROM trips_child');
     db.sqlite.exec('DELETE FROM trips_t');
   });
 });

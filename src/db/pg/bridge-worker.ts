@@ -13,7 +13,7 @@ import type {
   BridgeReply,
   BridgeRequest,
 } from './bridge-protocol.ts';
-import { mergeInserts } from './merge-inserts.ts';
+import { combineInserts, mergeInserts } from './merge-inserts.ts';
 import { connectEngine, type EngineConnection } from './engine-connection.ts';
 
 const init = workerData as BridgeInit;
@@ -42,17 +42,26 @@ function errorOf(err: unknown, connectionFailed: boolean): BridgeError {
   };
 }
 
-/** Runs a batch in order, consecutive single-row INSERTs of one statement as multi-row INSERTs. */
+/**
+ * Runs a batch in order: consecutive single-row INSERTs of one statement as multi-row INSERTs,
+ * consecutive plain INSERTs as one statement (src/db/pg/merge-inserts.ts). The count of each
+ * queued statement: the rows it changed (1 for each row of a merged INSERT).
+ */
 async function runBatch(conn: EngineConnection, items: readonly BatchItem[]): Promise<number[]> {
   const counts: number[] = [];
-  for (const group of mergeInserts(items)) {
+  for (const statement of combineInserts(mergeInserts(items))) {
+    let r;
     try {
-      const r = await conn.query(group.sql, group.params);
-      for (let i = 0; i < group.rows; i++) counts.push(group.rows === 1 ? r.rowCount : 1);
+      r = await conn.query(statement.sql, statement.params);
     } catch (err) {
-      if (err instanceof Error) Object.assign(err, { statement: group.source });
+      if (err instanceof Error) Object.assign(err, { statement: statement.parts.map((p) => p.source).join('; ') });
       throw err;
     }
+    const combined = statement.parts.length > 1 ? r.rows[0] : undefined;
+    statement.parts.forEach((part, k) => {
+      const changed = combined === undefined ? r.rowCount : Number(combined[k]);
+      for (let i = 0; i < part.rows; i++) counts.push(part.rows === 1 ? changed : 1);
+    });
   }
   return counts;
 }

@@ -1,8 +1,10 @@
 /**
  * Consecutive runs of one single-row `INSERT INTO t (...) VALUES ($1, ..., $n)` (the store inserts
  * connection entities and versions one row at a time) become one multi-row INSERT, up to the
- * protocol's 65,535 parameters: one round trip to PostgreSQL instead of hundreds. Anything else
- * (ON CONFLICT, RETURNING, SELECT, UPDATE...) runs as it is.
+ * protocol's 65,535 parameters: one round trip to PostgreSQL instead of hundreds. Then
+ * consecutive plain INSERTs into different tables (a poll row and its sample rows) become one
+ * statement of data-modifying CTEs: one round trip instead of one each. Anything else (ON
+ * CONFLICT, RETURNING, SELECT, UPDATE...) runs as it is, in its place.
  */
 import type { BatchItem } from './bridge-protocol.ts';
 
@@ -13,7 +15,20 @@ export interface MergedStatement {
   readonly rows: number;
   /** the statement as the store wrote it (for error messages) */
   readonly source: string;
+  /** a plain INSERT: its text up to VALUES, and its tuples' width (it may join a combined statement) */
+  readonly plain?: { readonly head: string; readonly width: number };
 }
+
+/** Statements run as one, and what each stood for. */
+export interface CombinedStatement {
+  readonly sql: string;
+  readonly params: unknown[];
+  /** the merged statements it runs, in order; more than one: the result's row holds each one's count */
+  readonly parts: readonly MergedStatement[];
+}
+
+/** Plain INSERTs combined into one statement at most. */
+const MAX_PARTS = 32;
 
 const SINGLE_ROW = /^\s*INSERT\s+INTO\s+[A-Za-z_]\w*\s*\([^()]*\)\s*VALUES\s*(\((?:\s*\$\d+\s*,)*\s*\$\d+\s*\))\s*$/i;
 const MAX_PARAMS = 65_535;
@@ -40,7 +55,13 @@ export function mergeInserts(items: readonly BatchItem[]): MergedStatement[] {
       while (j < items.length && j - i < most && items[j]!.sql === first.sql) j++;
     }
     if (j - i === 1 || t === undefined) {
-      out.push({ sql: first.sql, params: [...first.params], rows: 1, source: first.sql });
+      out.push({
+        sql: first.sql,
+        params: [...first.params],
+        rows: 1,
+        source: first.sql,
+        ...(t === undefined ? {} : { plain: t }),
+      });
       i++;
       continue;
     }
@@ -51,7 +72,58 @@ export function mergeInserts(items: readonly BatchItem[]): MergedStatement[] {
       tuples.push(`(${Array.from({ length: t.width }, (_, c) => `$${base + c + 1}`).join(', ')})`);
       params.push(...items[k]!.params);
     }
-    out.push({ sql: `${t.head}${tuples.join(', ')}`, params, rows: j - i, source: first.sql });
+    out.push({ sql: `${t.head}${tuples.join(', ')}`, params, rows: j - i, source: first.sql, plain: t });
+    i = j;
+  }
+  return out;
+}
+
+/** The VALUES tuples of `rows` rows of `width` placeholders, numbered from `base + 1`. */
+function tuples(rows: number, width: number, base: number): string {
+  const out: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    out.push(`(${Array.from({ length: width }, (_, c) => `$${base + r * width + c + 1}`).join(', ')})`);
+  }
+  return out.join(', ');
+}
+
+/**
+ * Consecutive plain INSERTs as one statement of data-modifying CTEs (`WITH s0 AS (INSERT ...
+ * RETURNING 1), ... SELECT count(*) of each`). PostgreSQL runs every one, checks foreign keys
+ * at the statement's end (a sample row may name the poll row inserted beside it) and unique
+ * keys as each row goes in, so the outcome is the statements' own; INSERTs read no rows, so the
+ * CTEs' shared snapshot changes nothing.
+ */
+export function combineInserts(statements: readonly MergedStatement[]): CombinedStatement[] {
+  const out: CombinedStatement[] = [];
+  let i = 0;
+  while (i < statements.length) {
+    const first = statements[i]!;
+    let j = i + 1;
+    let params = first.params.length;
+    if (first.plain !== undefined) {
+      while (j < statements.length && j - i < MAX_PARTS) {
+        const next = statements[j]!;
+        if (next.plain === undefined || params + next.params.length > MAX_PARAMS) break;
+        params += next.params.length;
+        j++;
+      }
+    }
+    if (j - i === 1) {
+      out.push({ sql: first.sql, params: first.params, parts: [first] });
+      i++;
+      continue;
+    }
+    const parts = statements.slice(i, j);
+    const ctes: string[] = [];
+    const all: unknown[] = [];
+    parts.forEach((p, k) => {
+      const { head, width } = p.plain!;
+      ctes.push(`s${k} AS (${head}${tuples(p.rows, width, all.length)} RETURNING 1)`);
+      all.push(...p.params);
+    });
+    const counts = parts.map((_, k) => `(SELECT count(*) FROM s${k})`).join(', ');
+    out.push({ sql: `WITH ${ctes.join(', ')} SELECT ${counts}`, params: all, parts });
     i = j;
   }
   return out;
