@@ -78,6 +78,14 @@ describe('combineInserts', () => {
       ]),
     );
     expect(out.map((s) => s.parts.length)).toEqual([1, 1, 1]);
+    // a statement given more or fewer parameters than it has placeholders runs alone (and fails alone)
+    const odd = combineInserts(
+      mergeInserts([
+        { sql: 'INSERT INTO p (id) VALUES ($1)', params: [1, 2] },
+        { sql: ins, params: [1, 'x'] },
+      ]),
+    );
+    expect(odd.map((s) => s.parts.length)).toEqual([1, 1]);
     const wide = 'INSERT INTO w (a, b, c) VALUES ($1, $2, $3)';
     const other = 'INSERT INTO v (a, b, c) VALUES ($1, $2, $3)';
     const many = combineInserts(

@@ -30,6 +30,11 @@ export interface CombinedStatement {
 /** Plain INSERTs combined into one statement at most. */
 const MAX_PARTS = 32;
 
+/** Whether a statement may join a combined one: a plain INSERT given exactly its parameters. */
+function combinable(s: MergedStatement): boolean {
+  return s.plain !== undefined && s.params.length === s.rows * s.plain.width;
+}
+
 const SINGLE_ROW = /^\s*INSERT\s+INTO\s+[A-Za-z_]\w*\s*\([^()]*\)\s*VALUES\s*(\((?:\s*\$\d+\s*,)*\s*\$\d+\s*\))\s*$/i;
 const MAX_PARAMS = 65_535;
 
@@ -101,10 +106,10 @@ export function combineInserts(statements: readonly MergedStatement[]): Combined
     const first = statements[i]!;
     let j = i + 1;
     let params = first.params.length;
-    if (first.plain !== undefined) {
+    if (combinable(first)) {
       while (j < statements.length && j - i < MAX_PARTS) {
         const next = statements[j]!;
-        if (next.plain === undefined || params + next.params.length > MAX_PARAMS) break;
+        if (!combinable(next) || params + next.params.length > MAX_PARAMS) break;
         params += next.params.length;
         j++;
       }
