@@ -106,9 +106,14 @@ describe('large answers at the default limits', () => {
     expect(refused.calls).toBe(1);
     expect(next.failures).toEqual([]);
     const reader = createHistoryReader(db!);
-    const polls = reader.polls({});
-    const kept = reader.reconstructAnswer(polls.at(-2)!.id);
-    expect(kept.failure?.bytes).toBe(hugeBody!.length);
+    // the refused call is the one GetUpgradeStatus poll with that outcome (found by it, not by its
+    // place: the message lists every poll of the operation if it is not there)
+    const upgrades = reader.polls({ operation: 'GetUpgradeStatus' });
+    const listed = upgrades.map((p) => `${p.id} ${p.outcome} ${p.bytes} B ${p.message}`).join('\n');
+    const refusedPoll = upgrades.filter((p) => p.outcome === 'resource_exhausted');
+    expect(refusedPoll, listed).toHaveLength(1);
+    const kept = reader.reconstructAnswer(refusedPoll[0]!.id);
+    expect(kept.failure?.bytes, listed).toBe(hugeBody!.length);
     expect(Buffer.from(kept.raw!).toString('latin1')).toMatch(/^\{"x":\[\{\},\{\},/);
     await c.shutdown();
     console.info(
