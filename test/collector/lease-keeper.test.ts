@@ -22,6 +22,13 @@ function fakeLeases(answer: (owner: string, now: number) => LeaseState | Error):
 
 const held = (owner: string, now: number): LeaseState => ({ held: true, owner, heartbeatAt: now });
 
+/** Leases held by whoever `holder()` names at the time of asking. */
+function heldBy(holder: () => string): ClusterLeases & { asked: number } {
+  return fakeLeases((owner, now) =>
+    holder() === owner ? held(owner, now) : { held: false, owner: holder(), heartbeatAt: now },
+  );
+}
+
 function keeper(leases: ClusterLeases, clock: { t: number }, lines: string[] = []): LeaseKeeper {
   return new LeaseKeeper({ leases, owner: 'me', now: () => clock.t, ttlMs: TTL, line: (l) => lines.push(l) });
 }
@@ -59,9 +66,7 @@ describe('LeaseKeeper', () => {
   it('a standby asks at every round, and notices the take-over at once', async () => {
     const clock = { t: 1_000_000 };
     let holder = 'other';
-    const leases = fakeLeases((owner, now) =>
-      holder === owner ? held(owner, now) : { held: false, owner: holder, heartbeatAt: now },
-    );
+    const leases = heldBy(() => holder);
     const lines: string[] = [];
     const k = keeper(leases, clock, lines);
     expect(await k.hold('c1')).toBe(false);
@@ -91,9 +96,7 @@ describe('LeaseKeeper', () => {
   it('a lease lost to another collector is found at the first renewal past a third of the TTL', async () => {
     const clock = { t: 1_000_000 };
     let holder = 'me';
-    const leases = fakeLeases((owner, now) =>
-      holder === owner ? held(owner, now) : { held: false, owner: holder, heartbeatAt: now },
-    );
+    const leases = heldBy(() => holder);
     const lines: string[] = [];
     const k = keeper(leases, clock, lines);
     expect(await k.hold('c1')).toBe(true);

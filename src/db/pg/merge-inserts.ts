@@ -70,14 +70,9 @@ export function mergeInserts(items: readonly BatchItem[]): MergedStatement[] {
       i++;
       continue;
     }
-    const tuples: string[] = [];
     const params: unknown[] = [];
-    for (let k = i; k < j; k++) {
-      const base = params.length;
-      tuples.push(`(${Array.from({ length: t.width }, (_, c) => `$${base + c + 1}`).join(', ')})`);
-      params.push(...items[k]!.params);
-    }
-    out.push({ sql: `${t.head}${tuples.join(', ')}`, params, rows: j - i, source: first.sql, plain: t });
+    for (let k = i; k < j; k++) params.push(...items[k]!.params);
+    out.push({ sql: `${t.head}${tuples(j - i, t.width, 0)}`, params, rows: j - i, source: first.sql, plain: t });
     i = j;
   }
   return out;

@@ -254,8 +254,9 @@ export class PgSyncDatabase {
   #open = true;
   /** writes of the running transaction not sent yet */
   #queue: { readonly item: BatchItem; readonly slot: { count: number } }[] = [];
-  readonly #waits = { count: 0, ms: 0 };
   #queuedParams = 0;
+  /** replies waited for so far, and the time spent waiting (ms): see `waits` */
+  readonly #waits = { count: 0, ms: 0 };
   /** the cluster the running transaction is scoped to (scopeCluster) */
   #scope: number | undefined;
   /** replies still to come, in the order their requests were posted: a prefetch's entry, or undefined for the request waited for */
