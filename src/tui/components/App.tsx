@@ -70,9 +70,19 @@ export function App(props: AppProps): React.ReactElement {
   live.current = state;
   const entry = topEntry(state);
   const at = cursorInstant(state.cursor);
-  const screen = useScreen(source, entry, at, state.marks, version);
+  const { screen, cache } = useScreen(source, { entry, at, marks: state.marks, version });
   const bodyHeight = Math.max(1, size.rows - 1 - HEADER_LINES - FOOTER_LINES);
-  const split = splitBody(screen, bodyHeight);
+  // what the latest render saw, for keys handled by a handler of an earlier render
+  const rendered = useRef({ version, bodyHeight, columns: size.columns });
+  rendered.current = { version, bodyHeight, columns: size.columns };
+  /** the screen of `s`, which may be newer than the last render (keys of a burst) */
+  const screenOf = (s: AppState): Screen =>
+    cache.get(source, {
+      entry: topEntry(s),
+      at: cursorInstant(s.cursor),
+      marks: s.marks,
+      version: rendered.current.version,
+    });
 
   const onInstants = useCallback((instants: readonly bigint[]) => {
     dispatch({ type: 'instants', instants });
@@ -86,13 +96,13 @@ export function App(props: AppProps): React.ReactElement {
     const first = instants[0];
     const latest = instants[instants.length - 1];
     const cur = cursorInstant(s.cursor);
+    const sc = screenOf(s);
+    const split = splitBody(sc, rendered.current.bodyHeight);
     return {
-      extent: { rows: screen.grid.rowCount, height: Math.max(1, split.table - 1) },
-      columns: screen.grid.columns.length,
+      extent: { rows: sc.grid.rowCount, height: Math.max(1, split.table - 1) },
+      columns: sc.grid.columns.length,
       target:
-        screen.grid.rowCount > 0
-          ? screen.grid.target?.(Math.min(topEntry(s).table.selected, screen.grid.rowCount - 1))
-          : undefined,
+        sc.grid.rowCount > 0 ? sc.grid.target?.(Math.min(topEntry(s).table.selected, sc.grid.rowCount - 1)) : undefined,
       time:
         first !== undefined && latest !== undefined && cur !== undefined
           ? { first, latest, cursor: cur, now: BigInt(Math.floor(props.now())) * 1_000_000n }
@@ -105,7 +115,7 @@ export function App(props: AppProps): React.ReactElement {
 
   const helpScroll = (s: AppState): Pick<KeyEnv, 'helpScroll'> => {
     if (!s.help) return {};
-    const layout = helpLayout(topEntry(s).view.kind, bodyHeight, size.columns);
+    const layout = helpLayout(topEntry(s).view.kind, rendered.current.bodyHeight, rendered.current.columns);
     return layout.kind === 'scroll' ? { helpScroll: { rows: layout.lines.length, height: layout.height } } : {};
   };
 
@@ -140,7 +150,7 @@ export function App(props: AppProps): React.ReactElement {
     for (const k of burstKeys(input, key, live.current.prompt !== undefined)) {
       const outcome = handleKey(live.current, k.name, k.text, env(live.current));
       apply(outcome.actions);
-      if (outcome.effect === 'save') save(screen);
+      if (outcome.effect === 'save') save(screenOf(live.current));
       if (outcome.effect === 'leave' && props.onClusters !== undefined) {
         props.onClusters();
         return;
