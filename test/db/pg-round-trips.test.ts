@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type FlightrecDb } from '../../src/db/index.ts';
 import type { PgSyncDatabase } from '../../src/db/pg/sync-database.ts';
-import { freshPgTarget, type PgTarget } from '../helpers/pg.ts';
+import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
+import { startTurnProxy, type TurnProxy } from '../helpers/turn-proxy.ts';
 
 let target: PgTarget;
 let db: FlightrecDb;
@@ -133,5 +134,66 @@ describe('round trips of a write transaction on PostgreSQL', () => {
     expect(db.sqlite.prepare('SELECT id FROM trips_child ORDER BY id').pluck().all()).toEqual([10, 11, 12]);
     db.sqlite.exec('DELETE FROM trips_child');
     db.sqlite.exec('DELETE FROM trips_t');
+  });
+});
+
+describeWithServer('round trips on the wire (a server through a counting proxy)', () => {
+  let proxy: TurnProxy;
+  let wire: FlightrecDb;
+
+  beforeAll(async () => {
+    const url = new URL(target.target);
+    proxy = await startTurnProxy(Number(url.port || 5432));
+    url.port = String(proxy.port);
+    wire = openDatabase(url.toString());
+  }, 60_000);
+
+  afterAll(async () => {
+    wire?.close();
+    await proxy?.close();
+  });
+
+  it('sends a transaction’s statements and its COMMIT together: one turn for them all', () => {
+    const put = wire.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)');
+    const child = wire.sqlite.prepare('INSERT INTO trips_child (id, parent) VALUES (?, ?)');
+    const rename = wire.sqlite.prepare('UPDATE trips_t SET s = ? WHERE id = ?');
+    const drop = wire.sqlite.prepare('DELETE FROM trips_child WHERE id = ?');
+    const write = wire.sqlite.transaction(() => {
+      put.run(1, 'a');
+      child.run(10, 1);
+      rename.run('b', 1);
+      put.run(2, 'c');
+      drop.run(10);
+      rename.run('d', 2);
+    });
+    const before = proxy.turns();
+    write();
+    // BEGIN with the lock, then the six statements (five after merging) and the COMMIT
+    expect(proxy.turns() - before).toBe(2);
+    expect(wire.sqlite.prepare('SELECT id, s FROM trips_t ORDER BY id').raw().all()).toEqual([
+      [1, 'b'],
+      [2, 'd'],
+    ]);
+    wire.sqlite.exec('DELETE FROM trips_t');
+  });
+
+  it('a statement that fails in the middle applies nothing: the ones after it and the COMMIT do not commit', () => {
+    wire.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)').run(5, 'kept');
+    const put = wire.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)');
+    const rename = wire.sqlite.prepare('UPDATE trips_t SET s = ? WHERE id = ?');
+    const write = wire.sqlite.transaction(() => {
+      put.run(6, 'first');
+      rename.run('renamed', 5);
+      wire.sqlite.prepare('INSERT INTO trips_child (id, parent) VALUES (?, ?)').run(1, 999); // no parent 999
+      put.run(7, 'after');
+      rename.run('after', 5);
+    });
+    expect(() => write()).toThrow(/trips_child/);
+    expect(wire.sqlite.inTransaction).toBe(false);
+    expect(wire.sqlite.prepare('SELECT id, s FROM trips_t ORDER BY id').raw().all()).toEqual([[5, 'kept']]);
+    // the connection goes on: the next transaction commits
+    wire.sqlite.transaction(() => put.run(8, 'next'))();
+    expect(wire.sqlite.prepare('SELECT count(*) FROM trips_t').pluck().get()).toBe(2);
+    wire.sqlite.exec('DELETE FROM trips_t');
   });
 });

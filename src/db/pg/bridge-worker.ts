@@ -43,26 +43,32 @@ function errorOf(err: unknown, connectionFailed: boolean): BridgeError {
 }
 
 /**
- * Runs a batch in order: consecutive single-row INSERTs of one statement as multi-row INSERTs,
- * consecutive plain INSERTs as one statement (src/db/pg/merge-inserts.ts). The count of each
- * queued statement: the rows it changed (1 for each row of a merged INSERT).
+ * Runs a batch in order, with its `then` (COMMIT), in one pipeline: consecutive single-row
+ * INSERTs of one statement as multi-row INSERTs, consecutive plain INSERTs as one statement
+ * (src/db/pg/merge-inserts.ts). The count of each queued statement: the rows it changed (1 for
+ * each row of a merged INSERT).
  */
-async function runBatch(conn: EngineConnection, items: readonly BatchItem[]): Promise<number[]> {
+async function runBatch(conn: EngineConnection, items: readonly BatchItem[], then?: string): Promise<number[]> {
+  const statements = combineInserts(mergeInserts(items));
+  let results;
+  try {
+    results = await conn.pipeline(statements, then);
+  } catch (err) {
+    const index = (err as { index?: unknown }).index;
+    const statement = typeof index === 'number' ? statements[index] : undefined;
+    if (err instanceof Error && statement !== undefined)
+      Object.assign(err, { statement: statement.parts.map((p) => p.source).join('; ') });
+    throw err;
+  }
   const counts: number[] = [];
-  for (const statement of combineInserts(mergeInserts(items))) {
-    let r;
-    try {
-      r = await conn.query(statement.sql, statement.params);
-    } catch (err) {
-      if (err instanceof Error) Object.assign(err, { statement: statement.parts.map((p) => p.source).join('; ') });
-      throw err;
-    }
+  statements.forEach((statement, s) => {
+    const r = results[s]!;
     const combined = statement.parts.length > 1 ? r.rows[0] : undefined;
     statement.parts.forEach((part, k) => {
       const changed = combined === undefined ? r.rowCount : Number(combined[k]);
       for (let i = 0; i < part.rows; i++) counts.push(part.rows === 1 ? changed : 1);
     });
-  }
+  });
   return counts;
 }
 
@@ -80,8 +86,7 @@ async function answer(req: BridgeRequest): Promise<BridgeReply> {
         return { ok: true, values: rows.length === 1 ? rows[0]! : rows.flat(), length: rows.length, fields, rowCount };
       }
       case 'batch': {
-        const counts = await runBatch(conn, req.items);
-        if (req.then !== undefined) await conn.exec(req.then);
+        const counts = await runBatch(conn, req.items, req.then);
         return { ok: true, values: [], length: 0, fields: [], rowCount: 0, counts };
       }
       case 'exec':

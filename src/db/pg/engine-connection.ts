@@ -15,10 +15,23 @@ export interface EngineResult {
   readonly rowCount: number;
 }
 
+/** A statement with its parameters. */
+export interface EngineStatement {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
 /** One open connection. */
 export interface EngineConnection {
   query(sql: string, params: readonly unknown[]): Promise<EngineResult>;
   exec(sql: string): Promise<void>;
+  /**
+   * Runs statements of an open transaction in order, then the script `then` (COMMIT) when they
+   * all succeeded; their results. The first failure is thrown with its `index`; no statement
+   * after it is applied. On a server they go out together (one round trip, pipelined): those
+   * after a failure meet an aborted transaction, and `then` ends it as ROLLBACK.
+   */
+  pipeline(statements: readonly EngineStatement[], then?: string): Promise<EngineResult[]>;
   migrate(folder: string, readonly: boolean, label: string): Promise<{ applied: number; supported: number }>;
   /** true once the connection failed (the next request opens a new one) */
   broken(): boolean;
@@ -44,9 +57,21 @@ export function losesConnection(err: unknown): boolean {
   return code.startsWith('08') || /^57P0[123]$/.test(code);
 }
 
+/** The error of the statement at `index` of a pipeline, marked with it. */
+function withIndex(err: unknown, index: number): unknown {
+  if (err instanceof Error) Object.assign(err, { index });
+  return err;
+}
+
 async function connectPg(config: PgPoolConfigData): Promise<EngineConnection> {
   const pg = (await import('pg')).default;
-  const pool = new pg.Pool({ ...revivePoolConfig(config), max: 1 });
+  // pipeline: queries issued without waiting go out together (see `pipeline` below)
+  const options: import('pg').PoolConfig & { pipeline: boolean } = {
+    ...revivePoolConfig(config),
+    max: 1,
+    pipeline: true,
+  };
+  const pool = new pg.Pool(options);
   // an idle client that fails (server restart, network loss) must not crash the worker
   pool.on('error', () => undefined);
   const client = await pool.connect();
@@ -54,22 +79,40 @@ async function connectPg(config: PgPoolConfigData): Promise<EngineConnection> {
   client.on('error', () => {
     broken = true;
   });
-  const raw = (text: string) => ({ text, rowMode: 'array' as const });
   const fail = (err: unknown): never => {
     if (losesConnection(err)) broken = true;
     throw err;
   };
+  const send = (sql: string, params: readonly unknown[]) =>
+    client.query<unknown[]>({ text: sql, rowMode: 'array', values: toDriver(params) });
+  const result = (r: import('pg').QueryResult<unknown[]>): EngineResult => ({
+    rows: r.rows,
+    fields: r.fields.map((f) => ({ name: f.name, type: f.dataTypeID })),
+    rowCount: r.rowCount ?? 0,
+  });
   return {
     async query(sql, params) {
-      const r = await client.query<unknown[]>({ ...raw(sql), values: toDriver(params) }).catch(fail);
-      return {
-        rows: r.rows,
-        fields: r.fields.map((f) => ({ name: f.name, type: f.dataTypeID })),
-        rowCount: r.rowCount ?? 0,
-      };
+      return result(await send(sql, params).catch(fail));
     },
     async exec(sql) {
       await client.query(sql).catch(fail);
+    },
+    async pipeline(statements, then) {
+      const sent = statements.map((s) => send(s.sql, s.params));
+      // a handler from the start: its failure is read after the statements'
+      const ended =
+        then === undefined
+          ? undefined
+          : client.query(then).then(
+              () => undefined,
+              (err: unknown) => err,
+            );
+      const settled = await Promise.allSettled(sent);
+      const endFailure = await ended;
+      const first = settled.findIndex((s) => s.status === 'rejected');
+      if (first >= 0) fail(withIndex((settled[first] as PromiseRejectedResult).reason, first));
+      if (endFailure !== undefined) fail(endFailure);
+      return settled.map((s) => result((s as PromiseFulfilledResult<import('pg').QueryResult<unknown[]>>).value));
     },
     migrate: (folder, readonly, label) => migrateOrCheck(client, folder, readonly, label).catch(fail),
     broken: () => broken,
@@ -93,17 +136,31 @@ async function connectPglite(dir: string): Promise<EngineConnection> {
   const db = dir === 'memory' ? new PGlite() : new PGlite(dir);
   await db.waitReady;
   const asText = { 20: (v: string) => v, 1700: (v: string) => v };
+  const query = async (sql: string, params: readonly unknown[]): Promise<EngineResult> => {
+    const r = await db.query<unknown[]>(sql, [...params], { rowMode: 'array', parsers: asText });
+    return {
+      rows: r.rows,
+      fields: r.fields.map((f) => ({ name: f.name, type: f.dataTypeID })),
+      rowCount: r.affectedRows ?? r.rows.length,
+    };
+  };
   return {
-    async query(sql, params) {
-      const r = await db.query<unknown[]>(sql, [...params], { rowMode: 'array', parsers: asText });
-      return {
-        rows: r.rows,
-        fields: r.fields.map((f) => ({ name: f.name, type: f.dataTypeID })),
-        rowCount: r.affectedRows ?? r.rows.length,
-      };
-    },
+    query,
     async exec(sql) {
       await db.exec(sql);
+    },
+    async pipeline(statements, then) {
+      // one connection in this process: nothing to gain from sending ahead
+      const out: EngineResult[] = [];
+      for (const [i, s] of statements.entries()) {
+        try {
+          out.push(await query(s.sql, s.params));
+        } catch (err) {
+          throw withIndex(err, i);
+        }
+      }
+      if (then !== undefined) await db.exec(then);
+      return out;
     },
     migrate: (folder, readonly, label) => migrateOrCheck(db, folder, readonly, label),
     broken: () => db.closed,
