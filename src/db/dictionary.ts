@@ -29,6 +29,13 @@ export function hash52(s: string): number {
 /** Hashes looked up in one query at most (the JSON list stays small). */
 const PREFETCH_CHUNK = 2000;
 
+/** A row of a lookup by hash: a match (id, value), or the table's next free id alone. */
+interface Found {
+  readonly id: number | null;
+  readonly v: StoredText | null;
+  readonly next: number | null;
+}
+
 /**
  * Finds or creates ids of interned values of one table; the cache must be dropped after a
  * rollback. Ids are chosen here (the largest plus one: writers take turns, so nothing else inserts
@@ -36,18 +43,20 @@ const PREFETCH_CHUNK = 2000;
  */
 class Interner {
   readonly #cache = new Map<string, number>();
-  readonly #find: Database.Statement<[number], { id: number; v: StoredText }>;
-  readonly #findMany: Database.Statement<[string], { id: number; v: StoredText }>;
+  readonly #find: Database.Statement<[number], Found>;
+  readonly #findMany: Database.Statement<[string], Found>;
   readonly #nextId: Database.Statement<[], number>;
   readonly #insert: Database.Statement<[number, number, unknown]>;
   readonly #max: number;
 
   constructor(sqlite: Database.Database, table: 'str' | 'doc', column: 's' | 'body', max: number) {
-    this.#find = sqlite.prepare<[number], { id: number; v: StoredText }>(
-      `SELECT id, ${column} AS v FROM ${table} WHERE h = ?`,
+    // the next free id comes with the matches (a row of its own): a new value costs one query, not two
+    const next = `UNION ALL SELECT NULL, NULL, coalesce(max(id), 0) + 1 FROM ${table}`;
+    this.#find = sqlite.prepare<[number], Found>(
+      `SELECT id, ${column} AS v, NULL AS next FROM ${table} WHERE h = ? ${next}`,
     );
-    this.#findMany = sqlite.prepare<[string], { id: number; v: StoredText }>(
-      `SELECT id, ${column} AS v FROM ${table} WHERE h IN (SELECT value FROM json_each(?))`,
+    this.#findMany = sqlite.prepare<[string], Found>(
+      `SELECT id, ${column} AS v, NULL AS next FROM ${table} WHERE h IN (SELECT value FROM json_each(?)) ${next}`,
     );
     this.#nextId = sqlite.prepare<[], number>(`SELECT coalesce(max(id), 0) + 1 FROM ${table}`).pluck();
     this.#insert = sqlite.prepare<[number, number, unknown]>(
@@ -62,10 +71,12 @@ class Interner {
     if (hit !== undefined) return hit;
     const h = hash52(value);
     let id: number | undefined;
+    let next: number | undefined;
     for (const row of this.#find.all(h)) {
-      if (textFromSql(row.v) === value) id = row.id;
+      if (row.id === null) next = row.next ?? undefined;
+      else if (textFromSql(row.v!) === value) id = row.id;
     }
-    if (id === undefined) id = this.#insertNew([value])[0]!;
+    if (id === undefined) id = this.#insertNew([value], next)[0]!;
     this.#remember(value, id);
     return id;
   }
@@ -80,22 +91,27 @@ class Interner {
     for (const v of values) if (!this.#cache.has(v) && isListableText(v)) wanted.add(v);
     if (wanted.size === 0) return;
     const list = [...wanted];
+    let next: number | undefined;
     for (let i = 0; i < list.length; i += PREFETCH_CHUNK) {
       const hashes = [...new Set(list.slice(i, i + PREFETCH_CHUNK).map(hash52))];
       for (const row of this.#findMany.all(JSON.stringify(hashes))) {
-        const v = textFromSql(row.v);
+        if (row.id === null) {
+          next = row.next ?? undefined;
+          continue;
+        }
+        const v = textFromSql(row.v!);
         if (wanted.delete(v)) this.#remember(v, row.id);
       }
     }
     if (wanted.size === 0) return;
     const fresh = [...wanted];
-    const ids = this.#insertNew(fresh);
+    const ids = this.#insertNew(fresh, next);
     fresh.forEach((v, i) => this.#remember(v, ids[i]!));
   }
 
-  /** Inserts values known to be absent, with ids chosen here. */
-  #insertNew(values: readonly string[]): number[] {
-    let next = this.#nextId.get() ?? 1;
+  /** Inserts values known to be absent, with ids chosen here from `first` (read when not given). */
+  #insertNew(values: readonly string[], first?: number): number[] {
+    let next = first ?? this.#nextId.get() ?? 1;
     return values.map((v) => {
       const id = next++;
       this.#insert.run(id, hash52(v), textToSql(v));
