@@ -1,7 +1,7 @@
 // The round trips of a write transaction through the PostgreSQL bridge, as its `waits` count
-// them: the BEGIN takes the write lock, the writes are queued and go together (with the COMMIT
-// at the end, or before the first read that follows them), and a failed write is the error
-// reported. Runs on the server named by FLIGHTREC_TEST_PG, else on PGlite.
+// them: the BEGIN (which takes the write lock) goes with the transaction's first request, the
+// writes are queued and go together (with the COMMIT at the end, or before the first read that
+// follows them), and a failed write is the error reported. Runs on the server named by FLIGHTREC_TEST_PG, else on PGlite.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type FlightrecDb } from '../../src/db/index.ts';
 import type { PgSyncDatabase } from '../../src/db/pg/sync-database.ts';
@@ -35,17 +35,17 @@ function tripsOf(fn: () => void): number {
 const count = (): number => db.sqlite.prepare('SELECT count(*) FROM trips_t').pluck().get() as number;
 
 describe('round trips of a write transaction on PostgreSQL', () => {
-  it('writes only: two round trips (BEGIN with the lock; the 50 writes and COMMIT together)', () => {
+  it('writes only: one round trip (BEGIN with the lock, the 50 writes and COMMIT together)', () => {
     const put = db.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)');
     const write = db.sqlite.transaction(() => {
       for (let i = 1; i <= 50; i++) put.run(i, `s${i}`);
     });
-    expect(tripsOf(() => write())).toBe(2);
+    expect(tripsOf(() => write())).toBe(1);
     expect(count()).toBe(50);
     db.sqlite.exec('DELETE FROM trips_t');
   });
 
-  it('a read after writes sends them first: four round trips, the read sees the writes', () => {
+  it('a read after writes sends them first: three round trips, the read sees the writes', () => {
     const put = db.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)');
     let seen = -1;
     const write = db.sqlite.transaction(() => {
@@ -53,7 +53,7 @@ describe('round trips of a write transaction on PostgreSQL', () => {
       seen = count();
       put.run(2, 'b');
     });
-    expect(tripsOf(() => write())).toBe(4);
+    expect(tripsOf(() => write())).toBe(3); // BEGIN and the write; the read; the write and COMMIT
     expect(seen).toBe(1);
     expect(count()).toBe(2);
     db.sqlite.exec('DELETE FROM trips_t');
@@ -70,13 +70,13 @@ describe('round trips of a write transaction on PostgreSQL', () => {
     expect(locks).toBe(1);
   });
 
-  it('an empty transaction is a BEGIN and a COMMIT; one that fails drops its queued writes unsent', () => {
-    expect(tripsOf(() => db.sqlite.transaction(() => undefined)())).toBe(2);
+  it('an empty transaction sends nothing; one that fails drops its queued writes unsent', () => {
+    expect(tripsOf(() => db.sqlite.transaction(() => undefined)())).toBe(0);
     const failing = db.sqlite.transaction(() => {
       db.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)').run(7, 'never');
       throw new Error('changed its mind');
     });
-    expect(tripsOf(() => expect(() => failing()).toThrow(/changed its mind/))).toBe(2); // BEGIN, ROLLBACK
+    expect(tripsOf(() => expect(() => failing()).toThrow(/changed its mind/))).toBe(0); // nothing began
     expect(db.sqlite.inTransaction).toBe(false);
     expect(count()).toBe(0);
   });
@@ -117,7 +117,7 @@ describe('round trips of a write transaction on PostgreSQL', () => {
       const results = [parent.run(1, 'p'), child.run(10, 1), child.run(11, 1), parent.run(2, 'q'), child.run(12, 2)];
       return results;
     });
-    expect(tripsOf(() => (changes = write().map((r) => r.changes)))).toBe(2);
+    expect(tripsOf(() => (changes = write().map((r) => r.changes)))).toBe(1);
     expect(changes).toEqual([1, 1, 1, 1, 1]);
     expect(db.sqlite.prepare('SELECT count(*) FROM trips_child').pluck().get()).toBe(3);
     const orphan = db.sqlite.transaction(() => {
@@ -153,7 +153,7 @@ describeWithServer('round trips on the wire (a server through a counting proxy)'
     await proxy?.close();
   });
 
-  it('sends a transaction’s statements and its COMMIT together: one turn for them all', () => {
+  it('sends a transaction’s BEGIN, statements and COMMIT together: one turn for them all', () => {
     const put = wire.sqlite.prepare('INSERT INTO trips_t (id, s) VALUES (?, ?)');
     const child = wire.sqlite.prepare('INSERT INTO trips_child (id, parent) VALUES (?, ?)');
     const rename = wire.sqlite.prepare('UPDATE trips_t SET s = ? WHERE id = ?');
@@ -168,8 +168,8 @@ describeWithServer('round trips on the wire (a server through a counting proxy)'
     });
     const before = proxy.turns();
     write();
-    // BEGIN with the lock, then the six statements (five after merging) and the COMMIT
-    expect(proxy.turns() - before).toBe(2);
+    // BEGIN with the lock, the six statements (five after merging) and the COMMIT
+    expect(proxy.turns() - before).toBe(1);
     expect(wire.sqlite.prepare('SELECT id, s FROM trips_t ORDER BY id').raw().all()).toEqual([
       [1, 'b'],
       [2, 'd'],
@@ -195,5 +195,54 @@ describeWithServer('round trips on the wire (a server through a counting proxy)'
     wire.sqlite.transaction(() => put.run(8, 'next'))();
     expect(wire.sqlite.prepare('SELECT count(*) FROM trips_t').pluck().get()).toBe(2);
     wire.sqlite.exec('DELETE FROM trips_t');
+  });
+});
+
+describeWithServer('a write transaction that did not begin or did not commit (a server)', () => {
+  const put = () => db.sqlite.prepare<[number, string]>('INSERT INTO trips_t (id, s) VALUES (?, ?)');
+
+  it('a BEGIN whose write lock is not granted fails the transaction: nothing after it is sent or kept', () => {
+    db.sqlite.exec("SET lock_timeout = '200ms'");
+    const other = openDatabase(target.target);
+    const caught: string[] = [];
+    try {
+      other.sqlite.transaction(() => {
+        other.sqlite.prepare('SELECT 1').get(); // the other handle now holds the write lock
+        const write = db.sqlite.transaction(() => {
+          try {
+            count(); // the transaction's first request: it carries the BEGIN, which waits for the lock
+          } catch (err) {
+            caught.push(String(err));
+          }
+          put().run(1, 'never'); // swallowing the failure does not let the transaction go on
+        });
+        expect(() => write()).toThrow(/lock timeout/);
+      })();
+    } finally {
+      other.close();
+      db.sqlite.exec('RESET lock_timeout');
+    }
+    expect(caught).toHaveLength(1);
+    expect(caught[0]).toMatch(/lock timeout/);
+    expect(db.sqlite.inTransaction).toBe(false);
+    expect(count()).toBe(0);
+    // the handle goes on
+    db.sqlite.transaction(() => put().run(2, 'next'))();
+    expect(count()).toBe(1);
+    db.sqlite.exec('DELETE FROM trips_t');
+  });
+
+  it('a COMMIT that PostgreSQL turns into a ROLLBACK (a failure swallowed in the transaction) is an error, not a success', () => {
+    const write = db.sqlite.transaction(() => {
+      put().run(1, 'lost');
+      try {
+        db.sqlite.prepare('SELECT 1 / 0').get(); // sends the write, then fails: the transaction is aborted
+      } catch {
+        // swallowed by the caller
+      }
+    });
+    expect(() => write()).toThrow(/rolled back at COMMIT/);
+    expect(db.sqlite.inTransaction).toBe(false);
+    expect(count()).toBe(0);
   });
 });

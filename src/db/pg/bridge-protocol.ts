@@ -18,15 +18,18 @@ export interface BridgeInit {
   readonly port: MessagePort;
 }
 
-/** One request. `query` runs one statement with bound parameters; `exec` a script without any. */
+/**
+ * One request. `query` runs one statement with bound parameters; `exec` a script without any.
+ * `before`: a script (the BEGIN of a write transaction) run first, in the same round trip.
+ */
 export type BridgeRequest =
-  | { readonly kind: 'query'; readonly sql: string; readonly params: readonly unknown[] }
+  | { readonly kind: 'query'; readonly sql: string; readonly params: readonly unknown[]; readonly before?: string }
   | { readonly kind: 'exec'; readonly sql: string }
   /**
    * writes whose results nobody read yet, in order; the first failure stops the rest. `then`: a
    * script run after them in the same round trip (COMMIT), only when they all succeeded
    */
-  | { readonly kind: 'batch'; readonly items: readonly BatchItem[]; readonly then?: string }
+  | { readonly kind: 'batch'; readonly items: readonly BatchItem[]; readonly then?: string; readonly before?: string }
   | { readonly kind: 'migrate'; readonly folder: string; readonly readonly: boolean; readonly label: string }
   | { readonly kind: 'close' };
 
@@ -51,6 +54,8 @@ export interface BridgeError {
   readonly connection?: boolean;
   /** `batch`: the statement that failed */
   readonly statement?: string;
+  /** the request's `before` script failed (what followed it did not run in its transaction) */
+  readonly before?: boolean;
 }
 
 /** One reply. */

@@ -38,6 +38,7 @@ function errorOf(err: unknown, connectionFailed: boolean): BridgeError {
     ...(typeof code === 'string' ? { code } : {}),
     ...(typeof detail === 'string' ? { detail } : {}),
     ...(typeof statement === 'string' ? { statement: statement.slice(0, 300) } : {}),
+    ...((e as { before?: unknown }).before === true ? { before: true } : {}),
     ...(connectionFailed ? { connection: true } : {}),
   };
 }
@@ -48,11 +49,16 @@ function errorOf(err: unknown, connectionFailed: boolean): BridgeError {
  * (src/db/pg/merge-inserts.ts). The count of each queued statement: the rows it changed (1 for
  * each row of a merged INSERT).
  */
-async function runBatch(conn: EngineConnection, items: readonly BatchItem[], then?: string): Promise<number[]> {
+async function runBatch(
+  conn: EngineConnection,
+  items: readonly BatchItem[],
+  then?: string,
+  before?: string,
+): Promise<number[]> {
   const statements = combineInserts(mergeInserts(items));
   let results;
   try {
-    results = await conn.pipeline(statements, then);
+    results = await conn.pipeline(statements, then, before);
   } catch (err) {
     const index = (err as { index?: unknown }).index;
     const statement = typeof index === 'number' ? statements[index] : undefined;
@@ -82,11 +88,14 @@ async function answer(req: BridgeRequest): Promise<BridgeReply> {
   try {
     switch (req.kind) {
       case 'query': {
-        const { rows, fields, rowCount } = await conn.query(req.sql, req.params);
+        const { rows, fields, rowCount } =
+          req.before === undefined
+            ? await conn.query(req.sql, req.params)
+            : (await conn.pipeline([{ sql: req.sql, params: req.params }], undefined, req.before))[0]!;
         return { ok: true, values: rows.length === 1 ? rows[0]! : rows.flat(), length: rows.length, fields, rowCount };
       }
       case 'batch': {
-        const counts = await runBatch(conn, req.items, req.then);
+        const counts = await runBatch(conn, req.items, req.then, req.before);
         return { ok: true, values: [], length: 0, fields: [], rowCount: 0, counts };
       }
       case 'exec':

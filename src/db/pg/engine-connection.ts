@@ -29,9 +29,10 @@ export interface EngineConnection {
    * Runs statements of an open transaction in order, then the script `then` (COMMIT) when they
    * all succeeded; their results. The first failure is thrown with its `index`; no statement
    * after it is applied. On a server they go out together (one round trip, pipelined): those
-   * after a failure meet an aborted transaction, and `then` ends it as ROLLBACK.
+   * after a failure meet an aborted transaction, and `then` ends it as ROLLBACK. `before`: a
+   * script run first (BEGIN); its failure is thrown marked `before`.
    */
-  pipeline(statements: readonly EngineStatement[], then?: string): Promise<EngineResult[]>;
+  pipeline(statements: readonly EngineStatement[], then?: string, before?: string): Promise<EngineResult[]>;
   migrate(folder: string, readonly: boolean, label: string): Promise<{ applied: number; supported: number }>;
   /** true once the connection failed (the next request opens a new one) */
   broken(): boolean;
@@ -55,6 +56,24 @@ export function losesConnection(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return true;
   return code.startsWith('08') || /^57P0[123]$/.test(code);
+}
+
+/** A failure, caught to be read later (an Error, so it can be marked). */
+function caught(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * Undefined when a COMMIT committed; an error when it ended an aborted transaction (PostgreSQL
+ * then answers ROLLBACK, without an error: the writes were not kept and must not be taken as kept).
+ */
+function committed(r: { command?: string } | { command?: string }[]): Error | undefined {
+  const last = Array.isArray(r) ? r[r.length - 1] : r;
+  return last?.command === 'ROLLBACK'
+    ? Object.assign(new Error('the transaction was rolled back at COMMIT: an earlier statement of it failed'), {
+        code: '25P02',
+      })
+    : undefined;
 }
 
 /** The error of the statement at `index` of a pipeline, marked with it. */
@@ -95,20 +114,19 @@ async function connectPg(config: PgPoolConfigData): Promise<EngineConnection> {
       return result(await send(sql, params).catch(fail));
     },
     async exec(sql) {
-      await client.query(sql).catch(fail);
+      const r: unknown = await client.query(sql).catch(fail);
+      const rolledBack = sql === 'COMMIT' ? committed(r as { command?: string }) : undefined;
+      if (rolledBack !== undefined) fail(rolledBack);
     },
-    async pipeline(statements, then) {
+    async pipeline(statements, then, before) {
+      // each with a handler from the start; their failures are read once all have answered
+      const began = before === undefined ? undefined : client.query(before).then(() => undefined, caught);
       const sent = statements.map((s) => send(s.sql, s.params));
-      // a handler from the start: its failure is read after the statements'
-      const ended =
-        then === undefined
-          ? undefined
-          : client.query(then).then(
-              () => undefined,
-              (err: unknown) => err,
-            );
+      const ended = then === undefined ? undefined : client.query(then).then(committed, caught);
       const settled = await Promise.allSettled(sent);
       const endFailure = await ended;
+      const beginFailure = await began;
+      if (beginFailure !== undefined) fail(Object.assign(beginFailure, { before: true }));
       const first = settled.findIndex((s) => s.status === 'rejected');
       if (first >= 0) fail(withIndex((settled[first] as PromiseRejectedResult).reason, first));
       if (endFailure !== undefined) fail(endFailure);
@@ -149,8 +167,10 @@ async function connectPglite(dir: string): Promise<EngineConnection> {
     async exec(sql) {
       await db.exec(sql);
     },
-    async pipeline(statements, then) {
+    async pipeline(statements, then, before) {
       // one connection in this process: nothing to gain from sending ahead
+      if (before !== undefined)
+        await db.exec(before).catch((err: unknown) => Promise.reject(Object.assign(err as object, { before: true })));
       const out: EngineResult[] = [];
       for (const [i, s] of statements.entries()) {
         try {

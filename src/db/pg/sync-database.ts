@@ -259,6 +259,10 @@ export class PgSyncDatabase {
   readonly #waits = { count: 0, ms: 0 };
   /** the cluster the running transaction is scoped to (scopeCluster) */
   #scope: number | undefined;
+  /** the BEGIN of the running write transaction while not sent: it goes with the transaction's first request */
+  #begin: string | undefined;
+  /** that BEGIN failed: the transaction never began, and nothing more is sent in it */
+  #beginFailure: PgError | undefined;
   /** replies still to come, in the order their requests were posted: a prefetch's entry, or undefined for the request waited for */
   #posted: (Ahead | undefined)[] = [];
   /** reads of the running transaction posted ahead and not taken yet */
@@ -356,18 +360,48 @@ export class PgSyncDatabase {
   /** Sends one request (after the queued writes) and waits for its reply (throws PgError for a failure). */
   request(req: BridgeRequest): OkReply {
     if (req.kind !== 'query') this.forgetAhead();
+    if (this.#begin !== undefined && req.kind === 'exec' && req.sql === 'ROLLBACK') {
+      // nothing of the transaction was sent: there is nothing to roll back
+      this.#begin = undefined;
+      this.#dropQueue();
+      return { ok: true, values: [], length: 0, fields: [], rowCount: 0 };
+    }
     if (this.#queue.length > 0) {
-      if (req.kind === 'exec' && req.sql.startsWith('ROLLBACK')) {
-        // writes queued since the transaction (or savepoint) began are rolled back unsent
-        for (const q of this.#queue) q.slot.count = 0;
-        this.#queue = [];
-        this.#queuedParams = 0;
-      } else this.#flush();
+      // writes queued since the transaction (or savepoint) began are rolled back unsent
+      if (req.kind === 'exec' && req.sql.startsWith('ROLLBACK')) this.#dropQueue();
+      else this.#flush();
     }
     return this.#send(req);
   }
 
-  #send(req: BridgeRequest): OkReply {
+  #dropQueue(): void {
+    for (const q of this.#queue) q.slot.count = 0;
+    this.#queue = [];
+    this.#queuedParams = 0;
+  }
+
+  /** `req` with the transaction's BEGIN when it was not sent yet (it is then sent with it). */
+  #withBegin(req: BridgeRequest): BridgeRequest {
+    // after a failed BEGIN only a ROLLBACK goes out (the BEGIN may have run and the lock failed)
+    if (this.#beginFailure !== undefined && !(req.kind === 'exec' && req.sql.startsWith('ROLLBACK')))
+      throw this.#beginFailure;
+    const before = this.#begin;
+    if (before === undefined) return req;
+    this.#begin = undefined;
+    switch (req.kind) {
+      case 'exec':
+        return { kind: 'exec', sql: `${before}; ${req.sql}` };
+      case 'query':
+      case 'batch':
+        return { ...req, before };
+      default:
+        this.#send({ kind: 'exec', sql: before });
+        return req;
+    }
+  }
+
+  #send(request: BridgeRequest): OkReply {
+    const req = this.#withBegin(request);
     const t = performance.now();
     try {
       this.#post(req, undefined);
@@ -378,6 +412,13 @@ export class PgSyncDatabase {
     }
     const reply = this.#last!;
     this.#last = undefined;
+    if (!reply.ok && reply.error.before === true) {
+      try {
+        this.#checked(reply);
+      } catch (err) {
+        this.#beginFailure = err as PgError;
+      }
+    }
     return this.#checked(reply);
   }
 
@@ -512,20 +553,16 @@ export class PgSyncDatabase {
       this.request({ kind: 'exec', sql: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' });
       this.#reading = true;
     } else {
-      // one round trip: the lock is taken as the transaction begins
-      try {
-        this.request({ kind: 'exec', sql: `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})` });
-      } catch (err) {
-        this.#quietly('ROLLBACK');
-        throw err;
-      }
+      // the lock is taken as the transaction begins; both go with the transaction's first request
+      // (a write transaction that sends nothing sends no BEGIN either)
+      this.#begin = `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
     }
     this.#depth = 1;
     try {
       const r = fn();
       // the queued writes and the COMMIT go in one round trip
       if (this.#queue.length > 0) this.#flush('COMMIT');
-      else this.request({ kind: 'exec', sql: 'COMMIT' });
+      else if (this.#begin === undefined) this.request({ kind: 'exec', sql: 'COMMIT' });
       return r;
     } catch (err) {
       this.#quietly('ROLLBACK');
@@ -534,6 +571,8 @@ export class PgSyncDatabase {
       this.#depth = 0;
       this.#scope = undefined;
       this.#reading = false;
+      this.#begin = undefined;
+      this.#beginFailure = undefined;
       this.forgetAhead();
     }
   }
