@@ -3,10 +3,12 @@
 // writes are queued and go together (with the COMMIT at the end, or before the first read that
 // follows them), and a failed write is the error reported. Runs on the server named by FLIGHTREC_TEST_PG, else on PGlite.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type FlightrecDb } from '../../src/db/index.ts';
+import { createHistoryWriter, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
 import type { PgSyncDatabase } from '../../src/db/pg/sync-database.ts';
 import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
 import { startTurnProxy, type TurnProxy } from '../helpers/turn-proxy.ts';
+import { okRecord } from './fixtures.ts';
+import { upgradeAnswer } from './small-answers.ts';
 
 let target: PgTarget;
 let db: FlightrecDb;
@@ -244,5 +246,28 @@ describeWithServer('a write transaction that did not begin or did not commit (a 
     expect(() => write()).toThrow(/rolled back at COMMIT/);
     expect(db.sqlite.inTransaction).toBe(false);
     expect(count()).toBe(0);
+  });
+});
+
+describe('round trips of a small poll written by the store on PostgreSQL', () => {
+  it('four once its strings are known: BEGIN with the generation read, the cluster scope, the poll row, its samples with COMMIT', () => {
+    const written = openDatabase(target.target);
+    const pg = written.sqlite as unknown as PgSyncDatabase;
+    const writer = createHistoryWriter(written);
+    try {
+      const at = 1_767_225_600_000_000_000n;
+      const write = (i: number): number => {
+        const before = pg.waits.count;
+        writer.writePoll(
+          okRecord('GetUpgradeStatus', upgradeAnswer(1), { at: at + BigInt(i) * 30_000_000_000n, request: {} }),
+        );
+        return pg.waits.count - before;
+      };
+      write(0); // the first one stores the cluster and the answer's strings
+      // the poll row's id comes back (a read), so the cluster scope queued before it goes alone
+      expect([write(1), write(2)]).toEqual([4, 4]);
+    } finally {
+      writer.close();
+    }
   });
 });
