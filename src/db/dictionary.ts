@@ -45,7 +45,6 @@ class Interner {
   readonly #cache = new Map<string, number>();
   readonly #find: Database.Statement<[number], Found>;
   readonly #findMany: Database.Statement<[string], Found>;
-  readonly #nextId: Database.Statement<[], number>;
   readonly #insert: Database.Statement<[number, number, unknown]>;
   readonly #max: number;
 
@@ -58,7 +57,6 @@ class Interner {
     this.#findMany = sqlite.prepare<[string], Found>(
       `SELECT id, ${column} AS v, NULL AS next FROM ${table} WHERE h IN (SELECT value FROM json_each(?)) ${next}`,
     );
-    this.#nextId = sqlite.prepare<[], number>(`SELECT coalesce(max(id), 0) + 1 FROM ${table}`).pluck();
     this.#insert = sqlite.prepare<[number, number, unknown]>(
       `INSERT INTO ${table} (id, h, ${column}) VALUES (?, ?, ?)`,
     );
@@ -71,9 +69,9 @@ class Interner {
     if (hit !== undefined) return hit;
     const h = hash52(value);
     let id: number | undefined;
-    let next: number | undefined;
+    let next = 1;
     for (const row of this.#find.all(h)) {
-      if (row.id === null) next = row.next ?? undefined;
+      if (row.id === null) next = row.next ?? 1;
       else if (textFromSql(row.v!) === value) id = row.id;
     }
     if (id === undefined) id = this.#insertNew([value], next)[0]!;
@@ -91,12 +89,12 @@ class Interner {
     for (const v of values) if (!this.#cache.has(v) && isListableText(v)) wanted.add(v);
     if (wanted.size === 0) return;
     const list = [...wanted];
-    let next: number | undefined;
+    let next = 1;
     for (let i = 0; i < list.length; i += PREFETCH_CHUNK) {
       const hashes = [...new Set(list.slice(i, i + PREFETCH_CHUNK).map(hash52))];
       for (const row of this.#findMany.all(JSON.stringify(hashes))) {
         if (row.id === null) {
-          next = row.next ?? undefined;
+          next = row.next ?? 1;
           continue;
         }
         const v = textFromSql(row.v!);
@@ -109,9 +107,9 @@ class Interner {
     fresh.forEach((v, i) => this.#remember(v, ids[i]!));
   }
 
-  /** Inserts values known to be absent, with ids chosen here from `first` (read when not given). */
-  #insertNew(values: readonly string[], first?: number): number[] {
-    let next = first ?? this.#nextId.get() ?? 1;
+  /** Inserts values known to be absent, with ids chosen here from `first` (the table's next free id). */
+  #insertNew(values: readonly string[], first: number): number[] {
+    let next = first;
     return values.map((v) => {
       const id = next++;
       this.#insert.run(id, hash52(v), textToSql(v));

@@ -412,14 +412,13 @@ export class PgSyncDatabase {
     }
     const reply = this.#last!;
     this.#last = undefined;
-    if (!reply.ok && reply.error.before === true) {
-      try {
-        this.#checked(reply);
-      } catch (err) {
-        this.#beginFailure = err as PgError;
-      }
+    try {
+      return this.#checked(reply);
+    } catch (err) {
+      // a failed BEGIN: nothing more of the transaction may be sent
+      if (!reply.ok && reply.error.before === true) this.#beginFailure = err as PgError;
+      throw err;
     }
-    return this.#checked(reply);
   }
 
   #count(since: number): void {
