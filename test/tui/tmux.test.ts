@@ -84,6 +84,17 @@ class Terminal {
     }
   }
 
+  /** Waits until the pane no longer shows `text`; returns the pane. */
+  async waitForGone(text: string, timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = this.screen();
+      if (!s.includes(text)) return s;
+      if (Date.now() > deadline) throw new Error(`pane kept showing ${text}; it shows:\n${s}`);
+      await sleep(50);
+    }
+  }
+
   /** Types keys (tmux key names or literal text). */
   keys(...k: string[]): void {
     this.#tmux('send-keys', '-t', SESSION, ...k);
@@ -184,7 +195,10 @@ async function visitEveryView(t: Terminal): Promise<void> {
   // keys and what they do are apart, and the texts wrap rather than being cut
   expect(s).toMatch(/pgdn ctrl\+f space {2,}next page/);
   expect(s).not.toMatch(/[a-z]…$/m);
+  // the header keeps 'overview › diff' under the help: wait for the help itself to close, or the
+  // next key can reach the browser in the same read as the Escape, which is then Alt+key (ESC q)
   t.keys('Escape');
+  await t.waitForGone('Help: diff');
   await t.waitFor('overview › diff');
 }
 
