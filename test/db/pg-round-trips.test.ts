@@ -234,6 +234,11 @@ describeWithServer('a write transaction that did not begin or did not commit (a 
     db.sqlite.exec('DELETE FROM trips_t');
   });
 
+});
+
+describe('a COMMIT of an aborted transaction (a server or PGlite)', () => {
+  const put = () => db.sqlite.prepare<[number, string]>('INSERT INTO trips_t (id, s) VALUES (?, ?)');
+
   it('a COMMIT that PostgreSQL turns into a ROLLBACK (a failure swallowed in the transaction) is an error, not a success', () => {
     const write = db.sqlite.transaction(() => {
       put().run(1, 'lost');
@@ -244,6 +249,20 @@ describeWithServer('a write transaction that did not begin or did not commit (a 
       }
     });
     expect(() => write()).toThrow(/rolled back at COMMIT/);
+    expect(db.sqlite.inTransaction).toBe(false);
+    expect(count()).toBe(0);
+  });
+
+  it('the same when the failure and the COMMIT go out together (a batch of writes)', () => {
+    const write = db.sqlite.transaction(() => {
+      try {
+        db.sqlite.prepare('SELECT 1 / 0').get(); // fails: the transaction is aborted
+      } catch {
+        // swallowed by the caller
+      }
+      put().run(1, 'lost'); // queued, sent with the COMMIT
+    });
+    expect(() => write()).toThrow(/aborted|rolled back at COMMIT/);
     expect(db.sqlite.inTransaction).toBe(false);
     expect(count()).toBe(0);
   });

@@ -69,11 +69,14 @@ function caught(err: unknown): Error {
  */
 function committed(r: { command?: string } | { command?: string }[]): Error | undefined {
   const last = Array.isArray(r) ? r[r.length - 1] : r;
-  return last?.command === 'ROLLBACK'
-    ? Object.assign(new Error('the transaction was rolled back at COMMIT: an earlier statement of it failed'), {
-        code: '25P02',
-      })
-    : undefined;
+  return last?.command === 'ROLLBACK' ? rolledBackAtCommit() : undefined;
+}
+
+/** The error of a COMMIT that ended an aborted transaction. */
+function rolledBackAtCommit(): Error {
+  return Object.assign(new Error('the transaction was rolled back at COMMIT: an earlier statement of it failed'), {
+    code: '25P02',
+  });
 }
 
 /** The error of the statement at `index` of a pipeline, marked with it. */
@@ -162,11 +165,23 @@ async function connectPglite(dir: string): Promise<EngineConnection> {
       rowCount: r.affectedRows ?? r.rows.length,
     };
   };
+  /**
+   * Runs `sql`; a COMMIT of an aborted transaction is an error, as on a server (PGlite gives no
+   * command tag to tell: a statement before it fails with 25P02 when the transaction is aborted).
+   */
+  const exec = async (sql: string): Promise<void> => {
+    const aborted =
+      sql === 'COMMIT' &&
+      (await db.query('SELECT 1').then(
+        () => false,
+        (err: unknown) => (err as { code?: unknown }).code === '25P02',
+      ));
+    await db.exec(sql);
+    if (aborted) throw rolledBackAtCommit();
+  };
   return {
     query,
-    async exec(sql) {
-      await db.exec(sql);
-    },
+    exec,
     async pipeline(statements, then, before) {
       // one connection in this process: nothing to gain from sending ahead
       if (before !== undefined)
@@ -179,7 +194,7 @@ async function connectPglite(dir: string): Promise<EngineConnection> {
           throw withIndex(err, i);
         }
       }
-      if (then !== undefined) await db.exec(then);
+      if (then !== undefined) await exec(then);
       return out;
     },
     migrate: (folder, readonly, label) => migrateOrCheck(db, folder, readonly, label),
