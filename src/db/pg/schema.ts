@@ -3,8 +3,9 @@
  * the SQLite schema (src/db/schema.ts, schema-custom.ts), since the store's SQL is shared, with
  * every SQLite integer as int8 and every blob as bytea. Differences, for sharding by cluster:
  * every table carries `cluster_id` in its primary key, unique constraints and foreign keys (child
- * tables take it from the transaction's `flightrec.cluster_id` setting); plain indexes on the id
- * columns the store reads without a cluster. The per-poll tables are re-created as partitioned by
+ * tables take it from the transaction's `flightrec.cluster_id` setting); the store reads some rows
+ * by id without a cluster: a primary key leading with the id serves that, or else a plain index on
+ * the id. The per-poll tables are re-created as partitioned by
  * day by the hand-written migration drizzle/pg/0002 (drizzle-kit cannot declare partitioning).
  * drizzle-kit generates drizzle/pg/ from this file (`npm run db:generate:pg`).
  */
@@ -183,10 +184,11 @@ export const connEntity = pgTable(
     packed: bytea('packed').notNull(),
   },
   (t) => [
-    primaryKey({ name: 'conn_entity_pk', columns: [t.clusterId, t.id] }),
+    // id first: reads by id alone use the primary key (no index of its own)
+    primaryKey({ name: 'conn_entity_pk', columns: [t.id, t.clusterId] }),
     foreignKey({ name: 'conn_entity_cluster_fk', columns: [t.clusterId], foreignColumns: [cluster.id] }),
-    index('conn_entity_by_id').on(t.id),
-    index('conn_entity_by_uid').on(t.clusterId, t.uid),
+    // equality only: a hash index keeps 4 bytes of each uid, a b-tree the whole text
+    index('conn_entity_by_uid').using('hash', t.uid),
   ],
 );
 
@@ -218,14 +220,14 @@ export const connVersion = pgTable(
     packed: bytea('packed').notNull(),
   },
   (t) => [
-    primaryKey({ name: 'conn_version_pk', columns: [t.clusterId, t.id] }),
+    primaryKey({ name: 'conn_version_pk', columns: [t.id, t.clusterId] }),
     foreignKey({
       name: 'conn_version_entity_fk',
       columns: [t.clusterId, t.entity],
       foreignColumns: [connEntity.clusterId, connEntity.id],
     }).onDelete('cascade'),
-    index('conn_version_by_id').on(t.id),
-    index('conn_version_by_entity').on(t.entity, t.fromPoll),
+    // an entity's versions are few and sorted by the reader: the entity alone is the key
+    index('conn_version_by_entity').on(t.entity),
   ],
 );
 
@@ -258,13 +260,12 @@ export const connChunk = pgTable(
     data: bytea('data').notNull(),
   },
   (t) => [
-    primaryKey({ name: 'conn_chunk_pk', columns: [t.clusterId, t.batch, t.firstEntity] }),
+    primaryKey({ name: 'conn_chunk_pk', columns: [t.batch, t.firstEntity, t.clusterId] }),
     foreignKey({
       name: 'conn_chunk_batch_fk',
       columns: [t.clusterId, t.batch],
       foreignColumns: [connBatch.clusterId, connBatch.id],
     }).onDelete('cascade'),
-    index('conn_chunk_by_batch').on(t.batch, t.firstEntity),
   ],
 );
 
