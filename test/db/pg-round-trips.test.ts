@@ -233,7 +233,6 @@ describeWithServer('a write transaction that did not begin or did not commit (a 
     expect(count()).toBe(1);
     db.sqlite.exec('DELETE FROM trips_t');
   });
-
 });
 
 describe('a COMMIT of an aborted transaction (a server or PGlite)', () => {
