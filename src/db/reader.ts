@@ -20,7 +20,7 @@ import { RecentPolls } from './recent-polls.ts';
 import { createRollupStore, type RollupReader } from './rollup-store.ts';
 import { ResourceRows } from './resource-rows.ts';
 import { SmallReader } from './small-reader.ts';
-import { sqlColumns } from './sql-columns.ts';
+import { hasTypedConnectionColumns, sqlColumns } from './sql-columns.ts';
 import type { SqlColumnMap } from './sql-column-types.ts';
 import { bigOf, parseExtra, withExtras } from './sql-values.ts';
 
@@ -105,6 +105,7 @@ const MIN_TIME = -(2n ** 63n);
 /** Creates the reader of an open database (read-only or not). */
 export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const sqlite = db.sqlite;
+  const typed = hasTypedConnectionColumns(sqlite);
   const resolver = new Resolver(sqlite);
   const parts = new ConnPartsLoader(sqlite, resolver);
   const conns = new ConnReader(sqlite, parts);
@@ -322,7 +323,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       }),
 
     reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId)), { poll: Number(pollId) }),
-    sqlColumns,
+    sqlColumns: (resource) => sqlColumns(resource, typed),
     rollups: () => (rollupStore ??= createRollupStore(db)),
   };
 }

@@ -7,6 +7,7 @@
 import type { ResourceName } from '../api/schema/resources.ts';
 import type { SqlColumn, SqlColumnMap } from './sql-column-types.ts';
 import { FIELDS } from './connections/slow.ts';
+import { PgSyncDatabase } from './pg/sync-database.ts';
 
 const str = (col: string): string => `(SELECT s FROM str WHERE id = ${col})`;
 // strings with lone surrogates are stored as UTF-16LE BLOBs, which SQL cannot compare as text
@@ -50,7 +51,23 @@ export const CONNECTION_COLUMNS: SqlColumnMap = {
   ...versionColumns(),
 };
 
-/** The pre-filter column map of a resource ({} when it is not pre-filtered in SQL). */
-export function sqlColumns(resource: ResourceName): SqlColumnMap {
-  return resource === 'connections' ? CONNECTION_COLUMNS : {};
+/**
+ * Connection columns where the store keeps the packed records only (PostgreSQL,
+ * drizzle/pg/0006): the uid, which stays a column for lookups.
+ */
+export const PACKED_CONNECTION_COLUMNS: SqlColumnMap = { uid: CONNECTION_COLUMNS['uid']! };
+
+/**
+ * Whether the store's connection tables keep typed copies of the packed records' fields next to
+ * them (SQLite) or the packed records only (PostgreSQL: there the copies cost more than half of
+ * the store, see src/db/pg/schema.ts).
+ */
+export function hasTypedConnectionColumns(sqlite: object): boolean {
+  return !(sqlite instanceof PgSyncDatabase);
+}
+
+/** The pre-filter column map of a resource ({} when it is not pre-filtered in SQL); `typed`: see hasTypedConnectionColumns. */
+export function sqlColumns(resource: ResourceName, typed = true): SqlColumnMap {
+  if (resource !== 'connections') return {};
+  return typed ? CONNECTION_COLUMNS : PACKED_CONNECTION_COLUMNS;
 }

@@ -28,6 +28,7 @@ import { ConnPartsLoader, type ConnParts } from './parts.ts';
 import { packEntity, packVersion } from './packed.ts';
 import { identityOfRow, slowValuesOfRow } from './rows.ts';
 import { FIELDS, type StoredSlow } from './slow.ts';
+import { hasTypedConnectionColumns } from '../sql-columns.ts';
 import type { AnySlowValue, SlowKind } from './fields.ts';
 
 /** Frames per batch before it is sealed into chunks. */
@@ -55,10 +56,13 @@ export class ConnectionIngest {
   /** entities and versions of this write, inserted after its rows are matched */
   #newEntities: { readonly clusterId: number; readonly e: Entity; readonly c: KafkaConnection }[] = [];
   #newVersions: { readonly id: number; readonly entity: number; readonly attrs: Attrs }[] = [];
+  /** the connection tables keep typed copies of the packed records' fields (SQLite; not PostgreSQL) */
+  readonly #typed: boolean;
   readonly #q;
 
   constructor(sqlite: Database.Database, dict: StringDict, batchFrames = DEFAULT_BATCH_FRAMES) {
     this.#sqlite = sqlite;
+    this.#typed = hasTypedConnectionColumns(sqlite);
     this.#dict = dict;
     this.#batchFrames = Math.max(1, Math.min(50, Math.floor(batchFrames)));
     this.#resolver = new Resolver(sqlite);
@@ -94,12 +98,16 @@ export class ConnectionIngest {
         )
         .raw(),
       insertEntity: sqlite.prepare(
-        `INSERT INTO conn_entity (id, cluster_id, uid, node_id, shard_id, listener, source_ip, source_port, tls, open_time,
-           first_poll, last_poll, extra, packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        this.#typed
+          ? `INSERT INTO conn_entity (id, cluster_id, uid, node_id, shard_id, listener, source_ip, source_port, tls, open_time,
+               first_poll, last_poll, extra, packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+          : 'INSERT INTO conn_entity (id, cluster_id, uid, first_poll, last_poll, packed) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       insertVersion: sqlite.prepare(
-        `INSERT INTO conn_version (id, entity, from_poll, ${FIELDS.map((f) => f.column).join(', ')}, unknown, packed)
-         VALUES (?, ?, ?, ${FIELDS.map(() => '?').join(', ')}, ?, ?)`,
+        this.#typed
+          ? `INSERT INTO conn_version (id, entity, from_poll, ${FIELDS.map((f) => f.column).join(', ')}, unknown, packed)
+             VALUES (?, ?, ?, ${FIELDS.map(() => '?').join(', ')}, ?, ?)`
+          : 'INSERT INTO conn_version (id, entity, from_poll, packed) VALUES (?, ?, ?, ?)',
       ),
       endVersions: sqlite.prepare('UPDATE conn_version SET to_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
       batchFrames: sqlite.prepare<[number], ColumnsOf<typeof connFrame, 'poll' | 'seq' | 'head'>>(
@@ -372,6 +380,10 @@ export class ConnectionIngest {
       tls: c.tlsInfo.enabled,
       openTime: c.openTime,
     });
+    if (!this.#typed) {
+      this.#q.insertEntity.run(id, clusterId, textToSql(c.uid), pollId, pollId, packed);
+      return;
+    }
     this.#q.insertEntity.run(
       id,
       clusterId,
@@ -398,6 +410,7 @@ export class ConnectionIngest {
       const f = FIELDS[i]!;
       const s = this.#stored(f.kind, a.values[i]);
       stored[i] = s;
+      if (!this.#typed) continue;
       if (f.kind === 'time') columns[i] = sqlInt(s as bigint, f.column, big);
       else if (f.kind === 'inline') columns[i] = textToSql(s as string);
       else if (f.kind === 'optionalText' && s === 0) columns[i] = null;
@@ -405,7 +418,8 @@ export class ConnectionIngest {
     }
     const unknown = a.unknown;
     const packed = packVersion({ id, entity, fromPoll: pollId, stored, unknown });
-    this.#q.insertVersion.run(id, entity, pollId, ...columns, withBig(unknown, big), packed);
+    if (this.#typed) this.#q.insertVersion.run(id, entity, pollId, ...columns, withBig(unknown, big), packed);
+    else this.#q.insertVersion.run(id, entity, pollId, packed);
   }
 
   /** The stored form of a slow value: a dictionary id (0: an unset optional string), or the value itself. */

@@ -22,7 +22,6 @@ import {
   uniqueIndex,
   type PgColumn,
 } from 'drizzle-orm/pg-core';
-import { SLOW_FIELDS, type SlowField } from '../connections/fields.ts';
 
 /** bytea, read and written as a Buffer. */
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
@@ -164,23 +163,20 @@ export const doc = pgTable(
   ],
 );
 
-/** A connection's identity. */
+/**
+ * A connection's identity: its packed record (src/db/connections/packed.ts) and what the store
+ * looks it up or prunes it by. Unlike SQLite's table, no typed copy of the record's fields: on
+ * PostgreSQL each of those columns cost 8 bytes and more per row, for the SQL pre-filter (off
+ * here but for the uid) and the psql view, which decodes the record (drizzle/pg/0006).
+ */
 export const connEntity = pgTable(
   'conn_entity',
   {
     id: serialId('id').notNull(),
     clusterId: int8('cluster_id').notNull(),
     uid: text('uid').notNull(),
-    nodeId: int8('node_id').notNull(),
-    shardId: int8('shard_id').notNull(),
-    listener: strId('listener'),
-    sourceIp: text('source_ip').notNull(),
-    sourcePort: int8('source_port').notNull(),
-    tls: int8('tls').notNull(),
-    openTime: int8('open_time'),
     firstPoll: int8('first_poll').notNull(),
     lastPoll: int8('last_poll').notNull(),
-    extra: text('extra'),
     packed: bytea('packed').notNull(),
   },
   (t) => [
@@ -192,21 +188,7 @@ export const connEntity = pgTable(
   ],
 );
 
-function slowColumn(f: SlowField) {
-  if (f.late === true || f.kind === 'optionalText') return int8(f.column);
-  if (f.kind === 'time') return int8(f.column);
-  if (f.kind === 'inline') return text(f.column).notNull();
-  return strId(f.column);
-}
-
-/** The conn_version columns of the slow fields (src/db/connections/fields.ts). */
-function slowColumns(): Record<string, ReturnType<typeof slowColumn>> {
-  const out: Record<string, ReturnType<typeof slowColumn>> = {};
-  for (const f of SLOW_FIELDS as readonly SlowField[]) out[f.key] = slowColumn(f);
-  return out;
-}
-
-/** A version of a connection's slowly changing attributes. */
+/** A version of a connection's slowly changing attributes: its packed record only (see conn_entity). */
 export const connVersion = pgTable(
   'conn_version',
   {
@@ -215,8 +197,6 @@ export const connVersion = pgTable(
     entity: int8('entity').notNull(),
     fromPoll: int8('from_poll').notNull(),
     toPoll: int8('to_poll'),
-    ...slowColumns(),
-    unknown: text('unknown'),
     packed: bytea('packed').notNull(),
   },
   (t) => [
