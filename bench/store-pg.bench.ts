@@ -149,8 +149,9 @@ async function main(): Promise<void> {
     log(rows);
 
     // 3. state as of T, in a process that only reads (bench/lib/store-reads.ts, as for SQLite)
-    const at = times[60]! + 1n;
-    const other = times[27]! + 1n;
+    // poll 60 and 27 of store.bench.ts's 100 (earlier ones in a shorter run: STORE_PG_POLLS)
+    const at = times[Math.min(60, POLLS - 1)]! + 1n;
+    const other = times[Math.min(27, Math.floor(POLLS / 2))]! + 1n;
     const script = fileURLToPath(new URL('./lib/store-reads.ts', import.meta.url));
     const out = execFileSync(process.execPath, ['--import', 'tsx', script, server.url, String(at), String(other)], {
       encoding: 'utf8',
