@@ -29,21 +29,28 @@ DECLARE
   out text[] := '{}';
   p integer := 0;
   n integer := length(b);
-  k integer;
+  k integer := 0;
   kind text;
+  -- what the next varint is: a field's first ('field'), a time's nanoseconds ('nano'), a string's
+  -- length ('head', after the flags of 'f'), or a UTF-16 code unit ('unit')
+  need text := 'field';
   v numeric;
-  w numeric;
   byte integer;
   mul numeric;
+  sec numeric;
   len integer;
   bytes bytea;
-  unit integer;
+  units integer;
   pending integer;
   s text;
   i integer;
 BEGIN
-  FOR k IN 1 .. length(layout) LOOP
-    kind := substr(layout, k, 1);
+  LOOP
+    IF need = 'field' THEN
+      k := k + 1;
+      EXIT WHEN k > length(layout);
+      kind := substr(layout, k, 1);
+    END IF;
     v := 0;
     mul := 1;
     LOOP
@@ -56,100 +63,72 @@ BEGIN
       EXIT WHEN byte < 128;
       mul := mul * 128;
     END LOOP;
-    IF kind = 'u' THEN
+    IF need = 'field' AND kind = 'u' THEN
       out := out || v::text;
-    ELSIF kind = 'z' THEN
+    ELSIF need = 'field' AND kind = 'z' THEN
       out := out || (CASE WHEN mod(v, 2) = 0 THEN div(v, 2) ELSE -div(v + 1, 2) END)::text;
-    ELSIF kind = 't' THEN
-      w := 0;
-      mul := 1;
-      LOOP
-        IF p >= n THEN
-          RAISE EXCEPTION 'flightrec: a varint at byte % runs past the end of its %-byte record', p, n;
-        END IF;
-        byte := get_byte(b, p);
-        p := p + 1;
-        w := w + (byte & 127) * mul;
-        EXIT WHEN byte < 128;
-        mul := mul * 128;
-      END LOOP;
-      out := out || ((CASE WHEN mod(v, 2) = 0 THEN div(v, 2) ELSE -div(v + 1, 2) END) * 1000000000 + w)::text;
-    ELSIF kind = 'f' AND mod(v, 2) = 0 THEN
-      out := out || NULL::text;
-    ELSE
-      -- a string ('s'), or the unknown fields' JSON after flags with bit 0 ('f')
-      IF kind = 'f' THEN
-        v := 0;
-        mul := 1;
-        LOOP
-          IF p >= n THEN
-            RAISE EXCEPTION 'flightrec: a varint at byte % runs past the end of its %-byte record', p, n;
-          END IF;
-          byte := get_byte(b, p);
-          p := p + 1;
-          v := v + (byte & 127) * mul;
-          EXIT WHEN byte < 128;
-          mul := mul * 128;
-        END LOOP;
-      END IF;
-      len := div(v, 2);
+    ELSIF need = 'field' AND kind = 't' THEN
+      sec := CASE WHEN mod(v, 2) = 0 THEN div(v, 2) ELSE -div(v + 1, 2) END;
+      need := 'nano';
+    ELSIF need = 'nano' THEN
+      out := out || (sec * 1000000000 + v)::text;
+      need := 'field';
+    ELSIF need = 'field' AND kind = 'f' THEN
       IF mod(v, 2) = 0 THEN
-        IF p + len > n THEN
-          RAISE EXCEPTION 'flightrec: a string at byte % runs past the end of its %-byte record', p, n;
-        END IF;
-        bytes := substring(b FROM p + 1 FOR len);
-        p := p + len;
-        IF position('\x00'::bytea IN bytes) > 0 THEN
-          -- NUL, which text cannot hold, as U+FFFD (a 0 byte is never inside a UTF-8 sequence)
-          s := '';
-          LOOP
-            i := position('\x00'::bytea IN bytes);
-            EXIT WHEN i = 0;
-            s := s || convert_from(substring(bytes FROM 1 FOR i - 1), 'UTF8') || U&'\FFFD';
-            bytes := substring(bytes FROM i + 1);
-          END LOOP;
-          s := s || convert_from(bytes, 'UTF8');
-        ELSE
-          s := convert_from(bytes, 'UTF8');
-        END IF;
+        out := out || NULL::text;
       ELSE
-        -- UTF-16 code units, one varint each; pairs joined, lone surrogates and NUL as U+FFFD
-        s := '';
-        pending := NULL;
-        FOR i IN 1 .. len LOOP
-          w := 0;
-          mul := 1;
-          LOOP
-            IF p >= n THEN
-              RAISE EXCEPTION 'flightrec: a varint at byte % runs past the end of its %-byte record', p, n;
-            END IF;
-            byte := get_byte(b, p);
-            p := p + 1;
-            w := w + (byte & 127) * mul;
-            EXIT WHEN byte < 128;
-            mul := mul * 128;
-          END LOOP;
-          unit := w::integer;
-          IF pending IS NOT NULL THEN
-            IF unit BETWEEN 56320 AND 57343 THEN
-              s := s || chr(65536 + (pending - 55296) * 1024 + (unit - 56320));
-              pending := NULL;
-              CONTINUE;
-            END IF;
-            s := s || U&'\FFFD';
-            pending := NULL;
-          END IF;
-          IF unit BETWEEN 55296 AND 56319 THEN
-            pending := unit;
-          ELSE
-            s := s || CASE WHEN unit = 0 OR unit BETWEEN 56320 AND 57343 THEN U&'\FFFD' ELSE chr(unit) END;
-          END IF;
-        END LOOP;
+        need := 'head';
+      END IF;
+    ELSIF need = 'unit' THEN
+      -- UTF-16 code units: pairs joined, lone surrogates and NUL as U+FFFD
+      units := units - 1;
+      IF pending IS NOT NULL AND v BETWEEN 56320 AND 57343 THEN
+        s := s || chr(65536 + (pending - 55296) * 1024 + (v::integer - 56320));
+      ELSE
         IF pending IS NOT NULL THEN
           s := s || U&'\FFFD';
         END IF;
+        IF v BETWEEN 55296 AND 56319 THEN
+          pending := v::integer;
+          IF units = 0 THEN
+            s := s || U&'\FFFD';
+          END IF;
+          CONTINUE WHEN units > 0;
+        ELSE
+          s := s || CASE WHEN v = 0 OR v BETWEEN 56320 AND 57343 THEN U&'\FFFD' ELSE chr(v::integer) END;
+        END IF;
       END IF;
-      out := out || s;
+      pending := NULL;
+      IF units = 0 THEN
+        out := out || s;
+        need := 'field';
+      END IF;
+    ELSE
+      -- a string's length ('s', or 'head' after flags with bit 0): even, UTF-8 bytes follow;
+      -- odd, UTF-16 code units, one varint each
+      len := div(v, 2);
+      IF mod(v, 2) = 1 AND len > 0 THEN
+        s := '';
+        units := len;
+        pending := NULL;
+        need := 'unit';
+        CONTINUE;
+      END IF;
+      IF p + len > n THEN
+        RAISE EXCEPTION 'flightrec: a string at byte % runs past the end of its %-byte record', p, n;
+      END IF;
+      bytes := substring(b FROM p + 1 FOR len);
+      p := p + len;
+      -- NUL, which text cannot hold, as U+FFFD (a 0 byte is never inside a UTF-8 sequence)
+      s := '';
+      LOOP
+        i := position('\x00'::bytea IN bytes);
+        EXIT WHEN i = 0;
+        s := s || convert_from(substring(bytes FROM 1 FOR i - 1), 'UTF8') || U&'\FFFD';
+        bytes := substring(bytes FROM i + 1);
+      END LOOP;
+      out := out || (s || convert_from(bytes, 'UTF8'));
+      need := 'field';
     END IF;
   END LOOP;
   RETURN out;

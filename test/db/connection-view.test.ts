@@ -65,6 +65,19 @@ function shown(r: ViewRow, want: ViewRow): ViewRow {
   return out;
 }
 
+/** A packed string of UTF-16 code units (ByteWriter.string's form for text with lone surrogates). */
+function utf16Record(units: readonly number[]): Buffer {
+  const out = [units.length * 2 + 1];
+  for (let u of units) {
+    while (u >= 128) {
+      out.push((u & 127) | 128);
+      u >>>= 7;
+    }
+    out.push(u);
+  }
+  return Buffer.from(out);
+}
+
 forEachEngine('connection_v shows each stored version', (engine) => {
   it('every field of every version, as the answers gave it; text PostgreSQL cannot hold as U+FFFD', async () => {
     const path = await engine.target();
@@ -111,6 +124,23 @@ forEachEngine('connection_v shows each stored version', (engine) => {
         expect(shown(r, expected(c)), c.uid).toEqual(expected(c));
       }
     }
+    db.close();
+  });
+  // SQLite's view reads the typed columns: no record decoding in SQL there
+  it.skipIf(engine.name === 'sqlite')('a corrupt record is an error naming the byte, never a wrong row', async () => {
+    const db = openDatabase(await engine.target());
+    const decode = (b: Buffer, layout: string): unknown =>
+      db.sqlite.prepare('SELECT flightrec_unpack_record(?, ?)').pluck().get(b, layout);
+    // a varint cut short, a string longer than the record, a record ending before its layout
+    expect(() => decode(Buffer.from([0x80, 0x80]), 'u')).toThrow(
+      /varint at byte 2 runs past the end of its 2-byte record/,
+    );
+    expect(() => decode(Buffer.from([0x14, 0x61, 0x62]), 's')).toThrow(
+      /string at byte 1 runs past the end of its 3-byte record/,
+    );
+    expect(() => decode(Buffer.from([0x01]), 'uu')).toThrow(/runs past the end of its 1-byte record/);
+    // UTF-16 units (odd length): a pair, NUL, a lone high surrogate at the end
+    expect(decode(utf16Record([0x61, 0xd83d, 0xde00, 0, 0xd800]), 's')).toEqual(['a\ud83d\ude00\ufffd\ufffd']);
     db.close();
   });
 });
