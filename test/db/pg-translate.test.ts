@@ -26,13 +26,27 @@ describe('translate', () => {
     expect(sql('SELECT v.id FROM json_each(?) j JOIN v ON v.id = j.value')).toMatch(
       /^SELECT v\.id FROM \(SELECT je\.value::bigint AS value, je\.ord - 1 AS key FROM json_array_elements_text\(\$1::json\) WITH ORDINALITY AS je\(value, ord\)\) AS j JOIN/,
     );
-    expect(sql('DELETE FROM t WHERE id IN (SELECT value FROM json_each(?))')).toMatch(/\) AS json_each\)$/);
+    expect(sql('DELETE FROM t WHERE id NOT IN (SELECT value FROM json_each(?))')).toMatch(/\) AS json_each\)$/);
     expect(sql('SELECT count(*) FROM json_each(?) WHERE value > 1')).toMatch(/\) AS json_each WHERE value > 1$/);
   });
 
-  it("turns json_each(?, '$') (a list of strings) into the same derived table with text values", () => {
+  it('turns x IN (SELECT value FROM json_each(?)) into x = ANY of an array (index probes, whatever the estimate)', () => {
+    expect(sql('UPDATE t SET a = ? WHERE id IN (SELECT value FROM json_each(?))')).toBe(
+      'UPDATE t SET a = $1 WHERE id = ANY(ARRAY(SELECT je.value::bigint FROM json_array_elements_text($2::json) AS je(value)))',
+    );
+    expect(sql('SELECT 1 FROM t WHERE id in ( select value from json_each(?) ) AND b = ?')).toBe(
+      'SELECT 1 FROM t WHERE id = ANY(ARRAY(SELECT je.value::bigint FROM json_array_elements_text($1::json) AS je(value))) AND b = $2',
+    );
+    // NOT IN stays a derived table (no index helps it)
+    expect(sql('SELECT 1 FROM t WHERE id NOT IN (SELECT value FROM json_each(?))')).toContain('NOT IN (SELECT value FROM (SELECT');
+  });
+
+  it("turns json_each(?, '$') (a list of strings) into text values", () => {
     expect(sql("SELECT id FROM t WHERE uid IN (SELECT value FROM json_each(?, '$')) AND a = ?")).toBe(
-      'SELECT id FROM t WHERE uid IN (SELECT value FROM (SELECT je.value COLLATE "C" AS value, je.ord - 1 AS key FROM json_array_elements_text($1::json) WITH ORDINALITY AS je(value, ord)) AS json_each) AND a = $2',
+      'SELECT id FROM t WHERE uid = ANY(ARRAY(SELECT je.value COLLATE "C" FROM json_array_elements_text($1::json) AS je(value))) AND a = $2',
+    );
+    expect(sql("SELECT j.value FROM json_each(?, '$') j")).toBe(
+      'SELECT j.value FROM (SELECT je.value COLLATE "C" AS value, je.ord - 1 AS key FROM json_array_elements_text($1::json) WITH ORDINALITY AS je(value, ord)) AS j',
     );
     // only as code: the same text inside a string literal stays as it is
     expect(sql("SELECT 'json_each(?)' FROM t")).toBe("SELECT 'json_each(?)' FROM t");

@@ -116,6 +116,14 @@ const KEYWORDS = new Set([
 
 function rewriteCode(code: string): string {
   let s = code;
+  // x IN (SELECT value FROM json_each(?)): x = ANY of the list as an array, which PostgreSQL
+  // answers with index probes whatever the list's length; as a derived table, on a table not yet
+  // analyzed, it chose a sequential scan and a hash join (6 ms for 6 ids in 45,000 versions)
+  s = s.replace(
+    /(?<!\bNOT\s+)\bIN\s*\(\s*SELECT\s+value\s+FROM\s+json_each(_text)?\(\?\)\s*\)/gi,
+    (_m, text: string | undefined) =>
+      `= ANY(ARRAY(SELECT ${text === undefined ? 'je.value::bigint' : 'je.value COLLATE "C"'} FROM json_array_elements_text(?::json) AS je(value)))`,
+  );
   // json_each(?) [alias]: a derived table with SQLite's value and key columns (text values for
   // json_each_text, what translateToPostgres made of json_each(?, '$'))
   s = s.replace(
