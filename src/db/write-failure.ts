@@ -53,9 +53,36 @@ function codeOf(err: unknown): string {
   return '';
 }
 
-/** The refusal code when `err` means the store refuses writes (SQLITE_FULL, ENOSPC, ...), else undefined. */
+/**
+ * PostgreSQL SQLSTATEs (classes by their two first characters, or whole codes) that mean the
+ * server refuses writes for now, whatever the record: connection exceptions, insufficient
+ * resources (disk full, out of memory, too many connections), operator intervention (shutdown,
+ * cancelled by a statement timeout), system errors (I/O), a read-only transaction (a standby, a
+ * read-only database), serialization failures and deadlocks, a lock not granted, missing
+ * privileges or database, failed authentication, corrupted data or index.
+ */
+const REFUSING_PG_CLASSES = ['08', '53', '57', '58', '40', '28', '3D'] as const;
+const REFUSING_PG_CODES: ReadonlySet<string> = new Set(['25006', '55P03', '42501', 'XX001', 'XX002']);
+
+/** Whether `err` (or an error it was caused by) is a PostgreSQL connection failure. */
+function lostConnection(err: unknown): boolean {
+  for (let e = err, depth = 0; e !== null && typeof e === 'object' && depth < 5; depth++) {
+    if ((e as { name?: unknown }).name === 'PgError' && (e as { connection?: unknown }).connection === true)
+      return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The refusal code when `err` means the store refuses writes (SQLITE_FULL, ENOSPC, 08006, ...), else undefined. */
 export function refusalCode(err: unknown): string | undefined {
+  if (lostConnection(err)) return codeOf(err) || 'connection';
   const code = codeOf(err);
+  if (
+    /^[0-9A-Z]{5}$/.test(code) &&
+    (REFUSING_PG_CLASSES.some((c) => code.startsWith(c)) || REFUSING_PG_CODES.has(code))
+  )
+    return code;
   if (REFUSING_SQLITE.some((p) => code === p || code.startsWith(`${p}_`))) return code;
   if (REFUSING_SYSTEM.has(code)) return code;
   // better-sqlite3 throws a TypeError once its connection is closed
