@@ -369,9 +369,38 @@ export class PgSyncDatabase {
     if (this.#queue.length > 0) {
       // writes queued since the transaction (or savepoint) began are rolled back unsent
       if (req.kind === 'exec' && req.sql.startsWith('ROLLBACK')) this.#dropQueue();
+      else if (req.kind === 'query' && this.#begin === undefined && this.#beginFailure === undefined)
+        return this.#flushWith(req);
       else this.#flush();
     }
     return this.#send(req);
+  }
+
+  /**
+   * Sends the queued writes and the read that follows them in one round trip: the batch is posted
+   * without waiting, the read right behind it (replies come in order). Only inside a transaction
+   * already begun: a failed write aborts it, so the read cannot run without it, and the write's
+   * failure is the one reported.
+   */
+  #flushWith(req: BridgeRequest): OkReply {
+    const queued = this.#queue;
+    this.#queue = [];
+    this.#queuedParams = 0;
+    const batch: Ahead = { sql: '', params: [], reply: undefined };
+    this.#post({ kind: 'batch', items: queued.map((q) => q.item) }, batch);
+    let reply: OkReply;
+    try {
+      reply = this.#send(req);
+    } catch (err) {
+      if (batch.reply !== undefined && !batch.reply.ok) this.#checked(batch.reply);
+      throw err;
+    } finally {
+      const counts = batch.reply?.ok === true ? batch.reply.counts : undefined;
+      queued.forEach((q, i) => {
+        q.slot.count = counts?.[i] ?? 0;
+      });
+    }
+    return reply;
   }
 
   #dropQueue(): void {
