@@ -22,12 +22,14 @@ const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(nam
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
   // the workers are entries of their own, started as worker threads: the TUI's timeline
-  // (dist/timeline-worker.js) and the collector's rollups (dist/rollup-worker.js)
+  // (dist/timeline-worker.js), the collector's rollups (dist/rollup-worker.js), the PostgreSQL
+  // bridge (dist/pg-worker.js) and the collector's writes to a PostgreSQL server (dist/store-worker.js)
   entryPoints: {
     cli: 'src/cli/main.ts',
     'timeline-worker': 'src/tui/data/timeline-worker.ts',
     'rollup-worker': 'src/report/rollup/rollup-worker.ts',
     'pg-worker': 'src/db/pg/bridge-worker.ts',
+    'store-worker': 'src/cli/store-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

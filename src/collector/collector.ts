@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redactor } from '../api/client/index.ts';
 import { timestampFromMillis } from '../api/codec/timestamp.ts';
 import type { OperationName } from '../api/schema/operations.ts';
-import type { HistoryWriter, PollRecord } from '../db/poll-record.ts';
+import type { HistoryWriter, PollRecord, StoreLostError } from '../db/poll-record.ts';
 import { createCallQueue } from './call-queue.ts';
 import { prepareCluster, type ClientFactory, type PreparedCluster } from './clients.ts';
 import type { CollectorConfig } from './config.ts';
@@ -32,6 +32,7 @@ import {
   type VirtualRunDeps,
 } from './schedule.ts';
 import { RecordSink } from './record-sink.ts';
+import type { RecordQueue, StoreCounters } from './store-queue.ts';
 import { shadowSkipLine, startupLine } from './startup.ts';
 
 /** Most records kept in memory while the store refuses writes (the byte budget usually binds first). */
@@ -75,6 +76,18 @@ export interface CollectorOptions {
   readonly retentionStore?: RetentionStore;
   /** summarises raw history before retention prunes it (the rollups) */
   readonly rollUp?: RollUp;
+  /** makes the queue records are written through (default: `writer`, on this thread): the store thread */
+  readonly recordQueue?: (hooks: RecordQueueHooks) => RecordQueue;
+}
+
+/** What the collector gives the write queue it is handed (recordQueue). */
+export interface RecordQueueHooks {
+  /** the collector's counters of held, dropped and unstorable records */
+  readonly counters: StoreCounters;
+  /** prints one line */
+  readonly line: (text: string) => void;
+  /** called once when the store is lost for good */
+  readonly onFatal: (err: StoreLostError) => void;
 }
 
 /** How a shutdown went. */
@@ -126,6 +139,15 @@ export class Collector {
       throw err;
     }
     this.clusters = clusters;
+    const onFatal = (err: StoreLostError): void => {
+      this.#stopCtl.abort();
+      opts.onFatal?.(err);
+    };
+    const queue = opts.recordQueue?.({
+      counters: this.stats,
+      line: (text) => this.#reporter.line(text),
+      onFatal,
+    });
     this.#sink = new RecordSink({
       writer: opts.writer,
       stats: this.stats,
@@ -135,10 +157,8 @@ export class Collector {
       keepRawAnswers: opts.config.keepRawAnswers,
       roundId: opts.roundId ?? randomUUID,
       ...(opts.onRecord === undefined ? {} : { observe: opts.onRecord }),
-      onFatal: (err) => {
-        this.#stopCtl.abort();
-        opts.onFatal?.(err);
-      },
+      onFatal,
+      ...(queue === undefined ? {} : { queue }),
     });
     this.#leases = new LeaseKeeper({
       ...(opts.writer.leases === undefined ? {} : { leases: opts.writer.leases }),
@@ -212,7 +232,12 @@ export class Collector {
     const p = (async (): Promise<RoundResult> => {
       this.#sink.checkFile();
       if (this.stopping.aborted || !(await this.#leases.hold(cluster))) return standbyRound(rt, op, at, this.#deps);
-      return runRound(rt, op, this.#deps, at);
+      const r = await runRound(rt, op, this.#deps, at);
+      // written in the store thread: the round ends when its records are stored
+      const written = this.#sink.written(r.round);
+      if (written === undefined) return r;
+      await written;
+      return { ...r, endedAt: this.#deps.nowNs() };
     })().then((r) => {
       if (r.standby === true) {
         this.stats.standbyRounds++;
@@ -319,7 +344,7 @@ export class Collector {
     }
     await this.#heartbeat;
     await this.#retention?.idle();
-    this.#sink.flush();
+    await this.#sink.flush();
     if (this.#sink.fatal === undefined) await this.#leases.releaseAll();
     for (const rt of this.clusters) {
       try {
@@ -329,6 +354,7 @@ export class Collector {
       }
     }
     const unwritten = this.#sink.unwritten;
+    await this.#sink.close();
     if (unwritten > 0)
       this.#reporter.line(`error: ${unwritten} polls could not be written to the database and are lost`);
     try {

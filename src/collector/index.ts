@@ -15,6 +15,8 @@ export * from './collector.ts';
 export * from './held-polls.ts';
 export * from './lease-keeper.ts';
 export * from './record-sink.ts';
+export * from './store-queue.ts';
+export * from './record-transfer.ts';
 export * from './scrub.ts';
 export * from './startup.ts';
 export * from './retention-runner.ts';

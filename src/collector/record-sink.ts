@@ -1,16 +1,14 @@
 /**
- * The collector's side of the store: every record scrubbed of the cluster's secrets, then
- * written through `HistoryWriter.storePoll` in time order. A record the store cannot take as it
- * is comes back stored as a failed poll (said, counted); a store that refuses writes makes the
- * sink hold records in memory within a byte budget, drop the oldest past it and write each run
- * of dropped polls as a `not_stored` poll when writes resume. The database file is checked
- * before every write; when it is lost for good the sink stops writing and reports it once.
+ * The collector's side of the store: every record scrubbed of the cluster's secrets, counted and
+ * shown to the observers, then handed to the write queue (store-queue.ts), which writes it in
+ * time order or holds it while the store refuses writes. The queue runs on this thread, or in
+ * the store thread (src/cli/store-thread.ts), where the round waits for its records all the same.
  */
 import type { Redactor } from '../api/client/index.ts';
-import { StoreLostError, StoreRefusedError, type HistoryWriter, type PollRecord } from '../db/poll-record.ts';
-import { HeldPolls, MAX_HELD_POLLS } from './held-polls.ts';
+import type { HistoryWriter, PollRecord, StoreLostError } from '../db/poll-record.ts';
 import type { CollectorStats, Reporter } from './output.ts';
 import { scrubRecord } from './scrub.ts';
+import { StoreQueue, type RecordQueue } from './store-queue.ts';
 
 /** What the sink needs. */
 export interface RecordSinkDeps {
@@ -27,31 +25,42 @@ export interface RecordSinkDeps {
   readonly onFatal: (err: StoreLostError) => void;
   /** sees every record once its secrets are removed (metrics, readiness) */
   readonly observe?: (record: PollRecord) => void;
+  /** writes elsewhere (the store thread) instead of through `writer` on this thread */
+  readonly queue?: RecordQueue;
 }
 
 /** Writes the collector's records; see the module comment. */
 export class RecordSink {
   readonly #d: RecordSinkDeps;
-  readonly #held: HeldPolls;
+  readonly #queue: RecordQueue;
   /** cluster and operation whose secret removal was already said */
   readonly #redactionSaid = new Set<string>();
-  /** why the store refuses writes, while it does */
-  #refusal: string | undefined;
-  #fatal: StoreLostError | undefined;
+  /** the last write of each round still in progress in the store thread */
+  readonly #writing = new Map<string, Promise<void>>();
 
   constructor(deps: RecordSinkDeps) {
     this.#d = deps;
-    this.#held = new HeldPolls(deps.maxHeldBytes, MAX_HELD_POLLS);
+    this.#queue =
+      deps.queue ??
+      new StoreQueue({
+        writer: deps.writer,
+        counters: deps.stats,
+        line: (text) => deps.reporter.line(text),
+        maxHeldBytes: deps.maxHeldBytes,
+        keepRawAnswers: deps.keepRawAnswers,
+        roundId: deps.roundId,
+        onFatal: deps.onFatal,
+      });
   }
 
   /** The error that stopped the writes (the database file lost for good), if any. */
   get fatal(): StoreLostError | undefined {
-    return this.#fatal;
+    return this.#queue.fatal;
   }
 
   /** Records never written: held, or dropped and not yet recorded as lost. */
   get unwritten(): number {
-    return this.#held.size + this.#held.lostPending;
+    return this.#queue.unwritten;
   }
 
   /** Takes one record: scrubs it, holds it behind older ones, writes what the store accepts. */
@@ -72,107 +81,35 @@ export class RecordSink {
       }
     }
     this.#d.observe?.(clean);
-    // behind any held records, so that polls reach the store (and get their ids) in time order
-    this.#held.push(clean);
-    this.flush();
-    if (this.#held.size > 0) this.#lighten(clean); // still held: it is the newest
-    const dropped = this.#held.enforce();
-    if (dropped > 0) this.#d.stats.dropped += dropped;
-    this.#updateHeld();
+    const written = this.#queue.push(clean);
+    if (written !== undefined) {
+      const round = clean.round;
+      const settled = written.finally(() => {
+        if (this.#writing.get(round) === settled) this.#writing.delete(round);
+        this.#d.reporter.status(this.#d.stats);
+      });
+      this.#writing.set(round, settled);
+    }
     this.#d.reporter.status(this.#d.stats);
   }
 
-  /** A held successful answer keeps no raw bytes the store will not keep anyway. */
-  #lighten(record: PollRecord): void {
-    const o = record.outcome;
-    if (!o.ok || o.raw === undefined || this.#d.keepRawAnswers) return;
-    const { raw: _raw, ...rest } = o;
-    this.#held.replaceNewest({ ...record, outcome: rest });
-  }
-
-  #updateHeld(): void {
-    this.#d.stats.unwritten = this.#held.size;
-    this.#d.stats.heldBytes = this.#held.bytes;
+  /** Settles when the records of `round` handed over so far are written (at once on this thread). */
+  written(round: string): Promise<void> | undefined {
+    return this.#writing.get(round);
   }
 
   /** Checks the database file; false once it is lost for good (said once, onFatal called). */
   checkFile(): boolean {
-    if (this.#fatal !== undefined) return false;
-    try {
-      const check = this.#d.writer.checkFile?.();
-      if (check?.reopened === true) {
-        this.#d.stats.reopened++;
-        this.#d.reporter.line(`error: ${check.message ?? 'the database file was replaced; a new one was opened'}`);
-      }
-      return true;
-    } catch (err) {
-      if (!(err instanceof StoreLostError)) throw err;
-      this.#fatal = err;
-      this.#d.reporter.line(`error: ${err.message}; recording stopped`);
-      this.#d.onFatal(err);
-      return false;
-    }
+    return this.#queue.checkFile();
   }
 
-  /** Writes lost-poll records, then the held records, oldest first, until the store refuses one. */
-  flush(): void {
-    if (!this.checkFile()) return;
-    while (this.#held.size > 0 || this.#held.lostPending > 0) {
-      if (this.#held.lostPending > 0) {
-        if (!this.#writeLost()) break;
-        continue;
-      }
-      const head = this.#held.head()!;
-      if (!this.#store(head)) break;
-      this.#held.shift();
-    }
-    this.#updateHeld();
+  /** Writes what is held, oldest first, until the store refuses one. */
+  flush(): void | Promise<void> {
+    return this.#queue.flush();
   }
 
-  #writeLost(): boolean {
-    for (const { key, record } of this.#held.lostRecords(this.#refusal ?? 'unknown cause', this.#d.roundId)) {
-      if (!this.#store(record)) return false;
-      this.#held.recorded(key);
-      this.#d.stats.lostRecorded++;
-      this.#d.reporter.line(
-        `error: ${record.cluster} ${record.operation}${record.target === '' ? '' : ` ${record.target}`}: ${record.outcome.ok ? '' : record.outcome.message}`,
-      );
-    }
-    return true;
-  }
-
-  /** Stores one record; false when the store refuses it (it stays held). */
-  #store(record: PollRecord): boolean {
-    try {
-      const stored = this.#d.writer.storePoll(record);
-      if (stored.substituted !== undefined) {
-        this.#d.stats.unstorable++;
-        this.#d.reporter.line(
-          `error: ${record.cluster} ${record.operation}: this answer cannot be stored as received (${stored.substituted}); ` +
-            `it was stored as failed poll ${stored.id} with its raw bytes`,
-        );
-      }
-      if (this.#refusal !== undefined) {
-        this.#refusal = undefined;
-        this.#d.reporter.line('the database accepts writes again');
-      }
-      return true;
-    } catch (err) {
-      const cause =
-        err instanceof StoreRefusedError
-          ? err.message
-          : err instanceof Error
-            ? `${err.name}: ${err.message}`
-            : String(err);
-      if (this.#refusal === undefined) {
-        this.#refusal = cause;
-        this.#d.reporter.line(
-          `error: cannot write a poll (${record.cluster} ${record.operation}) to the database: ${cause}; ` +
-            `polls are kept in memory (up to ${Math.round(this.#d.maxHeldBytes / 1048576)} MiB, then the oldest are dropped and recorded as lost) ` +
-            'and written when the database accepts writes again',
-        );
-      }
-      return false;
-    }
+  /** Ends the store thread, when the writes go through one. */
+  async close(): Promise<void> {
+    await this.#queue.close?.();
   }
 }

@@ -172,6 +172,8 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
       'dist/cli.js',
       'dist/timeline-worker.js',
       'dist/rollup-worker.js',
+      'dist/pg-worker.js',
+      'dist/store-worker.js',
       'drizzle/meta/_journal.json',
       'README.md',
       'LICENSE',

@@ -17,6 +17,7 @@ import {
   type CollectFlags,
   type CollectorConfig,
   type PreparedCluster,
+  type RecordQueueHooks,
   type Reporter,
   type RoundResult,
   type Sleep,
@@ -26,6 +27,8 @@ import { DEFAULT_START_NS, wallClockStart } from '../../sim/time.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { simStart } from '../sim-start.ts';
 import { dbOpenOptions, dbOpenTarget, dbShown, redactingReporter } from '../db-target.ts';
+import { parseDbTargetText } from '../../db/pg/target.ts';
+import { StoreThread } from '../store-thread.ts';
 import { hostPort, type HealthServer } from '../../collector/health-server.ts';
 import { createJsonReporter, jsonLineOf } from '../../collector/json-log.ts';
 import { Observability } from '../../collector/metrics/observability.ts';
@@ -331,6 +334,24 @@ async function record(
   const rollUp: RollUp | undefined =
     rollUps === undefined ? undefined : (cluster, untilNs) => rollUps.run(cluster, untilNs);
   const cron = io.createCronTask === undefined ? {} : { createTask: io.createCronTask };
+  // on a PostgreSQL server the polls are written in a thread of their own (its own connection),
+  // so that one cluster's writes do not hold up the calls and decoding of the others
+  const passwordFile = dbOpenOptions(g, io.cwd, config.databasePasswordFile).passwordFile;
+  const threaded =
+    parseDbTargetText(dbPath).kind !== 'postgres'
+      ? {}
+      : {
+          recordQueue: (hooks: RecordQueueHooks) =>
+            new StoreThread(
+              {
+                database: dbPath,
+                keepRawAnswers: config.keepRawAnswers,
+                maxHeldBytes: config.maxHeldBytes,
+                ...(passwordFile === undefined ? {} : { passwordFile }),
+              },
+              hooks,
+            ),
+        };
   const hooks = obs === undefined ? {} : { onRecord: obs.record, onRound: obs.round };
   const collector = new Collector({
     config,
@@ -346,6 +367,7 @@ async function record(
     ...(rollUp === undefined ? {} : { rollUp }),
     ...cron,
     ...hooks,
+    ...threaded,
     ...extra,
   });
   obs?.attach(collector.stats);

@@ -1,0 +1,125 @@
+/**
+ * The collector's write queue in a thread of its own (store-worker.ts): records are posted to
+ * it and written there, through its own connection, so that the collector's event loop goes on
+ * with the calls and the decoding of other clusters while PostgreSQL answers. Every request is
+ * answered in order with the queue's counters and lines, which land in the collector's stats and
+ * output as if the queue ran here. A thread that dies stops the recording (a fatal store error).
+ */
+import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../db/worker-entry.ts';
+import { StoreLostError, type PollRecord } from '../db/poll-record.ts';
+import { jsonNumberPaths } from '../collector/record-transfer.ts';
+import type { RecordQueue, RecordQueueHooks } from '../collector/index.ts';
+import type { StoreWorkerInit, StoreWorkerReply, StoreWorkerRequest } from './store-worker.ts';
+
+/** A RecordQueue whose writes happen in the store thread; close() ends the thread. */
+export class StoreThread implements RecordQueue {
+  readonly #hooks: RecordQueueHooks;
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, () => void>();
+  #nextId = 1;
+  #unwritten = 0;
+  /** records posted and not answered yet */
+  #inFlight = 0;
+  #fatal: StoreLostError | undefined;
+  /** the thread ended or failed: nothing can be posted to it */
+  #dead = false;
+  #closed: Promise<void> | undefined;
+
+  constructor(init: StoreWorkerInit, hooks: RecordQueueHooks) {
+    this.#hooks = hooks;
+    const where = workerEntry(import.meta.url, ['../store-worker.js', './store-worker.js'], './store-worker.ts');
+    if (where === undefined)
+      throw new Error('flightrec: the store worker (dist/store-worker.js) is missing from the installation');
+    this.#worker = new Worker(where.code, { eval: where.eval, workerData: init });
+    this.#worker.on('message', (m: StoreWorkerReply) => this.#reply(m));
+    this.#worker.on('error', (err) => this.#lost(`the store thread failed: ${err.message}`));
+    this.#worker.on('exit', (code) => this.#lost(`the store thread ended (code ${code})`));
+  }
+
+  get fatal(): StoreLostError | undefined {
+    return this.#fatal;
+  }
+
+  get unwritten(): number {
+    return this.#unwritten + this.#inFlight;
+  }
+
+  push(record: PollRecord): Promise<void> {
+    this.#inFlight++;
+    return this.#request('push', (id) => ({ type: 'push', id, record, numbers: jsonNumberPaths(record) })).finally(
+      () => this.#inFlight--,
+    );
+  }
+
+  flush(): Promise<void> {
+    return this.#request('flush', (id) => ({ type: 'flush', id }));
+  }
+
+  checkFile(): boolean {
+    // a PostgreSQL database has no file to lose; the thread reports a lost store itself
+    return this.#fatal === undefined;
+  }
+
+  /** Closes the thread's connection and ends it (every call: the first one does it). */
+  close(): Promise<void> {
+    this.#closed ??= this.#request('close', (id) => ({ type: 'close', id })).then(async () => {
+      this.#dead = true;
+      await this.#worker.terminate();
+    });
+    return this.#closed;
+  }
+
+  /** Posts one request; settles (never rejects) when it is answered or the thread is gone. */
+  #request(type: StoreWorkerRequest['type'], make: (id: number) => StoreWorkerRequest): Promise<void> {
+    if (this.#dead) {
+      // the thread is gone: a record handed over now is never written
+      if (type === 'push') this.#unwritten++;
+      return Promise.resolve();
+    }
+    const id = this.#nextId++;
+    return new Promise<void>((resolve) => {
+      this.#pending.set(id, resolve);
+      try {
+        this.#worker.postMessage(make(id));
+      } catch (err) {
+        // a record that cannot be copied to the thread (a bug to see): said, counted, the others go on
+        this.#pending.delete(id);
+        if (type === 'push') this.#unwritten++;
+        this.#hooks.line(
+          `error: a poll could not be handed to the store thread and is not written: ${err instanceof Error ? err.message : String(err)}`,
+        );
+        resolve();
+      }
+    });
+  }
+
+  #reply(m: StoreWorkerReply): void {
+    Object.assign(this.#hooks.counters, m.counters);
+    this.#unwritten = m.unwritten;
+    for (const line of m.lines) this.#hooks.line(line);
+    if (m.fatal !== undefined) this.#stop(m.fatal, false);
+    const done = this.#pending.get(m.id);
+    this.#pending.delete(m.id);
+    done?.();
+  }
+
+  /** The thread is gone: what was posted to it and not answered is not written. */
+  #lost(message: string): void {
+    if (this.#dead) return;
+    this.#dead = true;
+    if (this.#closed === undefined) {
+      this.#unwritten += this.#inFlight;
+      this.#stop(message);
+    }
+    for (const done of this.#pending.values()) done();
+    this.#pending.clear();
+  }
+
+  #stop(message: string, say = true): void {
+    if (this.#fatal !== undefined) return;
+    this.#fatal = new StoreLostError(message);
+    if (say) this.#hooks.line(`error: ${message}; recording stopped`);
+    this.#hooks.onFatal(this.#fatal);
+  }
+}
