@@ -19,8 +19,13 @@ export class StoreThread implements RecordQueue {
   readonly #pending = new Map<number, () => void>();
   #nextId = 1;
   #unwritten = 0;
-  /** records posted and not answered yet */
+  /** records posted and not answered yet, and their answers' bytes */
   #inFlight = 0;
+  #inFlightBytes = 0;
+  /** the budget of those bytes: past it, rounds wait before their next call (behind) */
+  readonly #maxInFlightBytes: number;
+  /** settles when the bytes in flight are back within the budget */
+  #caughtUp: { promise: Promise<void>; resolve: () => void } | undefined;
   #fatal: StoreLostError | undefined;
   /** the thread ended or failed: nothing can be posted to it */
   #dead = false;
@@ -28,6 +33,7 @@ export class StoreThread implements RecordQueue {
 
   constructor(init: StoreWorkerInit, hooks: RecordQueueHooks) {
     this.#hooks = hooks;
+    this.#maxInFlightBytes = init.maxHeldBytes;
     const where = workerEntry(import.meta.url, ['../store-worker.js', './store-worker.js'], './store-worker.ts');
     if (where === undefined)
       throw new Error('flightrec: the store worker (dist/store-worker.js) is missing from the installation');
@@ -46,10 +52,32 @@ export class StoreThread implements RecordQueue {
   }
 
   push(record: PollRecord): Promise<void> {
+    const bytes = record.outcome.bytes;
     this.#inFlight++;
+    this.#inFlightBytes += bytes;
     return this.#request('push', (id) => ({ type: 'push', id, record, numbers: jsonNumberPaths(record) })).finally(
-      () => this.#inFlight--,
+      () => {
+        this.#inFlight--;
+        this.#inFlightBytes -= bytes;
+        if (this.#inFlightBytes <= this.#maxInFlightBytes && this.#caughtUp !== undefined) {
+          this.#caughtUp.resolve();
+          this.#caughtUp = undefined;
+        }
+      },
     );
+  }
+
+  /** Past the budget of bytes handed over and not written (the max held bytes), a promise that settles once back within it. */
+  behind(): Promise<void> | undefined {
+    if (this.#inFlightBytes <= this.#maxInFlightBytes || this.#dead) return undefined;
+    if (this.#caughtUp === undefined) {
+      let resolve: () => void = () => undefined;
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      this.#caughtUp = { promise, resolve };
+    }
+    return this.#caughtUp.promise;
   }
 
   flush(): Promise<void> {

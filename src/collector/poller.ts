@@ -37,8 +37,12 @@ export interface ClusterRuntime {
 
 /** The injected world of a round: recorder, clock, retry policy, sleep, randomness, stop signals. */
 export interface RoundDeps {
-  /** stores one attempt; must not throw (the collector's recorder catches store failures) */
-  readonly record: (record: PollRecord) => void;
+  /**
+   * stores one attempt; must not throw (the collector's recorder catches store failures). A
+   * promise: the store is behind (records handed over and not yet written past their budget), and
+   * the round's next call waits for it
+   */
+  readonly record: (record: PollRecord) => void | Promise<void>;
   /** the current time in nanoseconds since the epoch */
   readonly nowNs: () => bigint;
   readonly retry: RetryPolicy;
@@ -193,7 +197,8 @@ async function callWithRetry<N extends OperationName>(
       // secrets the client already removed from an error answer
       ...(res.ok || res.error.redactions === undefined ? {} : { redactions: res.error.redactions }),
     };
-    deps.record(record);
+    const behind = deps.record(record);
+    if (behind !== undefined) await behind;
     if (res.ok) return res;
     s.failedCalls++;
     const { code, kind } = res.error;

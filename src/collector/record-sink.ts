@@ -63,8 +63,11 @@ export class RecordSink {
     return this.#queue.unwritten;
   }
 
-  /** Takes one record: scrubs it, holds it behind older ones, writes what the store accepts. */
-  record(record: PollRecord): void {
+  /**
+   * Takes one record: scrubs it, holds it behind older ones, writes what the store accepts. A
+   * promise when the store thread is behind: the caller's next call waits for it.
+   */
+  record(record: PollRecord): Promise<void> | undefined {
     this.#d.stats.polls++;
     if (!record.outcome.ok) this.#d.stats.errors++;
     const redactor = this.#d.redactors.get(record.cluster);
@@ -91,6 +94,7 @@ export class RecordSink {
       this.#writing.set(round, settled);
     }
     this.#d.reporter.status(this.#d.stats);
+    return this.#queue.behind?.();
   }
 
   /** Settles when the records of `round` handed over so far are written (at once on this thread). */

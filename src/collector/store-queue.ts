@@ -48,6 +48,8 @@ export interface RecordQueue {
   checkFile(): boolean;
   /** ends what the queue runs on (the store thread); the writer is closed by its owner */
   close?(): Promise<void>;
+  /** settles once the records handed over and not written yet are back within their budget; undefined when they are */
+  behind?(): Promise<void> | undefined;
 }
 
 /** Writes records in time order, holding them while the store refuses writes; see the module comment. */

@@ -82,6 +82,27 @@ describeWithServer('the store thread on a PostgreSQL server', () => {
     expect(stored()).toHaveLength(6);
   });
 
+  it('past its budget of bytes handed over and not written, it says it is behind until they are written', async () => {
+    const { hooks } = hooksFor();
+    const thread = new StoreThread({ database: target.target, keepRawAnswers: false, maxHeldBytes: 10 }, hooks);
+    try {
+      expect(thread.behind()).toBeUndefined();
+      const pushed = thread.push(upgradeAt(40));
+      const behind = thread.behind();
+      expect(behind).toBeInstanceOf(Promise);
+      let caughtUp = false;
+      void behind!.then(() => {
+        caughtUp = true;
+      });
+      await pushed;
+      await Promise.resolve();
+      expect(caughtUp).toBe(true);
+      expect(thread.behind()).toBeUndefined();
+    } finally {
+      await thread.close();
+    }
+  });
+
   it('a lost connection: the record that met it is held and written, in order, once the server answers again', async () => {
     reader.sqlite.exec('DELETE FROM poll');
     const { hooks, lines, fatal } = hooksFor();

@@ -41,6 +41,34 @@ describe('a poll round', () => {
     expect(rec.outcome).toMatchObject({ ok: true, answer: UPGRADE, bytes: 2 });
   });
 
+  it('a store that is behind (record gives a promise) holds the next call until it settles', async () => {
+    const records: PollRecord[] = [];
+    const events: string[] = [];
+    const client = fakeClient((op, _req, n) => {
+      events.push(`call ${n}`);
+      return n < 2 ? fail(op, 'unavailable', 503) : ok(UPGRADE);
+    });
+    let release: () => void = () => undefined;
+    const caughtUp = new Promise<void>((r) => {
+      release = r;
+    });
+    const d = deps(records, {
+      record: (rec) => {
+        records.push(rec);
+        events.push(`record ${rec.attempt}`);
+        return rec.attempt === 1 ? caughtUp : undefined;
+      },
+    });
+    const round = runRound(runtime(client), 'GetUpgradeStatus', d);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events).toEqual(['call 1', 'record 1']);
+    events.push('caught up');
+    release();
+    const r = await round;
+    expect(events).toEqual(['call 1', 'record 1', 'caught up', 'call 2', 'record 2']);
+    expect(r.calls).toBe(2);
+  });
+
   it('retries unavailable with back-off and records every attempt', async () => {
     const records: PollRecord[] = [];
     const client = fakeClient((op, _req, n) => (n < 3 ? fail(op, 'unavailable', 503) : ok(UPGRADE)));

@@ -116,7 +116,7 @@ export function deps(records: PollRecord[], patch: Partial<RoundDeps> = {}): Rou
   let n = 0;
   const slept: number[] = [];
   return {
-    record: (r) => records.push(r),
+    record: (r) => void records.push(r),
     nowNs: () => (t += 1_000_000n),
     retry: DEFAULT_RETRY,
     sleep: async (ms) => {
