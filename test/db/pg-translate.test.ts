@@ -38,7 +38,9 @@ describe('translate', () => {
       'SELECT 1 FROM t WHERE id = ANY(ARRAY(SELECT je.value::bigint FROM json_array_elements_text($1::json) AS je(value))) AND b = $2',
     );
     // NOT IN stays a derived table (no index helps it)
-    expect(sql('SELECT 1 FROM t WHERE id NOT IN (SELECT value FROM json_each(?))')).toContain('NOT IN (SELECT value FROM (SELECT');
+    expect(sql('SELECT 1 FROM t WHERE id NOT IN (SELECT value FROM json_each(?))')).toContain(
+      'NOT IN (SELECT value FROM (SELECT',
+    );
   });
 
   it("turns json_each(?, '$') (a list of strings) into text values", () => {
