@@ -52,7 +52,8 @@ export class StoreThread implements RecordQueue {
   }
 
   push(record: PollRecord): Promise<void> {
-    const bytes = record.outcome.bytes;
+    // a count that is not a number must not leave the budget stuck past its limit
+    const bytes = Number.isFinite(record.outcome.bytes) ? Math.max(0, record.outcome.bytes) : 0;
     this.#inFlight++;
     this.#inFlightBytes += bytes;
     return this.#request('push', (id) => ({ type: 'push', id, record, numbers: jsonNumberPaths(record) })).finally(
