@@ -18,7 +18,10 @@ export class StoreThread implements RecordQueue {
   readonly #worker: Worker;
   readonly #pending = new Map<number, () => void>();
   #nextId = 1;
-  #unwritten = 0;
+  /** records the thread holds unwritten, as of its last answer */
+  #held = 0;
+  /** records never written for want of a thread: posted when it died, or handed over after, or not copyable */
+  #lost = 0;
   /** records posted and not answered yet, and their answers' bytes */
   #inFlight = 0;
   #inFlightBytes = 0;
@@ -39,8 +42,8 @@ export class StoreThread implements RecordQueue {
       throw new Error('flightrec: the store worker (dist/store-worker.js) is missing from the installation');
     this.#worker = new Worker(where.code, { eval: where.eval, workerData: init });
     this.#worker.on('message', (m: StoreWorkerReply) => this.#reply(m));
-    this.#worker.on('error', (err) => this.#lost(`the store thread failed: ${err.message}`));
-    this.#worker.on('exit', (code) => this.#lost(`the store thread ended (code ${code})`));
+    this.#worker.on('error', (err) => this.#gone(`the store thread failed: ${err.message}`));
+    this.#worker.on('exit', (code) => this.#gone(`the store thread ended (code ${code})`));
   }
 
   get fatal(): StoreLostError | undefined {
@@ -48,7 +51,7 @@ export class StoreThread implements RecordQueue {
   }
 
   get unwritten(): number {
-    return this.#unwritten + this.#inFlight;
+    return this.#held + this.#lost + this.#inFlight;
   }
 
   push(record: PollRecord): Promise<void> {
@@ -103,7 +106,7 @@ export class StoreThread implements RecordQueue {
   #request(type: StoreWorkerRequest['type'], make: (id: number) => StoreWorkerRequest): Promise<void> {
     if (this.#dead) {
       // the thread is gone: a record handed over now is never written
-      if (type === 'push') this.#unwritten++;
+      if (type === 'push') this.#lost++;
       return Promise.resolve();
     }
     const id = this.#nextId++;
@@ -114,7 +117,7 @@ export class StoreThread implements RecordQueue {
       } catch (err) {
         // a record that cannot be copied to the thread (a bug to see): said, counted, the others go on
         this.#pending.delete(id);
-        if (type === 'push') this.#unwritten++;
+        if (type === 'push') this.#lost++;
         this.#hooks.line(
           `error: a poll could not be handed to the store thread and is not written: ${err instanceof Error ? err.message : String(err)}`,
         );
@@ -125,7 +128,7 @@ export class StoreThread implements RecordQueue {
 
   #reply(m: StoreWorkerReply): void {
     Object.assign(this.#hooks.counters, m.counters);
-    this.#unwritten = m.unwritten;
+    this.#held = m.unwritten;
     for (const line of m.lines) this.#hooks.line(line);
     if (m.fatal !== undefined) this.#stop(m.fatal, false);
     const done = this.#pending.get(m.id);
@@ -134,11 +137,11 @@ export class StoreThread implements RecordQueue {
   }
 
   /** The thread is gone: what was posted to it and not answered is not written. */
-  #lost(message: string): void {
+  #gone(message: string): void {
     if (this.#dead) return;
     this.#dead = true;
     if (this.#closed === undefined) {
-      this.#unwritten += this.#inFlight;
+      this.#lost += this.#inFlight;
       this.#stop(message);
     }
     for (const done of this.#pending.values()) done();

@@ -45,12 +45,19 @@ export const MAX_SUBSTITUTE_RAW = 8 * 1024 * 1024;
 
 /** The code of an error, looking through `cause`. */
 function codeOf(err: unknown): string {
-  for (let e = err, depth = 0; e !== null && typeof e === 'object' && depth < 5; depth++) {
+  for (const e of causeChain(err)) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && code !== '') return code;
-    e = (e as { cause?: unknown }).cause;
   }
   return '';
+}
+
+/** `err` and the errors it was caused by, five at most. */
+function* causeChain(err: unknown): Generator<object> {
+  for (let e = err, depth = 0; e !== null && typeof e === 'object' && depth < 5; depth++) {
+    yield e;
+    e = (e as { cause?: unknown }).cause;
+  }
 }
 
 /**
@@ -66,10 +73,9 @@ const REFUSING_PG_CODES: ReadonlySet<string> = new Set(['25006', '55P03', '42501
 
 /** Whether `err` (or an error it was caused by) is a PostgreSQL connection failure. */
 function lostConnection(err: unknown): boolean {
-  for (let e = err, depth = 0; e !== null && typeof e === 'object' && depth < 5; depth++) {
+  for (const e of causeChain(err)) {
     if ((e as { name?: unknown }).name === 'PgError' && (e as { connection?: unknown }).connection === true)
       return true;
-    e = (e as { cause?: unknown }).cause;
   }
   return false;
 }

@@ -307,13 +307,14 @@ async function record(
       );
     }
   }
+  // the password file of a server --db: the flag (or its variable), else the config's database.passwordFile
+  const openOptions = dbOpenOptions(g, io.cwd, config.databasePasswordFile);
   let writer: RecordingStore;
   // retention works on the database the store has open (a new one if the file was replaced)
   let current: FlightrecDb | undefined;
   try {
     writer = openRecordingStore(dbPath, {
-      // the password file of a server --db: the flag (or its variable), else the config's database.passwordFile
-      ...dbOpenOptions(g, io.cwd, config.databasePasswordFile),
+      ...openOptions,
       keepRawAnswers: config.keepRawAnswers,
       onOpen: (db) => {
         current = db;
@@ -327,16 +328,13 @@ async function record(
   const owner = `${hostname()} pid ${process.pid} (${Math.random().toString(16).slice(2, 10)})`;
   const retentionStore = current === undefined ? undefined : new RetentionPruner(() => current ?? writerLost(shown));
   // raw history is summarised (rollups) before retention prunes it, in a worker thread (never on this event loop)
-  const rollUps =
-    retentionStore === undefined
-      ? undefined
-      : await rollUpOf(config, dbPath, dbOpenOptions(g, io.cwd, config.databasePasswordFile).passwordFile);
+  const rollUps = retentionStore === undefined ? undefined : await rollUpOf(config, dbPath, openOptions.passwordFile);
   const rollUp: RollUp | undefined =
     rollUps === undefined ? undefined : (cluster, untilNs) => rollUps.run(cluster, untilNs);
   const cron = io.createCronTask === undefined ? {} : { createTask: io.createCronTask };
   // on a PostgreSQL server the polls are written in a thread of their own (its own connection),
   // so that one cluster's writes do not hold up the calls and decoding of the others
-  const passwordFile = dbOpenOptions(g, io.cwd, config.databasePasswordFile).passwordFile;
+  const passwordFile = openOptions.passwordFile;
   const threaded =
     parseDbTargetText(dbPath).kind !== 'postgres'
       ? {}
