@@ -63,7 +63,12 @@ export const PACKED_CONNECTION_COLUMNS: SqlColumnMap = { uid: CONNECTION_COLUMNS
  * the store, see src/db/pg/schema.ts).
  */
 export function hasTypedConnectionColumns(sqlite: object): boolean {
-  return !(sqlite instanceof PgSyncDatabase);
+  return !isPostgresStore(sqlite);
+}
+
+/** Whether a store handle is PostgreSQL's (the synchronous bridge), not a SQLite file's. */
+export function isPostgresStore(sqlite: object): boolean {
+  return sqlite instanceof PgSyncDatabase;
 }
 
 /** The pre-filter column map of a resource ({} when it is not pre-filtered in SQL); `typed`: see hasTypedConnectionColumns. */

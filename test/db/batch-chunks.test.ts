@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { chunkIn, encodeChunkGroups, readBatchChunks, readChunk } from '../../src/db/connections/chunk.ts';
+import {
+  CHUNK_GROUP_BYTES,
+  chunkIn,
+  encodeChunkGroups,
+  PG_CHUNK_GROUP_BYTES,
+  readBatchChunks,
+  readChunk,
+} from '../../src/db/connections/chunk.ts';
 import type { FastSample } from '../../src/db/connections/codec.ts';
 
 const sample = (x: number): FastSample => ({
@@ -40,5 +47,28 @@ describe('a batch chunk directory', () => {
     const swapped = Buffer.concat([groups[1]!.data, groups[0]!.data]);
     expect(() => readBatchChunks(swapped)).toThrow(/out of entity order/);
     expect(() => readBatchChunks(blob.subarray(0, blob.length - 3))).toThrow(/overrun/);
+  });
+});
+
+describe('chunk group budgets', () => {
+  const entities = Array.from({ length: 2000 }, (_, i) => 1 + i * 2);
+  // eight samples of a busy connection (about 100 bytes a chunk): groups close on the budget, not on CHUNK_GROUP_MAX
+  const busy = (e: number): { seqs: number[]; samples: FastSample[] } => ({
+    seqs: [0, 1, 2, 3, 4, 5, 6, 7],
+    samples: Array.from({ length: 8 }, (_, k) => sample(e * 7919 + k * 104_729 * ((e % 5) + 1))),
+  });
+  it.each([
+    ['SQLite', CHUNK_GROUP_BYTES],
+    ['PostgreSQL', PG_CHUNK_GROUP_BYTES],
+  ])('keeps every %s group within its budget, and fills them close to it', (_engine, budget) => {
+    const groups = encodeChunkGroups(entities, busy, budget);
+    const sizes = groups.map((g) => g.data.length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(budget);
+    // every group but the last was closed because the next chunk would not fit (the budget counts
+    // 4 bytes of directory per chunk, where the varints take 2 or 3)
+    const largest = Math.max(...entities.map((e) => encodeChunkGroups([e], busy)[0]!.data.length));
+    for (const n of sizes.slice(0, -1)) expect(n).toBeGreaterThan(budget - 2 * largest - 16);
+    const dir = readBatchChunks(Buffer.concat(groups.map((g) => g.data)));
+    expect(Array.from(dir.entities)).toEqual(entities);
   });
 });

@@ -28,6 +28,15 @@ import {
  * pages whose unused tails cost about 20 %).
  */
 export const CHUNK_GROUP_BYTES = 900;
+/**
+ * The same budget on PostgreSQL, sized so that five rows fill a heap page: 8,168 bytes a page
+ * (8 KiB less its header) hold five rows of at most 1,633 bytes with their line pointer, which
+ * leaves 1,577 bytes of `data` after the row header (24), the three keys (24) and the length (4).
+ * Against SQLite's budget it halves the rows, and with them the 28 bytes of header and line
+ * pointer and the 40-byte index entry each row costs; well under the 2 KB past which PostgreSQL
+ * would move `data` out of the row (TOAST).
+ */
+export const PG_CHUNK_GROUP_BYTES = 1580;
 /** Most connections per chunk group row. */
 export const CHUNK_GROUP_MAX = 64;
 /** The idle duration's slot: the first value of a sample, encoded as a delta of deltas (the others as deltas). */
@@ -319,10 +328,11 @@ function readInFlightSlowly(r: ByteReader, offset: number, out: InFlightColumns,
   }
 }
 
-/** Encodes chunks of connections (ascending ids) into groups that fit CHUNK_GROUP_BYTES. */
+/** Encodes chunks of connections (ascending ids) into groups that fit a payload budget (CHUNK_GROUP_BYTES). */
 export function encodeChunkGroups(
   entities: readonly number[],
   chunkOfEntity: (entity: number) => { seqs: number[]; samples: FastSample[] },
+  budget = CHUNK_GROUP_BYTES,
 ): { first: number; data: Buffer }[] {
   const out: { first: number; data: Buffer }[] = [];
   let ids: number[] = [];
@@ -339,7 +349,7 @@ export function encodeChunkGroups(
     const c = chunkOfEntity(e);
     writeChunk(w, c.seqs, c.samples);
     const bytes = w.finish();
-    if (ids.length > 0 && (size + bytes.length + 8 > CHUNK_GROUP_BYTES || ids.length >= CHUNK_GROUP_MAX)) flush();
+    if (ids.length > 0 && (size + bytes.length + 8 > budget || ids.length >= CHUNK_GROUP_MAX)) flush();
     ids.push(e);
     chunks.push(bytes);
     size += bytes.length + 4;

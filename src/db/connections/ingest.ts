@@ -19,7 +19,7 @@ import {
   type ClusterState,
   type Entity,
 } from './match.ts';
-import { encodeChunkGroups } from './chunk.ts';
+import { CHUNK_GROUP_BYTES, encodeChunkGroups, PG_CHUNK_GROUP_BYTES } from './chunk.ts';
 import { Resolver, type StringDict } from '../dictionary.ts';
 import type { connBatch, connEntity, connFrame, connVersion } from '../schema.ts';
 import type { ColumnsOf, RowOf } from '../table-rows.ts';
@@ -28,11 +28,19 @@ import { ConnPartsLoader, type ConnParts } from './parts.ts';
 import { packEntity, packVersion } from './packed.ts';
 import { identityOfRow, slowValuesOfRow } from './rows.ts';
 import { FIELDS, type StoredSlow } from './slow.ts';
-import { hasTypedConnectionColumns } from '../sql-columns.ts';
+import { hasTypedConnectionColumns, isPostgresStore } from '../sql-columns.ts';
 import type { AnySlowValue, SlowKind } from './fields.ts';
 
 /** Frames per batch before it is sealed into chunks. */
 export const DEFAULT_BATCH_FRAMES = 8;
+
+/**
+ * `conn_entity.last_poll` of a connection still listed in its cluster's latest frame: the last
+ * poll that listed it is written once, when the next frame does not (and set back to this if it
+ * comes back). A batch seal no longer rewrites the row of every connection it saw, which on
+ * PostgreSQL cost a new version of each row, and half of every page kept free for them.
+ */
+export const OPEN_LAST_POLL = Number.MAX_SAFE_INTEGER;
 
 /** Uids looked up in one query at most (the JSON list stays small). */
 const UID_CHUNK = 2000;
@@ -58,11 +66,14 @@ export class ConnectionIngest {
   #newVersions: { readonly id: number; readonly entity: number; readonly attrs: Attrs }[] = [];
   /** the connection tables keep typed copies of the packed records' fields (SQLite; not PostgreSQL) */
   readonly #typed: boolean;
+  /** the payload budget of a chunk group row on this engine */
+  readonly #groupBytes: number;
   readonly #q;
 
   constructor(sqlite: Database.Database, dict: StringDict, batchFrames = DEFAULT_BATCH_FRAMES) {
     this.#sqlite = sqlite;
     this.#typed = hasTypedConnectionColumns(sqlite);
+    this.#groupBytes = isPostgresStore(sqlite) ? PG_CHUNK_GROUP_BYTES : CHUNK_GROUP_BYTES;
     this.#dict = dict;
     this.#batchFrames = Math.max(1, Math.min(50, Math.floor(batchFrames)));
     this.#resolver = new Resolver(sqlite);
@@ -71,8 +82,8 @@ export class ConnectionIngest {
       openBatch: sqlite.prepare<[number], ColumnsOf<typeof connBatch, 'id' | 'frames'>>(
         'SELECT id, frames FROM conn_batch WHERE cluster_id = ? AND sealed = 0 ORDER BY id DESC LIMIT 1',
       ),
-      lastFrame: sqlite.prepare<[number], ColumnsOf<typeof connFrame, 'versions' | 'rows'>>(
-        `SELECT f.versions, f.rows FROM conn_frame f JOIN poll p ON p.id = f.poll WHERE p.cluster_id = ? ORDER BY f.poll DESC LIMIT 1`,
+      lastFrame: sqlite.prepare<[number], ColumnsOf<typeof connFrame, 'poll' | 'versions' | 'rows'>>(
+        `SELECT f.poll, f.versions, f.rows FROM conn_frame f JOIN poll p ON p.id = f.poll WHERE p.cluster_id = ? ORDER BY f.poll DESC LIMIT 1`,
       ),
       newBatch: sqlite.prepare(
         'INSERT INTO conn_batch (cluster_id, first_poll, last_poll, frames, sealed) VALUES (?, ?, ?, 0, 0)',
@@ -114,7 +125,17 @@ export class ConnectionIngest {
         'SELECT poll, seq, head FROM conn_frame WHERE batch = ? ORDER BY seq',
       ),
       insertChunk: sqlite.prepare('INSERT INTO conn_chunk (batch, first_entity, data) VALUES (?, ?, ?)'),
-      lastPoll: sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
+      endEntities: sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
+      // a store written before OPEN_LAST_POLL: ends found in the open batch's heads, open rows marked
+      endEntitiesBefore: sqlite.prepare(
+        'UPDATE conn_entity SET last_poll = ? WHERE id IN (SELECT value FROM json_each(?)) AND last_poll < ?',
+      ),
+      openEntities: sqlite.prepare(
+        'UPDATE conn_entity SET last_poll = ? WHERE id IN (SELECT value FROM json_each(?)) AND last_poll <> ?',
+      ),
+      entityLastPoll: sqlite
+        .prepare<[number], RowOf<typeof connEntity>['lastPoll']>('SELECT last_poll FROM conn_entity WHERE id = ?')
+        .pluck(),
       clearHeads: sqlite.prepare('UPDATE conn_frame SET head = NULL WHERE batch = ?'),
       sealBatch: sqlite.prepare('UPDATE conn_batch SET sealed = 1 WHERE id = ?'),
       batchCluster: sqlite.prepare<[number], number>('SELECT cluster_id FROM conn_batch WHERE id = ?').pluck(),
@@ -167,10 +188,12 @@ export class ConnectionIngest {
     const order = new Array<Entity>(rows.length);
     let expected = 0; // the row of the last frame where the next row's entity is expected
     const ended: number[] = []; // versions replaced in this poll
+    const back: number[] = []; // connections listed again after a frame without them
     for (let i = 0; i < rows.length; i++) {
       const c = rows[i]!;
       const e = entityInPlace(last, expected, c, counter) ?? this.#entity(clusterId, st, pollId, c, counter);
-      if (e.row < last.length && last[e.row] === e) expected = e.row + 1;
+      if (e.row >= 0 && e.row < last.length && last[e.row] === e) expected = e.row + 1;
+      else if (e.version !== 0) back.push(e.id); // known before (a new one has no version yet)
       order[i] = e;
       e.seen = counter; // marks it used: a uid listed twice in one answer gets a second entity
       if (e.version === 0 || !sameAttrs(e.attrs, c)) {
@@ -186,8 +209,10 @@ export class ConnectionIngest {
     }
     this.#insertNew(pollId);
     if (ended.length > 0) this.#q.endVersions.run(pollId, JSON.stringify(ended));
+    this.#endEntities(st, counter, back);
     for (let i = 0; i < order.length; i++) order[i]!.row = i;
     st.order = order;
+    st.lastPoll = pollId;
     for (const o of offsets) head.u32(o);
     head.u32(rows.length);
     const totalSize = sqlUint(answer.totalSize, 'conn_frame.total_size', big);
@@ -223,15 +248,64 @@ export class ConnectionIngest {
   #state(clusterId: number): ClusterState {
     let st = this.#clusters.get(clusterId);
     if (st !== undefined) return st;
-    st = { byUid: new Map(), order: [], batch: undefined, frameCounter: 0 };
+    st = { byUid: new Map(), order: [], batch: undefined, frameCounter: 0, lastPoll: 0 };
     const open = this.#q.openBatch.get(clusterId);
     if (open !== undefined) st.batch = { id: open.id, frames: open.frames };
     const last = this.#q.lastFrame.get(clusterId);
     if (last !== undefined) {
-      for (const p of this.#parts.ofFrame(last.versions, last.rows)) this.#remember(st, p);
+      st.order = this.#parts.ofFrame(last.versions, last.rows).map((p) => this.#remember(st!, p));
+      st.order.forEach((e, i) => (e.row = i));
+      st.lastPoll = last.poll;
+      this.#adoptLastPolls(st);
     }
     this.#clusters.set(clusterId, st);
     return st;
+  }
+
+  /**
+   * Writes the last poll of the connections the previous frame listed and this one does not
+   * (`counter`: this frame's), and marks open again those listed after a frame without them.
+   */
+  #endEntities(st: ClusterState, counter: number, back: readonly number[]): void {
+    const gone: number[] = [];
+    for (const e of st.order) if (e.seen !== counter) gone.push(e.id);
+    if (gone.length > 0) this.#q.endEntities.run(st.lastPoll, JSON.stringify(gone));
+    if (back.length > 0) this.#q.endEntities.run(OPEN_LAST_POLL, JSON.stringify(back));
+  }
+
+  /**
+   * A store written before OPEN_LAST_POLL set `last_poll` at each batch seal: the connections of
+   * the last frame become open, and those that ended in the open batch get the last poll that
+   * listed them (the seal would have written it). Nothing to do when the last frame's first
+   * connection is already open.
+   */
+  #adoptLastPolls(st: ClusterState): void {
+    const first = st.order[0];
+    if (first !== undefined && Number(this.#q.entityLastPoll.get(first.id)) === OPEN_LAST_POLL) return;
+    if (st.batch !== undefined) {
+      const listed = new Set(st.order.map((e) => e.id));
+      const lastSeen = new Map<number, number>();
+      this.#eachHeadEntry(st.batch.id, (poll, entity) => {
+        if (!listed.has(entity)) lastSeen.set(entity, poll);
+      });
+      for (const [poll, ids] of groupByValue(lastSeen)) this.#q.endEntitiesBefore.run(poll, JSON.stringify(ids), poll);
+    }
+    if (st.order.length > 0) {
+      this.#q.openEntities.run(OPEN_LAST_POLL, JSON.stringify(st.order.map((e) => e.id)), OPEN_LAST_POLL);
+    }
+  }
+
+  /** Calls `each` for every entry of the head frames of a batch, frame by frame. */
+  #eachHeadEntry(batchId: number, each: (poll: number, entity: number, sample: FastSample, seq: number) => void): void {
+    for (const f of this.#q.batchFrames.all(batchId)) {
+      if (f.head === null) continue;
+      const r = new ByteReader(f.head);
+      const count = r.u32At(f.head.length - 4);
+      for (let i = 0; i < count; i++) {
+        const { entity, sample } = readHeadEntry(r);
+        each(f.poll, entity, sample, f.seq);
+      }
+    }
   }
 
   #remember(st: ClusterState, p: ConnParts): Entity {
@@ -381,7 +455,7 @@ export class ConnectionIngest {
       openTime: c.openTime,
     });
     if (!this.#typed) {
-      this.#q.insertEntity.run(id, clusterId, textToSql(c.uid), pollId, pollId, packed);
+      this.#q.insertEntity.run(id, clusterId, textToSql(c.uid), pollId, OPEN_LAST_POLL, packed);
       return;
     }
     this.#q.insertEntity.run(
@@ -396,7 +470,7 @@ export class ConnectionIngest {
       bit(c.tlsInfo.enabled),
       sqlInt(c.openTime, 'open_time', big),
       pollId,
-      pollId,
+      OPEN_LAST_POLL,
       withBig(undefined, big),
       packed,
     );
@@ -433,30 +507,16 @@ export class ConnectionIngest {
   /** Regroups the head frames of a batch into one chunk per connection and drops the heads. */
   #seal(batchId: number): void {
     scopeCluster(this.#sqlite, () => Number(this.#q.batchCluster.get(batchId)));
-    const frames = this.#q.batchFrames.all(batchId);
-    const per = new Map<number, { seqs: number[]; samples: FastSample[]; last: number }>();
-    for (const f of frames) {
-      if (f.head === null) continue;
-      const r = new ByteReader(f.head);
-      const count = r.u32At(f.head.length - 4);
-      for (let i = 0; i < count; i++) {
-        const { entity, sample } = readHeadEntry(r);
-        let g = per.get(entity);
-        if (g === undefined) per.set(entity, (g = { seqs: [], samples: [], last: 0 }));
-        g.seqs.push(f.seq);
-        g.samples.push(sample);
-        g.last = f.poll;
-      }
-    }
+    const per = new Map<number, { seqs: number[]; samples: FastSample[] }>();
+    this.#eachHeadEntry(batchId, (_poll, entity, sample, seq) => {
+      let g = per.get(entity);
+      if (g === undefined) per.set(entity, (g = { seqs: [], samples: [] }));
+      g.seqs.push(seq);
+      g.samples.push(sample);
+    });
     const ids = [...per.keys()].sort((a, b) => a - b);
-    for (const g of encodeChunkGroups(ids, (id) => per.get(id)!)) this.#q.insertChunk.run(batchId, g.first, g.data);
-    const byLast = new Map<number, number[]>();
-    for (const [id, g] of per) {
-      const list = byLast.get(g.last);
-      if (list === undefined) byLast.set(g.last, [id]);
-      else list.push(id);
-    }
-    for (const [poll, list] of byLast) this.#q.lastPoll.run(poll, JSON.stringify(list));
+    for (const g of encodeChunkGroups(ids, (id) => per.get(id)!, this.#groupBytes))
+      this.#q.insertChunk.run(batchId, g.first, g.data);
     this.#q.clearHeads.run(batchId);
     this.#q.sealBatch.run(batchId);
   }
@@ -472,6 +532,17 @@ export class ConnectionIngest {
       }
     }
   }
+}
+
+/** The keys of a map grouped by their value. */
+function groupByValue(m: ReadonlyMap<number, number>): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const [k, v] of m) {
+    const list = out.get(v);
+    if (list === undefined) out.set(v, [k]);
+    else list.push(k);
+  }
+  return out;
 }
 
 /** Adds an entity to the others of its uid (none of them is alone any more). */

@@ -56,6 +56,8 @@ export interface ClusterState {
   order: Entity[];
   batch: Batch | undefined;
   frameCounter: number;
+  /** the poll of the last frame written (0: none yet): a connection it listed and the next one does not ended there */
+  lastPoll: number;
 }
 
 /** The slow attributes of a connection row. */

@@ -1,0 +1,123 @@
+/**
+ * conn_entity.last_poll: OPEN_LAST_POLL while the cluster's latest frame lists the connection,
+ * the last poll that listed it once a frame does not, open again when it comes back; and a store
+ * written by the older rule (last_poll set at each batch seal) adopted when a writer opens it.
+ */
+import { expect, it } from 'vitest';
+import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../src/api/schema/connection.ts';
+import { OPEN_LAST_POLL } from '../../src/db/connections/ingest.ts';
+import { createHistoryReader, createHistoryWriter, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
+import { cloneConnection, generateConnectionPolls } from '../helpers/connection-answers.ts';
+import { forEachEngine } from '../helpers/pg.ts';
+import { LIST_REQUEST, okRecord } from './fixtures.ts';
+
+const MIN = 60_000_000_000n;
+
+/** Five connections, A to E, and answers listing the ones named (counters moving on each time). */
+function script(): { pool: KafkaConnection[]; answer: (names: string) => ListKafkaConnectionsResponse } {
+  const pool = generateConnectionPolls({ connections: 5, polls: 1, seed: 7 })[0]!.answer.connections;
+  let tick = 0n;
+  const answer = (names: string): ListKafkaConnectionsResponse => {
+    tick += 1n;
+    const connections = [...names].map((n) => {
+      const c = cloneConnection(pool['ABCDE'.indexOf(n)]!);
+      c.totalRequestStatistics.requestCount += tick;
+      return c;
+    });
+    return { connections, totalSize: BigInt(connections.length) };
+  };
+  return { pool, answer };
+}
+
+function lastPolls(db: FlightrecDb, pool: KafkaConnection[]): Record<string, number> {
+  const q = db.sqlite.prepare<[string], number>('SELECT last_poll FROM conn_entity WHERE uid = ?').pluck();
+  return Object.fromEntries([...'ABCDE'].map((n, i) => [n, Number(q.get(pool[i]!.uid))]));
+}
+
+forEachEngine('conn_entity.last_poll', (engine) => {
+  it('is open while listed, the last poll that listed it once gone, and open again when it comes back', async () => {
+    const path = await engine.target();
+    let db = openDatabase(path);
+    let writer = createHistoryWriter(db, { batchFrames: 2 });
+    const { pool, answer } = script();
+    const lists = ['ABCDE', 'ABCE', 'ABCE', 'ABCDE', 'AC', 'AC'];
+    const polls: number[] = [];
+    lists.forEach((names, i) => {
+      if (i === 3) {
+        // a restart before D comes back: the writer's memory of the last frame comes from the database
+        writer.close();
+        db = openDatabase(path);
+        writer = createHistoryWriter(db, { batchFrames: 2 });
+      }
+      polls.push(
+        Number(
+          writer.writePoll(
+            okRecord('ListKafkaConnections', answer(names), { at: BigInt(i + 1) * MIN, request: LIST_REQUEST }),
+          ),
+        ),
+      );
+      if (i === 1) expect(lastPolls(db, pool).D).toBe(polls[0]);
+    });
+    expect(lastPolls(db, pool)).toEqual({
+      A: OPEN_LAST_POLL,
+      B: polls[3],
+      C: OPEN_LAST_POLL,
+      D: polls[3],
+      E: polls[3],
+    });
+    // one entity per connection, D's history with both of its stretches and nothing after
+    expect(Number(db.sqlite.prepare('SELECT count(*) FROM conn_entity').pluck().get())).toBe(5);
+    const reader = createHistoryReader(db);
+    expect(reader.entityHistory('connections', { uid: pool[3]!.uid }).map((s) => Number(s.poll.id))).toEqual([
+      polls[0],
+      polls[3],
+    ]);
+    writer.close();
+  });
+
+  it('adopts a store whose last_poll was set at each batch seal', async () => {
+    const path = await engine.target();
+    const db = openDatabase(path);
+    const old = createHistoryWriter(db, { batchFrames: 4 });
+    const { pool, answer } = script();
+    // batch 1: polls 1-4 (sealed as poll 5 is written); batch 2, still open: polls 5 and 6.
+    // B ends in batch 1 (last listed at poll 2), D in batch 2 (at poll 5), E comes at poll 5.
+    const lists = ['ABD', 'ABD', 'AD', 'AD', 'ADE', 'AE'];
+    const polls = lists.map((names, i) =>
+      Number(
+        old.writePoll(
+          okRecord('ListKafkaConnections', answer(names), { at: BigInt(i + 1) * MIN, request: LIST_REQUEST }),
+        ),
+      ),
+    );
+    // what the older rule left: the seal of batch 1 wrote each connection's last poll in it;
+    // E, first written in the open batch, still has its first poll
+    const set = db.sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE uid = ?');
+    for (const [name, poll] of [
+      ['A', polls[3]!],
+      ['B', polls[1]!],
+      ['D', polls[3]!],
+      ['E', polls[4]!],
+    ] as const) {
+      set.run(poll, pool['ABCDE'.indexOf(name)]!.uid);
+    }
+    // a writer that starts on it (the older one never closed: its open batch keeps its heads)
+    const writer = createHistoryWriter(openDatabase(path), { batchFrames: 4 });
+    polls.push(
+      Number(writer.writePoll(okRecord('ListKafkaConnections', answer('AE'), { at: 7n * MIN, request: LIST_REQUEST }))),
+    );
+    const got = lastPolls(db, pool);
+    expect({ A: got.A, B: got.B, D: got.D, E: got.E }).toEqual({
+      A: OPEN_LAST_POLL,
+      B: polls[1],
+      D: polls[4],
+      E: OPEN_LAST_POLL,
+    });
+    // D's history reaches poll 5, which only the open batch's heads held
+    const reader = createHistoryReader(db);
+    expect(reader.entityHistory('connections', { uid: pool[3]!.uid }).map((s) => Number(s.poll.id))).toEqual(
+      polls.slice(0, 5),
+    );
+    writer.close();
+  });
+});
