@@ -16,7 +16,9 @@
 // space and visibility maps) of every table of the store, summed over each partition tree
 // (pg_partition_tree; a plain table is counted as itself), divided by the connection samples written; the heap-only figure is
 // pg_table_size (heap and TOAST, no indexes). The whole store is counted, as SQLite's figure
-// counts the whole file; the connection tables alone are given in the note.
+// counts the whole file; the connection tables alone are given in the note. The marginal figure
+// is what as many polls again add to that total, per sample (the store's fixed costs left out),
+// compared with SQLite's store.marginal_bytes_per_connection_sample, measured the same way.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -28,7 +30,7 @@ import type { PollRecord } from '../src/db/poll-record.ts';
 import { ConnectionWorld } from '../test/helpers/connection-answers.ts';
 import { listPollRecord } from './lib/list-poll.ts';
 import { median, reportFigure, round, type WallCpuTiming } from './lib/figures.ts';
-import { openBenchServer, reportSkipped } from './lib/pg-bench-db.ts';
+import { openBenchServer, reportSkipped, type BenchDatabase } from './lib/pg-bench-db.ts';
 
 const CONNECTIONS = 10_000;
 const POLLS = Number(process.env.STORE_PG_POLLS ?? 100);
@@ -59,16 +61,36 @@ function roundTrips(handle: object): { count: number; ms: number } {
   return waits;
 }
 
-/** SQLite's bytes per connection sample from the last recorded run of bench/store.bench.ts. */
-function sqliteBytesPerSample(): number | undefined {
+/** A figure of the last recorded run of bench/store.bench.ts (SQLite's), if any. */
+function sqliteFigure(name: string): number | undefined {
   try {
     const latest = JSON.parse(
       readFileSync(fileURLToPath(new URL('./results/latest.json', import.meta.url)), 'utf8'),
     ) as { figures?: { name: string; value: number }[] };
-    return latest.figures?.find((f) => f.name === 'store.bytes_per_connection_sample')?.value;
+    return latest.figures?.find((f) => f.name === name)?.value;
   } catch {
     return undefined;
   }
+}
+
+/** Each table of the store (a partitioned one summed over its partition tree): with indexes, and heap and TOAST alone; largest first. */
+async function tableSizes(server: BenchDatabase): Promise<{ name: string; total: string; heap: string }[]> {
+  return server.query<{ name: string; total: string; heap: string }>(
+    `SELECT c.relname AS name,
+            sum(pg_total_relation_size(coalesce(t.relid, c.oid)))::text AS total,
+            sum(pg_table_size(coalesce(t.relid, c.oid)))::text AS heap
+       FROM pg_class c
+       JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
+       LEFT JOIN LATERAL pg_partition_tree(c.oid) t ON true
+      WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
+      GROUP BY c.relname
+      ORDER BY sum(pg_total_relation_size(coalesce(t.relid, c.oid))) DESC`,
+  );
+}
+
+/** The whole store's size: the sum of tableSizes. */
+async function storeBytes(server: BenchDatabase): Promise<number> {
+  return (await tableSizes(server)).reduce((s, r) => s + Number(r.total), 0);
 }
 
 async function main(): Promise<void> {
@@ -119,17 +141,7 @@ async function main(): Promise<void> {
 
     // 2. sizes, after VACUUM
     await server.query('VACUUM (ANALYZE)');
-    const sizes = await server.query<{ name: string; total: string; heap: string }>(
-      `SELECT c.relname AS name,
-              sum(pg_total_relation_size(coalesce(t.relid, c.oid)))::text AS total,
-              sum(pg_table_size(coalesce(t.relid, c.oid)))::text AS heap
-         FROM pg_class c
-         JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
-         LEFT JOIN LATERAL pg_partition_tree(c.oid) t ON true
-        WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
-        GROUP BY c.relname
-        ORDER BY sum(pg_total_relation_size(coalesce(t.relid, c.oid))) DESC`,
-    );
+    const sizes = await tableSizes(server);
     const total = sizes.reduce((s, r) => s + Number(r.total), 0);
     const heap = sizes.reduce((s, r) => s + Number(r.heap), 0);
     const conn = sizes.filter((r) => r.name.startsWith('conn_'));
@@ -163,22 +175,43 @@ async function main(): Promise<void> {
       warm: WallCpuTiming;
     };
 
-    // after the reads (they see the files as the ingest and VACUUM left them): VACUUM leaves the
-    // space of deleted rows (e.g. head frames replaced by sealed chunks) in the files for reuse;
-    // VACUUM FULL rewrites them, so the difference is that free space, not the encoding
+    // 4. what a longer recording adds per sample (as store.bench.ts measures it for SQLite): the
+    // same world for as many polls again, then the same sizes after VACUUM; the store's fixed
+    // costs (tables and partitions made ahead, the open batch's working space, the dictionary)
+    // are in both sizes and drop out
+    const grown = openDatabase(server.url);
+    const more = createHistoryWriter(grown);
+    let moreSamples = 0;
+    for (let i = 0; i < POLLS; i++) {
+      const { at, answer } = world.next();
+      moreSamples += answer.connections.length;
+      more.writePoll(record(answer, at, 0));
+    }
+    more.close();
+    grown.close();
+    await server.query('VACUUM (ANALYZE)');
+    const grownSizes = await tableSizes(server);
+    const grownTotal = grownSizes.reduce((sum, r) => sum + Number(r.total), 0);
+    const before = new Map(sizes.map((r) => [r.name, Number(r.total)]));
+    const growth = grownSizes
+      .map((r) => ({ name: r.name, added: Number(r.total) - (before.get(r.name) ?? 0) }))
+      .filter((r) => r.added !== 0)
+      .map((r) => `${r.name} ${ms(r.added / moreSamples, 2)}`)
+      .join(', ');
+    log(`added per sample over ${POLLS} more polls: ${growth}`);
+
+    // VACUUM leaves the space of deleted rows (e.g. head frames replaced by sealed chunks) in the
+    // files for reuse; VACUUM FULL rewrites them, so the difference is that free space, not the
+    // encoding (measured on the grown store, after the reads and the growth that need the files as
+    // the writer left them)
     await server.query('VACUUM FULL');
-    const compacted = await server.query<{ total: string }>(
-      `SELECT sum(pg_total_relation_size(coalesce(t.relid, c.oid)))::text AS total
-         FROM pg_class c
-         JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
-         LEFT JOIN LATERAL pg_partition_tree(c.oid) t ON true
-        WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition`,
-    );
-    const compactedTotal = Number(compacted[0]!.total);
+    const compactedTotal = await storeBytes(server);
 
     const fewer = POLLS === 100 ? '' : ` (${POLLS} polls, not store.bench.ts's 100, to keep the run short)`;
-    const sqlite = sqliteBytesPerSample();
+    const sqlite = sqliteFigure('store.bytes_per_connection_sample');
+    const sqliteMarginal = sqliteFigure('store.marginal_bytes_per_connection_sample');
     const perSample = total / samples;
+    const marginal = (grownTotal - total) / moreSamples;
     reportFigure({
       name: 'store_pg.ingest_poll_10k_median_ms',
       value: ms(median(ingest.map((x) => x.wall))),
@@ -219,10 +252,20 @@ async function main(): Promise<void> {
       note: `${heap} bytes: pg_table_size (heap and TOAST, no indexes) over the same tables; conn_* tables ${connHeap} bytes; indexes are ${ms(((total - heap) / total) * 100)} % of the total`,
     });
     reportFigure({
-      name: 'store_pg.compacted_bytes_per_connection_sample',
-      value: ms(compactedTotal / samples),
+      name: 'store_pg.marginal_bytes_per_connection_sample',
+      value: ms(marginal),
       unit: 'B',
-      note: `${compactedTotal} bytes: the same tables after VACUUM FULL (the files rewritten without the free space of deleted rows); ${rows}`,
+      note:
+        `the store grew from ${total} to ${grownTotal} bytes (after VACUUM) over ${POLLS} more polls of the same world (${moreSamples} samples); ` +
+        (sqliteMarginal === undefined
+          ? 'no SQLite figure recorded to compare with'
+          : `SQLite's store.marginal_bytes_per_connection_sample: ${sqliteMarginal} B (${ms((marginal / sqliteMarginal - 1) * 100)} % here)`),
+    });
+    reportFigure({
+      name: 'store_pg.compacted_bytes_per_connection_sample',
+      value: ms(compactedTotal / (samples + moreSamples)),
+      unit: 'B',
+      note: `${compactedTotal} bytes / ${samples + moreSamples} samples: the grown store (${2 * POLLS} polls) after VACUUM FULL (the files rewritten without the free space of deleted rows); at ${POLLS} polls: ${rows}`,
     });
     reportFigure({
       name: 'store_pg.state_at_10k_ms',

@@ -2,8 +2,9 @@
 // Run: node scripts/bench.mjs bench/store.bench.ts
 //
 // Data: test/helpers/connection-answers.ts, a deterministic world of 10,000 connections with 2 %
-// churn per poll, 100 polls one minute apart (about 1,040,000 connection-samples); and, for the
-// history figure, 1,000 connections over 1,000 polls.
+// churn per poll, 100 polls one minute apart (about 1,040,000 connection-samples), then 100 more
+// for the marginal bytes per sample (what a longer recording adds); and, for the history figure,
+// 1,000 connections over 1,000 polls.
 //
 // The state-as-of-T figures are measured in a child process that only reads the finished database
 // (bench/lib/store-reads.ts), as flightrec's readers are processes of their own; the same cold
@@ -227,6 +228,27 @@ try {
     value: ms(history.cpu, 2),
     unit: 'ms',
     note: 'the same, CPU time',
+  });
+
+  // 4. what a longer recording adds per sample: the same world for as many polls again, the file
+  // measured the same way; the store's fixed costs (its first pages, the open batch's working
+  // space) are in both sizes and drop out
+  const grown = openDatabase(path);
+  const more = createHistoryWriter(grown);
+  let moreSamples = 0;
+  for (let i = 0; i < POLLS; i++) {
+    const { at, answer } = world.next();
+    moreSamples += answer.connections.length;
+    more.writePoll(record(answer, at, 0));
+  }
+  more.close();
+  grown.close();
+  const grownStats = openHistoryMaintenance(openDatabase(path, { readonly: true })).stats();
+  reportFigure({
+    name: 'store.marginal_bytes_per_connection_sample',
+    value: ms((grownStats.fileBytes - stats.fileBytes) / moreSamples),
+    unit: 'B',
+    note: `the file grew from ${stats.fileBytes} to ${grownStats.fileBytes} bytes over ${POLLS} more polls of the same world (${moreSamples} samples)`,
   });
 } finally {
   rmSync(dir, { recursive: true, force: true });
