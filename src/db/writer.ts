@@ -140,7 +140,7 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
     switch (r.operation) {
       case 'ListKafkaConnections': {
         const a = answer as ResponseOf<'ListKafkaConnections'>;
-        if (conns.write(cid, pollId, a, big)) checkpointDue = true;
+        if (conns.write(cid, pollId, a, big, r.round)) checkpointDue = true;
         return extraText({ '': a.$unknown }, big, { '': a.$absent });
       }
       case 'GetShadowLink':

@@ -1,7 +1,9 @@
 /**
- * conn_entity.last_poll: OPEN_LAST_POLL while the cluster's latest frame lists the connection,
- * the last poll that listed it once a frame does not, open again when it comes back; and a store
- * written by the older rule (last_poll set at each batch seal) adopted when a writer opens it.
+ * conn_entity.last_poll: OPEN_LAST_POLL while the cluster's latest round lists the connection,
+ * the last poll that listed it once a whole round does not (written as the round after begins),
+ * open again when it comes back; the frames of one round (a fan-out's slices) never end each
+ * other's connections; and a store written by the older rule (last_poll set at each batch seal)
+ * adopted when a writer opens it.
  */
 import { expect, it } from 'vitest';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../src/api/schema/connection.ts';
@@ -56,7 +58,9 @@ forEachEngine('conn_entity.last_poll', (engine) => {
           ),
         ),
       );
-      if (i === 1) expect(lastPolls(db, pool).D).toBe(polls[0]);
+      // D's round without it (poll 2) is closed when poll 3's begins
+      if (i === 1) expect(lastPolls(db, pool).D).toBe(OPEN_LAST_POLL);
+      if (i === 2) expect(lastPolls(db, pool).D).toBe(polls[0]);
     });
     expect(lastPolls(db, pool)).toEqual({
       A: OPEN_LAST_POLL,
@@ -119,5 +123,93 @@ forEachEngine('conn_entity.last_poll', (engine) => {
       polls.slice(0, 5),
     );
     writer.close();
+  });
+
+  it('adopts a store whose open batch has a head it cannot read, without refusing the poll', async () => {
+    const path = await engine.target();
+    const db = openDatabase(path);
+    const old = createHistoryWriter(db, { batchFrames: 4 });
+    const { pool, answer } = script();
+    const lists = ['ABD', 'ABD', 'AD', 'AD', 'ADE', 'AE'];
+    const polls = lists.map((names, i) =>
+      Number(
+        old.writePoll(
+          okRecord('ListKafkaConnections', answer(names), { at: BigInt(i + 1) * MIN, request: LIST_REQUEST }),
+        ),
+      ),
+    );
+    const set = db.sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE uid = ?');
+    for (const [name, poll] of [
+      ['A', polls[3]!],
+      ['B', polls[1]!],
+      ['D', polls[3]!],
+      ['E', polls[4]!],
+    ] as const) {
+      set.run(poll, pool['ABCDE'.indexOf(name)]!.uid);
+    }
+    // the open batch's first head: one byte, not a head
+    db.sqlite.prepare('UPDATE conn_frame SET head = ? WHERE poll = ?').run(Buffer.from([7]), polls[4]);
+    const writer = createHistoryWriter(openDatabase(path), { batchFrames: 4, sealOnClose: false });
+    polls.push(
+      Number(writer.writePoll(okRecord('ListKafkaConnections', answer('AE'), { at: 7n * MIN, request: LIST_REQUEST }))),
+    );
+    const got = lastPolls(db, pool);
+    // the head held D's samples, not its listing: poll 5's frame still lists it
+    expect({ A: got.A, B: got.B, D: got.D, E: got.E }).toEqual({
+      A: OPEN_LAST_POLL,
+      B: polls[1],
+      D: polls[4],
+      E: OPEN_LAST_POLL,
+    });
+    writer.close();
+  });
+
+  it('lets the frames of one round (a fan-out over slices) list different connections', async () => {
+    const path = await engine.target();
+    const db = openDatabase(path);
+    const writer = createHistoryWriter(db, { batchFrames: 3 });
+    const { pool, answer } = script();
+    // three rounds of two slices each: D missing from the second round, back in the third
+    const rounds = [
+      ['AB', 'CDE'],
+      ['AB', 'CE'],
+      ['AB', 'CDE'],
+    ];
+    const polls: number[] = [];
+    let at = 0n;
+    rounds.forEach((slices, r) =>
+      slices.forEach((names) => {
+        at += MIN;
+        const record = okRecord('ListKafkaConnections', answer(names), {
+          at,
+          request: LIST_REQUEST,
+          round: `round-${r}`,
+        });
+        polls.push(Number(writer.writePoll(record)));
+        // no connection of a round's first slice ends because its second slice does not list it
+        const got = lastPolls(db, pool);
+        const others = [got.A, got.B, got.C, got.E].filter((v) => !Number.isNaN(v)); // C and E: once written
+        expect(others).toEqual(Array(polls.length === 1 ? 2 : 4).fill(OPEN_LAST_POLL));
+        // D ends with the second round, when the third begins (its last listing: the first round's second slice),
+        // and is open again when the fourth would begin
+        if (polls.length === 5) expect(got.D).toBe(polls[1]);
+      }),
+    );
+    writer.writePoll(
+      okRecord('ListKafkaConnections', answer('AB'), { at: at + MIN, request: LIST_REQUEST, round: 'round-3' }),
+    );
+    expect(lastPolls(db, pool).D).toBe(OPEN_LAST_POLL);
+    // and a writer that starts between two slices of a round carries on with it
+    writer.close();
+    const reopened = openDatabase(path);
+    const again = createHistoryWriter(reopened, { batchFrames: 3 });
+    again.writePoll(
+      okRecord('ListKafkaConnections', answer('CDE'), { at: at + 2n * MIN, request: LIST_REQUEST, round: 'round-3' }),
+    );
+    again.writePoll(
+      okRecord('ListKafkaConnections', answer('AB'), { at: at + 3n * MIN, request: LIST_REQUEST, round: 'round-4' }),
+    );
+    expect(Object.values(lastPolls(reopened, pool))).toEqual(Array(5).fill(OPEN_LAST_POLL));
+    again.close();
   });
 });

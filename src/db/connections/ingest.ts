@@ -35,10 +35,11 @@ import type { AnySlowValue, SlowKind } from './fields.ts';
 export const DEFAULT_BATCH_FRAMES = 8;
 
 /**
- * `conn_entity.last_poll` of a connection still listed in its cluster's latest frame: the last
- * poll that listed it is written once, when the next frame does not (and set back to this if it
- * comes back). A batch seal no longer rewrites the row of every connection it saw, which on
- * PostgreSQL cost a new version of each row, and half of every page kept free for them.
+ * `conn_entity.last_poll` of a connection listed in its cluster's latest round (every frame of
+ * one scheduled firing: a fan-out writes one per slice). The last poll that listed it is written
+ * once, when a whole round does not list it (and set back to this if a later round does). A
+ * batch seal no longer rewrites the row of every connection it saw, which on PostgreSQL cost a
+ * new version of each row, and half of every page kept free for them.
  */
 export const OPEN_LAST_POLL = Number.MAX_SAFE_INTEGER;
 
@@ -82,8 +83,13 @@ export class ConnectionIngest {
       openBatch: sqlite.prepare<[number], ColumnsOf<typeof connBatch, 'id' | 'frames'>>(
         'SELECT id, frames FROM conn_batch WHERE cluster_id = ? AND sealed = 0 ORDER BY id DESC LIMIT 1',
       ),
-      lastFrame: sqlite.prepare<[number], ColumnsOf<typeof connFrame, 'poll' | 'versions' | 'rows'>>(
-        `SELECT f.poll, f.versions, f.rows FROM conn_frame f JOIN poll p ON p.id = f.poll WHERE p.cluster_id = ? ORDER BY f.poll DESC LIMIT 1`,
+      // the latest frames, newest first, with their rounds (for the last two rounds' listings)
+      recentFrames: sqlite.prepare<
+        [number, number, number],
+        ColumnsOf<typeof connFrame, 'poll' | 'versions' | 'rows'> & { round: string }
+      >(
+        `SELECT f.poll, f.versions, f.rows, p.round FROM conn_frame f JOIN poll p ON p.id = f.poll
+          WHERE p.cluster_id = ? AND f.poll < ? ORDER BY f.poll DESC LIMIT ?`,
       ),
       newBatch: sqlite.prepare(
         'INSERT INTO conn_batch (cluster_id, first_poll, last_poll, frames, sealed) VALUES (?, ?, ?, 0, 0)',
@@ -137,6 +143,9 @@ export class ConnectionIngest {
         .prepare<[number], RowOf<typeof connEntity>['lastPoll']>('SELECT last_poll FROM conn_entity WHERE id = ?')
         .pluck(),
       clearHeads: sqlite.prepare('UPDATE conn_frame SET head = NULL WHERE batch = ?'),
+      clearHeadsBut: sqlite.prepare(
+        'UPDATE conn_frame SET head = NULL WHERE batch = ? AND poll NOT IN (SELECT value FROM json_each(?))',
+      ),
       sealBatch: sqlite.prepare('UPDATE conn_batch SET sealed = 1 WHERE id = ?'),
       batchCluster: sqlite.prepare<[number], number>('SELECT cluster_id FROM conn_batch WHERE id = ?').pluck(),
       openBatches: sqlite.prepare<[], ColumnsOf<typeof connBatch, 'id'>>('SELECT id FROM conn_batch WHERE sealed = 0'),
@@ -155,9 +164,17 @@ export class ConnectionIngest {
    * it sealed a batch. A totalSize beyond 2^63-1 is clamped in its column and kept exactly in
    * `big` (the poll's extra JSON, `conn_frame.total_size`).
    */
-  write(clusterId: number, pollId: number, answer: ListKafkaConnectionsResponse, big: BigValues = {}): boolean {
+  write(
+    clusterId: number,
+    pollId: number,
+    answer: ListKafkaConnectionsResponse,
+    big: BigValues = {},
+    round = '',
+  ): boolean {
     let sealed = false;
     const st = this.#state(clusterId);
+    const key = roundKey(round, pollId);
+    if (key !== st.round) this.#nextRound(st, key);
     if (st.batch !== undefined) {
       // another process (prune) may have sealed or removed it
       const now = this.#q.batchState.get(st.batch.id);
@@ -188,12 +205,12 @@ export class ConnectionIngest {
     const order = new Array<Entity>(rows.length);
     let expected = 0; // the row of the last frame where the next row's entity is expected
     const ended: number[] = []; // versions replaced in this poll
-    const back: number[] = []; // connections listed again after a frame without them
     for (let i = 0; i < rows.length; i++) {
       const c = rows[i]!;
       const e = entityInPlace(last, expected, c, counter) ?? this.#entity(clusterId, st, pollId, c, counter);
       if (e.row >= 0 && e.row < last.length && last[e.row] === e) expected = e.row + 1;
-      else if (e.version !== 0) back.push(e.id); // known before (a new one has no version yet)
+      if (e.version === 0) st.born.add(e); // new: inserted open
+      st.listed.set(e, pollId);
       order[i] = e;
       e.seen = counter; // marks it used: a uid listed twice in one answer gets a second entity
       if (e.version === 0 || !sameAttrs(e.attrs, c)) {
@@ -209,10 +226,8 @@ export class ConnectionIngest {
     }
     this.#insertNew(pollId);
     if (ended.length > 0) this.#q.endVersions.run(pollId, JSON.stringify(ended));
-    this.#endEntities(st, counter, back);
     for (let i = 0; i < order.length; i++) order[i]!.row = i;
     st.order = order;
-    st.lastPoll = pollId;
     for (const o of offsets) head.u32(o);
     head.u32(rows.length);
     const totalSize = sqlUint(answer.totalSize, 'conn_frame.total_size', big);
@@ -248,63 +263,140 @@ export class ConnectionIngest {
   #state(clusterId: number): ClusterState {
     let st = this.#clusters.get(clusterId);
     if (st !== undefined) return st;
-    st = { byUid: new Map(), order: [], batch: undefined, frameCounter: 0, lastPoll: 0 };
+    st = {
+      byUid: new Map(),
+      order: [],
+      batch: undefined,
+      frameCounter: 0,
+      round: '',
+      listed: new Map(),
+      previous: undefined,
+      born: new Set(),
+    };
     const open = this.#q.openBatch.get(clusterId);
     if (open !== undefined) st.batch = { id: open.id, frames: open.frames };
-    const last = this.#q.lastFrame.get(clusterId);
-    if (last !== undefined) {
-      st.order = this.#parts.ofFrame(last.versions, last.rows).map((p) => this.#remember(st!, p));
-      st.order.forEach((e, i) => (e.row = i));
-      st.lastPoll = last.poll;
-      this.#adoptLastPolls(st);
-    }
+    this.#loadRounds(clusterId, st);
+    if (st.order.length > 0) this.#adoptLastPolls(st);
     this.#clusters.set(clusterId, st);
     return st;
   }
 
   /**
-   * Writes the last poll of the connections the previous frame listed and this one does not
-   * (`counter`: this frame's), and marks open again those listed after a frame without them.
+   * Remembers the cluster's last two rounds of frames: the entities each listed (the latest
+   * round's may still grow), and the last frame's entities in answer order.
    */
-  #endEntities(st: ClusterState, counter: number, back: readonly number[]): void {
-    const gone: number[] = [];
-    for (const e of st.order) if (e.seen !== counter) gone.push(e.id);
-    if (gone.length > 0) this.#q.endEntities.run(st.lastPoll, JSON.stringify(gone));
-    if (back.length > 0) this.#q.endEntities.run(OPEN_LAST_POLL, JSON.stringify(back));
+  #loadRounds(clusterId: number, st: ClusterState): void {
+    const rounds: { key: string; frames: { poll: number; versions: Buffer; rows: number }[] }[] = [];
+    let before = Number.MAX_SAFE_INTEGER;
+    // newest first, until a third round begins (or the frames end)
+    for (let page = 16; rounds.length < 3; page = Math.min(page * 2, 1024)) {
+      const frames = this.#q.recentFrames.all(clusterId, before, page);
+      for (const f of frames) {
+        const key = roundKey(f.round, f.poll);
+        if (rounds.at(-1)?.key !== key) rounds.push({ key, frames: [] });
+        if (rounds.length > 2) break;
+        rounds.at(-1)!.frames.push(f);
+      }
+      if (frames.length < page) break;
+      before = frames.at(-1)!.poll;
+    }
+    const latest = rounds[0];
+    if (latest === undefined) return;
+    const listing = (r: (typeof rounds)[number]): Map<Entity, number> => {
+      const out = new Map<Entity, number>();
+      // oldest frame first: an entity keeps the last poll that listed it
+      for (const f of [...r.frames].reverse()) {
+        const entities = this.#parts.ofFrame(f.versions, f.rows).map((p) => this.#remember(st, p));
+        for (const e of entities) out.set(e, f.poll);
+        if (f === r.frames[0] && r === latest) {
+          st.order = entities;
+          entities.forEach((e, i) => (e.row = i));
+        }
+      }
+      return out;
+    };
+    st.round = latest.key;
+    st.listed = listing(latest);
+    if (rounds[1] !== undefined) st.previous = listing(rounds[1]);
+  }
+
+  /**
+   * Closes the current round as a new one begins: the connections the round before listed and it
+   * did not get the last poll that listed them; those it listed again after a round without them
+   * are open again.
+   */
+  #nextRound(st: ClusterState, key: string): void {
+    const previous = st.previous;
+    if (previous !== undefined) {
+      const gone = new Map<number, number[]>();
+      for (const [e, poll] of previous) {
+        if (st.listed.has(e)) continue;
+        const list = gone.get(poll);
+        if (list === undefined) gone.set(poll, [e.id]);
+        else list.push(e.id);
+      }
+      for (const [poll, ids] of gone) this.#q.endEntities.run(poll, JSON.stringify(ids));
+      const back: number[] = [];
+      for (const e of st.listed.keys()) if (!previous.has(e) && !st.born.has(e)) back.push(e.id);
+      if (back.length > 0) this.#q.endEntities.run(OPEN_LAST_POLL, JSON.stringify(back));
+    }
+    st.previous = st.listed;
+    st.listed = new Map();
+    st.born = new Set();
+    st.round = key;
   }
 
   /**
    * A store written before OPEN_LAST_POLL set `last_poll` at each batch seal: the connections of
-   * the last frame become open, and those that ended in the open batch get the last poll that
+   * the latest round become open, and those that ended in the open batch get the last poll that
    * listed them (the seal would have written it). Nothing to do when the last frame's first
-   * connection is already open.
+   * connection is already open; harmless when run again.
    */
   #adoptLastPolls(st: ClusterState): void {
     const first = st.order[0];
     if (first !== undefined && Number(this.#q.entityLastPoll.get(first.id)) === OPEN_LAST_POLL) return;
     if (st.batch !== undefined) {
-      const listed = new Set(st.order.map((e) => e.id));
+      const listed = new Set([...st.listed.keys()].map((e) => e.id));
       const lastSeen = new Map<number, number>();
-      this.#eachHeadEntry(st.batch.id, (poll, entity) => {
-        if (!listed.has(entity)) lastSeen.set(entity, poll);
-      });
+      // a head it cannot read leaves those ends as the seal rule wrote them: never a reason to refuse the poll
+      this.#eachHeadEntry(
+        st.batch.id,
+        (poll, entity) => {
+          if (!listed.has(entity)) lastSeen.set(entity, poll);
+        },
+        [],
+      );
       for (const [poll, ids] of groupByValue(lastSeen)) this.#q.endEntitiesBefore.run(poll, JSON.stringify(ids), poll);
     }
-    if (st.order.length > 0) {
-      this.#q.openEntities.run(OPEN_LAST_POLL, JSON.stringify(st.order.map((e) => e.id)), OPEN_LAST_POLL);
+    if (st.listed.size > 0) {
+      const ids = [...st.listed.keys()].map((e) => e.id);
+      this.#q.openEntities.run(OPEN_LAST_POLL, JSON.stringify(ids), OPEN_LAST_POLL);
     }
   }
 
-  /** Calls `each` for every entry of the head frames of a batch, frame by frame. */
-  #eachHeadEntry(batchId: number, each: (poll: number, entity: number, sample: FastSample, seq: number) => void): void {
+  /**
+   * Calls `each` for every entry of the head frames of a batch, frame by frame. With `damaged`,
+   * a head that does not decode gives no entries and its poll is added there, instead of throwing.
+   */
+  #eachHeadEntry(
+    batchId: number,
+    each: (poll: number, entity: number, sample: FastSample, seq: number) => void,
+    damaged?: number[],
+  ): void {
     for (const f of this.#q.batchFrames.all(batchId)) {
       if (f.head === null) continue;
-      const r = new ByteReader(f.head);
-      const count = r.u32At(f.head.length - 4);
-      for (let i = 0; i < count; i++) {
-        const { entity, sample } = readHeadEntry(r);
-        each(f.poll, entity, sample, f.seq);
+      let entries: { entity: number; sample: FastSample }[];
+      try {
+        const r = new ByteReader(f.head);
+        const count = r.u32At(f.head.length - 4);
+        entries = new Array<{ entity: number; sample: FastSample }>(count);
+        for (let i = 0; i < count; i++) entries[i] = readHeadEntry(r);
+      } catch (err) {
+        if (damaged === undefined) throw err;
+        damaged.push(f.poll);
+        continue; // none of a damaged head's entries: the ones before the damage may be wrong too
       }
+      for (const { entity, sample } of entries) each(f.poll, entity, sample, f.seq);
     }
   }
 
@@ -508,16 +600,25 @@ export class ConnectionIngest {
   #seal(batchId: number): void {
     scopeCluster(this.#sqlite, () => Number(this.#q.batchCluster.get(batchId)));
     const per = new Map<number, { seqs: number[]; samples: FastSample[] }>();
-    this.#eachHeadEntry(batchId, (_poll, entity, sample, seq) => {
-      let g = per.get(entity);
-      if (g === undefined) per.set(entity, (g = { seqs: [], samples: [] }));
-      g.seqs.push(seq);
-      g.samples.push(sample);
-    });
+    // a head that does not decode (a damaged page) is left as it is, for `db check` and the
+    // readers to report, and the batch is sealed without its samples: else every later poll of the
+    // cluster would fail here, at the seal it retries
+    const damaged: number[] = [];
+    this.#eachHeadEntry(
+      batchId,
+      (_poll, entity, sample, seq) => {
+        let g = per.get(entity);
+        if (g === undefined) per.set(entity, (g = { seqs: [], samples: [] }));
+        g.seqs.push(seq);
+        g.samples.push(sample);
+      },
+      damaged,
+    );
     const ids = [...per.keys()].sort((a, b) => a - b);
     for (const g of encodeChunkGroups(ids, (id) => per.get(id)!, this.#groupBytes))
       this.#q.insertChunk.run(batchId, g.first, g.data);
-    this.#q.clearHeads.run(batchId);
+    if (damaged.length === 0) this.#q.clearHeads.run(batchId);
+    else this.#q.clearHeadsBut.run(batchId, JSON.stringify(damaged));
     this.#q.sealBatch.run(batchId);
   }
 
@@ -532,6 +633,11 @@ export class ConnectionIngest {
       }
     }
   }
+}
+
+/** A round's key: the collector's round id, or the poll's own when there is none (each frame its own round). */
+function roundKey(round: string, pollId: number): string {
+  return round === '' ? `#${pollId}` : round;
 }
 
 /** The keys of a map grouped by their value. */

@@ -56,8 +56,14 @@ export interface ClusterState {
   order: Entity[];
   batch: Batch | undefined;
   frameCounter: number;
-  /** the poll of the last frame written (0: none yet): a connection it listed and the next one does not ended there */
-  lastPoll: number;
+  /** the key of the round being written (its frames so far are in `listed`) */
+  round: string;
+  /** the entities the current round listed so far, with the last poll that listed each */
+  listed: Map<Entity, number>;
+  /** the same for the round before (undefined: not known) */
+  previous: Map<Entity, number> | undefined;
+  /** the entities the current round made (inserted open) */
+  born: Set<Entity>;
 }
 
 /** The slow attributes of a connection row. */
