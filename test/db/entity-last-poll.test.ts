@@ -105,8 +105,8 @@ forEachEngine('conn_entity.last_poll', (engine) => {
     ] as const) {
       set.run(poll, pool['ABCDE'.indexOf(name)]!.uid);
     }
-    // a writer that starts on it (the older one never closed: its open batch keeps its heads)
-    const writer = createHistoryWriter(openDatabase(path), { batchFrames: 4 });
+    // a new writer on it, knowing nothing (the older one is left unclosed: its open batch keeps its heads)
+    const writer = createHistoryWriter(db, { batchFrames: 4 });
     polls.push(
       Number(writer.writePoll(okRecord('ListKafkaConnections', answer('AE'), { at: 7n * MIN, request: LIST_REQUEST }))),
     );
@@ -149,7 +149,7 @@ forEachEngine('conn_entity.last_poll', (engine) => {
     }
     // the open batch's first head: one byte, not a head
     db.sqlite.prepare('UPDATE conn_frame SET head = ? WHERE poll = ?').run(Buffer.from([7]), polls[4]);
-    const writer = createHistoryWriter(openDatabase(path), { batchFrames: 4, sealOnClose: false });
+    const writer = createHistoryWriter(db, { batchFrames: 4, sealOnClose: false });
     polls.push(
       Number(writer.writePoll(okRecord('ListKafkaConnections', answer('AE'), { at: 7n * MIN, request: LIST_REQUEST }))),
     );
