@@ -32,7 +32,7 @@ export const CHUNK_GROUP_BYTES = 900;
  * The same budget on PostgreSQL, sized so that five rows fill a heap page: 8,168 bytes a page
  * (8 KiB less its header) hold five rows of at most 1,633 bytes with their line pointer, which
  * leaves 1,577 bytes of `data` after the row header (24), the three keys (24) and the length (4).
- * Against SQLite's budget it halves the rows, and with them the 28 bytes of header and line
+ * Against SQLite's budget it nearly halves the rows, and with them the 28 bytes of header and line
  * pointer and the 40-byte index entry each row costs; well under the 2 KB past which PostgreSQL
  * would move `data` out of the row (TOAST).
  */
