@@ -28,7 +28,7 @@ import type { ListKafkaConnectionsResponse } from '../src/api/schema/connection.
 import { createHistoryWriter, openDatabase } from '../src/db/index.ts';
 import type { PollRecord } from '../src/db/poll-record.ts';
 import { ConnectionWorld } from '../test/helpers/connection-answers.ts';
-import { listPollRecord } from './lib/list-poll.ts';
+import { listPollRecord, writeMorePolls } from './lib/list-poll.ts';
 import { median, reportFigure, round, type WallCpuTiming } from './lib/figures.ts';
 import { openBenchServer, reportSkipped, type BenchDatabase } from './lib/pg-bench-db.ts';
 
@@ -179,16 +179,7 @@ async function main(): Promise<void> {
     // same world for as many polls again, then the same sizes after VACUUM; the store's fixed
     // costs (tables and partitions made ahead, the open batch's working space, the dictionary)
     // are in both sizes and drop out
-    const grown = openDatabase(server.url);
-    const more = createHistoryWriter(grown);
-    let moreSamples = 0;
-    for (let i = 0; i < POLLS; i++) {
-      const { at, answer } = world.next();
-      moreSamples += answer.connections.length;
-      more.writePoll(record(answer, at, 0));
-    }
-    more.close();
-    grown.close();
+    const moreSamples = writeMorePolls(server.url, world, POLLS);
     await server.query('VACUUM (ANALYZE)');
     const grownSizes = await tableSizes(server);
     const grownTotal = grownSizes.reduce((sum, r) => sum + Number(r.total), 0);

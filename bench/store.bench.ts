@@ -25,7 +25,7 @@ import type { ListKafkaConnectionsResponse } from '../src/api/schema/connection.
 import { createHistoryReader, createHistoryWriter, openDatabase, openHistoryMaintenance } from '../src/db/index.ts';
 import type { PollRecord } from '../src/db/poll-record.ts';
 import { ConnectionWorld } from '../test/helpers/connection-answers.ts';
-import { listPollRecord } from './lib/list-poll.ts';
+import { listPollRecord, writeMorePolls } from './lib/list-poll.ts';
 import { median, reportFigure, round, timeWallAndCpu, type WallCpuTiming } from './lib/figures.ts';
 
 const CONNECTIONS = 10_000;
@@ -233,16 +233,7 @@ try {
   // 4. what a longer recording adds per sample: the same world for as many polls again, the file
   // measured the same way; the store's fixed costs (its first pages, the open batch's working
   // space) are in both sizes and drop out
-  const grown = openDatabase(path);
-  const more = createHistoryWriter(grown);
-  let moreSamples = 0;
-  for (let i = 0; i < POLLS; i++) {
-    const { at, answer } = world.next();
-    moreSamples += answer.connections.length;
-    more.writePoll(record(answer, at, 0));
-  }
-  more.close();
-  grown.close();
+  const moreSamples = writeMorePolls(path, world, POLLS);
   const grownStats = openHistoryMaintenance(openDatabase(path, { readonly: true })).stats();
   reportFigure({
     name: 'store.marginal_bytes_per_connection_sample',

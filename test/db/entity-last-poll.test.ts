@@ -36,6 +36,41 @@ function lastPolls(db: FlightrecDb, pool: KafkaConnection[]): Record<string, num
   return Object.fromEntries([...'ABCDE'].map((n, i) => [n, Number(q.get(pool[i]!.uid))]));
 }
 
+/**
+ * A store as the older rule left it. Batch 1: polls 1-4 (sealed as poll 5 is written); batch 2,
+ * still open: polls 5 and 6. B ends in batch 1 (last listed at poll 2), D in batch 2 (at poll 5),
+ * E comes at poll 5. The seal of batch 1 wrote each connection's last poll in it; E, first
+ * written in the open batch, still has its first poll. The writer is left unclosed: its open
+ * batch keeps its heads.
+ */
+function storeOfOlderRule(db: FlightrecDb): {
+  db: FlightrecDb;
+  pool: KafkaConnection[];
+  answer: (names: string) => ListKafkaConnectionsResponse;
+  polls: number[];
+} {
+  const old = createHistoryWriter(db, { batchFrames: 4 });
+  const { pool, answer } = script();
+  const lists = ['ABD', 'ABD', 'AD', 'AD', 'ADE', 'AE'];
+  const polls = lists.map((names, i) =>
+    Number(
+      old.writePoll(
+        okRecord('ListKafkaConnections', answer(names), { at: BigInt(i + 1) * MIN, request: LIST_REQUEST }),
+      ),
+    ),
+  );
+  const set = db.sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE uid = ?');
+  for (const [name, poll] of [
+    ['A', polls[3]!],
+    ['B', polls[1]!],
+    ['D', polls[3]!],
+    ['E', polls[4]!],
+  ] as const) {
+    set.run(poll, pool['ABCDE'.indexOf(name)]!.uid);
+  }
+  return { db, pool, answer, polls };
+}
+
 forEachEngine('conn_entity.last_poll', (engine) => {
   it('is open while listed, the last poll that listed it once gone, and open again when it comes back', async () => {
     const path = await engine.target();
@@ -80,31 +115,7 @@ forEachEngine('conn_entity.last_poll', (engine) => {
   });
 
   it('adopts a store whose last_poll was set at each batch seal', async () => {
-    const path = await engine.target();
-    const db = openDatabase(path);
-    const old = createHistoryWriter(db, { batchFrames: 4 });
-    const { pool, answer } = script();
-    // batch 1: polls 1-4 (sealed as poll 5 is written); batch 2, still open: polls 5 and 6.
-    // B ends in batch 1 (last listed at poll 2), D in batch 2 (at poll 5), E comes at poll 5.
-    const lists = ['ABD', 'ABD', 'AD', 'AD', 'ADE', 'AE'];
-    const polls = lists.map((names, i) =>
-      Number(
-        old.writePoll(
-          okRecord('ListKafkaConnections', answer(names), { at: BigInt(i + 1) * MIN, request: LIST_REQUEST }),
-        ),
-      ),
-    );
-    // what the older rule left: the seal of batch 1 wrote each connection's last poll in it;
-    // E, first written in the open batch, still has its first poll
-    const set = db.sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE uid = ?');
-    for (const [name, poll] of [
-      ['A', polls[3]!],
-      ['B', polls[1]!],
-      ['D', polls[3]!],
-      ['E', polls[4]!],
-    ] as const) {
-      set.run(poll, pool['ABCDE'.indexOf(name)]!.uid);
-    }
+    const { db, pool, answer, polls } = storeOfOlderRule(openDatabase(await engine.target()));
     // a new writer on it, knowing nothing (the older one is left unclosed: its open batch keeps its heads)
     const writer = createHistoryWriter(db, { batchFrames: 4 });
     polls.push(
@@ -126,27 +137,7 @@ forEachEngine('conn_entity.last_poll', (engine) => {
   });
 
   it('adopts a store whose open batch has a head it cannot read, without refusing the poll', async () => {
-    const path = await engine.target();
-    const db = openDatabase(path);
-    const old = createHistoryWriter(db, { batchFrames: 4 });
-    const { pool, answer } = script();
-    const lists = ['ABD', 'ABD', 'AD', 'AD', 'ADE', 'AE'];
-    const polls = lists.map((names, i) =>
-      Number(
-        old.writePoll(
-          okRecord('ListKafkaConnections', answer(names), { at: BigInt(i + 1) * MIN, request: LIST_REQUEST }),
-        ),
-      ),
-    );
-    const set = db.sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE uid = ?');
-    for (const [name, poll] of [
-      ['A', polls[3]!],
-      ['B', polls[1]!],
-      ['D', polls[3]!],
-      ['E', polls[4]!],
-    ] as const) {
-      set.run(poll, pool['ABCDE'.indexOf(name)]!.uid);
-    }
+    const { db, pool, answer, polls } = storeOfOlderRule(openDatabase(await engine.target()));
     // the open batch's first head: one byte, not a head
     db.sqlite.prepare('UPDATE conn_frame SET head = ? WHERE poll = ?').run(Buffer.from([7]), polls[4]);
     const writer = createHistoryWriter(db, { batchFrames: 4, sealOnClose: false });

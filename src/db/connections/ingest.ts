@@ -289,7 +289,8 @@ export class ConnectionIngest {
     const rounds: { key: string; frames: { poll: number; versions: Buffer; rows: number }[] }[] = [];
     let before = Number.MAX_SAFE_INTEGER;
     // newest first, until a third round begins (or the frames end)
-    for (let page = 16; rounds.length < 3; page = Math.min(page * 2, 1024)) {
+    // (a round without fan-out is one frame: the first page is small, each version list a blob)
+    for (let page = 4; rounds.length < 3; page = Math.min(page * 2, 1024)) {
       const frames = this.#q.recentFrames.all(clusterId, before, page);
       for (const f of frames) {
         const key = roundKey(f.round, f.poll);
