@@ -1,7 +1,8 @@
 /**
  * conn_entity.last_poll: OPEN_LAST_POLL while the cluster's latest round lists the connection,
  * the last poll that listed it once a whole round does not (written as the round after begins),
- * open again when it comes back; the frames of one round (a fan-out's slices) never end each
+ * open again as soon as a frame lists it again (so that the last round a writer records, or one
+ * after a round that lost a slice, keeps its samples in the connection's history); the frames of one round (a fan-out's slices) never end each
  * other's connections; and a store written by the older rule (last_poll set at each batch seal)
  * adopted when a writer opens it.
  */
@@ -202,5 +203,51 @@ forEachEngine('conn_entity.last_poll', (engine) => {
     );
     expect(Object.values(lastPolls(reopened, pool))).toEqual(Array(5).fill(OPEN_LAST_POLL));
     again.close();
+  });
+
+  it('opens a connection again with the frame that lists it: the last round recorded keeps its samples', async () => {
+    const path = await engine.target();
+    const db = openDatabase(path);
+    const writer = createHistoryWriter(db, { batchFrames: 2 });
+    const { pool, answer } = script();
+    // D missing from the second round (gone, or in a slice that failed), back in the third, the last
+    const polls = ['ABCDE', 'ABCE', 'ABCDE'].map((names, i) =>
+      Number(
+        writer.writePoll(
+          okRecord('ListKafkaConnections', answer(names), { at: BigInt(i + 1) * MIN, request: LIST_REQUEST }),
+        ),
+      ),
+    );
+    expect(lastPolls(db, pool).D).toBe(OPEN_LAST_POLL);
+    writer.close(); // seals the batch of the last frame
+    const reader = createHistoryReader(openDatabase(path));
+    expect(reader.entityHistory('connections', { uid: pool[3]!.uid }).map((s) => Number(s.poll.id))).toEqual([
+      polls[0],
+      polls[2],
+    ]);
+  });
+
+  it('writes one end for a connection a round lost and the next round lists at once', async () => {
+    const db = openDatabase(await engine.target());
+    const writer = createHistoryWriter(db, { batchFrames: 8 });
+    const { pool, answer } = script();
+    const ends: number[] = [];
+    const count = db.sqlite.prepare<[string], number>('SELECT last_poll FROM conn_entity WHERE uid = ?').pluck();
+    // two slices a round; the second round's second slice failed (no frame): C, D and E unlisted
+    const rounds = [['AB', 'CDE'], ['AB'], ['CDE', 'AB']];
+    let at = 0n;
+    rounds.forEach((slices, r) =>
+      slices.forEach((names) => {
+        at += MIN;
+        writer.writePoll(
+          okRecord('ListKafkaConnections', answer(names), { at, request: LIST_REQUEST, round: `round-${r}` }),
+        );
+        ends.push(Number(count.get(pool[3]!.uid)));
+      }),
+    );
+    // D (first written by the first round's second slice) is never taken for ended: the third
+    // round's first slice lists it as the round begins
+    expect(ends.slice(1)).toEqual(Array(4).fill(OPEN_LAST_POLL));
+    writer.close();
   });
 });

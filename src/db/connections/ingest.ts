@@ -37,7 +37,7 @@ export const DEFAULT_BATCH_FRAMES = 8;
 /**
  * `conn_entity.last_poll` of a connection listed in its cluster's latest round (every frame of
  * one scheduled firing: a fan-out writes one per slice). The last poll that listed it is written
- * once, when a whole round does not list it (and set back to this if a later round does). A
+ * once, when a whole round does not list it (and set back to this by the next frame that does). A
  * batch seal no longer rewrites the row of every connection it saw, which on PostgreSQL cost a
  * new version of each row, and half of every page kept free for them.
  */
@@ -174,7 +174,9 @@ export class ConnectionIngest {
     let sealed = false;
     const st = this.#state(clusterId);
     const key = roundKey(round, pollId);
-    if (key !== st.round) this.#nextRound(st, key);
+    // the connections a finished round did not list: ended after this frame unless it lists them
+    const gone = key === st.round ? undefined : this.#nextRound(st, key);
+    const back: number[] = []; // listed again after a round without them: open again
     if (st.batch !== undefined) {
       // another process (prune) may have sealed or removed it
       const now = this.#q.batchState.get(st.batch.id);
@@ -209,7 +211,9 @@ export class ConnectionIngest {
       const c = rows[i]!;
       const e = entityInPlace(last, expected, c, counter) ?? this.#entity(clusterId, st, pollId, c, counter);
       if (e.row >= 0 && e.row < last.length && last[e.row] === e) expected = e.row + 1;
-      if (e.version === 0) st.born.add(e); // new: inserted open
+      // new (inserted open), listed again at once (never ended), or back after a round without it
+      if (e.version !== 0 && gone?.delete(e) !== true && !st.listed.has(e) && st.previous?.has(e) === false)
+        back.push(e.id);
       st.listed.set(e, pollId);
       order[i] = e;
       e.seen = counter; // marks it used: a uid listed twice in one answer gets a second entity
@@ -226,6 +230,8 @@ export class ConnectionIngest {
     }
     this.#insertNew(pollId);
     if (ended.length > 0) this.#q.endVersions.run(pollId, JSON.stringify(ended));
+    if (gone !== undefined) this.#endGone(gone);
+    if (back.length > 0) this.#q.openEntities.run(OPEN_LAST_POLL, JSON.stringify(back), OPEN_LAST_POLL);
     for (let i = 0; i < order.length; i++) order[i]!.row = i;
     st.order = order;
     for (const o of offsets) head.u32(o);
@@ -271,7 +277,6 @@ export class ConnectionIngest {
       round: '',
       listed: new Map(),
       previous: undefined,
-      born: new Set(),
     };
     const open = this.#q.openBatch.get(clusterId);
     if (open !== undefined) st.batch = { id: open.id, frames: open.frames };
@@ -322,29 +327,23 @@ export class ConnectionIngest {
   }
 
   /**
-   * Closes the current round as a new one begins: the connections the round before listed and it
-   * did not get the last poll that listed them; those it listed again after a round without them
-   * are open again.
+   * Begins round `key`: the round that ends becomes the one before, and the connections the
+   * round before it listed and it did not are returned, with the last poll that listed each (the
+   * caller ends them once the new round's first frame, which may list them again, is read).
    */
-  #nextRound(st: ClusterState, key: string): void {
-    const previous = st.previous;
-    if (previous !== undefined) {
-      const gone = new Map<number, number[]>();
-      for (const [e, poll] of previous) {
-        if (st.listed.has(e)) continue;
-        const list = gone.get(poll);
-        if (list === undefined) gone.set(poll, [e.id]);
-        else list.push(e.id);
-      }
-      for (const [poll, ids] of gone) this.#q.endEntities.run(poll, JSON.stringify(ids));
-      const back: number[] = [];
-      for (const e of st.listed.keys()) if (!previous.has(e) && !st.born.has(e)) back.push(e.id);
-      if (back.length > 0) this.#q.endEntities.run(OPEN_LAST_POLL, JSON.stringify(back));
-    }
+  #nextRound(st: ClusterState, key: string): Map<Entity, number> {
+    const gone = new Map<Entity, number>();
+    if (st.previous !== undefined) for (const [e, poll] of st.previous) if (!st.listed.has(e)) gone.set(e, poll);
     st.previous = st.listed;
     st.listed = new Map();
-    st.born = new Set();
     st.round = key;
+    return gone;
+  }
+
+  /** Writes the last poll that listed each of these connections (no longer listed: ended). */
+  #endGone(gone: ReadonlyMap<Entity, number>): void {
+    const lastSeen = new Map([...gone].map(([e, poll]) => [e.id, poll]));
+    for (const [poll, ids] of groupByValue(lastSeen)) this.#q.endEntities.run(poll, JSON.stringify(ids));
   }
 
   /**

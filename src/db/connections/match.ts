@@ -62,8 +62,6 @@ export interface ClusterState {
   listed: Map<Entity, number>;
   /** the same for the round before (undefined: not known) */
   previous: Map<Entity, number> | undefined;
-  /** the entities the current round made (inserted open) */
-  born: Set<Entity>;
 }
 
 /** The slow attributes of a connection row. */
