@@ -1,4 +1,5 @@
 /** The typed errors of the history store. */
+import { PgError } from './pg/pg-error.ts';
 
 /** A database written by a newer flightrec (or not yet migrated, when opened read-only). */
 export class DatabaseVersionError extends Error {
@@ -102,6 +103,9 @@ function corruptMessage(reason: string, site: DamageSite): string {
   );
 }
 
+/** PostgreSQL's SQLSTATEs for damaged data: data_corrupted, index_corrupted. */
+const PG_CORRUPT_CODES: ReadonlySet<string> = new Set(['XX001', 'XX002']);
+
 /** SQLite result codes that say the file itself is damaged. */
 const CORRUPT_CODES = /^SQLITE_(CORRUPT|NOTADB)/;
 
@@ -116,6 +120,12 @@ export function damaged(err: unknown, site: DamageSite = {}): unknown {
     return err;
   const code = (err as { code?: unknown } | undefined)?.code;
   const text = err instanceof Error ? err.message : String(err);
+  if (err instanceof PgError) {
+    // data_corrupted and index_corrupted are damage; a lost connection, a time-out or a refused
+    // permission is not about the data, whatever step of a read it interrupted
+    if (!PG_CORRUPT_CODES.has(String(code))) return err;
+    return new CorruptDataError(`PostgreSQL reports damaged data (${text})`, site, { cause: err });
+  }
   if (typeof code === 'string' && code.startsWith('SQLITE_')) {
     if (!CORRUPT_CODES.test(code)) return err;
     return new CorruptDataError(`SQLite reports a malformed page (${text})`, site, { cause: err });

@@ -1,12 +1,16 @@
 // The synchronous PostgreSQL handle: values come back as better-sqlite3 gives them, text
 // PostgreSQL cannot hold survives exactly, transactions and savepoints behave as SQLite's, and a
-// lost connection is an error, then a new connection. Runs on the server named by
+// lost connection is an error (never taken for damaged data, even in the middle of a read), then
+// a new connection. Runs on the server named by
 // FLIGHTREC_TEST_PG, else on PGlite (the connection-loss test needs a server).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type FlightrecDb } from '../../src/db/index.ts';
-import { DatabaseOpenError } from '../../src/db/errors.ts';
+import { createHistoryReader, createHistoryWriter, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
+import { CorruptDataError, DatabaseOpenError, damaged } from '../../src/db/errors.ts';
+import { PgError } from '../../src/db/pg/sync-database.ts';
+import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { describeWithServer, freshPgTarget, pgAvailable, type PgTarget } from '../helpers/pg.ts';
+import { LIST_REQUEST, okRecord } from './fixtures.ts';
 
 let target: PgTarget;
 let db: FlightrecDb;
@@ -128,6 +132,28 @@ describe('the PostgreSQL bridge', () => {
   });
 });
 
+describe('a PostgreSQL failure met while decoding stored data', () => {
+  it('is passed on as it is: a lost connection, a time-out or a permission is not damage', () => {
+    for (const [code, connection] of [
+      [undefined, true],
+      ['57P01', true],
+      ['57014', false],
+      ['42501', false],
+    ] as const) {
+      const err = new PgError('x', code, connection);
+      expect(damaged(err, { table: 'conn_version' }), String(code)).toBe(err);
+    }
+  });
+
+  it("is damage when PostgreSQL says the data is (data_corrupted, index_corrupted)", () => {
+    for (const code of ['XX001', 'XX002']) {
+      const err = damaged(new PgError('invalid page in block 7', code, false), { table: 'conn_chunk' });
+      expect(err, code).toBeInstanceOf(CorruptDataError);
+      expect(String((err as Error).message)).toMatch(/damaged \(table conn_chunk\): PostgreSQL reports damaged data/);
+    }
+  });
+});
+
 describeWithServer('the PostgreSQL bridge on a server (a second connection ends the first)', () => {
   it('turns a lost connection into an error, then connects again', async () => {
     const server = pgAvailable().url!;
@@ -141,5 +167,45 @@ describeWithServer('the PostgreSQL bridge on a server (a second connection ends 
     }
     expect(() => db.sqlite.prepare('SELECT 1').get()).toThrow();
     expect(db.sqlite.prepare('SELECT 41 + 1').pluck().get()).toBe(42);
+  });
+});
+
+describeWithServer('a read that loses its connection (a second connection ends it)', () => {
+  it('fails with the connection error, not "the history database is damaged", and the next read works', async () => {
+    const store = await freshPgTarget({ migrated: true });
+    try {
+      const w = openDatabase(store.target);
+      const writer = createHistoryWriter(w, { batchFrames: 4 });
+      const polls = generateConnectionPolls({ connections: 50, churn: 0.05, polls: 6, seed: 3 });
+      const ids = polls.map((p, i) =>
+        writer.writePoll(
+          okRecord('ListKafkaConnections', p.answer, { at: BigInt(i + 1) * 60_000_000_000n, request: LIST_REQUEST }),
+        ),
+      );
+      writer.close();
+      const ro = openDatabase(store.target, { readonly: true });
+      const own = ro.sqlite.prepare('SELECT pg_backend_pid()').pluck().get() as number;
+      const admin = new pg.Client({ connectionString: pgAvailable().url! });
+      await admin.connect();
+      try {
+        await admin.query('SELECT pg_terminate_backend($1)', [own]);
+      } finally {
+        await admin.end();
+      }
+      // a fresh reader: the query that meets the lost connection runs inside a step decoding the
+      // poll's frame (it used to be reported as damage, with advice to restore from a backup)
+      let err: unknown;
+      try {
+        createHistoryReader(ro).reconstructAnswer(ids[5]!);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(PgError);
+      expect(String((err as Error).message)).not.toMatch(/damaged/);
+      expect(createHistoryReader(ro).reconstructAnswer(ids[5]!).answer).toEqual(polls[5]!.answer);
+      ro.close();
+    } finally {
+      await store.drop();
+    }
   });
 });

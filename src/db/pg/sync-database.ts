@@ -25,22 +25,12 @@ import {
 import { isUtf16Text, isWellFormed } from '../bytes.ts';
 import { translateToPostgres, type PgStatementText } from './translate.ts';
 import { bridgeWorkerSource } from './worker-source.ts';
+import { PgError } from './pg-error.ts';
+
+export { PgError };
 
 /** The advisory lock key of write transactions (any constant shared by every flightrec). */
 export const WRITE_LOCK = 7_262_917_302;
-
-/** An error of PostgreSQL or of the connection to it, with the server's SQLSTATE when it gave one. */
-export class PgError extends Error {
-  override readonly name = 'PgError';
-  /** SQLSTATE (e.g. 23505), or undefined for a connection failure */
-  readonly code: string | undefined;
-  readonly connection: boolean;
-  constructor(message: string, code: string | undefined, connection: boolean) {
-    super(message);
-    this.code = code;
-    this.connection = connection;
-  }
-}
 
 /** What runs a statement; the bridge, or a test double. */
 export interface PgSyncOptions {
