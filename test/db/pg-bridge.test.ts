@@ -145,7 +145,7 @@ describe('a PostgreSQL failure met while decoding stored data', () => {
     }
   });
 
-  it("is damage when PostgreSQL says the data is (data_corrupted, index_corrupted)", () => {
+  it('is damage when PostgreSQL says the data is (data_corrupted, index_corrupted)', () => {
     for (const code of ['XX001', 'XX002']) {
       const err = damaged(new PgError('invalid page in block 7', code, false), { table: 'conn_chunk' });
       expect(err, code).toBeInstanceOf(CorruptDataError);
