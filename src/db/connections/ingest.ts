@@ -23,7 +23,8 @@ import { CHUNK_GROUP_BYTES, encodeChunkGroups, PG_CHUNK_GROUP_BYTES } from './ch
 import { Resolver, type StringDict } from '../dictionary.ts';
 import type { connBatch, connEntity, connFrame, connVersion } from '../schema.ts';
 import type { ColumnsOf, RowOf } from '../table-rows.ts';
-import { bit, encodeIdList, sqlInt, sqlUint, withBig, type BigValues } from '../sql-values.ts';
+import { bit, decodeIdList, encodeIdList, sqlInt, sqlUint, withBig, type BigValues } from '../sql-values.ts';
+import { CorruptDataError } from '../errors.ts';
 import { ConnPartsLoader, type ConnParts } from './parts.ts';
 import { packEntity, packVersion } from './packed.ts';
 import { identityOfRow, slowValuesOfRow } from './rows.ts';
@@ -308,22 +309,44 @@ export class ConnectionIngest {
     }
     const latest = rounds[0];
     if (latest === undefined) return;
+    let damaged = false;
     const listing = (r: (typeof rounds)[number]): Map<Entity, number> => {
       const out = new Map<Entity, number>();
       // oldest frame first: an entity keeps the last poll that listed it
       for (const f of [...r.frames].reverse()) {
-        const entities = this.#parts.ofFrame(f.versions, f.rows).map((p) => this.#remember(st, p));
+        const parts = this.#frameParts(f.versions, f.rows);
+        const whole = parts !== undefined && !parts.includes(undefined);
+        if (!whole) damaged = true;
+        const entities = (parts ?? []).filter((p) => p !== undefined).map((p) => this.#remember(st, p));
         for (const e of entities) out.set(e, f.poll);
         if (f === r.frames[0] && r === latest) {
-          st.order = entities;
-          entities.forEach((e, i) => (e.row = i));
+          // the last frame's order serves to find its rows in the next answer: only when whole
+          st.order = whole ? entities : [];
+          st.order.forEach((e, i) => (e.row = i));
         }
       }
       return out;
     };
     st.round = latest.key;
     st.listed = listing(latest);
-    if (rounds[1] !== undefined) st.previous = listing(rounds[1]);
+    const earlier = rounds[1] === undefined ? undefined : listing(rounds[1]);
+    // a damaged frame (a bad page) leaves its round's listing unknown: no connection is ended for
+    // not being in it, and the first round after it ends none
+    st.previous = damaged ? undefined : earlier;
+  }
+
+  /**
+   * The stored parts of a frame's rows, in answer order: undefined when its version list does not
+   * decode, an undefined entry for a record that does not (the writer goes on without them).
+   */
+  #frameParts(versions: Uint8Array, rows: number): (ConnParts | undefined)[] | undefined {
+    let ids: number[];
+    try {
+      ids = decodeIdList(versions, rows);
+    } catch {
+      return undefined;
+    }
+    return this.#parts.inOrderOrDamaged(ids);
   }
 
   /**
@@ -442,12 +465,23 @@ export class ConnectionIngest {
       : this.#q.byUid.all(clusterId, textToSql(c.uid)).map((r) => r.id);
     for (const id of known) {
       if (cached?.some((e) => e.id === id)) continue;
-      const p = this.#parts.latestOfEntity(id);
+      // a stored connection whose records do not decode is left as it is: the uid gets a new one
+      const p = this.#latestOrDamaged(id);
       if (p === undefined) continue;
       const e = this.#remember(st, p);
       if (e.seen !== counter && sameIdentity(e, c)) return e;
     }
     return this.#newEntity(clusterId, st, c);
+  }
+
+  /** The latest stored version of an entity; undefined when it has none or its records do not decode. */
+  #latestOrDamaged(entity: number): ConnParts | undefined {
+    try {
+      return this.#parts.latestOfEntity(entity);
+    } catch (err) {
+      if (err instanceof CorruptDataError) return undefined;
+      throw err;
+    }
   }
 
   #newEntity(clusterId: number, st: ClusterState, c: KafkaConnection): Entity {

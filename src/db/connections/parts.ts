@@ -8,7 +8,7 @@ import { parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json
 import { ByteReader } from '../bytes.ts';
 import type { Resolver } from '../dictionary.ts';
 import { generate } from '../../api/wire/record-literal.ts';
-import { decoding } from '../errors.ts';
+import { CorruptDataError, decoding } from '../errors.ts';
 import { IdCache } from '../id-cache.ts';
 import { canPrefetch, prefetch } from '../prefetch.ts';
 import { decodeIdList } from '../sql-values.ts';
@@ -176,6 +176,22 @@ export class ConnPartsLoader {
       }
     }
     this.#build(this.#byIds.get(JSON.stringify(missing)), fetched);
+  }
+
+  /**
+   * inOrder for a writer that must go on past damage: the records that do not decode are
+   * undefined, the others as inOrder gives them. A failed load is split in halves until the
+   * damaged records stand alone, a few queries for a few of them.
+   */
+  inOrderOrDamaged(ids: readonly number[]): (ConnParts | undefined)[] {
+    try {
+      return this.inOrder(ids);
+    } catch (err) {
+      if (!(err instanceof CorruptDataError)) throw err;
+      if (ids.length === 1) return [undefined];
+      const half = Math.ceil(ids.length / 2);
+      return [...this.inOrderOrDamaged(ids.slice(0, half)), ...this.inOrderOrDamaged(ids.slice(half))];
+    }
   }
 
   /** The parts of the versions listed in a frame's version blob, in answer order. */
