@@ -328,7 +328,10 @@ async function record(
   const owner = `${hostname()} pid ${process.pid} (${Math.random().toString(16).slice(2, 10)})`;
   const retentionStore = current === undefined ? undefined : new RetentionPruner(() => current ?? writerLost(shown));
   // raw history is summarised (rollups) before retention prunes it, in a worker thread (never on this event loop)
-  const rollUps = retentionStore === undefined ? undefined : await rollUpOf(config, dbPath, openOptions.passwordFile);
+  const rollUps =
+    retentionStore === undefined
+      ? undefined
+      : await rollUpOf(config, dbPath, openOptions.passwordFile, (line) => reporter.line(line));
   const rollUp: RollUp | undefined =
     rollUps === undefined ? undefined : (cluster, untilNs) => rollUps.run(cluster, untilNs);
   const cron = io.createCronTask === undefined ? {} : { createTask: io.createCronTask };
@@ -421,6 +424,7 @@ async function rollUpOf(
   config: CollectorConfig,
   dbPath: string,
   passwordFile: string | undefined,
+  line: (text: string) => void,
 ): Promise<RollUpThread> {
   const [{ RollUpThread }, { resolveThresholds }] = await Promise.all([
     import('../../report/rollup/index.ts'),
@@ -430,6 +434,7 @@ async function rollUpOf(
     database: dbPath,
     ...(passwordFile === undefined ? {} : { passwordFile }),
     thresholds: resolveThresholds(config.thresholds),
+    onDamage: line,
   });
 }
 

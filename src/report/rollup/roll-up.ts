@@ -6,6 +6,7 @@
  * end, so that everything before `untilNs` is summarised and the raw part that remains starts
  * inside a summarised bucket).
  */
+import { CorruptDataError } from '../../db/errors.ts';
 import type { RollupBatch, RollupStore } from '../../db/rollup-store.ts';
 import { EVENTS_PROGRESS } from '../../db/rollup-store.ts';
 import { buildTimeline, type TimelineSource } from '../timeline/timeline.ts';
@@ -34,6 +35,12 @@ export type RollUpSource = TimelineSource;
 /** Options of createRollUp. */
 export interface RollUpOptions {
   readonly thresholds?: Thresholds;
+  /**
+   * Told of raw history that does not decode (a damaged page): its bucket, or its hour of events,
+   * is left out and the rollup goes on, so that retention can still prune (it used to fail at
+   * every pass, and the store grew without bound)
+   */
+  readonly onDamage?: (message: string) => void;
 }
 
 /** Start of the bucket of width `w` holding `t`. */
@@ -56,6 +63,12 @@ export function createRollUp(
 ): (cluster: string, untilNs: bigint) => Promise<void> {
   const thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
   return async (cluster, untilNs) => {
+    /** Damage in raw history is told and left out; any other failure ends the rollUp. */
+    const skipDamaged = (err: unknown, what: string, from: bigint, to: bigint): void => {
+      if (!(err instanceof CorruptDataError)) throw err;
+      const span = `${new Date(Number(from / 1_000_000n)).toISOString()} to ${new Date(Number(to / 1_000_000n)).toISOString()}`;
+      opts.onDamage?.(`rollups: ${what} ${span} of cluster ${cluster} left out: ${err.message}`);
+    };
     const first = source.polls({ cluster, limit: 1 })[0];
     if (first === undefined) return;
     const fineW = BigInt(ROLLUP_RESOLUTIONS[0]) * SECOND;
@@ -68,13 +81,17 @@ export function createRollUp(
       const parts: RollupBatch[] = [];
       const stop = at + fineW * BigInt(BUCKETS_PER_WRITE) < end ? at + fineW * BigInt(BUCKETS_PER_WRITE) : end;
       for (let b = at; b < stop; b += fineW) {
-        const steps = rollBucketSteps(source, cluster, b, b + fineW, thresholds);
-        for (let r = steps.next(); ; r = steps.next()) {
-          await yieldToLoop();
-          if (r.done === true) {
-            parts.push(r.value);
-            break;
+        try {
+          const steps = rollBucketSteps(source, cluster, b, b + fineW, thresholds);
+          for (let r = steps.next(); ; r = steps.next()) {
+            await yieldToLoop();
+            if (r.done === true) {
+              parts.push(r.value);
+              break;
+            }
           }
+        } catch (err) {
+          skipDamaged(err, `the ${ROLLUP_RESOLUTIONS[0] / 60}-minute bucket`, b, b + fineW);
         }
       }
       store.writeBuckets(cluster, ROLLUP_RESOLUTIONS[0], stop, concat(parts));
@@ -109,16 +126,21 @@ export function createRollUp(
     let fromRecordingStart = done === undefined;
     while (from < fineUntil) {
       const to = from + hour < fineUntil ? from + hour : fineUntil;
-      const open = store.states(cluster, from, to).filter((s) => s.end === null);
-      store.writeStates(cluster, stateRuns(observedStates(source, cluster, from, to), open));
       // found again over a look-back before `from`, so that events left ongoing (or whose end the
       // detectors set back in time) get their end; the very first pass starts at the recording
       const since = fromRecordingStart ? undefined : from - EVENT_LOOKBACK;
       fromRecordingStart = false;
-      const ongoing = since === undefined ? [] : store.events(cluster, since, to).filter((e) => e.end === null);
-      const t = buildTimeline(source, { cluster, since, until: to - 1n, thresholds });
-      const { write, replaced } = eventsToStore(t.events, ongoing, since, to);
-      store.writeEvents(cluster, to, write, replaced);
+      try {
+        const open = store.states(cluster, from, to).filter((s) => s.end === null);
+        store.writeStates(cluster, stateRuns(observedStates(source, cluster, from, to), open));
+        const ongoing = since === undefined ? [] : store.events(cluster, since, to).filter((e) => e.end === null);
+        const t = buildTimeline(source, { cluster, since, until: to - 1n, thresholds });
+        const { write, replaced } = eventsToStore(t.events, ongoing, since, to);
+        store.writeEvents(cluster, to, write, replaced);
+      } catch (err) {
+        skipDamaged(err, 'the events and states of', from, to);
+        store.writeEvents(cluster, to, [], []);
+      }
       from = to;
       await yieldToLoop();
     }

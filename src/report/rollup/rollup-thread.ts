@@ -18,6 +18,8 @@ export interface RollUpThreadOptions {
   readonly thresholds: Thresholds;
   /** how long `close()` lets a job reach its next bucket before the thread is terminated (default 500 ms) */
   readonly stopGraceMs?: number;
+  /** told of the damaged raw history a job left out of the rollups (RollUpOptions.onDamage) */
+  readonly onDamage?: (message: string) => void;
 }
 
 interface Pending {
@@ -85,8 +87,10 @@ export class RollUpThread {
     worker.on('message', (m: RollUpWorkerReply) => {
       const job = this.#job;
       if (job === undefined || job.id !== m.id) return;
-      if (m.ok) job.resolve();
-      else job.reject(new Error(`rollups: ${m.message}`));
+      if (m.ok) {
+        for (const message of m.damaged) this.#o.onDamage?.(message);
+        job.resolve();
+      } else job.reject(new Error(`rollups: ${m.message}`));
     });
     worker.on('error', (err) => this.#lost(worker, `rollups: the worker failed: ${err.message}`));
     worker.on('exit', (code) => this.#lost(worker, `rollups: the worker exited (code ${code})`));

@@ -31,7 +31,8 @@ export type RollUpWorkerRequest = RollUpJob | { readonly type: 'stop' };
 
 /** What the worker answers, per job. */
 export type RollUpWorkerReply =
-  { readonly id: number; readonly ok: true } | { readonly id: number; readonly ok: false; readonly message: string };
+  | { readonly id: number; readonly ok: true; readonly damaged: readonly string[] }
+  | { readonly id: number; readonly ok: false; readonly message: string };
 
 const port = parentPort;
 /** The connection, kept between jobs, and the file it was opened on (a replaced file is opened again). */
@@ -72,11 +73,13 @@ function connection(path: string, passwordFile: string | undefined): FlightrecDb
 async function run(job: RollUpJob): Promise<RollUpWorkerReply> {
   try {
     const db = connection(job.database, job.passwordFile);
-    await createRollUp(createHistoryReader(db), createRollupStore(db), { thresholds: job.thresholds })(
+    const damaged: string[] = [];
+    const onDamage = (message: string): void => void damaged.push(message);
+    await createRollUp(createHistoryReader(db), createRollupStore(db), { thresholds: job.thresholds, onDamage })(
       job.cluster,
       job.untilNs,
     );
-    return { id: job.id, ok: true };
+    return { id: job.id, ok: true, damaged };
   } catch (err) {
     return { id: job.id, ok: false, message: stopped ? 'stopped' : err instanceof Error ? err.message : String(err) };
   }
