@@ -88,7 +88,7 @@ export class RollUpThread {
       const job = this.#job;
       if (job === undefined || job.id !== m.id) return;
       if (m.ok) {
-        for (const message of m.damaged) this.#o.onDamage?.(message);
+        for (const message of m.damaged ?? []) this.#o.onDamage?.(message);
         job.resolve();
       } else job.reject(new Error(`rollups: ${m.message}`));
     });

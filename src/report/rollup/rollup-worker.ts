@@ -31,7 +31,7 @@ export type RollUpWorkerRequest = RollUpJob | { readonly type: 'stop' };
 
 /** What the worker answers, per job. */
 export type RollUpWorkerReply =
-  | { readonly id: number; readonly ok: true; readonly damaged: readonly string[] }
+  | { readonly id: number; readonly ok: true; readonly damaged?: readonly string[] }
   | { readonly id: number; readonly ok: false; readonly message: string };
 
 const port = parentPort;
