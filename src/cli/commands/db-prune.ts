@@ -143,7 +143,8 @@ export async function runPrune(
     }
   }
   // summarised first (rollups), as retention does, so that trends and the timeline still cover what goes
-  if (plan.polls > 0) await rollUpBefore(path, cutoff, thresholds, g.typed);
+  if (plan.polls > 0)
+    await rollUpBefore(path, cutoff, thresholds, g.typed, (line) => io.stderr.write(`${sanitizeForTerminal(line)}\n`));
   const result = withMaintenance(
     path,
     true,
@@ -174,18 +175,22 @@ export async function runPrune(
   return EXIT.ok;
 }
 
-/** Runs rollUp for every cluster up to `cutoff` on this thread (a command may block); a failure prunes nothing. */
+/**
+ * Runs rollUp for every cluster up to `cutoff` on this thread (a command may block); a failure
+ * prunes nothing. Raw history that does not decode is left out of the rollups and told to `line`.
+ */
 async function rollUpBefore(
   path: string,
   cutoff: bigint,
   thresholds: Thresholds,
   typed: TypedDb | undefined,
+  line: (text: string) => void,
 ): Promise<void> {
   const { createRollUp } = await import('../../report/rollup/index.ts');
   const db = openDatabase(path, { readonly: false, ...openOptionsOf(typed) });
   try {
     const reader = createHistoryReader(db);
-    const rollUp = createRollUp(reader, createRollupStore(db), { thresholds });
+    const rollUp = createRollUp(reader, createRollupStore(db), { thresholds, onDamage: line });
     for (const cluster of reader.clusters()) await rollUp(cluster, cutoff);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
