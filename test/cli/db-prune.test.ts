@@ -2,7 +2,8 @@
  * `db prune` never destroys a recording by surprise: `--dry-run` changes nothing (the file's
  * hash is the same) and prints the counts a real prune then removes; removing an operation's
  * newest poll needs `--force`; on a terminal it asks, naming the counts, unless `--yes`; off a
- * terminal (scripts) it goes ahead as it always did.
+ * terminal (scripts) it goes ahead as it always did. Raw history that does not decode is left
+ * out of the rollups it writes first, with a line naming it, instead of stopping the prune.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/index.ts';
 import { runCli } from '../collector/helpers/run-cli.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 
@@ -138,5 +140,20 @@ describe('db prune', () => {
     const stats = memoryIo({ cwd: dir });
     expect(await runCli(['--db', db, 'db', 'stats'], stats)).toBe(0);
     expect(stats.out()).toMatch(/\n5m +2026-01-01T00:00:00Z \.\. /);
+  });
+
+  it('leaves a damaged page out of the rollups it writes first, says which, and prunes', async () => {
+    const db = copy();
+    const damage = openDatabase(db);
+    damage.sqlite
+      .prepare('UPDATE conn_frame SET versions = ? WHERE poll = (SELECT min(poll) FROM conn_frame)')
+      .run(Buffer.from([7, 7, 7]));
+    damage.close();
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--db', db, 'db', 'prune', '--older-than', CUT], io)).toBe(0);
+    expect(io.err()).toMatch(
+      /^rollups: the 5-minute bucket 2026-01-01T00:00:00\.000Z to 2026-01-01T00:05:00\.000Z of cluster sim left out: the history database is damaged \(table conn_frame, poll /,
+    );
+    expect(io.out()).toMatch(/^pruned polls before 2026-01-01T00:05:00Z: [1-9]\d* polls/);
   });
 });
