@@ -72,6 +72,29 @@ function storeOfOlderRule(db: FlightrecDb): {
   return { db, pool, answer, polls };
 }
 
+/**
+ * Writes poll 7 (A and E) to a store of the older rule with a new writer, and checks the last
+ * polls it adopted: A and E open, B ended at poll 2, D at poll 5.
+ */
+function writeSeventhAndExpectAdopted(
+  writer: ReturnType<typeof createHistoryWriter>,
+  db: FlightrecDb,
+  pool: KafkaConnection[],
+  answer: (names: string) => ListKafkaConnectionsResponse,
+  polls: number[],
+): void {
+  polls.push(
+    Number(writer.writePoll(okRecord('ListKafkaConnections', answer('AE'), { at: 7n * MIN, request: LIST_REQUEST }))),
+  );
+  const got = lastPolls(db, pool);
+  expect({ A: got.A, B: got.B, D: got.D, E: got.E }).toEqual({
+    A: OPEN_LAST_POLL,
+    B: polls[1],
+    D: polls[4],
+    E: OPEN_LAST_POLL,
+  });
+}
+
 forEachEngine('conn_entity.last_poll', (engine) => {
   it('is open while listed, the last poll that listed it once gone, and open again when it comes back', async () => {
     const path = await engine.target();
@@ -119,16 +142,7 @@ forEachEngine('conn_entity.last_poll', (engine) => {
     const { db, pool, answer, polls } = storeOfOlderRule(openDatabase(await engine.target()));
     // a new writer on it, knowing nothing (the older one is left unclosed: its open batch keeps its heads)
     const writer = createHistoryWriter(db, { batchFrames: 4 });
-    polls.push(
-      Number(writer.writePoll(okRecord('ListKafkaConnections', answer('AE'), { at: 7n * MIN, request: LIST_REQUEST }))),
-    );
-    const got = lastPolls(db, pool);
-    expect({ A: got.A, B: got.B, D: got.D, E: got.E }).toEqual({
-      A: OPEN_LAST_POLL,
-      B: polls[1],
-      D: polls[4],
-      E: OPEN_LAST_POLL,
-    });
+    writeSeventhAndExpectAdopted(writer, db, pool, answer, polls);
     // D's history reaches poll 5, which only the open batch's heads held
     const reader = createHistoryReader(db);
     expect(reader.entityHistory('connections', { uid: pool[3]!.uid }).map((s) => Number(s.poll.id))).toEqual(
@@ -142,17 +156,8 @@ forEachEngine('conn_entity.last_poll', (engine) => {
     // the open batch's first head: one byte, not a head
     db.sqlite.prepare('UPDATE conn_frame SET head = ? WHERE poll = ?').run(Buffer.from([7]), polls[4]);
     const writer = createHistoryWriter(db, { batchFrames: 4, sealOnClose: false });
-    polls.push(
-      Number(writer.writePoll(okRecord('ListKafkaConnections', answer('AE'), { at: 7n * MIN, request: LIST_REQUEST }))),
-    );
-    const got = lastPolls(db, pool);
     // the head held D's samples, not its listing: poll 5's frame still lists it
-    expect({ A: got.A, B: got.B, D: got.D, E: got.E }).toEqual({
-      A: OPEN_LAST_POLL,
-      B: polls[1],
-      D: polls[4],
-      E: OPEN_LAST_POLL,
-    });
+    writeSeventhAndExpectAdopted(writer, db, pool, answer, polls);
     writer.close();
   });
 

@@ -23,7 +23,7 @@ import { CHUNK_GROUP_BYTES, encodeChunkGroups, PG_CHUNK_GROUP_BYTES } from './ch
 import { Resolver, type StringDict } from '../dictionary.ts';
 import type { connBatch, connEntity, connFrame, connVersion } from '../schema.ts';
 import type { ColumnsOf, RowOf } from '../table-rows.ts';
-import { bit, decodeIdList, encodeIdList, sqlInt, sqlUint, withBig, type BigValues } from '../sql-values.ts';
+import { bit, encodeIdList, sqlInt, sqlUint, withBig, type BigValues } from '../sql-values.ts';
 import { CorruptDataError } from '../errors.ts';
 import { ConnPartsLoader, type ConnParts } from './parts.ts';
 import { packEntity, packVersion } from './packed.ts';
@@ -314,7 +314,7 @@ export class ConnectionIngest {
       const out = new Map<Entity, number>();
       // oldest frame first: an entity keeps the last poll that listed it
       for (const f of [...r.frames].reverse()) {
-        const parts = this.#frameParts(f.versions, f.rows);
+        const parts = this.#parts.ofFrameOrDamaged(f.versions, f.rows);
         const whole = parts !== undefined && !parts.includes(undefined);
         if (!whole) damaged = true;
         const entities = (parts ?? []).filter((p) => p !== undefined).map((p) => this.#remember(st, p));
@@ -333,20 +333,6 @@ export class ConnectionIngest {
     // a damaged frame (a bad page) leaves its round's listing unknown: no connection is ended for
     // not being in it, and the first round after it ends none
     st.previous = damaged ? undefined : earlier;
-  }
-
-  /**
-   * The stored parts of a frame's rows, in answer order: undefined when its version list does not
-   * decode, an undefined entry for a record that does not (the writer goes on without them).
-   */
-  #frameParts(versions: Uint8Array, rows: number): (ConnParts | undefined)[] | undefined {
-    let ids: number[];
-    try {
-      ids = decodeIdList(versions, rows);
-    } catch {
-      return undefined;
-    }
-    return this.#parts.inOrderOrDamaged(ids);
   }
 
   /**

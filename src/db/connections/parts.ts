@@ -194,9 +194,18 @@ export class ConnPartsLoader {
     }
   }
 
-  /** The parts of the versions listed in a frame's version blob, in answer order. */
-  ofFrame(versions: Uint8Array, rows: number): ConnParts[] {
-    return this.inOrder(decodeIdList(versions, rows));
+  /**
+   * The parts of the versions listed in a frame's version blob, in answer order, as
+   * inOrderOrDamaged gives them; undefined when the blob itself does not decode.
+   */
+  ofFrameOrDamaged(versions: Uint8Array, rows: number): (ConnParts | undefined)[] | undefined {
+    let ids: number[];
+    try {
+      ids = decodeIdList(versions, rows);
+    } catch {
+      return undefined;
+    }
+    return this.inOrderOrDamaged(ids);
   }
 
   /** The current (latest) version of an entity. */
