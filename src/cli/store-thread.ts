@@ -40,7 +40,7 @@ export class StoreThread implements RecordQueue {
     const where = workerEntry(import.meta.url, ['../store-worker.js', './store-worker.js'], './store-worker.ts');
     if (where === undefined)
       throw new Error('flightrec: the store worker (dist/store-worker.js) is missing from the installation');
-    this.#worker = new Worker(where.code, { eval: where.eval, workerData: init });
+    this.#worker = new Worker(where.code, { eval: where.eval, execArgv: where.execArgv, workerData: init });
     this.#worker.on('message', (m: StoreWorkerReply) => this.#reply(m));
     this.#worker.on('error', (err) => this.#gone(`the store thread failed: ${err.message}`));
     this.#worker.on('exit', (code) => this.#gone(`the store thread ended (code ${code})`));

@@ -267,7 +267,12 @@ export class PgSyncDatabase {
     const shared = new SharedArrayBuffer(4);
     const channel = new MessageChannel();
     const init: BridgeInit = { engine: opts.engine, flag: shared, port: channel.port2 };
-    this.#worker = new Worker(source.code, { eval: source.eval, workerData: init, transferList: [channel.port2] });
+    this.#worker = new Worker(source.code, {
+      eval: source.eval,
+      execArgv: source.execArgv,
+      workerData: init,
+      transferList: [channel.port2],
+    });
     this.#worker.unref();
     this.#port = channel.port1;
     this.#port.unref();

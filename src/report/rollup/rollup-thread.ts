@@ -82,7 +82,7 @@ export class RollUpThread {
   #start(): Worker {
     const where = workerEntry(import.meta.url, ['../rollup-worker.js', './rollup-worker.js'], './rollup-worker.ts');
     if (where === undefined) throw new Error('rollups: the rollup worker (rollup-worker.js) was not found');
-    const worker = new Worker(where.code, { eval: where.eval });
+    const worker = new Worker(where.code, { eval: where.eval, execArgv: where.execArgv });
     worker.unref();
     worker.on('message', (m: RollUpWorkerReply) => {
       const job = this.#job;

@@ -21,7 +21,11 @@ export function timelineInWorker(
 ): TimelineTask {
   const where = workerEntry(import.meta.url, ['../timeline-worker.js', './timeline-worker.js'], './timeline-worker.ts');
   if (where === undefined) return { result: Promise.reject(new Error('timeline worker not found')), stop: () => {} };
-  const worker = new Worker(where.code, { workerData: { database, cluster, passwordFile }, eval: where.eval });
+  const worker = new Worker(where.code, {
+    workerData: { database, cluster, passwordFile },
+    eval: where.eval,
+    execArgv: where.execArgv,
+  });
   worker.unref();
   const result = new Promise<Timeline>((resolve, reject) => {
     worker.once('message', (m: { ok: true; timeline: Timeline } | { ok: false; message: string }) => {

@@ -1,0 +1,47 @@
+// The esbuild options of flightrec's bundles, shared by scripts/build.mjs (dist/) and the test
+// runner's global setup (test/global-setup.ts bundles the worker threads once per run).
+import { readFileSync } from 'node:fs';
+
+/** The worker threads' entries, by the name of their bundle (`<name>.js`). */
+export const WORKER_ENTRIES = {
+  // the TUI's timeline (off its UI thread), the collector's rollups (off its event loop), the
+  // PostgreSQL bridge (it owns the connection the store's synchronous calls wait on) and the
+  // collector's writes to a PostgreSQL server
+  'timeline-worker': 'src/tui/data/timeline-worker.ts',
+  'rollup-worker': 'src/report/rollup/rollup-worker.ts',
+  'pg-worker': 'src/db/pg/bridge-worker.ts',
+  'store-worker': 'src/cli/store-worker.ts',
+};
+
+/**
+ * esbuild options bundling `entryPoints` into `outdir`: runtime dependencies external, except
+ * ink and react (the TUI's chunk bundles them; `react-devtools-core`, which ink imports only when
+ * DEV is set, is aliased to a stub).
+ */
+export function bundleOptions({ root, entryPoints, outdir, sourcemap }) {
+  const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+  const bundled = new Set(['ink', 'react']);
+  const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
+  return {
+    absWorkingDir: new URL('.', root).pathname,
+    entryPoints,
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // PGlite (tests only, a devDependency) is loaded by the PostgreSQL worker only for pglite:// targets
+    external: [...external, ...external.map((name) => `${name}/*`), '@electric-sql/pglite'],
+    alias: { 'react-devtools-core': './src/tui/devtools-stub.ts' },
+    // react's production build; bundled CommonJS modules may require Node built-ins
+    define: { 'process.env.NODE_ENV': '"production"' },
+    banner: {
+      js: "import { createRequire as __flightrecRequire } from 'node:module'; const require = __flightrecRequire(import.meta.url);",
+    },
+    chunkNames: 'chunks/[name]-[hash]',
+    sourcemap,
+    jsx: 'automatic',
+    logLevel: 'warning',
+  };
+}

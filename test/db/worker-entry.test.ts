@@ -1,0 +1,50 @@
+/**
+ * Worker threads started from a file (dist/, or the test run's bundles) do not inherit
+ * `--input-type`: a process launched as `node --input-type=module -e ...` carries it, and Node
+ * refuses it for such a worker (ERR_INPUT_TYPE_NOT_ALLOWED), so every PostgreSQL open there failed.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { afterEach, expect, it } from 'vitest';
+import { workerEntry } from '../../src/db/worker-entry.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'flightrec-worker-entry-'));
+const saved = [...process.execArgv];
+afterEach(() => {
+  process.execArgv.splice(0, process.execArgv.length, ...saved);
+});
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+/** Starts a worker from a file with these options; resolves with its message or rejects with its error. */
+function run(file: URL, execArgv: string[]): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(file, { execArgv });
+    w.once('message', (m) => {
+      resolve(m);
+      void w.terminate();
+    });
+    w.once('error', reject);
+  });
+}
+
+it('a bundled worker leaves --input-type out of the options it inherits, and starts', async () => {
+  writeFileSync(
+    join(dir, 'probe.js'),
+    "import { parentPort } from 'node:worker_threads'; parentPort.postMessage('up');",
+  );
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+  const caller = pathToFileURL(join(dir, 'caller.js')).href;
+  process.execArgv.push('--input-type=module', '--input-type', 'module');
+  const entry = workerEntry(caller, ['./probe.js'], './probe.ts');
+  expect(entry?.eval).toBe(false);
+  expect(entry!.execArgv.some((a) => a.startsWith('--input-type'))).toBe(false);
+  expect(entry!.execArgv).not.toContain('module');
+  await expect(run(entry!.code as URL, entry!.execArgv)).resolves.toBe('up');
+  // what it used to inherit: the worker fails at once
+  await expect(run(entry!.code as URL, [...process.execArgv])).rejects.toMatchObject({
+    code: 'ERR_INPUT_TYPE_NOT_ALLOWED',
+  });
+});
