@@ -273,6 +273,9 @@ export class PgSyncDatabase {
       workerData: init,
       transferList: [channel.port2],
     });
+    // a worker that cannot start answers with its failure (worker-source.ts); the event, which
+    // this thread sees only after it stopped waiting, has nothing left to say
+    this.#worker.on('error', () => undefined);
     this.#worker.unref();
     this.#port = channel.port1;
     this.#port.unref();
