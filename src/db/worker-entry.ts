@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /** The variable naming the folder of the workers bundled for a test run (only read when running from source). */
 export const TEST_WORKERS_ENV = 'FLIGHTREC_TEST_WORKERS';
 
-/** How to start a worker: `new Worker(code, { eval, execArgv })`. */
+/** How to start a worker: `new Worker(code, { eval, execArgv })`; eval code is one expression, the promise of the module. */
 export interface WorkerEntry {
   readonly code: string | URL;
   readonly eval: boolean;
@@ -60,7 +60,7 @@ export function workerEntry(
     } catch {
       return undefined;
     }
-    const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(file.href)}); });`;
+    const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(file.href)}); })`;
     return { code, eval: true, execArgv: process.execArgv };
   }
   for (const rel of bundled) {

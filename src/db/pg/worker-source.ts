@@ -16,9 +16,9 @@ export function bridgeWorkerSource(): WorkerEntry {
  * thread sleeps in Atomics.wait until a reply comes and cannot see the worker's `error` event;
  * without an answer it would wait its whole timeout (two minutes) before saying anything.
  */
-export function bridgeBootstrap(entry: WorkerEntry): string {
-  // the tsx entry is already code that loads the module (a promise); a bundle is a file
-  const load = entry.eval ? String(entry.code).replace(/;\s*$/, '') : `import(${JSON.stringify(String(entry.code))})`;
+function bridgeBootstrap(entry: WorkerEntry): string {
+  // eval code (the tsx loader, from source) is already the promise of the module; a bundle is a file
+  const load = entry.eval ? String(entry.code) : `import(${JSON.stringify(String(entry.code))})`;
   return `${load}.catch((err) => import('node:worker_threads').then(({ workerData }) => {
   const flag = new Int32Array(workerData.flag);
   const message = 'the PostgreSQL worker did not start: ' + (err instanceof Error ? err.message : String(err));
