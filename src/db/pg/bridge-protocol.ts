@@ -13,10 +13,18 @@ export type BridgeEngine =
 /** What the worker is started with (its workerData). */
 export interface BridgeInit {
   readonly engine: BridgeEngine;
-  /** Int32Array over it: [0] is 1 while a reply waits for the caller */
+  /**
+   * Int32Array over it: [0] is 1 while a reply waits for the caller; [1] is the worker's sign of
+   * life: a count it raises every `beatMs` (when beatMs > 0), and WORKER_STOPPED once it exits
+   */
   readonly flag: SharedArrayBuffer;
   readonly port: MessagePort;
+  /** how often the worker raises its count (0: never, for an engine that runs in the worker's own thread) */
+  readonly beatMs: number;
 }
+
+/** flag[1] once the worker thread exits (thrown, rejected, exited): no reply will come. */
+export const WORKER_STOPPED = -1;
 
 /**
  * One request. `query` runs one statement with bound parameters; `exec` a script without any.
@@ -73,7 +81,8 @@ export type BridgeReply =
       /** what `migrate` found and did */
       readonly migrated?: { readonly applied: number; readonly supported: number };
     }
-  | { readonly ok: false; readonly error: BridgeError };
+  /** `stopped`: the worker's last word as it exits; nothing more will be answered */
+  | { readonly ok: false; readonly error: BridgeError; readonly stopped?: true };
 
 /** PostgreSQL type oids the bridge converts. */
 export const PG_TYPE = { bool: 16, bytea: 17, int8: 20, int2: 21, int4: 23, numeric: 1700 } as const;

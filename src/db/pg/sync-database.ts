@@ -21,6 +21,7 @@ import {
   type BridgeInit,
   type BridgeReply,
   type BridgeRequest,
+  WORKER_STOPPED,
 } from './bridge-protocol.ts';
 import { isUtf16Text, isWellFormed } from '../bytes.ts';
 import { translateToPostgres, type PgStatementText } from './translate.ts';
@@ -37,6 +38,11 @@ export interface PgSyncOptions {
   readonly engine: BridgeEngine;
   /** how long a request may take before the handle gives up (default 120 s) */
   readonly timeoutMs?: number;
+  /**
+   * how long a server's worker may show no sign of life before it is taken for dead (default
+   * 10 s): one that ran out of memory runs no code of its own, not even its exit (worker-source.ts)
+   */
+  readonly silentMs?: number;
   /** removes secrets from driver messages */
   readonly redact?: (message: string) => string;
 }
@@ -230,12 +236,18 @@ type TxMode = 'deferred' | 'immediate';
 const MAX_QUEUED = 2000;
 const MAX_QUEUED_PARAMS = 200_000;
 
+/** How often a server's worker shows it is alive, and the longest sleep between two looks at it. */
+const BEAT_MS = 250;
+const LOOK_MS = 1000;
+
 /** The synchronous handle. */
 export class PgSyncDatabase {
   readonly #worker: Worker;
   readonly #port: MessagePort;
   readonly #flag: Int32Array;
   readonly #timeoutMs: number;
+  /** 0: the engine runs in the worker's own thread (PGlite), which cannot show signs of life while it works */
+  readonly #silentMs: number;
   readonly #redact: (message: string) => string;
   readonly #translated = new Map<string, PgStatementText>();
   #depth = 0;
@@ -264,23 +276,25 @@ export class PgSyncDatabase {
   readonly readonly: boolean;
   constructor(opts: PgSyncOptions & { readonly readonly?: boolean }) {
     const source = bridgeWorkerSource();
-    const shared = new SharedArrayBuffer(4);
+    const shared = new SharedArrayBuffer(8);
     const channel = new MessageChannel();
-    const init: BridgeInit = { engine: opts.engine, flag: shared, port: channel.port2 };
+    const beatMs = opts.engine.kind === 'pg' ? BEAT_MS : 0;
+    const init: BridgeInit = { engine: opts.engine, flag: shared, port: channel.port2, beatMs };
     this.#worker = new Worker(source.code, {
       eval: source.eval,
       execArgv: source.execArgv,
       workerData: init,
       transferList: [channel.port2],
     });
-    // a worker that cannot start answers with its failure (worker-source.ts); the event, which
-    // this thread sees only after it stopped waiting, has nothing left to say
+    // a worker that cannot start answers with its failure, one that stops says so (worker-source.ts);
+    // the event, which this thread sees only after it stopped waiting, has nothing left to say
     this.#worker.on('error', () => undefined);
     this.#worker.unref();
     this.#port = channel.port1;
     this.#port.unref();
     this.#flag = new Int32Array(shared);
     this.#timeoutMs = opts.timeoutMs ?? 120_000;
+    this.#silentMs = beatMs === 0 ? 0 : Math.max(opts.silentMs ?? 10_000, 4 * BEAT_MS);
     this.#redact = opts.redact ?? ((m) => m);
     this.readonly = opts.readonly ?? false;
   }
@@ -469,27 +483,59 @@ export class PgSyncDatabase {
     // The worker posts its reply, sets the flag, then notifies. The flag is cleared before looking
     // at the port, so a reply posted after the look sets it again and the wait does not sleep; a
     // notify that comes late (the worker was descheduled between setting the flag and notifying)
-    // wakes the wait with no reply yet: look and wait again.
-    const deadline = performance.now() + this.#timeoutMs;
-    for (let left = this.#timeoutMs; left > 0; left = deadline - performance.now()) {
+    // wakes the wait with no reply yet: look and wait again. Between looks, the worker's sign of
+    // life (flag[1]): stopped, or silent too long, and no reply will come.
+    const started = performance.now();
+    const deadline = started + this.#timeoutMs;
+    let life = Atomics.load(this.#flag, 1);
+    let lifeAt = started;
+    for (let now = started; now < deadline; now = performance.now()) {
       Atomics.store(this.#flag, 0, 0);
       const message = receiveMessageOnPort(this.#port);
       if (message !== undefined) {
-        const reply = message.message as BridgeReply;
-        const entry = this.#posted.shift();
-        if (entry === undefined) this.#last = reply;
-        else {
-          entry.reply = reply;
-          if (!reply.ok && this.#ahead.includes(entry)) this.#aheadFailure ??= reply;
-        }
+        this.#file(message.message as BridgeReply);
         return;
       }
-      Atomics.wait(this.#flag, 0, 0, left);
+      const seen = Atomics.load(this.#flag, 1);
+      if (seen === WORKER_STOPPED) this.#giveUp('the PostgreSQL worker stopped');
+      if (seen !== life) {
+        life = seen;
+        lifeAt = now;
+      } else if (this.#silentMs > 0 && now - lifeAt >= this.#silentMs) {
+        this.#giveUp(
+          `the PostgreSQL worker stopped: no sign of life for ${Math.round(this.#silentMs / 1000)} s (out of memory?)`,
+        );
+      }
+      Atomics.wait(this.#flag, 0, 0, Math.min(deadline - now, LOOK_MS));
     }
+    this.#giveUp(`PostgreSQL did not answer within ${Math.round(this.#timeoutMs / 1000)} s`);
+  }
+
+  /** Files a reply with the request it answers; a stopped worker's last word ends the handle. */
+  #file(reply: BridgeReply): void {
+    const entry = this.#posted.shift();
+    if (entry === undefined) this.#last = reply;
+    else {
+      entry.reply = reply;
+      if (!reply.ok && this.#ahead.includes(entry)) this.#aheadFailure ??= reply;
+    }
+    if (!reply.ok && reply.stopped === true) this.#end();
+  }
+
+  /** Ends the handle with this failure: no reply will come (a reply still on the port is the worker's last word). */
+  #giveUp(message: string): never {
+    const last = receiveMessageOnPort(this.#port);
+    const words = last === undefined ? undefined : (last.message as BridgeReply);
+    this.#end();
+    const said = words !== undefined && !words.ok && words.stopped === true ? words.error.message : message;
+    throw new PgError(this.#redact(said), undefined, true);
+  }
+
+  /** No more requests: the worker is stopped (or stopping). */
+  #end(): void {
     this.#open = false;
     this.#posted = [];
     void this.#worker.terminate();
-    throw new PgError(`PostgreSQL did not answer within ${Math.round(this.#timeoutMs / 1000)} s`, undefined, true);
   }
 
   /** The reply, or its failure thrown as a PgError (a transaction aborted by a read posted ahead names that read's failure). */
