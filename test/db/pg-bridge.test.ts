@@ -43,6 +43,30 @@ describe('the PostgreSQL bridge', () => {
     expect(db.sqlite.prepare('SELECT ?, ?').raw().get(1, 'a')).toEqual(['1', 'a']);
   });
 
+  it('gives a blob concatenation (sent as base64) as the same bytes as SQLite, every byte value, and NULL over no rows', () => {
+    const put = db.sqlite.prepare('INSERT INTO bridge_t (id, b) VALUES (?, ?)');
+    const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const parts = [all, Buffer.alloc(0), Buffer.alloc(100_000, 0xff), all.subarray(7, 9)];
+    parts.forEach((b, i) => put.run(100 + i, b));
+    const joined = db.sqlite
+      .prepare("SELECT CAST(group_concat(b, '' ORDER BY id) AS BLOB) FROM bridge_t WHERE id >= 100")
+      .pluck()
+      .get();
+    expect(Buffer.isBuffer(joined)).toBe(true);
+    expect((joined as Buffer).equals(Buffer.concat(parts))).toBe(true);
+    const pair = db.sqlite
+      .prepare(
+        "SELECT CAST(group_concat(b, '') AS BLOB), CAST(group_concat(b, '') AS BLOB) FROM bridge_t WHERE id >= 100",
+      )
+      .raw()
+      .get() as Buffer[];
+    expect(pair[0]!.equals(pair[1]!)).toBe(true);
+    expect(pair[0]!.length).toBe(Buffer.concat(parts).length);
+    const none = db.sqlite.prepare("SELECT CAST(group_concat(b, '') AS BLOB) FROM bridge_t WHERE id < 0").pluck().get();
+    expect(none).toBeNull();
+    db.sqlite.prepare('DELETE FROM bridge_t WHERE id >= 100').run();
+  });
+
   it('keeps text PostgreSQL cannot hold (NUL, lone surrogates, a leading U+FFFF or byte order mark) exactly', () => {
     const odd = [
       'nul\u0000inside',

@@ -54,13 +54,22 @@ describe('translate', () => {
     expect(sql("SELECT 'json_each(?)' FROM t")).toBe("SELECT 'json_each(?)' FROM t");
   });
 
-  it('turns blob concatenation into string_agg over bytea, with or without ORDER BY', () => {
+  it('turns blob concatenation into string_agg over bytea, with or without ORDER BY; a column of its own as base64', () => {
     expect(sql("SELECT CAST(group_concat(data, '' ORDER BY first_entity) AS BLOB) FROM c WHERE b = ?")).toBe(
-      "SELECT string_agg(data, ''::bytea ORDER BY first_entity) FROM c WHERE b = $1",
+      "SELECT encode(string_agg(data, ''::bytea ORDER BY first_entity), 'base64') AS flightrec_base64 FROM c WHERE b = $1",
     );
     expect(
       sql("SELECT CAST(group_concat(v.packed, '') AS BLOB), CAST(group_concat(e.packed, '') AS BLOB) FROM v"),
-    ).toBe("SELECT string_agg(v.packed, ''::bytea), string_agg(e.packed, ''::bytea) FROM v");
+    ).toBe(
+      "SELECT encode(string_agg(v.packed, ''::bytea), 'base64') AS flightrec_base64, encode(string_agg(e.packed, ''::bytea), 'base64') AS flightrec_base64 FROM v",
+    );
+    // inside an expression, or with an alias of its own: the plain aggregate (the bridge sees bytea)
+    expect(sql("SELECT length(CAST(group_concat(v.packed, '') AS BLOB)) FROM v")).toBe(
+      "SELECT length(string_agg(v.packed, ''::bytea)) FROM v",
+    );
+    expect(sql("SELECT CAST(group_concat(v.packed, '') AS BLOB) AS x FROM v")).toBe(
+      "SELECT string_agg(v.packed, ''::bytea) AS x FROM v",
+    );
   });
 
   it('makes LIKE case-insensitive (as SQLite) and leaves ILIKE alone', () => {

@@ -4,7 +4,7 @@
  * server). Rows come back as arrays; int8 and numeric stay text, bytea bytes: the calling thread
  * converts them (to number, or bigint under `safeIntegers`).
  */
-import type { BridgeEngine, BridgeField } from './bridge-protocol.ts';
+import { BASE64_COLUMN, PG_TYPE, type BridgeEngine, type BridgeField } from './bridge-protocol.ts';
 import { revivePoolConfig, type PgPoolConfigData } from './pool-config.ts';
 import { checkPgVersion, migratePostgres, type PgClient } from './migrate.ts';
 
@@ -37,6 +37,27 @@ export interface EngineConnection {
   /** true once the connection failed (the next request opens a new one) */
   broken(): boolean;
   close(): Promise<void>;
+}
+
+/** A result's columns named BASE64_COLUMN, base64 text (translate.ts), as the bytes they are: the rows are changed in place. */
+function resultOf(
+  rows: unknown[][],
+  fields: readonly { name: string; dataTypeID: number }[],
+  rowCount: number,
+): EngineResult {
+  const out: BridgeField[] = [];
+  fields.forEach((f, i) => {
+    if (f.name !== BASE64_COLUMN || f.dataTypeID !== PG_TYPE.text) {
+      out.push({ name: f.name, type: f.dataTypeID });
+      return;
+    }
+    out.push({ name: f.name, type: PG_TYPE.bytea });
+    for (const row of rows) {
+      const v = row[i];
+      if (typeof v === 'string') row[i] = Buffer.from(v, 'base64');
+    }
+  });
+  return { rows, fields: out, rowCount };
 }
 
 /** Bytes arrive from the calling thread as Uint8Array; pg sends a Buffer as bytea. */
@@ -107,11 +128,7 @@ async function connectPg(config: PgPoolConfigData): Promise<EngineConnection> {
   };
   const send = (sql: string, params: readonly unknown[]) =>
     client.query<unknown[]>({ text: sql, rowMode: 'array', values: toDriver(params) });
-  const result = (r: import('pg').QueryResult<unknown[]>): EngineResult => ({
-    rows: r.rows,
-    fields: r.fields.map((f) => ({ name: f.name, type: f.dataTypeID })),
-    rowCount: r.rowCount ?? 0,
-  });
+  const result = (r: import('pg').QueryResult<unknown[]>): EngineResult => resultOf(r.rows, r.fields, r.rowCount ?? 0);
   return {
     async query(sql, params) {
       return result(await send(sql, params).catch(fail));
@@ -159,11 +176,7 @@ async function connectPglite(dir: string): Promise<EngineConnection> {
   const asText = { 20: (v: string) => v, 1700: (v: string) => v };
   const query = async (sql: string, params: readonly unknown[]): Promise<EngineResult> => {
     const r = await db.query<unknown[]>(sql, [...params], { rowMode: 'array', parsers: asText });
-    return {
-      rows: r.rows,
-      fields: r.fields.map((f) => ({ name: f.name, type: f.dataTypeID })),
-      rowCount: r.affectedRows ?? r.rows.length,
-    };
+    return resultOf(r.rows, r.fields, r.affectedRows ?? r.rows.length);
   };
   /**
    * Runs `sql`; a COMMIT of an aborted transaction is an error, as on a server (PGlite gives no

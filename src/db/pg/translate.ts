@@ -9,7 +9,10 @@
  *   text values;
  * - `CAST(group_concat(x, '' [ORDER BY y]) AS BLOB)` becomes `string_agg(x, ''::bytea [ORDER BY y])`
  *   (two unordered aggregates of one query see the rows in the same order, on both engines: the
- *   store relies on that to pair version and entity records);
+ *   store relies on that to pair version and entity records); as a column of its own (after
+ *   SELECT or a comma, before a comma or FROM) it travels as base64 text named BASE64_COLUMN,
+ *   which the bridge's worker turns back into bytes: bytea's text form is hex, twice the bytes,
+ *   slower to make, send and read for the megabytes of a state's records;
  * - `LIKE` becomes `ILIKE` (SQLite's LIKE ignores ASCII case);
  * - `sqlite_master`, `dbstat` and `pragma_table_info(?)` become views over PostgreSQL's catalog;
  * - an `INSERT` into a table with an `id` column gets `RETURNING id`, for lastInsertRowid (unless
@@ -18,6 +21,7 @@
  * - `LIMIT ?` takes -1 as no limit; meta's conflict target is (cluster_id, key);
  * - `substr(x, -n)` (two arguments: a suffix) becomes `right(x, n)`, `instr` becomes `strpos`.
  */
+import { BASE64_COLUMN } from './bridge-protocol.ts';
 
 /** A translated statement. */
 export interface PgStatementText {
@@ -137,8 +141,11 @@ function rewriteCode(code: string): string {
   );
   s = s.replace(
     /CAST\(\s*group_concat\(\s*([\w.]+)\s*,\s*''\s*(ORDER BY [\w.]+(?:\s+(?:ASC|DESC))?)?\s*\)\s+AS\s+BLOB\s*\)/gi,
-    (_m, expr: string, order: string | undefined) =>
-      `string_agg(${expr}, ''::bytea${order === undefined ? '' : ` ${order}`})`,
+    (m: string, expr: string, order: string | undefined, at: number, all: string) => {
+      const agg = `string_agg(${expr}, ''::bytea${order === undefined ? '' : ` ${order}`})`;
+      const column = /(?:\bSELECT|,)\s*$/i.test(all.slice(0, at)) && /^\s*(?:,|FROM\b)/i.test(all.slice(at + m.length));
+      return column ? `encode(${agg}, 'base64') AS ${BASE64_COLUMN}` : agg;
+    },
   );
   s = s.replace(/\bNOT\s+LIKE\b/gi, 'NOT ILIKE').replace(/(?<!NOT\s+|I)\bLIKE\b/gi, 'ILIKE');
   s = s.replace(
