@@ -6,6 +6,7 @@
  * end, so that everything before `untilNs` is summarised and the raw part that remains starts
  * inside a summarised bucket).
  */
+import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { CorruptDataError } from '../../db/errors.ts';
 import type { RollupBatch, RollupStore } from '../../db/rollup-store.ts';
 import { EVENTS_PROGRESS } from '../../db/rollup-store.ts';
@@ -66,7 +67,7 @@ export function createRollUp(
     /** Damage in raw history is told and left out; any other failure ends the rollUp. */
     const skipDamaged = (err: unknown, what: string, from: bigint, to: bigint): void => {
       if (!(err instanceof CorruptDataError)) throw err;
-      const span = `${new Date(Number(from / 1_000_000n)).toISOString()} to ${new Date(Number(to / 1_000_000n)).toISOString()}`;
+      const span = `${formatTimestampShort(from)} to ${formatTimestampShort(to)}`;
       opts.onDamage?.(`rollups: ${what} ${span} of cluster ${cluster} left out: ${err.message}`);
     };
     const first = source.polls({ cluster, limit: 1 })[0];
