@@ -88,6 +88,13 @@ export interface HistoryReader {
   sqlColumns(resource: ResourceName): SqlColumnMap;
   /** The rollups: history summarised before raw pruning, and the timeline events kept with them. */
   rollups(): RollupReader;
+  /**
+   * Runs `fn` with every read it makes in one read transaction: one snapshot of the store for all
+   * of them (a collector writing meanwhile is not half seen), and on PostgreSQL one BEGIN and
+   * COMMIT for all instead of one each. For a command's many reads (the timeline); what `fn`
+   * throws is passed on as it is.
+   */
+  consistent<T>(fn: () => T): T;
 }
 
 /** The SQL pre-filter of a read (none when it keeps every row). */
@@ -208,6 +215,16 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   };
 
   return {
+    consistent: (fn) =>
+      sqlite.inTransaction
+        ? fn()
+        : sqlite
+            .transaction(() => {
+              fresh();
+              return fn();
+            })
+            .deferred(),
+
     clusters: () => read(() => q.clusters.all() as string[]),
 
     polls: (o) =>

@@ -56,6 +56,9 @@ interface Ahead {
   reply: BridgeReply | undefined;
 }
 
+/** The BEGIN of a read (`deferred`) transaction: one snapshot for every statement, as SQLite's. */
+const READ_BEGIN = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
+
 /** Most reads posted ahead and not taken yet. */
 const MAX_AHEAD = 8;
 
@@ -337,8 +340,12 @@ export class PgSyncDatabase {
   prefetch(sql: string, params: readonly unknown[]): boolean {
     // only in a read transaction: a read that fails aborts the transaction, which must lose no write
     if (!this.#reading || this.#depth === 0 || !this.#open || this.#ahead.length >= MAX_AHEAD) return false;
+    if (this.#beginFailure !== undefined) return false;
     const entry: Ahead = { sql, params, reply: undefined };
-    this.#post({ kind: 'query', sql, params }, entry);
+    // the first request of the transaction carries its BEGIN
+    const before = this.#begin;
+    this.#begin = undefined;
+    this.#post(before === undefined ? { kind: 'query', sql, params } : { kind: 'query', sql, params, before }, entry);
     this.#ahead.push(entry);
     return true;
   }
@@ -520,6 +527,14 @@ export class PgSyncDatabase {
       if (!reply.ok && this.#ahead.includes(entry)) this.#aheadFailure ??= reply;
     }
     if (!reply.ok && reply.stopped === true) this.#end();
+    // a read posted ahead that carried the BEGIN, which failed: nothing more of the transaction is sent
+    if (entry !== undefined && !reply.ok && reply.error.before === true && this.#beginFailure === undefined) {
+      try {
+        this.#checked(reply);
+      } catch (err) {
+        this.#beginFailure = err as PgError;
+      }
+    }
   }
 
   /** Ends the handle with this failure: no reply will come (a reply still on the port is the worker's last word). */
@@ -622,7 +637,8 @@ export class PgSyncDatabase {
       }
     }
     if (mode === 'deferred') {
-      this.request({ kind: 'exec', sql: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' });
+      // with the transaction's first request, as a write's: a read of one query is one round trip
+      this.#begin = READ_BEGIN;
       this.#reading = true;
     } else {
       // the lock is taken as the transaction begins; both go with the transaction's first request
@@ -634,6 +650,7 @@ export class PgSyncDatabase {
       const r = fn();
       // the queued writes and the COMMIT go in one round trip
       if (this.#queue.length > 0) this.#flush('COMMIT');
+      else if (this.#begin === undefined && this.#reading) this.#commitRead();
       else if (this.#begin === undefined) this.request({ kind: 'exec', sql: 'COMMIT' });
       return r;
     } catch (err) {
@@ -647,6 +664,16 @@ export class PgSyncDatabase {
       this.#beginFailure = undefined;
       this.forgetAhead();
     }
+  }
+
+  /**
+   * Ends a read transaction without waiting for the COMMIT: it holds no write to confirm, and its
+   * reply is taken (and dropped) before the next request's. A read then costs no round trip of
+   * its own to end; a COMMIT that fails there (a lost connection) is the next request's failure.
+   */
+  #commitRead(): void {
+    this.forgetAhead();
+    this.#post({ kind: 'exec', sql: 'COMMIT' }, { sql: 'COMMIT', params: [], reply: undefined });
   }
 
   #quietly(sql: string): void {

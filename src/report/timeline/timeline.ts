@@ -43,6 +43,8 @@ export interface TimelineSource {
   connectionFrames?(q: { since: bigint; until: bigint; cluster?: string }): Iterable<StoredConnFrame>;
   /** the rollups: their kept events answer for the part of the window raw history no longer covers */
   rollups?(): RollupReader;
+  /** runs its argument with all its reads in one snapshot (the store's HistoryReader offers it) */
+  consistent?<T>(fn: () => T): T;
 }
 
 /** Options of buildTimeline; times in ns since the epoch. */
@@ -88,8 +90,12 @@ function seriesConcerns(s: Series, target: string): boolean {
   return e !== undefined && (e === target || e.startsWith(`${target}/`) || target.startsWith(`${e}/`));
 }
 
-/** Builds the timeline: one pass per resource over the samples, then clip, filter and order. */
+/** Builds the timeline: one pass per resource over the samples, then clip, filter and order; all in one snapshot of the source when it offers one. */
 export function buildTimeline(source: TimelineSource, opts: TimelineOptions = {}): Timeline {
+  return source.consistent === undefined ? buildFrom(source, opts) : source.consistent(() => buildFrom(source, opts));
+}
+
+function buildFrom(source: TimelineSource, opts: TimelineOptions): Timeline {
   const thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
   const ctx: DetectorContext = opts.for === undefined ? { thresholds } : { thresholds, focus: opts.for };
   const cluster = opts.cluster;
