@@ -84,6 +84,20 @@ class Terminal {
     }
   }
 
+  /**
+   * waitFor, then until the frame is drawn whole, down to its footer: ink writes a frame in
+   * pieces, and a capture between two of them shows a cut footer (seen once on a loaded machine).
+   * At the deadline the pane as it is, for expectUsable to say what is wrong.
+   */
+  async waitForFrame(text: string | RegExp, timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = await this.waitFor(text, Math.max(1, deadline - Date.now()));
+      if ((paneLines(s).at(-1) ?? '').includes('? help') || Date.now() > deadline) return s;
+      await sleep(50);
+    }
+  }
+
   /** Waits until the pane no longer shows `text`; returns the pane. */
   async waitForGone(text: string, timeoutMs = 20_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
@@ -130,35 +144,35 @@ function expectUsable(s: string, columns: number, view: string): void {
 /** Visits every view of the browser in sequence, checking each frame. */
 async function visitEveryView(t: Terminal): Promise<void> {
   await t.waitFor('Latest events');
-  let s = await t.waitFor(/upgrade\.member-versi/);
+  let s = await t.waitForFrame(/upgrade\.member-versi/);
   expectUsable(s, t.columns, 'overview');
   expect(s, 'the overview keeps its upgrade line').toMatch(/upgrade +✓ FINALIZED/);
   expect(s.split('\n').filter((l) => l !== '').length).toBeLessThanOrEqual(t.rows - 1);
 
   t.keys(':connections', 'Enter');
-  s = await t.waitFor('overview › connections');
+  s = await t.waitForFrame('overview › connections');
   expectUsable(s, t.columns, 'connections');
   expect(s).toMatch(/UID +NODE +CLIENT ID +(PRINCIPAL +)?STATE/);
   expect(s).toMatch(/ (B|KiB|MiB)\/s /);
 
   t.keys('j', 'Enter');
   await t.waitFor(/connections › connection [0-9a-f-]{8}/);
-  s = await t.waitFor(/History: \d+ samples/);
+  s = await t.waitForFrame(/History: \d+ samples/);
   expectUsable(s, t.columns, 'connection');
 
   t.keys(':shadow-links', 'Enter');
-  s = await t.waitFor('overview › shadow-links');
+  s = await t.waitForFrame('overview › shadow-links');
   expectUsable(s, t.columns, 'shadow-links');
   t.keys('Enter');
   await t.waitFor('link dr-primary');
-  s = await t.waitFor('Shadow topics');
+  s = await t.waitForFrame('Shadow topics');
   expectUsable(s, t.columns, 'shadow-link');
   // every task is listed (9 on dr-primary), not "… 3 more"
   expect(s.match(/ b\d\/s\d {2}[A-Z_]+/g)?.length).toBe(9);
   expect(s).not.toMatch(/… \d+ more \(/);
   t.keys('j', 'Enter');
   await t.waitFor('topic payments');
-  s = await t.waitFor(/LAG OVER TIME/);
+  s = await t.waitForFrame(/LAG OVER TIME/);
   expectUsable(s, t.columns, 'shadow-topic');
   // a past cursor: the lag sparklines have no gaps
   t.keys('{');
@@ -169,15 +183,15 @@ async function visitEveryView(t: Terminal): Promise<void> {
 
   t.keys(':upgrade', 'Enter');
   await t.waitFor('overview › upgrade');
-  s = await t.waitFor('Members');
+  s = await t.waitForFrame('Members');
   expectUsable(s, t.columns, 'upgrade');
   t.keys(':iceberg', 'Enter');
   await t.waitFor('overview › iceberg');
-  s = await t.waitFor('Partitions');
+  s = await t.waitForFrame('Partitions');
   expectUsable(s, t.columns, 'iceberg');
   t.keys(':timeline', 'Enter');
   await t.waitFor('overview › timeline');
-  s = await t.waitFor(/TIME +(SEV +)?KIND +ENTITY/);
+  s = await t.waitForFrame(/TIME +(SEV +)?KIND +ENTITY/);
   expectUsable(s, t.columns, 'timeline');
   // every event of the demo is on one day: the times are the time of day
   // SEV is the first column to drop when the width is short: the row's glyph still shows the severity
@@ -186,11 +200,11 @@ async function visitEveryView(t: Terminal): Promise<void> {
   // the recording is from 2026-01-01: a time of day would count back from today, so give the date
   t.keys(':diff', 'Enter', 't', '2026-01-01T00:10:00Z', 'Enter', 'm', 't', '2026-01-01T00:12:00Z', 'Enter', 'm');
   await t.waitFor(/RESOURCE +CHANGE +ENTITY +DETAILS/);
-  s = await t.waitFor(/\d+ difference/);
+  s = await t.waitForFrame(/\d+ difference/);
   expectUsable(s, t.columns, 'diff');
 
   t.keys('?');
-  s = await t.waitFor('Help: diff');
+  s = await t.waitForFrame('Help: diff');
   expectUsable(s, t.columns, 'help');
   // keys and what they do are apart, and the texts wrap rather than being cut
   expect(s).toMatch(/pgdn ctrl\+f space {2,}next page/);
