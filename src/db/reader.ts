@@ -145,16 +145,20 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     generation = gen;
   };
   let rollupStore: RollupReader | undefined;
-  /** Runs `fn` in a read transaction; damaged stored data becomes a CorruptDataError naming `site` (see errors.ts). */
+  /** Runs `fn` in a read transaction (the running one, if any), after the prune check. */
+  const consistent = <T>(fn: () => T): T =>
+    sqlite.inTransaction
+      ? fn()
+      : sqlite
+          .transaction(() => {
+            fresh();
+            return fn();
+          })
+          .deferred();
+  /** consistent, and damaged stored data becomes a CorruptDataError naming `site` (see errors.ts). */
   const read = <T>(fn: () => T, site: DamageSite = {}): T => {
     try {
-      if (sqlite.inTransaction) return fn();
-      return sqlite
-        .transaction(() => {
-          fresh();
-          return fn();
-        })
-        .deferred();
+      return consistent(fn);
     } catch (err) {
       throw damaged(err, site);
     }
@@ -215,15 +219,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   };
 
   return {
-    consistent: (fn) =>
-      sqlite.inTransaction
-        ? fn()
-        : sqlite
-            .transaction(() => {
-              fresh();
-              return fn();
-            })
-            .deferred(),
+    consistent,
 
     clusters: () => read(() => q.clusters.all() as string[]),
 

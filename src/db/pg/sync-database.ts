@@ -672,7 +672,6 @@ export class PgSyncDatabase {
    * its own to end; a COMMIT that fails there (a lost connection) is the next request's failure.
    */
   #commitRead(): void {
-    this.forgetAhead();
     this.#post({ kind: 'exec', sql: 'COMMIT' }, { sql: 'COMMIT', params: [], reply: undefined });
   }
 
