@@ -1,8 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The files that mock a module (vi.mock): they need the module graph of their own, which a worker
+ * running files without isolation shares from file to file (a module another file loaded first
+ * would keep its real dependencies).
+ */
+const NEEDS_ISOLATION = [
+  'test/collector/rollup-worker.test.ts',
+  'test/reliability/export-atomic.test.ts',
+  'test/reliability/export-enospc.test.ts',
+];
+
+/** Every test file; each project below takes its part (an include set here would add to theirs). */
+const TEST_FILES = ['test/**/*.test.ts', 'test/**/*.test.tsx'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -10,9 +23,25 @@ export default defineConfig({
     // tests wait on loopback HTTP, child processes, PostgreSQL or tmux rather than compute.
     maxWorkers: 3,
     // a token per run naming the PostgreSQL templates the files share, and their removal
+    // (one setup per project below, sharing one run)
     globalSetup: ['test/global-setup.ts'],
+    // the helpers' cleanups after each test and file, also in a worker that runs many files
+    setupFiles: ['test/setup-file.ts'],
+    // a stubbed environment variable never outlives its test, nor leaks into the next file
+    unstubEnvs: true,
     // Golden files are file snapshots (toMatchFileSnapshot): a missing or different one fails,
     // here and in CI; they are written only on request, with `npx vitest run -u`.
     update: 'none',
+    projects: [
+      {
+        // Without isolation a worker loads the sources once for all the files it runs, instead
+        // of once per file (docs/architecture.md, "Tests and benchmarks"). Files leave no state
+        // behind them (environment variables, listeners, processes, files, databases: see
+        // test/helpers/cleanup.ts).
+        extends: true,
+        test: { name: 'shared', isolate: false, include: TEST_FILES, exclude: NEEDS_ISOLATION },
+      },
+      { extends: true, test: { name: 'isolated', include: NEEDS_ISOLATION } },
+    ],
   },
 });

@@ -23,25 +23,50 @@ async function bundleWorkers(token: string): Promise<string> {
   return outdir;
 }
 
-/** Provides the run token and the bundled workers; returns the teardown that drops what was made with them. */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** What the global setups of one run share: vitest runs one per project (vitest.config.ts), in this process. */
+interface Run {
+  readonly token: string;
+  readonly workers: string;
+  /** the projects whose teardown has not run yet: the last one removes what the run made */
+  users: number;
+}
+
+const RUN = Symbol.for('flightrec.test.run');
+const shared = globalThis as { [RUN]?: Promise<Run> };
+
+/** Makes the run's token and workers, once. */
+async function startRun(): Promise<Run> {
   const token = randomBytes(6).toString('hex');
-  project.provide(PG_RUN_KEY, token);
-  // the test files' processes inherit it (they start after the global setup)
   const workers = await bundleWorkers(token);
+  // the test files' processes inherit it (they start after the global setup)
   process.env[TEST_WORKERS_ENV] = workers;
+  return { token, workers, users: 0 };
+}
+
+/** Removes the run's workers and the templates made under its token. */
+async function endRun({ token, workers }: Run): Promise<void> {
+  rmSync(workers, { recursive: true, force: true });
+  rmSync(pgliteTemplateDirOf(token), { recursive: true, force: true });
+  const url = process.env['FLIGHTREC_TEST_PG']?.trim();
+  if (url === undefined || !/^postgres(ql)?:\/\//.test(url)) return;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    const name = serverTemplateNameOf(token);
+    for (const db of [name, `${name}_new`]) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Provides the run token to the project's files; returns the teardown, which the last project's ends the run. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const run = await (shared[RUN] ??= startRun());
+  run.users++;
+  project.provide(PG_RUN_KEY, run.token);
   return async () => {
-    rmSync(workers, { recursive: true, force: true });
-    rmSync(pgliteTemplateDirOf(token), { recursive: true, force: true });
-    const url = process.env['FLIGHTREC_TEST_PG']?.trim();
-    if (url === undefined || !/^postgres(ql)?:\/\//.test(url)) return;
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-    await client.connect();
-    try {
-      const name = serverTemplateNameOf(token);
-      for (const db of [name, `${name}_new`]) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
-    } finally {
-      await client.end();
-    }
+    if (--run.users > 0) return;
+    delete shared[RUN];
+    await endRun(run);
   };
 }

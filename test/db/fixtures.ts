@@ -2,17 +2,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach } from 'vitest';
 import type { OperationName, RequestOf, ResponseOf } from '../../src/api/schema/operations.ts';
 import { encodeAnswer } from '../../src/api/wire/answers.ts';
 import type { PollCoverage, PollFailure, PollRecord } from '../../src/db/poll-record.ts';
+import { onFileEnd, onTestEnd } from '../helpers/cleanup.ts';
 
 const dirs: string[] = [];
 const suiteDirs: string[] = [];
-afterEach(() => {
+onTestEnd(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-afterAll(() => {
+onFileEnd(() => {
   for (const d of suiteDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 

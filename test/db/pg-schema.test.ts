@@ -6,7 +6,7 @@
  * same tables and columns.
  */
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -14,7 +14,7 @@ import { is } from 'drizzle-orm';
 import { PgTable, getTableConfig as pgTableConfig } from 'drizzle-orm/pg-core';
 import { SQLiteTable, getTableConfig as sqliteTableConfig } from 'drizzle-orm/sqlite-core';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DatabaseVersionError } from '../../src/db/errors.ts';
 import {
   migratePostgres,
@@ -438,6 +438,7 @@ describe('PostgreSQL migrations under contention and across versions', () => {
     try {
       // a "newer flightrec": our migrations plus one more
       const newer = mkdtempSync(join(tmpdir(), 'flightrec-pg-newer-'));
+      onTestFinished(() => rmSync(newer, { recursive: true, force: true }));
       cpSync(pgMigrationsFolder(), newer, { recursive: true });
       const journalPath = join(newer, 'meta', '_journal.json');
       const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { afterEach, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import { workerEntry } from '../../src/db/worker-entry.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-worker-entry-'));
@@ -16,7 +16,7 @@ const saved = [...process.execArgv];
 afterEach(() => {
   process.execArgv.splice(0, process.execArgv.length, ...saved);
 });
-process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts a worker from a file with these options; resolves with its message or rejects with its error. */
 function run(file: URL, execArgv: string[]): Promise<unknown> {

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll } from 'vitest';
+import { onFileEnd } from './cleanup.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = resolve(ROOT, 'bin/flightrec.js');
@@ -34,7 +34,7 @@ export interface FlightrecProcess {
 }
 
 const running = new Set<ChildProcess>();
-afterAll(() => {
+onFileEnd(() => {
   for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   running.clear();
 });

@@ -11,8 +11,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, inject, vi } from 'vitest';
+import { beforeAll, describe, inject, vi } from 'vitest';
 import { openDatabase } from '../../src/db/index.ts';
+import { onFileEnd } from './cleanup.ts';
 import { PG_RUN_KEY, pgliteTemplateDirOf, serverTemplateNameOf } from './pg-run.ts';
 
 /** The environment variable naming the PostgreSQL server the tests may use. */
@@ -48,7 +49,7 @@ export interface PgTarget {
 }
 
 const pending = new Set<PgTarget>();
-afterAll(async () => {
+onFileEnd(async () => {
   // every database this file made, even when its tests failed or forgot to drop it
   const all = [...pending];
   pending.clear();
@@ -317,7 +318,7 @@ export interface EngineUnderTest {
 }
 
 const suiteDirs: string[] = [];
-afterAll(() => {
+onFileEnd(() => {
   for (const d of suiteDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 

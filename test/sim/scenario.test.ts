@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   API_FAULT_KINDS,
   BUILTIN_SCENARIOS,
@@ -144,6 +144,7 @@ describe('scenario format', () => {
 
   it('loads files by path and names unknown built-ins', () => {
     const dir = mkdtempSync(join(tmpdir(), 'flightrec-scn-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'mine.yaml');
     writeFileSync(
       file,

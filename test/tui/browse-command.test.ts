@@ -1,8 +1,8 @@
 /** `flightrec browse` as a command: refuses without a terminal, maps its errors, and loads React only when it runs. */
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildProgram } from '../../src/cli/main.ts';
 import { registerBrowse } from '../../src/cli/commands/browse.ts';
 import type { CliIo } from '../../src/cli/context.ts';
@@ -65,7 +65,9 @@ describe('flightrec browse', () => {
   });
 
   it('reads the PostgreSQL password from --db-password-file (refusing one others may read)', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'flightrec-browse-')), 'pw.txt');
+    const dir = mkdtempSync(join(tmpdir(), 'flightrec-browse-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'pw.txt');
     writeFileSync(file, 'not-shown\n');
     chmodSync(file, 0o644);
     const io = terminalIo();
