@@ -7,24 +7,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { openDatabase } from '../../src/db/index.ts';
 import { TEST_WORKERS_ENV } from '../../src/db/worker-entry.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-broken-worker-'));
-const saved = process.env[TEST_WORKERS_ENV];
-afterEach(() => {
-  if (saved === undefined) delete process.env[TEST_WORKERS_ENV];
-  else process.env[TEST_WORKERS_ENV] = saved;
-});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A pg-worker.js that throws as it loads, as the worker of this test's opens. */
 function brokenWorker(): void {
   writeFileSync(join(dir, 'pg-worker.js'), "throw new Error('the bundle is damaged');\n");
-  process.env[TEST_WORKERS_ENV] = dir;
+  // restored after the test (vitest.config.ts: unstubEnvs)
+  vi.stubEnv(TEST_WORKERS_ENV, dir);
 }
 
 const URL = 'postgres://flightrec@127.0.0.1:9/history';

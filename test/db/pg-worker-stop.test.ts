@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { openDatabase } from '../../src/db/index.ts';
 import { pgPoolConfigData } from '../../src/db/pg/pool-config.ts';
@@ -21,17 +21,13 @@ import { memoryIo } from '../helpers/memory-io.ts';
 import { describeWithServer, freshPgTarget } from '../helpers/pg.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-stopping-worker-'));
-const saved = process.env[TEST_WORKERS_ENV];
-afterEach(() => {
-  if (saved === undefined) delete process.env[TEST_WORKERS_ENV];
-  else process.env[TEST_WORKERS_ENV] = saved;
-});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts this test's opens with a pg-worker.js that loads, then does `body` 100 ms later (and never answers). */
 function workerThat(body: string): void {
   writeFileSync(join(dir, 'pg-worker.js'), `setTimeout(() => { ${body} }, 100);\n`);
-  process.env[TEST_WORKERS_ENV] = dir;
+  // restored after the test (vitest.config.ts: unstubEnvs)
+  vi.stubEnv(TEST_WORKERS_ENV, dir);
 }
 
 const URL = 'postgres://flightrec:s3cret@127.0.0.1:9/history';
