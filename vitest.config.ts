@@ -1,14 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The files that mock a module (vi.mock): they need the module graph of their own, which a worker
- * running files without isolation shares from file to file (a module another file loaded first
- * would keep its real dependencies).
+ * The files that need the module graph of their own, which a worker running files without
+ * isolation shares from file to file: those that mock a module (vi.mock; a module another file
+ * loaded first would keep its real dependencies), and the browser's terminal test, which checks
+ * what ink decides on its first import (in CI, where `CI` is set, a file that loaded ink before
+ * would have it hold every frame back until exit; see src/tui/live-rendering.ts).
  */
 const NEEDS_ISOLATION = [
   'test/collector/rollup-worker.test.ts',
   'test/reliability/export-atomic.test.ts',
   'test/reliability/export-enospc.test.ts',
+  'test/tui/terminal.test.ts',
 ];
 
 /** Every test file; each project below takes its part (an include set here would add to theirs). */
