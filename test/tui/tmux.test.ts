@@ -255,7 +255,8 @@ describe.skipIf(reason !== undefined)(
       // the recording: one progress line redrawn in place, not a line per poll
       let s = await t.waitFor(/simulated \d+m\d\ds\/25m00s · \d+ polls/, 60_000);
       expect(s).not.toMatch(/GetShadowTopic ok/);
-      s = await t.waitFor('overview › timeline', 90_000);
+      // the whole frame, with its selected row: ink draws the header before the rows below it
+      s = await t.waitForFrame(/overview › timeline[^]*\n›/, 90_000);
       const selected = paneLines(s).find((l) => l.startsWith('›')) ?? '';
       // the demo records the 25 minutes before now: past midnight UTC, its events before it are dated
       expect(selected).toMatch(/^›✖ (\d\d-\d\d )?\d\d:\d\d:\d\d +(error +)?connections\.broker-em.* broker\/2 /);
