@@ -2,7 +2,7 @@
 // them: the BEGIN (which takes the write lock) goes with the transaction's first request, the
 // writes are queued and go together (with the COMMIT at the end, or before the first read that
 // follows them), and a failed write is the error reported. Runs on the server named by FLIGHTREC_TEST_PG, else on PGlite.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHistoryWriter, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
 import type { PgSyncDatabase } from '../../src/db/pg/sync-database.ts';
 import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
@@ -25,6 +25,14 @@ beforeAll(async () => {
 afterAll(async () => {
   db.close();
   await target.drop();
+});
+
+// each test starts from empty tables, also after one that failed before its own DELETE (one
+// failure would otherwise make every later test of the file fail on the rows it left)
+afterEach(() => {
+  if (db.sqlite.inTransaction) return;
+  db.sqlite.exec('DELETE FROM trips_child');
+  db.sqlite.exec('DELETE FROM trips_t');
 });
 
 /** The round trips `fn` made. */
@@ -183,7 +191,10 @@ describeWithServer('round trips on the wire (a server through a counting proxy)'
 
   beforeAll(async () => {
     const url = new URL(target.target);
-    proxy = await startTurnProxy(Number(url.port || 5432));
+    // 100 ms before the server sees what the client sent: enough for the bridge to finish
+    // writing a pipelined transaction on a loaded machine, before any answer can come back (a
+    // write of it after an answer would count as a second turn)
+    proxy = await startTurnProxy(Number(url.port || 5432), 100);
     url.port = String(proxy.port);
     wire = openDatabase(url.toString());
   }, 60_000);
