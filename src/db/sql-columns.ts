@@ -53,9 +53,10 @@ export const CONNECTION_COLUMNS: SqlColumnMap = {
 
 /**
  * Connection columns where the store keeps the packed records only (PostgreSQL,
- * drizzle/pg/0006): the uid, which stays a column for lookups.
+ * drizzle/pg/0006): none, not even the uid, which the records alone hold (drizzle/pg/0008); the
+ * filter engine decides on the decoded connections, with the same answers.
  */
-export const PACKED_CONNECTION_COLUMNS: SqlColumnMap = { uid: CONNECTION_COLUMNS['uid']! };
+export const PACKED_CONNECTION_COLUMNS: SqlColumnMap = {};
 
 /**
  * Whether the store's connection tables keep typed copies of the packed records' fields next to

@@ -2,6 +2,8 @@ import { expect, it } from 'vitest';
 import type { KafkaConnection } from '../../src/api/schema/connection.ts';
 import { parseAnswer, encodeAnswer } from '../../src/api/wire/answers.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
+import { uidMatch } from '../../src/db/connections/uid-match.ts';
+import { hasTypedConnectionColumns } from '../../src/db/sql-columns.ts';
 import { cloneConnection, generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { forEachEngine } from '../helpers/pg.ts';
 import { LIST_REQUEST, okRecord } from './fixtures.ts';
@@ -67,11 +69,13 @@ forEachEngine('connection versions follow every change of apiVersions, and only 
     const expected = changed.map((_, i) => changed.slice(0, i + 1).reduce((a, b) => a + b, 0));
     expect(versions).toEqual(expected);
     // each version ends at the poll of the next one; the last is open
+    const byUid = uidMatch(hasTypedConnectionColumns(db.sqlite));
     const spans = db.sqlite
       .prepare(
-        'SELECT v.from_poll AS "from", v.to_poll AS "to" FROM conn_version v JOIN conn_entity e ON e.id = v.entity WHERE e.uid = ? ORDER BY v.id',
+        `SELECT from_poll AS "from", to_poll AS "to" FROM conn_version
+           WHERE entity IN (SELECT id FROM conn_entity WHERE ${byUid.where}) ORDER BY id`,
       )
-      .all(rows[1]!.uid) as { from: number; to: number | null }[];
+      .all(byUid.param(rows[1]!.uid)) as { from: number; to: number | null }[];
     expect(spans.map((v) => v.to)).toEqual([...spans.slice(1).map((v) => v.from), null]);
     writer.close();
     const reader = createHistoryReader(openDatabase(path, { readonly: true }));

@@ -9,6 +9,8 @@
 import { expect, it } from 'vitest';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../src/api/schema/connection.ts';
 import { OPEN_LAST_POLL } from '../../src/db/connections/ingest.ts';
+import { uidMatch, type UidMatch } from '../../src/db/connections/uid-match.ts';
+import { hasTypedConnectionColumns } from '../../src/db/sql-columns.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
 import { cloneConnection, generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { forEachEngine } from '../helpers/pg.ts';
@@ -32,8 +34,20 @@ function script(): { pool: KafkaConnection[]; answer: (names: string) => ListKaf
   return { pool, answer };
 }
 
+/** How this store finds a connection's entity by uid (a column on SQLite, the packed record on PostgreSQL). */
+function uidMatchOf(db: FlightrecDb): UidMatch {
+  return uidMatch(hasTypedConnectionColumns(db.sqlite));
+}
+
+/** The last_poll of a connection's entity, by its uid. */
+function lastPollByUid(db: FlightrecDb): { get(uid: string): number | undefined } {
+  const m = uidMatchOf(db);
+  const q = db.sqlite.prepare<[string | Buffer], number>(`SELECT last_poll FROM conn_entity WHERE ${m.where}`).pluck();
+  return { get: (uid) => q.get(m.param(uid)) };
+}
+
 function lastPolls(db: FlightrecDb, pool: KafkaConnection[]): Record<string, number> {
-  const q = db.sqlite.prepare<[string], number>('SELECT last_poll FROM conn_entity WHERE uid = ?').pluck();
+  const q = lastPollByUid(db);
   return Object.fromEntries([...'ABCDE'].map((n, i) => [n, Number(q.get(pool[i]!.uid))]));
 }
 
@@ -60,14 +74,15 @@ function storeOfOlderRule(db: FlightrecDb): {
       ),
     ),
   );
-  const set = db.sqlite.prepare('UPDATE conn_entity SET last_poll = ? WHERE uid = ?');
+  const byUid = uidMatchOf(db);
+  const set = db.sqlite.prepare(`UPDATE conn_entity SET last_poll = ? WHERE ${byUid.where}`);
   for (const [name, poll] of [
     ['A', polls[3]!],
     ['B', polls[1]!],
     ['D', polls[3]!],
     ['E', polls[4]!],
   ] as const) {
-    set.run(poll, pool['ABCDE'.indexOf(name)]!.uid);
+    set.run(poll, byUid.param(pool['ABCDE'.indexOf(name)]!.uid));
   }
   return { db, pool, answer, polls };
 }
@@ -237,7 +252,7 @@ forEachEngine('conn_entity.last_poll', (engine) => {
     const writer = createHistoryWriter(db, { batchFrames: 8 });
     const { pool, answer } = script();
     const ends: number[] = [];
-    const count = db.sqlite.prepare<[string], number>('SELECT last_poll FROM conn_entity WHERE uid = ?').pluck();
+    const count = lastPollByUid(db);
     // two slices a round; the second round's second slice failed (no frame): C, D and E unlisted
     const rounds = [['AB', 'CDE'], ['AB'], ['CDE', 'AB']];
     let at = 0n;

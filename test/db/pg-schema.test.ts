@@ -152,10 +152,11 @@ function declared(
 
 /**
  * SQLite columns PostgreSQL leaves out: the typed copies of the packed connection records' fields
- * (drizzle/pg/0006; the pre-filter and the psql view use the records there).
+ * (drizzle/pg/0006; the pre-filter and the psql view use the records there), and the uid, which
+ * the record holds and an index over it finds (drizzle/pg/0008).
  */
 const PACKED_ONLY: Record<string, readonly string[]> = {
-  conn_entity: ['node_id', 'shard_id', 'listener', 'source_ip', 'source_port', 'tls', 'open_time', 'extra'],
+  conn_entity: ['uid', 'node_id', 'shard_id', 'listener', 'source_ip', 'source_port', 'tls', 'open_time', 'extra'],
   conn_version: [...FIELDS.map((f) => f.column), 'unknown'],
 };
 

@@ -67,3 +67,14 @@ export function packVersion(v: PackedVersion): Buffer {
   for (const i of LATE_AT) packSlow(w, FIELDS[i]!.kind, v.stored[i]!);
   return w.finish();
 }
+
+/**
+ * A uid as packEntity writes it (its length varint, then its UTF-8 bytes or its code units): the
+ * key of PostgreSQL's conn_entity_by_uid, an index over flightrec_entity_uid(packed)
+ * (drizzle/pg/0008), which keeps the uid in the packed record only.
+ */
+export function uidKey(uid: string): Buffer {
+  const w = new ByteWriter(uid.length * 3 + 8);
+  w.string(uid);
+  return w.finish();
+}

@@ -17,6 +17,8 @@ import {
   type BatchChunks,
 } from './chunk.ts';
 import type { ConnParts, ConnPartsLoader } from './parts.ts';
+import { uidMatch, type UidMatch } from './uid-match.ts';
+import { hasTypedConnectionColumns } from '../sql-columns.ts';
 import { damaged, decoding } from '../errors.ts';
 import type { connChunk } from '../schema-custom.ts';
 import type { connFrame } from '../schema.ts';
@@ -59,9 +61,13 @@ export class ConnReader {
   readonly #filters = new Map<string, Database.Statement>();
   #verdicts: { readonly key: string; readonly pass: Map<number, boolean> } | undefined;
 
+  /** how this store finds entities by uid (a column on SQLite, the packed record on PostgreSQL) */
+  readonly #uid: UidMatch;
+
   constructor(sqlite: Database.Database, parts: ConnPartsLoader) {
     this.#sqlite = sqlite;
     this.#parts = parts;
+    this.#uid = uidMatch(hasTypedConnectionColumns(sqlite));
     this.#q = {
       frame: sqlite
         .prepare<[number], SafeIntegers<RowOf<typeof connFrame>>>(
@@ -79,8 +85,8 @@ export class ConnReader {
         )
         .pluck(),
       entities: sqlite
-        .prepare<[number, string], [id: number, firstPoll: number, lastPoll: number]>(
-          'SELECT id, first_poll, last_poll FROM conn_entity WHERE cluster_id = ? AND uid = ? ORDER BY id',
+        .prepare<[number, string | Buffer], [id: number, firstPoll: number, lastPoll: number]>(
+          `SELECT id, first_poll, last_poll FROM conn_entity WHERE cluster_id = ? AND ${this.#uid.where} ORDER BY id`,
         )
         .raw(),
       history: sqlite
@@ -279,7 +285,7 @@ export class ConnReader {
   /** Every sample of the connection(s) with this uid, as (poll id, row), in poll-id order. */
   history(clusterId: number, uid: string, fromPoll: number, toPoll: number): { poll: number; row: KafkaConnection }[] {
     const out: { poll: number; row: KafkaConnection }[] = [];
-    for (const [entity, first, last] of this.#q.entities.all(clusterId, uid)) {
+    for (const [entity, first, last] of this.#q.entities.all(clusterId, this.#uid.param(uid))) {
       const versions = this.#parts.allOfEntity(entity);
       if (versions.length === 0) continue;
       const lo = Math.max(first, fromPoll);

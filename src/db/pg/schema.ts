@@ -167,14 +167,15 @@ export const doc = pgTable(
  * A connection's identity: its packed record (src/db/connections/packed.ts) and what the store
  * looks it up or prunes it by. Unlike SQLite's table, no typed copy of the record's fields: on
  * PostgreSQL each of those columns cost 8 bytes and more per row, for the SQL pre-filter (off
- * here but for the uid) and the psql view, which decodes the record (drizzle/pg/0006).
+ * here) and the psql view, which decodes the record (drizzle/pg/0006). Not even the uid: its
+ * index is over the uid as the record holds it (flightrec_entity_uid, drizzle/pg/0008), which
+ * leaves the row the 37 and more bytes a copy took.
  */
 export const connEntity = pgTable(
   'conn_entity',
   {
     id: serialId('id').notNull(),
     clusterId: int8('cluster_id').notNull(),
-    uid: text('uid').notNull(),
     firstPoll: int8('first_poll').notNull(),
     lastPoll: int8('last_poll').notNull(),
     packed: bytea('packed').notNull(),
@@ -183,8 +184,9 @@ export const connEntity = pgTable(
     // id first: reads by id alone use the primary key (no index of its own)
     primaryKey({ name: 'conn_entity_pk', columns: [t.id, t.clusterId] }),
     foreignKey({ name: 'conn_entity_cluster_fk', columns: [t.clusterId], foreignColumns: [cluster.id] }),
-    // equality only: a hash index keeps 4 bytes of each uid, a b-tree the whole text
-    index('conn_entity_by_uid').using('hash', t.uid),
+    // equality only: a hash index keeps 4 bytes of each uid, a b-tree the whole of it; the uid
+    // as the packed record holds it (its length and bytes), which uidKey in packed.ts makes
+    index('conn_entity_by_uid').using('hash', sql`flightrec_entity_uid(${t.packed})`),
   ],
 );
 
