@@ -200,7 +200,7 @@ export function checkStore(db: FlightrecDb): StoreCheck {
   /** Versions and entities: decoded and resolved through the readers' own loader, in pages. */
   const checkVersions = (versionOf: Map<number, number>): void => {
     const resolver = new Resolver(sqlite);
-    pages('conn_version', 'SELECT id, entity, from_poll FROM conn_version WHERE id > ? ORDER BY id', (r) => {
+    pages('conn_version', 'SELECT id, entity FROM conn_version WHERE id > ? ORDER BY id', (r) => {
       versionOf.set(Number(r[0]), Number(r[1]));
     });
     const ids = [...versionOf.keys()];

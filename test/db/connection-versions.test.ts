@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import type { KafkaConnection } from '../../src/api/schema/connection.ts';
 import { parseAnswer, encodeAnswer } from '../../src/api/wire/answers.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
+import { ByteReader } from '../../src/db/bytes.ts';
 import { uidMatch } from '../../src/db/connections/uid-match.ts';
 import { hasTypedConnectionColumns } from '../../src/db/sql-columns.ts';
 import { cloneConnection, generateConnectionPolls } from '../helpers/connection-answers.ts';
@@ -70,12 +71,20 @@ forEachEngine('connection versions follow every change of apiVersions, and only 
     expect(versions).toEqual(expected);
     // each version ends at the poll of the next one; the last is open
     const byUid = uidMatch(hasTypedConnectionColumns(db.sqlite));
-    const spans = db.sqlite
-      .prepare(
-        `SELECT from_poll AS "from", to_poll AS "to" FROM conn_version
-           WHERE entity IN (SELECT id FROM conn_entity WHERE ${byUid.where}) ORDER BY id`,
-      )
-      .all(byUid.param(rows[1]!.uid)) as { from: number; to: number | null }[];
+    // the first poll as the packed record holds it (PostgreSQL keeps no column of it): id, entity, first poll
+    const spans = (
+      db.sqlite
+        .prepare(
+          `SELECT packed, to_poll AS "to" FROM conn_version
+             WHERE entity IN (SELECT id FROM conn_entity WHERE ${byUid.where}) ORDER BY id`,
+        )
+        .all(...byUid.params(rows[1]!.uid)) as { packed: Uint8Array; to: number | null }[]
+    ).map(({ packed, to }) => {
+      const r = new ByteReader(Buffer.from(packed));
+      r.uint();
+      r.uint();
+      return { from: r.uint(), to: to === null ? null : Number(to) };
+    });
     expect(spans.map((v) => v.to)).toEqual([...spans.slice(1).map((v) => v.from), null]);
     writer.close();
     const reader = createHistoryReader(openDatabase(path, { readonly: true }));

@@ -42,8 +42,8 @@ function uidMatchOf(db: FlightrecDb): UidMatch {
 /** The last_poll of a connection's entity, by its uid. */
 function lastPollByUid(db: FlightrecDb): { get(uid: string): number | undefined } {
   const m = uidMatchOf(db);
-  const q = db.sqlite.prepare<[string | Buffer], number>(`SELECT last_poll FROM conn_entity WHERE ${m.where}`).pluck();
-  return { get: (uid) => q.get(m.param(uid)) };
+  const q = db.sqlite.prepare<unknown[], number>(`SELECT last_poll FROM conn_entity WHERE ${m.where}`).pluck();
+  return { get: (uid) => q.get(...m.params(uid)) };
 }
 
 function lastPolls(db: FlightrecDb, pool: KafkaConnection[]): Record<string, number> {
@@ -82,7 +82,7 @@ function storeOfOlderRule(db: FlightrecDb): {
     ['D', polls[3]!],
     ['E', polls[4]!],
   ] as const) {
-    set.run(poll, byUid.param(pool['ABCDE'.indexOf(name)]!.uid));
+    set.run(poll, ...byUid.params(pool['ABCDE'.indexOf(name)]!.uid));
   }
   return { db, pool, answer, polls };
 }

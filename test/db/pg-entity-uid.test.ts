@@ -8,9 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import type { KafkaConnection } from '../../src/api/schema/connection.ts';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { packEntity, uidKey } from '../../src/db/connections/packed.ts';
-import { openDatabase } from '../../src/db/index.ts';
+import { packEntity, packVersion, uidKey } from '../../src/db/connections/packed.ts';
+import { uidMatch } from '../../src/db/connections/uid-match.ts';
+import { FIELDS } from '../../src/db/connections/slow.ts';
+import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
+import { cloneConnection, generateConnectionPolls } from '../helpers/connection-answers.ts';
+import { LIST_REQUEST, okRecord } from './fixtures.ts';
 import { migratePostgres, pgMigrationsFolder, pgRows, type PgClient } from '../../src/db/pg/migrate.ts';
 import { freshPgTarget } from '../helpers/pg.ts';
 
@@ -80,6 +85,23 @@ describe('the uid in the packed entity record (PostgreSQL)', () => {
   });
 });
 
+/** The store's match of a uid on PostgreSQL (uid-match.ts), with numbered parameters: $1 the uid's key. */
+const BY_RECORD = uidMatch(false).where.replace('?', '$1').replace('?', '$1');
+
+/** A copy of the migrations folder holding those before the one whose tag starts with `tag`. */
+function migrationsBefore(tag: string): string {
+  const older = mkdtempSync(join(tmpdir(), 'flightrec-pg-older-'));
+  onTestFinished(() => rmSync(older, { recursive: true, force: true }));
+  cpSync(pgMigrationsFolder(), older, { recursive: true });
+  const journalPath = join(older, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
+  const upTo = journal.entries.findIndex((e) => e.tag.startsWith(tag));
+  expect(upTo).toBeGreaterThan(0);
+  journal.entries = journal.entries.slice(0, upTo);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return older;
+}
+
 /** A raw client of a test target (a server database, or a PGlite directory). */
 async function rawClient(target: string): Promise<{ client: PgClient; end(): Promise<void> }> {
   if (target.startsWith('pglite://')) {
@@ -95,17 +117,7 @@ describe('a PostgreSQL store written before drizzle/pg/0008', () => {
   it('keeps its entities, found by uid through the new index; its psql view takes the uid from the record', async () => {
     const t = await freshPgTarget({ persistent: true });
     onTestFinished(() => t.drop());
-    // the migrations up to 0007, as an earlier flightrec applied them
-    const older = mkdtempSync(join(tmpdir(), 'flightrec-pg-older-'));
-    onTestFinished(() => rmSync(older, { recursive: true, force: true }));
-    cpSync(pgMigrationsFolder(), older, { recursive: true });
-    const journalPath = join(older, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-    const upTo = journal.entries.findIndex((e) => e.tag.startsWith('0008_'));
-    expect(upTo).toBeGreaterThan(0);
-    journal.entries = journal.entries.slice(0, upTo);
-    writeFileSync(journalPath, JSON.stringify(journal));
-
+    const older = migrationsBefore('0008_'); // up to 0007, as an earlier flightrec applied them
     const { client, end } = await rawClient(t.target);
     try {
       await migratePostgres(client, older);
@@ -119,11 +131,9 @@ describe('a PostgreSQL store written before drizzle/pg/0008', () => {
       }
       await migratePostgres(client);
       for (const [i, uid] of UIDS.entries()) {
-        const rows = await pgRows<{ id: unknown }>(
-          client,
-          'SELECT id FROM conn_entity WHERE flightrec_entity_uid(packed) = $1',
-          [uidKey(uid)],
-        );
+        const rows = await pgRows<{ id: unknown }>(client, `SELECT id FROM conn_entity WHERE ${BY_RECORD}`, [
+          uidKey(uid),
+        ]);
         expect(
           rows.map((r) => Number(r.id)),
           JSON.stringify(uid),
@@ -140,4 +150,108 @@ describe('a PostgreSQL store written before drizzle/pg/0008', () => {
       await end();
     }
   }, 60_000);
+});
+
+describe('a PostgreSQL store written before drizzle/pg/0009', () => {
+  it('keeps its versions: the psql view takes the first poll from the record, the uid index is rebuilt', async () => {
+    const t = await freshPgTarget({ persistent: true });
+    onTestFinished(() => t.drop());
+    const older = migrationsBefore('0009_');
+    const { client, end } = await rawClient(t.target);
+    try {
+      await migratePostgres(client, older);
+      await pgRows(client, `INSERT INTO cluster (id, name) VALUES (1, 'c1')`);
+      await pgRows(
+        client,
+        `INSERT INTO conn_entity (id, cluster_id, first_poll, last_poll, packed) VALUES (1, 1, $1, $1, $2)`,
+        [String(2n ** 40n + 3n), entity(1, UIDS[0]!)],
+      );
+      const stored = FIELDS.map((f) => (f.kind === 'time' ? 0n : f.kind === 'inline' ? '' : 0));
+      for (const [id, from] of [
+        [7, 2n ** 40n + 3n],
+        [9, 2n ** 40n + 12n],
+      ] as const) {
+        const packed = packVersion({ id, entity: 1, fromPoll: Number(from), stored, unknown: undefined });
+        await pgRows(
+          client,
+          `INSERT INTO conn_version (cluster_id, id, entity, from_poll, packed) VALUES (1, $1, 1, $2, $3)`,
+          [id, String(from), packed],
+        );
+      }
+      await migratePostgres(client);
+      const columns = await pgRows(
+        client,
+        `SELECT column_name FROM information_schema.columns WHERE table_name = 'conn_version' AND column_name = 'from_poll'`,
+      );
+      expect(columns).toEqual([]);
+      const view = await pgRows<{ version: unknown; from_poll: unknown }>(
+        client,
+        'SELECT version, from_poll FROM connection_v ORDER BY version',
+      );
+      expect(view.map((r) => [Number(r.version), String(r.from_poll)])).toEqual([
+        [7, String(2n ** 40n + 3n)],
+        [9, String(2n ** 40n + 12n)],
+      ]);
+      const found = await pgRows<{ id: unknown }>(client, `SELECT id FROM conn_entity WHERE ${BY_RECORD}`, [
+        uidKey(UIDS[0]!),
+      ]);
+      expect(found.map((r) => Number(r.id))).toEqual([1]);
+    } finally {
+      await end();
+    }
+  }, 60_000);
+});
+
+describe('two uids with one hash (PostgreSQL)', () => {
+  it('are two connections: the index finds the hash, the lookup compares the uids', async () => {
+    const t = await freshPgTarget({ persistent: true, migrated: true });
+    onTestFinished(() => t.drop());
+    // a pair of short ASCII uids whose keys (a length byte, then the bytes) share flightrec_uid_hash
+    const db = openDatabase(t.target);
+    let pair: string[];
+    try {
+      const row = db.sqlite
+        .prepare<[], { a: string; b: string }>(
+          `SELECT min(u) AS a, max(u) AS b FROM (
+             SELECT 'u' || n AS u FROM generate_series(1, 300000) n) x
+           GROUP BY flightrec_uid_hash(set_byte('\\x00'::bytea, 0, 2 * length(u)) || convert_to(u, 'UTF8'))
+           HAVING count(*) > 1 LIMIT 1`,
+        )
+        .get();
+      expect(row, 'no two of 300,000 uids share a 32-bit hash').toBeDefined();
+      pair = [row!.a, row!.b];
+      const hash = db.sqlite.prepare<[Buffer], number>('SELECT flightrec_uid_hash(?)').pluck();
+      expect(hash.get(uidKey(pair[0]!))).toBe(hash.get(uidKey(pair[1]!)));
+
+      const base = generateConnectionPolls({ connections: 2, polls: 1, seed: 3 })[0]!.answer;
+      const writer = createHistoryWriter(db);
+      for (let i = 0; i < 3; i++) {
+        const connections = pair.map((uid, k) => ({ ...cloneConnection(base.connections[k]!), uid }));
+        // the second uid's connection leaves after the first poll and comes back, new, in the third
+        const listed = i === 1 ? connections.slice(0, 1) : connections;
+        writer.writePoll(
+          okRecord(
+            'ListKafkaConnections',
+            { connections: listed, totalSize: BigInt(listed.length) },
+            { at: 1_767_225_600_000_000_000n + BigInt(i) * 60_000_000_000n, request: LIST_REQUEST },
+          ),
+        );
+      }
+      writer.close();
+    } finally {
+      db.close();
+    }
+    const ro = openDatabase(t.target, { readonly: true });
+    try {
+      const reader = createHistoryReader(ro);
+      expect(reader.entityHistory('connections', { uid: pair[0]! }).map((s) => (s.row as KafkaConnection).uid)).toEqual(
+        [pair[0], pair[0], pair[0]],
+      );
+      expect(reader.entityHistory('connections', { uid: pair[1]! }).map((s) => (s.row as KafkaConnection).uid)).toEqual(
+        [pair[1], pair[1]],
+      );
+    } finally {
+      ro.close();
+    }
+  }, 120_000);
 });

@@ -153,11 +153,12 @@ function declared(
 /**
  * SQLite columns PostgreSQL leaves out: the typed copies of the packed connection records' fields
  * (drizzle/pg/0006; the pre-filter and the psql view use the records there), and the uid, which
- * the record holds and an index over it finds (drizzle/pg/0008).
+ * the record holds and an index over it finds (drizzle/pg/0008), and a version's first poll, which
+ * its record holds (drizzle/pg/0009).
  */
 const PACKED_ONLY: Record<string, readonly string[]> = {
   conn_entity: ['uid', 'node_id', 'shard_id', 'listener', 'source_ip', 'source_port', 'tls', 'open_time', 'extra'],
-  conn_version: [...FIELDS.map((f) => f.column), 'unknown'],
+  conn_version: [...FIELDS.map((f) => f.column), 'unknown', 'from_poll'],
 };
 
 /** The one table whose key is not the cluster's: why each is allowed. */

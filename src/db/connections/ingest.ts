@@ -106,7 +106,7 @@ export class ConnectionIngest {
       batchState: sqlite.prepare<[number], ColumnsOf<typeof connBatch, 'sealed' | 'frames'>>(
         'SELECT sealed, frames FROM conn_batch WHERE id = ?',
       ),
-      byUid: sqlite.prepare<[number, unknown], ColumnsOf<typeof connEntity, 'id'>>(
+      byUid: sqlite.prepare<[number, ...unknown[]], ColumnsOf<typeof connEntity, 'id'>>(
         `SELECT id FROM conn_entity WHERE cluster_id = ? AND ${this.#uid.where} ORDER BY id`,
       ),
       // json_each(?, '$'): a list of strings (see translate.ts); on PostgreSQL the uids' record
@@ -116,9 +116,11 @@ export class ConnectionIngest {
           ? `SELECT uid, id FROM conn_entity WHERE cluster_id = ? AND uid IN (SELECT value FROM json_each(?, '$')) ORDER BY id`
           : // = ANY(ARRAY(...)), not IN (SELECT ...): before the table has statistics, PostgreSQL
             // would plan the IN as a scan of every row, calling the function on each (87 ms
-            // against 0.7 ms for 200 uids in 21,800 rows, measured with EXPLAIN ANALYZE)
+            // against 0.7 ms for 200 uids in 21,800 rows, measured with EXPLAIN ANALYZE). The
+            // index holds hashes: a row whose key is not one of the list's is left out by #lookUpUids.
             `SELECT flightrec_entity_uid(packed) AS uid, id FROM conn_entity
-               WHERE cluster_id = ? AND flightrec_entity_uid(packed) = ANY(ARRAY(SELECT decode(value, 'hex') FROM json_each(?, '$')))
+               WHERE cluster_id = ? AND flightrec_uid_hash(flightrec_entity_uid(packed)) = ANY(ARRAY(
+                 SELECT flightrec_uid_hash(decode(value, 'hex')) FROM json_each(?, '$')))
                ORDER BY id`,
       ),
       // ids are chosen before the insert: the packed record carries its own id
@@ -137,7 +139,7 @@ export class ConnectionIngest {
         this.#typed
           ? `INSERT INTO conn_version (id, entity, from_poll, ${FIELDS.map((f) => f.column).join(', ')}, unknown, packed)
              VALUES (?, ?, ?, ${FIELDS.map(() => '?').join(', ')}, ?, ?)`
-          : 'INSERT INTO conn_version (id, entity, from_poll, packed) VALUES (?, ?, ?, ?)',
+          : 'INSERT INTO conn_version (id, entity, packed) VALUES (?, ?, ?)', // from_poll: in the record
       ),
       endVersions: sqlite.prepare('UPDATE conn_version SET to_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
       batchFrames: sqlite.prepare<[number], ColumnsOf<typeof connFrame, 'poll' | 'seq' | 'head'>>(
@@ -460,7 +462,7 @@ export class ConnectionIngest {
     }
     const known = this.#asked.has(c.uid)
       ? (this.#found.get(c.uid) ?? [])
-      : this.#q.byUid.all(clusterId, this.#uid.param(c.uid)).map((r) => r.id);
+      : this.#q.byUid.all(clusterId, ...this.#uid.params(c.uid)).map((r) => r.id);
     for (const id of known) {
       if (cached?.some((e) => e.id === id)) continue;
       // a stored connection whose records do not decode is left as it is: the uid gets a new one
@@ -625,7 +627,7 @@ export class ConnectionIngest {
     const unknown = a.unknown;
     const packed = packVersion({ id, entity, fromPoll: pollId, stored, unknown });
     if (this.#typed) this.#q.insertVersion.run(id, entity, pollId, ...columns, withBig(unknown, big), packed);
-    else this.#q.insertVersion.run(id, entity, pollId, packed);
+    else this.#q.insertVersion.run(id, entity, packed);
   }
 
   /** The stored form of a slow value: a dictionary id (0: an unset optional string), or the value itself. */

@@ -85,7 +85,7 @@ export class ConnReader {
         )
         .pluck(),
       entities: sqlite
-        .prepare<[number, string | Buffer], [id: number, firstPoll: number, lastPoll: number]>(
+        .prepare<[number, ...unknown[]], [id: number, firstPoll: number, lastPoll: number]>(
           `SELECT id, first_poll, last_poll FROM conn_entity WHERE cluster_id = ? AND ${this.#uid.where} ORDER BY id`,
         )
         .raw(),
@@ -285,7 +285,7 @@ export class ConnReader {
   /** Every sample of the connection(s) with this uid, as (poll id, row), in poll-id order. */
   history(clusterId: number, uid: string, fromPoll: number, toPoll: number): { poll: number; row: KafkaConnection }[] {
     const out: { poll: number; row: KafkaConnection }[] = [];
-    for (const [entity, first, last] of this.#q.entities.all(clusterId, this.#uid.param(uid))) {
+    for (const [entity, first, last] of this.#q.entities.all(clusterId, ...this.#uid.params(uid))) {
       const versions = this.#parts.allOfEntity(entity);
       if (versions.length === 0) continue;
       const lo = Math.max(first, fromPoll);

@@ -184,9 +184,10 @@ export const connEntity = pgTable(
     // id first: reads by id alone use the primary key (no index of its own)
     primaryKey({ name: 'conn_entity_pk', columns: [t.id, t.clusterId] }),
     foreignKey({ name: 'conn_entity_cluster_fk', columns: [t.clusterId], foreignColumns: [cluster.id] }),
-    // equality only: a hash index keeps 4 bytes of each uid, a b-tree the whole of it; the uid
-    // as the packed record holds it (its length and bytes), which uidKey in packed.ts makes
-    index('conn_entity_by_uid').using('hash', sql`flightrec_entity_uid(${t.packed})`),
+    // equality only: a b-tree over a 4-byte hash of the uid as the packed record holds it (its
+    // length and bytes, which uidKey in packed.ts makes), not over the uid itself; the lookup
+    // compares the uids too (uid-match.ts). Half the size of a hash index (drizzle/pg/0009).
+    index('conn_entity_by_uid').using('btree', sql`flightrec_uid_hash(flightrec_entity_uid(${t.packed}))`),
   ],
 );
 
@@ -197,7 +198,7 @@ export const connVersion = pgTable(
     clusterId: clusterFromSetting(),
     id: serialId('id').notNull(),
     entity: int8('entity').notNull(),
-    fromPoll: int8('from_poll').notNull(),
+    // no from_poll: the packed record holds it (drizzle/pg/0009)
     toPoll: int8('to_poll'),
     packed: bytea('packed').notNull(),
   },
