@@ -134,18 +134,34 @@ function renderTable(result) {
     result.totalSeconds === undefined
       ? ''
       : ` Took ${duration(result.totalSeconds)} (load average ${result.loadAverage.join(' → ')}).`;
-  const lines = [
-    `Last run: ${result.generatedAt}, Node ${result.node}, ${result.cpus} CPUs.${took}`,
-    '',
-    '| figure | value | unit | goal | met | bench |',
-    '|---|---:|---|---|:---:|---|',
-  ];
+  const lines = [`Last run: ${result.generatedAt}, Node ${result.node}, ${result.cpus} CPUs.${took}`];
+  const older = olderRuns(result);
+  if (older.length > 0) {
+    lines.push(
+      '',
+      `Rows kept from earlier runs (a run of some benches only keeps the others' figures): ${older.join('; ')}.`,
+    );
+  }
+  lines.push('', '| figure | value | unit | goal | met | bench |', '|---|---:|---|---|:---:|---|');
   for (const f of result.figures) {
     const goal = f.goal ? `${f.goal.op} ${f.goal.value}` : '—';
     const met = f.met === null ? '—' : f.met ? '✓' : '✗';
     lines.push(`| \`${cell(f.name)}\` | ${f.value} | ${cell(f.unit)} | ${goal} | ${met} | \`${cell(f.bench)}\` |`);
   }
   return lines.join('\n');
+}
+
+/** The benches whose figures a partial run kept from earlier runs, grouped by the time of their own run. */
+function olderRuns(result) {
+  if (result.ran === undefined) return [];
+  const ran = new Set(result.ran);
+  const byTime = new Map();
+  for (const b of result.benches ?? []) {
+    if (ran.has(b.file)) continue;
+    const at = b.at ?? 'a time not recorded';
+    byTime.set(at, [...(byTime.get(at) ?? []), `\`${cell(b.file)}\``]);
+  }
+  return [...byTime].sort(([x], [y]) => x.localeCompare(y)).map(([at, files]) => `${at}: ${files.join(', ')}`);
 }
 
 function updateDoc(result) {
@@ -186,7 +202,7 @@ async function main() {
     const t0 = performance.now();
     const { figures, failure } = await runBench(file);
     const seconds = Math.round((performance.now() - t0) / 100) / 10;
-    benches.push({ file, seconds, ok: failure === null, loadAverage: Number(load1()) });
+    benches.push({ file, at: new Date().toISOString(), seconds, ok: failure === null, loadAverage: Number(load1()) });
     process.stdout.write(`  ${failure ? '✗' : '✓'} ${file} took ${duration(seconds)}\n`);
     collected.push(...figures);
     if (failure) {
@@ -212,7 +228,7 @@ async function main() {
     generatedAt: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,
-    ...(partial ? {} : { totalSeconds, loadAverage: loads }),
+    ...(partial ? { ran: files } : { totalSeconds, loadAverage: loads }),
     benches: [...keptBenches, ...benches].sort((a, b) => a.file.localeCompare(b.file)),
     figures,
   };
