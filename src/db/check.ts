@@ -16,6 +16,7 @@ import { CorruptDataError, damaged } from './errors.ts';
 import type { FlightrecDb } from './open.ts';
 import { createHistoryReader } from './reader.ts';
 import { decodeIdList } from './sql-values.ts';
+import { isPostgresStore } from './sql-columns.ts';
 
 /** One damaged item: where it is, the polls (and times) it covers, and what is wrong. */
 export interface Damage {
@@ -203,6 +204,13 @@ export function checkStore(db: FlightrecDb): StoreCheck {
     pages('conn_version', 'SELECT id, entity FROM conn_version WHERE id > ? ORDER BY id', (r) => {
       versionOf.set(Number(r[0]), Number(r[1]));
     });
+    // PostgreSQL: a connection's first version is in its entity row, under the entity's id (drizzle/pg/0010)
+    if (isPostgresStore(sqlite)) {
+      const folded = 'SELECT id, id FROM conn_entity WHERE id > ? AND first_version IS NOT NULL ORDER BY id';
+      pages('conn_version', folded, (r) => {
+        versionOf.set(Number(r[0]), Number(r[1]));
+      });
+    }
     const ids = [...versionOf.keys()];
     for (let i = 0; i < ids.length; i += PAGE) {
       const slice = ids.slice(i, i + PAGE);

@@ -2,12 +2,9 @@ import { expect, it } from 'vitest';
 import type { KafkaConnection } from '../../src/api/schema/connection.ts';
 import { parseAnswer, encodeAnswer } from '../../src/api/wire/answers.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
-import { ByteReader } from '../../src/db/bytes.ts';
-import { uidMatch } from '../../src/db/connections/uid-match.ts';
-import { hasTypedConnectionColumns } from '../../src/db/sql-columns.ts';
 import { cloneConnection, generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { forEachEngine } from '../helpers/pg.ts';
-import { LIST_REQUEST, okRecord } from './fixtures.ts';
+import { LIST_REQUEST, okRecord, storedVersions } from './fixtures.ts';
 
 const MIN = 60_000_000_000n;
 
@@ -31,7 +28,7 @@ const MAPS: (Record<string, number> | null)[] = [
 ];
 
 function count(db: ReturnType<typeof openDatabase>): number {
-  return db.sqlite.prepare('SELECT count(*) FROM conn_version').pluck().get() as number;
+  return storedVersions(db);
 }
 
 forEachEngine('connection versions follow every change of apiVersions, and only those', (engine) => {
@@ -69,22 +66,14 @@ forEachEngine('connection versions follow every change of apiVersions, and only 
     changed[7] = 0; // { '007': 5, '3': 1, ... } enumerates as the poll before
     const expected = changed.map((_, i) => changed.slice(0, i + 1).reduce((a, b) => a + b, 0));
     expect(versions).toEqual(expected);
-    // each version ends at the poll of the next one; the last is open
-    const byUid = uidMatch(hasTypedConnectionColumns(db.sqlite));
-    // the first poll as the packed record holds it (PostgreSQL keeps no column of it): id, entity, first poll
+    // each version ends at the poll of the next one; the last is open (the psql view shows both
+    // engines' versions alike: on PostgreSQL the first is in the entity row, and its end is the
+    // next one's first poll)
     const spans = (
       db.sqlite
-        .prepare(
-          `SELECT packed, to_poll AS "to" FROM conn_version
-             WHERE entity IN (SELECT id FROM conn_entity WHERE ${byUid.where}) ORDER BY id`,
-        )
-        .all(...byUid.params(rows[1]!.uid)) as { packed: Uint8Array; to: number | null }[]
-    ).map(({ packed, to }) => {
-      const r = new ByteReader(Buffer.from(packed));
-      r.uint();
-      r.uint();
-      return { from: r.uint(), to: to === null ? null : Number(to) };
-    });
+        .prepare(`SELECT from_poll AS "from", to_poll AS "to" FROM connection_v WHERE uid = ? ORDER BY version`)
+        .all(rows[1]!.uid) as { from: number | bigint; to: number | bigint | null }[]
+    ).map(({ from, to }) => ({ from: Number(from), to: to === null ? null : Number(to) }));
     expect(spans.map((v) => v.to)).toEqual([...spans.slice(1).map((v) => v.from), null]);
     writer.close();
     const reader = createHistoryReader(openDatabase(path, { readonly: true }));

@@ -9,7 +9,7 @@ import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../src/ap
 import { createHistoryWriter, openDatabase } from '../../src/db/index.ts';
 import { cloneConnection, generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { forEachEngine } from '../helpers/pg.ts';
-import { LIST_REQUEST, okRecord } from './fixtures.ts';
+import { LIST_REQUEST, okRecord, storedVersions } from './fixtures.ts';
 
 const MIN = 60_000_000_000n;
 
@@ -103,7 +103,7 @@ forEachEngine('connection_v shows each stored version', (engine) => {
     writer.close();
     const db = openDatabase(path, { readonly: true });
     const rows = db.sqlite.prepare('SELECT * FROM connection_v ORDER BY version').all() as ViewRow[];
-    const versions = db.sqlite.prepare('SELECT count(*) FROM conn_version').pluck().get() as number;
+    const versions = storedVersions(db);
     expect(rows.length).toBe(versions);
     // each connection's last version shows its fields in the last answer that lists it
     const last = new Map<string, KafkaConnection>();

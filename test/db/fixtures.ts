@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { OperationName, RequestOf, ResponseOf } from '../../src/api/schema/operations.ts';
 import { encodeAnswer } from '../../src/api/wire/answers.ts';
 import type { PollCoverage, PollFailure, PollRecord } from '../../src/db/poll-record.ts';
+import type { FlightrecDb } from '../../src/db/index.ts';
+import { isPostgresStore } from '../../src/db/sql-columns.ts';
 import { onFileEnd, onTestEnd } from '../helpers/cleanup.ts';
 
 const dirs: string[] = [];
@@ -86,3 +88,14 @@ export function failedRecord(
 
 /** The ListKafkaConnections request the collector sends by default. */
 export const LIST_REQUEST: RequestOf<'ListKafkaConnections'> = { filter: '', orderBy: '', pageSize: 0 };
+
+/**
+ * The connection versions a store holds: conn_version's rows, and on PostgreSQL the first
+ * versions kept in entity rows (drizzle/pg/0010).
+ */
+export function storedVersions(db: FlightrecDb): number {
+  const rows = Number(db.sqlite.prepare('SELECT count(*) FROM conn_version').pluck().get());
+  if (!isPostgresStore(db.sqlite)) return rows;
+  const folded = 'SELECT count(*) FROM conn_entity WHERE first_version IS NOT NULL';
+  return rows + Number(db.sqlite.prepare(folded).pluck().get());
+}

@@ -124,16 +124,21 @@ export class ConnectionIngest {
                ORDER BY id`,
       ),
       // ids are chosen before the insert: the packed record carries its own id
+      // on PostgreSQL entities and versions take ids from one counter: a connection's first version
+      // is kept in its entity row under the entity's id (drizzle/pg/0010), which no version row has
       nextIds: sqlite
         .prepare<[], [entity: RowOf<typeof connEntity>['id'], version: RowOf<typeof connVersion>['id']]>(
-          'SELECT (SELECT coalesce(max(id), 0) + 1 FROM conn_entity), (SELECT coalesce(max(id), 0) + 1 FROM conn_version)',
+          this.#typed
+            ? 'SELECT (SELECT coalesce(max(id), 0) + 1 FROM conn_entity), (SELECT coalesce(max(id), 0) + 1 FROM conn_version)'
+            : `SELECT n, n FROM (SELECT greatest((SELECT coalesce(max(id), 0) FROM conn_entity),
+                 (SELECT coalesce(max(id), 0) FROM conn_version)) + 1 AS n) x`,
         )
         .raw(),
       insertEntity: sqlite.prepare(
         this.#typed
           ? `INSERT INTO conn_entity (id, cluster_id, uid, node_id, shard_id, listener, source_ip, source_port, tls, open_time,
                first_poll, last_poll, extra, packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-          : 'INSERT INTO conn_entity (id, cluster_id, first_poll, last_poll, packed) VALUES (?, ?, ?, ?, ?)',
+          : 'INSERT INTO conn_entity (id, cluster_id, first_poll, last_poll, packed, first_version) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       insertVersion: sqlite.prepare(
         this.#typed
@@ -235,7 +240,8 @@ export class ConnectionIngest {
       if (e.version === 0 || !sameAttrs(e.attrs, c)) {
         const previous = e.version;
         e.attrs = attrsOf(c);
-        e.version = this.#takeVersionId();
+        // a new connection's first version, on PostgreSQL: in its entity row, under its id
+        e.version = previous === 0 && !this.#typed ? e.id : this.#takeVersionId();
         this.#newVersions.push({ id: e.version, entity: e.id, attrs: e.attrs });
         if (previous !== 0) ended.push(previous);
       }
@@ -551,8 +557,15 @@ export class ConnectionIngest {
       }
     }
     this.#dict.prefetch(strings);
-    for (const { clusterId, e, c } of this.#newEntities) this.#insertEntity(clusterId, pollId, e.id, c);
-    for (const v of this.#newVersions) this.#insertVersion(v.id, v.entity, pollId, v.attrs);
+    // on PostgreSQL a new connection's first version goes into its entity row (its id is the entity's)
+    const first = new Map<number, Buffer>();
+    for (const v of this.#newVersions) {
+      if (!this.#typed && v.id === v.entity)
+        first.set(v.id, this.#versionRecord(v.id, v.entity, pollId, v.attrs).packed);
+    }
+    for (const { clusterId, e, c } of this.#newEntities)
+      this.#insertEntity(clusterId, pollId, e.id, c, first.get(e.id));
+    for (const v of this.#newVersions) if (!first.has(v.id)) this.#insertVersion(v.id, v.entity, pollId, v.attrs);
     this.#newEntities = [];
     this.#newVersions = [];
   }
@@ -566,15 +579,20 @@ export class ConnectionIngest {
 
   #takeEntityId(): number {
     if (this.#nextEntity === 0) this.#readNextIds();
-    return this.#nextEntity++;
+    const id = this.#nextEntity++;
+    // one counter on PostgreSQL (see nextIds): an entity's id is never a version row's
+    if (!this.#typed) this.#nextVersion = this.#nextEntity;
+    return id;
   }
 
   #takeVersionId(): number {
     if (this.#nextVersion === 0) this.#readNextIds();
-    return this.#nextVersion++;
+    const id = this.#nextVersion++;
+    if (!this.#typed) this.#nextEntity = this.#nextVersion;
+    return id;
   }
 
-  #insertEntity(clusterId: number, pollId: number, id: number, c: KafkaConnection): void {
+  #insertEntity(clusterId: number, pollId: number, id: number, c: KafkaConnection, firstVersion?: Buffer): void {
     const big: BigValues = {};
     const listener = this.#dict.id(c.listenerName);
     const packed = packEntity({
@@ -589,7 +607,7 @@ export class ConnectionIngest {
       openTime: c.openTime,
     });
     if (!this.#typed) {
-      this.#q.insertEntity.run(id, clusterId, pollId, OPEN_LAST_POLL, packed);
+      this.#q.insertEntity.run(id, clusterId, pollId, OPEN_LAST_POLL, packed, firstVersion ?? null);
       return;
     }
     this.#q.insertEntity.run(
@@ -611,6 +629,18 @@ export class ConnectionIngest {
   }
 
   #insertVersion(id: number, entity: number, pollId: number, a: Attrs): void {
+    const { columns, big, unknown, packed } = this.#versionRecord(id, entity, pollId, a);
+    if (this.#typed) this.#q.insertVersion.run(id, entity, pollId, ...columns, withBig(unknown, big), packed);
+    else this.#q.insertVersion.run(id, entity, packed);
+  }
+
+  /** A version's packed record, and on SQLite its typed columns. */
+  #versionRecord(
+    id: number,
+    entity: number,
+    pollId: number,
+    a: Attrs,
+  ): { columns: unknown[]; big: BigValues; unknown: string | undefined; packed: Buffer } {
     const big: BigValues = {};
     const stored = new Array<StoredSlow>(FIELDS.length);
     const columns = new Array<unknown>(FIELDS.length);
@@ -625,9 +655,7 @@ export class ConnectionIngest {
       else columns[i] = s;
     }
     const unknown = a.unknown;
-    const packed = packVersion({ id, entity, fromPoll: pollId, stored, unknown });
-    if (this.#typed) this.#q.insertVersion.run(id, entity, pollId, ...columns, withBig(unknown, big), packed);
-    else this.#q.insertVersion.run(id, entity, packed);
+    return { columns, big, unknown, packed: packVersion({ id, entity, fromPoll: pollId, stored, unknown }) };
   }
 
   /** The stored form of a slow value: a dictionary id (0: an unset optional string), or the value itself. */

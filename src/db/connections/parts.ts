@@ -12,6 +12,7 @@ import { CorruptDataError, decoding } from '../errors.ts';
 import { IdCache } from '../id-cache.ts';
 import { canPrefetch, prefetch } from '../prefetch.ts';
 import { decodeIdList } from '../sql-values.ts';
+import { isPostgresStore } from '../sql-columns.ts';
 import type { AnySlowValue, SlowKind } from './fields.ts';
 import { V_LATE, V_UNKNOWN } from './packed.ts';
 import {
@@ -38,6 +39,17 @@ export type ConnParts = ConnSlow & {
 
 const blobs = (rows: string): string =>
   `SELECT CAST(group_concat(v.packed, '') AS BLOB), CAST(group_concat(e.packed, '') AS BLOB) FROM ${rows}`;
+
+/**
+ * blobs of PostgreSQL's store, where a connection's first version is its entity row's
+ * first_version (its id the entity's, never a conn_version row's): the rows of conn_version
+ * (`rows`, as for blobs) and the entities matching `entities` (on conn_entity f) that hold one.
+ */
+const foldedBlobs = (rows: string, entities: string): string =>
+  `SELECT CAST(group_concat(x.vp, '') AS BLOB), CAST(group_concat(x.ep, '') AS BLOB) FROM (
+     SELECT v.packed AS vp, e.packed AS ep FROM ${rows}
+     UNION ALL
+     SELECT f.first_version, f.packed FROM conn_entity f WHERE ${entities} AND f.first_version IS NOT NULL) x`;
 
 type Blobs = [Buffer | null, Buffer | null];
 
@@ -95,20 +107,30 @@ export class ConnPartsLoader {
   readonly #stored = new Array<StoredSlow>(FIELDS.length);
   readonly #values = new Array<AnySlowValue>(FIELDS.length);
   readonly #subObjects = new Array<object>(SLOW_PARENTS.length);
-  readonly #byIds: Database.Statement<[string], Blobs>;
-  readonly #allOfEntity: Database.Statement<[number], Blobs>;
+  readonly #byIds: Database.Statement<string[], Blobs>;
+  readonly #allOfEntity: Database.Statement<number[], Blobs>;
+  /** PostgreSQL: a connection's first version is in its entity row (drizzle/pg/0010); each query takes its list twice */
+  readonly #folded: boolean;
 
   constructor(sqlite: Database.Database, resolver: Resolver) {
     this.#resolver = resolver;
+    this.#folded = isPostgresStore(sqlite);
     // two blobs holding every record: one row instead of one per version
+    const byIds = 'json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity';
+    const ofEntity = 'conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?';
     this.#byIds = sqlite
-      .prepare<[string], Blobs>(
-        blobs('json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity'),
+      .prepare<string[], Blobs>(
+        this.#folded ? foldedBlobs(byIds, 'f.id IN (SELECT value FROM json_each(?))') : blobs(byIds),
       )
       .raw();
     this.#allOfEntity = sqlite
-      .prepare<[number], Blobs>(blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?'))
+      .prepare<number[], Blobs>(this.#folded ? foldedBlobs(ofEntity, 'f.id = ?') : blobs(ofEntity))
       .raw();
+  }
+
+  /** The parameters of #byIds or #allOfEntity for one list or entity. */
+  #args<T>(x: T): T[] {
+    return this.#folded ? [x, x] : [x];
   }
 
   /** Forgets the cache (after a rollback or a prune). */
@@ -168,14 +190,14 @@ export class ConnPartsLoader {
       for (let i = first; i < missing.length; i += size) pieces.push(JSON.stringify(missing.slice(i, i + size)));
       // what #build does for this many records, before the pieces are posted (the dictionary would wait behind them)
       this.#resolver.preload();
-      if (prefetch(this.#byIds, pieces[0])) {
-        for (let i = 1; i < pieces.length; i++) prefetch(this.#byIds, pieces[i]);
+      if (prefetch(this.#byIds, ...this.#args(pieces[0]))) {
+        for (let i = 1; i < pieces.length; i++) prefetch(this.#byIds, ...this.#args(pieces[i]));
         fetched?.();
-        for (const piece of pieces) this.#build(this.#byIds.get(piece), undefined);
+        for (const piece of pieces) this.#build(this.#byIds.get(...this.#args(piece!)), undefined);
         return;
       }
     }
-    this.#build(this.#byIds.get(JSON.stringify(missing)), fetched);
+    this.#build(this.#byIds.get(...this.#args(JSON.stringify(missing))), fetched);
   }
 
   /**
@@ -216,7 +238,7 @@ export class ConnPartsLoader {
   /** Every version of an entity, oldest first. */
   allOfEntity(entity: number): ConnParts[] {
     return decoding({ table: 'conn_version', entity: `connection ${entity}` }, () =>
-      this.#build(this.#allOfEntity.get(entity)),
+      this.#build(this.#allOfEntity.get(...this.#args(entity))),
     ).sort((a, b) => a.fromPoll - b.fromPoll || a.version - b.version);
   }
 

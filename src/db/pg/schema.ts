@@ -179,6 +179,9 @@ export const connEntity = pgTable(
     firstPoll: int8('first_poll').notNull(),
     lastPoll: int8('last_poll').notNull(),
     packed: bytea('packed').notNull(),
+    // the connection's first version record (its id the entity's), in place of a conn_version row
+    // (drizzle/pg/0010); NULL for entities written before, whose versions are all rows there
+    firstVersion: bytea('first_version'),
   },
   (t) => [
     // id first: reads by id alone use the primary key (no index of its own)
