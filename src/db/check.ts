@@ -201,15 +201,15 @@ export function checkStore(db: FlightrecDb): StoreCheck {
   /** Versions and entities: decoded and resolved through the readers' own loader, in pages. */
   const checkVersions = (versionOf: Map<number, number>): void => {
     const resolver = new Resolver(sqlite);
-    pages('conn_version', 'SELECT id, entity FROM conn_version WHERE id > ? ORDER BY id', (r) => {
-      versionOf.set(Number(r[0]), Number(r[1]));
-    });
+    const keep = (r: Row): void => void versionOf.set(Number(r[0]), Number(r[1]));
+    pages('conn_version', 'SELECT id, entity FROM conn_version WHERE id > ? ORDER BY id', keep);
     // PostgreSQL: a connection's first version is in its entity row, under the entity's id (drizzle/pg/0010)
     if (isPostgresStore(sqlite)) {
-      const folded = 'SELECT id, id FROM conn_entity WHERE id > ? AND first_version IS NOT NULL ORDER BY id';
-      pages('conn_version', folded, (r) => {
-        versionOf.set(Number(r[0]), Number(r[1]));
-      });
+      pages(
+        'conn_version',
+        'SELECT id, id FROM conn_entity WHERE id > ? AND first_version IS NOT NULL ORDER BY id',
+        keep,
+      );
     }
     const ids = [...versionOf.keys()];
     for (let i = 0; i < ids.length; i += PAGE) {

@@ -579,17 +579,14 @@ export class ConnectionIngest {
 
   #takeEntityId(): number {
     if (this.#nextEntity === 0) this.#readNextIds();
-    const id = this.#nextEntity++;
-    // one counter on PostgreSQL (see nextIds): an entity's id is never a version row's
-    if (!this.#typed) this.#nextVersion = this.#nextEntity;
-    return id;
+    return this.#nextEntity++;
   }
 
   #takeVersionId(): number {
+    // one counter on PostgreSQL (see nextIds): an entity's id is never a version row's
+    if (!this.#typed) return this.#takeEntityId();
     if (this.#nextVersion === 0) this.#readNextIds();
-    const id = this.#nextVersion++;
-    if (!this.#typed) this.#nextEntity = this.#nextVersion;
-    return id;
+    return this.#nextVersion++;
   }
 
   #insertEntity(clusterId: number, pollId: number, id: number, c: KafkaConnection, firstVersion?: Buffer): void {

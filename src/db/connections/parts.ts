@@ -52,15 +52,11 @@ const FOLDED_BY_IDS = `SELECT CAST(group_concat(x.vp, '') AS BLOB), CAST(group_c
    FROM json_each(?) j LEFT JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = coalesce(v.entity, j.value)
    WHERE v.id IS NOT NULL OR e.first_version IS NOT NULL) x`;
 
-/**
- * blobs of PostgreSQL's store for one entity: its conn_version rows (`rows`, as for blobs) and
- * its first version when its entity row holds it (`entities`, on conn_entity f).
- */
-const foldedBlobs = (rows: string, entities: string): string =>
-  `SELECT CAST(group_concat(x.vp, '') AS BLOB), CAST(group_concat(x.ep, '') AS BLOB) FROM (
-     SELECT v.packed AS vp, e.packed AS ep FROM ${rows}
-     UNION ALL
-     SELECT f.first_version, f.packed FROM conn_entity f WHERE ${entities} AND f.first_version IS NOT NULL) x`;
+/** The records of one entity's versions on PostgreSQL: its conn_version rows, and its first version when its row holds it. */
+const FOLDED_OF_ENTITY = `SELECT CAST(group_concat(x.vp, '') AS BLOB), CAST(group_concat(x.ep, '') AS BLOB) FROM (
+   SELECT v.packed AS vp, e.packed AS ep FROM conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?
+   UNION ALL
+   SELECT first_version, packed FROM conn_entity WHERE id = ? AND first_version IS NOT NULL) x`;
 
 type Blobs = [Buffer | null, Buffer | null];
 
@@ -127,12 +123,10 @@ export class ConnPartsLoader {
     this.#resolver = resolver;
     this.#folded = isPostgresStore(sqlite);
     // two blobs holding every record: one row instead of one per version
-    const byIds = 'json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity';
-    const ofEntity = 'conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?';
-    this.#byIds = sqlite.prepare<[string], Blobs>(this.#folded ? FOLDED_BY_IDS : blobs(byIds)).raw();
-    this.#allOfEntity = sqlite
-      .prepare<number[], Blobs>(this.#folded ? foldedBlobs(ofEntity, 'f.id = ?') : blobs(ofEntity))
-      .raw();
+    const byIds = blobs('json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity');
+    const ofEntity = blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?');
+    this.#byIds = sqlite.prepare<[string], Blobs>(this.#folded ? FOLDED_BY_IDS : byIds).raw();
+    this.#allOfEntity = sqlite.prepare<number[], Blobs>(this.#folded ? FOLDED_OF_ENTITY : ofEntity).raw();
   }
 
   /** The parameters of #allOfEntity for an entity. */
