@@ -99,3 +99,30 @@ it('reads a store whose versions are all rows, with ids equal to entity ids, and
     db.close();
   }
 }, 120_000);
+
+it('names a first version whose record is damaged, and reads every other version', async () => {
+  const t = await freshPgTarget({ persistent: true, migrated: true });
+  onTestFinished(() => t.drop());
+  const polls = generateConnectionPolls({ connections: 40, churn: 0, polls: 3, seed: 23 });
+  const writer = createHistoryWriter(openDatabase(t.target), { batchFrames: 2 });
+  for (const p of polls)
+    writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }));
+  writer.close();
+  const db = openDatabase(t.target);
+  try {
+    const victim = count(db, 'SELECT min(id) FROM conn_entity');
+    // a record cut short, and one whose varints never end
+    db.sqlite.prepare(`UPDATE conn_entity SET first_version = decode('ff', 'hex') WHERE id = ?`).run(victim);
+    db.sqlite
+      .prepare(`UPDATE conn_entity SET first_version = decode(repeat('ff', 4000), 'hex') WHERE id = ?`)
+      .run(victim + 1);
+    const check = checkStore(db);
+    expect(check.damage.filter((d) => d.table === 'conn_version').map((d) => d.item)).toEqual([
+      `version ${victim} of connection ${victim}`,
+      `version ${victim + 1} of connection ${victim + 1}`,
+    ]);
+    expect(check.checked['conn_version']).toBe(count(db, 'SELECT count(*) FROM conn_entity'));
+  } finally {
+    db.close();
+  }
+}, 120_000);
