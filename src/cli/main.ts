@@ -87,9 +87,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     if (err instanceof CommanderError) return commanderExit(err);
     const { toCliError } = await import('./error-codes.ts');
     const { redactCommandLine } = await import('./db-target.ts');
+    const { launcherFor, withLauncher } = await import('./launcher.ts');
     const failure = toCliError(err);
+    // the commands it suggests, as they run for the way flightrec was started (npx in a checkout)
+    const text = withLauncher(failure.text, launcherFor(io));
     // whatever failed (a driver, a stack trace), no database password reaches stderr
-    io.stderr.write(`flightrec: ${redactCommandLine(failure.text, argv, io.env, process.env)}\n`);
+    io.stderr.write(`flightrec: ${redactCommandLine(text, argv, io.env, process.env)}\n`);
     return failure.exitCode;
   }
 }
