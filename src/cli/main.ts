@@ -105,19 +105,61 @@ export function commanderExit(err: CommanderError): number {
   return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
 }
 
+/**
+ * A second signal this soon after the first is the same stop request: the terminal sends Ctrl-C
+ * to the whole process group, and a launcher in it (npm for `npx` and `npm start`, a service
+ * manager) forwards the one it got as well. Only a later one means "exit at once".
+ */
+export const REPEATED_SIGNAL_MS = 1000;
+
+/** What the process does with SIGINT/SIGTERM: the first aborts `abort`; a second, later than `repeatMs`, calls `exitNow`. */
+export function signalPolicy(
+  abort: () => void,
+  exitNow: () => void,
+  now: () => number = Date.now,
+  repeatMs = REPEATED_SIGNAL_MS,
+): () => void {
+  let first: number | undefined;
+  return () => {
+    const at = now();
+    if (first === undefined) {
+      first = at;
+      abort();
+    } else if (at - first >= repeatMs) {
+      exitNow();
+    }
+  };
+}
+
+/** True for the error of a write to a pipe (or socket) whose reader went away. */
+export function isClosedPipe(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET';
+}
+
 /** The process entry point used by bin/flightrec.js. */
 export async function run(argv: readonly string[]): Promise<void> {
   const { processTitleWithoutPasswords } = await import('./db-target.ts');
   const title = processTitleWithoutPasswords(argv);
   if (title !== undefined) process.title = title;
   const controller = new AbortController();
-  let signals = 0;
   let graceful = false;
-  const onSignal = (): void => {
-    signals += 1;
-    if (signals > 1) process.exit(130);
-    controller.abort();
+  const onSignal = signalPolicy(
+    () => controller.abort(),
+    () => process.exit(130),
+  );
+  // A reader that goes away (`| head`) is not a failure: the command ends quietly. A long-running
+  // one stops cleanly (its database closed), anything else leaves at once; further writes are dropped.
+  let readerGone = false;
+  const onStreamError = (err: unknown): void => {
+    if (!isClosedPipe(err)) throw err;
+    if (readerGone) return;
+    readerGone = true;
+    if (graceful) controller.abort();
+    else process.exit(EXIT.ok);
   };
+  process.stdout.on('error', onStreamError);
+  process.stderr.on('error', onStreamError);
   // A JavaScript signal handler runs only on the event loop, which a long synchronous read never
   // returns to: a reader command with a handler would ignore Ctrl-C until its read ends. So the
   // handlers are installed only by the commands that stop gracefully and do return to the loop
@@ -143,12 +185,13 @@ export async function run(argv: readonly string[]): Promise<void> {
     },
   };
   const code = await main(argv, io);
+  // a clean stop on a signal is success; the code stays what the command said
   process.exitCode = code;
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
   // stdout to a pipe is asynchronous: leave only once everything written has reached the OS,
   // then exit even if a library kept a handle open
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  // the handlers stay until the exit: a forwarded copy of the signal arriving now must not kill
+  // the process after its clean stop
   process.exit(code);
 }
 
