@@ -4,10 +4,12 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, type CliIo } from './context.ts';
+import { checkDbText } from './db-target.ts';
 import { registerInfo } from './commands/info.ts';
 import { registerCommands } from './commands/index.ts';
 import { VERSION } from './version.ts';
 import { sanitizeForTerminal } from '../api/safe-text.ts';
+import { closestOptions } from './suggest.ts';
 import { redactSecrets } from '../db/pg/redact.ts';
 
 /** Builds the root program with its global options and the commands `argv` needs. */
@@ -34,11 +36,17 @@ export async function buildProgram(
     .option('-o, --output <format>', 'table, wide, json, ndjson, csv, yaml (and per command md, html, annotations)')
     .option('--no-color', 'never write colour escape sequences')
     .showHelpAfterError('(run with --help for usage)')
+    .showSuggestionAfterError(true)
+    // the --db of every command: a URL of a kind flightrec does not read is refused before it
+    // could be taken for a file path
+    .hook('preAction', (_program, command) => checkDbText(command.optsWithGlobals<{ db: string }>().db))
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(commanderErrorText(s)),
+      // commander suggests close option names itself; one that holds the word typed is ours
+      outputError: (s, write) =>
+        write(commanderErrorText(s, (flag) => closestOptions(flag, longFlagsFor(program, argv)))),
     });
   registerInfo(program, io, done);
   await registerCommands(
@@ -51,13 +59,34 @@ export async function buildProgram(
   return program;
 }
 
+/** The long flags the command that `argv` names takes, its parents' included. */
+function longFlagsFor(program: Command, argv: readonly string[]): string[] {
+  let cmd = program;
+  for (const arg of argv) {
+    if (arg.startsWith('-')) continue;
+    const sub = cmd.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (sub !== undefined) cmd = sub;
+  }
+  const flags: string[] = [];
+  for (let c: Command | null = cmd; c !== null; c = c.parent) {
+    for (const o of c.options) if (o.long !== undefined) flags.push(o.long);
+  }
+  return flags;
+}
+
 /**
  * commander's own error text in our form: `flightrec: unknown command 'qurey' (did you mean
  * query?)` instead of `error: unknown command 'qurey'` and a second `(Did you mean query?)` line.
+ * `suggest` proposes options for an unknown one commander had no suggestion for.
  */
-export function commanderErrorText(text: string): string {
+export function commanderErrorText(text: string, suggest?: (flag: string) => readonly string[]): string {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   const [first = 'error', ...rest] = lines;
+  const unknown = /^error: unknown option '([^']*)'/.exec(first);
+  if (unknown !== null && suggest !== undefined && !rest.some((l) => /did you mean/i.test(l))) {
+    const close = suggest(unknown[1]!);
+    if (close.length > 0) rest.unshift(`(Did you mean ${close.join(' or ')}?)`);
+  }
   const head = first.replace(/^error: /, '');
   const more = rest.map((l) =>
     l

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../api/schema/resources.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
-import type { Dialect } from '../../filter/index.ts';
+import { compileFilter, compileOrderBy, type Dialect } from '../../filter/index.ts';
 import { acrossClusters } from '../../report/across.ts';
 import { isClusterGlob } from '../../report/cluster-match.ts';
 import {
@@ -81,6 +81,10 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, i
   const at = ranged ? undefined : (timeOption('--at', opts.at ?? 'now', io) as bigint);
   const since = timeOption('--since', opts.since, io);
   const until = ranged ? timeOption('--until', opts.until ?? 'now', io) : undefined;
+  // every argument is checked before the database is opened (a filter error shows its caret)
+  if (since !== undefined && until !== undefined && since > until) throw new UsageError('--since is after --until');
+  compileFilter(opts.filter ?? '', { resource: resource as ResourceName, dialect: opts.dialect as Dialect });
+  compileOrderBy(opts.orderBy ?? '', { resource: resource as ResourceName, dialect: opts.dialect as Dialect });
   const queryOpts = {
     resource: resource as ResourceName,
     at,
