@@ -1,6 +1,7 @@
 /**
  * Small things a new user met: export names the path the user gave when it cannot create it;
- * `db log` keeps its columns aligned when times carry milliseconds.
+ * `db log` keeps its columns aligned when times carry milliseconds; a query at an instant the
+ * recording does not cover says which span it does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMaintenanceLog } from '../../src/cli/commands/db-log.ts';
@@ -53,5 +54,16 @@ describe('db log', () => {
     }
     const end = lines[0]!.indexOf('took') + 'took'.length;
     for (const l of lines) expect(l.length).toBe(end);
+  });
+});
+
+describe('a query at an unobserved instant', () => {
+  it('gives the span the recording covers', async () => {
+    const r = await runFlightrec(['--db', db, 'query', 'connections', '--at', '2025-06-01T00:00:00Z']);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe(
+      'warning: connections at 2025-06-01T00:00:00Z: unobserved (no successful poll at or before it); ' +
+        'the recording spans 2026-01-01T00:00:00Z to 2026-01-01T00:01:00Z\n',
+    );
   });
 });

@@ -25,6 +25,7 @@ import { globalOptionsHelp, READ_CLUSTER_GLOB, READ_DB } from './help.ts';
 import { withClusterSet, withHistory, type HistoryGlobals } from './history.ts';
 import { chooseOutput } from './output-choice.ts';
 import { timeOption } from './time-option.ts';
+import { recordedSpan, spanText } from './recorded-span.ts';
 
 interface QueryOpts {
   at?: string;
@@ -103,21 +104,28 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, i
     for (const p of parts) writeQueryNotes(p.result, out.format, io, `cluster ${sanitizeForTerminal(p.cluster)}: `);
     return EXIT.ok;
   }
-  const result = withHistory(g, io, (reader, cluster) => runQuery(reader, { ...queryOpts, cluster }));
+  const { result, span } = withHistory(g, io, (reader, cluster) => {
+    const r = runQuery(reader, { ...queryOpts, cluster });
+    // an instant nothing answered for: where the recording is, to pick one that was observed
+    const unobserved = r.mode === 'at' && r.resource !== 'polls' && r.poll === undefined;
+    return { result: r, span: unobserved ? spanText(recordedSpan(reader, cluster)) : undefined };
+  });
   io.stdout.write(renderQuery(result, out.format, out));
-  writeQueryNotes(result, out.format, io, '');
+  writeQueryNotes(result, out.format, io, '', span);
   return EXIT.ok;
 }
 
 /** The notes of a query on stderr (what it answered from, staleness), each line after `prefix`. */
-function writeQueryNotes(result: QueryResult, format: QueryFormat, io: CliIo, prefix: string): void {
+function writeQueryNotes(result: QueryResult, format: QueryFormat, io: CliIo, prefix: string, span?: string): void {
   const unobserved =
     result.mode === 'at' && result.resource !== 'polls' && (result.poll === undefined || (result.failures ?? 0) > 0);
   // JSON and YAML carry the observation time and staleness in the document; other formats get them on stderr
   const documented = format === 'json' || format === 'yaml';
   const asOf = result.mode === 'at' && result.resource !== 'polls' && !documented;
   if (asOf || unobserved || result.rows.length < result.total || result.total === 0) {
-    io.stderr.write(`${unobserved ? 'warning' : 'note'}: ${prefix}${queryNote(result)}\n`);
+    io.stderr.write(
+      `${unobserved ? 'warning' : 'note'}: ${prefix}${queryNote(result)}${span === undefined ? '' : `; ${span}`}\n`,
+    );
   }
   const stale =
     result.freshness === undefined || documented || result.poll === undefined
