@@ -4,7 +4,6 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, type CliIo } from './context.ts';
-import { checkDbText } from './db-target.ts';
 import { registerInfo } from './commands/info.ts';
 import { registerCommands } from './commands/index.ts';
 import { VERSION } from './version.ts';
@@ -39,7 +38,9 @@ export async function buildProgram(
     .showSuggestionAfterError(true)
     // the --db of every command: a URL of a kind flightrec does not read is refused before it
     // could be taken for a file path
-    .hook('preAction', (_program, command) => checkDbText(command.optsWithGlobals<{ db: string }>().db))
+    .hook('preAction', async (_program, command) =>
+      (await import('./db-target.ts')).checkDbText(command.optsWithGlobals<{ db: string }>().db),
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
