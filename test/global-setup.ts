@@ -1,5 +1,7 @@
 /**
- * Once per `vitest` run, in the main process: a token naming the run's shared migrated
+ * Once per `vitest` run, in the main process: the PostgreSQL the tests of the PostgreSQL engine
+ * use (test/helpers/pg-probe.ts: FLIGHTREC_TEST_PG, else a local server found on 127.0.0.1:5432,
+ * else PGlite), said in one line; a token naming the run's shared migrated
  * PostgreSQL templates (test/helpers/pg.ts makes them on first use, under a lock, so parallel
  * workers migrate once), and their removal when the run ends, passed or failed; and the worker
  * threads bundled from the sources as `npm run build` bundles them (src/db/worker-entry.ts starts
@@ -12,6 +14,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { TEST_WORKERS_ENV } from '../src/db/worker-entry.ts';
 import { PG_RUN_KEY, pgliteTemplateDirOf, serverTemplateNameOf } from './helpers/pg-run.ts';
+import { choosePg, TEST_PG_ENV } from './helpers/pg-probe.ts';
 // @ts-expect-error: a plain ES module of the build, without type declarations
 import { WORKER_ENTRIES, bundleOptions } from '../scripts/bundle-options.mjs';
 
@@ -34,10 +37,13 @@ interface Run {
 const RUN = Symbol.for('flightrec.test.run');
 const shared = globalThis as { [RUN]?: Promise<Run> };
 
-/** Makes the run's token and workers, once. */
+/** Makes the run's token and workers, once, and chooses its PostgreSQL. */
 async function startRun(): Promise<Run> {
   const token = randomBytes(6).toString('hex');
-  const workers = await bundleWorkers(token);
+  const [workers, pgChoice] = await Promise.all([bundleWorkers(token), choosePg(process.env)]);
+  // the test files' processes inherit it (test/helpers/pg.ts reads it there)
+  if (pgChoice.url !== undefined) process.env[TEST_PG_ENV] = pgChoice.url;
+  console.log(pgChoice.line);
   // the test files' processes inherit it (they start after the global setup)
   process.env[TEST_WORKERS_ENV] = workers;
   return { token, workers, users: 0 };
@@ -47,7 +53,7 @@ async function startRun(): Promise<Run> {
 async function endRun({ token, workers }: Run): Promise<void> {
   rmSync(workers, { recursive: true, force: true });
   rmSync(pgliteTemplateDirOf(token), { recursive: true, force: true });
-  const url = process.env['FLIGHTREC_TEST_PG']?.trim();
+  const url = process.env[TEST_PG_ENV]?.trim();
   if (url === undefined || !/^postgres(ql)?:\/\//.test(url)) return;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   await client.connect();

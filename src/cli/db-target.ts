@@ -6,12 +6,33 @@
 import { resolve } from 'node:path';
 import type { Reporter } from '../collector/output.ts';
 import { displayDbTarget, isDbUrl, parseDbTargetText, redactDbTexts } from '../db/pg/target.ts';
+import { UsageError } from './errors.ts';
 
 /** The global options naming the database. */
 export interface DbGlobals {
   readonly db: string;
   /** --db-password-file / FLIGHTREC_DB_PASSWORD_FILE */
   readonly dbPasswordFile?: string;
+}
+
+/** A URL's scheme (`mysql` of `mysql://...`), or `file` of a `file:` URI. */
+const URL_SCHEME = /^([a-z][a-z0-9+.-]*):\/\/|^(file):/i;
+
+/** The forms a database is named in, for messages. */
+export const DB_FORMS =
+  'an SQLite file (a path, e.g. ./flightrec.db) or a PostgreSQL URL (postgres://USER@HOST:PORT/DATABASE, or postgresql://...)';
+
+/**
+ * Refuses (exit 2) a database URL of a kind flightrec does not read (`mysql://`, `sqlite://`,
+ * a `file:` URI), naming the forms it takes, before the text could be taken for a file path.
+ */
+export function checkDbText(text: string, flag = '--db'): void {
+  const m = URL_SCHEME.exec(text);
+  if (m === null || isDbUrl(text)) return;
+  const scheme = (m[1] ?? m[2] ?? '').toLowerCase();
+  const hint =
+    scheme === 'file' || scheme === 'sqlite' ? ` (for an SQLite file, give its path without ${scheme}:)` : '';
+  throw new UsageError(`${flag}: ${scheme}: URLs are not supported${hint}; give ${DB_FORMS}`);
 }
 
 /** What the store opens: a file path resolved against `cwd`, or the URL as given. */

@@ -8,6 +8,7 @@ import { registerInfo } from './commands/info.ts';
 import { registerCommands } from './commands/index.ts';
 import { VERSION } from './version.ts';
 import { sanitizeForTerminal } from '../api/safe-text.ts';
+import { closestOptions } from './suggest.ts';
 import { redactSecrets } from '../db/pg/redact.ts';
 
 /** Builds the root program with its global options and the commands `argv` needs. */
@@ -34,11 +35,19 @@ export async function buildProgram(
     .option('-o, --output <format>', 'table, wide, json, ndjson, csv, yaml (and per command md, html, annotations)')
     .option('--no-color', 'never write colour escape sequences')
     .showHelpAfterError('(run with --help for usage)')
+    .showSuggestionAfterError(true)
+    // the --db of every command: a URL of a kind flightrec does not read is refused before it
+    // could be taken for a file path
+    .hook('preAction', async (_program, command) =>
+      (await import('./db-target.ts')).checkDbText(command.optsWithGlobals<{ db: string }>().db),
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(commanderErrorText(s)),
+      // commander suggests close option names itself; one that holds the word typed is ours
+      outputError: (s, write) =>
+        write(commanderErrorText(s, (flag) => closestOptions(flag, longFlagsFor(program, argv)))),
     });
   registerInfo(program, io, done);
   await registerCommands(
@@ -51,13 +60,34 @@ export async function buildProgram(
   return program;
 }
 
+/** The long flags the command that `argv` names takes, its parents' included. */
+function longFlagsFor(program: Command, argv: readonly string[]): string[] {
+  let cmd = program;
+  for (const arg of argv) {
+    if (arg.startsWith('-')) continue;
+    const sub = cmd.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (sub !== undefined) cmd = sub;
+  }
+  const flags: string[] = [];
+  for (let c: Command | null = cmd; c !== null; c = c.parent) {
+    for (const o of c.options) if (o.long !== undefined) flags.push(o.long);
+  }
+  return flags;
+}
+
 /**
  * commander's own error text in our form: `flightrec: unknown command 'qurey' (did you mean
  * query?)` instead of `error: unknown command 'qurey'` and a second `(Did you mean query?)` line.
+ * `suggest` proposes options for an unknown one commander had no suggestion for.
  */
-export function commanderErrorText(text: string): string {
+export function commanderErrorText(text: string, suggest?: (flag: string) => readonly string[]): string {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   const [first = 'error', ...rest] = lines;
+  const unknown = /^error: unknown option '([^']*)'/.exec(first);
+  if (unknown !== null && suggest !== undefined && !rest.some((l) => /did you mean/i.test(l))) {
+    const close = suggest(unknown[1]!);
+    if (close.length > 0) rest.unshift(`(Did you mean ${close.join(' or ')}?)`);
+  }
   const head = first.replace(/^error: /, '');
   const more = rest.map((l) =>
     l
@@ -87,9 +117,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     if (err instanceof CommanderError) return commanderExit(err);
     const { toCliError } = await import('./error-codes.ts');
     const { redactCommandLine } = await import('./db-target.ts');
+    const { launcherFor, withLauncher } = await import('./launcher.ts');
     const failure = toCliError(err);
+    // the commands it suggests, as they run for the way flightrec was started (npx in a checkout)
+    const text = withLauncher(failure.text, launcherFor(io));
     // whatever failed (a driver, a stack trace), no database password reaches stderr
-    io.stderr.write(`flightrec: ${redactCommandLine(failure.text, argv, io.env, process.env)}\n`);
+    io.stderr.write(`flightrec: ${redactCommandLine(text, argv, io.env, process.env)}\n`);
     return failure.exitCode;
   }
 }
@@ -102,19 +135,61 @@ export function commanderExit(err: CommanderError): number {
   return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
 }
 
+/**
+ * A second signal this soon after the first is the same stop request: the terminal sends Ctrl-C
+ * to the whole process group, and a launcher in it (npm for `npx` and `npm start`, a service
+ * manager) forwards the one it got as well. Only a later one means "exit at once".
+ */
+export const REPEATED_SIGNAL_MS = 1000;
+
+/** What the process does with SIGINT/SIGTERM: the first aborts `abort`; a second, later than `repeatMs`, calls `exitNow`. */
+export function signalPolicy(
+  abort: () => void,
+  exitNow: () => void,
+  now: () => number = Date.now,
+  repeatMs = REPEATED_SIGNAL_MS,
+): () => void {
+  let first: number | undefined;
+  return () => {
+    const at = now();
+    if (first === undefined) {
+      first = at;
+      abort();
+    } else if (at - first >= repeatMs) {
+      exitNow();
+    }
+  };
+}
+
+/** True for the error of a write to a pipe (or socket) whose reader went away. */
+export function isClosedPipe(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET';
+}
+
 /** The process entry point used by bin/flightrec.js. */
 export async function run(argv: readonly string[]): Promise<void> {
   const { processTitleWithoutPasswords } = await import('./db-target.ts');
   const title = processTitleWithoutPasswords(argv);
   if (title !== undefined) process.title = title;
   const controller = new AbortController();
-  let signals = 0;
   let graceful = false;
-  const onSignal = (): void => {
-    signals += 1;
-    if (signals > 1) process.exit(130);
-    controller.abort();
+  const onSignal = signalPolicy(
+    () => controller.abort(),
+    () => process.exit(130),
+  );
+  // A reader that goes away (`| head`) is not a failure: the command ends quietly. A long-running
+  // one stops cleanly (its database closed), anything else leaves at once; further writes are dropped.
+  let readerGone = false;
+  const onStreamError = (err: unknown): void => {
+    if (!isClosedPipe(err)) throw err;
+    if (readerGone) return;
+    readerGone = true;
+    if (graceful) controller.abort();
+    else process.exit(EXIT.ok);
   };
+  process.stdout.on('error', onStreamError);
+  process.stderr.on('error', onStreamError);
   // A JavaScript signal handler runs only on the event loop, which a long synchronous read never
   // returns to: a reader command with a handler would ignore Ctrl-C until its read ends. So the
   // handlers are installed only by the commands that stop gracefully and do return to the loop
@@ -140,12 +215,13 @@ export async function run(argv: readonly string[]): Promise<void> {
     },
   };
   const code = await main(argv, io);
+  // a clean stop on a signal is success; the code stays what the command said
   process.exitCode = code;
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
   // stdout to a pipe is asynchronous: leave only once everything written has reached the OS,
   // then exit even if a library kept a handle open
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  // the handlers stay until the exit: a forwarded copy of the signal arriving now must not kill
+  // the process after its clean stop
   process.exit(code);
 }
 

@@ -10,7 +10,7 @@ import { UsageError } from './context.ts';
 /** Parses `--start`; `fallback` (ns since the epoch) when undefined. Bad times are usage errors naming the flag. */
 export function simStart(text: string | undefined, fallback: bigint, nowMs: number): bigint {
   if (text === undefined) return fallback;
-  const ns = flagValue('--start', () => parseTimeArg(text, nowMs));
+  const ns = flagValue('--start', () => parseTimeArg(text, nowMs), text);
   const problem = startTimeProblem(ns);
   if (problem !== undefined) throw new UsageError(`--start: ${JSON.stringify(text)} ${problem}`);
   return ns;

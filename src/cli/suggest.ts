@@ -42,3 +42,17 @@ export function unknownNameMessage(what: string, given: string, candidates: read
   const hint = close.length === 0 ? '' : ` (did you mean ${close.join(' or ')}?)`;
   return `unknown ${what} ${JSON.stringify(sanitizeForTerminal(given))}${hint}: expected one of ${candidates.join(', ')}`;
 }
+
+/**
+ * The options close to an unknown one: by edit distance, or those holding every word of it
+ * (`--severity` -> `--min-severity`, `--window-size` -> none). Best first; `--` included.
+ */
+export function closestOptions(given: string, flags: readonly string[]): string[] {
+  const name = (given.replace(/^-+/, '').split('=')[0] ?? '').toLowerCase();
+  if (name === '') return [];
+  const names = [...new Set(flags.map((f) => f.replace(/^-+/, '')))];
+  const close = closestNames(name, names);
+  if (close.length > 0) return close.map((n) => `--${n}`);
+  const words = name.split('-').filter((w) => w !== '');
+  return names.filter((n) => words.every((w) => n.split('-').includes(w))).map((n) => `--${n}`);
+}

@@ -3,6 +3,8 @@
  * calls, so every call of every schedule of a cluster goes through one FIFO queue.
  */
 
+import { onAbort } from './abort-waiters.ts';
+
 /** A FIFO mutex: `run` executes its task when every earlier task has settled. */
 export interface CallQueue {
   /** Runs `task` alone; rejects with the signal's reason if it aborts while still waiting. */
@@ -52,7 +54,7 @@ export function createCallQueue(): CallQueue {
         const waiter: Waiter = {
           cancelled: false,
           start: () => {
-            signal?.removeEventListener('abort', onAbort);
+            stopWaiting();
             let p: Promise<T>;
             try {
               p = task();
@@ -62,11 +64,14 @@ export function createCallQueue(): CallQueue {
             p.then(resolve, reject).finally(next);
           },
         };
-        const onAbort = (): void => {
-          waiter.cancelled = true;
-          reject(new QueueAbortedError('aborted while waiting for the previous call to finish'));
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
+        // one listener on the signal however many calls wait (abort-waiters.ts)
+        const stopWaiting =
+          signal === undefined
+            ? () => undefined
+            : onAbort(signal, () => {
+                waiter.cancelled = true;
+                reject(new QueueAbortedError('aborted while waiting for the previous call to finish'));
+              });
         waiters.push(waiter);
         if (!busy) next();
       });

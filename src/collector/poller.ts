@@ -6,6 +6,7 @@
 import { CallError, type CallOptions, type CallResult } from '../api/client/index.ts';
 import type { OperationName, RequestOf, ResponseOf } from '../api/schema/operations.ts';
 import type { PollCoverage, PollFailure, PollRecord, PollSuccess } from '../db/poll-record.ts';
+import { onAbort } from './abort-waiters.ts';
 import { QueueAbortedError, type CallQueue } from './call-queue.ts';
 import type { ClusterConfig } from './config.ts';
 import {
@@ -158,9 +159,14 @@ async function callWithRetry<N extends OperationName>(
     try {
       res = await rt.queue.run(async () => {
         t.start = deps.nowNs();
+        // a signal of this call's own, joined to the collector's through its one listener there
+        // (abort-waiters.ts): the client listens on it, not on the signal every cluster shares
+        const call = new AbortController();
+        const stopWaiting = onAbort(deps.abort, () => call.abort());
         try {
-          return await rt.client.call(op, request, { signal: deps.abort });
+          return await rt.client.call(op, request, { signal: call.signal });
         } finally {
+          stopWaiting();
           t.end = deps.nowNs();
         }
       }, deps.stopping);

@@ -3,6 +3,7 @@
  * (exponential back-off with full jitter; longer for `resource_exhausted`). Pure except for
  * the injected sleep.
  */
+import { onAbort } from './abort-waiters.ts';
 
 /** How retries are spaced. All times in milliseconds. */
 export interface RetryPolicy {
@@ -73,16 +74,19 @@ export const realSleep: Sleep = (ms, signal) =>
       resolve(false);
       return;
     }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
     const timer = setTimeout(
       () => {
-        signal?.removeEventListener('abort', onAbort);
+        stop();
         resolve(true);
       },
       Math.max(0, ms),
     );
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // one listener on the signal however many sleep on it (abort-waiters.ts)
+    const stop =
+      signal === undefined
+        ? () => undefined
+        : onAbort(signal, () => {
+            clearTimeout(timer);
+            resolve(false);
+          });
   });

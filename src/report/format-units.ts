@@ -60,17 +60,18 @@ export function formatDuration(nanos: bigint): string {
   return formatHumanDuration(nanos);
 }
 
-/** A span of time for ages, coarse: `42s`, `5m`, `3h12m`, `2d4h`. */
+/**
+ * A span of time for ages, in one form at every scale: the largest unit and the next one (left
+ * out when zero), `42s`, `1m58s`, `5m`, `3h12m`, `2d4h`.
+ */
 export function formatSpan(nanos: bigint): string {
   const s = (nanos < 0n ? -nanos : nanos) / NS_PER_SECOND;
-  if (s < 120n) return `${s}s`;
-  if (s < 3600n) return `${s / 60n}m`;
-  if (s < 86_400n) {
-    const m = (s % 3600n) / 60n;
-    return m === 0n ? `${s / 3600n}h` : `${s / 3600n}h${m}m`;
-  }
-  const h = (s % 86_400n) / 3600n;
-  return h === 0n ? `${s / 86_400n}d` : `${s / 86_400n}d${h}h`;
+  const two = (big: bigint, bigUnit: string, small: bigint, smallUnit: string): string =>
+    small === 0n ? `${big}${bigUnit}` : `${big}${bigUnit}${small}${smallUnit}`;
+  if (s < 60n) return `${s}s`;
+  if (s < 3600n) return two(s / 60n, 'm', s % 60n, 's');
+  if (s < 86_400n) return two(s / 3600n, 'h', (s % 3600n) / 60n, 'm');
+  return two(s / 86_400n, 'd', (s % 86_400n) / 3600n, 'h');
 }
 
 /** The age of a timestamp as seen at `now`: `5m ago`, `in 2m` for the future, `-` when unset. */

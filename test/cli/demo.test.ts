@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkDemoTarget, createDemoDatabase, demoTarget } from '../../src/cli/commands/demo-file.ts';
 import { demoStartNs, simStartArgs } from '../../src/cli/commands/demo.ts';
@@ -12,6 +13,7 @@ import { memoryIo } from '../helpers/memory-io.ts';
 import { recordScenario } from '../tui/helpers/demo-db.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-demo-'));
+const BIN = fileURLToPath(new URL('../../bin/flightrec.js', import.meta.url));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const sha = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -49,12 +51,13 @@ describe('flightrec demo (what npm start runs), without a terminal', () => {
     const end = /→ (\S+Z) \(25m00s\)/.exec(out)?.[1];
     expect(end).toBeDefined();
     expect(Math.abs(Date.parse(end!) - now)).toBeLessThan(2 * 60_000);
-    // three or four commands, each copyable as it is: no pipes, times to the second
+    // three or four commands, each copyable as it is: no pipes, times to the second; outside the
+    // checkout npx would fetch another package: the checkout's own bin, by its path
     const block = nextBlock(out);
     expect(block.length).toBeGreaterThanOrEqual(3);
     expect(block.length).toBeLessThanOrEqual(4);
     for (const line of block) {
-      expect(line).toMatch(/^ {2}npx flightrec --db flightrec-demo\.db [a-z]/);
+      expect(line).toMatch(new RegExp(`^ {2}node ${BIN.replace(/[.]/g, '\\.')} --db flightrec-demo\\.db [a-z]`));
       expect(line).not.toContain(' | ');
       expect(line).not.toMatch(/\.\d+Z|\d{10,}/);
     }
@@ -122,8 +125,8 @@ describe('demo parts', () => {
     expect(shellWord("client/it's mine")).toBe(`'client/it'\\''s mine'`);
     expect(secondsText(1_767_225_600_056_000_000n)).toBe('2026-01-01T00:00:01Z');
     expect(secondsText(1_767_225_600_000_000_000n)).toBe('2026-01-01T00:00:00Z');
-    const block = nextSteps('my demo.db', undefined);
-    expect(block).toContain("--db 'my demo.db' browse");
+    const block = nextSteps('flightrec', 'my demo.db', undefined);
+    expect(block).toContain("  flightrec --db 'my demo.db' browse");
   });
 
   it('draws one short progress line', () => {

@@ -161,7 +161,7 @@ const ERRORS: [string[], number, RegExp][] = [
   [
     ['--db', 'missing.db', 'query', 'connections'],
     1,
-    /^flightrec: no history database at \S*missing\.db\n.*flightrec --db missing\.db collect --base-url URL/,
+    /^flightrec: no history database at \S*missing\.db\n.*node \S+\/bin\/flightrec\.js --db missing\.db collect --base-url URL/,
   ],
   [['--db', 'missing.db', 'timeline'], 1, /^flightrec: no history database at /],
   [['--db', 'missing.db', 'db', 'stats'], 1, /^flightrec: no history database at /],
@@ -188,6 +188,8 @@ describe('every error of the command line starts with flightrec:', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^flightrec: no history database at \S+flightrec\.db\n/);
     expect(r.err).toContain('add --db flightrec-demo.db');
+    // and still how to record one
+    expect(r.err).toMatch(/to record one: \S+.* collect --base-url URL/);
   });
 
   it('suggests only close names', () => {

@@ -77,7 +77,7 @@ describe('the flightrec process', () => {
       '2026-01-01T00:06:00Z',
     ];
     const child = await runChild(argv, 4096);
-    expect(child.err).not.toMatch(/unexpected|EPIPE|\n\s+at /);
-    expect(child.code).not.toBeNull();
+    expect(child.err).toBe('');
+    expect(child.code).toBe(0);
   }, 120_000);
 });

@@ -146,7 +146,8 @@ describe('flightrec query', () => {
     const io = memoryIo({ now });
     expect(await runCli(['--db', `${db.dir}/missing.db`, 'query', 'connections'], io)).toBe(1);
     expect(io.err()).toMatch(/^flightrec: no history database at \S*missing\.db\n/);
-    // the next step: how to record one
-    expect(io.err()).toMatch(/flightrec --db \S*missing\.db collect --base-url URL/);
+    // the next step: how to record one, whatever the working directory holds (the demo's recording
+    // after npm start), with the checkout's bin by its path (npx flightrec would fetch another package)
+    expect(io.err()).toMatch(/to record one: node \S+\/bin\/flightrec\.js --db \S*missing\.db collect --base-url URL/);
   });
 });

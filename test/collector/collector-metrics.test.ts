@@ -249,6 +249,31 @@ describe('readiness', () => {
     expect(cronIntervalMs('0 0 3 * * *')).toBe(86_400_000);
   });
 
+  it('does not call a target late before it was due: it waits for its first poll for twice its interval', () => {
+    let now = Number(T0 / 1_000_000n);
+    const r = new Readiness(
+      [
+        { cluster: 'prod', operation: 'GetUpgradeStatus', target: '', expression: '*/30 * * * * *' },
+        { cluster: 'prod', operation: 'GetIcebergStatus', target: '', expression: '0 * * * * *' },
+      ],
+      () => now,
+    );
+    now += 6_000; // six seconds after the start
+    expect(r.check()).toEqual({
+      ready: false,
+      text:
+        'not ready yet: 2 of 2 scheduled targets waiting for their first poll, none late\n' +
+        'prod GetUpgradeStatus: waiting for its first successful poll (running 6s; late after 60s, schedule */30 * * * * *)\n' +
+        'prod GetIcebergStatus: waiting for its first successful poll (running 6s; late after 120s, schedule 0 * * * * *)\n',
+    });
+    now += 60_000; // the 30 s schedule had two chances
+    expect(r.check().text).toBe(
+      'not ready: 1 of 2 scheduled targets late, 1 waiting for their first poll\n' +
+        'prod GetUpgradeStatus: no successful poll yet (allowed 60s, schedule */30 * * * * *)\n' +
+        'prod GetIcebergStatus: waiting for its first successful poll (running 66s; late after 120s, schedule 0 * * * * *)\n',
+    );
+  });
+
   it('late after twice the interval, with the last error sanitized; the injected clock decides', () => {
     let now = Number(T0 / 1_000_000n);
     const r = new Readiness(

@@ -227,9 +227,14 @@ describe('/readyz follows the simulated cluster', () => {
     try {
       const before = await ready();
       expect(before.status).toBe(503);
-      expect(before.text).toContain(
-        'sim GetUpgradeStatus: no successful poll yet (allowed 10s, schedule */5 * * * * *)',
+      // at the start nothing is due yet: waiting, not late
+      expect(before.text.split('\n')[0]).toBe(
+        'not ready yet: 3 of 3 scheduled targets waiting for their first poll, none late',
       );
+      expect(before.text).toContain(
+        'sim GetUpgradeStatus: waiting for its first successful poll (running 0s; late after 10s, schedule */5 * * * * *)',
+      );
+      expect(before.text).not.toMatch(/targets late|no successful poll yet/);
 
       goTo(30);
       await collector.runAll();

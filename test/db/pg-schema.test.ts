@@ -28,8 +28,9 @@ import * as pgSchema from '../../src/db/pg/schema.ts';
 import * as sqliteSchema from '../../src/db/schema.ts';
 import * as sqliteCustom from '../../src/db/schema-custom.ts';
 import { FIELDS } from '../../src/db/connections/slow.ts';
+import { pgAvailable } from '../helpers/pg.ts';
 
-const SERVER = process.env.FLIGHTREC_TEST_PG;
+const SERVER = pgAvailable().url;
 const TWO_CONNECTIONS = 'needs FLIGHTREC_TEST_PG (a real server): PGlite has one connection';
 
 /** A fresh, empty database and a way to open more connections to it (real server only). */

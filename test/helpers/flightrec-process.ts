@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { onFileEnd } from './cleanup.ts';
+import { testCwd } from './test-cwd.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = resolve(ROOT, 'bin/flightrec.js');
@@ -39,11 +40,11 @@ onFileEnd(() => {
   running.clear();
 });
 
-/** Starts `node bin/flightrec.js ARGV` (needs `npm run build`); paths in ARGV should be absolute. */
+/** Starts `node bin/flightrec.js ARGV` (needs `npm run build`) in the file's empty directory (test-cwd.ts); paths in ARGV should be absolute. */
 export function startFlightrec(argv: readonly string[], env: Readonly<Record<string, string>> = {}): FlightrecProcess {
   if (!existsSync(resolve(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: run npm run build first');
   const child = spawn(process.execPath, [BIN, ...argv], {
-    cwd: ROOT,
+    cwd: testCwd(),
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

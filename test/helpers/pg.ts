@@ -1,10 +1,11 @@
 /**
- * PostgreSQL for the tests. `FLIGHTREC_TEST_PG` names a server (for example
- * `postgres://postgres@127.0.0.1:5432/postgres`, what `.ci/run` sets); each test database is a
- * fresh `flightrec_t_<random>` on it, dropped after the file's tests (passed or failed). Without
- * the variable the tests run on PGlite (PostgreSQL in WebAssembly, hosted in-process by the
- * engine); the tests that need several connections at once (concurrent collectors, standby
- * take-over) are skipped, with the reason printed.
+ * PostgreSQL for the tests. The run's global setup (test/global-setup.ts, test/helpers/pg-probe.ts)
+ * chooses the server: `FLIGHTREC_TEST_PG` when set (a URL, or `pglite`), else a local server on
+ * 127.0.0.1:5432 when one answers, and sets the variable for the test files. Each test database is
+ * a fresh `flightrec_t_<random>` on it, dropped after the file's tests (passed or failed). Without
+ * a server the tests run on PGlite (PostgreSQL in WebAssembly, hosted in-process by the engine);
+ * the tests that need several connections at once (concurrent collectors, standby take-over) are
+ * skipped, with the reason printed.
  */
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
@@ -15,9 +16,9 @@ import { beforeAll, describe, inject, vi } from 'vitest';
 import { openDatabase } from '../../src/db/index.ts';
 import { onFileEnd } from './cleanup.ts';
 import { PG_RUN_KEY, pgliteTemplateDirOf, serverTemplateNameOf } from './pg-run.ts';
+import { LOCAL_PG, TEST_PG_ENV } from './pg-probe.ts';
 
-/** The environment variable naming the PostgreSQL server the tests may use. */
-export const TEST_PG_ENV = 'FLIGHTREC_TEST_PG';
+export { TEST_PG_ENV } from './pg-probe.ts';
 
 /** Only databases with this prefix are ever created or dropped by the tests. */
 export const TEST_DB_PREFIX = 'flightrec_t_';
@@ -32,9 +33,10 @@ export function pgAvailable(): { url?: string; reason?: string } {
   const url = process.env[TEST_PG_ENV]?.trim();
   if (url === undefined || url === '')
     return {
-      reason: `${TEST_PG_ENV} is not set (run .ci/run, or set it to a server URL such as postgres://postgres@127.0.0.1:5432/postgres)`,
+      reason: `no PostgreSQL server answered on ${LOCAL_PG.host}:${LOCAL_PG.port} and ${TEST_PG_ENV} is not set (set it to a server URL such as postgres://postgres@127.0.0.1:5432/postgres)`,
     };
-  if (!/^postgres(ql)?:\/\//.test(url)) return { reason: `${TEST_PG_ENV} is not a postgres:// URL` };
+  if (url.toLowerCase() === 'pglite') return { reason: `${TEST_PG_ENV}=pglite` };
+  if (!/^postgres(ql)?:\/\//.test(url)) return { reason: `${TEST_PG_ENV} is neither a postgres:// URL nor pglite` };
   return { url };
 }
 

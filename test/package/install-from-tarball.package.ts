@@ -1,7 +1,8 @@
 /**
  * The package as users get it: `npm pack` of this checkout, `npm install -g --prefix DIR` of the
- * tarball into a temporary prefix, then the installed `flightrec` from DIR/bin: its version, a
- * one-minute recording of the simulated `quiet` scenario, queries of it, `info`, and the timeline
+ * tarball (`flightrec-cli-VERSION.tgz`) into a temporary prefix, then the installed `flightrec`
+ * from DIR/bin: its version, a one-minute recording of the simulated `quiet` scenario, queries of
+ * it, `info`, the demo and the commands it suggests (run as printed, by a shell), and the timeline
  * worker of the browser, with nothing of this checkout (sources, dev dependencies) in reach.
  *
  * Slow (better-sqlite3 compiles from source at install: about 80 s on 2 cores), so it is not part
@@ -165,6 +166,18 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
+  it('is the package flightrec-cli, public, with the command flightrec', () => {
+    expect(pack.filename).toBe(`flightrec-cli-${PKG.version}.tgz`);
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      name: string;
+      private?: boolean;
+      bin: Record<string, string>;
+    };
+    expect(manifest.name).toBe('flightrec-cli');
+    expect(manifest.private).toBeUndefined();
+    expect(Object.keys(manifest.bin)).toEqual(['flightrec']);
+  });
+
   it('packs the built command, migrations, docs, README, LICENSE and CHANGELOG, and no sources, tests, benches or source maps, under 1 MB', () => {
     const paths = pack.files.map((f) => f.path);
     for (const needed of [
@@ -291,6 +304,31 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
 
     const timeline = flightrec('--db', db, 'timeline', '-o', 'json');
     expect(timeline.code, timeline.stderr).toBe(0);
+  });
+
+  it('suggests after the demo commands that run as printed: plain flightrec, never npx', () => {
+    const demo = flightrec('demo', '--no-interactive');
+    timings.push(`demo ${(demo.ms / 1000).toFixed(1)} s`);
+    expect(demo.code, demo.stderr).toBe(0);
+    const block = demo.stdout.slice(demo.stdout.lastIndexOf('What to try next:')).trimEnd().split('\n').slice(1);
+    expect(block.length).toBeGreaterThanOrEqual(3);
+    for (const line of block) {
+      expect(line).toMatch(/^ {2}flightrec --db flightrec-demo\.db [a-z]/);
+      // run by a shell as a user would paste it, with the PATH of the install
+      const r = spawnSync('sh', ['-c', line.trim()], {
+        cwd: work,
+        env: cleanEnv({ PATH: `${join(prefix, 'bin')}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' }),
+        encoding: 'utf8',
+      });
+      if (line.includes(' browse')) {
+        // the browser needs a terminal: it got this far (our flightrec, valid arguments) and said so
+        expect(r.stderr, line).toMatch(/^flightrec: browse needs a terminal/);
+        expect(r.status, line).toBe(2);
+      } else {
+        expect(r.status, `${line}\n${r.stderr}`).toBe(0);
+        expect(r.stdout.length, line).toBeGreaterThan(0);
+      }
+    }
   });
 
   it("computes the timeline in the browser's worker thread, loaded from the installed package", async () => {

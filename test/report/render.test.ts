@@ -56,6 +56,13 @@ describe('human units', () => {
       '1d1h',
       '1d',
     ]);
+    // one form at every scale: never 118s beside 6h11m
+    expect([59n, 118n, 120n, 22_260n].map((s) => formatSpan(s * 1_000_000_000n))).toEqual([
+      '59s',
+      '1m58s',
+      '2m',
+      '6h11m',
+    ]);
   });
 });
 

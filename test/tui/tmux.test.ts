@@ -265,7 +265,9 @@ describe.skipIf(reason !== undefined)(
       t.keys('q');
       s = await t.waitFor('EXITED=0');
       expect(s).toContain('What to try next:');
-      expect(s).toContain('npx flightrec --db flightrec-demo.db browse --incident');
+      // run outside the checkout: the checkout's bin by its path, never npx (it would fetch another package)
+      expect(s).toContain('browse --incident');
+      expect(s).not.toContain('npx flightrec');
     }, 150_000);
   },
 );

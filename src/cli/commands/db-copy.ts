@@ -18,6 +18,7 @@ import {
 } from '../../db/index.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { createCopyProgress } from './db-copy-progress.ts';
+import { checkDbText } from '../db-target.ts';
 import { globalOptionsHelp } from './help.ts';
 
 interface CopyOpts {
@@ -34,7 +35,8 @@ export function shownTarget(text: string): string {
 }
 
 /** What openDatabase gets: a URL as given, a file path resolved against the working directory. */
-function locate(text: string, cwd: string): string {
+function locate(text: string, cwd: string, flag: string): string {
+  checkDbText(text, flag);
   return URL_LIKE.test(text) ? text : resolve(cwd, text);
 }
 
@@ -93,8 +95,8 @@ export async function runDbCopy(opts: CopyOpts, g: { output?: string }, io: CliI
       `--batch: must be a whole number from 1 to 10000, got ${JSON.stringify(sanitizeForTerminal(opts.batch ?? ''))}`,
     );
   }
-  const from = locate(opts.from, io.cwd);
-  const to = locate(opts.to, io.cwd);
+  const from = locate(opts.from, io.cwd, '--from');
+  const to = locate(opts.to, io.cwd, '--to');
   if (sameDatabase(from, to)) {
     throw new UsageError(
       `--from and --to name the same database (${shownTarget(opts.from)}): it cannot be copied onto itself`,

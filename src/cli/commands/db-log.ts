@@ -19,19 +19,28 @@ interface GlobalOpts {
   output?: string;
 }
 
-/** The text form of the maintenance log. */
+/** The text form of the maintenance log: columns as wide as their widest cell (times may carry milliseconds). */
 export function formatMaintenanceLog(entries: readonly MaintenanceEntry[]): string {
   if (entries.length === 0) return 'nothing pruned yet (retention and db prune record what they remove here)\n';
-  const head =
-    `${'time'.padEnd(20)} ${'cluster'.padEnd(12)} ${'action'.padEnd(17)} ${'cut-off'.padEnd(20)} ` +
-    `${'polls'.padStart(8)} ${'samples'.padStart(10)} ${'freed'.padStart(10)} ${'took'.padStart(8)}`;
-  const lines = entries.map(
-    (e) =>
-      `${formatTimestampShort(e.at).padEnd(20)} ${sanitizeCell(e.cluster ?? '-').padEnd(12)} ${e.action.padEnd(17)} ` +
-      `${(e.cutoff === undefined ? '-' : formatTimestampShort(e.cutoff)).padEnd(20)} ${String(e.polls).padStart(8)} ` +
-      `${String(e.samples).padStart(10)} ${formatBytes(e.bytes).padStart(10)} ${`${e.durationMs} ms`.padStart(8)}`,
-  );
-  return `${[head, ...lines].join('\n')}\n`;
+  const header = ['time', 'cluster', 'action', 'cut-off', 'polls', 'samples', 'freed', 'took'];
+  const right = [false, false, false, false, true, true, true, true];
+  const rows = entries.map((e) => [
+    formatTimestampShort(e.at),
+    sanitizeCell(e.cluster ?? '-'),
+    e.action,
+    e.cutoff === undefined ? '-' : formatTimestampShort(e.cutoff),
+    String(e.polls),
+    String(e.samples),
+    formatBytes(e.bytes),
+    `${e.durationMs} ms`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (right[i] === true ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join(' ')
+      .trimEnd();
+  return `${[header, ...rows].map(line).join('\n')}\n`;
 }
 
 /** One entry as JSON (times as RFC 3339). */

@@ -105,7 +105,7 @@ export async function runPrune(
   opts: PruneOpts,
   io: CliIo,
 ): Promise<number> {
-  const cutoff = flagValue('--older-than', () => parseCutoffArg(opts.olderThan, io.now()));
+  const cutoff = flagValue('--older-than', () => parseCutoffArg(opts.olderThan, io.now()), opts.olderThan);
   const json = g.output === 'json';
   let when: string;
   try {

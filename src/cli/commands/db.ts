@@ -16,7 +16,8 @@ import {
   type HistoryMaintenance,
   type StoreStats,
 } from '../../db/index.ts';
-import { RuntimeError, type CliIo } from '../context.ts';
+import { RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { registerDbCheck } from './db-check.ts';
 import { registerDbCopy } from './db-copy.ts';
 import { formatGrowth, growthJson, statsGrowth, statsRetention, type StatsRetentionOpts } from './db-stats-growth.ts';
@@ -93,6 +94,9 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
   // the database as opened (path) and as printed (shown: a URL without its password)
   const pathOf = (cmd: Command): { path: string; shown: string; g: GlobalOpts } => {
     const g = cmd.optsWithGlobals<GlobalOpts>();
+    // checked before the database is opened, like every argument
+    if (g.output !== undefined && g.output !== 'text' && g.output !== 'json')
+      throw new UsageError(`invalid --output ${JSON.stringify(sanitizeForTerminal(g.output))}: expected text or json`);
     return { path: dbOpenTarget(g.db, io.cwd), shown: dbShown(g.db, io.cwd), g };
   };
 

@@ -1,14 +1,11 @@
 /** The demo's closing block: a few commands to try next on the recording, each copyable as it is. */
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
 import type { TimelineEvent } from '../../report/timeline/types.ts';
+import { shellWord } from '../shell-word.ts';
 
 const NS_PER_S = 1_000_000_000n;
 
-/** A word safe to paste into a POSIX shell: as it is when plain, else in single quotes. */
-export function shellWord(text: string): string {
-  if (/^[A-Za-z0-9._/:=@+,%-]+$/.test(text)) return text;
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
+export { shellWord } from '../shell-word.ts';
 
 /** An instant to the second (rounded up, so `--at` includes a poll that started within that second). */
 export function secondsText(ns: bigint): string {
@@ -16,9 +13,12 @@ export function secondsText(ns: bigint): string {
   return formatTimestamp(up).replace(/\.0+Z$/, 'Z');
 }
 
-/** The "what to try next" lines for the database shown as `db`, around the worst incident when there is one. */
-export function nextSteps(db: string, worst: TimelineEvent | undefined, end?: bigint): string {
-  const cmd = (...args: string[]): string => `  npx flightrec --db ${shellWord(db)} ${args.map(shellWord).join(' ')}`;
+/**
+ * The "what to try next" lines for the database shown as `db`, around the worst incident when
+ * there is one; each starts with `launcher`, the command that runs this flightrec (src/cli/launcher.ts).
+ */
+export function nextSteps(launcher: string, db: string, worst: TimelineEvent | undefined, end?: bigint): string {
+  const cmd = (...args: string[]): string => `  ${launcher} --db ${shellWord(db)} ${args.map(shellWord).join(' ')}`;
   const lines = ['What to try next:'];
   if (worst !== undefined) {
     lines.push(cmd('browse', '--incident'));

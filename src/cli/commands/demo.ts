@@ -15,6 +15,7 @@ import { EXIT, UsageError, type CliIo } from '../context.ts';
 import { checkDemoTarget, createDemoDatabase } from './demo-file.ts';
 import { DEMO_DB, DEMO_SCENARIO } from './demo-constants.ts';
 import { nextSteps } from './demo-next.ts';
+import { launcherFor } from '../launcher.ts';
 import { globalOptionsHelp } from './help.ts';
 import { createDemoProgress, clockText, type ProgressPlan } from './demo-progress.ts';
 import { withHistory } from './history.ts';
@@ -137,7 +138,8 @@ export async function runDemo(opts: DemoOpts, io: CliIo, dispatch: Dispatch): Pr
   const interactive = opts.interactive !== false && io.stdout.isTTY === true && io.stdin?.isTTY === true;
   if (interactive) {
     const code = await dispatch(['--db', shown, 'browse', '--incident']);
-    if (code === EXIT.ok) io.stdout.write(`\n${nextSteps(shown, worstOf(db, io), startNs + LENGTH_NS)}`);
+    if (code === EXIT.ok)
+      io.stdout.write(`\n${nextSteps(launcherFor(io), shown, worstOf(db, io), startNs + LENGTH_NS)}`);
     return code;
   }
   const timeline = withHistory({ db }, io, (reader, cluster) =>
@@ -146,7 +148,7 @@ export async function runDemo(opts: DemoOpts, io: CliIo, dispatch: Dispatch): Pr
   const out = chooseOutput<'table'>({}, io, ['table']);
   io.stdout.write(`Incident timeline (severity warn and above) recorded in ${shown}\n\n`);
   io.stdout.write(renderTimelineText(timeline, { color: out.color, width: out.width, wide: false }));
-  io.stdout.write(`\n${nextSteps(shown, worstIncident(timeline.events)?.event, timeline.until)}`);
+  io.stdout.write(`\n${nextSteps(launcherFor(io), shown, worstIncident(timeline.events)?.event, timeline.until)}`);
   return EXIT.ok;
 }
 

@@ -54,7 +54,8 @@ class PrivateFile {
     try {
       this.#fd = openSync(this.#temp, 'wx', 0o600);
     } catch (err) {
-      throw new RuntimeError(`cannot create ${path}: ${(err as Error).message}`);
+      // named by the user's path: the temporary name next to it is ours
+      throw new RuntimeError(`cannot create ${path}: ${createFailure(err, dirname(path))}`);
     }
     fchmodSync(this.#fd, 0o600);
   }
@@ -126,11 +127,23 @@ const WRITE_ERRORS: Readonly<Record<string, string>> = {
   EPERM: 'operation not permitted',
 };
 
+/** Why a file could not be created in `dir`, in words about that directory (never the temporary name). */
+function createFailure(err: unknown, dir: string): string {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (code === 'ENOENT') return `the directory ${dir} does not exist`;
+  if (code === 'ENOTDIR') return `${dir} is not a directory`;
+  if (code === 'EACCES' || code === 'EPERM') return `no permission to create a file in ${dir} (${code})`;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
+    return `${WRITE_ERRORS[code] ?? 'the system refused'} (${code})`;
+  return 'the system refused';
+}
+
 /** A failure to write the bundle as a message (the partial file is already removed), not a stack trace. */
 function writeFailure(err: unknown, path: string): unknown {
   const code = (err as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code) || err instanceof CliError) return err;
-  const why = WRITE_ERRORS[code] ?? (err as Error).message;
+  // the system's own message names the temporary file, not the user's
+  const why = WRITE_ERRORS[code] ?? 'the system refused';
   return new RuntimeError(`cannot write ${path}: ${why} (${code}); the partial export was removed`);
 }
 

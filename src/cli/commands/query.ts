@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../api/schema/resources.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
-import type { Dialect } from '../../filter/index.ts';
+import { compileFilter, compileOrderBy, type Dialect } from '../../filter/index.ts';
 import { acrossClusters } from '../../report/across.ts';
 import { isClusterGlob } from '../../report/cluster-match.ts';
 import {
@@ -25,6 +25,7 @@ import { globalOptionsHelp, READ_CLUSTER_GLOB, READ_DB } from './help.ts';
 import { withClusterSet, withHistory, type HistoryGlobals } from './history.ts';
 import { chooseOutput } from './output-choice.ts';
 import { timeOption } from './time-option.ts';
+import { recordedSpan, spanText } from './recorded-span.ts';
 
 interface QueryOpts {
   at?: string;
@@ -81,6 +82,10 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, i
   const at = ranged ? undefined : (timeOption('--at', opts.at ?? 'now', io) as bigint);
   const since = timeOption('--since', opts.since, io);
   const until = ranged ? timeOption('--until', opts.until ?? 'now', io) : undefined;
+  // every argument is checked before the database is opened (a filter error shows its caret)
+  if (since !== undefined && until !== undefined && since > until) throw new UsageError('--since is after --until');
+  compileFilter(opts.filter ?? '', { resource: resource as ResourceName, dialect: opts.dialect as Dialect });
+  compileOrderBy(opts.orderBy ?? '', { resource: resource as ResourceName, dialect: opts.dialect as Dialect });
   const queryOpts = {
     resource: resource as ResourceName,
     at,
@@ -99,21 +104,28 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, i
     for (const p of parts) writeQueryNotes(p.result, out.format, io, `cluster ${sanitizeForTerminal(p.cluster)}: `);
     return EXIT.ok;
   }
-  const result = withHistory(g, io, (reader, cluster) => runQuery(reader, { ...queryOpts, cluster }));
+  const { result, span } = withHistory(g, io, (reader, cluster) => {
+    const r = runQuery(reader, { ...queryOpts, cluster });
+    // an instant nothing answered for: where the recording is, to pick one that was observed
+    const unobserved = r.mode === 'at' && r.resource !== 'polls' && r.poll === undefined;
+    return { result: r, span: unobserved ? spanText(recordedSpan(reader, cluster)) : undefined };
+  });
   io.stdout.write(renderQuery(result, out.format, out));
-  writeQueryNotes(result, out.format, io, '');
+  writeQueryNotes(result, out.format, io, '', span);
   return EXIT.ok;
 }
 
 /** The notes of a query on stderr (what it answered from, staleness), each line after `prefix`. */
-function writeQueryNotes(result: QueryResult, format: QueryFormat, io: CliIo, prefix: string): void {
+function writeQueryNotes(result: QueryResult, format: QueryFormat, io: CliIo, prefix: string, span?: string): void {
   const unobserved =
     result.mode === 'at' && result.resource !== 'polls' && (result.poll === undefined || (result.failures ?? 0) > 0);
   // JSON and YAML carry the observation time and staleness in the document; other formats get them on stderr
   const documented = format === 'json' || format === 'yaml';
   const asOf = result.mode === 'at' && result.resource !== 'polls' && !documented;
   if (asOf || unobserved || result.rows.length < result.total || result.total === 0) {
-    io.stderr.write(`${unobserved ? 'warning' : 'note'}: ${prefix}${queryNote(result)}\n`);
+    io.stderr.write(
+      `${unobserved ? 'warning' : 'note'}: ${prefix}${queryNote(result)}${span === undefined ? '' : `; ${span}`}\n`,
+    );
   }
   const stale =
     result.freshness === undefined || documented || result.poll === undefined

@@ -1,6 +1,8 @@
 /**
- * `flightrec trends METRIC [--by KEY] [--since T] [--until T] [--top N]`: rates from cumulative
- * counters, connection counts, shadow and Iceberg lag over time, with sparklines.
+ * `flightrec trends METRIC [--by KEY] [--since T] [--until T] [--limit N]`: rates from cumulative
+ * counters, connection counts, shadow and Iceberg lag over time, with sparklines. The tables show
+ * the largest DEFAULT_TRENDS_ROWS rows unless told otherwise (and say how many were left out);
+ * JSON, CSV and YAML carry every row unless `--limit` is given.
  */
 import type { Command } from 'commander';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
@@ -20,11 +22,40 @@ import { thresholdsFromConfig, type AnalysisGlobals } from './timeline.ts';
 export const TRENDS_FORMATS = ['table', 'wide', 'json', 'csv', 'yaml', 'md'] as const;
 type TrendsFormat = (typeof TRENDS_FORMATS)[number];
 
+/** Rows a table (table, wide, md) shows when no --limit is given: the largest first. */
+export const DEFAULT_TRENDS_ROWS = 50;
+
 interface TrendsOpts {
   by?: string;
   since?: string;
   until?: string;
   top?: string;
+  limit?: string;
+}
+
+/**
+ * The rows to keep: `--limit N` (0: all) or its older name `--top N`, else DEFAULT_TRENDS_ROWS for
+ * a table and every row for a document. `defaulted` when the default applies.
+ */
+export function trendsRowLimit(
+  opts: { top?: string; limit?: string },
+  format: string,
+): { limit: number | undefined; defaulted: boolean } {
+  if (opts.top !== undefined && !/^[1-9][0-9]*$/.test(opts.top)) {
+    throw new UsageError(
+      `invalid --top ${JSON.stringify(sanitizeForTerminal(opts.top))}: expected a whole number, at least 1`,
+    );
+  }
+  if (opts.limit !== undefined && !/^(0|[1-9][0-9]{0,8})$/.test(opts.limit)) {
+    throw new UsageError(
+      `invalid --limit ${JSON.stringify(sanitizeForTerminal(opts.limit))}: expected a whole number (0 for every row)`,
+    );
+  }
+  if (opts.top !== undefined && opts.limit !== undefined) throw new UsageError('use either --limit or --top, not both');
+  const given = opts.limit ?? opts.top;
+  if (given !== undefined) return { limit: given === '0' ? undefined : Number(given), defaulted: false };
+  const table = format === 'table' || format === 'wide' || format === 'md';
+  return { limit: table ? DEFAULT_TRENDS_ROWS : undefined, defaulted: table };
 }
 
 /** Registers `trends`. */
@@ -37,7 +68,11 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
     .option('--by <key>', "grouping key (default: the metric's first)")
     .option('--since <time>', 'from TIME (RFC 3339, now, -2h, 30m); default the first recorded poll')
     .option('--until <time>', 'up to TIME; default the last recorded poll')
-    .option('--top <n>', 'only the N largest rows')
+    .option(
+      '--limit <n>',
+      `at most N rows, the largest first; 0 for every row (default: ${DEFAULT_TRENDS_ROWS} in table, wide and md, every row in json, csv and yaml)`,
+    )
+    .option('--top <n>', 'the same as --limit N (at least 1)')
     .addHelpText(
       'after',
       globalOptionsHelp({
@@ -53,14 +88,15 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
       if (!isMetricName(metric)) {
         throw new UsageError(unknownNameMessage('metric', metric, METRIC_NAMES));
       }
-      if (opts.top !== undefined && !/^[1-9][0-9]*$/.test(opts.top)) {
-        throw new UsageError(
-          `invalid --top ${JSON.stringify(sanitizeForTerminal(opts.top))}: expected a whole number, at least 1`,
-        );
-      }
+      const keys: readonly string[] = METRICS[metric].keys;
+      if (opts.by !== undefined && !keys.includes(opts.by))
+        throw new UsageError(`--by: ${unknownNameMessage(`key of ${metric}`, opts.by, keys)}`);
       const out = chooseOutput<TrendsFormat>(g, io, TRENDS_FORMATS);
+      const rows = trendsRowLimit(opts, out.format);
       const since = timeOption('--since', opts.since, io);
       const until = timeOption('--until', opts.until, io);
+      if (since !== undefined && until !== undefined && since > until)
+        throw new UsageError('--since must not be after --until');
       const thresholds = await thresholdsFromConfig(g, io);
       const result = withHistory(g, io, (reader, cluster) =>
         computeTrends(reader, {
@@ -70,10 +106,15 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
           until,
           cluster,
           thresholds,
-          top: opts.top === undefined ? undefined : Number(opts.top),
+          top: rows.limit,
         }),
       );
       io.stdout.write(renderTrendsAs(result, out.format, out));
+      const left = result.total - result.rows.length;
+      if (rows.defaulted && left > 0)
+        io.stderr.write(
+          `note: ${left} of ${result.total} rows left out (the ${result.rows.length} largest shown); --limit N for more, --limit 0 for every row\n`,
+        );
       done(EXIT.ok);
     });
 }

@@ -1,6 +1,8 @@
 /**
  * `/readyz`: the collector is ready when every configured target of every scheduled operation
- * of every cluster had a successful poll within twice its schedule interval. The interval comes
+ * of every cluster had a successful poll within twice its schedule interval. Before its first
+ * success a target is waiting, not late, until twice its interval has passed since the start
+ * (its first round may not even be due yet); the collector is not ready while one waits. The interval comes
  * from the cron expression (the gap between its next two fire times); the clock is injected and
  * must be the one the poll times use (the simulated cluster's in accelerated time).
  */
@@ -75,6 +77,8 @@ function seconds(ms: number): string {
 export class Readiness {
   readonly #targets = new Map<string, TargetState>();
   readonly #now: () => number;
+  /** when tracking began (the collector's start), on the same clock */
+  readonly #startMs: number;
 
   /** `now`: ms since the epoch, on the clock of the poll times. */
   constructor(
@@ -83,6 +87,7 @@ export class Readiness {
     intervalOf: (expression: string) => number = cronIntervalMs,
   ) {
     this.#now = now;
+    this.#startMs = now();
     const intervals = new Map<string, number>();
     for (const spec of targets) {
       const intervalMs = intervals.get(spec.expression) ?? intervalOf(spec.expression);
@@ -112,28 +117,42 @@ export class Readiness {
       if (t.spec.cluster === r.cluster && t.spec.operation === r.operation) t.standby = true;
   }
 
-  /** Ready when every target succeeded within twice its interval; otherwise the late ones and why. */
+  /**
+   * Ready when every target succeeded within twice its interval; otherwise the late ones and why,
+   * and those still waiting for a first success that are not late yet.
+   */
   check(): ReadinessReport {
     const now = this.#now();
     const late: string[] = [];
+    const waiting: string[] = [];
     for (const t of this.#targets.values()) {
       const allowed = 2 * t.intervalMs;
       const age = t.lastOkMs === undefined ? undefined : now - t.lastOkMs;
       if (age !== undefined && age <= allowed) continue;
       const what = `${t.spec.cluster} ${t.spec.operation}${t.spec.target === '' ? '' : ` ${oneLine(t.spec.target)}`}`;
-      const since = age === undefined ? 'no successful poll yet' : `last successful poll ${seconds(age)} ago`;
       const why = t.standby
         ? "; standby: another collector holds the cluster's lease"
         : t.lastError === undefined
           ? ''
           : `; last error ${t.lastError}`;
+      const running = now - this.#startMs;
+      if (age === undefined && running <= allowed) {
+        waiting.push(
+          `${what}: waiting for its first successful poll (running ${seconds(running)}; late after ${seconds(allowed)}, schedule ${t.spec.expression})${why}`,
+        );
+        continue;
+      }
+      const since = age === undefined ? 'no successful poll yet' : `last successful poll ${seconds(age)} ago`;
       late.push(`${what}: ${since} (allowed ${seconds(allowed)}, schedule ${t.spec.expression})${why}`);
     }
-    if (late.length === 0) return { ready: true, text: `ok: ${this.#targets.size} scheduled targets recording\n` };
-    return {
-      ready: false,
-      text: `not ready: ${late.length} of ${this.#targets.size} scheduled targets late\n${late.join('\n')}\n`,
-    };
+    const n = this.#targets.size;
+    if (late.length === 0 && waiting.length === 0)
+      return { ready: true, text: `ok: ${n} scheduled targets recording\n` };
+    const head =
+      late.length === 0
+        ? `not ready yet: ${waiting.length} of ${n} scheduled targets waiting for their first poll, none late`
+        : `not ready: ${late.length} of ${n} scheduled targets late${waiting.length === 0 ? '' : `, ${waiting.length} waiting for their first poll`}`;
+    return { ready: false, text: `${[head, ...late, ...waiting].join('\n')}\n` };
   }
 }
 

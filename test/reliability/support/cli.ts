@@ -22,6 +22,7 @@ import { toCliError } from '../../../src/cli/error-codes.ts';
 import { UnexpectedError } from '../../../src/cli/errors.ts';
 import { buildProgram, commanderExit } from '../../../src/cli/main.ts';
 import { memoryIo } from '../../helpers/memory-io.ts';
+import { testCwd } from '../../helpers/test-cwd.ts';
 import { childArgs } from './child-script.ts';
 
 /** What one run printed and returned. */
@@ -104,7 +105,7 @@ export async function runCliChild(
   const script = await childArgs('cli-child.ts');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...script, ...argv], {
-      cwd: opts.cwd ?? process.cwd(),
+      cwd: opts.cwd ?? testCwd(),
       env: { PATH: process.env.PATH ?? '', ...(opts.env ?? {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(opts.uid === undefined ? {} : { uid: opts.uid, gid: opts.gid ?? opts.uid }),
