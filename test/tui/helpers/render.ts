@@ -78,10 +78,21 @@ export interface Browser {
 /** Opens `dbPath` read-only and renders the browser at the given size. */
 export async function openBrowser(
   dbPath: string,
-  opts: { columns?: number; rows?: number; noColor?: boolean; now?: () => number; props?: Partial<AppProps> } = {},
+  opts: {
+    columns?: number;
+    rows?: number;
+    noColor?: boolean;
+    now?: () => number;
+    props?: Partial<AppProps>;
+    /** the database's name in the header (default demo.db) */
+    database?: string;
+    /** props computed from the source before the first frame (the start of `--incident`) */
+    prepare?: (source: HistorySource) => Promise<Partial<AppProps>>;
+  } = {},
 ): Promise<Browser> {
   const db: FlightrecDb = openDatabase(dbPath, { readonly: true });
-  const source = new HistorySource(createHistoryReader(db), { database: 'demo.db' });
+  const source = new HistorySource(createHistoryReader(db), { database: opts.database ?? 'demo.db' });
+  const prepared = opts.prepare === undefined ? {} : await opts.prepare(source);
   const stdout = new Screen(opts.columns ?? 120, opts.rows ?? 40);
   const stdin = new Keyboard();
   const saved: { path: string; text: string }[] = [];
@@ -98,6 +109,7 @@ export async function openBrowser(
     onQuit: () => {
       quit = true;
     },
+    ...prepared,
     ...opts.props,
   });
   const instance: Instance = render(app, {
