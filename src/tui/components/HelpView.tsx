@@ -145,7 +145,10 @@ function thresholdLines(t: HelpThresholds, width: number): PanelLine[] {
     t.from === undefined
       ? 'the defaults (browse --config FILE reads its thresholds: section)'
       : `from ${sanitizeCell(t.from)}: ${changed} changed (*), the others the defaults`;
-  const lines: PanelLine[] = [[seg('Thresholds', 'header'), seg(`   ${from}`, 'muted')]];
+  const lines: PanelLine[] = [
+    [seg('Thresholds', 'header')],
+    ...wrapText(from, width - 2).map((l): PanelLine => [seg(`  ${l}`, 'muted')]),
+  ];
   // `name value` pairs kept whole, as many to a line as fit
   let line = '';
   for (const e of entries) {

@@ -97,14 +97,16 @@ export function evidenceLines(e: TimelineEvent, width: number): PanelLine[] {
   return lines;
 }
 
-/** The polls an event rests on: id, operation, target, time and outcome. */
-function pollLines(e: TimelineEvent, pollOf: ((id: bigint) => PollRow | undefined) | undefined): PanelLine[] {
+/** The polls an event rests on: id, operation, target, time and outcome; a line wider than the page wraps. */
+function pollLines(
+  e: TimelineEvent,
+  pollOf: ((id: bigint) => PollRow | undefined) | undefined,
+  width: number,
+): PanelLine[] {
   const ids = e.evidence.pollIds;
   const lines: PanelLine[] = [
-    [
-      seg(`Polls it rests on (${ids.length})`, 'header'),
-      seg('   the first observation first, an ending poll last', 'muted'),
-    ],
+    [seg(`Polls it rests on (${ids.length})`, 'header')],
+    ...wrapText('  the first observation first, an ending poll last', width).map((l): PanelLine => [seg(l, 'muted')]),
   ];
   ids.forEach((id) => {
     const p = pollOf?.(id);
@@ -119,7 +121,11 @@ function pollLines(e: TimelineEvent, pollOf: ((id: bigint) => PollRow | undefine
           ],
     );
   });
-  return lines;
+  return lines.flatMap((l) => {
+    const whole = l.map((s) => s.text).join('');
+    if (textWidth(whole) <= width) return [l];
+    return wrapText(whole, width - 4).map((w, i): PanelLine => [seg(`${i === 0 ? '' : '    '}${w}`, 'value')]);
+  });
 }
 
 /** The page of an event for a width. */
@@ -135,12 +141,12 @@ export function eventDocument(
   width: number,
 ): PanelLine[] {
   const style = SEVERITY_STYLE[e.severity];
-  const kindLine: PanelLine = [
-    seg(`${style.glyph} ${e.severity}  `, style.token),
-    seg(sanitizeCell(e.kind), 'title'),
-    seg(`   ${e.type}   ${ctx.position}`, 'muted'),
-  ];
-  const lines: PanelLine[] = [kindLine];
+  const kind: PanelLine = [seg(`${style.glyph} ${e.severity}  `, style.token), seg(sanitizeCell(e.kind), 'title')];
+  const where = `${e.type}   ${ctx.position}`;
+  const lines: PanelLine[] =
+    textWidth(kind.map((s) => s.text).join('')) + 3 + textWidth(where) <= width
+      ? [[...kind, seg(`   ${where}`, 'muted')]]
+      : [kind, ...wrapText(where, width).map((l): PanelLine => [seg(l, 'muted')])];
   lines.push(...field('entity', sanitizeCell(e.entity), width, 'accent'));
   lines.push(...field('related', e.related.length === 0 ? '-' : e.related.map(sanitizeCell).join(', '), width));
   lines.push(...field('start', formatTimestampShort(e.start), width));
@@ -162,7 +168,7 @@ export function eventDocument(
   lines.push([seg('')], [seg('Description', 'header')]);
   for (const l of wrapText(sanitizeCell(e.description), Math.max(10, width - 2))) lines.push([seg(`  ${l}`, 'value')]);
   lines.push([seg('')], [seg('Evidence', 'header')], ...evidenceLines(e, width));
-  lines.push([seg('')], ...pollLines(e, ctx.pollOf));
+  lines.push([seg('')], ...pollLines(e, ctx.pollOf, width));
   lines.push([seg('')]);
   for (const l of wrapText(
     `Enter: its entity at the start · e: ${ctx.evidenceText} · n/p: next/previous event · Esc: back`,
