@@ -240,3 +240,45 @@ describe('fitting 80 columns', () => {
     expect(compactTimeFormat([day, day + 400n * 24n * H])(day)).toBe('2026-01-01 00:00:00');
   });
 });
+
+describe('the header within the width', () => {
+  const base = {
+    cluster: 'sim',
+    database: 'demo.db',
+    at: BASE + 1_500n * S,
+    index: 50,
+    count: 51,
+    freshness: 'latest poll 338d13h ago',
+    stale: 'STALE: GetIcebergStatus 338d13h old (every 60s) +5 more',
+    follow: false,
+    marks: { a: BASE + 600n * S, b: BASE + 720n * S },
+    crumbs: [
+      { kind: 'overview' as const },
+      { kind: 'timeline' as const },
+      { kind: 'event' as const, key: 'connections.auth-failures\u0000listener/external\u00001' },
+      { kind: 'connections' as const },
+    ],
+    filter: 'listener_name = "external" AND authentication_info.state = FAILURE',
+    badge: 'shown 150 of 1,713',
+    width: 80,
+    theme: pickTheme({ noColor: true }),
+  };
+  const line = (segs: readonly { text: string }[]): string => segs.map((x) => x.text).join('');
+
+  it('keeps the stale marker and the diff marks whole, giving up the freshness and the poll count first', async () => {
+    const { secondLine } = await import('../../src/tui/components/Header.tsx');
+    const l = line(secondLine(base));
+    expect(Array.from(l).length).toBeLessThanOrEqual(80);
+    expect(l).toContain('⚠ STALE');
+    expect(l).toContain('mark A 00:10:00Z B 00:12:00Z');
+    expect(line(secondLine({ ...base, width: 200 }))).toContain('latest poll 338d13h ago');
+  });
+
+  it('keeps the view shown and the count of rows in the breadcrumbs, the filter in the status line', async () => {
+    const { crumbLine } = await import('../../src/tui/components/Header.tsx');
+    const l = line(crumbLine(base));
+    expect(Array.from(l).length).toBeLessThanOrEqual(80);
+    expect(l).toMatch(/› connections {3}\[shown 150 of 1,713\]$/);
+    expect(line(crumbLine({ ...base, width: 300 }))).toContain('filter: listener_name');
+  });
+});

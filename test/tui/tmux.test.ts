@@ -196,7 +196,7 @@ function expectEventsApart(s: string, view: string, events: readonly TimelineEve
 /** Visits every view of the browser in sequence, checking each frame. */
 async function visitEveryView(t: Terminal, events: readonly TimelineEvent[]): Promise<void> {
   await t.waitFor('Latest events');
-  let s = await t.waitForFrame(/member-versi/);
+  let s = await t.waitForFrame(/mber-versi/);
   expectUsable(s, t.columns, 'overview');
   expect(s, 'the overview keeps its upgrade line').toMatch(/upgrade +✓ FINALIZED/);
   expect(s.split('\n').filter((l) => l !== '').length).toBeLessThanOrEqual(t.rows - 1);
@@ -270,6 +270,11 @@ async function visitEveryView(t: Terminal, events: readonly TimelineEvent[]): Pr
   await t.waitFor(/RESOURCE +CHANGE +ENTITY +DETAILS/);
   s = await t.waitForFrame(/\d+ difference/);
   expectUsable(s, t.columns, 'diff');
+  // an entity is its resource and its name
+  const resources = columnTexts(s, 'RESOURCE');
+  const changed = columnTexts(s, 'ENTITY').map((e, i) => `${resources[i]} ${e}`);
+  expect(changed.length).toBeGreaterThan(0);
+  expect(new Set(changed).size, `diff: ${changed.join(' | ')}`).toBe(changed.length);
 
   t.keys('?');
   s = await t.waitForFrame('Help: diff');

@@ -46,10 +46,10 @@ const lineWidth = (line: readonly Segment[]): number => line.reduce((n, s) => n 
  * The cursor line within the width: the instant, its poll, freshness, and the marks that must stay
  * whole (stale, gap, follow, diff marks). When it does not fit, what repeats or can be read
  * elsewhere goes first: the freshness, `(latest)`, the word `poll`, the stale marker's interval,
- * then the poll count.
+ * the poll count, the stale marker's age and operation (the word STALE always stays).
  */
 export function secondLine(p: HeaderProps): Segment[] {
-  const variants = [0, 1, 2, 3, 4, 5].map((level) => cursorSegments(p, level));
+  const variants = [0, 1, 2, 3, 4, 5, 6, 7].map((level) => cursorSegments(p, level));
   // the gap's reason comes last and may be cut: its first words must fit
   const cuttable = p.gap === undefined ? 0 : Math.max(0, Array.from(`  ⚠ GAP ${p.gap}`).length - GAP_KEPT);
   return variants.find((v) => lineWidth(v) - cuttable <= p.width) ?? variants[variants.length - 1]!;
@@ -69,7 +69,15 @@ function cursorSegments(p: HeaderProps, level: number): Segment[] {
   }
   if (level < 1) second.push(seg(`  ${p.freshness}`, 'label'));
   if (p.stale !== undefined) {
-    const stale = level < 4 ? p.stale : p.stale.replace(/ \(every [^)]*\)/, '');
+    // shorter and shorter: without the interval, without the age, the word alone
+    const stale =
+      level < 4
+        ? p.stale
+        : level < 6
+          ? p.stale.replace(/ \(every [^)]*\)/, '')
+          : level < 7
+            ? p.stale.replace(/ \(every [^)]*\)/, '').replace(/ \S+ old/, '')
+            : 'STALE';
     second.push(seg(`  ⚠ ${stale}`, 'warn'));
   }
   if (p.follow) second.push(seg('  ⟳ FOLLOW', 'badge'));

@@ -143,12 +143,12 @@ function thresholdLines(t: HelpThresholds, width: number): PanelLine[] {
   const changed = entries.filter((e) => e.changed).length;
   const from =
     t.from === undefined
-      ? 'the defaults (browse --config FILE reads its thresholds: section)'
+      ? 'the defaults (browse --config FILE sets them)'
       : `from ${sanitizeCell(t.from)}: ${changed} changed (*), the others the defaults`;
-  const lines: PanelLine[] = [
-    [seg('Thresholds', 'header')],
-    ...wrapText(from, width - 2).map((l): PanelLine => [seg(`  ${l}`, 'muted')]),
-  ];
+  const lines: PanelLine[] =
+    Array.from(`Thresholds   ${from}`).length <= width
+      ? [[seg('Thresholds', 'header'), seg(`   ${from}`, 'muted')]]
+      : [[seg('Thresholds', 'header')], ...wrapText(from, width - 2).map((l): PanelLine => [seg(`  ${l}`, 'muted')])];
   // `name value` pairs kept whole, as many to a line as fit
   let line = '';
   for (const e of entries) {

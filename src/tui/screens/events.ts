@@ -15,7 +15,7 @@ import { evidenceTarget } from './evidence-target.ts';
 const COLUMNS = [
   { id: 'time', header: 'TIME', align: 'left', priority: 1 },
   { id: 'severity', header: 'SEV', align: 'left', priority: 3 },
-  { id: 'kind', header: 'KIND', align: 'left', flexible: true, priority: 1, min: 13 },
+  { id: 'kind', header: 'KIND', align: 'left', flexible: true, priority: 1, min: 15 },
   { id: 'entity', header: 'ENTITY', align: 'left', flexible: true, priority: 1, min: 14, identity: true, keep: true },
   { id: 'duration', header: 'FOR', align: 'right', priority: 2 },
   { id: 'description', header: 'DESCRIPTION', align: 'left', flexible: true, min: 14, fill: true, keep: true },
