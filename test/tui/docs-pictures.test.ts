@@ -5,12 +5,11 @@
  * with the blocks in the files. `FLIGHTREC_UPDATE_DOCS=1 npx vitest run test/tui/docs-pictures.test.ts`
  * writes the blocks anew after a deliberate change of the browser.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { incidentStart } from '../../src/tui/data/incident-start.ts';
-import { recordScenario } from './helpers/demo-db.ts';
+import { demoDatabase } from './helpers/demo-db.ts';
 import { openBrowser, tick, type Browser } from './helpers/render.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -59,17 +58,13 @@ function checkBlock(file: string, after: string, end: (line: string) => boolean,
 }
 
 describe('the browser pictures in the docs', () => {
-  let dir: string;
   let db: string;
   const open: Browser[] = [];
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'flightrec-docs-pictures-'));
-    db = join(dir, 'demo.db');
-    await recordScenario(db, 'incident', '25m');
+    db = await demoDatabase('25m');
   }, 120_000);
   afterAll(() => {
     for (const b of open) b.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("README.md's 80×24 picture is what browse --incident draws", async () => {

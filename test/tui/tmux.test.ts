@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHistoryReader, openDatabase } from '../../src/db/index.ts';
 import { buildTimeline } from '../../src/report/timeline/timeline.ts';
 import type { TimelineEvent } from '../../src/report/timeline/types.ts';
-import { recordScenario } from './helpers/demo-db.ts';
+import { demoDatabase } from './helpers/demo-db.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = resolve(ROOT, process.env['FLIGHTREC_BIN'] ?? 'bin/flightrec.js');
@@ -347,10 +347,7 @@ describe.skipIf(reason !== undefined)(
     let db: string;
     let events: readonly TimelineEvent[] = [];
     beforeAll(async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'flightrec-tmux-'));
-      dirs.push(dir);
-      db = join(dir, 'demo.db');
-      await recordScenario(db, 'incident', '25m');
+      db = await demoDatabase('25m');
       const store = openDatabase(db, { readonly: true });
       try {
         events = buildTimeline(createHistoryReader(store)).events;
