@@ -4,6 +4,7 @@
  * it imports only here (with live rendering forced on, see live-rendering.ts).
  */
 import { createHistoryReader, openDatabase, type HistoryReader } from '../db/index.ts';
+import type { Thresholds } from '../report/timeline/thresholds.ts';
 import { saveExport } from './data/export.ts';
 import { HistorySource } from './data/history-source.ts';
 import { incidentStart } from './data/incident-start.ts';
@@ -38,6 +39,18 @@ export interface BrowseOptions {
   /** open at the worst incident (the timeline computed first), that event selected */
   readonly incident?: boolean;
   readonly followMs?: number;
+  /** the timeline's thresholds (`--config`'s `thresholds:` section); default: the defaults */
+  readonly thresholds?: Thresholds;
+  /** the config file they come from, as the user wrote it (the help says so) */
+  readonly thresholdsFrom?: string;
+}
+
+/** The thresholds a browse source is given. */
+function thresholdOptions(opts: BrowseOptions): { thresholds?: Thresholds; thresholdsFrom?: string } {
+  return {
+    ...(opts.thresholds === undefined ? {} : { thresholds: opts.thresholds }),
+    ...(opts.thresholdsFrom === undefined ? {} : { thresholdsFrom: opts.thresholdsFrom }),
+  };
 }
 
 /** Runs the browser until the user quits; the terminal is restored however it ends. */
@@ -72,6 +85,7 @@ export async function runBrowse(opts: BrowseOptions): Promise<void> {
       cluster: opts.cluster,
       workerPath: opts.database,
       passwordFile: opts.passwordFile,
+      ...thresholdOptions(opts),
     });
     let start = opts.start;
     let position: StartPosition | undefined;
@@ -128,6 +142,7 @@ async function runFleetBrowser(opts: BrowseOptions, reader: HistoryReader, clust
         cluster,
         workerPath: opts.database,
         passwordFile: opts.passwordFile,
+        ...thresholdOptions(opts),
       });
       sources.set(cluster, s);
     }

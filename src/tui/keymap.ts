@@ -30,7 +30,11 @@ export type Command =
   | 'mark'
   | 'clear-marks'
   | 'save'
-  | 'clusters';
+  | 'clusters'
+  | 'detail'
+  | 'evidence'
+  | 'next-event'
+  | 'prev-event';
 
 /** One binding: keys (names from input/keys.ts), what they do, where, and how to explain it. */
 export interface Binding {
@@ -55,7 +59,11 @@ const DRILL_VIEWS: readonly ViewKind[] = [
   'shadow-link',
   'timeline',
   'diff',
+  'event',
 ];
+
+/** Views that list events (the timeline, the overview's latest events) or show one. */
+const EVENT_VIEWS: readonly ViewKind[] = ['overview', 'timeline', 'event'];
 
 /** Every key binding. */
 export const KEYMAP: readonly Binding[] = [
@@ -75,10 +83,45 @@ export const KEYMAP: readonly Binding[] = [
     group: 'navigate',
   },
   {
+    command: 'evidence',
+    keys: ['e'],
+    label: 'e',
+    help: "the event's evidence: the resource view filtered to the clients, principals, brokers or topics it names, at the event's start (one Esc comes back)",
+    views: EVENT_VIEWS,
+    footer: 'evidence',
+    group: 'navigate',
+  },
+  {
+    command: 'next-event',
+    keys: ['n'],
+    label: 'n',
+    help: 'the next event of the list, without leaving the detail',
+    views: ['event'],
+    footer: 'next',
+    group: 'navigate',
+  },
+  {
+    command: 'prev-event',
+    keys: ['p'],
+    label: 'p',
+    help: 'the previous event of the list',
+    views: ['event'],
+    footer: 'prev',
+    group: 'navigate',
+  },
+  {
+    command: 'detail',
+    keys: ['d'],
+    label: 'd',
+    help: 'the selected event whole: description, start and end, evidence, polls (Enter too)',
+    views: ['overview', 'timeline'],
+    group: 'navigate',
+  },
+  {
     command: 'back',
     keys: ['esc'],
     label: 'Esc',
-    help: 'clear the filter, then go back along the breadcrumbs',
+    help: 'back: clear the filter, then the previous view',
     footer: 'back',
     group: 'navigate',
   },
@@ -94,7 +137,7 @@ export const KEYMAP: readonly Binding[] = [
     command: 'clusters',
     keys: ['C'],
     label: 'C',
-    help: 'the clusters view (also :clusters, and Esc on the first view): pick another recorded cluster',
+    help: 'pick another recorded cluster (also :clusters)',
     group: 'navigate',
   },
   { command: 'step-back', keys: ['['], label: '[', help: 'one poll back in time', footer: 'prev poll', group: 'time' },
@@ -112,13 +155,13 @@ export const KEYMAP: readonly Binding[] = [
     command: 'time',
     keys: ['t'],
     label: 't',
-    help: 'go to a time, as on the command line: RFC 3339, 10:03 (UTC), -5m (before now), now; or latest, first',
+    help: "go to a time as tables show it: 00:04:30 (the cursor's day), 2026-01-02, RFC 3339, -5m/+30s (from the cursor), now, latest, first",
     footer: 'time',
     group: 'time',
   },
   { command: 'latest', keys: ['T'], label: 'T', help: 'back to the latest poll', group: 'time' },
-  { command: 'follow', keys: ['F'], label: 'F', help: 'follow the newest poll as it is recorded', group: 'time' },
-  { command: 'mark', keys: ['m'], label: 'm', help: 'mark this instant for a diff (A, then B)', group: 'time' },
+  { command: 'follow', keys: ['F'], label: 'F', help: 'follow new polls as they are recorded', group: 'time' },
+  { command: 'mark', keys: ['m'], label: 'm', help: 'mark this instant for a diff (A, B)', group: 'time' },
   { command: 'clear-marks', keys: ['M'], label: 'M', help: 'clear the diff marks', group: 'time' },
   {
     command: 'filter',
@@ -192,11 +235,12 @@ export function commandForKey(key: string, view: ViewKind): Command | undefined 
 
 /** What Enter opens in each view (the help screen says it). */
 export const ENTER_HELP: Readonly<Partial<Record<ViewKind, string>>> = {
-  overview: 'open the selected section or event',
+  overview: "open the selected event's detail",
   connections: 'open the connection',
   connection: 'move the time cursor to the selected sample',
   'shadow-links': "open the link's tasks and topics",
   'shadow-link': "open the topic's partitions",
-  timeline: 'move the time cursor to the event and open its entity',
+  timeline: "open the event's detail (whole description, evidence, polls)",
   diff: 'open the changed entity',
+  event: "move the time cursor to the event's start and open its entity",
 };

@@ -228,32 +228,29 @@ describe('times the parser accepts never crash a reader', () => {
     });
   }
 
-  it('reads the same forms on the command line and in the browser, from the same now', async () => {
+  it('reads absolute times alike on the command line and in the browser; the browser counts the rest from its cursor', async () => {
     const { parseTimeArg } = await import('../../src/collector/time-args.ts');
     const { parseTimeInput } = await import('../../src/tui/time-input.ts');
     const nowMs = Date.parse('2026-01-02T00:20:00Z');
-    const ctx = { first: 0n, latest: 1n, cursor: 1n, now: BigInt(nowMs) * 1_000_000n };
-    for (const text of [
-      '2026-01-01T10:03:00Z',
-      '2026-01-01 10:03:00Z',
-      'now',
-      '10:03',
-      '00:20',
-      '00:21:30',
-      '-5m',
-      '5m',
-      '1h30m',
-      EARLY,
-      LATE,
-    ]) {
+    const ns = (iso: string): bigint => BigInt(Date.parse(iso)) * 1_000_000n;
+    // a recording of 2026-01-01, the cursor at 10:00 that day
+    const ctx = {
+      first: ns('2026-01-01T00:00:00Z'),
+      latest: ns('2026-01-01T23:00:00Z'),
+      cursor: ns('2026-01-01T10:00:00Z'),
+      now: BigInt(nowMs) * 1_000_000n,
+    };
+    for (const text of ['2026-01-01T10:03:00Z', '2026-01-01 10:03:00Z', 'now', EARLY, LATE]) {
       expect(parseTimeInput(text, ctx), text).toBe(parseTimeArg(text, nowMs));
     }
-    // a time of day is the latest such instant at or before now
-    expect(parseTimeArg('00:21:30', nowMs)).toBe(BigInt(Date.parse('2026-01-01T00:21:30Z')) * 1_000_000n);
-    expect(parseTimeArg('00:20', nowMs)).toBe(BigInt(Date.parse('2026-01-02T00:20:00Z')) * 1_000_000n);
-    for (const bad of ['+5m', 'soon', '24:00']) {
-      expect(() => parseTimeArg(bad, nowMs), bad).toThrow();
-      expect(() => parseTimeInput(bad, ctx), bad).toThrow();
-    }
+    // on the command line a time of day is the latest such instant at or before now
+    expect(parseTimeArg('00:21:30', nowMs)).toBe(ns('2026-01-01T00:21:30Z'));
+    expect(parseTimeArg('00:20', nowMs)).toBe(ns('2026-01-02T00:20:00Z'));
+    // in the browser, on the recording's day at the cursor, as its tables print times; durations from the cursor
+    expect(parseTimeInput('00:20', ctx)).toBe(ns('2026-01-01T00:20:00Z'));
+    expect(parseTimeInput('-5m', ctx)).toBe(ns('2026-01-01T09:55:00Z'));
+    expect(parseTimeInput('+5m', ctx)).toBe(ns('2026-01-01T10:05:00Z'));
+    for (const bad of ['+5m', 'soon', '24:00']) expect(() => parseTimeArg(bad, nowMs), bad).toThrow();
+    for (const bad of ['soon', '24:00']) expect(() => parseTimeInput(bad, ctx), bad).toThrow();
   });
 });

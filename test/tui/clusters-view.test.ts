@@ -197,6 +197,17 @@ describe('the clusters view', () => {
     expect(await pressUntil('cluster east', KEY.enter)).toContain('cluster east');
   });
 
+  it('its footer ends in ? help  q quit like every footer; ? shows its help and closes it again', async () => {
+    let f = await pressUntil('3 clusters', 'C');
+    const footer = f.trimEnd().split('\n').at(-1) ?? '';
+    expect(footer).toMatch(/\? help {2}q quit$/);
+    f = await pressUntil('Help: clusters', '?');
+    expect(f).toMatch(/Enter +open the selected cluster/);
+    expect(f).not.toMatch(/CLUSTER\s+LAST POLL/);
+    f = await pressUntil((x) => !x.includes('Help: clusters'), '?');
+    expect(f).toMatch(/CLUSTER\s+LAST POLL/);
+  });
+
   it('q quits from the clusters view', async () => {
     await pressUntil('3 clusters', 'C');
     await press('q');

@@ -1,8 +1,8 @@
 /** Pure helpers of the browser: key names, time input, column layout, connection changes, entity targets. */
 import { describe, expect, it } from 'vitest';
 import { burstKeys, keyName } from '../../src/tui/input/keys.ts';
-import { parseTimeInput, TimeInputError } from '../../src/tui/time-input.ts';
-import { fit, layoutColumns, truncate } from '../../src/tui/text.ts';
+import { outsideRecording, parseTimeInput, TimeInputError } from '../../src/tui/time-input.ts';
+import { fit, truncate } from '../../src/tui/text.ts';
 import { classifyConnections } from '../../src/tui/data/connection-changes.ts';
 import { entityFilter, entityTarget, filterString } from '../../src/tui/screens/entity-target.ts';
 import { checkFilterText } from '../../src/tui/data/filter-check.ts';
@@ -38,60 +38,67 @@ describe('keys', () => {
 });
 
 describe('time input', () => {
-  // the recording ended at 00:20; the wall clock says 00:25 the same day
-  const ctx = { first: BASE, latest: BASE + 1200n * S, cursor: BASE + 600n * S, now: BASE + 1500n * S };
-  it('reads RFC 3339, now, times of day and relative forms as the command line does, plus latest and first', () => {
-    expect(parseTimeInput('2026-01-01T00:05:00Z', ctx)).toBe(BASE + 300n * S);
-    expect(parseTimeInput('2026-01-01 00:05:00Z', ctx)).toBe(BASE + 300n * S);
-    expect(parseTimeInput('latest', ctx)).toBe(ctx.latest);
-    expect(parseTimeInput('now', ctx)).toBe(ctx.now);
-    expect(parseTimeInput('first', ctx)).toBe(BASE);
+  // a recording of 00:00 to 00:20 on 2026-01-01 and 2026-01-02 00:00 to 00:05; the wall clock a year later
+  const DAY = 86_400n * S;
+  const ctx = { first: BASE, latest: BASE + DAY + 300n * S, cursor: BASE + 600n * S, now: BASE + 400n * DAY };
+  const on2 = { ...ctx, cursor: BASE + DAY + 120n * S };
+
+  it("reads a time of day as the tables print it, on the cursor's day or the nearest earlier one that has it", () => {
+    expect(parseTimeInput('00:04:30', ctx)).toBe(BASE + 270n * S);
     expect(parseTimeInput('00:07', ctx)).toBe(BASE + 420n * S);
-    expect(parseTimeInput('00:07:30', ctx)).toBe(BASE + 450n * S);
-    // relative forms count back from now, as on the command line
-    expect(parseTimeInput('-5m', ctx)).toBe(ctx.now - 300n * S);
-    expect(parseTimeInput('5m', ctx)).toBe(ctx.now - 300n * S);
+    expect(parseTimeInput('00:07:30.5', ctx)).toBe(BASE + 450n * S + 500_000_000n);
+    expect(parseTimeInput('00:02:00Z', ctx)).toBe(BASE + 120n * S);
+    // the timeline's marks of a cut start are part of what one copies
+    expect(parseTimeInput('≤00:02:00', ctx)).toBe(BASE + 120n * S);
+    // on the second day, 00:04 is that day's; 00:10 only the first day has (the second ends at 00:05)
+    expect(parseTimeInput('00:04', on2)).toBe(BASE + DAY + 240n * S);
+    expect(parseTimeInput('00:10', on2)).toBe(BASE + 600n * S);
   });
 
-  it('explains what it accepts', () => {
+  it('reads dates, RFC 3339, durations from the cursor, now, latest and first', () => {
+    expect(parseTimeInput('2026-01-01T00:05:00Z', ctx)).toBe(BASE + 300n * S);
+    expect(parseTimeInput('2026-01-01 00:05:00Z', ctx)).toBe(BASE + 300n * S);
+    expect(parseTimeInput('2026-01-01T01:05:00+01:00', ctx)).toBe(BASE + 300n * S);
+    expect(parseTimeInput('2026-01-02', ctx)).toBe(BASE + DAY);
+    expect(parseTimeInput('2026-01-02 00:03:00', ctx)).toBe(BASE + DAY + 180n * S);
+    expect(parseTimeInput('01-02 00:03:00', ctx)).toBe(BASE + DAY + 180n * S);
+    expect(parseTimeInput('-5m', ctx)).toBe(ctx.cursor - 300n * S);
+    expect(parseTimeInput('5m', ctx)).toBe(ctx.cursor - 300n * S);
+    expect(parseTimeInput('+30s', ctx)).toBe(ctx.cursor + 30n * S);
+    expect(parseTimeInput('latest', ctx)).toBe(ctx.latest);
+    expect(parseTimeInput('first', ctx)).toBe(BASE);
+    expect(parseTimeInput('now', ctx)).toBe(ctx.now);
+  });
+
+  it('says why it cannot use an input, and where the cursor goes outside the recording', () => {
     expect(() => parseTimeInput('yesterday', ctx)).toThrow(TimeInputError);
-    expect(() => parseTimeInput('yesterday', ctx)).toThrow(/RFC 3339/);
+    expect(() => parseTimeInput('yesterday', ctx)).toThrow(/cannot read "yesterday" as a time: use 00:04:30/);
     expect(() => parseTimeInput('25:00', ctx)).toThrow(/not a time of day/);
-    expect(() => parseTimeInput('+1m30s', ctx)).toThrow(/future/);
+    expect(() => parseTimeInput('2026-13-01', ctx)).toThrow(/not a date/);
     expect(() => parseTimeInput('2026-13-01T00:00:00Z', ctx)).toThrow(TimeInputError);
+    expect(() => parseTimeInput('', ctx)).toThrow(/type a time/);
+    // a recording that starts at 00:10: no day up to the cursor's has 00:05; the input stays, with the reason
+    const late = { ...ctx, first: BASE + 600n * S, cursor: BASE + 900n * S };
+    expect(() => parseTimeInput('00:05', late)).toThrow(/00:05 is not recorded on the cursor's day or before/);
+    // hostile: too long, absurd durations and dates clamp to what the store represents
+    expect(() => parseTimeInput('0'.repeat(10_000), ctx)).toThrow(/too long/);
+    expect(parseTimeInput('+99999999d', ctx)).toBe(9_214_646_400n * S - 1n);
+    expect(parseTimeInput('9999-01-01', ctx)).toBe(9_214_646_400n * S - 1n);
+    expect(outsideRecording(parseTimeInput('9999-01-01', ctx), ctx)).toMatch(
+      /after the latest poll: goes to the latest/,
+    );
+    expect(outsideRecording(BASE - S, ctx)).toMatch(/before the first poll/);
+    expect(outsideRecording(BASE + S, ctx)).toBeUndefined();
   });
 });
 
-describe('text layout', () => {
-  it('truncates with an ellipsis and pads to a width', () => {
+describe('text', () => {
+  it('truncates with an ellipsis and pads to a width, or keeps the end a layout chose', () => {
     expect(truncate('abcdef', 4)).toBe('abc…');
     expect(fit('ab', 4, 'right')).toBe('  ab');
     expect(fit('ab', 4)).toBe('ab  ');
-  });
-
-  it('gives columns their width, cutting free text down to its minimum, then dropping low-priority columns', () => {
-    const shapes = [
-      { header: 'UID', align: 'left' as const, content: 36, flexible: true, priority: 1, min: 9 },
-      { header: 'NODE', align: 'right' as const, content: 1, priority: 1 },
-      { header: 'CLIENT', align: 'left' as const, content: 20, flexible: true, priority: 1, min: 12 },
-      { header: 'PRODUCE/S', align: 'right' as const, content: 10, priority: 2 },
-      { header: 'PRINCIPAL', align: 'left' as const, content: 24, flexible: true, priority: 4, min: 12 },
-    ];
-    expect(layoutColumns(shapes, 200)).toEqual([36, 4, 20, 10, 24]);
-    // 60 columns: the free text shrinks (widest first), numbers keep their width
-    const mid = layoutColumns(shapes, 60);
-    expect(mid.reduce((a, b) => a + b, 0) + 8).toBeLessThanOrEqual(60);
-    expect(mid[1]).toBe(4);
-    expect(mid[3]).toBe(10);
-    expect(mid[0]).toBeGreaterThanOrEqual(9);
-    expect(mid[4]).toBeGreaterThanOrEqual(12);
-    // 45 columns: the minimums do not fit; the lowest priority (PRINCIPAL) drops out, no column goes under its minimum
-    const tight = layoutColumns(shapes, 45);
-    expect(tight[4]).toBe(0);
-    expect(tight[3]).toBe(10);
-    expect(tight[0]).toBeGreaterThanOrEqual(9);
-    expect(tight[2]).toBeGreaterThanOrEqual(12);
-    expect(tight.reduce((a, b) => a + b, 0) + 6).toBeLessThanOrEqual(45);
+    expect(fit('orders-service-5', 12, 'left', 0)).toBe('…s-service-5');
+    expect(fit('shadow-topic/dr-primary/orders', 20, 'left', 'lead')).toBe('…/dr-primary/orders ');
   });
 });
 
@@ -215,7 +222,7 @@ describe('fitting 80 columns', () => {
     ]);
     const text = helpLines('timeline', 40).map((l) => l.map((s) => s.text).join(''));
     for (const l of text) expect(Array.from(l).length, l).toBeLessThanOrEqual(40);
-    expect(text.join('\n')).toContain('RFC 3339');
+    expect(text.join(' ')).toMatch(/RFC\s+3339/);
     expect(text.join('\n')).not.toContain('…');
   });
 
@@ -231,5 +238,47 @@ describe('fitting 80 columns', () => {
     expect(compactTimeFormat([day + H, day + 2n * H])(day + H + 690_000_000_000n)).toBe('01:11:30');
     expect(compactTimeFormat([day, day + 30n * H])(day + 30n * H)).toBe('01-02 06:00:00');
     expect(compactTimeFormat([day, day + 400n * 24n * H])(day)).toBe('2026-01-01 00:00:00');
+  });
+});
+
+describe('the header within the width', () => {
+  const base = {
+    cluster: 'sim',
+    database: 'demo.db',
+    at: BASE + 1_500n * S,
+    index: 50,
+    count: 51,
+    freshness: 'latest poll 338d13h ago',
+    stale: 'STALE: GetIcebergStatus 338d13h old (every 60s) +5 more',
+    follow: false,
+    marks: { a: BASE + 600n * S, b: BASE + 720n * S },
+    crumbs: [
+      { kind: 'overview' as const },
+      { kind: 'timeline' as const },
+      { kind: 'event' as const, key: 'connections.auth-failures\u0000listener/external\u00001' },
+      { kind: 'connections' as const },
+    ],
+    filter: 'listener_name = "external" AND authentication_info.state = FAILURE',
+    badge: 'shown 150 of 1,713',
+    width: 80,
+    theme: pickTheme({ noColor: true }),
+  };
+  const line = (segs: readonly { text: string }[]): string => segs.map((x) => x.text).join('');
+
+  it('keeps the stale marker and the diff marks whole, giving up the freshness and the poll count first', async () => {
+    const { secondLine } = await import('../../src/tui/components/Header.tsx');
+    const l = line(secondLine(base));
+    expect(Array.from(l).length).toBeLessThanOrEqual(80);
+    expect(l).toContain('⚠ STALE');
+    expect(l).toContain('mark A 00:10:00Z B 00:12:00Z');
+    expect(line(secondLine({ ...base, width: 200 }))).toContain('latest poll 338d13h ago');
+  });
+
+  it('keeps the view shown and the count of rows in the breadcrumbs, the filter in the status line', async () => {
+    const { crumbLine } = await import('../../src/tui/components/Header.tsx');
+    const l = line(crumbLine(base));
+    expect(Array.from(l).length).toBeLessThanOrEqual(80);
+    expect(l).toMatch(/› connections {3}\[shown 150 of 1,713\]$/);
+    expect(line(crumbLine({ ...base, width: 300 }))).toContain('filter: listener_name');
   });
 });

@@ -234,7 +234,10 @@ describe('keys', () => {
   it('t opens the time prompt; a valid time moves the cursor, a bad one keeps the prompt open', () => {
     let s = keys(start(), ['t', '-', '1', 'm', 'enter']);
     expect(s.prompt).toBeUndefined();
-    expect(cursorInstant(s.cursor)).toBe(T(90)); // -1m counts back from now (T(150)), as on the command line
+    expect(cursorInstant(s.cursor)).toBe(T(60)); // -1m counts back from the cursor (T(120))
+    const at60 = env({ time: { first: T(0), latest: T(120), cursor: T(60), now: T(150) } });
+    s = keys(s, ['t', '+', '3', '0', 's', 'enter'], at60);
+    expect(cursorInstant(s.cursor)).toBe(T(90)); // +30s forward from the cursor
     s = keys(s, ['t', 'x', 'enter']);
     expect(s.prompt?.kind).toBe('time');
     s = keys(s, ['esc']);

@@ -73,7 +73,7 @@ describe('browse: shadow links, upgrade, Iceberg, timeline, diff', () => {
     await b.press('T');
   });
 
-  it('lists the timeline; Enter moves the time cursor to the event and opens its entity', async () => {
+  it('lists the timeline; Enter opens the event whole, and there Enter moves the time cursor to it and opens its entity', async () => {
     let f = await go('timeline');
     expect(f).toMatch(/✖ \d+ error {2}▲ \d+ warn {2}● \d+ info/);
     expect(f).toMatch(/TIME +SEV +KIND +ENTITY +FOR +DESCRIPTION/);
@@ -84,19 +84,28 @@ describe('browse: shadow links, upgrade, Iceberg, timeline, diff', () => {
     // every event is on the cursor's day: the table shows the time of day
     const when = /^.. (\d\d:\d\d:\d\d) /.exec(row)?.[1];
     expect(when).toBeDefined();
+    const before = cursorLine(b.frame());
+    f = await b.press(KEY.enter);
+    expect(crumbs(f)).toMatch(/timeline › event shadow\./);
+    expect(f).toMatch(/^entity +shadow-topic\//m);
     f = await b.press(KEY.enter);
     expect(cursorLine(f)).toContain(`at 2026-01-01T${when}`);
-    expect(crumbs(f)).toMatch(/timeline › topic \S+/);
+    expect(crumbs(f)).toMatch(/event \S+ › topic \S+/);
+    // one Esc back to the event, the time cursor where it was; another to the list
+    f = await b.press(KEY.esc);
+    expect(crumbs(f)).toMatch(/timeline › event shadow\./);
+    expect(cursorLine(f)).toBe(before);
     f = await b.press(KEY.esc, 'g', '/');
     expect(f).not.toMatch(/^\/▏/m); // the timeline takes no filter
   });
 
-  it('opens a connections filter from a broker event', async () => {
+  it("opens the connections of a broker event's evidence with e, and one Esc comes back", async () => {
     let guard = 0;
     while (!/connections\.broker.* broker\/\d/.test(selectedRow(b.frame())) && guard++ < 300) await b.press('j');
-    const f = await b.press(KEY.enter);
+    const row = selectedRow(b.frame());
+    const f = await b.press('e');
     expect(crumbs(f)).toMatch(/timeline › connections .*filter: node_id = \d/);
-    await b.press(KEY.esc, KEY.esc);
+    expect(selectedRow(await b.press(KEY.esc))).toBe(row);
   });
 
   it('diffs two marked instants', async () => {

@@ -17,6 +17,7 @@ interface GlobalOpts {
   dbPasswordFile?: string;
   cluster?: string;
   color?: boolean;
+  config?: string;
 }
 
 /** browse's own options. */
@@ -38,7 +39,15 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
       '--view <name>',
       'start in this view: overview, connections, shadow-links, upgrade, iceberg, timeline, diff',
     )
-    .addHelpText('after', globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER, color: true }))
+    .addHelpText(
+      'after',
+      globalOptionsHelp({
+        db: READ_DB,
+        cluster: READ_CLUSTER,
+        config: "its thresholds: section (the timeline's events and the lag marks; ? lists them)",
+        color: true,
+      }),
+    )
     .option('--incident', 'open the timeline at the worst incident (the error event with the widest impact), selected')
     .action(async (opts: BrowseOpts, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOpts & BrowseOpts>();
@@ -50,6 +59,10 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
         if (view === undefined) throw new UsageError(`--view: ${unknownNameMessage('view', opts.view, tui.TOP_VIEWS)}`);
         start = { kind: view };
       }
+      // a bad thresholds: section is a usage error before the terminal is taken
+      // (read by the timeline command's helper, loaded only then: browse's start pays nothing for it)
+      const thresholds =
+        g.config === undefined ? undefined : await (await import('./timeline.ts')).thresholdsFromConfig(g, io);
       requireDatabase(resolve(io.cwd, g.db), g.db, io.cwd);
       try {
         await tui.runBrowse({
@@ -66,6 +79,7 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
           signal: io.signal,
           start,
           incident: opts.incident === true,
+          ...(thresholds === undefined || g.config === undefined ? {} : { thresholds, thresholdsFrom: g.config }),
         });
       } catch (err) {
         // the TUI is loaded lazily, so its own error is mapped here (the store's errors reach main as they are)

@@ -26,7 +26,7 @@ export const connectionColumns: ColumnModel<KafkaConnection> = {
   resource: 'connections',
   label: (c) => `${cell(c.uid)} (${cell(c.clientId)} @ ${cell(c.source.ipAddress)}:${c.source.port})`,
   columns: [
-    textColumn('uid', 'UID', (c) => cell(c.uid), { orderBy: 'uid', priority: 1, min: 9 }),
+    textColumn('uid', 'UID', (c) => cell(c.uid), { orderBy: 'uid', priority: 1, min: 9, identity: true }),
     numberColumn('node', 'NODE', (c) => String(c.nodeId), { orderBy: 'node_id', priority: 1 }),
     numberColumn('shard', 'SHARD', (c) => String(c.shardId), { wide: true, orderBy: 'shard_id' }),
     textColumn('client', 'CLIENT ID', (c) => cell(c.clientId), { orderBy: 'client_id', priority: 1, min: 12 }),

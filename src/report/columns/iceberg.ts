@@ -26,11 +26,12 @@ export const icebergTopicColumns: ColumnModel<IcebergTopic> = {
   resource: 'iceberg-topics',
   label: (t) => cell(t.topic),
   columns: [
-    textColumn('topic', 'TOPIC', (t) => cell(t.topic), { orderBy: 'topic' }),
+    textColumn('topic', 'TOPIC', (t) => cell(t.topic), { orderBy: 'topic', identity: true }),
     textColumn('state', 'STATE', topicState, { tone: (t) => tone(topicState(t)), orderBy: 'lifecycle_state' }),
     numberColumn('partitions', 'PARTITIONS', (t) => String(t.partitions.length)),
     numberColumn('commitLag', 'COMMIT LAG', (t) => formatCount(icebergTopicLag(t)), {
-      tone: (t) => (t.partitions.some((p) => p.commitLag > COMMIT_LAG_WARN) ? 'warn' : undefined),
+      tone: (t, ctx) =>
+        t.partitions.some((p) => p.commitLag > (ctx?.marks?.commitLag ?? COMMIT_LAG_WARN)) ? 'warn' : undefined,
     }),
   ],
 };
@@ -40,8 +41,12 @@ export const icebergPartitionColumns: ColumnModel<IcebergPartitionRow> = {
   resource: 'iceberg-partitions',
   label: (p) => `${cell(p.topic)}/${p.partition}`,
   columns: [
-    textColumn('topic', 'TOPIC', (p) => cell(p.topic), { orderBy: 'topic', priority: 1, min: 12 }),
-    numberColumn('partition', 'PARTITION', (p) => String(p.partition), { orderBy: 'partition', priority: 1 }),
+    textColumn('topic', 'TOPIC', (p) => cell(p.topic), { orderBy: 'topic', priority: 1, min: 12, identity: true }),
+    numberColumn('partition', 'PARTITION', (p) => String(p.partition), {
+      orderBy: 'partition',
+      priority: 1,
+      keep: true,
+    }),
     textColumn('state', 'STATE', topicState, { tone: (p) => tone(topicState(p)), orderBy: 'lifecycle_state' }),
     numberColumn('translated', 'TRANSLATED', (p) => offset(p.lastTranslatedOffset), {
       orderBy: 'last_translated_offset',
@@ -52,7 +57,7 @@ export const icebergPartitionColumns: ColumnModel<IcebergPartitionRow> = {
       priority: 3,
     }),
     numberColumn('commitLag', 'COMMIT LAG', (p) => String(p.commitLag), {
-      tone: (p) => (p.commitLag > COMMIT_LAG_WARN ? 'warn' : undefined),
+      tone: (p, ctx) => (p.commitLag > (ctx?.marks?.commitLag ?? COMMIT_LAG_WARN) ? 'warn' : undefined),
       orderBy: 'commit_lag desc',
       priority: 1,
     }),

@@ -19,10 +19,20 @@ import { shadowLinkColumns } from './shadow-links.ts';
 import { shadowPartitionColumns } from './shadow-partitions.ts';
 import { shadowTaskColumns } from './shadow-tasks.ts';
 import { shadowTopicColumns } from './shadow-topics.ts';
+import type { LayoutSpec } from './layout.ts';
 import type { ColumnModel, Tone } from './types.ts';
 import { upgradeColumns, upgradeMemberColumns } from './upgrade.ts';
 
-export type { Column, ColumnContext, ColumnModel, Tone } from './types.ts';
+export type { Column, ColumnContext, ColumnModel, LagMarks, Tone } from './types.ts';
+export {
+  elide,
+  layoutTable,
+  measureText,
+  sampleIndexes,
+  type ColumnFit,
+  type Elision,
+  type LayoutSpec,
+} from './layout.ts';
 export { cell, quoted } from './types.ts';
 export { describeAclFilter, describeAuthentication, describeNameFilter, describeTls } from './shadow-links.ts';
 export { shadowTopicLag } from './shadow-topics.ts';
@@ -57,11 +67,9 @@ export const COLUMN_MODELS: { readonly [R in ResourceName]: ColumnModel<Resource
   polls: pollColumns,
 };
 
-/** One header of a table view. */
-export interface ViewColumn {
+/** One header of a table view, and how the column gives way on a narrow terminal (see layout.ts). */
+export interface ViewColumn extends LayoutSpec {
   readonly id: string;
-  readonly header: string;
-  readonly align: 'left' | 'right';
 }
 
 /** One row of a table view: display texts and their tones, parallel to the columns. */
@@ -92,12 +100,18 @@ export function tableView(
   // rows reach the table untyped (a query's rows are `object`), each one a row of `resource`
   const model = COLUMN_MODELS[resource] as unknown as ColumnModel<object>;
   const cols = model.columns.filter((c) => opts.wide === true || c.wide !== true);
-  const columns: ViewColumn[] = cols.map((c) => ({ id: c.id, header: c.header, align: c.align }));
-  if (opts.timeColumn === true) columns.unshift({ id: 'pollTime', header: 'TIME', align: 'left' });
+  const columns: ViewColumn[] = cols.map((c) => ({
+    id: c.id,
+    header: c.header,
+    align: c.align,
+    ...(c.min !== undefined ? { min: c.min } : {}),
+    ...(c.identity === true ? { identity: true } : {}),
+  }));
+  if (opts.timeColumn === true) columns.unshift({ id: 'pollTime', header: 'TIME', align: 'left', flexible: false });
   const rows = items.map(({ row, observedAt }): ViewRow => {
     const ctx = { now: observedAt };
     const cells = cols.map((c) => c.value(row, ctx));
-    const tones = cols.map((c) => c.tone?.(row));
+    const tones = cols.map((c) => c.tone?.(row, ctx));
     if (opts.timeColumn === true) {
       cells.unshift(formatTime(observedAt));
       tones.unshift(undefined);

@@ -8,7 +8,7 @@ export const pollColumns: ColumnModel<PollRow> = {
   resource: 'polls',
   label: (p) => `poll ${p.id} (${cell(p.operation)}${p.target === '' ? '' : ` ${cell(p.target)}`})`,
   columns: [
-    numberColumn('id', 'ID', (p) => String(p.id), { orderBy: 'id' }),
+    numberColumn('id', 'ID', (p) => String(p.id), { orderBy: 'id', identity: true }),
     textColumn('time', 'TIME', (p) => formatTime(p.startTime), { orderBy: 'start_time' }),
     textColumn('operation', 'OPERATION', (p) => cell(p.operation), { orderBy: 'operation' }),
     textColumn('target', 'TARGET', (p) => cell(p.target), { orderBy: 'target' }),

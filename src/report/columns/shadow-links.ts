@@ -98,7 +98,7 @@ export const shadowLinkColumns: ColumnModel<ShadowLink> = {
   resource: 'shadow-links',
   label: (l) => cell(l.name),
   columns: [
-    textColumn('name', 'NAME', (l) => cell(l.name), { orderBy: 'name', priority: 1, min: 12 }),
+    textColumn('name', 'NAME', (l) => cell(l.name), { orderBy: 'name', priority: 1, min: 12, identity: true }),
     textColumn('state', 'STATE', linkState, {
       tone: (l) => linkTone(linkState(l)),
       orderBy: 'status.state',

@@ -14,14 +14,18 @@ export const shadowPartitionColumns: ColumnModel<ShadowPartitionRow> = {
   columns: [
     textColumn('link', 'LINK', (p) => cell(p.shadowLinkName), { orderBy: 'shadow_link_name', priority: 3, min: 10 }),
     textColumn('topic', 'TOPIC', (p) => cell(p.topicName), { orderBy: 'topic_name', priority: 3, min: 10 }),
-    numberColumn('partition', 'PARTITION', (p) => String(p.partitionId), { orderBy: 'partition_id', priority: 1 }),
+    numberColumn('partition', 'PARTITION', (p) => String(p.partitionId), {
+      orderBy: 'partition_id',
+      priority: 1,
+      identity: true,
+    }),
     numberColumn('hwm', 'HWM', (p) => String(p.highWatermark), { orderBy: 'high_watermark', priority: 3 }),
     numberColumn('sourceHwm', 'SOURCE HWM', (p) => String(p.sourceHighWatermark), {
       orderBy: 'source_high_watermark',
       priority: 3,
     }),
     numberColumn('lag', 'LAG', (p) => String(p.lag), {
-      tone: (p) => (p.lag > LAG_WARN ? 'warn' : undefined),
+      tone: (p, ctx) => (p.lag > (ctx?.marks?.shadowLag ?? LAG_WARN) ? 'warn' : undefined),
       orderBy: 'lag desc',
       priority: 1,
     }),

@@ -13,7 +13,7 @@ export const shadowTaskColumns: ColumnModel<ShadowTaskRow> = {
   label: (t) => `${cell(t.shadowLinkName)}/${cell(t.name)} broker ${t.brokerId} shard ${t.shard}`,
   columns: [
     textColumn('link', 'LINK', (t) => cell(t.shadowLinkName), { orderBy: 'shadow_link_name', priority: 3, min: 10 }),
-    textColumn('name', 'TASK', (t) => cell(t.name), { orderBy: 'name', priority: 1, min: 12 }),
+    textColumn('name', 'TASK', (t) => cell(t.name), { orderBy: 'name', priority: 1, min: 12, identity: true }),
     numberColumn('broker', 'BROKER', (t) => String(t.brokerId), { orderBy: 'broker_id' }),
     numberColumn('shard', 'SHARD', (t) => String(t.shard), { orderBy: 'shard' }),
     textColumn('state', 'STATE', state, { tone: (t) => tone(state(t)), orderBy: 'state', priority: 1 }),

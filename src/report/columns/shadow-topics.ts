@@ -21,13 +21,15 @@ export const shadowTopicColumns: ColumnModel<ShadowTopicRow> = {
   label: (t) => `${cell(t.shadowLinkName)}/${cell(t.name)}`,
   columns: [
     textColumn('link', 'LINK', (t) => cell(t.shadowLinkName), { orderBy: 'shadow_link_name', priority: 3, min: 10 }),
-    textColumn('name', 'NAME', (t) => cell(t.name), { orderBy: 'name', priority: 1, min: 12 }),
+    textColumn('name', 'NAME', (t) => cell(t.name), { orderBy: 'name', priority: 1, min: 12, identity: true }),
     textColumn('source', 'SOURCE TOPIC', (t) => cell(t.sourceTopicName), { orderBy: 'source_topic_name', priority: 3 }),
     textColumn('state', 'STATE', state, { tone: (t) => tone(state(t)), orderBy: 'status.state', priority: 1 }),
     numberColumn('partitions', 'PARTITIONS', (t) => String(t.status.partitionInformation.length)),
     numberColumn('lag', 'LAG', (t) => formatCount(shadowTopicLag(t)), {
-      tone: (t) =>
-        t.status.partitionInformation.some((p) => p.sourceHighWatermark - p.highWatermark > LAG_WARN)
+      tone: (t, ctx) =>
+        t.status.partitionInformation.some(
+          (p) => p.sourceHighWatermark - p.highWatermark > (ctx?.marks?.shadowLag ?? LAG_WARN),
+        )
           ? 'warn'
           : undefined,
       priority: 1,

@@ -10,10 +10,20 @@ import { NONE } from '../format-units.ts';
 /** Semantic colour of a cell; the renderer (or the TUI theme) maps it to a colour. */
 export type Tone = 'ok' | 'warn' | 'error' | 'dim';
 
-/** What a cell may need beyond its row: the instant the row was observed (for ages). */
+/** Lags above which rows are marked (the timeline's thresholds in force); default: their defaults. */
+export interface LagMarks {
+  /** records behind, per shadow partition: `shadow.lagRecords` */
+  readonly shadowLag: bigint;
+  /** records not yet committed, per Iceberg partition: `iceberg.commitLag` */
+  readonly commitLag: bigint;
+}
+
+/** What a cell may need beyond its row: the instant the row was observed (for ages), the marks in force. */
 export interface ColumnContext {
   /** the poll time of the row, ns since the epoch */
   readonly now: bigint;
+  /** the lag thresholds that mark rows (default: the timeline's defaults) */
+  readonly marks?: LagMarks;
 }
 
 /** One column of a resource table. */
@@ -27,13 +37,17 @@ export interface Column<R> {
   /** terminal-safe display text of the cell */
   readonly value: (row: R, ctx: ColumnContext) => string;
   /** semantic colour of the cell, if any */
-  readonly tone?: (row: R) => Tone | undefined;
+  readonly tone?: (row: R, ctx?: ColumnContext) => Tone | undefined;
   /** the order_by expression that sorts by this column, when there is one */
   readonly orderBy?: string;
   /** on a narrow terminal: 1 keeps the column longest, higher numbers drop out first (default 2) */
   readonly priority?: number;
   /** narrowest a text column may be cut to on a narrow terminal (never below its header) */
   readonly min?: number;
+  /** the row's identifying column: never dropped, never cut so far that two rows read the same */
+  readonly identity?: boolean;
+  /** never dropped on a narrow terminal (only shrunk) */
+  readonly keep?: boolean;
 }
 
 /** The column model of one resource. */
@@ -57,10 +71,12 @@ export function quoted(text: string): string {
 /** Options shared by the column builders. */
 export interface ColumnOptions<R> {
   readonly wide?: boolean;
-  readonly tone?: (row: R) => Tone | undefined;
+  readonly tone?: (row: R, ctx?: ColumnContext) => Tone | undefined;
   readonly orderBy?: string;
   readonly priority?: number;
   readonly min?: number;
+  readonly identity?: boolean;
+  readonly keep?: boolean;
 }
 
 /** A left-aligned text column. */

@@ -35,7 +35,7 @@ export const upgradeMemberColumns: ColumnModel<MemberVersion> = {
   resource: 'upgrade-members',
   label: (m) => `node ${m.nodeId}`,
   columns: [
-    numberColumn('node', 'NODE', (m) => String(m.nodeId), { orderBy: 'node_id', priority: 1 }),
+    numberColumn('node', 'NODE', (m) => String(m.nodeId), { orderBy: 'node_id', priority: 1, identity: true }),
     textColumn('release', 'RELEASE', (m) => cell(m.releaseVersion), { orderBy: 'release_version' }),
     numberColumn('logical', 'LOGICAL VERSION', (m) => (m.versionKnown ? String(m.logicalVersion) : NONE), {
       orderBy: 'logical_version',

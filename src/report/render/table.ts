@@ -1,10 +1,11 @@
 /**
  * Text tables (`table` and `wide` output): columns padded to their widest cell, two spaces
- * apart, numbers right-aligned; when a terminal width is given, the widest text columns are
- * cut with `…` until the table fits. Cells are sanitised again here, so nothing unsafe is drawn.
+ * apart, numbers right-aligned; when a terminal width is given, text columns are cut by the
+ * layout rule the browser follows too (src/report/columns/layout.ts), without dropping any.
+ * Cells are sanitised again here, so nothing unsafe is drawn.
  */
 import { sanitizeCell } from '../../api/safe-text.ts';
-import type { TableView } from '../columns/index.ts';
+import { elide, layoutTable, type ColumnFit, type TableView } from '../columns/index.ts';
 import { paint } from './color.ts';
 
 /** Options of renderTable. */
@@ -15,7 +16,7 @@ export interface TableOptions {
 }
 
 const GAP = 2;
-/** A truncated column keeps at least this many cells (or its header, if shorter). */
+/** A truncated column keeps at least this many cells (and its header). */
 const MIN_WIDTH = 6;
 
 const WIDE =
@@ -23,10 +24,15 @@ const WIDE =
 // eslint-disable-next-line no-misleading-character-class -- a class of combining and zero-width code points, each matched alone on purpose
 const ZERO = /[\u0300-\u036f\u200b-\u200d\ufe00-\ufe0f]/u;
 
+/** Terminal columns one character takes (East Asian wide characters and emoji two, combining marks none). */
+function charWidth(ch: string): number {
+  return ZERO.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
+}
+
 /** Terminal columns a string takes (East Asian wide characters and emoji count two, combining marks none). */
 export function displayWidth(text: string): number {
   let w = 0;
-  for (const ch of text) w += ZERO.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
+  for (const ch of text) w += charWidth(ch);
   return w;
 }
 
@@ -50,34 +56,24 @@ function pad(text: string, width: number, align: 'left' | 'right'): string {
   return align === 'right' ? fill + text : text + fill;
 }
 
-/** Column widths that fit `limit`: shrink the widest left-aligned column, one cell at a time. */
-function fitWidths(widths: number[], view: TableView, limit: number | undefined): number[] {
-  if (limit === undefined) return widths;
-  const out = [...widths];
-  const total = (): number => out.reduce((s, w) => s + w, 0) + GAP * (out.length - 1);
-  const floor = view.columns.map((c) => Math.min(MIN_WIDTH, displayWidth(c.header)));
-  while (total() > limit) {
-    let best = -1;
-    for (let i = 0; i < out.length; i++) {
-      if (view.columns[i]!.align !== 'left' || out[i]! <= Math.max(floor[i]!, MIN_WIDTH)) continue;
-      if (best === -1 || out[i]! > out[best]!) best = i;
-    }
-    if (best === -1) break;
-    out[best] = out[best]! - 1;
+/** Column widths (and elisions) that fit `limit`: the layout rule, shrinking only. */
+function fitColumns(view: TableView, rows: readonly (readonly string[])[], limit: number | undefined): ColumnFit[] {
+  if (limit === undefined) {
+    return view.columns.map((c, i) => {
+      let width = displayWidth(c.header);
+      for (const r of rows) width = Math.max(width, displayWidth(r[i] ?? ''));
+      return { width };
+    });
   }
-  return out;
+  return layoutTable(view.columns, rows, limit, { gap: GAP, drop: false, defaultMin: MIN_WIDTH, charWidth });
 }
 
 /** Renders a table view as text lines (header first), each ending in a newline. */
 export function renderTable(view: TableView, opts: TableOptions): string {
   const rows = view.rows.map((r) => r.cells.map((c) => sanitizeCell(c)));
-  // a loop, not Math.max(...rows): spreading 100k rows as arguments overflows the stack
-  const natural = view.columns.map((c, i) => {
-    let width = displayWidth(c.header);
-    for (const r of rows) width = Math.max(width, displayWidth(r[i] ?? ''));
-    return width;
-  });
-  const widths = fitWidths(natural, view, opts.width);
+  // widths by loops, never Math.max(...rows): spreading 100k rows as arguments overflows the stack
+  const fits = fitColumns(view, rows, opts.width);
+  const widths = fits.map((f) => f.width);
   const line = (
     cells: readonly string[],
     tones: readonly (string | undefined)[] | undefined,
@@ -86,7 +82,7 @@ export function renderTable(view: TableView, opts: TableOptions): string {
     const parts = cells.map((text, i) => {
       const col = view.columns[i]!;
       const last = i === cells.length - 1;
-      const shown = truncate(text, widths[i]!);
+      const shown = header ? truncate(text, widths[i]!) : elide(text, widths[i]!, fits[i]?.elision, charWidth);
       const padded = last && col.align === 'left' ? shown : pad(shown, widths[i]!, col.align);
       const style = header ? 'bold' : (tones?.[i] as Parameters<typeof paint>[1]);
       return paint(padded, style, opts.color);

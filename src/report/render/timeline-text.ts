@@ -32,8 +32,8 @@ export function timelineView(t: Timeline, wide = false): TableView {
     { id: 'duration', header: 'DURATION', align: 'right' as const },
     { id: 'severity', header: 'SEV', align: 'left' as const },
     { id: 'kind', header: 'KIND', align: 'left' as const },
-    { id: 'entity', header: 'ENTITY', align: 'left' as const },
-    { id: 'what', header: 'WHAT', align: 'left' as const },
+    { id: 'entity', header: 'ENTITY', align: 'left' as const, identity: true },
+    { id: 'what', header: 'WHAT', align: 'left' as const, fill: true },
     ...(wide ? [{ id: 'evidence', header: 'EVIDENCE', align: 'left' as const }] : []),
   ];
   const rows: ViewRow[] = t.events.map((e) => {

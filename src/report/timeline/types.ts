@@ -57,6 +57,8 @@ export interface TimelineEvent {
   readonly end: bigint | null;
   /** it was already in that state at the first observation: the true start lies earlier */
   readonly startedBefore: boolean;
+  /** set when the start was dated back: when the event was detected (the poll time that decided it), ns since the epoch */
+  readonly detectedAt?: bigint;
   /** one line, untrusted cluster strings included as they are (renderers sanitise) */
   readonly description: string;
   readonly evidence: Evidence;

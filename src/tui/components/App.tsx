@@ -1,8 +1,9 @@
 /** The browser: header, the current view (or help), prompt or footer; keys go through the keymap to the reducer. */
-import React, { useCallback, useReducer, useRef } from 'react';
+import React, { useCallback, useMemo, useReducer, useRef } from 'react';
 import { Box, Text, useApp, useInput } from 'ink';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { formatAge } from '../../report/format-units.ts';
+import { DEFAULT_THRESHOLDS } from '../../report/timeline/thresholds.ts';
 import { checkFilterText, describeFilter, fieldPaths } from '../data/filter-check.ts';
 import { staleBadge } from '../data/stale-badge.ts';
 import type { Export, Screen } from '../data/screen.ts';
@@ -19,17 +20,18 @@ import {
   breadcrumbs,
   type AppAction,
   type AppState,
+  type StackEntry,
   type StartPosition,
 } from '../state/app.ts';
 import { cursorInstant } from '../state/cursor.ts';
-import { handleKey, type KeyEnv } from '../state/handle-key.ts';
+import { handleKey, type KeyEnv, type Sibling } from '../state/handle-key.ts';
 import { filterResource, type ViewRef } from '../state/views.ts';
 import type { Theme } from '../theme.ts';
-import { Footer } from './Footer.tsx';
+import { Footer, footerStatus } from './Footer.tsx';
 import { Header, HEADER_LINES } from './Header.tsx';
 import { helpLayout, HelpView } from './HelpView.tsx';
 import { PromptBar } from './PromptBar.tsx';
-import { ScreenView, splitBody } from './ScreenView.tsx';
+import { documentPage, ScreenView, splitBody } from './ScreenView.tsx';
 import { promptFeedback } from './prompt-feedback.ts';
 
 /** Props of the browser. */
@@ -53,7 +55,14 @@ export interface AppProps {
   readonly onClusters?: () => void;
 }
 
-const FOOTER_LINES = 2;
+/** The status line when no message is shown: the filter (and how to change it), or how to set one. */
+function statusText(entry: StackEntry): string {
+  const resource = filterResource(entry.view);
+  if (entry.filter !== undefined && entry.drilled !== undefined)
+    return `evidence: ${describeFilter(entry.filter)}   (Esc: back to the event; / edits)`;
+  if (entry.filter !== undefined) return `filter: ${describeFilter(entry.filter)}   (/ edits, Esc clears)`;
+  return resource !== undefined ? `/ filters ${resource} (extended filter)   ? help` : '? help';
+}
 const MIN = { columns: 40, rows: 10 } as const;
 
 /** The root component of `flightrec browse`. */
@@ -71,7 +80,10 @@ export function App(props: AppProps): React.ReactElement {
   const entry = topEntry(state);
   const at = cursorInstant(state.cursor);
   const { screen, cache } = useScreen(source, { entry, at, marks: state.marks, version });
-  const bodyHeight = Math.max(1, size.rows - 1 - HEADER_LINES - FOOTER_LINES);
+  const status = statusText(entry);
+  // the status line takes a second line when a message or filter needs it
+  const statusLines = state.prompt !== undefined ? 1 : footerStatus(state.flash, status, size.columns).length;
+  const bodyHeight = Math.max(1, size.rows - 1 - HEADER_LINES - 1 - statusLines);
   // what the latest render saw, for keys handled by a handler of an earlier render
   const rendered = useRef({ version, bodyHeight, columns: size.columns });
   rendered.current = { version, bodyHeight, columns: size.columns };
@@ -84,6 +96,13 @@ export function App(props: AppProps): React.ReactElement {
       version: rendered.current.version,
     });
 
+  const helpThresholds = useMemo(
+    () => ({
+      values: source.thresholds ?? DEFAULT_THRESHOLDS,
+      ...(source.thresholdsFrom === undefined ? {} : { from: source.thresholdsFrom }),
+    }),
+    [source],
+  );
   const onInstants = useCallback((instants: readonly bigint[]) => {
     dispatch({ type: 'instants', instants });
     bump();
@@ -98,11 +117,18 @@ export function App(props: AppProps): React.ReactElement {
     const cur = cursorInstant(s.cursor);
     const sc = screenOf(s);
     const split = splitBody(sc, rendered.current.bodyHeight);
+    const row = sc.grid.rowCount > 0 ? Math.min(topEntry(s).table.selected, sc.grid.rowCount - 1) : undefined;
+    const doc = sc.document?.(rendered.current.columns);
+    const page = doc === undefined ? undefined : documentPage(doc, rendered.current.bodyHeight);
     return {
-      extent: { rows: sc.grid.rowCount, height: Math.max(1, split.table - 1) },
+      extent:
+        page === undefined
+          ? { rows: sc.grid.rowCount, height: Math.max(1, split.table - 1) }
+          : { rows: page.maxOffset + 1, height: page.visible },
       columns: sc.grid.columns.length,
-      target:
-        sc.grid.rowCount > 0 ? sc.grid.target?.(Math.min(topEntry(s).table.selected, sc.grid.rowCount - 1)) : undefined,
+      target: doc !== undefined ? sc.enter : row === undefined ? undefined : sc.grid.target?.(row),
+      evidence: doc !== undefined ? sc.evidence : row === undefined ? undefined : sc.grid.evidence?.(row),
+      ...siblings(s),
       time:
         first !== undefined && latest !== undefined && cur !== undefined
           ? { first, latest, cursor: cur, now: BigInt(Math.floor(props.now())) * 1_000_000n }
@@ -113,9 +139,33 @@ export function App(props: AppProps): React.ReactElement {
     };
   };
 
+  /** The events before and after the one a detail shows, in the list under it. */
+  const siblings = (s: AppState): Pick<KeyEnv, 'siblings'> => {
+    const top = topEntry(s);
+    const parent = s.stack[s.stack.length - 2];
+    if (top.view.kind !== 'event' || parent === undefined) return {};
+    const key = top.view.key;
+    const grid = screenOf({ ...s, stack: s.stack.slice(0, -1) }).grid;
+    let index = -1;
+    for (let i = 0; i < grid.rowCount && index < 0; i++) if (grid.key?.(i) === key) index = i;
+    if (index < 0) return {};
+    const at = (i: number): Sibling | undefined => {
+      const view = i >= 0 && i < grid.rowCount ? grid.target?.(i)?.view : undefined;
+      return view === undefined ? undefined : { view, index: i };
+    };
+    const prev = at(index - 1);
+    const next = at(index + 1);
+    return { siblings: { ...(prev === undefined ? {} : { prev }), ...(next === undefined ? {} : { next }) } };
+  };
+
   const helpScroll = (s: AppState): Pick<KeyEnv, 'helpScroll'> => {
     if (!s.help) return {};
-    const layout = helpLayout(topEntry(s).view.kind, rendered.current.bodyHeight, rendered.current.columns);
+    const layout = helpLayout(
+      topEntry(s).view.kind,
+      rendered.current.bodyHeight,
+      rendered.current.columns,
+      helpThresholds,
+    );
     return layout.kind === 'scroll' ? { helpScroll: { rows: layout.lines.length, height: layout.height } } : {};
   };
 
@@ -185,12 +235,6 @@ export function App(props: AppProps): React.ReactElement {
   const asOf = at === undefined ? undefined : onLatest && nowSecond > at ? nowSecond : at;
   const stale = asOf === undefined ? undefined : staleBadge(source.freshness?.(asOf));
   const resource = filterResource(entry.view);
-  const status =
-    entry.filter !== undefined
-      ? `filter: ${describeFilter(entry.filter)}   (/ edits, Esc clears)`
-      : resource !== undefined
-        ? `/ filters ${resource} (extended filter)   ? help`
-        : '? help';
   return (
     <Box flexDirection="column" width={width} height={size.rows - 1} overflow="hidden">
       <Header
@@ -221,6 +265,7 @@ export function App(props: AppProps): React.ReactElement {
           width={width}
           theme={theme}
           offset={state.helpOffset ?? 0}
+          thresholds={helpThresholds}
         />
       ) : (
         <ScreenView screen={screen} table={entry.table} height={bodyHeight} width={width} theme={theme} />

@@ -12,7 +12,7 @@ import { formatCount, formatSpan, NONE } from '../../report/format-units.ts';
 import type { BrowseSource } from '../data/source.ts';
 import { useTerminalSize, type TerminalSize } from '../hooks/use-terminal-size.ts';
 import { burstKeys } from '../input/keys.ts';
-import { fit, textWidth } from '../text.ts';
+import { fit, textWidth, wrapText } from '../text.ts';
 import { App, type AppProps } from './App.tsx';
 
 /** Props of the fleet browser: the App's, with a source per cluster instead of one. */
@@ -41,6 +41,24 @@ export function clusterCells(l: FleetLine): string[] {
     l.age === undefined ? NONE : l.age < 0n ? `in ${formatSpan(-l.age)}` : `${formatSpan(l.age)} ago`,
     l.openConnections === undefined ? NONE : formatCount(l.openConnections),
     l.worstShadowLag === undefined ? NONE : formatCount(l.worstShadowLag),
+  ];
+}
+
+/** The keys of the clusters view, ending like every footer of the browser in `? help  q quit`. */
+export function clustersFooter(back: boolean): string {
+  return `j/k move  Enter open${back ? '  Esc back' : ''}  ? help  q quit`;
+}
+
+/** The help of the clusters view (`?`). */
+export function clustersHelp(back: boolean): string[] {
+  return [
+    'Help: clusters   Esc or ? closes',
+    '  j k ↓ ↑   move between the recorded clusters (g G: first, last)',
+    '  Enter     open the selected cluster: every view then shows it',
+    ...(back ? ['  Esc       back to the cluster last shown'] : []),
+    "  C         from a cluster's views (also :clusters): back here",
+    '  q         quit',
+    'LAST POLL is the age of the newest poll against now; CONNS the open connections; WORST LAG the largest shadow lag in records, both as of that poll.',
   ];
 }
 
@@ -104,6 +122,7 @@ function ClustersView(props: ClustersViewProps): React.ReactElement {
   // the latest selection for keys that arrive before the next render
   const live = useRef(selected);
   live.current = selected;
+  const [help, setHelp] = useState(false);
 
   useInput((input, key) => {
     let s = live.current;
@@ -112,6 +131,10 @@ function ClustersView(props: ClustersViewProps): React.ReactElement {
       if (name === 'q' || name === 'ctrl+c') {
         props.onQuit?.();
         exit();
+        return;
+      }
+      if (name === '?' || (help && name === 'esc')) {
+        setHelp((h) => !h && name === '?');
         return;
       }
       if (name === 'j' || name === 'down') s = Math.min(lines.length - 1, s + 1);
@@ -139,7 +162,7 @@ function ClustersView(props: ClustersViewProps): React.ReactElement {
   const height = Math.max(1, size.rows - 5);
   const offset = Math.max(0, Math.min(selected - height + 1, rows.length - height));
   const title = `flightrec · ${lines.length} clusters · ${sanitizeCell(props.database)}`;
-  const help = `j/k move · Enter open${props.back === undefined ? '' : ' · Esc back'} · q quit`;
+  const keys = clustersFooter(props.back !== undefined);
   return (
     <Box flexDirection="column" width={width} height={size.rows - 1} overflow="hidden">
       <Text {...theme.title} wrap="truncate">
@@ -148,17 +171,28 @@ function ClustersView(props: ClustersViewProps): React.ReactElement {
       <Text {...theme.label} wrap="truncate">
         {fit('clusters', width)}
       </Text>
-      <Text {...theme.header} wrap="truncate">
-        {fit(row(COLUMNS.map((c) => c.header)), width)}
-      </Text>
-      {rows.slice(offset, offset + height).map((cells, i) => (
-        <Text key={lines[offset + i]!.cluster} {...(offset + i === selected ? theme.selected : {})} wrap="truncate">
-          {fit(row(cells), width)}
+      {help ? null : (
+        <Text {...theme.header} wrap="truncate">
+          {fit(row(COLUMNS.map((c) => c.header)), width)}
         </Text>
-      ))}
+      )}
+      {help
+        ? clustersHelp(props.back !== undefined)
+            .flatMap((l) => (textWidth(l) <= width ? [l] : wrapText(l, width)))
+            .slice(0, height)
+            .map((l, i) => (
+              <Text key={`h${i}`} {...(i === 0 ? theme.header : theme.value)} wrap="truncate">
+                {fit(l, width)}
+              </Text>
+            ))
+        : rows.slice(offset, offset + height).map((cells, i) => (
+            <Text key={lines[offset + i]!.cluster} {...(offset + i === selected ? theme.selected : {})} wrap="truncate">
+              {fit(row(cells), width)}
+            </Text>
+          ))}
       <Box flexGrow={1} />
       <Text {...theme.muted} wrap="truncate">
-        {fit(help, width)}
+        {fit(keys, width)}
       </Text>
     </Box>
   );

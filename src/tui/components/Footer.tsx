@@ -5,7 +5,7 @@ import { sanitizeCell } from '../../api/safe-text.ts';
 import { bindingsFor } from '../keymap.ts';
 import type { Flash } from '../state/app.ts';
 import type { ViewKind } from '../state/views.ts';
-import { truncate } from '../text.ts';
+import { textWidth, truncate, wrapText } from '../text.ts';
 import type { Theme } from '../theme.ts';
 
 /** Props of the footer. */
@@ -43,19 +43,25 @@ export function footerKeys(view: ViewKind, width = Infinity): string {
   return [...head, ...tail].join('  ');
 }
 
+/** The status lines within `width`: the message (or the status) whole on one line, or wrapped on two (the second cut when even that is short). */
+export function footerStatus(flash: Flash | undefined, status: string, width: number): string[] {
+  const text = flash !== undefined ? `${GLYPH[flash.tone]} ${sanitizeCell(flash.text)}` : sanitizeCell(status);
+  if (textWidth(text) <= width) return [text];
+  const lines = wrapText(text, width);
+  const rest = lines.slice(1).join(' ');
+  return [lines[0] ?? '', truncate(rest, width)];
+}
+
 /** The footer. */
 export function Footer({ view, flash, status, width, theme }: FooterProps): React.ReactElement {
+  const tone = flash !== undefined ? theme[flash.tone] : theme.label;
   return (
     <Box flexDirection="column">
-      {flash !== undefined ? (
-        <Text wrap="truncate" {...theme[flash.tone]}>
-          {truncate(`${GLYPH[flash.tone]} ${sanitizeCell(flash.text)}`, width)}
+      {footerStatus(flash, status, width).map((l, i) => (
+        <Text key={i} wrap="truncate" {...tone}>
+          {l}
         </Text>
-      ) : (
-        <Text wrap="truncate" {...theme.label}>
-          {truncate(sanitizeCell(status), width)}
-        </Text>
-      )}
+      ))}
       <Text wrap="truncate" {...theme.muted}>
         {truncate(footerKeys(view, width), width)}
       </Text>

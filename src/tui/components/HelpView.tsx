@@ -6,7 +6,10 @@ import type { PanelLine } from '../data/screen.ts';
 import { seg } from '../data/screen.ts';
 import { CHANGE_STYLE, SEVERITY_STYLE } from '../glyphs.ts';
 import type { ViewKind } from '../state/views.ts';
-import { fit } from '../text.ts';
+import { fit, wrapText } from '../text.ts';
+import { sanitizeCell } from '../../api/safe-text.ts';
+import type { Thresholds } from '../../report/timeline/thresholds.ts';
+import { thresholdEntries } from '../thresholds-help.ts';
 import type { Theme, Token } from '../theme.ts';
 import { Line } from './Line.tsx';
 
@@ -18,6 +21,14 @@ export interface HelpViewProps {
   readonly theme: Theme;
   /** first line shown when the help scrolls */
   readonly offset?: number;
+  /** the thresholds in force and the file they come from */
+  readonly thresholds?: HelpThresholds;
+}
+
+/** The thresholds the help lists: their values, and the config file (undefined: the defaults). */
+export interface HelpThresholds {
+  readonly values: Thresholds;
+  readonly from?: string;
 }
 
 const GROUPS: readonly [Binding['group'], string][] = [
@@ -30,32 +41,7 @@ const GROUPS: readonly [Binding['group'], string][] = [
 /** How a key name reads in the help (arrows as arrows). */
 const KEY_TEXT: Readonly<Record<string, string>> = { down: '↓', up: '↑', ' ': 'space' };
 
-/** Splits text into lines of at most `width` columns at spaces (a longer word is cut). */
-export function wrapText(text: string, width: number): string[] {
-  const w = Math.max(1, width);
-  const out: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter((x) => x !== '')) {
-    let rest = word;
-    while (Array.from(rest).length > w) {
-      if (line !== '') {
-        out.push(line);
-        line = '';
-      }
-      const chars = Array.from(rest);
-      out.push(chars.slice(0, w).join(''));
-      rest = chars.slice(w).join('');
-    }
-    if (line === '') line = rest;
-    else if (Array.from(`${line} ${rest}`).length <= w) line = `${line} ${rest}`;
-    else {
-      out.push(line);
-      line = rest;
-    }
-  }
-  if (line !== '' || out.length === 0) out.push(line);
-  return out;
-}
+export { wrapText } from '../text.ts';
 
 /** One entry of the help: the keys (or glyph) and what they do. */
 interface Entry {
@@ -64,6 +50,22 @@ interface Entry {
   readonly keyToken: Token;
   readonly textToken: Token;
 }
+
+/** The marks in front of an event's start. */
+const START_MARKS: readonly Entry[] = [
+  {
+    keys: '≤',
+    text: 'already so at the first observation: the true start lies earlier',
+    keyToken: 'warn',
+    textToken: 'value',
+  },
+  {
+    keys: '↶',
+    text: 'start dated back before the poll that detected it (the detail says when)',
+    keyToken: 'warn',
+    textToken: 'value',
+  },
+];
 
 /** The help of a view as titled groups of entries. */
 function helpGroups(view: ViewKind): { title: string; entries: Entry[] }[] {
@@ -93,15 +95,18 @@ function helpGroups(view: ViewKind): { title: string; entries: Entry[] }[] {
       })),
     });
   }
-  if (view === 'timeline' || view === 'overview') {
+  if (view === 'timeline' || view === 'overview' || view === 'event') {
     groups.push({
       title: 'Severity',
-      entries: Object.entries(SEVERITY_STYLE).map(([name, s]) => ({
-        keys: s.glyph,
-        text: name,
-        keyToken: s.token,
-        textToken: s.token,
-      })),
+      entries: [
+        ...Object.entries(SEVERITY_STYLE).map(([name, s]) => ({
+          keys: s.glyph,
+          text: name,
+          keyToken: s.token,
+          textToken: s.token,
+        })),
+        ...START_MARKS,
+      ],
     });
   }
   return groups;
@@ -112,7 +117,7 @@ function helpGroups(view: ViewKind): { title: string; entries: Entry[] }[] {
  * same list): keys in their own column, two spaces from what they do; long texts wrap under
  * their first line instead of being cut.
  */
-export function helpLines(view: ViewKind, width = 80): PanelLine[] {
+export function helpLines(view: ViewKind, width = 80, thresholds?: HelpThresholds): PanelLine[] {
   const groups = helpGroups(view);
   const keyWidth = Math.max(...groups.flatMap((g) => g.entries.map((e) => Array.from(e.keys).length)));
   const indent = 2 + keyWidth + 2;
@@ -125,6 +130,36 @@ export function helpLines(view: ViewKind, width = 80): PanelLine[] {
       for (const more of wrapped.slice(1)) lines.push([seg(' '.repeat(indent)), seg(more, e.textToken)]);
     }
   }
+  if (thresholds !== undefined) lines.push(...thresholdLines(thresholds, width));
+  return lines;
+}
+
+/**
+ * The thresholds in force: where from, then as `name value` pairs wrapped, the ones the marks
+ * use and the ones the config file changed (`*`); the others are the defaults.
+ */
+function thresholdLines(t: HelpThresholds, width: number): PanelLine[] {
+  const entries = thresholdEntries(t.values);
+  const changed = entries.filter((e) => e.changed).length;
+  const from =
+    t.from === undefined
+      ? 'the defaults (browse --config FILE sets them)'
+      : `from ${sanitizeCell(t.from)}: ${changed} changed (*), the others the defaults`;
+  const lines: PanelLine[] =
+    Array.from(`Thresholds   ${from}`).length <= width
+      ? [[seg('Thresholds', 'header'), seg(`   ${from}`, 'muted')]]
+      : [[seg('Thresholds', 'header')], ...wrapText(from, width - 2).map((l): PanelLine => [seg(`  ${l}`, 'muted')])];
+  // `name value` pairs kept whole, as many to a line as fit
+  let line = '';
+  for (const e of entries) {
+    if (!e.marks && !e.changed) continue;
+    const pair = `${e.changed ? '*' : ''}${e.name} ${e.value}`;
+    if (line !== '' && Array.from(`${line}   ${pair}`).length > width - 2) {
+      lines.push([seg(`  ${line}`, 'value')]);
+      line = pair;
+    } else line = line === '' ? pair : `${line}   ${pair}`;
+  }
+  if (line !== '') lines.push([seg(`  ${line}`, 'value')]);
   return lines;
 }
 
@@ -133,9 +168,10 @@ function twoColumns(
   view: ViewKind,
   height: number,
   width: number,
+  thresholds?: HelpThresholds,
 ): { left: PanelLine[]; right: PanelLine[]; half: number } | undefined {
   const half = Math.floor(width / 2);
-  const lines = helpLines(view, half - 1);
+  const lines = helpLines(view, half - 1, thresholds);
   if (lines.length > height * 2) return undefined;
   // break at a group title when one lies in the second half of the first column
   let split = Math.min(height, lines.length);
@@ -162,17 +198,17 @@ export type HelpLayout =
   | { readonly kind: 'scroll'; readonly lines: readonly PanelLine[]; readonly height: number };
 
 /** The layout of the help of `view` in a body of `height` lines and `width` columns. */
-export function helpLayout(view: ViewKind, height: number, width: number): HelpLayout {
-  const single = helpLines(view, width);
+export function helpLayout(view: ViewKind, height: number, width: number, thresholds?: HelpThresholds): HelpLayout {
+  const single = helpLines(view, width, thresholds);
   if (single.length <= height) return { kind: 'single', lines: single };
-  const two = width >= 72 ? twoColumns(view, height, width) : undefined;
+  const two = width >= 72 ? twoColumns(view, height, width, thresholds) : undefined;
   if (two !== undefined) return { kind: 'two', ...two };
   return { kind: 'scroll', lines: single, height: Math.max(1, height - 1) };
 }
 
 /** The help screen: one column when it fits, else two, else one that scrolls (j/k, PgDn); texts wrap, never cut. */
-export function HelpView({ view, height, width, theme, offset = 0 }: HelpViewProps): React.ReactElement {
-  const layout = helpLayout(view, height, width);
+export function HelpView({ view, height, width, theme, offset = 0, thresholds }: HelpViewProps): React.ReactElement {
+  const layout = helpLayout(view, height, width, thresholds);
   if (layout.kind !== 'two') {
     let shown = layout.lines;
     if (layout.kind === 'scroll') {

@@ -13,11 +13,24 @@ export interface LineProps {
   readonly theme: Theme;
 }
 
+/** The line without its optional segments (rightmost first) while it is wider than `width`. */
+export function fitLine(line: PanelLine, width: number): PanelLine {
+  let out = line;
+  let total = out.reduce((n, s) => n + textWidth(s.text), 0);
+  for (let i = out.length - 1; i >= 0 && total > width; i--) {
+    const s = out[i]!;
+    if (s.optional !== true) continue;
+    total -= textWidth(s.text);
+    out = [...out.slice(0, i), ...out.slice(i + 1)];
+  }
+  return out;
+}
+
 /** Draws segments left to right, control characters escaped, cutting at `width` columns. */
 export function Line({ line, width, theme }: LineProps): React.ReactElement {
   let room = width;
   const parts: React.ReactElement[] = [];
-  line.forEach((s, i) => {
+  fitLine(line, width).forEach((s, i) => {
     if (room <= 0) return;
     // last line of defence: whatever reaches the screen is one line without control characters
     const text = truncate(sanitizeCell(s.text), room);
@@ -28,5 +41,6 @@ export function Line({ line, width, theme }: LineProps): React.ReactElement {
       </Text>,
     );
   });
-  return <Text wrap="truncate">{parts.length > 0 ? parts : ' '}</Text>;
+  // an empty line still takes its line
+  return <Text wrap="truncate">{parts.length > 0 && room < width ? parts : ' '}</Text>;
 }

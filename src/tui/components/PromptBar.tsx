@@ -10,6 +10,14 @@ import type { Theme } from '../theme.ts';
 export interface PromptFeedback {
   readonly error?: { readonly start: number; readonly end: number; readonly message: string };
   readonly hint: string;
+  /** shorter hints, longest first: the first that fits is shown when the hint does not */
+  readonly shorter?: readonly string[];
+}
+
+/** The longest of the hint and its shorter forms that fits `width` (the shortest, cut, when none does). */
+export function hintFor(feedback: PromptFeedback, width: number): string {
+  const all = [feedback.hint, ...(feedback.shorter ?? [])];
+  return all.find((h) => Array.from(h).length <= width) ?? all[all.length - 1] ?? '';
 }
 
 /** Props of the prompt bar. */
@@ -54,7 +62,7 @@ export function PromptBar({ prompt, feedback, width, theme }: PromptBarProps): R
   } else {
     body = <Text>{text}</Text>;
     const tone = err !== undefined ? theme.error : theme.muted;
-    const message = err !== undefined ? `✗ ${sanitizeCell(err.message)}` : sanitizeCell(feedback.hint);
+    const message = err !== undefined ? `✗ ${sanitizeCell(err.message)}` : sanitizeCell(hintFor(feedback, width));
     second = (
       <Text wrap="truncate" {...tone}>
         {truncate(message, width)}

@@ -5,7 +5,9 @@ import { sanitizeCell } from '../../api/safe-text.ts';
 import type { Grid } from '../data/grid.ts';
 import type { SortState, TableState } from '../state/table.ts';
 import { visibleRange } from '../state/table.ts';
-import { fit, layoutColumns, sampleIndexes, textWidth, truncate } from '../text.ts';
+import type { ColumnFit } from '../../report/columns/layout.ts';
+import { gridLayout, sameNote } from '../data/grid-layout.ts';
+import { fit, textWidth, truncate } from '../text.ts';
 import type { Theme, Token } from '../theme.ts';
 
 /** Props of the table. */
@@ -22,54 +24,35 @@ export interface TableProps {
 }
 
 const GAP = 2;
-/** rows sampled to size the columns (once per grid, not per keypress) */
-const WIDTH_SAMPLE = 200;
-
-/** Column widths for a grid, from its header and a sample of its rows. */
-function gridWidths(grid: Grid, width: number): number[] {
-  const content = grid.columns.map(() => 0);
-  for (const i of sampleIndexes(grid.rowCount, WIDTH_SAMPLE)) {
-    grid.cells(i).forEach((c, j) => {
-      content[j] = Math.max(content[j] ?? 0, textWidth(c));
-    });
-  }
-  const shapes = grid.columns.map((c, j) => ({
-    header: c.header,
-    align: c.align,
-    content: content[j] ?? 0,
-    flexible: c.flexible === true,
-    ...(c.priority !== undefined ? { priority: c.priority } : {}),
-    ...(c.min !== undefined ? { min: c.min } : {}),
-  }));
-  return layoutColumns(shapes, Math.max(10, width - 3), GAP);
-}
 
 /** The table component. */
 export function Table({ grid, state, height, width, theme, sort, empty }: TableProps): React.ReactElement {
-  const widths = useMemo(() => gridWidths(grid, width), [grid, width]);
+  const fits = useMemo(() => gridLayout(grid, width), [grid, width]);
   const bodyHeight = Math.max(1, height - 1);
   const extent = { rows: grid.rowCount, height: bodyHeight };
   const { start, end } = visibleRange(state, extent);
   const selected = Math.min(state.selected, grid.rowCount - 1);
   const header = grid.columns
     .map((c, j) => {
-      const w = widths[j] ?? 0;
+      const w = fits[j]?.width ?? 0;
       if (w <= 0) return undefined;
       const arrow = sort?.column === j ? (sort.desc ? '▼' : '▲') : '';
       return fit(c.header + arrow, w, c.align);
     })
     .filter((h): h is string => h !== undefined)
     .join(' '.repeat(GAP));
+  // columns dropped for holding one value on every row still say it, when there is room
+  const note = sameNote(grid, fits, width - 3 - textWidth(header.trimEnd()) - 4);
+  const headerText = note === '' ? `   ${header}` : `   ${header.trimEnd()}`;
   const lines: React.ReactElement[] = [];
   for (let i = start; i < end; i++) {
-    lines.push(
-      <Row key={i} grid={grid} index={i} widths={widths} selected={i === selected} theme={theme} width={width} />,
-    );
+    lines.push(<Row key={i} grid={grid} index={i} fits={fits} selected={i === selected} theme={theme} width={width} />);
   }
   return (
     <Box flexDirection="column" height={height}>
-      <Text {...theme.header} wrap="truncate">
-        {truncate(`   ${header}`, width)}
+      <Text wrap="truncate">
+        <Text {...theme.header}>{truncate(headerText, width)}</Text>
+        {note === '' ? null : <Text {...theme.muted}>{`    ${note}`}</Text>}
       </Text>
       {grid.rowCount === 0 ? (
         <Text {...theme.muted} wrap="truncate">
@@ -85,7 +68,7 @@ export function Table({ grid, state, height, width, theme, sort, empty }: TableP
 interface RowProps {
   readonly grid: Grid;
   readonly index: number;
-  readonly widths: readonly number[];
+  readonly fits: readonly ColumnFit[];
   readonly selected: boolean;
   readonly theme: Theme;
   readonly width: number;
@@ -96,15 +79,15 @@ export function rowRuns(
   cells: readonly string[],
   tokens: readonly (Token | undefined)[] | undefined,
   rowToken: Token,
-  widths: readonly number[],
+  fits: readonly ColumnFit[],
   aligns: readonly ('left' | 'right')[],
 ): { text: string; token: Token }[] {
   const runs: { text: string; token: Token }[] = [];
   let first = true;
-  widths.forEach((w, j) => {
+  fits.forEach(({ width: w, elision }, j) => {
     if (w <= 0) return;
     // cells come terminal-safe from the column models; escaping again is idempotent and keeps one line per row
-    const text = (first ? '' : ' '.repeat(GAP)) + fit(sanitizeCell(cells[j] ?? ''), w, aligns[j] ?? 'left');
+    const text = (first ? '' : ' '.repeat(GAP)) + fit(sanitizeCell(cells[j] ?? ''), w, aligns[j] ?? 'left', elision);
     first = false;
     const token = tokens?.[j] ?? rowToken;
     const last = runs[runs.length - 1];
@@ -115,14 +98,14 @@ export function rowRuns(
 }
 
 /** One row; memoised, so moving the selection re-renders only the two rows it leaves and enters. */
-const Row = React.memo(function Row({ grid, index, widths, selected, theme, width }: RowProps): React.ReactElement {
+const Row = React.memo(function Row({ grid, index, fits, selected, theme, width }: RowProps): React.ReactElement {
   const rowToken: Token = grid.rowToken?.(index) ?? 'value';
   const glyph = grid.glyph?.(index) ?? ' ';
   const runs = rowRuns(
     grid.cells(index),
     grid.cellTokens?.(index),
     rowToken,
-    widths,
+    fits,
     grid.columns.map((c) => c.align),
   );
   // only the selected row is padded: its inverse bar spans the width; other rows stay short (less to draw)

@@ -4,7 +4,7 @@ import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { checkFilterText } from '../data/filter-check.ts';
 import type { PromptState } from '../state/prompt.ts';
 import { completeViewName, resolveViewName } from '../state/views.ts';
-import { outsideRecording, parseTimeInput, TIME_INPUT_HINT, TimeInputError, type TimeContext } from '../time-input.ts';
+import { outsideRecording, parseTimeInput, TIME_INPUT_HINTS, TimeInputError, type TimeContext } from '../time-input.ts';
 import type { PromptFeedback } from './PromptBar.tsx';
 
 /** Feedback for the open prompt. */
@@ -34,19 +34,28 @@ export function promptFeedback(
       if (check.filter === undefined)
         return {
           hint: `filter ${resource}: e.g. state = OPEN AND client_id:"orders*"   (! in front negates, Tab completes fields, Enter applies an empty filter = clear)`,
+          shorter: [
+            `filter ${resource}: e.g. state = OPEN AND client_id:"orders*"   (! negates, Tab completes)`,
+            `e.g. state = OPEN AND client_id:"orders*"   (! negates, Tab completes)`,
+            'e.g. state = OPEN   (! negates)',
+          ],
         };
       const warning = check.warnings.length > 0 ? `   ▲ ${check.warnings.join('; ')}` : '';
       return {
         hint: `✓ ${check.filter.negate ? 'NOT ' : ''}${check.normalized}${warning}   (Enter applies, Esc clears)`,
+        shorter: [`✓ ${check.filter.negate ? 'NOT ' : ''}${check.normalized}${warning}`],
       };
     }
     case 'time': {
       if (time === undefined) return { hint: 'nothing recorded yet' };
-      if (prompt.text.trim() === '') return { hint: TIME_INPUT_HINT };
+      if (prompt.text.trim() === '') return { hint: TIME_INPUT_HINTS[0]!, shorter: TIME_INPUT_HINTS.slice(1) };
       try {
         const at = parseTimeInput(prompt.text, time);
         const outside = outsideRecording(at, time);
-        return { hint: `✓ ${formatTimestampShort(at)}   (${outside ?? 'Enter goes there'})` };
+        return {
+          hint: `✓ ${formatTimestampShort(at)}   (${outside ?? 'Enter goes there'})`,
+          shorter: [`✓ ${formatTimestampShort(at)}`],
+        };
       } catch (err) {
         const message = err instanceof TimeInputError ? err.message : String(err);
         return { error: { start: 0, end: prompt.text.length, message }, hint: '' };

@@ -75,6 +75,7 @@ export function exportPath(database: string, view: ViewRef, at: bigint | undefin
 /** Writes an export next to the database; returns the path written. */
 export function saveExport(database: string, view: ViewRef, at: bigint | undefined, data: Export): string {
   const path = exportPath(database, view, at, data.format);
-  writeFileSync(path, exportText(data), { flag: 'wx' });
+  // owner only, as every file flightrec writes; never over a file that exists (wx)
+  writeFileSync(path, exportText(data), { flag: 'wx', mode: 0o600 });
   return path;
 }

@@ -2,7 +2,7 @@
  * The grid: what the table component draws, built from a report column model (or any list of
  * columns) and rows. Cells are computed on demand, so only visible rows cost anything.
  */
-import type { ColumnModel, Tone } from '../../report/columns/types.ts';
+import type { ColumnModel, LagMarks, Tone } from '../../report/columns/types.ts';
 import type { Token } from '../theme.ts';
 import type { ActiveFilter } from '../state/app.ts';
 import type { ViewRef } from '../state/views.ts';
@@ -18,6 +18,14 @@ export interface GridColumn {
   readonly priority?: number;
   /** narrowest a flexible column may be cut to (never below its header) */
   readonly min?: number;
+  /** the row's identifying column: never dropped, never cut so far that two rows read the same */
+  readonly identity?: boolean;
+  /** never dropped on a narrow terminal (a description) */
+  readonly keep?: boolean;
+  /** takes the width left over (a description): gives way first, gets spare width first */
+  readonly fill?: boolean;
+  /** a cut value keeps its end (the newest part of a history) */
+  readonly keepEnd?: boolean;
 }
 
 /** A table to draw: columns and lazily computed rows. */
@@ -34,6 +42,8 @@ export interface Grid {
   glyph?(i: number): string;
   /** where Enter on row i leads */
   target?(i: number): RowTarget | undefined;
+  /** where `e` on row i leads: the evidence of an event */
+  evidence?(i: number): RowTarget | undefined;
   /** a stable identity of row i (to find a row again after sorting or filtering) */
   key?(i: number): string;
 }
@@ -44,6 +54,8 @@ export interface RowTarget {
   readonly at?: bigint;
   /** a filter the opened view starts with (an event's broker, client, ...) */
   readonly filter?: ActiveFilter;
+  /** a drill-down: one Esc closes the view, filter and all, and puts the time cursor back */
+  readonly drill?: boolean;
 }
 
 /** A report tone as a theme token. */
@@ -69,6 +81,8 @@ export interface GridExtras<R> {
   readonly target?: (row: R, i: number) => RowTarget | undefined;
   /** the instant ages are computed against (ns) */
   readonly now: bigint;
+  /** the lag thresholds in force (marks of the lag columns) */
+  readonly marks?: LagMarks;
   /** include the columns marked wide */
   readonly wide?: boolean;
   /** only these column ids, in this order (default: every non-wide column) */
@@ -122,7 +136,7 @@ export function gridFromModel<R>(model: ColumnModel<R>, rows: readonly R[], extr
   const columns = pickColumns(model, extras);
   const before = extras.before ?? [];
   const after = extras.after ?? [];
-  const ctx = { now: extras.now };
+  const ctx = extras.marks === undefined ? { now: extras.now } : { now: extras.now, marks: extras.marks };
   const row = (i: number): R => rows[i] as R;
   // report columns: left-aligned text gives way before numbers; screens' extra columns say so themselves
   const head = (c: GridColumn): GridColumn => ({
@@ -132,6 +146,10 @@ export function gridFromModel<R>(model: ColumnModel<R>, rows: readonly R[], extr
     flexible: c.flexible ?? c.align === 'left',
     ...(c.priority !== undefined ? { priority: c.priority } : {}),
     ...(c.min !== undefined ? { min: c.min } : {}),
+    ...(c.identity === true ? { identity: true } : {}),
+    ...(c.keep === true || c.identity === true ? { keep: true } : {}),
+    ...(c.fill === true ? { fill: true } : {}),
+    ...(c.keepEnd === true ? { keepEnd: true } : {}),
   });
   return {
     columns: [
@@ -147,7 +165,7 @@ export function gridFromModel<R>(model: ColumnModel<R>, rows: readonly R[], extr
     ],
     cellTokens: (i) => [
       ...before.map((c) => c.token),
-      ...columns.map((c) => toneToken(c.tone?.(row(i)))),
+      ...columns.map((c) => toneToken(c.tone?.(row(i), ctx))),
       ...after.map((c) => c.token),
     ],
     rowToken: extras.rowToken ? (i) => extras.rowToken?.(row(i), i) : undefined,
@@ -164,6 +182,7 @@ export function gridFromCells(
     rowToken?: (i: number) => Token | undefined;
     glyph?: (i: number) => string;
     target?: (i: number) => RowTarget | undefined;
+    evidence?: (i: number) => RowTarget | undefined;
     key?: (i: number) => string;
   } = {},
 ): Grid {

@@ -10,6 +10,7 @@ import type { HistoryReader } from '../../db/index.ts';
 import { diffStates, type DiffResult } from '../../report/diff.ts';
 import { freshnessOfRecording, type Freshness } from '../../report/freshness.ts';
 import { buildTimeline, type Timeline } from '../../report/timeline/timeline.ts';
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../../report/timeline/thresholds.ts';
 import { pollTime as pollInstant, type TimelineEvent } from '../../report/timeline/types.ts';
 import { classifyConnections } from './connection-changes.ts';
 import { timelineInWorker, type TimelineTask } from './timeline-thread.ts';
@@ -33,8 +34,11 @@ const GAP_KINDS = /^(collection\.gap|api\.(unavailable|timeout|refused|error))$/
 export class HistorySource implements BrowseSource {
   readonly cluster: string;
   readonly database: string;
+  readonly thresholds: Thresholds;
+  readonly thresholdsFrom: string | undefined;
   readonly #reader: HistoryReader;
   #pollList: PollRow[] = [];
+  #pollIndex: Map<bigint, PollRow> | undefined;
   #instantList: bigint[] = [];
   #states = new Lru<string, StateAt>(24);
   #changes = new Lru<bigint, ConnectionChanges>(4);
@@ -59,10 +63,21 @@ export class HistorySource implements BrowseSource {
    */
   constructor(
     reader: HistoryReader,
-    opts: { database: string; cluster?: string; workerPath?: string; passwordFile?: string | undefined },
+    opts: {
+      database: string;
+      cluster?: string;
+      workerPath?: string;
+      passwordFile?: string | undefined;
+      /** the timeline's thresholds (`browse --config`); default: the defaults */
+      thresholds?: Thresholds;
+      /** the config file they come from */
+      thresholdsFrom?: string;
+    },
   ) {
     this.#reader = reader;
     this.database = opts.database;
+    this.thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
+    this.thresholdsFrom = opts.thresholdsFrom;
     this.#workerPath = opts.workerPath;
     this.#passwordFile = opts.passwordFile;
     const clusters = reader.clusters();
@@ -76,12 +91,18 @@ export class HistorySource implements BrowseSource {
     const polls = this.#reader.polls({ ...this.#clusterOpt });
     const times = [...new Set(polls.map(pollInstant))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     this.#pollList = polls;
+    this.#pollIndex = undefined;
     this.#instantList = times;
   }
 
   /** Every recorded poll (ok or not), oldest first. */
   polls(): readonly PollRow[] {
     return this.#pollList;
+  }
+
+  poll(id: bigint): PollRow | undefined {
+    this.#pollIndex ??= new Map(this.#pollList.map((p) => [p.id, p]));
+    return this.#pollIndex.get(id);
   }
 
   instants(): readonly bigint[] {
@@ -116,7 +137,7 @@ export class HistorySource implements BrowseSource {
     let started: Promise<void>;
     if (this.#workerPath === undefined) started = new Promise<void>((resolve) => setTimeout(() => resolve(sync()), 0));
     else {
-      const task = timelineInWorker(this.#workerPath, this.#clusterOpt.cluster, this.#passwordFile);
+      const task = timelineInWorker(this.#workerPath, this.#clusterOpt.cluster, this.#passwordFile, this.thresholds);
       this.#task = task;
       started = task.result.then(
         (t) => {
@@ -140,7 +161,7 @@ export class HistorySource implements BrowseSource {
   }
 
   #fullTimeline(): Timeline {
-    this.#timelineCache ??= buildTimeline(this.#reader, { ...this.#clusterOpt });
+    this.#timelineCache ??= buildTimeline(this.#reader, { ...this.#clusterOpt, thresholds: this.thresholds });
     return this.#timelineCache;
   }
 

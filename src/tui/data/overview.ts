@@ -9,12 +9,12 @@ import { OPERATION_NAMES } from '../../api/schema/operations.ts';
 import type { IcebergPartitionRow, PollRow, ShadowPartitionRow } from '../../api/schema/resources.ts';
 import type { MemberVersion, UpgradeStatus } from '../../api/schema/upgrade.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
-import { COMMIT_LAG_WARN, LAG_WARN } from '../../report/columns/index.ts';
 import { formatByteRate, formatCount, shortEnum } from '../../report/format-units.ts';
 import type { Timeline } from '../../report/timeline/timeline.ts';
 import { pollTime, type TimelineEvent } from '../../report/timeline/types.ts';
 import { sparkOf } from './histories.ts';
-import type { Fact, OperationStatus, OverviewData, StateAt } from './source.ts';
+import { lagMarks, type Fact, type OperationStatus, type OverviewData, type StateAt } from './source.ts';
+import type { Thresholds } from '../../report/timeline/thresholds.ts';
 import type { IcebergStatus } from '../../api/schema/iceberg.ts';
 
 /** What the overview reads from the source. */
@@ -28,6 +28,8 @@ export interface OverviewSource {
   seriesIfReady(): Timeline['series'] | undefined;
   timelineReady(): boolean;
   timeline(): readonly TimelineEvent[];
+  /** the thresholds in force (the lag marks) */
+  readonly thresholds?: Thresholds;
 }
 
 const LATEST_EVENTS = 30;
@@ -71,6 +73,7 @@ function seriesSpark(series: Timeline['series'] | undefined, name: string, at: b
 /** The overview at `at`. */
 export function buildOverview(source: OverviewSource, at: bigint): OverviewData {
   const facts: Fact[] = [];
+  const marks = lagMarks(source);
   const conns = source.stateAt<KafkaConnection>('connections', at);
   if (conns.poll !== undefined) {
     let open = 0;
@@ -101,10 +104,10 @@ export function buildOverview(source: OverviewSource, at: bigint): OverviewData 
     facts.push(
       worst === undefined || worst.lag <= 0n
         ? { label: 'shadow lag', value: '✓ all shadow partitions caught up', token: 'ok' }
-        : worst.lag <= LAG_WARN
+        : worst.lag <= marks.shadowLag
           ? {
               label: 'shadow lag',
-              value: `✓ worst ${formatCount(worst.lag)} records (${where}), under ${formatCount(LAG_WARN)}`,
+              value: `✓ worst ${formatCount(worst.lag)} records (${where}), under ${formatCount(marks.shadowLag)}`,
               token: 'ok',
             }
           : { label: 'shadow lag', value: `▲ worst ${formatCount(worst.lag)} records: ${where}`, token: 'warn' },
@@ -130,7 +133,7 @@ export function buildOverview(source: OverviewSource, at: bigint): OverviewData 
           ? 'catalog ✓ reachable, '
           : `catalog ✖ unreachable (${sanitizeCell(catalog.errorCode)}), `;
     const bad = catalog !== undefined && !catalog.reachable;
-    const lagging = worst !== undefined && worst.commitLag > COMMIT_LAG_WARN;
+    const lagging = worst !== undefined && worst.commitLag > marks.commitLag;
     facts.push({
       label: 'Iceberg',
       value: `${reach}commit lag ${formatCount(lag)} records${where}`,

@@ -1,11 +1,13 @@
 /** What one screen shows: panel lines above a table, the table's grid, and what ctrl-s saves. */
 import type { Token } from '../theme.ts';
-import type { Grid } from './grid.ts';
+import type { Grid, RowTarget } from './grid.ts';
 
 /** A run of text in one semantic style. */
 export interface Segment {
   readonly text: string;
   readonly token?: Token;
+  /** left out (rightmost first) when the line does not fit its width, rather than cutting the line */
+  readonly optional?: boolean;
 }
 
 /** One line of a panel: segments drawn left to right. */
@@ -33,9 +35,23 @@ export interface Screen {
   readonly compactPanel?: readonly PanelLine[];
   /** the data ctrl-s saves; default: the grid as CSV */
   readonly export?: Export;
+  /**
+   * a scrolling page of text instead of panel and table (an event's detail), laid out for a
+   * width; the table state's `selected` is its first line shown
+   */
+  readonly document?: (width: number) => readonly PanelLine[];
+  /** where Enter leads from a document screen */
+  readonly enter?: RowTarget;
+  /** where `e` leads from a document screen (an event's evidence) */
+  readonly evidence?: RowTarget;
 }
 
 /** A segment helper. */
 export function seg(text: string, token?: Token): Segment {
   return token === undefined ? { text } : { text, token };
+}
+
+/** A segment left out when its line does not fit. */
+export function optionalSeg(text: string, token?: Token): Segment {
+  return { ...seg(text, token), optional: true };
 }

@@ -9,6 +9,8 @@ import type { PollRow, ResourceName } from '../../api/schema/resources.ts';
 import type { DiffResult } from '../../report/diff.ts';
 import type { Freshness } from '../../report/freshness.ts';
 import type { TimelineEvent } from '../../report/timeline/types.ts';
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../../report/timeline/thresholds.ts';
+import type { LagMarks } from '../../report/columns/types.ts';
 import type { ChangeKind } from '../glyphs.ts';
 import type { Token } from '../theme.ts';
 
@@ -94,6 +96,10 @@ export interface VersionStep {
 /** The browser's data access. */
 export interface BrowseSource {
   readonly cluster: string;
+  /** the timeline's thresholds in force (its events and the browser's lag marks); default: the defaults */
+  readonly thresholds?: Thresholds;
+  /** the config file the thresholds come from; undefined: the defaults */
+  readonly thresholdsFrom?: string;
   /** the database path, as the user gave it */
   readonly database: string;
   /** distinct poll instants (ns), ascending */
@@ -120,7 +126,15 @@ export interface BrowseSource {
   timelineReady(): boolean;
   /** computes the timeline in the background (a worker thread when it can); resolves when ready */
   prepareTimeline(): Promise<void>;
+  /** a recorded poll by its id (the polls an event rests on) */
+  poll?(id: bigint): PollRow | undefined;
   /** the timeline events of the whole history, oldest first (computed on first use) */
   timeline(): readonly TimelineEvent[];
   diff(from: bigint, to: bigint): DiffResult;
+}
+
+/** The lag marks of a source: its thresholds in force. */
+export function lagMarks(source: Pick<BrowseSource, 'thresholds'>): LagMarks {
+  const t = source.thresholds ?? DEFAULT_THRESHOLDS;
+  return { shadowLag: t.shadow.lagRecords, commitLag: t.iceberg.commitLag };
 }

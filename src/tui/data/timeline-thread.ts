@@ -2,6 +2,7 @@
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../db/worker-entry.ts';
 import type { Timeline } from '../../report/timeline/timeline.ts';
+import type { Thresholds } from '../../report/timeline/thresholds.ts';
 
 /** A running timeline computation: its result, and a way to stop it. */
 export interface TimelineTask {
@@ -18,11 +19,12 @@ export function timelineInWorker(
   database: string,
   cluster: string | undefined,
   passwordFile?: string | undefined,
+  thresholds?: Thresholds,
 ): TimelineTask {
   const where = workerEntry(import.meta.url, ['../timeline-worker.js', './timeline-worker.js'], './timeline-worker.ts');
   if (where === undefined) return { result: Promise.reject(new Error('timeline worker not found')), stop: () => {} };
   const worker = new Worker(where.code, {
-    workerData: { database, cluster, passwordFile },
+    workerData: { database, cluster, passwordFile, thresholds },
     eval: where.eval,
     execArgv: where.execArgv,
   });

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createHistoryReader, openDatabase } from '../../db/index.ts';
 import { buildTimeline } from '../../report/timeline/timeline.ts';
+import type { Thresholds } from '../../report/timeline/thresholds.ts';
 
 /** What the worker is started with. */
 export interface TimelineJob {
@@ -13,6 +14,8 @@ export interface TimelineJob {
   readonly cluster?: string;
   /** the password file of a PostgreSQL URL */
   readonly passwordFile?: string;
+  /** the thresholds in force (`browse --config`); default: the defaults */
+  readonly thresholds?: Thresholds;
 }
 
 const job = workerData as TimelineJob;
@@ -21,7 +24,10 @@ const db = openDatabase(job.database, {
   ...(job.passwordFile === undefined ? {} : { passwordFile: job.passwordFile }),
 });
 try {
-  const timeline = buildTimeline(createHistoryReader(db), job.cluster === undefined ? {} : { cluster: job.cluster });
+  const timeline = buildTimeline(createHistoryReader(db), {
+    ...(job.cluster === undefined ? {} : { cluster: job.cluster }),
+    ...(job.thresholds === undefined ? {} : { thresholds: job.thresholds }),
+  });
   parentPort?.postMessage({ ok: true, timeline });
 } catch (err) {
   parentPort?.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) });

@@ -42,20 +42,31 @@ function safeBuild(source: BrowseSource, { entry, at, marks }: ScreenInputs): Sc
   }
 }
 
-/** The last screen built, by key; shared by the render and the key handler. */
+/** Screens kept: the one shown, the list an event detail was opened from, and one more. */
+const KEPT = 3;
+
+/** The last screens built, by key; shared by the render and the key handler. */
 export class ScreenCache {
   #source: BrowseSource | undefined;
-  #key: string | undefined;
-  #screen: Screen | undefined;
+  readonly #screens = new Map<string, Screen>();
 
-  /** The screen for `inputs` over `source`: the cached one when nothing it depends on changed. */
+  /** The screen for `inputs` over `source`: a cached one when nothing it depends on changed. */
   get(source: BrowseSource, inputs: ScreenInputs): Screen {
+    if (this.#source !== source) {
+      this.#screens.clear();
+      this.#source = source;
+    }
     const key = screenKey(inputs);
-    if (this.#screen !== undefined && this.#key === key && this.#source === source) return this.#screen;
-    const screen = safeBuild(source, inputs);
-    this.#source = source;
-    this.#key = key;
-    this.#screen = screen;
+    let screen = this.#screens.get(key);
+    if (screen !== undefined) {
+      // most recently used last
+      this.#screens.delete(key);
+      this.#screens.set(key, screen);
+      return screen;
+    }
+    screen = safeBuild(source, inputs);
+    this.#screens.set(key, screen);
+    while (this.#screens.size > KEPT) this.#screens.delete(this.#screens.keys().next().value as string);
     return screen;
   }
 }

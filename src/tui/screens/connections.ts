@@ -3,7 +3,7 @@ import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { compactTimeFormat } from '../time-format.ts';
 import type { GridExtras } from '../data/grid.ts';
 import type { Screen } from '../data/screen.ts';
-import { seg } from '../data/screen.ts';
+import { optionalSeg, seg } from '../data/screen.ts';
 import type { BrowseSource } from '../data/source.ts';
 import { CHANGE_STYLE, type ChangeKind } from '../glyphs.ts';
 import type { StackEntry } from '../state/app.ts';
@@ -34,11 +34,11 @@ export function connectionsScreen(source: BrowseSource, entry: StackEntry, at: b
   );
   const panel = [
     [
-      seg('poll ', 'label'),
+      optionalSeg('poll ', 'label'),
       seg(poll ? time(poll.startTime) : 'none at or before the cursor', poll ? 'value' : 'warn'),
       seg(' vs ', 'label'),
       seg(changes.previous ? time(changes.previous.startTime) : 'none', 'value'),
-      seg('   '),
+      seg('  '),
       seg(`${CHANGE_STYLE.new.glyph} ${counts.new} new  `, CHANGE_STYLE.new.token),
       seg(`${CHANGE_STYLE.closed.glyph} ${counts.closed} closed  `, CHANGE_STYLE.closed.token),
       seg(`${CHANGE_STYLE.vanished.glyph} ${counts.vanished} vanished  `, CHANGE_STYLE.vanished.token),

@@ -16,8 +16,8 @@ import type { ViewRef } from '../state/views.ts';
 const COLUMNS = [
   { id: 'resource', header: 'RESOURCE', align: 'left' },
   { id: 'change', header: 'CHANGE', align: 'left' },
-  { id: 'entity', header: 'ENTITY', align: 'left', flexible: true },
-  { id: 'details', header: 'DETAILS', align: 'left', flexible: true },
+  { id: 'entity', header: 'ENTITY', align: 'left', flexible: true, identity: true, keep: true },
+  { id: 'details', header: 'DETAILS', align: 'left', flexible: true, fill: true, keep: true },
 ] as const;
 
 interface DiffRow {

@@ -8,15 +8,17 @@ import type { Grid, RowTarget } from '../data/grid.ts';
 import { gridFromCells } from '../data/grid.ts';
 import { SEVERITY_STYLE } from '../glyphs.ts';
 import { compactTimeFormat, type TimeFormat } from '../time-format.ts';
+import type { ViewRef } from '../state/views.ts';
 import { entityFilter, entityTarget } from './entity-target.ts';
+import { evidenceTarget } from './evidence-target.ts';
 
 const COLUMNS = [
   { id: 'time', header: 'TIME', align: 'left', priority: 1 },
   { id: 'severity', header: 'SEV', align: 'left', priority: 3 },
-  { id: 'kind', header: 'KIND', align: 'left', flexible: true, priority: 1, min: 22 },
-  { id: 'entity', header: 'ENTITY', align: 'left', flexible: true, priority: 1, min: 14 },
+  { id: 'kind', header: 'KIND', align: 'left', flexible: true, priority: 1, min: 15 },
+  { id: 'entity', header: 'ENTITY', align: 'left', flexible: true, priority: 1, min: 14, identity: true, keep: true },
   { id: 'duration', header: 'FOR', align: 'right', priority: 2 },
-  { id: 'description', header: 'DESCRIPTION', align: 'left', flexible: true, priority: 2, min: 14 },
+  { id: 'description', header: 'DESCRIPTION', align: 'left', flexible: true, min: 14, fill: true, keep: true },
 ] as const;
 
 /**
@@ -37,6 +39,15 @@ export function eventIsLater(e: TimelineEvent, at: bigint | undefined): boolean 
   return at !== undefined && e.start > at;
 }
 
+/**
+ * The marks in front of an event's start: `≤` when it was already so at the first observation
+ * (the true start lies earlier), `↶` when the start was dated back before the poll that
+ * detected it (the detail says when that was).
+ */
+export function startMark(e: TimelineEvent): string {
+  return `${e.startedBefore ? '≤' : ''}${e.detectedAt !== undefined && e.detectedAt !== e.start ? '↶' : ''}`;
+}
+
 /** The cells of one event row; `time` writes the start (default: full RFC 3339). */
 export function eventCells(
   e: TimelineEvent,
@@ -44,7 +55,7 @@ export function eventCells(
   time: TimeFormat = formatTimestampShort,
 ): string[] {
   return [
-    `${e.startedBefore ? '≤' : ''}${time(e.start)}`,
+    `${startMark(e)}${time(e.start)}`,
     e.severity,
     sanitizeCell(e.kind),
     sanitizeCell(e.entity),
@@ -53,11 +64,21 @@ export function eventCells(
   ];
 }
 
-/** Where Enter on an event leads: the cursor to its start, its entity's view (with a filter when it names connections). */
+/** Where Enter on an event's detail leads: the cursor to its start, its entity's view (with a filter when it names connections). */
 export function eventTarget(e: TimelineEvent): RowTarget {
   const view = entityTarget(e.entity, e.kind);
   const filter = view?.kind === 'connections' ? entityFilter(e.entity) : undefined;
-  return { at: e.start, view, ...(filter !== undefined ? { filter: { expr: filter, negate: false } } : {}) };
+  return {
+    at: e.start,
+    view,
+    drill: true,
+    ...(filter !== undefined ? { filter: { expr: filter, negate: false } } : {}),
+  };
+}
+
+/** The detail view of an event. */
+export function eventView(e: TimelineEvent): ViewRef {
+  return { kind: 'event', key: eventKey(e) };
 }
 
 /** The time format of a list of events: as short as their dates (and the cursor's) allow. */
@@ -68,8 +89,8 @@ export function eventTimeFormat(events: readonly TimelineEvent[], at: bigint | u
   );
 }
 
-/** A grid of events. */
-export function eventGrid(events: readonly TimelineEvent[], at: bigint | undefined): Grid {
+/** A grid of events: Enter opens an event's detail, `e` its evidence (at the first of `instants` showing it). */
+export function eventGrid(events: readonly TimelineEvent[], at: bigint | undefined, instants: readonly bigint[]): Grid {
   const time = eventTimeFormat(events, at);
   const rows = events.map((e) => eventCells(e, at, time));
   return gridFromCells(COLUMNS, rows, {
@@ -84,7 +105,11 @@ export function eventGrid(events: readonly TimelineEvent[], at: bigint | undefin
     },
     target: (i) => {
       const e = events[i];
-      return e === undefined ? undefined : eventTarget(e);
+      return e === undefined ? undefined : { view: eventView(e) };
+    },
+    evidence: (i) => {
+      const e = events[i];
+      return e === undefined ? undefined : { ...evidenceTarget(e, instants), drill: true };
     },
     key: (i) => {
       const e = events[i];

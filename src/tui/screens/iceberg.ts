@@ -2,11 +2,10 @@
 import type { IcebergTopic } from '../../api/schema/iceberg.ts';
 import type { IcebergPartitionRow } from '../../api/schema/resources.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
-import { COMMIT_LAG_WARN } from '../../report/columns/index.ts';
 import { toneToken } from '../data/grid.ts';
 import type { PanelLine, Screen } from '../data/screen.ts';
 import { seg } from '../data/screen.ts';
-import type { BrowseSource } from '../data/source.ts';
+import { lagMarks, type BrowseSource } from '../data/source.ts';
 import type { StackEntry } from '../state/app.ts';
 import { modelOf } from './rows.ts';
 import { resourceTable } from './resource-table.ts';
@@ -30,13 +29,14 @@ export function icebergScreen(source: BrowseSource, entry: StackEntry, at: bigin
     );
   }
   const topicModel = modelOf('iceberg-topics');
+  const marks = lagMarks(source);
   for (const t of topics.rows.slice(0, 5)) {
     panel.push(
       topicModel.columns.flatMap((c) => {
-        const tone = c.tone?.(t);
+        const tone = c.tone?.(t, { now, marks });
         return [
           seg(`${c.header.toLowerCase()} `, 'label'),
-          seg(`${tone ? `${toneGlyph(tone)} ` : ''}${c.value(t, { now })}   `, toneToken(tone) ?? 'value'),
+          seg(`${tone ? `${toneGlyph(tone)} ` : ''}${c.value(t, { now, marks })}   `, toneToken(tone) ?? 'value'),
         ];
       }),
     );
@@ -46,8 +46,9 @@ export function icebergScreen(source: BrowseSource, entry: StackEntry, at: bigin
   const partitions = source.stateAt<IcebergPartitionRow>('iceberg-partitions', at);
   const t = resourceTable('iceberg-partitions', partitions.rows, entry, {
     now,
-    glyph: (p) => (p.commitLag > COMMIT_LAG_WARN ? '▲' : '✓'),
-    rowToken: (p) => (p.commitLag > COMMIT_LAG_WARN ? 'warn' : undefined),
+    marks,
+    glyph: (p) => (p.commitLag > marks.commitLag ? '▲' : '✓'),
+    rowToken: (p) => (p.commitLag > marks.commitLag ? 'warn' : undefined),
   });
   return {
     panel,

@@ -8,6 +8,7 @@ import type { MarksState } from '../state/marks.ts';
 import { connectionScreen } from './connection.ts';
 import { connectionsScreen } from './connections.ts';
 import { diffScreen } from './diff.ts';
+import { eventScreen } from './event.ts';
 import { icebergScreen } from './iceberg.ts';
 import { overviewScreen } from './overview.ts';
 import { shadowLinkScreen, shadowLinksScreen, shadowTopicScreen } from './shadow.ts';
@@ -35,6 +36,7 @@ export function buildScreen(
   const view = entry.view;
   if (view.kind === 'timeline') return timelineScreen(source, entry, at);
   if (view.kind === 'diff') return diffScreen(source, entry, marks, at);
+  if (view.kind === 'event') return eventScreen(source, view.key, at);
   if (at === undefined) return emptyScreen();
   switch (view.kind) {
     case 'overview':

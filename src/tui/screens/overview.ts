@@ -73,8 +73,8 @@ export function overviewScreen(source: BrowseSource, at: bigint): Screen {
   return {
     panel: [...polls, ...cluster],
     compactPanel: [pollsLine(data, at, time), ...cluster],
-    tableTitle: 'Latest events (Enter opens; :timeline for all)',
-    grid: eventGrid(data.events, at),
+    tableTitle: 'Latest events (Enter: the whole event, e: its evidence; :timeline for all)',
+    grid: eventGrid(data.events, at, source.instants()),
     empty: data.eventsReady ? 'no events up to this instant' : '… computing the timeline',
     export: { format: 'json', data },
   };

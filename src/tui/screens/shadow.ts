@@ -2,29 +2,28 @@
 import type { ShadowPartitionRow, ShadowTaskRow, ShadowTopicRow } from '../../api/schema/resources.ts';
 import type { ShadowLink } from '../../api/schema/shadow-link.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
-import type { ColumnModel } from '../../report/columns/types.ts';
-import { LAG_WARN } from '../../report/columns/index.ts';
+import type { ColumnContext, ColumnModel } from '../../report/columns/types.ts';
 import { encodeRow } from '../../report/render/json.ts';
 import { toneToken } from '../data/grid.ts';
 import type { PanelLine, Screen, Segment } from '../data/screen.ts';
 import { seg } from '../data/screen.ts';
-import type { BrowseSource } from '../data/source.ts';
+import { lagMarks, type BrowseSource } from '../data/source.ts';
 import type { StackEntry } from '../state/app.ts';
 import { modelOf } from './rows.ts';
 import { resourceTable } from './resource-table.ts';
 import { toneGlyph } from './tone-glyph.ts';
 
 /** One row drawn as `label value` pairs with the model's tones and a glyph for the state column. */
-function rowLine<R>(model: ColumnModel<R>, row: R, ids: readonly string[], now: bigint): Segment[] {
+function rowLine<R>(model: ColumnModel<R>, row: R, ids: readonly string[], ctx: ColumnContext): Segment[] {
   const out: Segment[] = [];
   for (const id of ids) {
     const c = model.columns.find((x) => x.id === id);
     if (c === undefined) continue;
-    const tone = c.tone?.(row);
+    const tone = c.tone?.(row, ctx);
     const glyph = tone !== undefined ? `${toneGlyph(tone)} ` : '';
     out.push(
       seg(`${c.header.toLowerCase()} `, 'label'),
-      seg(`${glyph}${c.value(row, { now })}   `, toneToken(tone) ?? 'value'),
+      seg(`${glyph}${c.value(row, ctx)}   `, toneToken(tone) ?? 'value'),
     );
   }
   return out;
@@ -93,7 +92,7 @@ export function shadowLinkScreen(source: BrowseSource, entry: StackEntry, link: 
     panel.push([
       seg('link ', 'label'),
       seg(`${sanitizeCell(link)}   `, 'title'),
-      ...rowLine(modelOf('shadow-links'), row, ['state', 'topics', 'tasks', 'bootstrap', 'auth', 'tls'], now),
+      ...rowLine(modelOf('shadow-links'), row, ['state', 'topics', 'tasks', 'bootstrap', 'auth', 'tls'], { now }),
     ]);
   const tasks = source.stateAt<ShadowTaskRow>('shadow-tasks', at).rows.filter((t) => t.shadowLinkName === link);
   panel.push([seg(`tasks (${tasks.length})`, 'header')]);
@@ -103,6 +102,7 @@ export function shadowLinkScreen(source: BrowseSource, entry: StackEntry, link: 
   const stateCol = topicModel.columns.find((c) => c.id === 'state');
   const t = resourceTable('shadow-topics', topics, entry, {
     now,
+    marks: lagMarks(source),
     glyph: (r) => toneGlyph(stateCol?.tone?.(r)),
     target: (r) => ({ view: { kind: 'shadow-topic', link, topic: r.name } }),
   });
@@ -141,12 +141,13 @@ export function shadowTopicScreen(
     panel.push([
       seg('topic ', 'label'),
       seg(`${sanitizeCell(topic)}   `, 'title'),
-      ...rowLine(modelOf('shadow-topics'), row, ['link', 'source', 'state', 'lag'], now),
+      ...rowLine(modelOf('shadow-topics'), row, ['link', 'source', 'state', 'lag'], { now, marks: lagMarks(source) }),
     ]);
   const partitions = source
     .stateAt<ShadowPartitionRow>('shadow-partitions', at)
     .rows.filter((p) => p.shadowLinkName === link && p.topicName === topic);
   const lags = source.partitionLags(link, topic, at);
+  const marks = lagMarks(source);
   const t = resourceTable('shadow-partitions', partitions, entry, {
     now,
     only: ['partition', 'hwm', 'sourceHwm', 'lag', 'updated'],
@@ -160,8 +161,9 @@ export function shadowTopicScreen(
       },
     ],
     // the threshold of the timeline decides the mark: a partition 13 records behind is fine
-    glyph: (p) => (p.lag > LAG_WARN ? '▲' : '✓'),
-    rowToken: (p) => (p.lag > LAG_WARN ? 'warn' : undefined),
+    marks,
+    glyph: (p) => (p.lag > marks.shadowLag ? '▲' : '✓'),
+    rowToken: (p) => (p.lag > marks.shadowLag ? 'warn' : undefined),
   });
   return { panel, tableTitle: 'Partitions', grid: t.grid, badge: t.badge, empty: 'no partitions at this instant' };
 }

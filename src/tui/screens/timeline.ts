@@ -1,7 +1,7 @@
 /** The timeline: every recorded event; Enter moves the time cursor to the event and opens its entity. */
 import type { TimelineEvent } from '../../report/timeline/types.ts';
 import type { Screen } from '../data/screen.ts';
-import { seg } from '../data/screen.ts';
+import { optionalSeg, seg } from '../data/screen.ts';
 import type { BrowseSource } from '../data/source.ts';
 import { SEVERITY_STYLE } from '../glyphs.ts';
 import type { StackEntry } from '../state/app.ts';
@@ -46,10 +46,11 @@ export function timelineScreen(source: BrowseSource, entry: StackEntry, at: bigi
         seg(`${SEVERITY_STYLE.warn.glyph} ${counts.warn} warn  `, SEVERITY_STYLE.warn.token),
         seg(`${SEVERITY_STYLE.info.glyph} ${counts.info} info`, SEVERITY_STYLE.info.token),
         seg(`   ${active} interval(s) ongoing at the cursor`, 'label'),
-        seg(later > 0 ? `   ${later} later (after the cursor)` : '', 'muted'),
+        seg(later > 0 ? `   ${later} later` : '', 'muted'),
+        optionalSeg(later > 0 ? ' (after the cursor)' : '', 'muted'),
       ],
     ],
-    grid: eventGrid(events, at),
+    grid: eventGrid(events, at, source.instants()),
     badge: countBadge(events.length, all.length),
     empty: 'no events recorded',
     export: { format: 'json', data: events },

@@ -41,7 +41,7 @@ export function upgradeScreen(source: BrowseSource, entry: StackEntry, at: bigin
         const glyph = tone !== undefined ? `${toneGlyph(tone)} ` : '';
         return [
           seg(`${c.header.toLowerCase()} `, 'label'),
-          seg(`${glyph}${c.value(u, { now })}   `, toneToken(tone) ?? 'value'),
+          seg(`${glyph}${c.value(u, { now })}  `, toneToken(tone) ?? 'value'),
         ];
       });
     panel.push(line);
@@ -56,6 +56,9 @@ export function upgradeScreen(source: BrowseSource, entry: StackEntry, at: bigin
         id: 'versions',
         header: 'VERSIONS OVER TIME',
         flexible: true,
+        fill: true,
+        keep: true,
+        keepEnd: true,
         min: 20,
         align: 'left',
         value: (m) => versionTrail(history.get(m.nodeId) ?? [], at),

@@ -1,5 +1,5 @@
 /** The browser's whole navigation state (view stack, time cursor, marks, prompt, help) as one pure reducer. */
-import { initialCursor, reduceCursor, type CursorAction, type CursorState } from './cursor.ts';
+import { cursorInstant, initialCursor, reduceCursor, type CursorAction, type CursorState } from './cursor.ts';
 import { reduceMarks, type MarksAction, type MarksState } from './marks.ts';
 import { reducePrompt, type PromptAction, type PromptState } from './prompt.ts';
 import { INITIAL_TABLE, reduceTable, type TableAction, type TableExtent, type TableState } from './table.ts';
@@ -16,6 +16,11 @@ export interface StackEntry {
   readonly view: ViewRef;
   readonly table: TableState;
   readonly filter?: ActiveFilter;
+  /**
+   * opened by a drill-down (an event's evidence): one Esc closes it, filter and all, and puts
+   * the time cursor back where it was (`returnAt`)
+   */
+  readonly drilled?: { readonly returnAt?: bigint };
 }
 
 /** A one-line message in the status line (saved file, bad time, ...). */
@@ -48,8 +53,16 @@ export type AppAction =
   | { readonly type: 'goto'; readonly view: TopView }
   /** drill down (Enter) */
   | { readonly type: 'push'; readonly view: ViewRef; readonly filter?: ActiveFilter }
-  /** move the time cursor, then drill down (an event's entity) */
-  | { readonly type: 'open-at'; readonly at: bigint; readonly view?: ViewRef; readonly filter?: ActiveFilter }
+  /** move the time cursor, then drill down (an event's entity); `drill`: one Esc comes back, cursor and all */
+  | {
+      readonly type: 'open-at';
+      readonly at: bigint;
+      readonly view?: ViewRef;
+      readonly filter?: ActiveFilter;
+      readonly drill?: boolean;
+    }
+  /** replaces the view on top (the next event of a list) and selects its row in the view under it */
+  | { readonly type: 'sibling'; readonly view: ViewRef; readonly parentSelected: number }
   /** Esc: close help, else clear the filter, else pop the stack */
   | { readonly type: 'back' }
   | { readonly type: 'filter-set'; readonly filter: ActiveFilter }
@@ -103,10 +116,15 @@ function replaceTop(state: AppState, entry: StackEntry): AppState {
   return { ...state, stack: [...state.stack.slice(0, -1), entry] };
 }
 
-function push(state: AppState, view: ViewRef, filter?: ActiveFilter): AppState {
-  const entry: StackEntry =
-    filter === undefined ? { view, table: INITIAL_TABLE } : { view, table: INITIAL_TABLE, filter };
-  if (sameView(topEntry(state).view, view)) return filter === undefined ? state : replaceTop(state, entry);
+function push(state: AppState, view: ViewRef, filter?: ActiveFilter, drilled?: StackEntry['drilled']): AppState {
+  const entry: StackEntry = {
+    view,
+    table: INITIAL_TABLE,
+    ...(filter === undefined ? {} : { filter }),
+    ...(drilled === undefined ? {} : { drilled }),
+  };
+  if (sameView(topEntry(state).view, view) && drilled === undefined)
+    return filter === undefined ? state : replaceTop(state, entry);
   return { ...state, help: false, stack: [...state.stack, entry] };
 }
 
@@ -148,11 +166,30 @@ export function reduceApp(state: AppState, action: AppAction): AppState {
       return push(state, action.view, action.filter);
     case 'open-at': {
       const moved = { ...state, cursor: reduceCursor(state.cursor, { type: 'set', at: action.at }) };
-      return action.view === undefined ? moved : push(moved, action.view, action.filter);
+      if (action.view === undefined) return moved;
+      const from = cursorInstant(state.cursor);
+      const drilled = action.drill === true ? (from === undefined ? {} : { returnAt: from }) : undefined;
+      return push(moved, action.view, action.filter, drilled);
+    }
+    case 'sibling': {
+      if (state.stack.length < 2) return state;
+      const parent = state.stack[state.stack.length - 2] as StackEntry;
+      const table = { ...parent.table, selected: Math.max(0, action.parentSelected) };
+      return {
+        ...state,
+        stack: [...state.stack.slice(0, -2), { ...parent, table }, { view: action.view, table: INITIAL_TABLE }],
+      };
     }
     case 'back': {
       if (state.help) return { ...state, help: false };
       const top = topEntry(state);
+      if (top.drilled !== undefined && state.stack.length > 1) {
+        const back = top.drilled.returnAt;
+        const popped = { ...state, stack: state.stack.slice(0, -1) };
+        return back === undefined
+          ? popped
+          : { ...popped, cursor: reduceCursor(state.cursor, { type: 'set', at: back }) };
+      }
       if (top.filter !== undefined) {
         const { filter: _f, ...entry } = top;
         return replaceTop(state, entry);

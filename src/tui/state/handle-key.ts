@@ -7,12 +7,12 @@ import type { ResourceName } from '../../api/schema/resources.ts';
 import type { RowTarget } from '../data/grid.ts';
 import type { FilterCheck } from '../data/filter-check.ts';
 import { commandForKey, type Command } from '../keymap.ts';
-import { parseTimeInput, type TimeContext } from '../time-input.ts';
+import { outsideRecording, parseTimeInput, type TimeContext } from '../time-input.ts';
 import { topEntry, type AppAction, type AppState } from './app.ts';
 import { BIG_STEP, cursorInstant } from './cursor.ts';
 import { commonPrefix, completeLastWord } from './prompt.ts';
 import type { TableAction, TableExtent } from './table.ts';
-import { completeViewName, filterResource, resolveViewName } from './views.ts';
+import { completeViewName, filterResource, resolveViewName, type ViewRef } from './views.ts';
 
 /** What the handler needs to know about the screen and the helpers it may call. */
 export interface KeyEnv {
@@ -20,14 +20,25 @@ export interface KeyEnv {
   readonly extent: TableExtent;
   /** number of table columns (sorting) */
   readonly columns: number;
-  /** where Enter leads from the selected row */
+  /** where Enter leads from the selected row (or the document shown) */
   readonly target?: RowTarget;
+  /** where `e` leads: the evidence of the selected (or shown) event */
+  readonly evidence?: RowTarget;
+  /** the events before and after the one shown in its list, and their rows there (n, p) */
+  readonly siblings?: { readonly prev?: Sibling; readonly next?: Sibling };
   /** the recorded range, for `t` */
   readonly time?: TimeContext;
   /** when the help does not fit: its line count and the lines shown (the movement keys scroll it) */
   readonly helpScroll?: { readonly rows: number; readonly height: number };
   readonly checkFilter: (text: string, resource: ResourceName) => FilterCheck;
   readonly fieldPaths: (resource: ResourceName) => readonly string[];
+}
+
+/** An event next to the one shown, in the list it was opened from. */
+export interface Sibling {
+  readonly view: ViewRef;
+  /** its row in the list */
+  readonly index: number;
 }
 
 /** Actions to apply, and an effect for the caller. */
@@ -101,12 +112,22 @@ function runCommand(command: Command, state: AppState, env: KeyEnv): KeyOutcome 
       const column = topEntry(state).table.sort?.column ?? 0;
       return table({ type: 'sort', column });
     }
-    case 'enter': {
-      const t = env.target;
-      if (t === undefined) return none;
-      const filter = t.filter === undefined ? {} : { filter: t.filter };
-      if (t.at !== undefined) return act({ type: 'open-at', at: t.at, view: t.view, ...filter });
-      return t.view === undefined ? none : act({ type: 'push', view: t.view, ...filter });
+    case 'enter':
+      return open(env.target);
+    case 'detail':
+      return env.target?.view?.kind === 'event' ? open(env.target) : none;
+    case 'evidence':
+      return env.evidence === undefined
+        ? act({ type: 'flash', flash: { tone: 'info', text: 'no event selected' } })
+        : open(env.evidence);
+    case 'next-event':
+    case 'prev-event': {
+      const s = command === 'next-event' ? env.siblings?.next : env.siblings?.prev;
+      if (s === undefined) {
+        const end = command === 'next-event' ? 'last' : 'first';
+        return act({ type: 'flash', flash: { tone: 'info', text: `this is the ${end} event of the list` } });
+      }
+      return act({ type: 'sibling', view: s.view, parentSelected: s.index });
     }
     case 'back':
       return state.stack.length === 1 && topEntry(state).filter === undefined
@@ -151,6 +172,15 @@ function runCommand(command: Command, state: AppState, env: KeyEnv): KeyOutcome 
     case 'save':
       return { actions: [], effect: 'save' };
   }
+}
+
+/** Opens a row's target: the cursor moved first when it names an instant. */
+function open(t: RowTarget | undefined): KeyOutcome {
+  if (t === undefined) return none;
+  const filter = t.filter === undefined ? {} : { filter: t.filter };
+  const drill = t.drill === true ? { drill: true } : {};
+  if (t.at !== undefined) return act({ type: 'open-at', at: t.at, view: t.view, ...filter, ...drill });
+  return t.view === undefined ? none : act({ type: 'push', view: t.view, ...filter });
 }
 
 function tableAction(action: TableAction, extent: TableExtent): AppAction {
@@ -222,9 +252,13 @@ function submit(state: AppState, env: KeyEnv): KeyOutcome {
       if (env.time === undefined) return act(close);
       try {
         const at = parseTimeInput(prompt.text, env.time);
-        return act(close, { type: 'set', at });
+        const outside = outsideRecording(at, env.time);
+        // a time outside the recording goes to its nearest end, and says so
+        return outside === undefined
+          ? act(close, { type: 'set', at })
+          : act(close, { type: 'set', at }, { type: 'flash', flash: { tone: 'info', text: outside } });
       } catch {
-        return none; // the error is on screen
+        return none; // the error is on screen, the prompt stays open
       }
     }
   }

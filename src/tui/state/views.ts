@@ -12,7 +12,9 @@ export type ViewRef =
   | { readonly kind: 'upgrade' }
   | { readonly kind: 'iceberg' }
   | { readonly kind: 'timeline' }
-  | { readonly kind: 'diff' };
+  | { readonly kind: 'diff' }
+  /** one timeline event whole (`key`: its eventKey), opened from the timeline or the overview's latest events */
+  | { readonly kind: 'event'; readonly key: string };
 
 /** The kind of a view. */
 export type ViewKind = ViewRef['kind'];
@@ -88,6 +90,8 @@ export function viewTitle(view: ViewRef): string {
       return `link ${view.link}`;
     case 'shadow-topic':
       return `topic ${view.topic}`;
+    case 'event':
+      return `event ${view.key.split('\u0000')[0] ?? ''}`;
     default:
       return view.kind;
   }

@@ -1,7 +1,8 @@
 /**
  * The recorded demo database the TUI tests browse: the simulator's `incident` scenario recorded
- * by the collector (`collect --simulate incident --for 20m`), made once per test run and shared
- * by the test files (a lock directory keeps parallel workers from recording it twice).
+ * by the collector (`collect --simulate incident --for 20m`; or 25m, the recording of the docs'
+ * pictures), made once per test run and shared by the test files (a lock directory keeps
+ * parallel workers from recording it twice).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,10 +48,10 @@ export async function recordScenario(
   return code;
 }
 
-/** The path of the demo database, recording it first when this run has none yet. */
-export async function demoDatabase(): Promise<string> {
+/** The path of the demo database (`forDuration` simulated minutes), recording it first when this run has none yet. */
+export async function demoDatabase(forDuration: '20m' | '25m' = '20m'): Promise<string> {
   mkdirSync(DIR, { recursive: true });
-  const dir = join(DIR, `run-${RUN}`);
+  const dir = join(DIR, forDuration === '20m' ? `run-${RUN}` : `run-${RUN}-${forDuration}`);
   const path = join(dir, 'demo.db');
   const ready = `${path}.ready`;
   const deadline = Date.now() + 110_000;
@@ -66,7 +67,7 @@ export async function demoDatabase(): Promise<string> {
     }
     sweep(dir);
     try {
-      await recordScenario(path, 'incident', '20m');
+      await recordScenario(path, 'incident', forDuration);
     } catch (err) {
       rmSync(dir, { recursive: true, force: true }); // let the next worker try again
       throw err;

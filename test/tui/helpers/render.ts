@@ -6,6 +6,7 @@ import { App, type AppProps } from '../../../src/tui/components/App.tsx';
 import { createHistoryReader, openDatabase, type FlightrecDb } from '../../../src/db/index.ts';
 import { HistorySource } from '../../../src/tui/data/history-source.ts';
 import { pickTheme } from '../../../src/tui/theme.ts';
+import type { Thresholds } from '../../../src/report/timeline/thresholds.ts';
 import { tick } from './tick.ts';
 
 /** A terminal-sized output stream that keeps the frames. */
@@ -78,10 +79,28 @@ export interface Browser {
 /** Opens `dbPath` read-only and renders the browser at the given size. */
 export async function openBrowser(
   dbPath: string,
-  opts: { columns?: number; rows?: number; noColor?: boolean; now?: () => number; props?: Partial<AppProps> } = {},
+  opts: {
+    columns?: number;
+    rows?: number;
+    noColor?: boolean;
+    now?: () => number;
+    props?: Partial<AppProps>;
+    /** the database's name in the header (default demo.db) */
+    database?: string;
+    /** props computed from the source before the first frame (the start of `--incident`) */
+    prepare?: (source: HistorySource) => Promise<Partial<AppProps>>;
+    /** the thresholds in force (`browse --config`) and their file */
+    thresholds?: { values: Thresholds; from: string };
+  } = {},
 ): Promise<Browser> {
   const db: FlightrecDb = openDatabase(dbPath, { readonly: true });
-  const source = new HistorySource(createHistoryReader(db), { database: 'demo.db' });
+  const source = new HistorySource(createHistoryReader(db), {
+    database: opts.database ?? 'demo.db',
+    ...(opts.thresholds === undefined
+      ? {}
+      : { thresholds: opts.thresholds.values, thresholdsFrom: opts.thresholds.from }),
+  });
+  const prepared = opts.prepare === undefined ? {} : await opts.prepare(source);
   const stdout = new Screen(opts.columns ?? 120, opts.rows ?? 40);
   const stdin = new Keyboard();
   const saved: { path: string; text: string }[] = [];
@@ -98,6 +117,7 @@ export async function openBrowser(
     onQuit: () => {
       quit = true;
     },
+    ...prepared,
     ...opts.props,
   });
   const instance: Instance = render(app, {
