@@ -1,7 +1,7 @@
 /**
  * An event as Alertmanager sees it: labels (`alertname` the event kind, `severity` in the words
  * Prometheus rules use, `cluster`, `entity`, `entity_kind` and the entity's parts: `broker`,
- * `link`, `topic`, ...), annotations (the description, the evidence in one line, the flightrec
+ * `link`, `topic`, ...; `source="flightrec"` for routes), annotations (the description, the evidence in one line, the flightrec
  * command that shows the event, and the three in one sentence) and a generatorURL naming that command. Text from the cluster
  * is made one line without control characters and cut short.
  */
@@ -66,6 +66,7 @@ export function alertLabels(
     severity: SEVERITY_LABEL[e.severity],
     cluster: clean(cluster, MAX_LABEL_CHARS),
     entity: clean(e.entity, MAX_LABEL_CHARS),
+    source: 'flightrec',
   };
 }
 

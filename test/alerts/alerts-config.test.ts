@@ -1,4 +1,5 @@
 /** The `alerts:` section of the configuration and the alert flags: defaults, merging, and refusals naming the key. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadCollectorConfig } from '../../src/collector/config-load.ts';
 import type { AlertFlags } from '../../src/collector/config-alerts.ts';
@@ -89,6 +90,19 @@ describe('alerts configuration', () => {
     // two receivers on one host get numbered names
     const two = load('', { webhook: ['http://127.0.0.1:8080/a', 'http://127.0.0.1:8080/b'] }).alerts!;
     expect(two.receivers.map((r) => r.name)).toEqual(['webhook:127.0.0.1:8080', 'webhook:127.0.0.1:8080#2']);
+  });
+
+  it('reads the alerts: of the file docs/operations.md documents key by key', () => {
+    const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    const start = doc.indexOf('```yaml', doc.indexOf('## `flightrec.yaml`, every key')) + '```yaml'.length;
+    const text = doc.slice(start, doc.indexOf('```', start));
+    const env = { PROD_ADMIN_PASSWORD: 'x' };
+    const a = loadCollectorConfig({ env, flags: {}, file: { text, path: 'operations.md' } }).alerts!;
+    expect(a.receivers.map((r) => [r.kind, r.name, r.filter.minSeverity])).toEqual([
+      ['alertmanager', 'am-main', 'error'],
+      ['webhook', 'webhook:hooks.example', 'warn'],
+    ]);
+    expect(a.receivers[1]!.filter.exclude).toEqual(['connections.new-software-version']);
   });
 
   it('refuses what cannot be used, naming the key, never echoing the URL', () => {

@@ -126,6 +126,7 @@ describe('Alertmanager', () => {
       entity_kind: 'shadow-topic',
       link: 'dr-primary',
       topic: 'orders',
+      source: 'flightrec',
     });
     expect(alert!.annotations.summary).toBe('shadow topic orders of dr-primary: lag 117412 records');
     expect(alert!.annotations.evidence).toBe('totalLag: 3 → 117412; polls 4, 9');

@@ -210,6 +210,7 @@ export class CollectorMetrics {
     );
     alertSeries(registers, () => sources.alerts?.() ?? []);
     collectDefaultMetrics({ register: this.registry, prefix: p });
+    dropGaugesNamedTotal(this.registry);
   }
 
   /** Takes one stored poll attempt (after secrets were removed). */
@@ -274,6 +275,22 @@ function fromStats(
       if (v !== undefined && v > 0) this.inc(v);
     },
   });
+}
+
+/** prom-client's gauges named like counters, which `promtool check metrics` refuses. */
+const GAUGES_NAMED_TOTAL = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
+/**
+ * Drops prom-client's totals of active handles, requests and resources: gauges named like
+ * counters (`promtool check metrics` refuses a gauge ending in `_total`); the same counts by
+ * type stay (`nodejs_active_handles`, `nodejs_active_requests`, `nodejs_active_resources`).
+ */
+function dropGaugesNamedTotal(registry: Registry): void {
+  for (const name of GAUGES_NAMED_TOTAL) registry.removeSingleMetric(`${METRIC_PREFIX}${name}`);
 }
 
 /** The delivery counters of the live alerts by receiver, read at scrape time. */
