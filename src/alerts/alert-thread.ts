@@ -60,7 +60,11 @@ export class AlertThread implements LiveEngine {
       });
     })();
     try {
-      await Promise.race([done, deadline]);
+      const finished = await Promise.race([done.then(() => true), deadline.then(() => false)]);
+      if (!finished)
+        this.#hooks.onError(
+          `the last look at the recording did not end within ${timeoutMs} ms (the shutdown deadline): what it would have found is not sent`,
+        );
     } finally {
       clearTimeout(timer);
       this.#worker = undefined;

@@ -50,7 +50,7 @@ export class JsonPoster {
   /** Posts `body`; `headers` are added; `signal` cancels it (so does the timeout). */
   async post(body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<PostOutcome> {
     const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const both = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
+    const both = signal === undefined ? timeout : eitherSignal(signal, timeout);
     try {
       const res = await request(this.#url, {
         method: 'POST',
@@ -81,6 +81,21 @@ export class JsonPoster {
   async close(): Promise<void> {
     await this.#agent.destroy().catch(() => {});
   }
+}
+
+/** A signal aborted when either is (AbortSignal.any, which Node 20 has only from 20.3). */
+function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (a.aborted) return a;
+  if (b.aborted) return b;
+  const both = new AbortController();
+  const abort = (): void => {
+    a.removeEventListener('abort', abort);
+    b.removeEventListener('abort', abort);
+    both.abort();
+  };
+  a.addEventListener('abort', abort, { once: true });
+  b.addEventListener('abort', abort, { once: true });
+  return both.signal;
 }
 
 async function readSome(body: AsyncIterable<Buffer> & { destroy?: () => void }): Promise<string> {

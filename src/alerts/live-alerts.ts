@@ -74,9 +74,9 @@ export class LiveAlerts {
   }
 
   async #close(deadlineMs: number): Promise<void> {
-    const end = Date.now() + deadlineMs;
+    const end = performance.now() + deadlineMs;
     await this.#engine.finish(deadlineMs);
-    const stop = AbortSignal.timeout(Math.max(1, end - Date.now()));
+    const stop = AbortSignal.timeout(Math.max(1, Math.ceil(end - performance.now())));
     await Promise.all(this.#receivers.map((r) => r.receiver.flush(stop)));
     await Promise.all(this.#receivers.map((r) => r.receiver.close()));
   }

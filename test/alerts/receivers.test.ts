@@ -351,6 +351,34 @@ describe('delivery', () => {
     expect(lines[0]).toContain('no answer within 200 ms');
   });
 
+  it('a huge answer is read no further than 64 KiB; an answer that trickles is cut at the timeout', async () => {
+    const huge = await server((_r, res) => answer(res, 500, 'x'.repeat(20 * 1024 * 1024)));
+    const one = make(
+      config({ kind: 'webhook', url: huge.url }, { retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 10 } }),
+    );
+    one.receiver.take(tr('opened', ev()));
+    await one.receiver.flush();
+    expect(one.receiver.counts.failed).toBe(1);
+    expect(one.lines[0]!.length).toBeLessThan(400);
+    const trickle = await server((_r, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const t = setInterval(() => res.write('.'), 50);
+      res.on('close', () => clearInterval(t));
+    });
+    const two = make(
+      config(
+        { kind: 'webhook', url: trickle.url, timeoutMs: 300 },
+        { retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 10 } },
+      ),
+    );
+    const started = performance.now();
+    two.receiver.take(tr('opened', ev()));
+    await two.receiver.flush();
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(two.receiver.counts.failed).toBe(1);
+    expect(two.lines[0]).toContain('no answer within 300 ms');
+  });
+
   it('closing drops what waits, counted', async () => {
     const hung = await server(() => undefined);
     const { receiver } = make(config({ kind: 'webhook', url: hung.url, timeoutMs: 60_000 }));
