@@ -82,7 +82,7 @@ function makeReceiver(r: AlertReceiverConfig, config: AlertsConfig, deps: Receiv
       `${key}: TLS certificate verification is DISABLED (insecureSkipVerify); anyone on the path can read and alter the alerts`,
     );
   const poster = new JsonPoster({
-    url: r.kind === 'alertmanager' ? `${r.url.replace(/\/+$/, '')}/api/v2/alerts` : r.url,
+    url: r.kind === 'alertmanager' ? alertsEndpoint(r.url) : r.url,
     ...(authorization === undefined ? {} : { authorization }),
     ...(r.tls === undefined ? {} : { tls: tlsOf(r.tls, key) }),
     timeoutMs: r.timeoutMs,
@@ -99,6 +99,13 @@ function makeReceiver(r: AlertReceiverConfig, config: AlertsConfig, deps: Receiv
   return r.kind === 'alertmanager'
     ? new AlertmanagerReceiver({ ...common, resendIntervalMs: config.resendIntervalMs })
     : new WebhookReceiver({ ...common, ...(secret === undefined ? {} : { secret }) });
+}
+
+/** `POST /api/v2/alerts` under an Alertmanager's base URL (its path prefix kept, its query too). */
+function alertsEndpoint(base: string): string {
+  const u = new URL(base);
+  u.pathname = `${u.pathname.replace(/\/+$/, '')}/api/v2/alerts`;
+  return u.href;
 }
 
 function loaded(load: () => { secret: Secret; warnings: string[] }, what: string, deps: ReceiverDeps): Secret {
