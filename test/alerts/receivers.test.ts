@@ -4,7 +4,11 @@
  * signature is checked, retries with back-off, the bounded queue, and secrets kept out of every
  * line (an echoed one included).
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AlertmanagerReceiver } from '../../src/alerts/alertmanager-receiver.ts';
 import type { LiveTransition } from '../../src/alerts/event-tracker.ts';
@@ -438,5 +442,68 @@ describe('routing and filters', () => {
     );
     expect(bad({ filter: { minSeverity: 'warn', include: ['*lag*'], exclude: [] } })).toBe('accepted');
     for (const m of [bad({ secret: { env: 'S' } }, { S: '' })]) expect(m).not.toContain('s3cr3t');
+  });
+});
+
+const hasOpenssl = spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
+
+describe.skipIf(!hasOpenssl)('TLS toward a receiver (self-signed certificate for 127.0.0.1)', () => {
+  it('verifies the certificate against caFile, refuses it without, and warns when verification is off', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flightrec-alerts-tls-'));
+    try {
+      const caFile = join(dir, 'cert.pem');
+      const keyFile = join(dir, 'key.pem');
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          keyFile,
+          '-out',
+          caFile,
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
+      const am = await startLoopbackServer((_r, res) => answer(res, 200, ''), {
+        tls: { key: readFileSync(keyFile), cert: readFileSync(caFile) },
+      });
+      servers.push(am);
+      const once = { retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 10 } };
+      const trusted = make(
+        config({ kind: 'alertmanager', url: am.url, tls: { caFile, insecureSkipVerify: false } }, once),
+      );
+      trusted.receiver.take(tr('opened', ev()));
+      await trusted.receiver.flush();
+      expect(trusted.receiver.counts.sent).toBe(1);
+      const untrusted = make(config({ kind: 'alertmanager', url: am.url }, once));
+      untrusted.receiver.take(tr('opened', ev()));
+      await untrusted.receiver.flush();
+      expect(untrusted.receiver.counts.failed).toBe(1);
+      expect(untrusted.lines[0]).toMatch(
+        /delivery failed \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\)/,
+      );
+      const skipping = make(config({ kind: 'alertmanager', url: am.url, tls: { insecureSkipVerify: true } }, once));
+      skipping.receiver.take(tr('opened', ev()));
+      await skipping.receiver.flush();
+      expect(skipping.receiver.counts.sent).toBe(1);
+      expect(skipping.lines[0]).toMatch(
+        /^warning: alerts receiver alertmanager:test: TLS certificate verification is DISABLED/,
+      );
+      expect(am.requests).toHaveLength(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
