@@ -482,7 +482,7 @@ async function liveAlertsOf(
     env: io.env,
     warn: (line) => reporter.line(`warning: ${line}`),
     line: (text) => reporter.line(text),
-    now: () => Date.now(),
+    now: io.now,
   });
 }
 
