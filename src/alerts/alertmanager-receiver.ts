@@ -115,7 +115,6 @@ export class AlertmanagerReceiver {
       if (a.settleAfterMs !== undefined && a.settleAfterMs <= now) {
         a.settleAfterMs = undefined;
         for (const [key, end] of [...a.settle]) this.#endEvent(key, end);
-        continue;
       }
       if (a.endNs === null) this.#queue.push(fp, fp);
       else if (a.resolvedAtMs !== undefined && now - a.resolvedAtMs <= RESOLVED_RESEND_MS) this.#queue.push(fp, fp);
