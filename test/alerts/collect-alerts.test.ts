@@ -36,7 +36,7 @@ async function deliversTheTimeline(db: string): Promise<void> {
         '--simulate',
         'incident',
         '--for',
-        '7m',
+        '6m',
         '--webhook',
         `${hook.url}/flightrec`,
         '--webhook-secret-env',

@@ -16,7 +16,7 @@ import { startLoopbackServer } from '../helpers/loopback-server.ts';
 const JITTER_MS = 300;
 /** timer and scheduling slack of a busy machine, on top of the jitter */
 const SLACK_MS = 500;
-const RUN_MS = 7_000;
+const RUN_MS = 5_500;
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
