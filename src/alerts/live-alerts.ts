@@ -4,6 +4,7 @@
  * delivering on its own. At the end the timeline takes its last look and the receivers send what
  * waits, within a deadline; what is left is dropped and counted.
  */
+import { sanitizeCell } from '../api/safe-text.ts';
 import type { AlertsConfig } from '../collector/config.ts';
 import type { StoredRound } from '../collector/stored-horizon.ts';
 import type { Thresholds } from '../report/timeline/thresholds.ts';
@@ -44,7 +45,7 @@ export class LiveAlerts {
       onError: (message) => {
         if (this.#said.has(message) || this.#said.size > 100) return;
         this.#said.add(message);
-        this.#line(`error: live alerts: ${message}`);
+        this.#line(`error: live alerts: ${sanitizeCell(message)}`);
       },
     });
   }
@@ -101,7 +102,8 @@ export interface LiveAlertsOptions extends ReceiverDeps {
  * live alerts over a worker thread, started at the first stored round.
  */
 export function startLiveAlerts(config: AlertsConfig, opts: LiveAlertsOptions): LiveAlerts {
-  const receivers = prepareReceivers(config, opts);
+  // what receivers answer reaches these lines: one line each, without control characters
+  const receivers = prepareReceivers(config, { ...opts, line: (text) => opts.line(sanitizeCell(text)) });
   return new LiveAlerts(
     receivers,
     (hooks) =>
