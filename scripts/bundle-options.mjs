@@ -5,12 +5,14 @@ import { readFileSync } from 'node:fs';
 /** The worker threads' entries, by the name of their bundle (`<name>.js`). */
 export const WORKER_ENTRIES = {
   // the TUI's timeline (off its UI thread), the collector's rollups (off its event loop), the
-  // PostgreSQL bridge (it owns the connection the store's synchronous calls wait on) and the
+  // PostgreSQL bridge (it owns the connection the store's synchronous calls wait on), the
   // collector's writes to a PostgreSQL server
   'timeline-worker': 'src/tui/data/timeline-worker.ts',
   'rollup-worker': 'src/report/rollup/rollup-worker.ts',
   'pg-worker': 'src/db/pg/bridge-worker.ts',
   'store-worker': 'src/cli/store-worker.ts',
+  // the live alerts' timeline (off the collector's event loop)
+  'alert-worker': 'src/alerts/alert-worker.ts',
 };
 
 /**

@@ -34,6 +34,7 @@ import {
 import { RecordSink } from './record-sink.ts';
 import type { RecordQueue, StoreCounters } from './store-queue.ts';
 import { shadowSkipLine, startupLine } from './startup.ts';
+import { StoredHorizon, type StoredRound } from './stored-horizon.ts';
 
 /** Most records kept in memory while the store refuses writes (the byte budget usually binds first). */
 export const MAX_UNWRITTEN = MAX_HELD_POLLS;
@@ -60,6 +61,11 @@ export interface CollectorOptions {
   readonly createTask?: SchedulerDeps['createTask'];
   /** called after every round */
   readonly onRound?: (result: RoundResult) => void;
+  /**
+   * called once a round's polls are stored (not for standby rounds), with the time before which
+   * every poll of its cluster is stored: the new polls can be read back without cutting a round
+   */
+  readonly onStored?: (stored: StoredRound) => void;
   /** called with every poll attempt once its secrets are removed, before it is stored */
   readonly onRecord?: (record: PollRecord) => void;
   /** what the start-up lines call the store (the database path) */
@@ -118,6 +124,7 @@ export class Collector {
   #heartbeat: Promise<void> | undefined;
   #closed: Promise<ShutdownReport> | undefined;
   readonly #retention: RetentionRunner | undefined;
+  readonly #horizon = new StoredHorizon();
 
   /** Builds clients for every cluster; a bad secret source or client option throws a ConfigError. */
   constructor(opts: CollectorOptions) {
@@ -229,6 +236,7 @@ export class Collector {
     const rt = this.clusters.find((c) => c.config.name === cluster);
     if (rt === undefined) throw new Error(`no cluster named ${cluster}`);
     const at = scheduledAt ?? this.#deps.nowNs();
+    const token = this.#horizon.begin(cluster, at);
     const p = (async (): Promise<RoundResult> => {
       this.#sink.checkFile();
       if (this.stopping.aborted || !(await this.#leases.hold(cluster))) return standbyRound(rt, op, at, this.#deps);
@@ -248,13 +256,25 @@ export class Collector {
       }
       this.#reporter.status(this.stats);
       this.#opts.onRound?.(r);
+      if (r.standby === true) this.#horizon.drop(token);
+      else this.#stored(token, r);
       // a standby leaves the store to the collector holding the lease
       if (r.standby !== true) this.#retention?.kick();
       return r;
     });
     this.#inflight.add(p);
-    void p.finally(() => this.#inflight.delete(p)).catch(() => {});
+    void p.finally(() => this.#inflight.delete(p)).catch(() => this.#horizon.drop(token));
     return p;
+  }
+
+  /** Tells onStored that a round is stored, and how far its cluster's polls are; its faults never reach the round. */
+  #stored(token: number, r: RoundResult): void {
+    const settledBefore = this.#horizon.end(token, r.endedAt, this.#deps.nowNs());
+    try {
+      this.#opts.onStored?.({ result: r, settledBefore });
+    } catch (err) {
+      this.#reporter.line(`error: after the round: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   /** Polls every enabled operation of every cluster once (clusters in parallel, operations in order). */

@@ -6,6 +6,7 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { OPERATION_NAMES, type OperationName } from '../api/schema/operations.ts';
+import { alertsSchema, type AlertsLayer } from './config-alerts.ts';
 import { ConfigError } from './config-error.ts';
 import {
   baseUrl,
@@ -212,6 +213,7 @@ const fileSchema = strict({
   ...globalSchema.shape,
   // belongs to the analysis commands (timeline, trends, summary), which read the same file and check it
   thresholds: z.unknown().optional(),
+  alerts: alertsSchema.optional(),
 });
 
 /** The file layer: global settings and one layer per cluster, in file order. */
@@ -220,6 +222,8 @@ export interface FileLayer {
   readonly clusters: readonly ClusterLayer[];
   /** the `thresholds` section as written (the analysis checks it) */
   readonly thresholds?: unknown;
+  /** the `alerts` section (receivers of the live alerts) */
+  readonly alerts?: AlertsLayer;
 }
 
 /** Parses and checks the YAML text of a config file; `source` names the file in messages. */
@@ -238,6 +242,11 @@ export function parseConfigFile(text: string, source: string): FileLayer {
   if (doc === null || doc === undefined) return { global: {}, clusters: [] };
   const parsed = fileSchema.safeParse(doc);
   if (!parsed.success) throw configErrorOf(parsed.error);
-  const { clusters = [], thresholds, ...global } = parsed.data;
-  return { global, clusters, ...(thresholds === undefined ? {} : { thresholds }) };
+  const { clusters = [], thresholds, alerts, ...global } = parsed.data;
+  return {
+    global,
+    clusters,
+    ...(thresholds === undefined ? {} : { thresholds }),
+    ...(alerts === undefined ? {} : { alerts }),
+  };
 }

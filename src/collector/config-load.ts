@@ -18,6 +18,7 @@ import {
   type RetentionConfig,
 } from './config.ts';
 import { DEFAULT_SERVICE_PREFIX } from '../api/schema/operations.ts';
+import { finalizeAlerts, type AlertFlags } from './config-alerts.ts';
 import { ConfigError } from './config-error.ts';
 import { parseConfigFile, type AuthLayer, type ClusterLayer, type GlobalLayer } from './config-file.ts';
 import {
@@ -43,6 +44,8 @@ export interface ConfigInput {
   readonly flags: CollectFlags;
   /** use only the global settings of the file (the clusters come from flags, e.g. --simulate) */
   readonly ignoreFileClusters?: boolean;
+  /** --alertmanager, --webhook and the webhook secret flags */
+  readonly alertFlags?: AlertFlags;
 }
 
 function hasAny(o: object): boolean {
@@ -104,6 +107,7 @@ export function loadCollectorConfig(input: ConfigInput): CollectorConfig {
     }
     chosen = named;
   }
+  const alerts = finalizeAlerts(file.alerts, input.alertFlags ?? {});
   return {
     clusters: chosen.map((c) => finalizeCluster(c.layer, c.key, c.name, global, input.env)),
     ...(global.database?.passwordFile === undefined ? {} : { databasePasswordFile: global.database.passwordFile }),
@@ -117,6 +121,7 @@ export function loadCollectorConfig(input: ConfigInput): CollectorConfig {
     listen: global.listen ?? null,
     logFormat: global.logFormat ?? 'text',
     ...(file.thresholds === undefined ? {} : { thresholds: file.thresholds }),
+    ...(alerts === undefined ? {} : { alerts }),
   };
 }
 

@@ -73,6 +73,42 @@ export interface RetentionConfig {
   readonly maxSizeBytes: number | null;
 }
 
+/** Which live alerts a receiver gets: a minimum severity, kinds included and excluded (`shadow.*`, `*`). */
+export interface AlertFilterConfig {
+  readonly minSeverity: 'info' | 'warn' | 'error';
+  /** kind patterns; an alert must match one */
+  readonly include: readonly string[];
+  /** kind patterns; an alert matching one is left out */
+  readonly exclude: readonly string[];
+}
+
+/** A receiver of live alerts: an Alertmanager (API v2) or a webhook. */
+export interface AlertReceiverConfig {
+  readonly kind: 'alertmanager' | 'webhook';
+  /** an Alertmanager's base URL, or the webhook's URL; never printed (its path or query may be a secret) */
+  readonly url: string;
+  /** what lines and metrics call it (default: the kind and the URL's host) */
+  readonly name: string;
+  readonly auth: AuthConfig;
+  readonly tls?: TlsConfig;
+  /** webhooks: where the HMAC-SHA256 key of the signature header is (an environment variable or a file) */
+  readonly secret?: { readonly env?: string; readonly file?: string };
+  /** per request */
+  readonly timeoutMs: number;
+  readonly filter: AlertFilterConfig;
+}
+
+/** Live alerts: the receivers (none: the live detectors do not run) and how they are served. */
+export interface AlertsConfig {
+  readonly receivers: readonly AlertReceiverConfig[];
+  /** Alertmanager: how often firing alerts are sent again (and resolved ones, for a while) */
+  readonly resendIntervalMs: number;
+  /** most deliveries waiting per receiver; past it the oldest are dropped (and counted) */
+  readonly queueSize: number;
+  /** attempts per delivery, with exponential back-off from baseDelayMs up to maxDelayMs */
+  readonly retry: { readonly maxAttempts: number; readonly baseDelayMs: number; readonly maxDelayMs: number };
+}
+
 /** The whole collector configuration. */
 export interface CollectorConfig {
   readonly clusters: readonly ClusterConfig[];
@@ -96,6 +132,8 @@ export interface CollectorConfig {
   readonly thresholds?: unknown;
   /** `database.passwordFile`: the password file of a PostgreSQL --db (--db-password-file wins) */
   readonly databasePasswordFile?: string;
+  /** live alerts (`alerts:`, --alertmanager, --webhook); absent or without receivers: off */
+  readonly alerts?: AlertsConfig;
 }
 
 /** Default schedules: connections, shadow links and topics every 30 s; Iceberg and upgrade every 60 s. */

@@ -20,3 +20,4 @@ export * from './record-transfer.ts';
 export * from './scrub.ts';
 export * from './startup.ts';
 export * from './retention-runner.ts';
+export * from './stored-horizon.ts';

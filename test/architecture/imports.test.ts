@@ -25,8 +25,15 @@ const ALLOWED: Record<string, readonly string[]> = {
   report: ['api', 'filter', 'db'],
   sim: ['api', 'filter'],
   tui: ['report', 'filter', 'db', 'api'],
-  cli: ['api', 'filter', 'db', 'collector', 'report', 'sim', 'tui'],
+  // live alerts: the timeline's detectors over the store's reader, fed by the collector's hook
+  alerts: ['api', 'db', 'report', 'collector'],
+  cli: ['api', 'filter', 'db', 'collector', 'report', 'sim', 'tui', 'alerts'],
 };
+
+/** What of the collector the alerts module sees: its configuration and its stored-round hook. */
+const ALERTS_SEE_OF_COLLECTOR = ['collector/config.ts', 'collector/config-error.ts', 'collector/stored-horizon.ts'];
+/** Where the alerts module touches the store: its worker reads it, its thread finds the worker. */
+const ALERTS_STORE_FILES = ['alerts/alert-worker.ts', 'alerts/alert-thread.ts'];
 
 /** Every .ts/.tsx file under `dir`. */
 function sources(dir: string): string[] {
@@ -95,17 +102,34 @@ describe('module boundaries (docs/architecture.md)', () => {
     expect(bad).toEqual([]);
   });
 
+  it('the alerts module sees the collector’s configuration and hook only, and reads the store only in its worker', () => {
+    const bad = edges
+      .filter(
+        (e) =>
+          e.from === 'alerts' &&
+          ((e.to === 'collector' && !ALERTS_SEE_OF_COLLECTOR.includes(e.target)) ||
+            (e.to === 'db' && !ALERTS_STORE_FILES.includes(e.file))),
+      )
+      .map((e) => `${e.file} imports ${e.target}`);
+    expect(bad).toEqual([]);
+    // nothing but the command line imports the alerts
+    expect(edges.filter((e) => e.to === 'alerts' && e.from !== 'cli').map((e) => e.file)).toEqual([]);
+  });
+
   it('the store never imports the filter engine', () => {
     const bad = edges.filter((e) => e.from === 'db' && e.to === 'filter').map((e) => `${e.file} imports ${e.target}`);
     expect(bad).toEqual([]);
   });
 
-  it('only the CLI loads the TUI and the simulator, and only lazily', () => {
+  it('only the CLI loads the TUI, the simulator and the live alerts, and only lazily', () => {
     for (const file of sources(join(SRC, 'cli'))) {
       const text = readFileSync(file, 'utf8');
       const eager = [...text.matchAll(/^\s*import\s+(?!type\b)[^;]*?from\s+['"](\.[^'"]+)['"]/gm)]
         .map((m) => resolve(dirname(file), m[1] as string))
-        .filter((t) => moduleOf(t) === 'tui' || (moduleOf(t) === 'sim' && !t.endsWith('sim/time.ts')));
+        .filter(
+          (t) =>
+            moduleOf(t) === 'tui' || moduleOf(t) === 'alerts' || (moduleOf(t) === 'sim' && !t.endsWith('sim/time.ts')),
+        );
       expect(
         eager.map((t) => relative(SRC, t)),
         relative(SRC, file),

@@ -38,6 +38,9 @@ import type { RollUpThread } from '../../report/rollup/index.ts';
 import { openRecordingStore, RetentionPruner, type FlightrecDb, type RecordingStore } from '../../db/index.ts';
 import { checkFilter, compileOrderBy, FilterError } from '../../filter/index.ts';
 import { ThresholdError } from '../../report/timeline/thresholds.ts';
+import type { LiveAlerts } from '../../alerts/index.ts';
+import type { AlertFlags } from '../../collector/config-alerts.ts';
+import { timestampFromMillis } from '../../api/codec/timestamp.ts';
 
 /** The options of `collect` as commander gives them. */
 interface CollectOpts extends ConnectionOpts {
@@ -61,6 +64,10 @@ interface CollectOpts extends ConnectionOpts {
   start?: string;
   listen?: string;
   logFormat?: string;
+  alertmanager?: string[];
+  webhook?: string[];
+  webhookSecretEnv?: string;
+  webhookSecretFile?: string;
 }
 
 interface GlobalOpts {
@@ -130,6 +137,15 @@ export function registerCollect(program: Command, io: CliIo, done: (code: number
       'serve /metrics, /healthz and /readyz there (a bare port: 127.0.0.1; default: off)',
     )
     .option('--log-format <format>', 'stderr lines as text (default) or json (one object per line)')
+    .option(
+      '--alertmanager <url>',
+      'send live alerts to this Alertmanager (API v2; repeatable; credentials and TLS in the config file)',
+      collect,
+      [],
+    )
+    .option('--webhook <url>', 'post live alerts to this URL as JSON (repeatable)', collect, [])
+    .option('--webhook-secret-env <name>', 'sign the --webhook posts (HMAC-SHA256) with the key in this variable')
+    .option('--webhook-secret-file <path>', 'sign the --webhook posts (HMAC-SHA256) with the key in this file')
     .addHelpText(
       'after',
       globalOptionsHelp({
@@ -172,6 +188,15 @@ function flagsOf(opts: CollectOpts, cluster: string | undefined): CollectFlags {
     retentionRaw: opts.retentionRaw,
     retentionRollups: opts.retentionRollups,
     retentionMaxSize: opts.retentionMaxSize,
+  };
+}
+
+function alertFlagsOf(opts: CollectOpts): AlertFlags {
+  return {
+    alertmanager: opts.alertmanager ?? [],
+    webhook: opts.webhook ?? [],
+    ...(opts.webhookSecretEnv === undefined ? {} : { webhookSecretEnv: opts.webhookSecretEnv }),
+    ...(opts.webhookSecretFile === undefined ? {} : { webhookSecretFile: opts.webhookSecretFile }),
   };
 }
 
@@ -261,7 +286,12 @@ export async function runCollect(opts: CollectOpts, g: GlobalOpts, io: CliIo): P
     if (v !== undefined) throw new UsageError(`${flag} needs --simulate`);
   }
   const { loadCollectorConfig } = await import('../../collector/config-load.ts');
-  const config = loadCollectorConfig({ file, env: io.env, flags: flagsOf(opts, g.cluster) });
+  const config = loadCollectorConfig({
+    file,
+    env: io.env,
+    flags: flagsOf(opts, g.cluster),
+    alertFlags: alertFlagsOf(opts),
+  });
   await checkAnalysisAndFilters(config, file);
   return record(config, g, io, opts.once === true, (collector) => {
     collector.start();
@@ -294,6 +324,13 @@ async function record(
   const closeClients = (): void => {
     for (const p of prepared) void Promise.resolve(p.client.close()).catch(() => {});
   };
+  let alerts: LiveAlerts | undefined;
+  try {
+    alerts = await liveAlertsOf(config, g, io, reporter, extra.nowNs);
+  } catch (err) {
+    closeClients();
+    throw err;
+  }
   const obs = observabilityOf(config, dbPath, io, extra.nowNs);
   let server: HealthServer | undefined;
   if (obs !== undefined && config.listen !== null) {
@@ -301,6 +338,7 @@ async function record(
       server = await obs.serve(config.listen, (line) => reporter.line(line));
     } catch (err) {
       closeClients();
+      await alerts?.close(0);
       const code = (err as { code?: string }).code;
       throw new RuntimeError(
         `--listen ${hostPort(config.listen.host, config.listen.port)}: cannot serve there (${code ?? (err instanceof Error ? err.message : String(err))})`,
@@ -322,6 +360,7 @@ async function record(
     });
   } catch (err) {
     closeClients();
+    await alerts?.close(0);
     await server?.close();
     throw err;
   }
@@ -353,7 +392,10 @@ async function record(
               hooks,
             ),
         };
-  const hooks = obs === undefined ? {} : { onRecord: obs.record, onRound: obs.round };
+  const hooks = {
+    ...(obs === undefined ? {} : { onRecord: obs.record, onRound: obs.round }),
+    ...(alerts === undefined ? {} : { onStored: alerts.stored }),
+  };
   const collector = new Collector({
     config,
     writer,
@@ -372,6 +414,10 @@ async function record(
     ...extra,
   });
   obs?.attach(collector.stats);
+  if (alerts !== undefined) {
+    const live = alerts;
+    obs?.attachAlerts(() => live.stats());
+  }
   // a rollUp in progress stops with the collector (at its next bucket), so that shutdown is not held up
   collector.stopping.addEventListener('abort', () => void rollUps?.close(), { once: true });
   const onAbort = (): void => void collector.shutdown();
@@ -396,15 +442,48 @@ async function record(
       await body(collector);
     }
     const report = await collector.shutdown();
+    // the last look of the live timeline, and the alerts still waiting, within the shutdown deadline
+    await alerts?.close(config.shutdownTimeoutMs);
     if (collector.fatal !== undefined) throw new RuntimeError(collector.fatal.message);
     if (report.unwritten > 0) throw new RuntimeError(`${report.unwritten} polls could not be written to ${shown}`);
     return code;
   } finally {
     io.signal.removeEventListener('abort', onAbort);
     await collector.shutdown();
+    await alerts?.close(config.shutdownTimeoutMs);
     await rollUps?.close();
     await server?.close();
   }
+}
+
+/**
+ * The live alerts of a recording, when receivers are configured: the receivers are made (a
+ * credential or file that cannot be read is exit 2 before the database is created) and the
+ * live timeline starts in a worker at the first stored round, reading the database `--db` names.
+ */
+async function liveAlertsOf(
+  config: CollectorConfig,
+  g: GlobalOpts,
+  io: CliIo,
+  reporter: Reporter,
+  nowNs: (() => bigint) | undefined,
+): Promise<LiveAlerts | undefined> {
+  if (config.alerts === undefined || config.alerts.receivers.length === 0) return undefined;
+  const [{ startLiveAlerts }, { resolveThresholds }] = await Promise.all([
+    import('../../alerts/index.ts'),
+    import('../../report/timeline/thresholds-schema.ts'),
+  ]);
+  const { passwordFile } = dbOpenOptions(g, io.cwd, config.databasePasswordFile);
+  return startLiveAlerts(config.alerts, {
+    database: dbOpenTarget(g.db, io.cwd),
+    ...(passwordFile === undefined ? {} : { passwordFile }),
+    thresholds: resolveThresholds(config.thresholds),
+    startNs: nowNs?.() ?? timestampFromMillis(io.now()),
+    env: io.env,
+    warn: (line) => reporter.line(`warning: ${line}`),
+    line: (text) => reporter.line(text),
+    now: io.now,
+  });
 }
 
 /** The metrics and readiness behind --listen (undefined without it); readiness reads the clock of the poll times. */
@@ -495,6 +574,7 @@ async function runSimulated(
       file,
       env: io.env,
       flags: { ...flagsOf(opts, g.cluster ?? 'sim'), baseUrl: sim.baseUrl },
+      alertFlags: alertFlagsOf(opts),
       ignoreFileClusters: true,
     });
     const cluster = {

@@ -25,6 +25,18 @@ export interface MetricsSources {
   readonly dbSize?: () => number | undefined;
   /** most label values per metric and cluster for the cluster's own series (default 20) */
   readonly topN?: number;
+  /** the receivers of the live alerts and their counters (none without alerts) */
+  readonly alerts?: () => readonly AlertDeliveryStats[];
+}
+
+/** The delivery counters of one receiver of the live alerts. */
+export interface AlertDeliveryStats {
+  /** the receiver's name (the kind and host, or its `name:`) */
+  readonly receiver: string;
+  readonly sent: number;
+  readonly failed: number;
+  readonly dropped: number;
+  readonly queued: number;
 }
 
 const NS_PER_S = 1e9;
@@ -196,7 +208,9 @@ export class CollectorMetrics {
       ['cluster', 'state'],
       () => series.upgradeState(),
     );
+    alertSeries(registers, () => sources.alerts?.() ?? []);
     collectDefaultMetrics({ register: this.registry, prefix: p });
+    dropGaugesNamedTotal(this.registry);
   }
 
   /** Takes one stored poll attempt (after secrets were removed). */
@@ -259,6 +273,54 @@ function fromStats(
       this.reset();
       const v = read();
       if (v !== undefined && v > 0) this.inc(v);
+    },
+  });
+}
+
+/** prom-client's gauges named like counters, which `promtool check metrics` refuses. */
+const GAUGES_NAMED_TOTAL = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
+/**
+ * Drops prom-client's totals of active handles, requests and resources: gauges named like
+ * counters (`promtool check metrics` refuses a gauge ending in `_total`); the same counts by
+ * type stay (`nodejs_active_handles`, `nodejs_active_requests`, `nodejs_active_resources`).
+ */
+function dropGaugesNamedTotal(registry: Registry): void {
+  for (const name of GAUGES_NAMED_TOTAL) registry.removeSingleMetric(`${METRIC_PREFIX}${name}`);
+}
+
+/** The delivery counters of the live alerts by receiver, read at scrape time. */
+function alertSeries(registers: Registry[], read: () => readonly AlertDeliveryStats[]): void {
+  const p = METRIC_PREFIX;
+  const counters = [
+    ['sent', 'Alerts delivered to the receiver (Alertmanager: alerts in accepted posts; webhook: events).'],
+    ['failed', 'Alerts the receiver did not accept after every retry (given up).'],
+    ['dropped', 'Alerts dropped unsent: the receiver’s queue was full, or the collector stopped first.'],
+  ] as const;
+  for (const [what, help] of counters) {
+    new Counter({
+      name: `${p}alerts_${what}_total`,
+      help,
+      labelNames: ['receiver'],
+      registers,
+      collect() {
+        this.reset();
+        for (const s of read()) this.inc({ receiver: labelValue(s.receiver) }, s[what]);
+      },
+    });
+  }
+  new Gauge({
+    name: `${p}alerts_queued`,
+    help: 'Alerts waiting to be delivered to the receiver, or being delivered.',
+    labelNames: ['receiver'],
+    registers,
+    collect() {
+      this.reset();
+      for (const s of read()) this.set({ receiver: labelValue(s.receiver) }, s.queued);
     },
   });
 }

@@ -7,7 +7,7 @@ import type { CollectorConfig } from '../config.ts';
 import { hostPort, isLoopback, startHealthServer, type HealthServer } from '../health-server.ts';
 import type { CollectorStats } from '../output.ts';
 import type { RoundResult } from '../poller.ts';
-import { CollectorMetrics } from './collector-metrics.ts';
+import { CollectorMetrics, type AlertDeliveryStats } from './collector-metrics.ts';
 import { Readiness, readinessTargets } from './readiness.ts';
 
 /** What the endpoints are built from. */
@@ -25,11 +25,13 @@ export class Observability {
   /** the /readyz verdict and its feeds */
   readonly readiness: Readiness;
   #stats: CollectorStats | undefined;
+  #alerts: (() => readonly AlertDeliveryStats[]) | undefined;
 
   /** Builds both from the configuration (nothing is served yet). */
   constructor(opts: ObservabilityOptions) {
     this.metrics = new CollectorMetrics({
       stats: () => this.#stats,
+      alerts: () => this.#alerts?.() ?? [],
       ...(opts.dbSize === undefined ? {} : { dbSize: opts.dbSize }),
     });
     this.readiness = new Readiness(readinessTargets(opts.config), opts.now);
@@ -38,6 +40,11 @@ export class Observability {
   /** Reads the collector's live counters from now on. */
   attach(stats: CollectorStats): void {
     this.#stats = stats;
+  }
+
+  /** Reads the live alerts' delivery counters from now on. */
+  attachAlerts(read: () => readonly AlertDeliveryStats[]): void {
+    this.#alerts = read;
   }
 
   /** The collector's onRecord hook. */

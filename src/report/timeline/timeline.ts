@@ -76,7 +76,7 @@ export interface Timeline {
 }
 
 /** The resources the timeline reads as rows, each with its detector (connections are read column-wise). */
-const RESOURCE_DETECTORS: readonly [ResourceName, (ctx: DetectorContext) => FrameDetector<never>][] = [
+export const RESOURCE_DETECTORS: readonly [ResourceName, (ctx: DetectorContext) => FrameDetector<never>][] = [
   ['shadow-links', shadowLinksDetector as (ctx: DetectorContext) => FrameDetector<never>],
   ['shadow-topics', shadowTopicsDetector as (ctx: DetectorContext) => FrameDetector<never>],
   ['upgrade', upgradeDetector as (ctx: DetectorContext) => FrameDetector<never>],
