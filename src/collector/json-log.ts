@@ -74,12 +74,14 @@ export function jsonRoundLine(r: RoundResult, nowMs: number): JsonLogLine {
 
 /**
  * A reporter writing JSON lines on `out`; `now` is the wall clock in ms. With `prefixOf`, a round
- * that looks like a wrong service prefix gets the wrongPrefixNotice as a warn line, once per cluster.
+ * that looks like a wrong service prefix gets the wrongPrefixNotice (its command started with
+ * `launcher`) as a warn line, once per cluster.
  */
 export function createJsonReporter(
   out: TextOut,
   now: () => number,
   prefixOf?: (cluster: string) => string | undefined,
+  launcher?: string,
 ): Reporter {
   const told = new Set<string>();
   const write = (l: JsonLogLine): void => void out.write(`${JSON.stringify(l)}\n`);
@@ -87,7 +89,7 @@ export function createJsonReporter(
     round(r) {
       write(jsonRoundLine(r, now()));
       const prefix = told.has(r.cluster) ? undefined : prefixOf?.(r.cluster);
-      const notice = prefix === undefined ? undefined : wrongPrefixNotice(r, prefix);
+      const notice = prefix === undefined ? undefined : wrongPrefixNotice(r, prefix, launcher);
       if (notice === undefined) return;
       told.add(r.cluster);
       write({ ...jsonLineOf(`warning: ${notice}`, now()), cluster: r.cluster, operation: r.operation });

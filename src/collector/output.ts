@@ -140,16 +140,17 @@ function pathNotServed(f: RoundFailure): boolean {
 
 /**
  * The notice for a round in which every call failed as if the server did not serve the path:
- * the service prefix is most likely not the cluster's. Undefined for any other round.
+ * the service prefix is most likely not the cluster's. Undefined for any other round. `launcher`
+ * starts the suggested command as the user starts flightrec.
  */
-export function wrongPrefixNotice(r: RoundResult, prefix: string): string | undefined {
+export function wrongPrefixNotice(r: RoundResult, prefix: string, launcher = 'flightrec'): string | undefined {
   if (r.calls === 0 || r.failedCalls !== r.calls || r.failures.length !== r.targets || !r.failures.every(pathNotServed))
     return undefined;
   return (
     `${r.cluster}: the server does not serve ${r.operation} under the service prefix ${prefix} ` +
     `(every call answered 404 or unimplemented). A cluster serves its vendor's package name in place of "platform": ` +
     "set servicePrefix in the cluster's config (or --service-prefix, FLIGHTREC_SERVICE_PREFIX); " +
-    '`flightrec check --base-url URL` shows which operations answer'
+    `\`${launcher} check --base-url URL\` shows which operations answer`
   );
 }
 
@@ -168,12 +169,13 @@ export interface Reporter {
 /**
  * Creates a reporter on `out`; the status line is drawn only when `out` is a terminal. With
  * `prefixOf` (a cluster's service prefix), a round that looks like a wrong prefix gets the
- * wrongPrefixNotice, once per cluster.
+ * wrongPrefixNotice (its command started with `launcher`), once per cluster.
  */
 export function createReporter(
   out: TextOut,
   dbSize?: () => number | undefined,
   prefixOf?: (cluster: string) => string | undefined,
+  launcher?: string,
 ): Reporter {
   const toldPrefix = new Set<string>();
   const live = out.isTTY === true;
@@ -211,7 +213,7 @@ export function createReporter(
     round: (r) => {
       line(formatRound(r));
       const prefix = toldPrefix.has(r.cluster) ? undefined : prefixOf?.(r.cluster);
-      const notice = prefix === undefined ? undefined : wrongPrefixNotice(r, prefix);
+      const notice = prefix === undefined ? undefined : wrongPrefixNotice(r, prefix, launcher);
       if (notice === undefined) return;
       toldPrefix.add(r.cluster);
       line(`warning: ${notice}`);

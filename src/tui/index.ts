@@ -43,6 +43,8 @@ export interface BrowseOptions {
   readonly thresholds?: Thresholds;
   /** the config file they come from, as the user wrote it (the help says so) */
   readonly thresholdsFrom?: string;
+  /** how the user starts flightrec, for the commands the browser suggests; default `flightrec` */
+  readonly launcher?: string;
 }
 
 /** The thresholds a browse source is given. */
@@ -86,6 +88,7 @@ export async function runBrowse(opts: BrowseOptions): Promise<void> {
       workerPath: opts.database,
       passwordFile: opts.passwordFile,
       ...thresholdOptions(opts),
+      ...(opts.launcher === undefined ? {} : { launcher: opts.launcher }),
     });
     let start = opts.start;
     let position: StartPosition | undefined;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { wrongPrefixNotice, type RoundResult } from '../../src/collector/index.ts';
+import { launcherFor } from '../../src/cli/launcher.ts';
 import { main } from '../../src/cli/main.ts';
 import { startSimServer } from '../../src/sim/index.ts';
 import { answer, startLoopbackServer } from '../helpers/loopback-server.ts';
@@ -36,7 +37,10 @@ describe('the collector names a wrong service prefix', () => {
       expect(lines[0]).toContain('under the service prefix platform.core.admin.v2');
       expect(lines[0]).toContain('servicePrefix');
       expect(lines[0]).toContain('--service-prefix');
-      expect(lines[0]).toContain('flightrec check');
+      // the suggested command starts as this flightrec was started (here: outside a checkout, by its path)
+      const launcher = launcherFor({ cwd: dir, env: {} });
+      expect(launcher).toMatch(/^node .*bin\/flightrec\.js'?$/);
+      expect(lines[0]).toContain(`${launcher} check --base-url URL`);
       // with the right prefix, nothing of the kind
       const ok = await collectOnce(
         sim.baseUrl,

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { unknownNameMessage } from '../suggest.ts';
+import { launcherFor } from '../launcher.ts';
 import { requireDatabase } from './missing-db.ts';
 import { dbOpenOptions, dbOpenTarget, dbShown } from '../db-target.ts';
 import { isDbUrl } from '../../db/pg/target.ts';
@@ -79,6 +80,7 @@ export function registerBrowse(program: Command, io: CliIo, done: (code: number)
           signal: io.signal,
           start,
           incident: opts.incident === true,
+          launcher: launcherFor(io),
           ...(thresholds === undefined || g.config === undefined ? {} : { thresholds, thresholdsFrom: g.config }),
         });
       } catch (err) {

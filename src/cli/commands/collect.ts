@@ -25,6 +25,7 @@ import {
 } from '../../collector/index.ts';
 import { DEFAULT_START_NS, wallClockStart } from '../../sim/time.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
+import { launcherFor } from '../launcher.ts';
 import { simStart } from '../sim-start.ts';
 import { dbOpenOptions, dbOpenTarget, dbShown, redactingReporter } from '../db-target.ts';
 import { parseDbTargetText } from '../../db/pg/target.ts';
@@ -315,8 +316,8 @@ async function record(
   const reporter: Reporter = redactingReporter(
     io.collectorReporter ??
       (config.logFormat === 'json'
-        ? createJsonReporter(io.stderr, io.now, prefixOf)
-        : createReporter(io.stderr, () => databaseSize(dbPath), prefixOf)),
+        ? createJsonReporter(io.stderr, io.now, prefixOf, launcherFor(io))
+        : createReporter(io.stderr, () => databaseSize(dbPath), prefixOf, launcherFor(io))),
     [g.db],
   );
   // everything that can be wrong in the configuration is found before the database is created

@@ -36,6 +36,7 @@ export class HistorySource implements BrowseSource {
   readonly database: string;
   readonly thresholds: Thresholds;
   readonly thresholdsFrom: string | undefined;
+  readonly launcher: string | undefined;
   readonly #reader: HistoryReader;
   #pollList: PollRow[] = [];
   #pollIndex: Map<bigint, PollRow> | undefined;
@@ -72,12 +73,15 @@ export class HistorySource implements BrowseSource {
       thresholds?: Thresholds;
       /** the config file they come from */
       thresholdsFrom?: string;
+      /** how the user starts flightrec, for suggested commands; default `flightrec` */
+      launcher?: string;
     },
   ) {
     this.#reader = reader;
     this.database = opts.database;
     this.thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
     this.thresholdsFrom = opts.thresholdsFrom;
+    this.launcher = opts.launcher;
     this.#workerPath = opts.workerPath;
     this.#passwordFile = opts.passwordFile;
     const clusters = reader.clusters();

@@ -102,6 +102,8 @@ export interface BrowseSource {
   readonly thresholdsFrom?: string;
   /** the database path, as the user gave it */
   readonly database: string;
+  /** how the user starts flightrec (`flightrec`, `npx flightrec`, `node …/bin/flightrec.js`), for suggested commands */
+  readonly launcher?: string;
   /** distinct poll instants (ns), ascending */
   instants(): readonly bigint[];
   /** re-reads the instants; the new list when it changed (a collector is writing), else undefined */

@@ -16,10 +16,10 @@ import { timelineScreen } from './timeline.ts';
 import { upgradeScreen } from './upgrade.ts';
 
 /** The screen shown when nothing is recorded yet. */
-export function emptyScreen(): Screen {
+export function emptyScreen(launcher = 'flightrec'): Screen {
   return {
     panel: [
-      [seg('The database holds no polls yet. Start a collector (flightrec collect) and press F to follow.', 'warn')],
+      [seg(`The database holds no polls yet. Start a collector (${launcher} collect) and press F to follow.`, 'warn')],
     ],
     grid: gridFromCells([], []),
     empty: 'nothing recorded',
@@ -37,7 +37,7 @@ export function buildScreen(
   if (view.kind === 'timeline') return timelineScreen(source, entry, at);
   if (view.kind === 'diff') return diffScreen(source, entry, marks, at);
   if (view.kind === 'event') return eventScreen(source, view.key, at);
-  if (at === undefined) return emptyScreen();
+  if (at === undefined) return emptyScreen(source.launcher);
   switch (view.kind) {
     case 'overview':
       return overviewScreen(source, at);
