@@ -31,7 +31,10 @@ export function precedence(operation: string): number {
   return i < 0 ? 0 : SHADOW_PRECEDENCE.length - i;
 }
 
-const byTime = (a: PollRow, b: PollRow): number =>
+/** What grouping polls into rounds reads of a poll. */
+export type PollTiming = Pick<PollRow, 'id' | 'operation' | 'target' | 'scheduledTime' | 'startTime'>;
+
+const byTime = (a: PollTiming, b: PollTiming): number =>
   a.scheduledTime !== b.scheduledTime
     ? a.scheduledTime < b.scheduledTime
       ? -1
@@ -50,14 +53,14 @@ const byTime = (a: PollRow, b: PollRow): number =>
  * The round of each poll (parallel to `polls`, which may come in any order): rounds are numbered
  * from 0 in the order of their first scheduled instant.
  */
-export function roundsOf(polls: readonly PollRow[]): number[] {
-  const order = polls.map((_, i) => i).sort((a, b) => byTime(polls[a] as PollRow, polls[b] as PollRow));
+export function roundsOf(polls: readonly PollTiming[]): number[] {
+  const order = polls.map((_, i) => i).sort((a, b) => byTime(polls[a] as PollTiming, polls[b] as PollTiming));
   const out = new Array<number>(polls.length).fill(0);
   let round = -1;
   let first = 0n;
   let members = new Set<string>();
   for (const i of order) {
-    const p = polls[i] as PollRow;
+    const p = polls[i] as PollTiming;
     const who = `${p.operation}\u0000${p.target}`;
     if (round < 0 || p.scheduledTime - first >= ROUND_WINDOW_NS || members.has(who)) {
       round++;
@@ -71,7 +74,7 @@ export function roundsOf(polls: readonly PollRow[]): number[] {
 }
 
 /** True when `a` (a poll of a merged resource) wins over `b` in the same round: more detailed, then newer. */
-export function wins(a: PollRow, b: PollRow): boolean {
+export function wins(a: PollTiming, b: PollTiming): boolean {
   const d = precedence(a.operation) - precedence(b.operation);
   return d !== 0 ? d > 0 : byTime(a, b) > 0;
 }
@@ -82,9 +85,9 @@ export function wins(a: PollRow, b: PollRow): boolean {
  */
 export function roundWinners<S extends { readonly key: string }>(
   samples: readonly S[],
-  at: (s: S) => { readonly poll: PollRow; readonly round: number },
+  at: (s: S) => { readonly poll: PollTiming; readonly round: number },
 ): S[] {
-  const best = new Map<string, { s: S; poll: PollRow }>();
+  const best = new Map<string, { s: S; poll: PollTiming }>();
   for (const s of samples) {
     const { poll, round } = at(s);
     const k = `${round}\u0000${s.key}`;
