@@ -131,6 +131,7 @@ describeWithServer('shadow samples: one per entity per round, raw history by --s
         fileBytes: number;
         overheadBytes: number;
         pollLog: { bytes: number };
+        strings: { bytes: number };
       };
       const all = JSON.parse(
         (await on(db, ['-o', 'json', 'query', 'shadow-partitions', '--since', '2025-12-31T00:00:00Z'])).out,
@@ -142,6 +143,9 @@ describeWithServer('shadow samples: one per entity per round, raw history by --s
         expect(res.bytes, `${engine} ${name}`).toBeGreaterThan(0);
         expect(res.bytesPerSample, `${engine} ${name}`).toBeCloseTo(res.bytes / res.samples, 6);
       }
+      // every table, partitioned or not (PostgreSQL's sizes counted the partitioned ones only)
+      expect(s.strings.bytes, engine).toBeGreaterThan(0);
+      expect(s.resources.connections!.bytes, engine).toBeGreaterThan(s.resources['shadow-tasks']!.bytes);
       const parts = Object.values(s.resources).reduce((n, res) => n + res.bytes, 0) + s.pollLog.bytes;
       expect(parts + s.overheadBytes, engine).toBeLessThanOrEqual(s.fileBytes);
       const text = await on(db, ['db', 'stats']);
