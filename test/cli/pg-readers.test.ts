@@ -177,9 +177,9 @@ describeWithServer('every reader on PostgreSQL answers as on SQLite', () => {
       out
         .slice(out.indexOf('polls '))
         .split('\n')
-        .filter((l) => !/MiB\/day|KiB\/day/.test(l))
+        .filter((l) => !/[KMG]iB\/day/.test(l))
         // the bytes are each engine's own: the counts before them are the same
-        .map((l) => l.replace(/\s+[0-9.]+ (B|KiB|MiB)(\s+[0-9.]+(\/poll)?)?$/, ''));
+        .map((l) => l.replace(/\s+[0-9.]+ (B|KiB|MiB|GiB)(\s+[0-9.]+(\/poll)?)?$/, ''));
     expect(counts(b.out)).toEqual(counts(a.out));
     const [ja, jb] = await Promise.all(
       [file, pgUrl()].map(
