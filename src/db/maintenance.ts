@@ -4,7 +4,32 @@ import { ConnectionIngest } from './connections/ingest.ts';
 import { StringDict } from './dictionary.ts';
 import { damaged, HistoryQueryError } from './errors.ts';
 import type { FlightrecDb } from './open.ts';
+import { mergedSampleCounts } from './merged-sample-count.ts';
 import { GONE_BATCHES, planPrune, type PrunePlan } from './prune-plan.ts';
+import { bytesOf, POLL_TABLES, RESOURCE_TABLES, ROLLUP_TABLES, SHARED_TABLES, tableBytes } from './table-bytes.ts';
+
+/** A resource's share of the store, for `db stats`. */
+export interface ResourceStats {
+  /** distinct entities */
+  readonly entities: number;
+  /** samples as the readers give them: one per entity per round (sample-rounds.ts) */
+  readonly samples: number;
+  /** rows stored: more than samples where several operations report the resource */
+  readonly storedRows: number;
+  /** its own tables with their indexes (null when this SQLite build has no dbstat) */
+  readonly bytes: number | null;
+  /** bytes / samples (null without samples or bytes) */
+  readonly bytesPerSample: number | null;
+  /** the tables counted in `bytes` */
+  readonly tables: readonly string[];
+}
+
+/** Bytes of a group of tables that hold no resource's samples. */
+export interface TableGroupStats {
+  /** with their indexes (null when this SQLite build has no dbstat) */
+  readonly bytes: number | null;
+  readonly tables: readonly string[];
+}
 
 /** Counts and sizes of a history database. */
 export interface StoreStats {
@@ -12,17 +37,28 @@ export interface StoreStats {
   readonly failedPolls: number;
   /** distinct entities per resource */
   readonly entities: Record<string, number>;
-  /** stored rows (samples) per resource */
+  /** samples per resource, as the readers give them (one per entity per round) */
   readonly samples: Record<string, number>;
-  /** the engine holding the history */
-  readonly engine: 'sqlite' | 'postgres';
   /**
    * SQLite: the database file plus its WAL. PostgreSQL: the store's tables with their indexes
    * and TOAST, each partitioned table with all its partitions (pg_total_relation_size)
    */
   readonly fileBytes: number;
-  /** fileBytes / connection samples (0 without connection samples) */
-  readonly bytesPerConnectionSample: number;
+  /** per resource: samples, stored rows, its own tables' bytes and bytes per sample */
+  readonly resources: Record<string, ResourceStats>;
+  /** the poll log (every call attempt, raw bodies kept); `bytesPerPoll` null without polls or bytes */
+  readonly pollLog: TableGroupStats & { readonly bytesPerPoll: number | null };
+  /** the string dictionary every resource shares */
+  readonly strings: TableGroupStats;
+  /** summaries of pruned history and kept timeline events */
+  readonly rollups: TableGroupStats;
+  /**
+   * what none of the above holds: the schema, the bookkeeping tables (cluster, meta, leases,
+   * maintenance log, migrations) and, on SQLite, free pages and the WAL (null without dbstat)
+   */
+  readonly overheadBytes: number | null;
+  /** the engine holding the history */
+  readonly engine: 'sqlite' | 'postgres';
 }
 
 /** What a prune removed. */
@@ -125,21 +161,52 @@ export class Maintenance implements HistoryMaintenance {
   stats(): StoreStats {
     const sqlite = this.#db.sqlite;
     const one = (sql: string): number => Number(sqlite.prepare(sql).pluck().get());
+    const sizes = tableBytes(sqlite);
+    const group = (tables: readonly string[]): TableGroupStats => ({
+      bytes: sizes === undefined ? null : bytesOf(sizes, tables),
+      tables,
+    });
+    const merged = mergedSampleCounts(sqlite);
     const entities: Record<string, number> = {};
     const samples: Record<string, number> = {};
+    const resources: Record<string, ResourceStats> = {};
+    let measured = 0;
     for (const [name, c] of Object.entries(COUNTS)) {
-      entities[name] = one(c.entities);
-      samples[name] = one(c.samples);
+      const tables = RESOURCE_TABLES[name as keyof typeof RESOURCE_TABLES];
+      const storedRows = one(c.samples);
+      const n =
+        name === 'shadow-topics' ? merged.topics : name === 'shadow-partitions' ? merged.partitions : storedRows;
+      const { bytes } = group(tables);
+      measured += bytes ?? 0;
+      const e = one(c.entities);
+      entities[name] = e;
+      samples[name] = n;
+      resources[name] = {
+        entities: e,
+        samples: n,
+        storedRows,
+        bytes,
+        bytesPerSample: bytes === null || n === 0 ? null : bytes / n,
+        tables,
+      };
     }
+    const polls = one('SELECT count(*) FROM poll');
+    const pollLog = group(POLL_TABLES);
+    const strings = group(SHARED_TABLES);
+    const rollups = group(ROLLUP_TABLES);
     const fileBytes = this.fileBytes();
-    const conn = samples.connections ?? 0;
+    measured += (pollLog.bytes ?? 0) + (strings.bytes ?? 0) + (rollups.bytes ?? 0);
     return {
-      polls: one('SELECT count(*) FROM poll'),
+      polls,
       failedPolls: one('SELECT count(*) FROM poll WHERE ok = 0'),
       entities,
       samples,
       fileBytes,
-      bytesPerConnectionSample: conn === 0 ? 0 : fileBytes / conn,
+      resources,
+      pollLog: { ...pollLog, bytesPerPoll: pollLog.bytes === null || polls === 0 ? null : pollLog.bytes / polls },
+      strings,
+      rollups,
+      overheadBytes: sizes === undefined ? null : Math.max(0, fileBytes - measured),
       engine: this.#db.dialect,
     };
   }

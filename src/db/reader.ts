@@ -5,20 +5,22 @@
 import { gunzipSync } from 'node:zlib';
 import { parseJsonLossless } from '../api/codec/lossless-json.ts';
 import type { OperationName, RequestOf, ResponseOf } from '../api/schema/operations.ts';
-import type { PollRow, ResourceName } from '../api/schema/resources.ts';
+import { RESOURCES, type PollRow, type ResourceName } from '../api/schema/resources.ts';
 import { decodeRequest } from '../api/wire/answers.ts';
 import { ConnPartsLoader } from './connections/parts.ts';
 import { ConnReader, type Prefilter } from './connections/reader.ts';
 import { ConnFrameReader, type ConnectionFrame } from './connections/stream.ts';
 import { Resolver } from './dictionary.ts';
 import { keyedPolls } from './entity-polls.ts';
+import { mergedSamples, ROUND_MARGIN_NS } from './merged-samples.ts';
 import { damaged, decoding, HistoryQueryError, type DamageSite } from './errors.ts';
 import type { FlightrecDb } from './open.ts';
 import type { PollFailure } from './poll-record.ts';
 import { PollQueries, type PollInfo } from './poll-rows.ts';
 import { RecentPolls } from './recent-polls.ts';
 import { createRollupStore, type RollupReader } from './rollup-store.ts';
-import { ResourceRows } from './resource-rows.ts';
+import { ResourceRows, sourceOf, type SourcedRow } from './resource-rows.ts';
+import { mergedPerRound, roundsOf, roundWinners } from './sample-rounds.ts';
 import { SmallReader } from './small-reader.ts';
 import { hasTypedConnectionColumns, sqlColumns } from './sql-columns.ts';
 import type { SqlColumnMap } from './sql-column-types.ts';
@@ -31,6 +33,11 @@ export interface ReadOptions {
   readonly filter?: { matches(row: object): boolean };
   /** the SQL pre-filter the caller derived (`toSqlPrefilter(filter, reader.sqlColumns(resource))`): a superset */
   readonly prefilter?: Prefilter;
+  /**
+   * the raw history of one of the resource's operations: its samples only, none merged with
+   * another operation's (default: every operation, one sample per entity per round, see sample-rounds.ts)
+   */
+  readonly source?: OperationName;
 }
 
 /** The state of a resource as of T. */
@@ -68,7 +75,10 @@ export interface HistoryReader {
   recentPolls(q: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
   /** The rows of a resource from the latest successful poll(s) at or before `at`. */
   stateAt(resource: ResourceName, at: bigint, opts?: ReadOptions): StateAt;
-  /** Every sample of a resource in a time range, in poll time order. */
+  /**
+   * Every sample of a resource in a time range, in poll time order: one per entity per round
+   * where several operations report the resource (the most detailed answer, sample-rounds.ts).
+   */
   samples(resource: ResourceName, q: ReadOptions & { since: bigint; until: bigint }): Iterable<Sample>;
   /**
    * Every successful ListKafkaConnections poll in a time range, lean, in poll time order: per row
@@ -76,11 +86,11 @@ export interface HistoryReader {
    * requests; no counters, no full rows. For scans over many polls (the timeline).
    */
   connectionFrames(q: { cluster?: string; since: bigint; until: bigint }): Iterable<ConnectionFrame>;
-  /** Every sample of one entity (key fields by wire name, e.g. `{ uid }`), in poll time order. */
+  /** Every sample of one entity (key fields by wire name, e.g. `{ uid }`), in poll time order, one per round. */
   entityHistory(
     resource: ResourceName,
     key: Record<string, unknown>,
-    q?: { since?: bigint; until?: bigint; cluster?: string },
+    q?: { since?: bigint; until?: bigint; cluster?: string; source?: OperationName },
   ): Sample[];
   /** A poll's complete answer (or failure) exactly as decoded at write time. */
   reconstructAnswer(pollId: bigint): ReconstructedPoll;
@@ -255,7 +265,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
           const polls = [...byTarget.values()].map((p) => p.row);
           return { poll: polls.at(-1), polls, rows: polls };
         }
-        const s = rows.stateAt(resource, cid, at, prefilterOf(opts));
+        const s = rows.stateAt(resource, cid, at, prefilterOf(opts), sourceOf(resource, opts.source));
         const polls = s.polls.map((p) => p.row);
         return {
           poll: polls.at(-1),
@@ -266,16 +276,36 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
 
     *samples(resource, o) {
       const cid = read(() => clusterId(o.cluster));
+      const source = sourceOf(resource, o.source);
       if (cid === undefined) return;
-      const polls = read(() => pq.range({ clusterId: cid, since: o.since, until: o.until, limit: -1 }));
       const pre = prefilterOf(o);
+      const keep = (r: SourcedRow): boolean => o.filter === undefined || o.filter.matches(r.row);
+      if (source === undefined && mergedPerRound(resource)) {
+        const margin = (t: bigint, by: bigint): bigint =>
+          t + by < MIN_TIME ? MIN_TIME : t + by > MAX_TIME ? MAX_TIME : t + by;
+        const polls = read(() =>
+          pq.range({
+            clusterId: cid,
+            since: margin(o.since, -ROUND_MARGIN_NS),
+            until: margin(o.until, ROUND_MARGIN_NS),
+            limit: -1,
+          }),
+        ).filter((p) => p.ok && (RESOURCES[resource].operations as readonly string[]).includes(p.row.operation));
+        const load = (own: readonly PollInfo[]): SourcedRow[][] =>
+          own.map((p) => read(() => rows.rowsOf(resource, p), { poll: p.id }));
+        for (const r of mergedSamples(polls, o, load)) if (keep(r)) yield { poll: r.poll.row, row: r.row };
+        return;
+      }
+      const polls = read(() =>
+        pq.range({ clusterId: cid, operation: source, since: o.since, until: o.until, limit: -1 }),
+      );
       for (const p of polls) {
         if (resource === 'polls') {
           yield { poll: p.row, row: p.row };
           continue;
         }
         const got = read(() => rows.rowsOf(resource, p, pre, true), { poll: p.id });
-        for (const r of got) if (o.filter === undefined || o.filter.matches(r.row)) yield { poll: p.row, row: r.row };
+        for (const r of got) if (keep(r)) yield { poll: p.row, row: r.row };
       }
     },
 
@@ -296,6 +326,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
 
     entityHistory: (resource, key, o = {}) =>
       read(() => {
+        const source = sourceOf(resource, o.source);
         const cid = clusterId(o.cluster);
         if (cid === undefined) return [];
         const since = o.since ?? MIN_TIME;
@@ -324,15 +355,22 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         }
         const infos = pq.byIds(keyedPolls(sqlite, resource, key));
         const want = Object.entries(key).map(([k, v]) => [k, String(v)] as const);
-        const out: Sample[] = [];
+        const found: SourcedRow[] = [];
         for (const info of infos.values()) {
-          if (!inRange(info)) continue;
+          if (!inRange(info) || (source !== undefined && info.row.operation !== source)) continue;
           for (const r of rows.rowsOf(resource, info)) {
             const row = r.row as Record<string, unknown>;
-            if (want.every(([k, v]) => String(row[k]) === v)) out.push({ poll: info.row, row: r.row });
+            if (want.every(([k, v]) => String(row[k]) === v)) found.push(r);
           }
         }
-        return out.sort(order);
+        let kept = found;
+        if (source === undefined && mergedPerRound(resource)) {
+          // one sample per round: the rounds of the polls that saw the entity
+          const polls = [...new Set(found.map((r) => r.poll))];
+          const rounds = new Map(roundsOf(polls.map((p) => p.row)).map((r, i) => [polls[i] as PollInfo, r]));
+          kept = roundWinners(found, (r) => ({ poll: r.poll.row, round: rounds.get(r.poll) as number }));
+        }
+        return kept.map((r) => ({ poll: r.poll.row, row: r.row })).sort(order);
       }),
 
     reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId)), { poll: Number(pollId) }),

@@ -6,7 +6,9 @@ import type { KafkaConnection } from '../api/schema/connection.ts';
 import type { OperationName } from '../api/schema/operations.ts';
 import { RESOURCES, type ResourceName } from '../api/schema/resources.ts';
 import type { ConnReader, Prefilter } from './connections/reader.ts';
+import { HistoryQueryError } from './errors.ts';
 import type { PollInfo, PollQueries } from './poll-rows.ts';
+import { mergedPerRound, roundsOf, wins } from './sample-rounds.ts';
 import {
   icebergPartitionRows,
   shadowPartitionRows,
@@ -23,7 +25,17 @@ export interface SourcedRow {
   readonly key: string;
 }
 
-const TOPIC_OPS: readonly OperationName[] = ['GetShadowLink', 'ListShadowTopics', 'GetShadowTopic'];
+/**
+ * The operation a read keeps (undefined: all of the resource's); one that does not feed the
+ * resource is a HistoryQueryError naming those that do.
+ */
+export function sourceOf(resource: ResourceName, source: OperationName | undefined): OperationName | undefined {
+  if (source === undefined) return undefined;
+  const ops: readonly OperationName[] = RESOURCES[resource].operations;
+  if (ops.includes(source)) return source;
+  const names = ops.length === 0 ? 'none: its rows are the polls themselves' : ops.join(', ');
+  throw new HistoryQueryError(`${resource} is not reported by ${source}; its sources are ${names}`);
+}
 
 /** Builds resource rows from stored polls. */
 export class ResourceRows {
@@ -103,9 +115,9 @@ export class ResourceRows {
     return String(req.shadowLinkName ?? req.name ?? p.row.target.split('/')[0] ?? '');
   }
 
-  /** The latest successful polls feeding a resource as of `at` on a cluster. */
-  feeding(resource: ResourceName, clusterId: number, at: bigint): PollInfo[] {
-    const ops = RESOURCES[resource].operations;
+  /** The latest successful polls feeding a resource as of `at` on a cluster (of `source` only, when given). */
+  feeding(resource: ResourceName, clusterId: number, at: bigint, source?: OperationName): PollInfo[] {
+    const ops = source === undefined ? RESOURCES[resource].operations : [source];
     const out: PollInfo[] = [];
     for (const op of ops) {
       for (const target of this.#polls.targets(clusterId, op)) {
@@ -120,40 +132,49 @@ export class ResourceRows {
     );
   }
 
-  /** The state of a resource as of `at`: rows of the feeding polls, newest poll winning per key. */
+  /**
+   * The state of a resource as of `at`: rows of the feeding polls, one per key. Where several
+   * operations report the resource, the row of the newest round wins, and within a round the
+   * most detailed answer (sample-rounds.ts); a row older than the newest round that listed its
+   * whole link (GetShadowLink, ListShadowTopics) is dropped: the link may no longer have the topic.
+   */
   stateAt(
     resource: ResourceName,
     clusterId: number,
     at: bigint,
     pre?: Prefilter,
+    source?: OperationName,
   ): { polls: PollInfo[]; rows: object[] } {
-    const polls = this.feeding(resource, clusterId, at);
+    const polls = this.feeding(resource, clusterId, at, source);
     if (resource === 'connections' && polls.length === 1) {
       // one call (no fan-out): its rows, unless a uid repeats (then the general path dedupes)
       const f = this.#conns.frame(polls[0]!.id);
       if (f === undefined) return { polls, rows: [] };
       if (!f.dupUids) return { polls, rows: this.#conns.rows(f, pre) };
     }
-    const linkWide = new Map<string, bigint>();
-    if (resource === 'shadow-topics' || resource === 'shadow-partitions') {
-      for (const p of polls) {
-        if (!TOPIC_OPS.includes(p.row.operation as OperationName) || p.row.operation === 'GetShadowTopic') continue;
-        const link = this.linkOf(p);
-        const t = linkWide.get(link);
-        if (t === undefined || t < p.row.startTime) linkWide.set(link, p.row.startTime);
-      }
+    if (source !== undefined || !mergedPerRound(resource)) {
+      const byKey = new Map<string, object>();
+      for (const p of polls) for (const r of this.rowsOf(resource, p, pre)) byKey.set(r.key, r.row);
+      return { polls, rows: [...byKey.values()] };
     }
-    const byKey = new Map<string, object>();
+    const rounds = new Map(roundsOf(polls.map((p) => p.row)).map((r, i) => [polls[i] as PollInfo, r]));
+    const round = (p: PollInfo): number => rounds.get(p) as number;
+    const linkWide = new Map<string, number>();
+    for (const p of polls) {
+      if (p.row.operation === 'GetShadowTopic') continue;
+      const link = this.linkOf(p);
+      linkWide.set(link, Math.max(linkWide.get(link) ?? -1, round(p)));
+    }
+    const byKey = new Map<string, SourcedRow>();
     for (const p of polls) {
       for (const r of this.rowsOf(resource, p, pre)) {
-        if (linkWide.size > 0) {
-          // a newer listing of the whole link (GetShadowLink, ListShadowTopics) supersedes older rows
-          const wide = linkWide.get(String((r.row as { shadowLinkName: string }).shadowLinkName));
-          if (wide !== undefined && wide > p.row.startTime) continue;
-        }
-        byKey.set(r.key, r.row);
+        const link = String((r.row as { shadowLinkName: string }).shadowLinkName);
+        if ((linkWide.get(link) ?? -1) > round(p)) continue;
+        const cur = byKey.get(r.key);
+        const newer = cur === undefined || round(p) > round(cur.poll);
+        if (newer || (round(p) === round(cur.poll) && wins(p.row, cur.poll.row))) byKey.set(r.key, r);
       }
     }
-    return { polls, rows: [...byKey.values()] };
+    return { polls, rows: [...byKey.values()].map((r) => r.row) };
   }
 }

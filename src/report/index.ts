@@ -8,6 +8,7 @@ export * from './columns/index.ts';
 export {
   runQuery,
   prepareFilter,
+  sourceProblem,
   QueryOptionsError,
   type ReportReader,
   type QueryOptions,

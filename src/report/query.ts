@@ -22,12 +22,15 @@ export interface ReportReader {
   stateAt(
     resource: ResourceName,
     at: bigint,
-    opts?: { cluster?: string; prefilter?: SqlPrefilter },
+    opts?: { cluster?: string; prefilter?: SqlPrefilter; source?: OperationName },
   ): { poll: PollRow | undefined; polls?: readonly PollRow[]; rows: object[] };
-  /** every row of every successful poll in the range, with its poll */
+  /**
+   * the samples in the range with their polls: one per entity per round where several operations
+   * report the resource; with `source`, every row of that operation's successful polls
+   */
   samples(
     resource: ResourceName,
-    opts: { since: bigint; until: bigint; cluster?: string; prefilter?: SqlPrefilter },
+    opts: { since: bigint; until: bigint; cluster?: string; prefilter?: SqlPrefilter; source?: OperationName },
   ): Iterable<{ poll: PollRow; row: object }>;
   /** recorded polls, successful or not */
   polls(opts: {
@@ -55,6 +58,8 @@ export interface QueryOptions {
   readonly orderBy?: string;
   readonly limit?: number;
   readonly cluster?: string;
+  /** only the raw samples of this operation (one of the resource's sources, see sourceProblem) */
+  readonly source?: OperationName;
 }
 
 /** One row with the poll that observed it. */
@@ -76,6 +81,8 @@ export interface QueryResult {
   /** the normalised filter and order_by ('' when none) */
   readonly filter: string;
   readonly orderBy: string;
+  /** the operation whose raw samples were read (undefined: all of the resource's, merged per round) */
+  readonly source?: OperationName;
   /** the rows shown (after the limit) */
   readonly rows: object[];
   /** in range mode, the rows with their polls, parallel to `rows` */
@@ -92,6 +99,17 @@ export interface QueryResult {
 /** Options that contradict each other (both `at` and a range, since after until, a bad limit). */
 export class QueryOptionsError extends Error {
   override readonly name = 'QueryOptionsError';
+}
+
+/**
+ * Why `source` cannot select the raw samples of `resource` (undefined when it can): it must be
+ * one of the operations that report the resource.
+ */
+export function sourceProblem(resource: ResourceName, source: string): string | undefined {
+  const ops: readonly string[] = RESOURCES[resource].operations;
+  if (ops.includes(source)) return undefined;
+  if (ops.length === 0) return `${resource} has no source operation: its rows are the polls themselves`;
+  return `${resource} is reported by ${ops.join(', ')}, not ${JSON.stringify(source)}`;
 }
 
 /** Compiles the filter, and the SQL pre-filter when the reader offers columns for the resource. */
@@ -128,7 +146,15 @@ export function runQuery(reader: ReportReader, opts: QueryOptions): QueryResult 
   const { filter, prefilter } = prepareFilter(reader, opts.resource, opts.filter ?? '', dialect);
   const order = compileOrderBy(opts.orderBy ?? '', { resource: opts.resource, dialect });
   const limit = opts.limit ?? Number.POSITIVE_INFINITY;
-  const base = { resource: opts.resource, filter: filter.normalized, orderBy: order.normalized };
+  const source = opts.source;
+  const problem = source === undefined ? undefined : sourceProblem(opts.resource, source);
+  if (problem !== undefined) throw new QueryOptionsError(problem);
+  const base = {
+    resource: opts.resource,
+    filter: filter.normalized,
+    orderBy: order.normalized,
+    ...(source === undefined ? {} : { source }),
+  };
 
   if (opts.resource === 'polls') {
     const polls = reader.polls({ cluster: opts.cluster, since: opts.since, until: opts.until ?? opts.at });
@@ -140,7 +166,7 @@ export function runQuery(reader: ReportReader, opts: QueryOptions): QueryResult 
 
   if (!ranged) {
     const at = opts.at as bigint;
-    const state = reader.stateAt(opts.resource, at, { cluster: opts.cluster, prefilter });
+    const state = reader.stateAt(opts.resource, at, { cluster: opts.cluster, prefilter, source });
     const rows = state.rows.filter((r) => filter.matches(r)).sort(order.compare);
     const since = state.polls?.[0]?.startTime ?? state.poll?.startTime;
     const failed = failuresSince(reader, opts.resource, at, opts.cluster, since);
@@ -165,7 +191,7 @@ export function runQuery(reader: ReportReader, opts: QueryOptions): QueryResult 
   const since = opts.since as bigint;
   const until = opts.until as bigint;
   const samples: QuerySample[] = [];
-  for (const s of reader.samples(opts.resource, { since, until, cluster: opts.cluster, prefilter })) {
+  for (const s of reader.samples(opts.resource, { since, until, cluster: opts.cluster, prefilter, source })) {
     if (filter.matches(s.row)) samples.push(s);
   }
   const byTime = (a: QuerySample, b: QuerySample): number =>

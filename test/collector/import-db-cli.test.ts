@@ -176,8 +176,7 @@ describe('flightrec db', () => {
     const text = memoryIo({ cwd: dir });
     expect(await runCli(['--db', db, 'db', 'stats'], text)).toBe(0);
     expect(text.out()).toMatch(/polls\s+2 \(0 failed\)/);
-    expect(text.out()).toMatch(/connections\s+25\s+50/);
-    expect(text.out()).toMatch(/bytes per connection sample\s+\d+\.\d/);
+    expect(text.out()).toMatch(/connections\s+25\s+50\s+50\s+[0-9.]+ KiB\s+\d+\.\d$/m);
 
     const json = memoryIo({ cwd: dir });
     expect(await runCli(['--db', db, '-o', 'json', 'db', 'stats'], json)).toBe(0);

@@ -148,7 +148,7 @@ describe('prune, vacuum and stats', () => {
     expect(s.entities['shadow-topics']).toBe(2);
     expect(s.samples['shadow-partitions']).toBe(7);
     expect(s.entities['shadow-tasks']).toBe(3);
-    expect(s.bytesPerConnectionSample).toBeGreaterThan(0);
+    expect(s.resources.connections!.bytesPerSample).toBeGreaterThan(0);
     writer.close();
   });
 

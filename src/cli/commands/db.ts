@@ -71,20 +71,32 @@ export function formatStats(s: StoreStats, path: string): string {
     s.engine === 'postgres'
       ? `table size (with indexes)      ${formatBytes(s.fileBytes)}`
       : `file size (with WAL)           ${formatBytes(s.fileBytes)}`;
+  const bytes = (n: number | null): string => (n === null ? '-' : formatBytes(n));
+  const per = (n: number | null): string => (n === null ? '-' : n.toFixed(1));
+  const row = (cells: readonly string[]): string =>
+    [(cells[0] ?? '').padEnd(20), ...cells.slice(1).map((c, i) => c.padStart([10, 12, 12, 11, 13][i] ?? 0))]
+      .join(' ')
+      .trimEnd();
   const lines = [
     `database                       ${path}`,
     `engine                         ${s.engine === 'postgres' ? 'PostgreSQL' : 'SQLite'}`,
     size,
     `polls                          ${s.polls} (${s.failedPolls} failed)`,
-    `bytes per connection sample    ${s.bytesPerConnectionSample === 0 ? '-' : s.bytesPerConnectionSample.toFixed(1)}`,
     '',
-    `${'resource'.padEnd(20)} ${'entities'.padStart(10)} ${'samples'.padStart(12)}`,
+    row(['resource', 'entities', 'samples', 'stored rows', 'bytes', 'bytes/sample']),
   ];
-  for (const name of Object.keys(s.samples)) {
+  for (const [name, r] of Object.entries(s.resources)) {
     lines.push(
-      `${name.padEnd(20)} ${String(s.entities[name] ?? 0).padStart(10)} ${String(s.samples[name] ?? 0).padStart(12)}`,
+      row([name, String(r.entities), String(r.samples), String(r.storedRows), bytes(r.bytes), per(r.bytesPerSample)]),
     );
   }
+  lines.push(
+    row(['poll log', '', `${s.polls} polls`, '', bytes(s.pollLog.bytes), `${per(s.pollLog.bytesPerPoll)}/poll`]),
+    row(['strings (shared)', '', '', '', bytes(s.strings.bytes)]),
+    row(['rollups', '', '', '', bytes(s.rollups.bytes)]),
+    row(['fixed overhead', '', '', '', bytes(s.overheadBytes)]),
+  );
+  if (s.overheadBytes === null) lines.push('(bytes per table: not available, this SQLite build has no dbstat table)');
   return `${lines.join('\n')}\n`;
 }
 
@@ -102,7 +114,9 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
 
   const help = (write: string): string => globalOptionsHelp({ db: write, output: ['text', 'json'] });
   db.command('stats')
-    .description('polls, entities and samples per resource, bytes per connection sample, file size, growth per day')
+    .description(
+      'polls, entities, samples and bytes per resource (its own tables), fixed overhead, file size, growth per day',
+    )
     .option(
       '--retention-raw <duration>',
       "project the steady-state size with raw history kept this long (e.g. 14d; default: the config file's)",

@@ -8,6 +8,7 @@
 import { closeSync, existsSync, fchmodSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { isOperationName, OPERATION_NAMES } from '../../api/schema/operations.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { createHistoryReader } from '../../db/index.ts';
 import { escapeUnsafeJson, mappingDocument, writeExportBundle, type ExportResult } from '../../report/export/index.ts';
@@ -17,11 +18,13 @@ import { globalOptionsHelp, READ_DB } from './help.ts';
 import { openHistoryReadOnly } from './history.ts';
 import { dbOpenTarget, typedDb } from '../db-target.ts';
 import { timeOption } from './time-option.ts';
+import { unknownNameMessage } from '../suggest.ts';
 
 interface ExportOpts {
   redact?: boolean;
   since?: string;
   until?: string;
+  source?: string;
   out: string;
 }
 
@@ -158,6 +161,7 @@ export function registerExport(program: Command, io: CliIo, done: (code: number)
     )
     .option('--since <time>', 'from TIME (RFC 3339, now, -2h, 30m); default the first poll')
     .option('--until <time>', 'up to TIME; default the last poll')
+    .option('--source <operation>', 'only the polls of this operation (its raw history, e.g. GetShadowTopic)')
     .option(
       '--out <file>',
       `the bundle file (created mode 0600, never overwritten); - for stdout without --redact`,
@@ -179,6 +183,9 @@ export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
   const until = timeOption('--until', opts.until, io);
   if (since !== undefined && until !== undefined && until < since)
     throw new UsageError('--since must not be after --until');
+  const source = opts.source;
+  if (source !== undefined && !isOperationName(source))
+    throw new UsageError(`invalid --source: ${unknownNameMessage('operation', source, OPERATION_NAMES)}`);
   const toStdout = opts.out === '-';
   if (toStdout && opts.redact === true) {
     throw new UsageError('--redact writes the mapping to a separate file next to the bundle: give --out FILE');
@@ -197,6 +204,7 @@ export function runExport(opts: ExportOpts, g: GlobalOpts, io: CliIo): number {
       since,
       until,
       cluster: g.cluster,
+      ...(source === undefined ? {} : { source }),
       redact: opts.redact === true,
       now: io.now(),
       generator: `flightrec ${VERSION}`,

@@ -4,6 +4,7 @@
  * output format.
  */
 import type { Command } from 'commander';
+import type { OperationName } from '../../api/schema/operations.ts';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../api/schema/resources.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { compileFilter, compileOrderBy, type Dialect } from '../../filter/index.ts';
@@ -14,6 +15,7 @@ import {
   queryNote,
   renderQuery,
   runQuery,
+  sourceProblem,
   staleNote,
   type QueryFormat,
   type QueryResult,
@@ -35,6 +37,7 @@ interface QueryOpts {
   orderBy?: string;
   dialect: string;
   limit?: string;
+  source?: string;
 }
 
 function parseLimit(text: string | undefined): number | undefined {
@@ -56,6 +59,10 @@ export function registerQuery(program: Command, io: CliIo, done: (code: number) 
     .option('--order-by <expr>', 'AIP-132 order_by (default: the resource key; samples by time)')
     .option('--dialect <dialect>', 'extended (full AIP-160) or server (exactly what the cluster accepts)', 'extended')
     .option('--limit <n>', 'at most N rows')
+    .option(
+      '--source <operation>',
+      'only the raw samples of this operation (shadow topics and partitions: GetShadowTopic, ListShadowTopics or GetShadowLink; default: one sample per entity per round, the most detailed)',
+    )
     .addHelpText(
       'after',
       globalOptionsHelp({ db: READ_DB, cluster: READ_CLUSTER_GLOB, output: QUERY_FORMATS, color: true }),
@@ -86,6 +93,9 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, i
   if (since !== undefined && until !== undefined && since > until) throw new UsageError('--since is after --until');
   compileFilter(opts.filter ?? '', { resource: resource as ResourceName, dialect: opts.dialect as Dialect });
   compileOrderBy(opts.orderBy ?? '', { resource: resource as ResourceName, dialect: opts.dialect as Dialect });
+  const source = opts.source;
+  const problem = source === undefined ? undefined : sourceProblem(resource, source);
+  if (problem !== undefined) throw new UsageError(`invalid --source: ${sanitizeForTerminal(problem)}`);
   const queryOpts = {
     resource: resource as ResourceName,
     at,
@@ -95,6 +105,7 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, i
     dialect: opts.dialect as Dialect,
     orderBy: opts.orderBy,
     limit,
+    source: source as OperationName | undefined,
   };
   if (g.cluster !== undefined && isClusterGlob(g.cluster)) {
     const parts = withClusterSet({ ...g, cluster: g.cluster }, io, (reader, clusters) =>

@@ -52,9 +52,13 @@ const SQLITE_MASTER = `(SELECT CASE c.relkind WHEN 'v' THEN 'view' WHEN 'i' THEN
   LEFT JOIN pg_index x ON x.indexrelid = c.oid LEFT JOIN pg_class t ON t.oid = x.indrelid
   WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'i', 'I') AND NOT c.relispartition)`;
 
-/** dbstat's (name, pgsize) per table: a table's own pages, its partitions' and its TOAST's. */
-const DBSTAT = `(SELECT c.relname::text AS name,
-  (SELECT coalesce(sum(pg_total_relation_size(p.relid)), 0) FROM pg_partition_tree(c.oid::regclass) p) AS pgsize
+/**
+ * dbstat's (name, pgsize) per table: a table's own pages, its partitions' and its TOAST's, with
+ * their indexes (pg_partition_tree lists nothing for a table that is not partitioned).
+ */
+const DBSTAT = `(SELECT c.relname::text AS name, CASE WHEN c.relkind = 'p'
+  THEN (SELECT coalesce(sum(pg_total_relation_size(p.relid)), 0) FROM pg_partition_tree(c.oid::regclass) p)
+  ELSE pg_total_relation_size(c.oid) END AS pgsize
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition)`;
 

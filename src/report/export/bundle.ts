@@ -6,7 +6,7 @@
  */
 import { stringifyJson, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
-import { OPERATIONS } from '../../api/schema/operations.ts';
+import { OPERATIONS, type OperationName } from '../../api/schema/operations.ts';
 import { PollRow } from '../../api/schema/resources.ts';
 import type { PollRow as PollRowValue } from '../../api/schema/resources.ts';
 import { encodeAnswerTree } from '../../api/wire/answers.ts';
@@ -27,6 +27,8 @@ export interface ExportOptions {
   readonly since?: bigint;
   readonly until?: bigint;
   readonly cluster?: string;
+  /** only the polls of this operation (its raw history), recorded in the bundle as `source` */
+  readonly source?: OperationName;
   readonly redact: boolean;
   /** the export time, ms since the epoch */
   readonly now: number;
@@ -95,7 +97,12 @@ export function writeExportBundle(
   write: (chunk: string) => void,
   opts: ExportOptions,
 ): ExportResult {
-  const polls = source.polls({ cluster: opts.cluster, since: opts.since, until: opts.until });
+  const polls = source.polls({
+    cluster: opts.cluster,
+    since: opts.since,
+    until: opts.until,
+    ...(opts.source === undefined ? {} : { operation: opts.source }),
+  });
   const redactor = opts.redact ? new Redactor() : undefined;
   if (redactor !== undefined) {
     for (const row of polls) {
@@ -111,6 +118,7 @@ export function writeExportBundle(
     generator: opts.generator,
     exportedAt: formatTimestamp(BigInt(Math.floor(opts.now)) * 1_000_000n),
     ...(opts.cluster === undefined ? {} : { cluster: opts.cluster }),
+    ...(opts.source === undefined ? {} : { source: opts.source }),
     since: opts.since === undefined ? null : formatTimestamp(opts.since),
     until: opts.until === undefined ? null : formatTimestamp(opts.until),
     redacted: opts.redact,

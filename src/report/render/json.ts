@@ -91,6 +91,7 @@ export function queryToJson(result: QueryResult): { [key: string]: JsonValue } {
   }
   head.filter = result.filter;
   head.orderBy = result.orderBy;
+  if (result.source !== undefined) head.source = result.source;
   head.total = result.total;
   if (result.samples !== undefined) head.samples = result.samples.map((s) => encodeSample(result.resource, s));
   else head.rows = result.rows.map((r) => encodeRow(result.resource, r));

@@ -26,12 +26,13 @@ export function renderQueryTable(result: QueryResult, opts: TableOptions & { wid
 export function queryNote(result: QueryResult): string {
   const shown =
     result.rows.length === result.total ? `${result.total} rows` : `${result.rows.length} of ${result.total} rows`;
+  const of = result.source === undefined ? '' : ` (raw samples of ${result.source})`;
   if (result.mode === 'range')
-    return `${result.resource} from ${formatTime(result.since!)} to ${formatTime(result.until!)}: ${shown}`;
+    return `${result.resource}${of} from ${formatTime(result.since!)} to ${formatTime(result.until!)}: ${shown}`;
   if (result.resource === 'polls') return `polls up to ${formatTime(result.at!)}: ${shown}`;
   if (result.poll === undefined)
-    return `${result.resource} at ${formatTime(result.at!)}: unobserved (no successful poll at or before it)`;
-  const answered = `${result.resource} at ${formatTime(result.at!)}: poll ${result.poll.id} at ${formatTime(result.poll.startTime)}, ${shown}`;
+    return `${result.resource}${of} at ${formatTime(result.at!)}: unobserved (no successful poll at or before it)`;
+  const answered = `${result.resource}${of} at ${formatTime(result.at!)}: poll ${result.poll.id} at ${formatTime(result.poll.startTime)}, ${shown}`;
   const n = result.failures ?? 0;
   if (n === 0) return answered;
   const last =

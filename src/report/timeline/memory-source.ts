@@ -7,6 +7,7 @@ import type { OperationName, ResponseOf } from '../../api/schema/operations.ts';
 import type { PollRow, ResourceName } from '../../api/schema/resources.ts';
 import type { ShadowLink } from '../../api/schema/shadow-link.ts';
 import type { ShadowTopic } from '../../api/schema/shadow-topic.ts';
+import { mergedPerRound, roundsOf, roundWinners } from '../../db/sample-rounds.ts';
 import { comparePolls } from './frames.ts';
 import type { TimelineSource } from './timeline.ts';
 import { pollTime } from './types.ts';
@@ -76,6 +77,12 @@ export function rowsOf(resource: ResourceName, p: PollRow, answer: ResponseOf<Op
   }
 }
 
+/** The entity key of a shadow topic or partition row (other rows are never merged: any key does). */
+function keyOf(row: object): string {
+  const r = row as { shadowLinkName?: string; name?: string; topicName?: string; partitionId?: bigint };
+  return [r.shadowLinkName, r.topicName ?? r.name, r.partitionId].map(String).join('\u0000');
+}
+
 /** A TimelineSource (and ReportReader subset) over recorded polls held in memory. */
 export function memorySource(recorded: readonly RecordedPoll[]): TimelineSource {
   const sorted = [...recorded].sort((a, b) => comparePolls(a.poll, b.poll));
@@ -100,11 +107,17 @@ export function memorySource(recorded: readonly RecordedPoll[]): TimelineSource 
       return q.limit !== undefined ? out.slice(0, q.limit) : out;
     },
     *samples(resource, q) {
+      const all: { poll: PollRow; row: object; key: string }[] = [];
       for (const r of sorted) {
         if (r.answer === undefined || r.poll.outcome !== 'ok' || !inRange(r.poll, q.since, q.until, q.cluster))
           continue;
-        for (const row of rowsOf(resource, r.poll, r.answer)) yield { poll: r.poll, row };
+        for (const row of rowsOf(resource, r.poll, r.answer)) all.push({ poll: r.poll, row, key: keyOf(row) });
       }
+      if (!mergedPerRound(resource)) return yield* all;
+      // one sample per entity per round, as the store's reader gives them
+      const polls = [...new Set(all.map((s) => s.poll))];
+      const rounds = new Map(roundsOf(polls).map((n, i) => [polls[i] as PollRow, n]));
+      yield* roundWinners(all, (s) => ({ poll: s.poll, round: rounds.get(s.poll) as number }));
     },
     reconstructAnswer(pollId) {
       const r = byId.get(pollId);

@@ -89,8 +89,12 @@ export function shadowTopicsDetector(ctx: DetectorContext): FrameDetector<Shadow
         if (s === undefined) series.set(link, (s = newSeries(`shadow.lag/${link}`, 'records', entity('link', link))));
         let sum = 0n;
         for (const v of (latest.get(link) as Map<string, bigint>).values()) sum += v;
-        s.times.push(f.time);
-        s.values.push(Number(sum));
+        // the topics of one round come in several frames of the same instant: one point for them all
+        if (s.times.at(-1) === f.time) s.values[s.values.length - 1] = Number(sum);
+        else {
+          s.times.push(f.time);
+          s.values.push(Number(sum));
+        }
       }
     },
     finish() {
