@@ -1,5 +1,4 @@
 /** Store maintenance: statistics, pruning whole polls older than T, and vacuum. */
-import { statSync } from 'node:fs';
 import { ConnectionIngest } from './connections/ingest.ts';
 import { StringDict } from './dictionary.ts';
 import { damaged, HistoryQueryError } from './errors.ts';
@@ -140,22 +139,13 @@ export class Maintenance implements HistoryMaintenance {
       samples,
       fileBytes,
       bytesPerConnectionSample: conn === 0 ? 0 : fileBytes / conn,
-      engine: this.#db.dialect,
+      engine: this.#db.engine.name,
     };
   }
 
   /** Size of the database file plus its WAL, in bytes; on PostgreSQL, of the store's tables (see StoreStats). */
   fileBytes(): number {
-    const { path, sqlite } = this.#db;
-    // dbstat is, on PostgreSQL, each table's pg_total_relation_size summed over its partition tree
-    if (this.#db.dialect === 'postgres') return Number(sqlite.prepare('SELECT sum(pgsize) FROM dbstat').pluck().get());
-    if (path === ':memory:' || path === '') {
-      return (
-        Number(sqlite.pragma('page_count', { simple: true })) * Number(sqlite.pragma('page_size', { simple: true }))
-      );
-    }
-    const size = (p: string): number => statSync(p, { throwIfNoEntry: false })?.size ?? 0;
-    return size(path) + size(`${path}-wal`);
+    return this.#db.engine.storeBytes();
   }
 
   #writable(what: string): void {
@@ -173,7 +163,7 @@ export class Maintenance implements HistoryMaintenance {
     const run = (sql: string, ...params: unknown[]): number => sqlite.prepare(sql).run(...params).changes;
     const result = sqlite
       .transaction((): PruneResult => {
-        new ConnectionIngest(sqlite, new StringDict(sqlite)).sealOpenBatches();
+        new ConnectionIngest(this.#db, new StringDict(sqlite)).sealOpenBatches();
         const batches = sqlite.prepare(GONE_BATCHES).pluck().all(olderThan) as number[];
         const gone = JSON.stringify(batches);
         const polls = run(
@@ -221,7 +211,6 @@ export class Maintenance implements HistoryMaintenance {
   /** VACUUM, then truncate the WAL. */
   vacuum(): void {
     this.#writable('vacuum');
-    this.#db.sqlite.exec('VACUUM');
-    this.#db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    this.#db.engine.vacuum();
   }
 }

@@ -5,7 +5,7 @@
  * resource, an estimate of the bytes, the time range, and the operations whose newest poll
  * would go (nothing would be left of them).
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from './sql-session.ts';
 import { ByteReader } from './bytes.ts';
 import { readHeadEntry } from './connections/codec.ts';
 
@@ -56,7 +56,7 @@ const PER_POLL: readonly [table: string, column: string, resource: string | unde
 ];
 
 /** Plans a prune at `olderThan` on an open database (read-only is enough). */
-export function planPrune(sqlite: Database.Database, olderThan: bigint): PrunePlan {
+export function planPrune(sqlite: SqlSession, olderThan: bigint): PrunePlan {
   const one = (sql: string, ...params: unknown[]): number =>
     Number(
       sqlite
@@ -172,7 +172,7 @@ export function planPrune(sqlite: Database.Database, olderThan: bigint): PrunePl
  * Entities listed in the open (unsealed) batches a prune keeps, whose last poll sealing will
  * move to `horizon` or later (the store records an entity's last poll when its batch is sealed).
  */
-export function sealedLater(sqlite: Database.Database, clusterId: number, gone: string, horizon: number): number[] {
+export function sealedLater(sqlite: SqlSession, clusterId: number, gone: string, horizon: number): number[] {
   const frames = sqlite
     .prepare(
       `SELECT f.poll, f.head FROM conn_frame f JOIN conn_batch b ON b.id = f.batch
@@ -190,7 +190,7 @@ export function sealedLater(sqlite: Database.Database, clusterId: number, gone: 
 }
 
 /** Each table's pages (with its indexes) times the share of its rows that go; 0 when the file's page statistics are not available. */
-function estimateBytes(sqlite: Database.Database, removed: Readonly<Record<string, number>>): number {
+function estimateBytes(sqlite: SqlSession, removed: Readonly<Record<string, number>>): number {
   let sizes: { tbl: string; bytes: number }[];
   try {
     sizes = sqlite

@@ -20,7 +20,7 @@ import { RecentPolls } from './recent-polls.ts';
 import { createRollupStore, type RollupReader } from './rollup-store.ts';
 import { ResourceRows } from './resource-rows.ts';
 import { SmallReader } from './small-reader.ts';
-import { hasTypedConnectionColumns, sqlColumns } from './sql-columns.ts';
+import { sqlColumns } from './sql-columns.ts';
 import type { SqlColumnMap } from './sql-column-types.ts';
 import { bigOf, parseExtra, withExtras } from './sql-values.ts';
 
@@ -112,10 +112,10 @@ const MIN_TIME = -(2n ** 63n);
 /** Creates the reader of an open database (read-only or not). */
 export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const sqlite = db.sqlite;
-  const typed = hasTypedConnectionColumns(sqlite);
+  const typed = db.engine.connectionLayout === 'typed-columns';
   const resolver = new Resolver(sqlite);
-  const parts = new ConnPartsLoader(sqlite, resolver);
-  const conns = new ConnReader(sqlite, parts);
+  const parts = new ConnPartsLoader(db, resolver);
+  const conns = new ConnReader(db, parts);
   const lean = new ConnFrameReader(sqlite, conns, parts);
   const small = new SmallReader(sqlite, resolver);
   const pq = new PollQueries(sqlite);

@@ -2,7 +2,7 @@
  * Reading the five small operations back: each stored answer reconstructed exactly (order,
  * unknown fields), and flattened into the rows of the resources it feeds.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession, SqlStatement } from './sql-session.ts';
 import { parseJsonLossless, type JsonValue } from '../api/codec/lossless-json.ts';
 import type {
   IcebergPartitionRow,
@@ -85,10 +85,9 @@ export class SmallReader {
   readonly #r: Resolver;
   readonly #q;
 
-  constructor(sqlite: Database.Database, resolver: Resolver) {
+  constructor(sqlite: SqlSession, resolver: Resolver) {
     this.#r = resolver;
-    const p = <R>(sql: string): Database.Statement<[number], R> =>
-      sqlite.prepare<[number], R>(sql).raw().safeIntegers();
+    const p = <R>(sql: string): SqlStatement<[number], R> => sqlite.prepare<[number], R>(sql).raw().safeIntegers();
     this.#q = {
       link: p<Link>(
         'SELECT name, uid, state, configurations, synced_properties, sr_status FROM link_sample WHERE poll = ?',

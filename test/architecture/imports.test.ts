@@ -138,6 +138,44 @@ describe('module boundaries (docs/architecture.md)', () => {
   });
 });
 
+/** The one module that imports an engine's implementation (src/db/pg). */
+const ENGINE_REGISTRY = 'db/engines.ts';
+/** What of the store the PostgreSQL engine imports: the engine contract and engine-neutral helpers. */
+const PG_SEES_OF_DB = [
+  'db/errors.ts',
+  'db/bytes.ts',
+  'db/sql-session.ts',
+  'db/store-engine.ts',
+  'db/worker-entry.ts',
+  'db/connections/chunk.ts',
+];
+
+/** Every import between files of src/ (static, type-only, dynamic), by file path relative to src/. */
+const fileEdges: { readonly file: string; readonly target: string }[] = sources(SRC).flatMap((file) =>
+  specifiers(readFileSync(file, 'utf8')).map((spec) => ({
+    file: relative(SRC, file),
+    target: relative(SRC, resolve(dirname(file), spec)),
+  })),
+);
+const inPg = (path: string): boolean => path.startsWith('db/pg/');
+
+describe('the engines of the store (src/db/engines.ts)', () => {
+  it('src/db/pg is imported by the engine registry alone', () => {
+    const bad = fileEdges
+      .filter((e) => inPg(e.target) && !inPg(e.file) && e.file !== ENGINE_REGISTRY)
+      .map((e) => `${e.file} imports ${e.target}`);
+    expect(bad).toEqual([]);
+    expect(fileEdges.some((e) => e.file === ENGINE_REGISTRY && inPg(e.target))).toBe(true);
+  });
+
+  it('src/db/pg imports of the store only the engine contract and engine-neutral helpers', () => {
+    const bad = fileEdges
+      .filter((e) => inPg(e.file) && !inPg(e.target) && e.target.startsWith('db/') && !PG_SEES_OF_DB.includes(e.target))
+      .map((e) => `${e.file} imports ${e.target}`);
+    expect(bad).toEqual([]);
+  });
+});
+
 /** What may change the store: the reader offers none of it (the writer writes, maintenance prunes and vacuums). */
 const WRITING = ['prune', 'vacuum', 'planPrune', 'stats', 'write', 'writePoll', 'storePoll'] as const;
 

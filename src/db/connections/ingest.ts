@@ -3,8 +3,8 @@
  * identity, slow attributes versioned, fast values appended to the open batch as a head frame,
  * and a full batch sealed into per-connection chunks (all inside the poll's transaction).
  */
-import { scopeCluster } from '../cluster-scope.ts';
-import type Database from 'better-sqlite3';
+import type { SqlSession } from '../sql-session.ts';
+import type { EngineSession, StoreSession } from '../store-engine.ts';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../api/schema/connection.ts';
 import { ByteReader, ByteWriter, isListableText, textToSql } from '../bytes.ts';
 import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './codec.ts';
@@ -19,7 +19,7 @@ import {
   type ClusterState,
   type Entity,
 } from './match.ts';
-import { CHUNK_GROUP_BYTES, encodeChunkGroups, PG_CHUNK_GROUP_BYTES } from './chunk.ts';
+import { encodeChunkGroups } from './chunk.ts';
 import { Resolver, type StringDict } from '../dictionary.ts';
 import type { connBatch, connEntity, connFrame, connVersion } from '../schema.ts';
 import type { ColumnsOf, RowOf } from '../table-rows.ts';
@@ -30,7 +30,6 @@ import { packEntity, packVersion, uidKey } from './packed.ts';
 import { uidMatch, type UidMatch } from './uid-match.ts';
 import { identityOfRow, slowValuesOfRow } from './rows.ts';
 import { FIELDS, type StoredSlow } from './slow.ts';
-import { hasTypedConnectionColumns, isPostgresStore } from '../sql-columns.ts';
 import type { AnySlowValue, SlowKind } from './fields.ts';
 
 /** Frames per batch before it is sealed into chunks. */
@@ -50,7 +49,8 @@ const UID_CHUNK = 2000;
 
 /** Writes connection answers of every cluster; one instance per writer. */
 export class ConnectionIngest {
-  readonly #sqlite: Database.Database;
+  readonly #sqlite: SqlSession;
+  readonly #engine: EngineSession;
   readonly #dict: StringDict;
   readonly #batchFrames: number;
   readonly #clusters = new Map<number, ClusterState>();
@@ -75,15 +75,17 @@ export class ConnectionIngest {
   readonly #groupBytes: number;
   readonly #q;
 
-  constructor(sqlite: Database.Database, dict: StringDict, batchFrames = DEFAULT_BATCH_FRAMES) {
+  constructor(store: StoreSession, dict: StringDict, batchFrames = DEFAULT_BATCH_FRAMES) {
+    const sqlite = store.sqlite;
     this.#sqlite = sqlite;
-    this.#typed = hasTypedConnectionColumns(sqlite);
+    this.#engine = store.engine;
+    this.#typed = store.engine.connectionLayout === 'typed-columns';
     this.#uid = uidMatch(this.#typed);
-    this.#groupBytes = isPostgresStore(sqlite) ? PG_CHUNK_GROUP_BYTES : CHUNK_GROUP_BYTES;
+    this.#groupBytes = store.engine.chunkGroupBytes;
     this.#dict = dict;
     this.#batchFrames = Math.max(1, Math.min(50, Math.floor(batchFrames)));
     this.#resolver = new Resolver(sqlite);
-    this.#parts = new ConnPartsLoader(sqlite, this.#resolver);
+    this.#parts = new ConnPartsLoader(store, this.#resolver);
     this.#q = {
       openBatch: sqlite.prepare<[number], ColumnsOf<typeof connBatch, 'id' | 'frames'>>(
         'SELECT id, frames FROM conn_batch WHERE cluster_id = ? AND sealed = 0 ORDER BY id DESC LIMIT 1',
@@ -665,7 +667,7 @@ export class ConnectionIngest {
 
   /** Regroups the head frames of a batch into one chunk per connection and drops the heads. */
   #seal(batchId: number): void {
-    scopeCluster(this.#sqlite, () => Number(this.#q.batchCluster.get(batchId)));
+    this.#engine.scopeCluster(() => Number(this.#q.batchCluster.get(batchId)));
     const per = new Map<number, { seqs: number[]; samples: FastSample[] }>();
     // a head that does not decode (a damaged page) is left as it is, for `db check` and the
     // readers to report, and the batch is sealed without its samples: else every later poll of the

@@ -3,16 +3,15 @@
  * records (packed.ts), strings resolved through the dictionary, cached by version id
  * (versions never change once written, except their `to_poll`, which is not part of a row).
  */
-import type Database from 'better-sqlite3';
+import type { SqlStatement } from '../sql-session.ts';
+import type { EngineSession, StoreSession } from '../store-engine.ts';
 import { parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { ByteReader } from '../bytes.ts';
 import type { Resolver } from '../dictionary.ts';
 import { generate } from '../../api/wire/record-literal.ts';
 import { CorruptDataError, decoding } from '../errors.ts';
 import { IdCache } from '../id-cache.ts';
-import { canPrefetch, prefetch } from '../prefetch.ts';
 import { decodeIdList } from '../sql-values.ts';
-import { isPostgresStore } from '../sql-columns.ts';
 import type { AnySlowValue, SlowKind } from './fields.ts';
 import { V_LATE, V_UNKNOWN } from './packed.ts';
 import {
@@ -114,14 +113,17 @@ export class ConnPartsLoader {
   readonly #stored = new Array<StoredSlow>(FIELDS.length);
   readonly #values = new Array<AnySlowValue>(FIELDS.length);
   readonly #subObjects = new Array<object>(SLOW_PARENTS.length);
-  readonly #byIds: Database.Statement<[string], Blobs>;
-  readonly #allOfEntity: Database.Statement<number[], Blobs>;
-  /** PostgreSQL: a connection's first version is in its entity row (drizzle/pg/0010); #allOfEntity takes its entity twice */
+  readonly #byIds: SqlStatement<[string], Blobs>;
+  readonly #allOfEntity: SqlStatement<number[], Blobs>;
+  /** packed records: a connection's first version is in its entity row (drizzle/pg/0010); #allOfEntity takes its entity twice */
   readonly #folded: boolean;
+  readonly #engine: EngineSession;
 
-  constructor(sqlite: Database.Database, resolver: Resolver) {
+  constructor(store: StoreSession, resolver: Resolver) {
+    const sqlite = store.sqlite;
     this.#resolver = resolver;
-    this.#folded = isPostgresStore(sqlite);
+    this.#engine = store.engine;
+    this.#folded = store.engine.connectionLayout === 'packed-records';
     // two blobs holding every record: one row instead of one per version
     const byIds = blobs('json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity');
     const ofEntity = blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?');
@@ -183,7 +185,7 @@ export class ConnPartsLoader {
    */
   #load(missing: readonly number[], fetched: (() => void) | undefined): void {
     const k = Math.min(MAX_PIECES, Math.floor(missing.length / PIECE));
-    if (k >= 2 && canPrefetch(this.#byIds)) {
+    if (k >= 2 && this.#engine.prefetches) {
       // the first piece is the smallest, so that decoding starts sooner
       const first = PIECE / 2;
       const size = Math.ceil((missing.length - first) / (k - 1));
@@ -191,8 +193,8 @@ export class ConnPartsLoader {
       for (let i = first; i < missing.length; i += size) pieces.push(JSON.stringify(missing.slice(i, i + size)));
       // what #build does for this many records, before the pieces are posted (the dictionary would wait behind them)
       this.#resolver.preload();
-      if (prefetch(this.#byIds, pieces[0])) {
-        for (let i = 1; i < pieces.length; i++) prefetch(this.#byIds, pieces[i]);
+      if (this.#engine.prefetch(this.#byIds, pieces[0])) {
+        for (let i = 1; i < pieces.length; i++) this.#engine.prefetch(this.#byIds, pieces[i]);
         fetched?.();
         for (const piece of pieces) this.#build(this.#byIds.get(piece), undefined);
         return;

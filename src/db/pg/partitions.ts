@@ -39,6 +39,12 @@ export function pollIdDay(id: bigint | number): number {
   return typeof id === 'bigint' ? Number(id >> 32n) : Math.floor(id / 2 ** 32);
 }
 
+/** The conn_frame partition holding the frames of poll `pollId` (`conn_frame_dYYYYMMDD`). */
+export function framePartitionOf(pollId: bigint): string {
+  const day = pollIdDay(pollId);
+  return `conn_frame_d${new Date(day * 86_400_000).toISOString().slice(0, 10).replace(/-/g, '')}`;
+}
+
 /** The day partitions of the per-poll tables in the current schema, oldest day first (DEFAULT partitions excluded). */
 export async function listDayPartitions(client: PgClient): Promise<DayPartition[]> {
   const rows = await pgRows<{ parent: string; name: string }>(
