@@ -1,8 +1,10 @@
 /** Store maintenance: statistics, pruning whole polls older than T, and vacuum. */
+import type { ResourceName } from '../api/schema/resources.ts';
 import { ConnectionIngest } from './connections/ingest.ts';
 import { StringDict } from './dictionary.ts';
 import { damaged, HistoryQueryError } from './errors.ts';
 import type { FlightrecDb } from './open.ts';
+import { sampleCountSql, sampleTableOf } from './per-poll-tables.ts';
 import { GONE_BATCHES, planPrune, type PrunePlan } from './prune-plan.ts';
 
 /** Counts and sizes of a history database. */
@@ -33,42 +35,22 @@ export interface PruneResult {
   readonly documents: number;
 }
 
-const COUNTS: Record<string, { entities: string; samples: string }> = {
-  connections: {
-    entities: 'SELECT count(*) FROM conn_entity',
-    samples: 'SELECT coalesce(sum(rows), 0) FROM conn_frame',
-  },
-  'shadow-links': {
-    entities: 'SELECT count(DISTINCT name) FROM link_sample',
-    samples: 'SELECT count(*) FROM link_sample',
-  },
-  'shadow-tasks': {
-    entities: 'SELECT count(*) FROM (SELECT DISTINCT link, name, broker_id, shard FROM shadow_task_sample) AS d',
-    samples: 'SELECT count(*) FROM shadow_task_sample',
-  },
-  'shadow-topics': {
-    entities: 'SELECT count(*) FROM (SELECT DISTINCT link, name FROM shadow_topic_sample) AS d',
-    samples: 'SELECT count(*) FROM shadow_topic_sample',
-  },
-  'shadow-partitions': {
-    entities: `SELECT count(*) FROM (SELECT DISTINCT t.link, t.name, p.partition_id FROM shadow_partition_sample p
+/**
+ * The SQL counting the distinct entities of each resource stored per poll; its samples are
+ * counted from its per-poll table (src/db/per-poll-tables.ts).
+ */
+const ENTITY_COUNTS: Readonly<Partial<Record<ResourceName, string>>> = {
+  connections: 'SELECT count(*) FROM conn_entity',
+  'shadow-links': 'SELECT count(DISTINCT name) FROM link_sample',
+  'shadow-tasks': 'SELECT count(*) FROM (SELECT DISTINCT link, name, broker_id, shard FROM shadow_task_sample) AS d',
+  'shadow-topics': 'SELECT count(*) FROM (SELECT DISTINCT link, name FROM shadow_topic_sample) AS d',
+  'shadow-partitions': `SELECT count(*) FROM (SELECT DISTINCT t.link, t.name, p.partition_id FROM shadow_partition_sample p
                JOIN shadow_topic_sample t ON t.poll = p.poll AND t.pos = p.topic_pos) AS d`,
-    samples: 'SELECT count(*) FROM shadow_partition_sample',
-  },
-  upgrade: { entities: 'SELECT count(*) > 0 FROM upgrade_sample', samples: 'SELECT count(*) FROM upgrade_sample' },
-  'upgrade-members': {
-    entities: 'SELECT count(DISTINCT node_id) FROM upgrade_member_sample',
-    samples: 'SELECT count(*) FROM upgrade_member_sample',
-  },
-  'iceberg-topics': {
-    entities: 'SELECT count(DISTINCT topic) FROM iceberg_topic_sample',
-    samples: 'SELECT count(*) FROM iceberg_topic_sample',
-  },
-  'iceberg-partitions': {
-    entities: `SELECT count(*) FROM (SELECT DISTINCT t.topic, p.partition FROM iceberg_partition_sample p
+  upgrade: 'SELECT count(*) > 0 FROM upgrade_sample',
+  'upgrade-members': 'SELECT count(DISTINCT node_id) FROM upgrade_member_sample',
+  'iceberg-topics': 'SELECT count(DISTINCT topic) FROM iceberg_topic_sample',
+  'iceberg-partitions': `SELECT count(*) FROM (SELECT DISTINCT t.topic, p.partition FROM iceberg_partition_sample p
                JOIN iceberg_topic_sample t ON t.poll = p.poll AND t.pos = p.topic_pos) AS d`,
-    samples: 'SELECT count(*) FROM iceberg_partition_sample',
-  },
 };
 
 /**
@@ -126,9 +108,10 @@ export class Maintenance implements HistoryMaintenance {
     const one = (sql: string): number => Number(sqlite.prepare(sql).pluck().get());
     const entities: Record<string, number> = {};
     const samples: Record<string, number> = {};
-    for (const [name, c] of Object.entries(COUNTS)) {
-      entities[name] = one(c.entities);
-      samples[name] = one(c.samples);
+    for (const [name, sql] of Object.entries(ENTITY_COUNTS) as [ResourceName, string][]) {
+      entities[name] = one(sql);
+      const table = sampleTableOf(name);
+      if (table !== undefined) samples[name] = one(sampleCountSql(table));
     }
     const fileBytes = this.fileBytes();
     const conn = samples.connections ?? 0;

@@ -8,6 +8,7 @@
 import type { SqlSession } from './sql-session.ts';
 import { ByteReader } from './bytes.ts';
 import { readHeadEntry } from './connections/codec.ts';
+import { PER_POLL_TABLE_LIST } from './per-poll-tables.ts';
 
 /** An operation of a cluster whose every poll a prune would remove. */
 export interface EmptiedOperation {
@@ -39,21 +40,6 @@ export interface PrunePlan {
 /** Batches with no poll at or after T: the ones a prune removes. */
 export const GONE_BATCHES = `SELECT b.id FROM conn_batch b WHERE NOT EXISTS
   (SELECT 1 FROM conn_frame f JOIN poll p ON p.id = f.poll WHERE f.batch = b.id AND p.started_at >= ?)`;
-
-/** Per-poll tables (their `poll` column cascades from `poll`) and the resource their rows are samples of. */
-const PER_POLL: readonly [table: string, column: string, resource: string | undefined][] = [
-  ['link_sample', 'poll', 'shadow-links'],
-  ['shadow_task_sample', 'poll', 'shadow-tasks'],
-  ['shadow_topic_sample', 'poll', 'shadow-topics'],
-  ['shadow_partition_sample', 'poll', 'shadow-partitions'],
-  ['upgrade_sample', 'poll', 'upgrade'],
-  ['upgrade_member_sample', 'poll', 'upgrade-members'],
-  ['iceberg_topic_sample', 'poll', 'iceberg-topics'],
-  ['iceberg_partition_sample', 'poll', 'iceberg-partitions'],
-  ['iceberg_sample', 'poll', undefined],
-  ['poll_raw', 'poll_id', undefined],
-  ['conn_frame', 'poll', undefined],
-];
 
 /** Plans a prune at `olderThan` on an open database (read-only is enough). */
 export function planPrune(sqlite: SqlSession, olderThan: bigint): PrunePlan {
@@ -87,9 +73,10 @@ export function planPrune(sqlite: SqlSession, olderThan: bigint): PrunePlan {
           gone,
         ),
       };
-      for (const [table, column, resource] of PER_POLL) {
-        removed[table] = rows(table, column);
-        if (resource !== undefined) samples[resource] = removed[table]!;
+      // per-poll tables (their poll-id column cascades from poll); connection samples are counted above
+      for (const t of PER_POLL_TABLE_LIST) {
+        removed[t.table] = rows(t.table, t.key);
+        if (t.samples === 'rows' && t.resource !== undefined) samples[t.resource] = removed[t.table]!;
       }
       const connectionBatches = one('SELECT count(*) FROM json_each(?)', gone);
       removed.conn_batch = connectionBatches;

@@ -13,6 +13,7 @@ import { OPERATION_NAMES } from '../api/schema/operations.ts';
 import { recordMaintenance, type MaintenanceEntry } from './maintenance-log.ts';
 import type { FlightrecDb } from './open.ts';
 import type { PartitionDrop, StoreSession } from './store-engine.ts';
+import { PER_POLL_TABLE_LIST, sampleCountSql } from './per-poll-tables.ts';
 import { sealedLater } from './prune-plan.ts';
 import { pruneRollupRows, ROLLUP_TABLES, type RollupTable } from './rollup-tables.ts';
 
@@ -26,19 +27,6 @@ export interface RetentionStep {
   /** true when the step hit its bound: more is older than the cut-off */
   readonly more: boolean;
 }
-
-/** Per-poll tables counted as samples when their poll goes (connection rows are counted from conn_frame). */
-const SAMPLE_TABLES = [
-  'link_sample',
-  'shadow_task_sample',
-  'shadow_topic_sample',
-  'shadow_partition_sample',
-  'upgrade_sample',
-  'upgrade_member_sample',
-  'iceberg_sample',
-  'iceberg_topic_sample',
-  'iceberg_partition_sample',
-] as const;
 
 /** Batches of a cluster whose connections the writer may hold in its caches (its last four, and the open one). */
 const RECENT_BATCHES = 6;
@@ -158,15 +146,12 @@ export class RetentionPruner {
         }
         if (polls.length === 0 && goneBatches.length === 0) return NOTHING;
         const list = JSON.stringify(polls);
-        let samples = Number(
-          this.#prepare('SELECT coalesce(sum(rows), 0) FROM conn_frame WHERE poll IN (SELECT value FROM json_each(?))')
-            .pluck()
-            .get(list),
-        );
-        for (const t of SAMPLE_TABLES) {
-          samples += Number(
-            this.#prepare(`SELECT count(*) FROM ${t} WHERE poll IN (SELECT value FROM json_each(?))`).pluck().get(list),
-          );
+        // the stored samples of every per-poll table (connection samples: the rows of their frames)
+        let samples = 0;
+        for (const t of PER_POLL_TABLE_LIST) {
+          if (t.samples === 'none') continue;
+          const going = `${t.key} IN (SELECT value FROM json_each(?))`;
+          samples += Number(this.#prepare(sampleCountSql(t.table, going)).pluck().get(list));
         }
         // per-poll rows (samples, frames, raw bodies) cascade from poll; chunks from conn_batch
         const removed = this.#prepare('DELETE FROM poll WHERE id IN (SELECT value FROM json_each(?))').run(

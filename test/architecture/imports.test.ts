@@ -148,6 +148,7 @@ const PG_SEES_OF_DB = [
   'db/store-engine.ts',
   'db/worker-entry.ts',
   'db/connections/chunk.ts',
+  'db/per-poll-tables.ts',
 ];
 
 /** Every import between files of src/ (static, type-only, dynamic), by file path relative to src/. */

@@ -14,6 +14,7 @@
  */
 import type { SqlSession } from '../sql-session.ts';
 import type { DroppedDay, PartitionDrop } from '../store-engine.ts';
+import { isPerPollTable, PER_POLL_TABLES, sampleCountSql } from '../per-poll-tables.ts';
 import { DAYS_AHEAD } from './migrate.ts';
 import { PARTITIONED_TABLES, type DayPartition } from './partitions.ts';
 
@@ -85,9 +86,8 @@ function measure(sqlite: SqlSession, parts: readonly DayPartition[]): Omit<Dropp
         )
         .pluck()
         .all() as string[];
-    } else if (p.table === 'conn_frame')
-      samples += count(sqlite, `SELECT coalesce(sum(rows), 0) FROM ${quote(p.name)}`);
-    else if (p.table !== 'poll_raw') samples += count(sqlite, `SELECT count(*) FROM ${quote(p.name)}`);
+    } else if (isPerPollTable(p.table) && PER_POLL_TABLES[p.table].samples !== 'none')
+      samples += count(sqlite, sampleCountSql(p.table, '', quote(p.name)));
   }
   return { polls, samples, bytes, clusters };
 }
