@@ -10,6 +10,7 @@ import type { OperationName } from '../api/schema/operations.ts';
 import { ByteReader, textFromSql } from './bytes.ts';
 import { readChunk, readChunkGroup } from './connections/chunk.ts';
 import { HEAD_STRIDE, readHeadEntry } from './connections/codec.ts';
+import { CONNECTION_LAYOUTS } from './connections/layouts.ts';
 import { ConnPartsLoader } from './connections/parts.ts';
 import { hash52, Resolver } from './dictionary.ts';
 import { CorruptDataError, damaged } from './errors.ts';
@@ -197,14 +198,9 @@ export function checkStore(db: FlightrecDb): StoreCheck {
     const resolver = new Resolver(sqlite);
     const keep = (r: Row): void => void versionOf.set(Number(r[0]), Number(r[1]));
     pages('conn_version', 'SELECT id, entity FROM conn_version WHERE id > ? ORDER BY id', keep);
-    // PostgreSQL: a connection's first version is in its entity row, under the entity's id (drizzle/pg/0010)
-    if (db.engine.connectionLayout === 'packed-records') {
-      pages(
-        'conn_version',
-        'SELECT id, id FROM conn_entity WHERE id > ? AND first_version IS NOT NULL ORDER BY id',
-        keep,
-      );
-    }
+    // the packed-records layout keeps a connection's first version in its entity row, under the entity's id (drizzle/pg/0010)
+    const inEntityRows = CONNECTION_LAYOUTS[db.engine.connectionLayout].versionsInEntityRowsSql;
+    if (inEntityRows !== undefined) pages('conn_version', inEntityRows, keep);
     const ids = [...versionOf.keys()];
     for (let i = 0; i < ids.length; i += PAGE) {
       const slice = ids.slice(i, i + PAGE);

@@ -7,6 +7,7 @@ import { parseJsonLossless } from '../api/codec/lossless-json.ts';
 import type { OperationName, RequestOf, ResponseOf } from '../api/schema/operations.ts';
 import type { PollRow, ResourceName } from '../api/schema/resources.ts';
 import { decodeRequest } from '../api/wire/answers.ts';
+import { CONNECTION_LAYOUTS } from './connections/layouts.ts';
 import { ConnPartsLoader } from './connections/parts.ts';
 import { ConnReader, type Prefilter } from './connections/reader.ts';
 import { ConnFrameReader, type ConnectionFrame } from './connections/stream.ts';
@@ -112,7 +113,7 @@ const MIN_TIME = -(2n ** 63n);
 /** Creates the reader of an open database (read-only or not). */
 export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const sqlite = db.sqlite;
-  const typed = db.engine.connectionLayout === 'typed-columns';
+  const typed = CONNECTION_LAYOUTS[db.engine.connectionLayout].typedColumns;
   const resolver = new Resolver(sqlite);
   const parts = new ConnPartsLoader(db, resolver);
   const conns = new ConnReader(db, parts);

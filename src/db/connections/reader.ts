@@ -18,7 +18,8 @@ import {
   type BatchChunks,
 } from './chunk.ts';
 import type { ConnParts, ConnPartsLoader } from './parts.ts';
-import { uidMatch, type UidMatch } from './uid-match.ts';
+import { CONNECTION_LAYOUTS } from './layouts.ts';
+import type { UidMatch } from './uid-match.ts';
 import { damaged, decoding } from '../errors.ts';
 import type { connChunk } from '../schema-custom.ts';
 import type { connFrame } from '../schema.ts';
@@ -69,7 +70,7 @@ export class ConnReader {
     this.#sqlite = sqlite;
     this.#engine = store.engine;
     this.#parts = parts;
-    this.#uid = uidMatch(store.engine.connectionLayout === 'typed-columns');
+    this.#uid = CONNECTION_LAYOUTS[store.engine.connectionLayout].uid;
     this.#q = {
       frame: sqlite
         .prepare<[number], SafeIntegers<RowOf<typeof connFrame>>>(
