@@ -177,6 +177,36 @@ describe('the engines of the store (src/db/engines.ts)', () => {
   });
 });
 
+/** The rows of docs/architecture.md's "Who imports whom" table: module to its cell. */
+function documentedImports(): Map<string, string> {
+  const doc = readFileSync(resolve(SRC, '../docs/architecture.md'), 'utf8');
+  const table = doc.slice(doc.indexOf('### Who imports whom'));
+  const rows = new Map<string, string>();
+  for (const m of table.matchAll(/^\| `src\/([a-z/]+)`\s*\|(.*)\|\s*$/gm)) {
+    if (!rows.has(m[1] as string)) rows.set(m[1] as string, m[2] as string);
+  }
+  return rows;
+}
+
+describe('docs/architecture.md, "Who imports whom"', () => {
+  const rows = documentedImports();
+
+  it('has a row for every module, naming each module the test allows it to import', () => {
+    expect([...rows.keys()].filter((m) => m !== 'db/pg').sort()).toEqual(Object.keys(ALLOWED).sort());
+    for (const [module, allowed] of Object.entries(ALLOWED)) {
+      const cell = rows.get(module) ?? '';
+      const missing = allowed.filter((to) => !cell.includes(`\`src/${to}\``) && !cell.includes('everything'));
+      expect(missing, `src/${module}`).toEqual([]);
+    }
+  });
+
+  it('gives src/db/pg its own row, naming the registry and each file of the store it may import', () => {
+    const cell = rows.get('db/pg') ?? '';
+    expect(cell).toContain(`\`src/${ENGINE_REGISTRY}\``);
+    expect(PG_SEES_OF_DB.filter((f) => !cell.includes(`\`${f.slice('db/'.length)}\``))).toEqual([]);
+  });
+});
+
 /** What may change the store: the reader offers none of it (the writer writes, maintenance prunes and vacuums). */
 const WRITING = ['prune', 'vacuum', 'planPrune', 'stats', 'write', 'writePoll', 'storePoll'] as const;
 
