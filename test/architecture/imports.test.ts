@@ -177,6 +177,27 @@ describe('the engines of the store (src/db/engines.ts)', () => {
   });
 });
 
+/** Where the engines may be told apart: their implementations and the registry. */
+const ENGINE_IMPLEMENTATIONS =
+  /^db\/(pg\/|engines\.ts$|sqlite-engine\.ts$|store-engine\.ts$|connections\/layouts\.ts$)/;
+/** A test of which engine or layout the code runs on (issue 37 counted 42 such lines in 17 files). */
+const ENGINE_BRANCH =
+  /instanceof PgSyncDatabase|\bdialect\s*[!=]==\s*'(postgres|sqlite)'|\b(engine|kind|name)\s*[!=]==\s*'(postgres|pglite|sqlite)'|connectionLayout\s*[!=]==|#typed\b|#folded\b/;
+
+describe('engine branches', () => {
+  it('at most 5 lines outside the engine implementations test which engine or layout they run on', () => {
+    const lines = sources(SRC)
+      .map((file) => relative(SRC, file))
+      .filter((file) => !ENGINE_IMPLEMENTATIONS.test(file))
+      .flatMap((file) =>
+        readFileSync(join(SRC, file), 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (ENGINE_BRANCH.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(5);
+  });
+});
+
 /** The rows of docs/architecture.md's "Who imports whom" table: module to its cell. */
 function documentedImports(): Map<string, string> {
   const doc = readFileSync(resolve(SRC, '../docs/architecture.md'), 'utf8');
