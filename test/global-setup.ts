@@ -4,7 +4,7 @@
  * else PGlite), said in one line; a token naming the run's shared migrated
  * PostgreSQL templates (test/helpers/pg.ts makes them on first use, under a lock, so parallel
  * workers migrate once), and their removal when the run ends, passed or failed; and the worker
- * threads bundled from the sources as `npm run build` bundles them (src/db/worker-entry.ts starts
+ * threads bundled from the sources as `npm run build` bundles them (src/threads/worker-entry.ts starts
  * these instead of compiling each worker's modules through tsx at every start).
  */
 import { randomBytes } from 'node:crypto';
@@ -12,7 +12,7 @@ import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { TEST_WORKERS_ENV } from '../src/db/worker-entry.ts';
+import { TEST_WORKERS_ENV } from '../src/threads/worker-entry.ts';
 import { PG_RUN_KEY, pgliteTemplateDirOf, serverTemplateNameOf } from './helpers/pg-run.ts';
 import { choosePg, TEST_PG_ENV } from './helpers/pg-probe.ts';
 // @ts-expect-error: a plain ES module of the build, without type declarations

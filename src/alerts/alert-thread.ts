@@ -6,7 +6,7 @@
  * file; from source the TypeScript file runs through tsx's loader (as the rollup worker does).
  */
 import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../db/worker-entry.ts';
+import { workerEntry } from '../threads/worker-entry.ts';
 import type { AlertWorkerData, AlertWorkerReply, AlertWorkerRequest } from './alert-worker.ts';
 import type { EngineHooks, LiveEngine } from './live-engine.ts';
 

@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createHistoryReader, openDatabase, type FlightrecDb, type HistoryReader } from '../db/index.ts';
-import { isDbUrl } from '../db/pg/target.ts';
+import { isDbUrl } from '../db/engines.ts';
 import type { Thresholds } from '../report/timeline/thresholds.ts';
 import type { LiveTransition } from './event-tracker.ts';
 import { LiveTimeline, type LiveSource } from './live-timeline.ts';
@@ -67,7 +67,7 @@ function reader(check = false): HistoryReader {
       ...(data.passwordFile === undefined ? {} : { passwordFile: data.passwordFile }),
     });
     // a page cache of its own next to the collector's: small, each new page is read about once
-    db.sqlite.pragma('cache_size = -8192');
+    db.engine.cacheKiB(8192);
     open = { db, reader: createHistoryReader(db), file };
   }
   return open.reader;

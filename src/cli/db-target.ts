@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { Reporter } from '../collector/output.ts';
-import { displayDbTarget, isDbUrl, parseDbTargetText, redactDbTexts } from '../db/pg/target.ts';
+import { isDbUrl, redactDbTexts, shownDbTarget } from '../db/engines.ts';
 import { UsageError } from './errors.ts';
 
 /** The global options naming the database. */
@@ -44,7 +44,7 @@ export function dbOpenTarget(given: string, cwd: string): string {
 export function dbShown(given: string, cwd: string): string {
   if (!isDbUrl(given)) return resolve(cwd, given);
   try {
-    return displayDbTarget(parseDbTargetText(given));
+    return shownDbTarget(given);
   } catch {
     return redactDbTexts(given, [given]);
   }

@@ -7,9 +7,14 @@
  */
 import { ConfigError } from '../collector/config-error.ts';
 import { TimeArgError } from '../collector/time-args.ts';
-import { CorruptDataError, DatabaseOpenError, DatabaseVersionError, HistoryQueryError } from '../db/errors.ts';
-import { PgError } from '../db/pg/sync-database.ts';
-import { DbTargetError } from '../db/pg/target-types.ts';
+import {
+  CorruptDataError,
+  DatabaseOpenError,
+  DatabaseVersionError,
+  DbTargetError,
+  HistoryQueryError,
+  PgError,
+} from '../db/errors.ts';
 import { FilterError } from '../filter/errors.ts';
 import { DiffOptionsError } from '../report/diff.ts';
 import { QueryOptionsError } from '../report/query.ts';

@@ -9,7 +9,7 @@ import { registerCommands } from './commands/index.ts';
 import { VERSION } from './version.ts';
 import { sanitizeForTerminal } from '../api/safe-text.ts';
 import { closestOptions } from './suggest.ts';
-import { redactSecrets } from '../db/pg/redact.ts';
+import { redactUrlPasswords } from '../db/engines.ts';
 
 /** Builds the root program with its global options and the commands `argv` needs. */
 export async function buildProgram(
@@ -96,7 +96,7 @@ export function commanderErrorText(text: string, suggest?: (flag: string) => rea
       .replace(/^Did you mean/, 'did you mean'),
   );
   const line = sanitizeForTerminal([head, ...more.map((m) => `(${m})`)].join(' '));
-  return `flightrec: ${redactSecrets(line, undefined)}\n`;
+  return `flightrec: ${redactUrlPasswords(line)}\n`;
 }
 
 /** Runs the command line with injected I/O and returns the exit code. */

@@ -6,7 +6,7 @@
  * output as if the queue ran here. A thread that dies stops the recording (a fatal store error).
  */
 import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../db/worker-entry.ts';
+import { workerEntry } from '../threads/worker-entry.ts';
 import { StoreLostError, type PollRecord } from '../db/poll-record.ts';
 import { jsonNumberPaths } from '../collector/record-transfer.ts';
 import type { RecordQueue, RecordQueueHooks } from '../collector/index.ts';

@@ -10,13 +10,13 @@ import type { OperationName } from '../api/schema/operations.ts';
 import { ByteReader, textFromSql } from './bytes.ts';
 import { readChunk, readChunkGroup } from './connections/chunk.ts';
 import { HEAD_STRIDE, readHeadEntry } from './connections/codec.ts';
+import { CONNECTION_LAYOUTS } from './connections/layouts.ts';
 import { ConnPartsLoader } from './connections/parts.ts';
 import { hash52, Resolver } from './dictionary.ts';
 import { CorruptDataError, damaged } from './errors.ts';
 import type { FlightrecDb } from './open.ts';
 import { createHistoryReader } from './reader.ts';
 import { decodeIdList } from './sql-values.ts';
-import { isPostgresStore } from './sql-columns.ts';
 
 /** One damaged item: where it is, the polls (and times) it covers, and what is wrong. */
 export interface Damage {
@@ -38,11 +38,6 @@ export interface StoreCheck {
   /** what was not checked, and why (on PostgreSQL: the server's own pages) */
   readonly notes: readonly string[];
 }
-
-/** On PostgreSQL the pages are the server's: flightrec checks what it stored, not how the server stores it. */
-export const PG_PAGES_NOTE =
-  "not checked: PostgreSQL's own pages and indexes (SQLite's integrity_check has no PostgreSQL equivalent " +
-  'that a reader may run; use data checksums, pg_amcheck and the server logs)';
 
 /** Rows read per query (keyset pages). */
 const PAGE = 256;
@@ -115,18 +110,18 @@ export function checkStore(db: FlightrecDb): StoreCheck {
   const batches = new Map<number, { first: number; last: number; frames: number }>();
   const notes: string[] = [];
   const run = (): void => {
-    // SQLite's pages and indexes first: its messages name tables and pages
-    if (db.dialect === 'postgres') notes.push(PG_PAGES_NOTE);
-    else
-      try {
-        const problems = (sqlite.prepare('PRAGMA integrity_check(100)').pluck().all() as string[]).filter(
-          (m) => m !== 'ok',
-        );
-        for (const p of problems) found({ table: 'sqlite', item: 'the file', reason: p });
+    // the engine's own pages and indexes first (SQLite's messages name tables and pages; on
+    // PostgreSQL they are the server's: flightrec checks what it stored, and says so in a note)
+    try {
+      const own = db.engine.integrityCheck();
+      if ('note' in own) notes.push(own.note);
+      else {
+        for (const p of own.problems) found({ table: 'sqlite', item: 'the file', reason: p });
         count('sqlite file');
-      } catch (err) {
-        found({ table: 'sqlite', item: 'the file', reason: reasonOf(err) });
       }
+    } catch (err) {
+      found({ table: 'sqlite', item: 'the file', reason: reasonOf(err) });
+    }
 
     pages('conn_batch', 'SELECT id, first_poll, last_poll, frames FROM conn_batch WHERE id > ? ORDER BY id', (r) => {
       batches.set(Number(r[0]), { first: Number(r[1]), last: Number(r[2]), frames: Number(r[3]) });
@@ -203,24 +198,19 @@ export function checkStore(db: FlightrecDb): StoreCheck {
     const resolver = new Resolver(sqlite);
     const keep = (r: Row): void => void versionOf.set(Number(r[0]), Number(r[1]));
     pages('conn_version', 'SELECT id, entity FROM conn_version WHERE id > ? ORDER BY id', keep);
-    // PostgreSQL: a connection's first version is in its entity row, under the entity's id (drizzle/pg/0010)
-    if (isPostgresStore(sqlite)) {
-      pages(
-        'conn_version',
-        'SELECT id, id FROM conn_entity WHERE id > ? AND first_version IS NOT NULL ORDER BY id',
-        keep,
-      );
-    }
+    // the packed-records layout keeps a connection's first version in its entity row, under the entity's id (drizzle/pg/0010)
+    const inEntityRows = CONNECTION_LAYOUTS[db.engine.connectionLayout].versionsInEntityRowsSql;
+    if (inEntityRows !== undefined) pages('conn_version', inEntityRows, keep);
     const ids = [...versionOf.keys()];
     for (let i = 0; i < ids.length; i += PAGE) {
       const slice = ids.slice(i, i + PAGE);
       try {
-        new ConnPartsLoader(sqlite, resolver).byIds(slice);
+        new ConnPartsLoader(db, resolver).byIds(slice);
       } catch {
         // one by one, to name each damaged version
         for (const id of slice) {
           try {
-            new ConnPartsLoader(sqlite, resolver).byIds([id]);
+            new ConnPartsLoader(db, resolver).byIds([id]);
           } catch (err) {
             if (unreadable(err)) {
               // a page SQLite cannot read: one entry for the slice, not one per version

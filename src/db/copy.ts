@@ -9,7 +9,6 @@
 import { PollWriteError } from './errors.ts';
 import { readMaintenanceLog, recordMaintenance, type MaintenanceEntry } from './maintenance-log.ts';
 import type { FlightrecDb } from './open.ts';
-import { advancePollIdSequence, nextDayFirstPollId } from './pg/copied-poll-ids.ts';
 import { recordedPolls, type RecordedPoll, type RecordedPolls } from './recorded-polls.ts';
 import { createRollupStore, EVENTS_PROGRESS, type RollupStore } from './rollup-store.ts';
 import { createHistoryWriter, type FlightrecWriter } from './writer.ts';
@@ -170,7 +169,8 @@ export function startHistoryCopy(from: FlightrecDb, to: FlightrecDb, opts: CopyO
   // the copy starts after the oldest point any cluster has reached
   let cursor = [...plan.resume.values()].reduce((min, r) => (r.upTo < min ? r.upTo : min), plan.newest);
   const targetMaxId = to.sqlite.prepare('SELECT max(id) FROM poll').pluck().safeIntegers();
-  const postgres = to.dialect === 'postgres';
+  // an engine numbering poll ids by day (PostgreSQL) keeps no id of a later day, and moves its sequence past the kept ones
+  const dayIds = to.engine.pollIds;
   const writer: FlightrecWriter = createHistoryWriter(to);
   let copied = 0;
   let idsKept = 0;
@@ -179,8 +179,8 @@ export function startHistoryCopy(from: FlightrecDb, to: FlightrecDb, opts: CopyO
   const writeBatch = to.sqlite.transaction((polls: readonly RecordedPoll[]): void => {
     // read under the write lock: a collector recording into the target meanwhile has ids too
     let targetMax = (targetMaxId.get() as bigint | null) ?? 0n;
-    // PostgreSQL: no id of a later day than the server's (a source whose clock ran ahead) is kept
-    const idLimit = postgres ? nextDayFirstPollId(to.sqlite) : MAX_TIME;
+    // no id of a later day than the server's (a source whose clock ran ahead) is kept
+    const idLimit = dayIds?.nextDayFirstId() ?? MAX_TIME;
     let kept = 0;
     for (const p of polls) {
       // a poll keeps its id unless the target already uses one as high (another recording there)
@@ -189,8 +189,8 @@ export function startHistoryCopy(from: FlightrecDb, to: FlightrecDb, opts: CopyO
       if (id === p.id && keep) kept++;
       if (id > targetMax) targetMax = id;
     }
-    // PostgreSQL: the target's next poll ids (flightrec_poll_id()) go past the ids just kept
-    if (postgres && kept > 0) advancePollIdSequence(to.sqlite);
+    // the target's next poll ids (flightrec_poll_id() on PostgreSQL) go past the ids just kept
+    if (kept > 0) dayIds?.advancePastKept();
     idsKept += kept;
   });
   /** Not yet in the target: past the point its cluster's polls reach there. */

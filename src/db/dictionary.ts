@@ -2,7 +2,7 @@
  * Interned values: the string dictionary (`str`) and content-addressed JSON documents (`doc`),
  * with a writer side that finds or inserts ids and a reader side that resolves them, both cached.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession, SqlStatement } from './sql-session.ts';
 import { isListableText, textFromSql, textToSql } from './bytes.ts';
 import { CorruptDataError } from './errors.ts';
 import { IdCache } from './id-cache.ts';
@@ -43,12 +43,12 @@ interface Found {
  */
 class Interner {
   readonly #cache = new Map<string, number>();
-  readonly #find: Database.Statement<[number], Found>;
-  readonly #findMany: Database.Statement<[string], Found>;
-  readonly #insert: Database.Statement<[number, number, unknown]>;
+  readonly #find: SqlStatement<[number], Found>;
+  readonly #findMany: SqlStatement<[string], Found>;
+  readonly #insert: SqlStatement<[number, number, unknown]>;
   readonly #max: number;
 
-  constructor(sqlite: Database.Database, table: 'str' | 'doc', column: 's' | 'body', max: number) {
+  constructor(sqlite: SqlSession, table: 'str' | 'doc', column: 's' | 'body', max: number) {
     // the next free id comes with the matches (a row of its own): a new value costs one query, not two
     const next = `UNION ALL SELECT NULL, NULL, coalesce(max(id), 0) + 1 FROM ${table}`;
     this.#find = sqlite.prepare<[number], Found>(
@@ -130,14 +130,14 @@ class Interner {
 
 /** Writer side of the string dictionary. */
 export class StringDict extends Interner {
-  constructor(sqlite: Database.Database) {
+  constructor(sqlite: SqlSession) {
     super(sqlite, 'str', 's', 500_000);
   }
 }
 
 /** Writer side of the document store (JSON texts stored once). */
 export class DocStore extends Interner {
-  constructor(sqlite: Database.Database) {
+  constructor(sqlite: SqlSession) {
     super(sqlite, 'doc', 'body', 10_000);
   }
 }
@@ -146,15 +146,15 @@ export class DocStore extends Interner {
 export class Resolver {
   readonly #strings = new IdCache<string>();
   readonly #docs = new Map<number, string>();
-  readonly #manyStrings: Database.Statement<[string], [id: Str['id'], s: StoredText]>;
-  readonly #oneString: Database.Statement<[number], StoredText>;
-  readonly #oneDoc: Database.Statement<[number], RowOf<typeof doc>['body']>;
-  readonly #count: Database.Statement<[], number>;
-  readonly #allIds: Database.Statement<[], Str['id']>;
-  readonly #allStrings: Database.Statement<[], StoredText>;
+  readonly #manyStrings: SqlStatement<[string], [id: Str['id'], s: StoredText]>;
+  readonly #oneString: SqlStatement<[number], StoredText>;
+  readonly #oneDoc: SqlStatement<[number], RowOf<typeof doc>['body']>;
+  readonly #count: SqlStatement<[], number>;
+  readonly #allIds: SqlStatement<[], Str['id']>;
+  readonly #allStrings: SqlStatement<[], StoredText>;
   #preloaded = false;
 
-  constructor(sqlite: Database.Database) {
+  constructor(sqlite: SqlSession) {
     this.#count = sqlite.prepare<[], number>('SELECT count(*) FROM str').pluck();
     // ids and strings as two plain lists (no array per row): one pass each over the table
     this.#allIds = sqlite.prepare<[], Str['id']>('SELECT id FROM str ORDER BY id').pluck();

@@ -1,11 +1,11 @@
 /** Finding, through the key indexes, the polls that saw one entity of a small resource. */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from './sql-session.ts';
 import type { ResourceName } from '../api/schema/resources.ts';
 import { textFromSql } from './bytes.ts';
 import { hash52 } from './dictionary.ts';
 import { HistoryQueryError } from './errors.ts';
 
-function strId(sqlite: Database.Database, s: unknown): number | undefined {
+function strId(sqlite: SqlSession, s: unknown): number | undefined {
   if (typeof s !== 'string') return undefined;
   for (const row of sqlite.prepare('SELECT id, s FROM str WHERE h = ?').all(hash52(s)) as {
     id: number;
@@ -24,7 +24,7 @@ function need(key: Record<string, unknown>, fields: readonly string[], resource:
 }
 
 /** Poll ids (unordered) whose rows may hold the entity `key` of `resource` (the caller re-checks). */
-export function keyedPolls(sqlite: Database.Database, resource: ResourceName, key: Record<string, unknown>): number[] {
+export function keyedPolls(sqlite: SqlSession, resource: ResourceName, key: Record<string, unknown>): number[] {
   const ids = (sql: string, ...params: unknown[]): number[] =>
     sqlite
       .prepare(sql)

@@ -1,5 +1,22 @@
 /** The typed errors of the history store. */
-import { PgError } from './pg/pg-error.ts';
+
+/** A `--db` value that cannot be used (malformed URL, unknown parameter, unusable password file). */
+export class DbTargetError extends Error {
+  override readonly name = 'DbTargetError';
+}
+
+/** An error of PostgreSQL or of the connection to it, with the server's SQLSTATE when it gave one. */
+export class PgError extends Error {
+  override readonly name = 'PgError';
+  /** SQLSTATE (e.g. 23505), or undefined for a connection failure */
+  readonly code: string | undefined;
+  readonly connection: boolean;
+  constructor(message: string, code: string | undefined, connection: boolean) {
+    super(message);
+    this.code = code;
+    this.connection = connection;
+  }
+}
 
 /** A database written by a newer flightrec (or not yet migrated, when opened read-only). */
 export class DatabaseVersionError extends Error {

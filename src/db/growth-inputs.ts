@@ -5,14 +5,14 @@
  * polls, the other connection tables (entities, versions, batches) by the window's share of
  * connection samples, any other table by its share of polls. Read-only.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from './sql-session.ts';
 import { DAY_NS, type GrowthInputs, type WindowBytes } from './growth.ts';
 
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** Reads the growth inputs for windows of `days` (default 1 and 7); `fileBytes` is the fallback when dbstat is missing. */
 export function readGrowthInputs(
-  sqlite: Database.Database,
+  sqlite: SqlSession,
   fileBytes: number,
   days: readonly number[] = [1, 7],
 ): GrowthInputs {
@@ -75,7 +75,7 @@ export function readGrowthInputs(
 }
 
 /** Each table's bytes with its indexes, from dbstat; undefined when this SQLite build has no dbstat. */
-function pageBytes(sqlite: Database.Database): Map<string, number> | undefined {
+function pageBytes(sqlite: SqlSession): Map<string, number> | undefined {
   try {
     const rows = sqlite
       .prepare(
@@ -89,7 +89,7 @@ function pageBytes(sqlite: Database.Database): Map<string, number> | undefined {
 }
 
 /** The column of `table` that names its poll (`poll` or `poll_id`), if any. */
-function pollColumn(sqlite: Database.Database, table: string): string | undefined {
+function pollColumn(sqlite: SqlSession, table: string): string | undefined {
   const cols = sqlite.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
   return cols.find((c) => c === 'poll' || c === 'poll_id');
 }

@@ -1,5 +1,5 @@
 /** The time range held at each resolution, for `db stats`: raw polls, and the 5-minute and 1-hour rollups. */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from './sql-session.ts';
 import { rollupRange, type RollupResolution } from './rollup-tables.ts';
 
 /** What one resolution holds: its oldest and newest instants (ns since the epoch), or nothing. */
@@ -10,7 +10,7 @@ export interface HeldRange {
 }
 
 /** Raw history (oldest..newest poll start), then each rollup resolution. */
-export function heldRanges(sqlite: Database.Database): HeldRange[] {
+export function heldRanges(sqlite: SqlSession): HeldRange[] {
   const [from, to] = sqlite.prepare('SELECT min(started_at), max(started_at) FROM poll').raw().safeIntegers().get() as [
     bigint | null,
     bigint | null,

@@ -6,8 +6,21 @@ export {
   DatabaseVersionError,
   HistoryQueryError,
   PollWriteError,
+  DbTargetError,
+  PgError,
   type DamageSite,
 } from './errors.ts';
+export {
+  droppedPartitionsOf,
+  engineFor,
+  ENGINES,
+  isDbUrl,
+  redactDbTexts,
+  redactUrlPasswords,
+  shownDbTarget,
+} from './engines.ts';
+export type { EngineName, EngineSession, StoreEngine, StoreSession } from './store-engine.ts';
+export type { SqlSession, SqlStatement } from './sql-session.ts';
 export { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } from './writer.ts';
 export {
   createHistoryReader,
@@ -54,7 +67,6 @@ export {
   type StoredEvent,
 } from './rollup-store.ts';
 export { RetentionPruner, usedBytes, type RetentionStep } from './retention.ts';
-export { droppedPartitionsOf } from './pg/partition-retention.ts';
 export {
   readMaintenanceLog,
   recordMaintenance,

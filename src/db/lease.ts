@@ -3,7 +3,7 @@
  * and renewed in an immediate transaction, so two collectors on one database never both hold a
  * cluster. A lease whose heartbeat is older than the TTL may be taken over by a standby.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from './sql-session.ts';
 import type { ClusterLeases, LeaseState } from './poll-record.ts';
 
 interface LeaseRow {
@@ -12,7 +12,7 @@ interface LeaseRow {
 }
 
 /** The leases of one open SQLite database. */
-export function sqliteLeases(sqlite: Database.Database): ClusterLeases {
+export function sqliteLeases(sqlite: SqlSession): ClusterLeases {
   const q = {
     get: sqlite.prepare('SELECT owner, heartbeat_at FROM collector_lease WHERE cluster = ?'),
     take: sqlite.prepare(

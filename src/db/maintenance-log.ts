@@ -3,7 +3,7 @@
  * hand) saying when, for which cluster, up to which cut-off, and what went. `flightrec db log`
  * reads it.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from './sql-session.ts';
 
 /** The actions the log records. */
 export type MaintenanceAction =
@@ -25,7 +25,7 @@ export interface MaintenanceEntry {
 }
 
 /** Appends one entry (inside the caller's transaction when there is one). */
-export function recordMaintenance(sqlite: Database.Database, e: MaintenanceEntry): void {
+export function recordMaintenance(sqlite: SqlSession, e: MaintenanceEntry): void {
   sqlite
     .prepare(
       `INSERT INTO maintenance_log (at, cluster, action, cutoff, polls, samples, bytes, duration_ms)
@@ -71,7 +71,7 @@ function actionOf(text: string): MaintenanceAction {
 }
 
 /** The newest `limit` entries, oldest first (none when the table is missing). */
-export function readMaintenanceLog(sqlite: Database.Database, limit = 100): MaintenanceEntry[] {
+export function readMaintenanceLog(sqlite: SqlSession, limit = 100): MaintenanceEntry[] {
   const present = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'maintenance_log'").get();
   if (present === undefined) return [];
   const rows = sqlite

@@ -1,10 +1,11 @@
 /** Store maintenance: statistics, pruning whole polls older than T, and vacuum. */
-import { statSync } from 'node:fs';
+import type { ResourceName } from '../api/schema/resources.ts';
 import { ConnectionIngest } from './connections/ingest.ts';
 import { StringDict } from './dictionary.ts';
 import { damaged, HistoryQueryError } from './errors.ts';
 import type { FlightrecDb } from './open.ts';
 import { mergedSampleCounts } from './merged-sample-count.ts';
+import { sampleCountSql, sampleTableOf } from './per-poll-tables.ts';
 import { GONE_BATCHES, planPrune, type PrunePlan } from './prune-plan.ts';
 import { bytesOf, POLL_TABLES, RESOURCE_TABLES, ROLLUP_TABLES, SHARED_TABLES, tableBytes } from './table-bytes.ts';
 
@@ -70,42 +71,22 @@ export interface PruneResult {
   readonly documents: number;
 }
 
-const COUNTS: Record<string, { entities: string; samples: string }> = {
-  connections: {
-    entities: 'SELECT count(*) FROM conn_entity',
-    samples: 'SELECT coalesce(sum(rows), 0) FROM conn_frame',
-  },
-  'shadow-links': {
-    entities: 'SELECT count(DISTINCT name) FROM link_sample',
-    samples: 'SELECT count(*) FROM link_sample',
-  },
-  'shadow-tasks': {
-    entities: 'SELECT count(*) FROM (SELECT DISTINCT link, name, broker_id, shard FROM shadow_task_sample) AS d',
-    samples: 'SELECT count(*) FROM shadow_task_sample',
-  },
-  'shadow-topics': {
-    entities: 'SELECT count(*) FROM (SELECT DISTINCT link, name FROM shadow_topic_sample) AS d',
-    samples: 'SELECT count(*) FROM shadow_topic_sample',
-  },
-  'shadow-partitions': {
-    entities: `SELECT count(*) FROM (SELECT DISTINCT t.link, t.name, p.partition_id FROM shadow_partition_sample p
+/**
+ * The SQL counting the distinct entities of each resource stored per poll; its samples are
+ * counted from its per-poll table (src/db/per-poll-tables.ts).
+ */
+const ENTITY_COUNTS: Readonly<Partial<Record<ResourceName, string>>> = {
+  connections: 'SELECT count(*) FROM conn_entity',
+  'shadow-links': 'SELECT count(DISTINCT name) FROM link_sample',
+  'shadow-tasks': 'SELECT count(*) FROM (SELECT DISTINCT link, name, broker_id, shard FROM shadow_task_sample) AS d',
+  'shadow-topics': 'SELECT count(*) FROM (SELECT DISTINCT link, name FROM shadow_topic_sample) AS d',
+  'shadow-partitions': `SELECT count(*) FROM (SELECT DISTINCT t.link, t.name, p.partition_id FROM shadow_partition_sample p
                JOIN shadow_topic_sample t ON t.poll = p.poll AND t.pos = p.topic_pos) AS d`,
-    samples: 'SELECT count(*) FROM shadow_partition_sample',
-  },
-  upgrade: { entities: 'SELECT count(*) > 0 FROM upgrade_sample', samples: 'SELECT count(*) FROM upgrade_sample' },
-  'upgrade-members': {
-    entities: 'SELECT count(DISTINCT node_id) FROM upgrade_member_sample',
-    samples: 'SELECT count(*) FROM upgrade_member_sample',
-  },
-  'iceberg-topics': {
-    entities: 'SELECT count(DISTINCT topic) FROM iceberg_topic_sample',
-    samples: 'SELECT count(*) FROM iceberg_topic_sample',
-  },
-  'iceberg-partitions': {
-    entities: `SELECT count(*) FROM (SELECT DISTINCT t.topic, p.partition FROM iceberg_partition_sample p
+  upgrade: 'SELECT count(*) > 0 FROM upgrade_sample',
+  'upgrade-members': 'SELECT count(DISTINCT node_id) FROM upgrade_member_sample',
+  'iceberg-topics': 'SELECT count(DISTINCT topic) FROM iceberg_topic_sample',
+  'iceberg-partitions': `SELECT count(*) FROM (SELECT DISTINCT t.topic, p.partition FROM iceberg_partition_sample p
                JOIN iceberg_topic_sample t ON t.poll = p.poll AND t.pos = p.topic_pos) AS d`,
-    samples: 'SELECT count(*) FROM iceberg_partition_sample',
-  },
 };
 
 /**
@@ -171,14 +152,15 @@ export class Maintenance implements HistoryMaintenance {
     const samples: Record<string, number> = {};
     const resources: Record<string, ResourceStats> = {};
     let measured = 0;
-    for (const [name, c] of Object.entries(COUNTS)) {
+    for (const [name, sql] of Object.entries(ENTITY_COUNTS) as [ResourceName, string][]) {
       const tables = RESOURCE_TABLES[name as keyof typeof RESOURCE_TABLES];
-      const storedRows = one(c.samples);
+      const table = sampleTableOf(name);
+      const storedRows = table === undefined ? 0 : one(sampleCountSql(table));
       const n =
         name === 'shadow-topics' ? merged.topics : name === 'shadow-partitions' ? merged.partitions : storedRows;
       const { bytes } = group(tables);
       measured += bytes ?? 0;
-      const e = one(c.entities);
+      const e = one(sql);
       entities[name] = e;
       samples[name] = n;
       resources[name] = {
@@ -207,22 +189,13 @@ export class Maintenance implements HistoryMaintenance {
       strings,
       rollups,
       overheadBytes: sizes === undefined ? null : Math.max(0, fileBytes - measured),
-      engine: this.#db.dialect,
+      engine: this.#db.engine.name,
     };
   }
 
   /** Size of the database file plus its WAL, in bytes; on PostgreSQL, of the store's tables (see StoreStats). */
   fileBytes(): number {
-    const { path, sqlite } = this.#db;
-    // dbstat is, on PostgreSQL, each table's pg_total_relation_size summed over its partition tree
-    if (this.#db.dialect === 'postgres') return Number(sqlite.prepare('SELECT sum(pgsize) FROM dbstat').pluck().get());
-    if (path === ':memory:' || path === '') {
-      return (
-        Number(sqlite.pragma('page_count', { simple: true })) * Number(sqlite.pragma('page_size', { simple: true }))
-      );
-    }
-    const size = (p: string): number => statSync(p, { throwIfNoEntry: false })?.size ?? 0;
-    return size(path) + size(`${path}-wal`);
+    return this.#db.engine.storeBytes();
   }
 
   #writable(what: string): void {
@@ -240,7 +213,7 @@ export class Maintenance implements HistoryMaintenance {
     const run = (sql: string, ...params: unknown[]): number => sqlite.prepare(sql).run(...params).changes;
     const result = sqlite
       .transaction((): PruneResult => {
-        new ConnectionIngest(sqlite, new StringDict(sqlite)).sealOpenBatches();
+        new ConnectionIngest(this.#db, new StringDict(sqlite)).sealOpenBatches();
         const batches = sqlite.prepare(GONE_BATCHES).pluck().all(olderThan) as number[];
         const gone = JSON.stringify(batches);
         const polls = run(
@@ -288,7 +261,6 @@ export class Maintenance implements HistoryMaintenance {
   /** VACUUM, then truncate the WAL. */
   vacuum(): void {
     this.#writable('vacuum');
-    this.#db.sqlite.exec('VACUUM');
-    this.#db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    this.#db.engine.vacuum();
   }
 }

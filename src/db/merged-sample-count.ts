@@ -3,11 +3,11 @@
  * and partitions): one per entity per round (sample-rounds.ts), counted in SQL over the rounds
  * worked out from the poll log. What `db stats` calls their samples; their stored rows are more.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from './sql-session.ts';
 import { roundsOf, SHADOW_PRECEDENCE, type PollTiming } from './sample-rounds.ts';
 
 /** Samples of shadow topics and of shadow partitions: distinct (round, entity) over the store. */
-export function mergedSampleCounts(sqlite: Database.Database): { topics: number; partitions: number } {
+export function mergedSampleCounts(sqlite: SqlSession): { topics: number; partitions: number } {
   const rows = sqlite
     .prepare(
       `SELECT cluster_id, id, operation, target, scheduled_at, started_at FROM poll

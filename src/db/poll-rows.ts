@@ -1,5 +1,5 @@
 /** Reading poll rows: the `polls` resource, the latest successful polls as of T, and gaps. */
-import type Database from 'better-sqlite3';
+import type { SqlSession, SqlStatement } from './sql-session.ts';
 import type { OperationName } from '../api/schema/operations.ts';
 import type { PollRow } from '../api/schema/resources.ts';
 import type { cluster, poll } from './schema.ts';
@@ -103,15 +103,15 @@ export function toInfo(r: PollTuple): PollInfo {
 
 /** Prepared poll queries. */
 export class PollQueries {
-  readonly #byId: Database.Statement<[number], PollTuple>;
-  readonly #byIds: Database.Statement<[string], PollTuple>;
-  readonly #latestOk: Database.Statement<[number, string, string, bigint], PollTuple>;
-  readonly #round: Database.Statement<[number, string, string, bigint], PollTuple>;
-  readonly #nextTarget: Database.Statement<[number, string, string], RowOf<typeof poll>['target']>;
-  readonly #range: Database.Statement<[RangeParams], PollTuple>;
-  readonly #any: Database.Statement<[number, string, string], unknown>;
+  readonly #byId: SqlStatement<[number], PollTuple>;
+  readonly #byIds: SqlStatement<[string], PollTuple>;
+  readonly #latestOk: SqlStatement<[number, string, string, bigint], PollTuple>;
+  readonly #round: SqlStatement<[number, string, string, bigint], PollTuple>;
+  readonly #nextTarget: SqlStatement<[number, string, string], RowOf<typeof poll>['target']>;
+  readonly #range: SqlStatement<[RangeParams], PollTuple>;
+  readonly #any: SqlStatement<[number, string, string], unknown>;
 
-  constructor(sqlite: Database.Database) {
+  constructor(sqlite: SqlSession) {
     const sel = `SELECT ${POLL_COLUMNS} FROM ${POLL_FROM}`;
     this.#byId = sqlite.prepare<[number], PollTuple>(`${sel} WHERE p.id = ?`).raw().safeIntegers();
     this.#byIds = sqlite

@@ -5,9 +5,10 @@
  * resource, an estimate of the bytes, the time range, and the operations whose newest poll
  * would go (nothing would be left of them).
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from './sql-session.ts';
 import { ByteReader } from './bytes.ts';
 import { readHeadEntry } from './connections/codec.ts';
+import { PER_POLL_TABLE_LIST } from './per-poll-tables.ts';
 
 /** An operation of a cluster whose every poll a prune would remove. */
 export interface EmptiedOperation {
@@ -40,23 +41,8 @@ export interface PrunePlan {
 export const GONE_BATCHES = `SELECT b.id FROM conn_batch b WHERE NOT EXISTS
   (SELECT 1 FROM conn_frame f JOIN poll p ON p.id = f.poll WHERE f.batch = b.id AND p.started_at >= ?)`;
 
-/** Per-poll tables (their `poll` column cascades from `poll`) and the resource their rows are samples of. */
-const PER_POLL: readonly [table: string, column: string, resource: string | undefined][] = [
-  ['link_sample', 'poll', 'shadow-links'],
-  ['shadow_task_sample', 'poll', 'shadow-tasks'],
-  ['shadow_topic_sample', 'poll', 'shadow-topics'],
-  ['shadow_partition_sample', 'poll', 'shadow-partitions'],
-  ['upgrade_sample', 'poll', 'upgrade'],
-  ['upgrade_member_sample', 'poll', 'upgrade-members'],
-  ['iceberg_topic_sample', 'poll', 'iceberg-topics'],
-  ['iceberg_partition_sample', 'poll', 'iceberg-partitions'],
-  ['iceberg_sample', 'poll', undefined],
-  ['poll_raw', 'poll_id', undefined],
-  ['conn_frame', 'poll', undefined],
-];
-
 /** Plans a prune at `olderThan` on an open database (read-only is enough). */
-export function planPrune(sqlite: Database.Database, olderThan: bigint): PrunePlan {
+export function planPrune(sqlite: SqlSession, olderThan: bigint): PrunePlan {
   const one = (sql: string, ...params: unknown[]): number =>
     Number(
       sqlite
@@ -87,9 +73,10 @@ export function planPrune(sqlite: Database.Database, olderThan: bigint): PrunePl
           gone,
         ),
       };
-      for (const [table, column, resource] of PER_POLL) {
-        removed[table] = rows(table, column);
-        if (resource !== undefined) samples[resource] = removed[table]!;
+      // per-poll tables (their poll-id column cascades from poll); connection samples are counted above
+      for (const t of PER_POLL_TABLE_LIST) {
+        removed[t.table] = rows(t.table, t.key);
+        if (t.samples === 'rows' && t.resource !== undefined) samples[t.resource] = removed[t.table]!;
       }
       const connectionBatches = one('SELECT count(*) FROM json_each(?)', gone);
       removed.conn_batch = connectionBatches;
@@ -172,7 +159,7 @@ export function planPrune(sqlite: Database.Database, olderThan: bigint): PrunePl
  * Entities listed in the open (unsealed) batches a prune keeps, whose last poll sealing will
  * move to `horizon` or later (the store records an entity's last poll when its batch is sealed).
  */
-export function sealedLater(sqlite: Database.Database, clusterId: number, gone: string, horizon: number): number[] {
+export function sealedLater(sqlite: SqlSession, clusterId: number, gone: string, horizon: number): number[] {
   const frames = sqlite
     .prepare(
       `SELECT f.poll, f.head FROM conn_frame f JOIN conn_batch b ON b.id = f.batch
@@ -190,7 +177,7 @@ export function sealedLater(sqlite: Database.Database, clusterId: number, gone: 
 }
 
 /** Each table's pages (with its indexes) times the share of its rows that go; 0 when the file's page statistics are not available. */
-function estimateBytes(sqlite: Database.Database, removed: Readonly<Record<string, number>>): number {
+function estimateBytes(sqlite: SqlSession, removed: Readonly<Record<string, number>>): number {
   let sizes: { tbl: string; bytes: number }[];
   try {
     sizes = sqlite

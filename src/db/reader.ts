@@ -7,6 +7,7 @@ import { parseJsonLossless } from '../api/codec/lossless-json.ts';
 import type { OperationName, RequestOf, ResponseOf } from '../api/schema/operations.ts';
 import { RESOURCES, type PollRow, type ResourceName } from '../api/schema/resources.ts';
 import { decodeRequest } from '../api/wire/answers.ts';
+import { CONNECTION_LAYOUTS } from './connections/layouts.ts';
 import { ConnPartsLoader } from './connections/parts.ts';
 import { ConnReader, type Prefilter } from './connections/reader.ts';
 import { ConnFrameReader, type ConnectionFrame } from './connections/stream.ts';
@@ -22,7 +23,7 @@ import { createRollupStore, type RollupReader } from './rollup-store.ts';
 import { ResourceRows, sourceOf, type SourcedRow } from './resource-rows.ts';
 import { mergedPerRound, roundsOf, roundWinners } from './sample-rounds.ts';
 import { SmallReader } from './small-reader.ts';
-import { hasTypedConnectionColumns, sqlColumns } from './sql-columns.ts';
+import { sqlColumns } from './sql-columns.ts';
 import type { SqlColumnMap } from './sql-column-types.ts';
 import { bigOf, parseExtra, withExtras } from './sql-values.ts';
 
@@ -122,10 +123,10 @@ const MIN_TIME = -(2n ** 63n);
 /** Creates the reader of an open database (read-only or not). */
 export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const sqlite = db.sqlite;
-  const typed = hasTypedConnectionColumns(sqlite);
+  const typed = CONNECTION_LAYOUTS[db.engine.connectionLayout].typedColumns;
   const resolver = new Resolver(sqlite);
-  const parts = new ConnPartsLoader(sqlite, resolver);
-  const conns = new ConnReader(sqlite, parts);
+  const parts = new ConnPartsLoader(db, resolver);
+  const conns = new ConnReader(db, parts);
   const lean = new ConnFrameReader(sqlite, conns, parts);
   const small = new SmallReader(sqlite, resolver);
   const pq = new PollQueries(sqlite);

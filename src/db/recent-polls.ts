@@ -3,7 +3,7 @@
  * reader needs to tell how fresh an answer is (the newest successful poll, and the recent
  * scheduled times from which the schedule's interval is inferred) without reading the history.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession, SqlStatement } from './sql-session.ts';
 import type { PollRow } from '../api/schema/resources.ts';
 import { POLL_COLUMNS, POLL_FROM, toInfo, type PollTuple } from './poll-rows.ts';
 
@@ -12,9 +12,9 @@ export const MAX_RECENT_POLLS = 1000;
 
 /** A prepared query for the newest polls of (cluster, operation) at or before T. */
 export class RecentPolls {
-  readonly #newest: Database.Statement<[number, string, bigint, number], PollTuple>;
+  readonly #newest: SqlStatement<[number, string, bigint, number], PollTuple>;
 
-  constructor(sqlite: Database.Database) {
+  constructor(sqlite: SqlSession) {
     this.#newest = sqlite
       .prepare<[number, string, bigint, number], PollTuple>(
         `SELECT ${POLL_COLUMNS} FROM ${POLL_FROM}

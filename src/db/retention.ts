@@ -8,11 +8,12 @@
  * no remaining batch); after removing documents it bumps `doc_generation`, and the writer drops
  * its document cache (and only that one: its string and connection caches stay warm).
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession, SqlStatement } from './sql-session.ts';
 import { OPERATION_NAMES } from '../api/schema/operations.ts';
 import { recordMaintenance, type MaintenanceEntry } from './maintenance-log.ts';
 import type { FlightrecDb } from './open.ts';
-import { dropExpiredDays, ensureDayPartitions, type PartitionDrop } from './pg/partition-retention.ts';
+import type { PartitionDrop, StoreSession } from './store-engine.ts';
+import { PER_POLL_TABLE_LIST, sampleCountSql } from './per-poll-tables.ts';
 import { sealedLater } from './prune-plan.ts';
 import { pruneRollupRows, ROLLUP_TABLES, type RollupTable } from './rollup-tables.ts';
 
@@ -27,19 +28,6 @@ export interface RetentionStep {
   readonly more: boolean;
 }
 
-/** Per-poll tables counted as samples when their poll goes (connection rows are counted from conn_frame). */
-const SAMPLE_TABLES = [
-  'link_sample',
-  'shadow_task_sample',
-  'shadow_topic_sample',
-  'shadow_partition_sample',
-  'upgrade_sample',
-  'upgrade_member_sample',
-  'iceberg_sample',
-  'iceberg_topic_sample',
-  'iceberg_partition_sample',
-] as const;
-
 /** Batches of a cluster whose connections the writer may hold in its caches (its last four, and the open one). */
 const RECENT_BATCHES = 6;
 
@@ -53,7 +41,7 @@ export class RetentionPruner {
   readonly #db: () => FlightrecDb;
   readonly #rollupTables: readonly RollupTable[];
   /** prepared statements per connection (compiling a step's SQL each time would cost more than the step) */
-  readonly #statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  readonly #statements = new WeakMap<SqlSession, Map<string, SqlStatement>>();
   /** where each cluster's cleanup resumes */
   #stay: { key: string; json: string } | undefined;
   readonly #cleanupAt = new Map<string, { phase: 'versions' | 'entities' | 'documents'; from: number }>();
@@ -64,11 +52,11 @@ export class RetentionPruner {
     this.#rollupTables = rollupTables;
   }
 
-  get #sqlite(): Database.Database {
+  get #sqlite(): SqlSession {
     return this.#db().sqlite;
   }
 
-  #prepare(sql: string): Database.Statement {
+  #prepare(sql: string): SqlStatement {
     const sqlite = this.#sqlite;
     let cache = this.#statements.get(sqlite);
     if (cache === undefined) {
@@ -94,8 +82,7 @@ export class RetentionPruner {
   }
 
   #usedBytes(): number {
-    // pragma(): on PostgreSQL the bridge answers page_count from the catalog (a PRAGMA statement is refused)
-    return usedBytes(this.#sqlite);
+    return this.#db().engine.usedBytes();
   }
 
   /** The start of the oldest poll (ns), undefined without polls. */
@@ -159,15 +146,12 @@ export class RetentionPruner {
         }
         if (polls.length === 0 && goneBatches.length === 0) return NOTHING;
         const list = JSON.stringify(polls);
-        let samples = Number(
-          this.#prepare('SELECT coalesce(sum(rows), 0) FROM conn_frame WHERE poll IN (SELECT value FROM json_each(?))')
-            .pluck()
-            .get(list),
-        );
-        for (const t of SAMPLE_TABLES) {
-          samples += Number(
-            this.#prepare(`SELECT count(*) FROM ${t} WHERE poll IN (SELECT value FROM json_each(?))`).pluck().get(list),
-          );
+        // the stored samples of every per-poll table (connection samples: the rows of their frames)
+        let samples = 0;
+        for (const t of PER_POLL_TABLE_LIST) {
+          if (t.samples === 'none') continue;
+          const going = `${t.key} IN (SELECT value FROM json_each(?))`;
+          samples += Number(this.#prepare(sampleCountSql(t.table, going)).pluck().get(list));
         }
         // per-poll rows (samples, frames, raw bodies) cascade from poll; chunks from conn_batch
         const removed = this.#prepare('DELETE FROM poll WHERE id IN (SELECT value FROM json_each(?))').run(
@@ -276,7 +260,7 @@ export class RetentionPruner {
 
   /** True when raw history is partitioned by day (PostgreSQL): `dropPartitions` can then remove whole days. */
   partitioned(): boolean {
-    return this.#db().dialect === 'postgres';
+    return this.#db().engine.partitions !== undefined;
   }
 
   /**
@@ -286,9 +270,10 @@ export class RetentionPruner {
    * today and the next days that are missing.
    */
   dropPartitions(cutoff: bigint): PartitionDrop {
-    if (!this.partitioned()) return { days: [], batches: 0, batchPolls: 0 };
-    ensureDayPartitions(this.#sqlite);
-    return dropExpiredDays(this.#sqlite, cutoff);
+    const partitions = this.#db().engine.partitions;
+    if (partitions === undefined) return { days: [], batches: 0, batchPolls: 0 };
+    partitions.ensure();
+    return partitions.dropExpired(cutoff);
   }
 
   /** Removes up to about `maxRows` rollup rows older than `cutoff` in one transaction. */
@@ -310,9 +295,7 @@ export class RetentionPruner {
   }
 }
 
-/** Bytes of the pages in use: (page_count - freelist_count) x page_size, as this connection sees them. */
-export function usedBytes(sqlite: Database.Database): number {
-  const pages = Number(sqlite.pragma('page_count', { simple: true }));
-  const free = Number(sqlite.pragma('freelist_count', { simple: true }));
-  return (pages - free) * Number(sqlite.pragma('page_size', { simple: true }));
+/** Bytes of the pages in use, as the store's connection sees them (SQLite: the file less its free pages). */
+export function usedBytes(db: StoreSession): number {
+  return db.engine.usedBytes();
 }

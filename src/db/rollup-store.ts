@@ -5,7 +5,7 @@
  * increases are decimal TEXT (exact for any uint64 sum); lags and offsets are int64 INTEGERs read
  * as bigint.
  */
-import type Database from 'better-sqlite3';
+import type { SqlStatement } from './sql-session.ts';
 import { HistoryQueryError } from './errors.ts';
 import type { FlightrecDb } from './open.ts';
 
@@ -177,8 +177,8 @@ export function createRollupStore(db: FlightrecDb): RollupStore {
       ) === TABLES.length;
     return present;
   };
-  const stmts = new Map<string, Database.Statement>();
-  const prep = (text: string): Database.Statement => {
+  const stmts = new Map<string, SqlStatement>();
+  const prep = (text: string): SqlStatement => {
     let s = stmts.get(text);
     if (s === undefined) stmts.set(text, (s = sqlite.prepare(text).safeIntegers()));
     return s;

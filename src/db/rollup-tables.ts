@@ -4,7 +4,7 @@
  * row's bucket start (ns since the epoch). The only place these names live outside the rollups'
  * own code: complete ROLLUP_TABLES with the rollup schema. Tables missing from a database are skipped.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from './sql-session.ts';
 
 /** The rollup resolutions. */
 export type RollupResolution = '5m' | '1h';
@@ -41,10 +41,7 @@ function scope(t: RollupTable): string {
 const IDENT = /^[a-z_][a-z0-9_]*$/;
 
 /** The tables of `tables` present in the database (names checked: they go into SQL text). */
-export function presentRollupTables(
-  sqlite: Database.Database,
-  tables: readonly RollupTable[] = ROLLUP_TABLES,
-): RollupTable[] {
+export function presentRollupTables(sqlite: SqlSession, tables: readonly RollupTable[] = ROLLUP_TABLES): RollupTable[] {
   const names = new Set(
     sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[],
   );
@@ -53,7 +50,7 @@ export function presentRollupTables(
 
 /** The oldest and newest bucket start held at one resolution; undefined when it holds nothing (or has no table). */
 export function rollupRange(
-  sqlite: Database.Database,
+  sqlite: SqlSession,
   resolution: RollupResolution,
   tables: readonly RollupTable[] = ROLLUP_TABLES,
 ): { from: bigint; to: bigint } | undefined {
@@ -76,7 +73,7 @@ export function rollupRange(
  * returns the rows deleted (0: nothing older is left; a batch may pass `maxRows` by one bucket).
  */
 export function pruneRollupRows(
-  sqlite: Database.Database,
+  sqlite: SqlSession,
   cutoff: bigint,
   maxRows: number,
   tables: readonly RollupTable[] = ROLLUP_TABLES,

@@ -2,7 +2,7 @@
  * Reading the five small operations back: each stored answer reconstructed exactly (order,
  * unknown fields), and flattened into the rows of the resources it feeds.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession, SqlStatement } from './sql-session.ts';
 import { parseJsonLossless, type JsonValue } from '../api/codec/lossless-json.ts';
 import type {
   IcebergPartitionRow,
@@ -11,6 +11,7 @@ import type {
   ShadowTopicRow,
 } from '../api/schema/resources.ts';
 import type { OperationName, ResponseOf } from '../api/schema/operations.ts';
+import { storedIn } from './operation-storage.ts';
 import { SchemaRegistrySyncStatus, ShadowLinkConfigurations } from '../api/schema/shadow-link.ts';
 import type { ShadowTopic, ShadowTopicPartition } from '../api/schema/shadow-topic.ts';
 import { decodeMessage } from '../api/wire/decode.ts';
@@ -66,15 +67,6 @@ export type SmallAnswer = ResponseOf<Exclude<OperationName, 'ListKafkaConnection
 /** Puts the unknown fields and absent names stored at `path` back on a rebuilt message. */
 const withUnknown = withExtras;
 
-/** The tables an answer of each small operation is stored in (named when one of them is damaged). */
-const SMALL_TABLES: Record<Exclude<OperationName, 'ListKafkaConnections'>, string> = {
-  GetShadowLink: 'link_sample, shadow_task_sample, shadow_topic_sample, shadow_partition_sample, doc or poll',
-  ListShadowTopics: 'shadow_topic_sample, shadow_partition_sample or poll',
-  GetShadowTopic: 'shadow_topic_sample, shadow_partition_sample or poll',
-  GetUpgradeStatus: 'upgrade_sample, upgrade_member_sample or poll',
-  GetIcebergStatus: 'iceberg_sample, iceberg_topic_sample, iceberg_partition_sample or poll',
-};
-
 const bool = (v: bigint): boolean => v !== 0n;
 const int = (v: bigint): number => Number(v);
 /** An INTEGER column of an int64 field (always written, NULL only for values beyond int64, which int64 fields cannot hold). */
@@ -85,10 +77,9 @@ export class SmallReader {
   readonly #r: Resolver;
   readonly #q;
 
-  constructor(sqlite: Database.Database, resolver: Resolver) {
+  constructor(sqlite: SqlSession, resolver: Resolver) {
     this.#r = resolver;
-    const p = <R>(sql: string): Database.Statement<[number], R> =>
-      sqlite.prepare<[number], R>(sql).raw().safeIntegers();
+    const p = <R>(sql: string): SqlStatement<[number], R> => sqlite.prepare<[number], R>(sql).raw().safeIntegers();
     this.#q = {
       link: p<Link>(
         'SELECT name, uid, state, configurations, synced_properties, sr_status FROM link_sample WHERE poll = ?',
@@ -127,7 +118,7 @@ export class SmallReader {
 
   /** The stored answer of a successful poll of a small operation (damaged rows: CorruptDataError naming them). */
   answer(op: Exclude<OperationName, 'ListKafkaConnections'>, poll: number, extraText: string | null): SmallAnswer {
-    return decoding({ table: SMALL_TABLES[op], poll }, () => this.#answer(op, poll, extraText));
+    return decoding({ table: storedIn(op), poll }, () => this.#answer(op, poll, extraText));
   }
 
   #answer(op: Exclude<OperationName, 'ListKafkaConnections'>, poll: number, extraText: string | null): SmallAnswer {
@@ -291,7 +282,7 @@ export class SmallReader {
 
   /** The shadow topics of a poll of any of the three operations that carry them, with their link. */
   topicsOf(poll: number): { link: string; topic: ShadowTopic }[] {
-    return decoding({ table: SMALL_TABLES.ListShadowTopics, poll }, () => this.#topics(poll));
+    return decoding({ table: storedIn('ListShadowTopics'), poll }, () => this.#topics(poll));
   }
 }
 

@@ -4,7 +4,7 @@
  * Each returns the poll's `extra` JSON (unknown fields and absent fields of the answer's fixed
  * parts) or null; rows keep theirs in their own `unknown` column.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from './sql-session.ts';
 import { stringifyJson } from '../api/codec/lossless-json.ts';
 import type { ResponseOf } from '../api/schema/operations.ts';
 import { SchemaRegistrySyncStatus, ShadowLinkConfigurations } from '../api/schema/shadow-link.ts';
@@ -19,7 +19,7 @@ export class SmallIngest {
   readonly #docs: DocStore;
   readonly #q;
 
-  constructor(sqlite: Database.Database, dict: StringDict, docs: DocStore) {
+  constructor(sqlite: SqlSession, dict: StringDict, docs: DocStore) {
     this.#dict = dict;
     this.#docs = docs;
     this.#q = {

@@ -7,7 +7,6 @@
 import type { ResourceName } from '../api/schema/resources.ts';
 import type { SqlColumn, SqlColumnMap } from './sql-column-types.ts';
 import { FIELDS } from './connections/slow.ts';
-import { PgSyncDatabase } from './pg/sync-database.ts';
 
 const str = (col: string): string => `(SELECT s FROM str WHERE id = ${col})`;
 // strings with lone surrogates are stored as UTF-16LE BLOBs, which SQL cannot compare as text
@@ -58,21 +57,7 @@ export const CONNECTION_COLUMNS: SqlColumnMap = {
  */
 export const PACKED_CONNECTION_COLUMNS: SqlColumnMap = {};
 
-/**
- * Whether the store's connection tables keep typed copies of the packed records' fields next to
- * them (SQLite) or the packed records only (PostgreSQL: there the copies cost more than half of
- * the store, see src/db/pg/schema.ts).
- */
-export function hasTypedConnectionColumns(sqlite: object): boolean {
-  return !isPostgresStore(sqlite);
-}
-
-/** Whether a store handle is PostgreSQL's (the synchronous bridge), not a SQLite file's. */
-export function isPostgresStore(sqlite: object): boolean {
-  return sqlite instanceof PgSyncDatabase;
-}
-
-/** The pre-filter column map of a resource ({} when it is not pre-filtered in SQL); `typed`: see hasTypedConnectionColumns. */
+/** The pre-filter column map of a resource ({} when it is not pre-filtered in SQL); `typed`: the typed-columns layout (store-engine.ts). */
 export function sqlColumns(resource: ResourceName, typed = true): SqlColumnMap {
   if (resource !== 'connections') return {};
   return typed ? CONNECTION_COLUMNS : PACKED_CONNECTION_COLUMNS;

@@ -4,7 +4,7 @@
  * PostgreSQL: the dbstat view of pg/translate.ts (pg_total_relation_size over each table's
  * partitions, indexes and TOAST included).
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from './sql-session.ts';
 import type { ResourceName } from '../api/schema/resources.ts';
 
 /** The tables holding each resource's own history (read with the resource, written by no other). */
@@ -42,7 +42,7 @@ export const ROLLUP_TABLES: readonly string[] = [
  * Each table's bytes with its indexes, by table name; undefined when this SQLite build has no
  * dbstat table (SQLITE_ENABLE_DBSTAT_VTAB; better-sqlite3's own build has it).
  */
-export function tableBytes(sqlite: Database.Database): Map<string, number> | undefined {
+export function tableBytes(sqlite: SqlSession): Map<string, number> | undefined {
   let rows: { tbl: string; bytes: number }[];
   try {
     rows = sqlite

@@ -3,7 +3,6 @@
  * body, gzip'd) is always written; a successful answer is split into the operation's tables.
  * Any error rolls the whole poll back and drops every cache, so nothing partial remains.
  */
-import { scopeCluster } from './cluster-scope.ts';
 import { gzipSync } from 'node:zlib';
 import { JsonDepthError, MAX_JSON_DEPTH, stringifyJson, type JsonValue } from '../api/codec/lossless-json.ts';
 import { isOperationName, OPERATIONS, type ResponseOf } from '../api/schema/operations.ts';
@@ -16,7 +15,6 @@ import { StoreRefusedError, type HistoryWriter, type PollRecord, type StoredPoll
 import { SmallIngest } from './small-writer.ts';
 import { describeWriteError, refusalCode, substituteRecord } from './write-failure.ts';
 import { extraText, sqlInt, withBig, type BigValues } from './sql-values.ts';
-import { reclaimSealedSpace } from './sealed-space.ts';
 
 /** Options of createHistoryWriter. */
 export interface HistoryWriterOptions {
@@ -38,7 +36,7 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
   const sqlite = db.sqlite;
   const dict = new StringDict(sqlite);
   const docs = new DocStore(sqlite);
-  const conns = new ConnectionIngest(sqlite, dict, opts.batchFrames ?? DEFAULT_BATCH_FRAMES);
+  const conns = new ConnectionIngest(db, dict, opts.batchFrames ?? DEFAULT_BATCH_FRAMES);
   const small = new SmallIngest(sqlite, dict, docs);
   const clusters = new Map<string, number>();
   const q = {
@@ -67,9 +65,8 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
   let generation: number | undefined;
   // bumped by retention's cleanup when it removes documents: only the document cache is stale then
   let docGeneration: number | undefined;
-  // WAL checkpoints go with batch seals (already the slow polls), not into ordinary commits;
-  // the automatic one stays as a safety net at 32 MiB
-  sqlite.pragma('wal_autocheckpoint = 8192');
+  // checkpoints go with batch seals (already the slow polls), not into ordinary commits
+  db.engine.deferCheckpoints();
   let checkpointDue = false;
 
   const clusterId = (name: string): number => {
@@ -94,7 +91,7 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
       docGeneration = docGen;
     }
     const cid = clusterId(r.cluster);
-    scopeCluster(sqlite, cid);
+    db.engine.scopeCluster(cid);
     const o = r.outcome;
     const failed = o.ok ? undefined : o;
     const request = stringifyJson(encodeMessage(OPERATIONS[r.operation].request, r.request as Record<string, unknown>));
@@ -183,7 +180,7 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
         // checkpoint nor a VACUUM can run there
         if (checkpointDue && !sqlite.inTransaction) {
           checkpointDue = false;
-          reclaimSealedSpace(sqlite, id);
+          db.engine.afterSeal(id);
         }
         return id;
       } catch (err) {
@@ -223,7 +220,7 @@ export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions 
     close(): void {
       if (!db.sqlite.open) return;
       if (opts.sealOnClose ?? true) this.seal();
-      db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      db.engine.checkpoint();
       db.close();
     },
   };

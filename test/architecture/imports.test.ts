@@ -18,22 +18,24 @@ const SRC = resolve(import.meta.dirname, '../../src');
 /** Who may import whom (docs/architecture.md, "Who imports whom"). */
 const ALLOWED: Record<string, readonly string[]> = {
   api: [],
+  // the one launcher of worker threads
+  threads: [],
   filter: ['api'],
   // the store declares its own SQL column types; report derives the pre-filter and passes it in
-  db: ['api'],
+  db: ['api', 'threads'],
   collector: ['api', 'db'],
-  report: ['api', 'filter', 'db'],
+  report: ['api', 'filter', 'db', 'threads'],
   sim: ['api', 'filter'],
-  tui: ['report', 'filter', 'db', 'api'],
+  tui: ['report', 'filter', 'db', 'api', 'threads'],
   // live alerts: the timeline's detectors over the store's reader, fed by the collector's hook
-  alerts: ['api', 'db', 'report', 'collector'],
-  cli: ['api', 'filter', 'db', 'collector', 'report', 'sim', 'tui', 'alerts'],
+  alerts: ['api', 'db', 'report', 'collector', 'threads'],
+  cli: ['api', 'filter', 'db', 'collector', 'report', 'sim', 'tui', 'alerts', 'threads'],
 };
 
 /** What of the collector the alerts module sees: its configuration and its stored-round hook. */
 const ALERTS_SEE_OF_COLLECTOR = ['collector/config.ts', 'collector/config-error.ts', 'collector/stored-horizon.ts'];
-/** Where the alerts module touches the store: its worker reads it, its thread finds the worker. */
-const ALERTS_STORE_FILES = ['alerts/alert-worker.ts', 'alerts/alert-thread.ts'];
+/** Where the alerts module touches the store: its worker reads it. */
+const ALERTS_STORE_FILES = ['alerts/alert-worker.ts'];
 
 /** Every .ts/.tsx file under `dir`. */
 function sources(dir: string): string[] {
@@ -80,10 +82,10 @@ const edges: Edge[] = sources(SRC).flatMap((file) => {
 describe('module boundaries (docs/architecture.md)', () => {
   it('finds the imports it checks', () => {
     expect(edges.length).toBeGreaterThan(50);
-    // every module but src/api imports another one
+    // every module but src/api and src/threads imports another one
     expect(
       Object.keys(ALLOWED)
-        .filter((m) => m !== 'api')
+        .filter((m) => m !== 'api' && m !== 'threads')
         .sort(),
     ).toEqual([...new Set(edges.map((e) => e.from))].sort());
   });
@@ -135,6 +137,95 @@ describe('module boundaries (docs/architecture.md)', () => {
         relative(SRC, file),
       ).toEqual([]);
     }
+  });
+});
+
+/** The one module that imports an engine's implementation (src/db/pg). */
+const ENGINE_REGISTRY = 'db/engines.ts';
+/** What of the store the PostgreSQL engine imports: the engine contract and engine-neutral helpers. */
+const PG_SEES_OF_DB = [
+  'db/errors.ts',
+  'db/bytes.ts',
+  'db/sql-session.ts',
+  'db/store-engine.ts',
+  'db/connections/chunk.ts',
+  'db/per-poll-tables.ts',
+];
+
+/** Every import between files of src/ (static, type-only, dynamic), by file path relative to src/. */
+const fileEdges: { readonly file: string; readonly target: string }[] = sources(SRC).flatMap((file) =>
+  specifiers(readFileSync(file, 'utf8')).map((spec) => ({
+    file: relative(SRC, file),
+    target: relative(SRC, resolve(dirname(file), spec)),
+  })),
+);
+const inPg = (path: string): boolean => path.startsWith('db/pg/');
+
+describe('the engines of the store (src/db/engines.ts)', () => {
+  it('src/db/pg is imported by the engine registry alone', () => {
+    const bad = fileEdges
+      .filter((e) => inPg(e.target) && !inPg(e.file) && e.file !== ENGINE_REGISTRY)
+      .map((e) => `${e.file} imports ${e.target}`);
+    expect(bad).toEqual([]);
+    expect(fileEdges.some((e) => e.file === ENGINE_REGISTRY && inPg(e.target))).toBe(true);
+  });
+
+  it('src/db/pg imports of the store only the engine contract and engine-neutral helpers', () => {
+    const bad = fileEdges
+      .filter((e) => inPg(e.file) && !inPg(e.target) && e.target.startsWith('db/') && !PG_SEES_OF_DB.includes(e.target))
+      .map((e) => `${e.file} imports ${e.target}`);
+    expect(bad).toEqual([]);
+  });
+});
+
+/** Where the engines may be told apart: their implementations and the registry. */
+const ENGINE_IMPLEMENTATIONS =
+  /^db\/(pg\/|engines\.ts$|sqlite-engine\.ts$|store-engine\.ts$|connections\/layouts\.ts$)/;
+/** A test of which engine or layout the code runs on (issue 37 counted 42 such lines in 17 files). */
+const ENGINE_BRANCH =
+  /instanceof PgSyncDatabase|\bdialect\s*[!=]==\s*'(postgres|sqlite)'|\b(engine|kind|name)\s*[!=]==\s*'(postgres|pglite|sqlite)'|connectionLayout\s*[!=]==|#typed\b|#folded\b/;
+
+describe('engine branches', () => {
+  it('at most 5 lines outside the engine implementations test which engine or layout they run on', () => {
+    const lines = sources(SRC)
+      .map((file) => relative(SRC, file))
+      .filter((file) => !ENGINE_IMPLEMENTATIONS.test(file))
+      .flatMap((file) =>
+        readFileSync(join(SRC, file), 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (ENGINE_BRANCH.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(5);
+  });
+});
+
+/** The rows of docs/architecture.md's "Who imports whom" table: module to its cell. */
+function documentedImports(): Map<string, string> {
+  const doc = readFileSync(resolve(SRC, '../docs/architecture.md'), 'utf8');
+  const table = doc.slice(doc.indexOf('### Who imports whom'));
+  const rows = new Map<string, string>();
+  for (const m of table.matchAll(/^\| `src\/([a-z/]+)`\s*\|(.*)\|\s*$/gm)) {
+    if (!rows.has(m[1] as string)) rows.set(m[1] as string, m[2] as string);
+  }
+  return rows;
+}
+
+describe('docs/architecture.md, "Who imports whom"', () => {
+  const rows = documentedImports();
+
+  it('has a row for every module, naming each module the test allows it to import', () => {
+    expect([...rows.keys()].filter((m) => m !== 'db/pg').sort()).toEqual(Object.keys(ALLOWED).sort());
+    for (const [module, allowed] of Object.entries(ALLOWED)) {
+      const cell = rows.get(module) ?? '';
+      const missing = allowed.filter((to) => !cell.includes(`\`src/${to}\``) && !cell.includes('everything'));
+      expect(missing, `src/${module}`).toEqual([]);
+    }
+  });
+
+  it('gives src/db/pg its own row, naming the registry and each file of the store it may import', () => {
+    const cell = rows.get('db/pg') ?? '';
+    expect(cell).toContain(`\`src/${ENGINE_REGISTRY}\``);
+    expect(PG_SEES_OF_DB.filter((f) => !cell.includes(`\`${f.slice('db/'.length)}\``))).toEqual([]);
   });
 });
 

@@ -28,6 +28,7 @@ import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { LIST_REQUEST, okRecord, tempDbPath } from '../db/fixtures.ts';
 import { shadowLinkAnswer, upgradeAnswer } from '../db/small-answers.ts';
 import { fakeClient, memoryWriter, ok } from './helpers/fakes.ts';
+import { sqliteOf } from '../helpers/sqlite-handle.ts';
 
 const MIN_MS = 60_000;
 const NS_PER_MS = 1_000_000n;
@@ -97,8 +98,8 @@ function runner(
 }
 
 function check(db: FlightrecDb): void {
-  expect(db.sqlite.pragma('foreign_key_check')).toEqual([]);
-  expect(db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+  expect(sqliteOf(db).pragma('foreign_key_check')).toEqual([]);
+  expect(sqliteOf(db).pragma('integrity_check', { simple: true })).toBe('ok');
 }
 
 function pollsOf(db: FlightrecDb, op: string): { id: number; at: bigint }[] {

@@ -26,6 +26,7 @@ import {
 import { buildTimeline, type TimelineSource } from '../../src/report/timeline/timeline.ts';
 import { tempDbPath } from '../db/fixtures.ts';
 import { fakeClient, memoryWriter } from './helpers/fakes.ts';
+import { sqliteOf } from '../helpers/sqlite-handle.ts';
 
 const UPGRADE = {
   activeVersion: 1n,
@@ -173,7 +174,7 @@ describe('poison isolation', () => {
   it('throws StoreRefusedError, and stores nothing, when the database refuses writes', () => {
     const db = openDatabase(tempDbPath());
     const writer = createHistoryWriter(db);
-    db.sqlite.pragma('query_only = ON');
+    sqliteOf(db).pragma('query_only = ON');
     const record = {
       cluster: 'c1',
       operation: 'GetUpgradeStatus',
@@ -187,7 +188,7 @@ describe('poison isolation', () => {
       outcome: { ok: true, answer: UPGRADE, bytes: 2 },
     } as const;
     expect(() => writer.storePoll(record as never)).toThrow(StoreRefusedError);
-    db.sqlite.pragma('query_only = OFF');
+    sqliteOf(db).pragma('query_only = OFF');
     expect(db.sqlite.prepare('SELECT count(*) FROM poll').pluck().get()).toBe(0);
     writer.close();
   });
@@ -202,14 +203,14 @@ describe('held polls while the database refuses writes', () => {
     // each held poll is estimated at ~300 KB (raw kept: keepRawAnswers) against a budget of 1 MB
     const c = collector(db, () => answer(undefined, big), out, { maxHeldBytes: 1_000_000, keepRawAnswers: true });
     await c.runRound('c1', 'GetUpgradeStatus');
-    db.sqlite.pragma('query_only = ON');
+    sqliteOf(db).pragma('query_only = ON');
     for (let i = 0; i < 10; i++) await c.runRound('c1', 'GetUpgradeStatus');
     expect(c.stats.unwritten).toBeGreaterThan(0);
     expect(c.stats.unwritten).toBeLessThan(10);
     expect(c.stats.heldBytes).toBeLessThanOrEqual(1_000_000);
     const dropped = c.stats.dropped;
     expect(dropped).toBe(10 - c.stats.unwritten);
-    db.sqlite.pragma('query_only = OFF');
+    sqliteOf(db).pragma('query_only = OFF');
     await c.runRound('c1', 'GetUpgradeStatus');
     await c.shutdown();
     expect(c.stats.unwritten).toBe(0);

@@ -16,6 +16,7 @@ import {
 import type { PollRecord } from '../../src/db/poll-record.ts';
 import { cloneConnection, ConnectionWorld } from '../helpers/connection-answers.ts';
 import { failedRecord, LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
+import { sqliteOf } from '../helpers/sqlite-handle.ts';
 
 const SEC = 1_000_000_000n;
 const ALL = { since: 0n, until: 2n ** 62n };
@@ -183,7 +184,7 @@ describe('HistoryReader.connectionFrames', () => {
     expectSameAsSamples(reader, { since: polls[5]!.startTime, until: polls[17]!.startTime });
     writer.close();
     // and everything sealed
-    const sealed = openDatabase(db.sqlite.name, { readonly: true });
+    const sealed = openDatabase(sqliteOf(db).name, { readonly: true });
     expectSameAsSamples(createHistoryReader(sealed), ALL);
     sealed.close();
   });

@@ -5,6 +5,7 @@ import type { ListKafkaConnectionsResponse } from '../../src/api/schema/connecti
 import { createHistoryReader, createHistoryWriter, openDatabase, PollWriteError } from '../../src/db/index.ts';
 import { ConnectionWorld, generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
+import { sqliteOf } from '../helpers/sqlite-handle.ts';
 
 const counts = (db: ReturnType<typeof openDatabase>): Record<string, number> => {
   const out: Record<string, number> = {};
@@ -41,8 +42,8 @@ describe('a crash mid-poll leaves no partial poll', () => {
       .forEach((p) =>
         ids.push(writer.writePoll(okRecord('ListKafkaConnections', p.answer, { at: p.at, request: LIST_REQUEST }))),
       );
-    expect(db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
-    expect(db.sqlite.pragma('foreign_key_check')).toEqual([]);
+    expect(sqliteOf(db).pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(sqliteOf(db).pragma('foreign_key_check')).toEqual([]);
     const reader = createHistoryReader(db);
     ids.forEach((id, i) => expect(reader.reconstructAnswer(id).answer).toEqual(polls[i]!.answer));
     writer.close();
@@ -70,8 +71,8 @@ describe('a crash mid-poll leaves no partial poll', () => {
     expect(stderr).toBe('');
     expect(written).toBeGreaterThanOrEqual(9);
     const db = openDatabase(path);
-    expect(db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
-    expect(db.sqlite.pragma('foreign_key_check')).toEqual([]);
+    expect(sqliteOf(db).pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(sqliteOf(db).pragma('foreign_key_check')).toEqual([]);
     const reader = createHistoryReader(db);
     const polls = reader.polls({});
     expect(polls.length).toBeGreaterThanOrEqual(written + 1);

@@ -10,7 +10,6 @@ import { expect, it } from 'vitest';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../src/api/schema/connection.ts';
 import { OPEN_LAST_POLL } from '../../src/db/connections/ingest.ts';
 import { uidMatch, type UidMatch } from '../../src/db/connections/uid-match.ts';
-import { hasTypedConnectionColumns } from '../../src/db/sql-columns.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
 import { cloneConnection, generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { forEachEngine } from '../helpers/pg.ts';
@@ -36,7 +35,7 @@ function script(): { pool: KafkaConnection[]; answer: (names: string) => ListKaf
 
 /** How this store finds a connection's entity by uid (a column on SQLite, the packed record on PostgreSQL). */
 function uidMatchOf(db: FlightrecDb): UidMatch {
-  return uidMatch(hasTypedConnectionColumns(db.sqlite));
+  return uidMatch(db.engine.connectionLayout === 'typed-columns');
 }
 
 /** The last_poll of a connection's entity, by its uid. */

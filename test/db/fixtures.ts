@@ -6,7 +6,6 @@ import type { OperationName, RequestOf, ResponseOf } from '../../src/api/schema/
 import { encodeAnswer } from '../../src/api/wire/answers.ts';
 import type { PollCoverage, PollFailure, PollRecord } from '../../src/db/poll-record.ts';
 import type { FlightrecDb } from '../../src/db/index.ts';
-import { isPostgresStore } from '../../src/db/sql-columns.ts';
 import { onFileEnd, onTestEnd } from '../helpers/cleanup.ts';
 
 const dirs: string[] = [];
@@ -95,7 +94,8 @@ export const LIST_REQUEST: RequestOf<'ListKafkaConnections'> = { filter: '', ord
  */
 export function storedVersions(db: FlightrecDb): number {
   const rows = Number(db.sqlite.prepare('SELECT count(*) FROM conn_version').pluck().get());
-  if (!isPostgresStore(db.sqlite)) return rows;
+  // packed records: a connection's first version is in its entity row
+  if (db.engine.connectionLayout !== 'packed-records') return rows;
   const folded = 'SELECT count(*) FROM conn_entity WHERE first_version IS NOT NULL';
   return rows + Number(db.sqlite.prepare(folded).pluck().get());
 }

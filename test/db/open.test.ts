@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DatabaseOpenError, DatabaseVersionError, migrationsFolder, openDatabase } from '../../src/db/index.ts';
 import { tempDbPath } from './fixtures.ts';
+import { sqliteOf } from '../helpers/sqlite-handle.ts';
 
 const digest = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -13,11 +14,11 @@ describe('openDatabase', () => {
     const path = tempDbPath();
     const db = openDatabase(path);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(db.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.sqlite.pragma('synchronous', { simple: true })).toBe(1);
-    expect(db.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(db.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
-    expect(db.sqlite.pragma('user_version', { simple: true })).toBe(db.schemaVersion);
+    expect(sqliteOf(db).pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(sqliteOf(db).pragma('synchronous', { simple: true })).toBe(1);
+    expect(sqliteOf(db).pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(sqliteOf(db).pragma('busy_timeout', { simple: true })).toBe(5000);
+    expect(sqliteOf(db).pragma('user_version', { simple: true })).toBe(db.schemaVersion);
     const tables = db.sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all();
     expect(tables).toEqual(expect.arrayContaining(['poll', 'conn_chunk', 'conn_version', 'shadow_topic_sample']));
     const withoutRowid = db.sqlite

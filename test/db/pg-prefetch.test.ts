@@ -7,9 +7,14 @@
 // else on PGlite.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeAnswer, parseAnswer } from '../../src/api/wire/answers.ts';
-import { createHistoryReader, createHistoryWriter, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
+import {
+  createHistoryReader,
+  createHistoryWriter,
+  openDatabase,
+  type FlightrecDb,
+  type SqlStatement,
+} from '../../src/db/index.ts';
 import { PgError } from '../../src/db/pg/sync-database.ts';
-import { canPrefetch, prefetch } from '../../src/db/prefetch.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { ENGINES, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
 import { LIST_REQUEST, okRecord } from './fixtures.ts';
@@ -32,12 +37,13 @@ afterAll(async () => {
 });
 
 const read = <T>(fn: () => T): T => db.sqlite.transaction(fn).deferred();
+const prefetch = (stmt: SqlStatement<never[]>, ...args: unknown[]): boolean => db.engine.prefetch(stmt, ...args);
 
 describe('reads posted ahead (PostgreSQL)', () => {
   it('gives the next call with the same arguments the reply, shaped as that call asks', () => {
     const q = 'SELECT id, b, 9007199254740993 AS big FROM ahead_t WHERE id >= ? ORDER BY id';
     const stmt = db.sqlite.prepare(q);
-    expect(canPrefetch(stmt)).toBe(true);
+    expect(db.engine.prefetches).toBe(true);
     const direct = read(() => stmt.all(1));
     read(() => {
       expect(prefetch(stmt, 1)).toBe(true);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { openDatabase } from '../../src/db/index.ts';
-import { TEST_WORKERS_ENV } from '../../src/db/worker-entry.ts';
+import { TEST_WORKERS_ENV } from '../../src/threads/worker-entry.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-broken-worker-'));

@@ -16,7 +16,7 @@ import { openDatabase } from '../../src/db/index.ts';
 import { pgPoolConfigData } from '../../src/db/pg/pool-config.ts';
 import { parseDbTarget, type PostgresTarget } from '../../src/db/pg/target.ts';
 import { PgSyncDatabase } from '../../src/db/pg/sync-database.ts';
-import { TEST_WORKERS_ENV } from '../../src/db/worker-entry.ts';
+import { TEST_WORKERS_ENV } from '../../src/threads/worker-entry.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 import { describeWithServer, freshPgTarget } from '../helpers/pg.ts';
 

@@ -9,6 +9,7 @@ import {
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { failedRecord, LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
 import { shadowLinkAnswer, upgradeAnswer } from './small-answers.ts';
+import { sqliteOf } from '../helpers/sqlite-handle.ts';
 
 const MIN = 60_000_000_000n;
 
@@ -55,8 +56,8 @@ describe('prune, vacuum and stats', () => {
     const after = maintenance.stats();
     expect(after.polls).toBeLessThan(before.polls);
     expect(after.entities.connections!).toBeLessThan(before.entities.connections!);
-    expect(db.sqlite.pragma('foreign_key_check')).toEqual([]);
-    expect(db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(sqliteOf(db).pragma('foreign_key_check')).toEqual([]);
+    expect(sqliteOf(db).pragma('integrity_check', { simple: true })).toBe('ok');
     // the writer notices the prune and carries on
     const next = generateConnectionPolls({ connections: 120, churn: 0.1, polls: 21, seed: 8 })[20]!;
     const id = writer.writePoll(okRecord('ListKafkaConnections', next.answer, { at: next.at, request: LIST_REQUEST }));

@@ -20,6 +20,7 @@ import { buildTimeline, type TimelineSource } from '../../src/report/timeline/ti
 import { createWorld, isSimError, type SimWorld } from '../../src/sim/index.ts';
 import { childArgs } from './support/child-script.ts';
 import { CRASH_WORLD } from './support/crash-world.ts';
+import { sqliteOf } from '../helpers/sqlite-handle.ts';
 
 /** Kills in a row (the issue asks for at least 20). */
 const KILLS = 20;
@@ -97,8 +98,8 @@ describe('SIGKILL at random moments: nothing committed is lost or half written, 
   const check = (label: string, downtime: number): PollRow[] => {
     const db = openDatabase(dbPath);
     try {
-      expect(db.sqlite.pragma('integrity_check', { simple: true }), `${label}: integrity_check`).toBe('ok');
-      expect(db.sqlite.pragma('foreign_key_check'), `${label}: foreign keys`).toEqual([]);
+      expect(sqliteOf(db).pragma('integrity_check', { simple: true }), `${label}: integrity_check`).toBe('ok');
+      expect(sqliteOf(db).pragma('foreign_key_check'), `${label}: foreign keys`).toEqual([]);
       const reader = createHistoryReader(db);
       const polls = reader.polls({});
       const ids = new Set(polls.map((p) => p.id));

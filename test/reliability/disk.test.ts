@@ -14,6 +14,7 @@ import { createHistoryReader, openDatabase, type FlightrecDb } from '../../src/d
 import { runCli, runCliChild, type CliRun } from './support/cli.ts';
 import { recordThroughProxy, type Recording } from './support/record.ts';
 import { compareWithServed, fileDigest, makeNewer, pagesOf, scribble } from './support/store-faults.ts';
+import { sqliteOf } from '../helpers/sqlite-handle.ts';
 
 const QUIET = 'name: quiet-store\ndescription: a healthy cluster\nevents: []\n';
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-disk-'));
@@ -67,15 +68,15 @@ for (const fault of [
     name: 'full',
     title: 'the disk fills up (every write fails with SQLITE_FULL)',
     on: (db: FlightrecDb) =>
-      db.sqlite.pragma(`max_page_count = ${Number(db.sqlite.pragma('page_count', { simple: true }))}`),
-    off: (db: FlightrecDb) => db.sqlite.pragma('max_page_count = 1073741823'),
+      sqliteOf(db).pragma(`max_page_count = ${Number(sqliteOf(db).pragma('page_count', { simple: true }))}`),
+    off: (db: FlightrecDb) => sqliteOf(db).pragma('max_page_count = 1073741823'),
     cause: /full/i,
   },
   {
     name: 'readonly',
     title: 'the database turns read-only',
-    on: (db: FlightrecDb) => db.sqlite.pragma('query_only = ON'),
-    off: (db: FlightrecDb) => db.sqlite.pragma('query_only = OFF'),
+    on: (db: FlightrecDb) => sqliteOf(db).pragma('query_only = ON'),
+    off: (db: FlightrecDb) => sqliteOf(db).pragma('query_only = OFF'),
     cause: /read-?only|readonly/i,
   },
 ]) {
@@ -99,7 +100,7 @@ for (const fault of [
     it('loses nothing: every call is a poll that reconstructs what was served, and earlier polls are unchanged', () => {
       const db = openDatabase(run.path, { readonly: true });
       try {
-        expect(db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(sqliteOf(db).pragma('integrity_check', { simple: true })).toBe('ok');
         const reader = createHistoryReader(db);
         const polls = reader.polls({});
         const { problems, lost } = compareWithServed(reader, polls, run.rec.log);

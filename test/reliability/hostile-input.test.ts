@@ -27,6 +27,7 @@ import {
 import { activeMarkup, HOSTILE, hostileRules, hostileScenario, unsafeIn } from './support/hostile.ts';
 import { recordThroughProxy } from './support/record.ts';
 import { fileDigest } from './support/store-faults.ts';
+import { sqliteOf } from '../helpers/sqlite-handle.ts';
 
 /** Per-input time bound, ms: generous for a loaded CI machine, far below anything pathological. */
 const BOUND_MS = 3_000;
@@ -207,7 +208,7 @@ describe('fuzzed command-line input: only typed errors, exit code 2, bounded tim
     );
     const db = openDatabase(importDb, { readonly: true });
     try {
-      expect(db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(sqliteOf(db).pragma('integrity_check', { simple: true })).toBe('ok');
       const reader = createHistoryReader(db);
       const polls = reader.polls({});
       expect(polls.length, 'one poll per imported file').toBe(n);

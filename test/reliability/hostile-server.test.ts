@@ -32,6 +32,7 @@ import {
 import { startSimServer, type SimServer } from '../../src/sim/index.ts';
 import { ALL_MODES, type CheckedMode } from '../fixtures/hostile-server/modes.ts';
 import { startHostileServer, type HostileServer } from '../fixtures/hostile-server/server.ts';
+import { sqliteOf } from '../helpers/sqlite-handle.ts';
 
 /** The bound: the collector's process grows by less than this over the whole hostile run. */
 const RSS_GROWTH_BOUND = 256 * 1024 * 1024;
@@ -187,12 +188,12 @@ describe('store faults in the middle of a recording', () => {
   it('disk full, then space again: the polls held meanwhile are written, none lost', async () => {
     const fromLog = server.log.length;
     const fromPoll = lastPollId();
-    const pages = db.sqlite.pragma('page_count', { simple: true }) as number;
-    db.sqlite.pragma(`max_page_count = ${pages}`);
+    const pages = sqliteOf(db).pragma('page_count', { simple: true }) as number;
+    sqliteOf(db).pragma(`max_page_count = ${pages}`);
     await roundOfAll();
     await roundOfAll();
     expect(collector.stats.unwritten).toBeGreaterThan(0);
-    db.sqlite.pragma('max_page_count = 1073741823');
+    sqliteOf(db).pragma('max_page_count = 1073741823');
     await roundOfAll();
     expect(collector.stats.unwritten).toBe(0);
     expect(pollsAfter(fromPoll).length).toBe(server.log.length - fromLog);
@@ -202,9 +203,9 @@ describe('store faults in the middle of a recording', () => {
   it('the database turned read-only, then writable again: the same', async () => {
     const fromLog = server.log.length;
     const fromPoll = lastPollId();
-    db.sqlite.pragma('query_only = ON');
+    sqliteOf(db).pragma('query_only = ON');
     await roundOfAll();
-    db.sqlite.pragma('query_only = OFF');
+    sqliteOf(db).pragma('query_only = OFF');
     await roundOfAll();
     expect(collector.stats.unwritten).toBe(0);
     expect(pollsAfter(fromPoll).length).toBe(server.log.length - fromLog);
@@ -241,12 +242,12 @@ describe('store faults in the middle of a recording', () => {
       sleep: async () => true,
     });
     await c.runRound('hostile', 'ListKafkaConnections');
-    small!.sqlite.pragma(`max_page_count = ${small!.sqlite.pragma('page_count', { simple: true }) as number}`);
+    sqliteOf(small!).pragma(`max_page_count = ${sqliteOf(small!).pragma('page_count', { simple: true }) as number}`);
     const fromLog = server.log.length;
     for (let i = 0; i < 6; i++) await c.runRound('hostile', 'ListKafkaConnections');
     expect(c.stats.dropped).toBeGreaterThan(0);
     expect(c.stats.heldBytes).toBeLessThanOrEqual(64 * 1024);
-    small!.sqlite.pragma('max_page_count = 1073741823');
+    sqliteOf(small!).pragma('max_page_count = 1073741823');
     await c.runRound('hostile', 'ListKafkaConnections');
     const reader = createHistoryReader(small!);
     const polls = reader.polls({}).slice(1);

@@ -28,7 +28,7 @@ import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { launcherFor } from '../launcher.ts';
 import { simStart } from '../sim-start.ts';
 import { dbOpenOptions, dbOpenTarget, dbShown, redactingReporter } from '../db-target.ts';
-import { parseDbTargetText } from '../../db/pg/target.ts';
+import { engineFor } from '../../db/engines.ts';
 import { StoreThread } from '../store-thread.ts';
 import { hostPort, type HealthServer } from '../../collector/health-server.ts';
 import { createJsonReporter, jsonLineOf } from '../../collector/json-log.ts';
@@ -375,24 +375,23 @@ async function record(
   const rollUp: RollUp | undefined =
     rollUps === undefined ? undefined : (cluster, untilNs) => rollUps.run(cluster, untilNs);
   const cron = io.createCronTask === undefined ? {} : { createTask: io.createCronTask };
-  // on a PostgreSQL server the polls are written in a thread of their own (its own connection),
+  // on a database server the polls are written in a thread of their own (its own connection),
   // so that one cluster's writes do not hold up the calls and decoding of the others
   const passwordFile = openOptions.passwordFile;
-  const threaded =
-    parseDbTargetText(dbPath).kind !== 'postgres'
-      ? {}
-      : {
-          recordQueue: (hooks: RecordQueueHooks) =>
-            new StoreThread(
-              {
-                database: dbPath,
-                keepRawAnswers: config.keepRawAnswers,
-                maxHeldBytes: config.maxHeldBytes,
-                ...(passwordFile === undefined ? {} : { passwordFile }),
-              },
-              hooks,
-            ),
-        };
+  const threaded = !engineFor(dbPath).writesFromOwnThread(dbPath)
+    ? {}
+    : {
+        recordQueue: (hooks: RecordQueueHooks) =>
+          new StoreThread(
+            {
+              database: dbPath,
+              keepRawAnswers: config.keepRawAnswers,
+              maxHeldBytes: config.maxHeldBytes,
+              ...(passwordFile === undefined ? {} : { passwordFile }),
+            },
+            hooks,
+          ),
+      };
   const hooks = {
     ...(obs === undefined ? {} : { onRecord: obs.record, onRound: obs.round }),
     ...(alerts === undefined ? {} : { onStored: alerts.stored }),

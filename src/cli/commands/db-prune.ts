@@ -150,7 +150,7 @@ export async function runPrune(
     true,
     (m, db) => {
       const start = performance.now();
-      const before = usedBytes(db.sqlite);
+      const before = usedBytes(db);
       const removed = m.prune(cutoff);
       // recorded in the maintenance log next to what retention removes
       recordMaintenance(db.sqlite, {
@@ -159,7 +159,7 @@ export async function runPrune(
         cutoff,
         polls: removed.polls,
         samples: Object.values(plan.samples).reduce((a, b) => a + b, 0),
-        bytes: Math.max(0, before - usedBytes(db.sqlite)),
+        bytes: Math.max(0, before - usedBytes(db)),
         durationMs: performance.now() - start,
       });
       return removed;

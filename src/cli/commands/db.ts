@@ -27,7 +27,7 @@ import { runPrune, type PruneOpts } from './db-prune.ts';
 import { globalOptionsHelp } from './help.ts';
 import { missingDatabaseMessage } from './missing-db.ts';
 import { dbOpenTarget, dbShown, openOptionsOf, typedDb, type TypedDb } from '../db-target.ts';
-import { isDbUrl } from '../../db/pg/target.ts';
+import { isDbUrl } from '../../db/engines.ts';
 
 interface GlobalOpts {
   db: string;

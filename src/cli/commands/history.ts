@@ -10,7 +10,7 @@ import {
   type FlightrecDb,
   type HistoryReader,
 } from '../../db/index.ts';
-import { DbTargetError } from '../../db/pg/target.ts';
+import { DbTargetError } from '../../db/errors.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { ClusterPatternError, matchClusters } from '../../report/cluster-match.ts';
 import type { CliIo } from '../context.ts';

@@ -8,7 +8,7 @@ import type { CliIo } from '../context.ts';
 import { describeInstallation, findPackageRoot } from '../installation.ts';
 import { globalOptionsHelp } from './help.ts';
 import { dbShown } from '../db-target.ts';
-import { isDbUrl, parseDbTargetText } from '../../db/pg/target.ts';
+import { engineFor } from '../../db/engines.ts';
 import { VERSION } from '../version.ts';
 
 /**
@@ -32,20 +32,18 @@ function packageVersion(root: string, name: string): string {
  * PGPASSWORD or none. Nothing is read: `info` works without the secret.
  */
 function databasePassword(opts: { db: string; dbPasswordFile?: string }, io: CliIo): Record<string, string> {
-  if (!isDbUrl(opts.db)) return {};
   // a malformed URL is an error here too (exit 2), named without the password
-  const target = parseDbTargetText(opts.db);
-  if (target.kind !== 'postgres') return {};
+  const target = engineFor(opts.db).access(opts.db);
+  if (target === undefined) return {};
   const file = opts.dbPasswordFile ?? io.env.FLIGHTREC_DB_PASSWORD_FILE;
-  const source =
-    target.password !== undefined
-      ? 'from the URL'
-      : file !== undefined && file !== ''
-        ? `from the file ${resolve(io.cwd, file)}`
-        : io.env.PGPASSWORD !== undefined && io.env.PGPASSWORD !== ''
-          ? 'from PGPASSWORD'
-          : 'none (trust, peer or certificate authentication, or ~/.pgpass)';
-  return { databasePassword: source, databaseTls: `sslmode=${target.sslmode}` };
+  const source = target.passwordInUrl
+    ? 'from the URL'
+    : file !== undefined && file !== ''
+      ? `from the file ${resolve(io.cwd, file)}`
+      : io.env.PGPASSWORD !== undefined && io.env.PGPASSWORD !== ''
+        ? 'from PGPASSWORD'
+        : 'none (trust, peer or certificate authentication, or ~/.pgpass)';
+  return { databasePassword: source, databaseTls: target.tls };
 }
 
 /** The facts `info` prints, as data. */

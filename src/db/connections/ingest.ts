@@ -3,10 +3,10 @@
  * identity, slow attributes versioned, fast values appended to the open batch as a head frame,
  * and a full batch sealed into per-connection chunks (all inside the poll's transaction).
  */
-import { scopeCluster } from '../cluster-scope.ts';
-import type Database from 'better-sqlite3';
+import type { SqlSession } from '../sql-session.ts';
+import type { EngineSession, StoreSession } from '../store-engine.ts';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../api/schema/connection.ts';
-import { ByteReader, ByteWriter, isListableText, textToSql } from '../bytes.ts';
+import { ByteReader, ByteWriter, isListableText } from '../bytes.ts';
 import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './codec.ts';
 import {
   attrsOf,
@@ -19,18 +19,18 @@ import {
   type ClusterState,
   type Entity,
 } from './match.ts';
-import { CHUNK_GROUP_BYTES, encodeChunkGroups, PG_CHUNK_GROUP_BYTES } from './chunk.ts';
+import { encodeChunkGroups } from './chunk.ts';
 import { Resolver, type StringDict } from '../dictionary.ts';
 import type { connBatch, connEntity, connFrame, connVersion } from '../schema.ts';
 import type { ColumnsOf, RowOf } from '../table-rows.ts';
-import { bit, encodeIdList, sqlInt, sqlUint, withBig, type BigValues } from '../sql-values.ts';
+import { encodeIdList, sqlUint, type BigValues } from '../sql-values.ts';
 import { CorruptDataError } from '../errors.ts';
 import { ConnPartsLoader, type ConnParts } from './parts.ts';
-import { packEntity, packVersion, uidKey } from './packed.ts';
-import { uidMatch, type UidMatch } from './uid-match.ts';
+import { packEntity, packVersion } from './packed.ts';
+import type { UidMatch } from './uid-match.ts';
+import { CONNECTION_LAYOUTS, type ConnectionLayout, type IdCounters } from './layouts.ts';
 import { identityOfRow, slowValuesOfRow } from './rows.ts';
 import { FIELDS, type StoredSlow } from './slow.ts';
-import { hasTypedConnectionColumns, isPostgresStore } from '../sql-columns.ts';
 import type { AnySlowValue, SlowKind } from './fields.ts';
 
 /** Frames per batch before it is sealed into chunks. */
@@ -50,7 +50,8 @@ const UID_CHUNK = 2000;
 
 /** Writes connection answers of every cluster; one instance per writer. */
 export class ConnectionIngest {
-  readonly #sqlite: Database.Database;
+  readonly #sqlite: SqlSession;
+  readonly #engine: EngineSession;
   readonly #dict: StringDict;
   readonly #batchFrames: number;
   readonly #clusters = new Map<number, ClusterState>();
@@ -67,23 +68,25 @@ export class ConnectionIngest {
   /** entities and versions of this write, inserted after its rows are matched */
   #newEntities: { readonly clusterId: number; readonly e: Entity; readonly c: KafkaConnection }[] = [];
   #newVersions: { readonly id: number; readonly entity: number; readonly attrs: Attrs }[] = [];
-  /** the connection tables keep typed copies of the packed records' fields (SQLite; not PostgreSQL) */
-  readonly #typed: boolean;
+  /** how the store keeps identities and versions: the rows written and the ids chosen (layouts.ts) */
+  readonly #layout: ConnectionLayout;
   /** how this store finds entities by uid (a column on SQLite, the packed record on PostgreSQL) */
   readonly #uid: UidMatch;
   /** the payload budget of a chunk group row on this engine */
   readonly #groupBytes: number;
   readonly #q;
 
-  constructor(sqlite: Database.Database, dict: StringDict, batchFrames = DEFAULT_BATCH_FRAMES) {
+  constructor(store: StoreSession, dict: StringDict, batchFrames = DEFAULT_BATCH_FRAMES) {
+    const sqlite = store.sqlite;
     this.#sqlite = sqlite;
-    this.#typed = hasTypedConnectionColumns(sqlite);
-    this.#uid = uidMatch(this.#typed);
-    this.#groupBytes = isPostgresStore(sqlite) ? PG_CHUNK_GROUP_BYTES : CHUNK_GROUP_BYTES;
+    this.#engine = store.engine;
+    this.#layout = CONNECTION_LAYOUTS[store.engine.connectionLayout];
+    this.#uid = this.#layout.uid;
+    this.#groupBytes = store.engine.chunkGroupBytes;
     this.#dict = dict;
     this.#batchFrames = Math.max(1, Math.min(50, Math.floor(batchFrames)));
     this.#resolver = new Resolver(sqlite);
-    this.#parts = new ConnPartsLoader(sqlite, this.#resolver);
+    this.#parts = new ConnPartsLoader(store, this.#resolver);
     this.#q = {
       openBatch: sqlite.prepare<[number], ColumnsOf<typeof connBatch, 'id' | 'frames'>>(
         'SELECT id, frames FROM conn_batch WHERE cluster_id = ? AND sealed = 0 ORDER BY id DESC LIMIT 1',
@@ -109,43 +112,16 @@ export class ConnectionIngest {
       byUid: sqlite.prepare<[number, ...unknown[]], ColumnsOf<typeof connEntity, 'id'>>(
         `SELECT id FROM conn_entity WHERE cluster_id = ? AND ${this.#uid.where} ORDER BY id`,
       ),
-      // json_each(?, '$'): a list of strings (see translate.ts); on PostgreSQL the uids' record
-      // keys (uidKey), in hex, and each row's key back in place of its uid (see #lookUpUids)
-      byUids: sqlite.prepare<[number, string], { uid: string | Uint8Array; id: number }>(
-        this.#typed
-          ? `SELECT uid, id FROM conn_entity WHERE cluster_id = ? AND uid IN (SELECT value FROM json_each(?, '$')) ORDER BY id`
-          : // = ANY(ARRAY(...)), not IN (SELECT ...): before the table has statistics, PostgreSQL
-            // would plan the IN as a scan of every row, calling the function on each (87 ms
-            // against 0.7 ms for 200 uids in 21,800 rows, measured with EXPLAIN ANALYZE). The
-            // index holds hashes: a row whose key is not one of the list's is left out by #lookUpUids.
-            `SELECT flightrec_entity_uid(packed) AS uid, id FROM conn_entity
-               WHERE cluster_id = ? AND flightrec_uid_hash(flightrec_entity_uid(packed)) = ANY(ARRAY(
-                 SELECT flightrec_uid_hash(decode(value, 'hex')) FROM json_each(?, '$')))
-               ORDER BY id`,
-      ),
+      // json_each(?, '$'): a list of strings (see translate.ts): the uids, or what the layout lists for them
+      byUids: sqlite.prepare<[number, string], { uid: string | Uint8Array; id: number }>(this.#layout.byUidsSql),
       // ids are chosen before the insert: the packed record carries its own id
-      // on PostgreSQL entities and versions take ids from one counter: a connection's first version
-      // is kept in its entity row under the entity's id (drizzle/pg/0010), which no version row has
       nextIds: sqlite
         .prepare<[], [entity: RowOf<typeof connEntity>['id'], version: RowOf<typeof connVersion>['id']]>(
-          this.#typed
-            ? 'SELECT (SELECT coalesce(max(id), 0) + 1 FROM conn_entity), (SELECT coalesce(max(id), 0) + 1 FROM conn_version)'
-            : `SELECT n, n FROM (SELECT greatest((SELECT coalesce(max(id), 0) FROM conn_entity),
-                 (SELECT coalesce(max(id), 0) FROM conn_version)) + 1 AS n) x`,
+          this.#layout.nextIdsSql,
         )
         .raw(),
-      insertEntity: sqlite.prepare(
-        this.#typed
-          ? `INSERT INTO conn_entity (id, cluster_id, uid, node_id, shard_id, listener, source_ip, source_port, tls, open_time,
-               first_poll, last_poll, extra, packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-          : 'INSERT INTO conn_entity (id, cluster_id, first_poll, last_poll, packed, first_version) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      insertVersion: sqlite.prepare(
-        this.#typed
-          ? `INSERT INTO conn_version (id, entity, from_poll, ${FIELDS.map((f) => f.column).join(', ')}, unknown, packed)
-             VALUES (?, ?, ?, ${FIELDS.map(() => '?').join(', ')}, ?, ?)`
-          : 'INSERT INTO conn_version (id, entity, packed) VALUES (?, ?, ?)', // from_poll: in the record
-      ),
+      insertEntity: sqlite.prepare(this.#layout.insertEntitySql),
+      insertVersion: sqlite.prepare(this.#layout.insertVersionSql),
       endVersions: sqlite.prepare('UPDATE conn_version SET to_poll = ? WHERE id IN (SELECT value FROM json_each(?))'),
       batchFrames: sqlite.prepare<[number], ColumnsOf<typeof connFrame, 'poll' | 'seq' | 'head'>>(
         'SELECT poll, seq, head FROM conn_frame WHERE batch = ? ORDER BY seq',
@@ -240,8 +216,8 @@ export class ConnectionIngest {
       if (e.version === 0 || !sameAttrs(e.attrs, c)) {
         const previous = e.version;
         e.attrs = attrsOf(c);
-        // a new connection's first version, on PostgreSQL: in its entity row, under its id
-        e.version = previous === 0 && !this.#typed ? e.id : this.#takeVersionId();
+        // a new connection's first version: in its entity row, under its id, where the layout keeps it there
+        e.version = this.#layout.versionId(previous === 0, e.id, this.#ids);
         this.#newVersions.push({ id: e.version, entity: e.id, attrs: e.attrs });
         if (previous !== 0) ended.push(previous);
       }
@@ -525,16 +501,11 @@ export class ConnectionIngest {
     for (const c of rows) if (!st.byUid.has(c.uid) && isListableText(c.uid)) this.#asked.add(c.uid);
     if (this.#asked.size === 0) return;
     const uids = [...this.#asked];
-    // on PostgreSQL the list holds the uids' record keys (hex), and the rows give them back
-    const byKey = this.#typed ? undefined : new Map(uids.map((u) => [uidKey(u).toString('hex'), u]));
-    const listed = byKey === undefined ? uids : [...byKey.keys()];
+    const { listed, uidOf } = this.#layout.uidList(uids);
     for (let i = 0; i < listed.length; i += UID_CHUNK) {
       for (const row of this.#q.byUids.all(clusterId, JSON.stringify(listed.slice(i, i + UID_CHUNK)))) {
-        const uid =
-          byKey === undefined || typeof row.uid === 'string'
-            ? row.uid
-            : byKey.get(Buffer.from(row.uid).toString('hex'));
-        if (typeof uid !== 'string') continue; // a blob uid (lone surrogates) is never in the list
+        const uid = uidOf(row.uid);
+        if (uid === undefined) continue; // a blob uid (lone surrogates) is never in the list
         const id = row.id;
         const list = this.#found.get(uid);
         if (list === undefined) this.#found.set(uid, [id]);
@@ -557,11 +528,10 @@ export class ConnectionIngest {
       }
     }
     this.#dict.prefetch(strings);
-    // on PostgreSQL a new connection's first version goes into its entity row (its id is the entity's)
+    // a new connection's first version goes into its entity row where the layout keeps it there
     const first = new Map<number, Buffer>();
     for (const v of this.#newVersions) {
-      if (!this.#typed && v.id === v.entity)
-        first.set(v.id, this.#versionRecord(v.id, v.entity, pollId, v.attrs).packed);
+      if (this.#layout.inEntityRow(v)) first.set(v.id, this.#versionRecord(v.id, v.entity, pollId, v.attrs).packed);
     }
     for (const { clusterId, e, c } of this.#newEntities)
       this.#insertEntity(clusterId, pollId, e.id, c, first.get(e.id));
@@ -583,14 +553,17 @@ export class ConnectionIngest {
   }
 
   #takeVersionId(): number {
-    // one counter on PostgreSQL (see nextIds): an entity's id is never a version row's
-    if (!this.#typed) return this.#takeEntityId();
     if (this.#nextVersion === 0) this.#readNextIds();
     return this.#nextVersion++;
   }
 
+  /** The id counters the layout chooses a new version's id from. */
+  readonly #ids: IdCounters = {
+    entity: () => this.#takeEntityId(),
+    version: () => this.#takeVersionId(),
+  };
+
   #insertEntity(clusterId: number, pollId: number, id: number, c: KafkaConnection, firstVersion?: Buffer): void {
-    const big: BigValues = {};
     const listener = this.#dict.id(c.listenerName);
     const packed = packEntity({
       id,
@@ -603,56 +576,32 @@ export class ConnectionIngest {
       tls: c.tlsInfo.enabled,
       openTime: c.openTime,
     });
-    if (!this.#typed) {
-      this.#q.insertEntity.run(id, clusterId, pollId, OPEN_LAST_POLL, packed, firstVersion ?? null);
-      return;
-    }
     this.#q.insertEntity.run(
-      id,
-      clusterId,
-      textToSql(c.uid),
-      c.nodeId,
-      c.shardId,
-      listener,
-      textToSql(c.source.ipAddress),
-      c.source.port,
-      bit(c.tlsInfo.enabled),
-      sqlInt(c.openTime, 'open_time', big),
-      pollId,
-      OPEN_LAST_POLL,
-      withBig(undefined, big),
-      packed,
+      ...this.#layout.entityParams({
+        id,
+        clusterId,
+        pollId,
+        lastPoll: OPEN_LAST_POLL,
+        c,
+        listener,
+        packed,
+        firstVersion,
+      }),
     );
   }
 
   #insertVersion(id: number, entity: number, pollId: number, a: Attrs): void {
-    const { columns, big, unknown, packed } = this.#versionRecord(id, entity, pollId, a);
-    if (this.#typed) this.#q.insertVersion.run(id, entity, pollId, ...columns, withBig(unknown, big), packed);
-    else this.#q.insertVersion.run(id, entity, packed);
+    const { stored, packed } = this.#versionRecord(id, entity, pollId, a);
+    this.#q.insertVersion.run(
+      ...this.#layout.versionParams({ id, entity, pollId, stored, unknown: a.unknown, packed }),
+    );
   }
 
-  /** A version's packed record, and on SQLite its typed columns. */
-  #versionRecord(
-    id: number,
-    entity: number,
-    pollId: number,
-    a: Attrs,
-  ): { columns: unknown[]; big: BigValues; unknown: string | undefined; packed: Buffer } {
-    const big: BigValues = {};
+  /** A version's stored slow values and its packed record. */
+  #versionRecord(id: number, entity: number, pollId: number, a: Attrs): { stored: StoredSlow[]; packed: Buffer } {
     const stored = new Array<StoredSlow>(FIELDS.length);
-    const columns = new Array<unknown>(FIELDS.length);
-    for (let i = 0; i < FIELDS.length; i++) {
-      const f = FIELDS[i]!;
-      const s = this.#stored(f.kind, a.values[i]);
-      stored[i] = s;
-      if (!this.#typed) continue;
-      if (f.kind === 'time') columns[i] = sqlInt(s as bigint, f.column, big);
-      else if (f.kind === 'inline') columns[i] = textToSql(s as string);
-      else if (f.kind === 'optionalText' && s === 0) columns[i] = null;
-      else columns[i] = s;
-    }
-    const unknown = a.unknown;
-    return { columns, big, unknown, packed: packVersion({ id, entity, fromPoll: pollId, stored, unknown }) };
+    for (let i = 0; i < FIELDS.length; i++) stored[i] = this.#stored(FIELDS[i]!.kind, a.values[i]);
+    return { stored, packed: packVersion({ id, entity, fromPoll: pollId, stored, unknown: a.unknown }) };
   }
 
   /** The stored form of a slow value: a dictionary id (0: an unset optional string), or the value itself. */
@@ -665,7 +614,7 @@ export class ConnectionIngest {
 
   /** Regroups the head frames of a batch into one chunk per connection and drops the heads. */
   #seal(batchId: number): void {
-    scopeCluster(this.#sqlite, () => Number(this.#q.batchCluster.get(batchId)));
+    this.#engine.scopeCluster(() => Number(this.#q.batchCluster.get(batchId)));
     const per = new Map<number, { seqs: number[]; samples: FastSample[] }>();
     // a head that does not decode (a damaged page) is left as it is, for `db check` and the
     // readers to report, and the batch is sealed without its samples: else every later poll of the

@@ -3,16 +3,16 @@
  * records (packed.ts), strings resolved through the dictionary, cached by version id
  * (versions never change once written, except their `to_poll`, which is not part of a row).
  */
-import type Database from 'better-sqlite3';
+import type { SqlStatement } from '../sql-session.ts';
+import type { EngineSession, StoreSession } from '../store-engine.ts';
+import { CONNECTION_LAYOUTS, type ConnectionLayout } from './layouts.ts';
 import { parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { ByteReader } from '../bytes.ts';
 import type { Resolver } from '../dictionary.ts';
 import { generate } from '../../api/wire/record-literal.ts';
 import { CorruptDataError, decoding } from '../errors.ts';
 import { IdCache } from '../id-cache.ts';
-import { canPrefetch, prefetch } from '../prefetch.ts';
 import { decodeIdList } from '../sql-values.ts';
-import { isPostgresStore } from '../sql-columns.ts';
 import type { AnySlowValue, SlowKind } from './fields.ts';
 import { V_LATE, V_UNKNOWN } from './packed.ts';
 import {
@@ -36,27 +36,6 @@ export type ConnParts = ConnSlow & {
   /** the slow-part unknown fields as the writer compares them */
   readonly unknownText: string | undefined;
 };
-
-const blobs = (rows: string): string =>
-  `SELECT CAST(group_concat(v.packed, '') AS BLOB), CAST(group_concat(e.packed, '') AS BLOB) FROM ${rows}`;
-
-/**
- * The records of a list of version ids on PostgreSQL, where a connection's first version is its
- * entity row's first_version (its id the entity's, never a conn_version row's): a version row
- * when there is one (a store written before drizzle/pg/0010 has version ids equal to entity ids),
- * else the entity's first version. One probe of each table per id (a UNION of both tables'
- * matches took 34 to 39 ms of the server's time for 10,400 ids against 30 to 31, EXPLAIN ANALYZE).
- */
-const FOLDED_BY_IDS = `SELECT CAST(group_concat(x.vp, '') AS BLOB), CAST(group_concat(x.ep, '') AS BLOB) FROM (
-   SELECT coalesce(v.packed, e.first_version) AS vp, e.packed AS ep
-   FROM json_each(?) j LEFT JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = coalesce(v.entity, j.value)
-   WHERE v.id IS NOT NULL OR e.first_version IS NOT NULL) x`;
-
-/** The records of one entity's versions on PostgreSQL: its conn_version rows, and its first version when its row holds it. */
-const FOLDED_OF_ENTITY = `SELECT CAST(group_concat(x.vp, '') AS BLOB), CAST(group_concat(x.ep, '') AS BLOB) FROM (
-   SELECT v.packed AS vp, e.packed AS ep FROM conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?
-   UNION ALL
-   SELECT first_version, packed FROM conn_entity WHERE id = ? AND first_version IS NOT NULL) x`;
 
 type Blobs = [Buffer | null, Buffer | null];
 
@@ -114,24 +93,25 @@ export class ConnPartsLoader {
   readonly #stored = new Array<StoredSlow>(FIELDS.length);
   readonly #values = new Array<AnySlowValue>(FIELDS.length);
   readonly #subObjects = new Array<object>(SLOW_PARENTS.length);
-  readonly #byIds: Database.Statement<[string], Blobs>;
-  readonly #allOfEntity: Database.Statement<number[], Blobs>;
-  /** PostgreSQL: a connection's first version is in its entity row (drizzle/pg/0010); #allOfEntity takes its entity twice */
-  readonly #folded: boolean;
+  readonly #byIds: SqlStatement<[string], Blobs>;
+  readonly #allOfEntity: SqlStatement<number[], Blobs>;
+  /** how the store keeps versions (the packed-records layout keeps a first version in its entity row) */
+  readonly #layout: ConnectionLayout;
+  readonly #engine: EngineSession;
 
-  constructor(sqlite: Database.Database, resolver: Resolver) {
+  constructor(store: StoreSession, resolver: Resolver) {
+    const sqlite = store.sqlite;
     this.#resolver = resolver;
-    this.#folded = isPostgresStore(sqlite);
+    this.#engine = store.engine;
+    this.#layout = CONNECTION_LAYOUTS[store.engine.connectionLayout];
     // two blobs holding every record: one row instead of one per version
-    const byIds = blobs('json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity');
-    const ofEntity = blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?');
-    this.#byIds = sqlite.prepare<[string], Blobs>(this.#folded ? FOLDED_BY_IDS : byIds).raw();
-    this.#allOfEntity = sqlite.prepare<number[], Blobs>(this.#folded ? FOLDED_OF_ENTITY : ofEntity).raw();
+    this.#byIds = sqlite.prepare<[string], Blobs>(this.#layout.partsByIdsSql).raw();
+    this.#allOfEntity = sqlite.prepare<number[], Blobs>(this.#layout.partsOfEntitySql).raw();
   }
 
   /** The parameters of #allOfEntity for an entity. */
   #ofEntity(entity: number): number[] {
-    return this.#folded ? [entity, entity] : [entity];
+    return this.#layout.partsOfEntityParams(entity);
   }
 
   /** Forgets the cache (after a rollback or a prune). */
@@ -183,7 +163,7 @@ export class ConnPartsLoader {
    */
   #load(missing: readonly number[], fetched: (() => void) | undefined): void {
     const k = Math.min(MAX_PIECES, Math.floor(missing.length / PIECE));
-    if (k >= 2 && canPrefetch(this.#byIds)) {
+    if (k >= 2 && this.#engine.prefetches) {
       // the first piece is the smallest, so that decoding starts sooner
       const first = PIECE / 2;
       const size = Math.ceil((missing.length - first) / (k - 1));
@@ -191,8 +171,8 @@ export class ConnPartsLoader {
       for (let i = first; i < missing.length; i += size) pieces.push(JSON.stringify(missing.slice(i, i + size)));
       // what #build does for this many records, before the pieces are posted (the dictionary would wait behind them)
       this.#resolver.preload();
-      if (prefetch(this.#byIds, pieces[0])) {
-        for (let i = 1; i < pieces.length; i++) prefetch(this.#byIds, pieces[i]);
+      if (this.#engine.prefetch(this.#byIds, pieces[0])) {
+        for (let i = 1; i < pieces.length; i++) this.#engine.prefetch(this.#byIds, pieces[i]);
         fetched?.();
         for (const piece of pieces) this.#build(this.#byIds.get(piece), undefined);
         return;

@@ -2,7 +2,8 @@
  * Reading connections back: a frame's rows in answer order (slow parts from versions, fast
  * values from the head blob or the batch's chunks), one connection's history, SQL pre-filters.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession, SqlStatement } from '../sql-session.ts';
+import type { EngineSession, StoreSession } from '../store-engine.ts';
 import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { ByteReader } from '../bytes.ts';
 import { HEAD_STRIDE, readHeadEntry, sampleSlot, type FastSample } from './codec.ts';
@@ -17,13 +18,12 @@ import {
   type BatchChunks,
 } from './chunk.ts';
 import type { ConnParts, ConnPartsLoader } from './parts.ts';
-import { uidMatch, type UidMatch } from './uid-match.ts';
-import { hasTypedConnectionColumns } from '../sql-columns.ts';
+import { CONNECTION_LAYOUTS } from './layouts.ts';
+import type { UidMatch } from './uid-match.ts';
 import { damaged, decoding } from '../errors.ts';
 import type { connChunk } from '../schema-custom.ts';
 import type { connFrame } from '../schema.ts';
 import { decodeIdList } from '../sql-values.ts';
-import { prefetch } from '../prefetch.ts';
 import type { RowOf, SafeIntegers } from '../table-rows.ts';
 
 /** A stored frame (one successful ListKafkaConnections answer). */
@@ -54,20 +54,23 @@ interface DecodedBatch {
 
 /** Reads connection rows. */
 export class ConnReader {
-  readonly #sqlite: Database.Database;
+  readonly #sqlite: SqlSession;
+  readonly #engine: EngineSession;
   readonly #parts: ConnPartsLoader;
   readonly #q;
   #decoded: DecodedBatch | undefined;
-  readonly #filters = new Map<string, Database.Statement>();
+  readonly #filters = new Map<string, SqlStatement>();
   #verdicts: { readonly key: string; readonly pass: Map<number, boolean> } | undefined;
 
   /** how this store finds entities by uid (a column on SQLite, the packed record on PostgreSQL) */
   readonly #uid: UidMatch;
 
-  constructor(sqlite: Database.Database, parts: ConnPartsLoader) {
+  constructor(store: StoreSession, parts: ConnPartsLoader) {
+    const sqlite = store.sqlite;
     this.#sqlite = sqlite;
+    this.#engine = store.engine;
     this.#parts = parts;
-    this.#uid = uidMatch(hasTypedConnectionColumns(sqlite));
+    this.#uid = CONNECTION_LAYOUTS[store.engine.connectionLayout].uid;
     this.#q = {
       frame: sqlite
         .prepare<[number], SafeIntegers<RowOf<typeof connFrame>>>(
@@ -173,7 +176,7 @@ export class ConnReader {
     // a sealed batch's chunk directory (#eachSample) is read while the versions are decoded
     const directory =
       f.head === null && (reuseBatch ? this.#decoded?.batch !== f.batch : keptIds.length >= 100)
-        ? () => prefetch(this.#q.batchChunks, f.batch)
+        ? () => this.#engine.prefetch(this.#q.batchChunks, f.batch)
         : undefined;
     const parts = this.#parts.inOrder(keptIds, directory);
     const out = new Array<KafkaConnection>(parts.length);

@@ -5,7 +5,7 @@
  * timeline): a sealed batch's chunks are decoded once with the counters skipped, and a row found
  * near its place in the previous frame reuses what that frame resolved.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from '../sql-session.ts';
 import type { PollRow } from '../../api/schema/resources.ts';
 import { ByteReader, type Num } from '../bytes.ts';
 import { FAST, readHeadEntry } from './codec.ts';
@@ -79,7 +79,7 @@ export class ConnFrameReader {
   #decoded: DecodedBatch | undefined;
   #prev: PreviousFrame | undefined;
 
-  constructor(sqlite: Database.Database, conns: ConnReader, parts: ConnPartsLoader) {
+  constructor(sqlite: SqlSession, conns: ConnReader, parts: ConnPartsLoader) {
     this.#conns = conns;
     this.#parts = parts;
     this.#q = {

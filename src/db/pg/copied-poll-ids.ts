@@ -6,7 +6,7 @@
  * And since the poll key is (cluster_id, id), such a duplicate of another cluster would not even
  * be refused: the sequence is advanced in the transaction that writes the ids, under its lock.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from '../sql-session.ts';
 
 /** The server's UTC day number, as flightrec_poll_id() computes it. */
 const TODAY = 'floor(extract(epoch from clock_timestamp()) / 86400)::bigint';
@@ -23,11 +23,11 @@ const ADVANCE = `SELECT setval('flightrec_poll_seq', greatest(m.top & 4294967295
   CROSS JOIN flightrec_poll_seq s WHERE m.top IS NOT NULL`;
 
 /** The lowest poll id of the server's next UTC day: a copy renumbers source ids from that day on (a clock ahead). */
-export function nextDayFirstPollId(sqlite: Database.Database): bigint {
+export function nextDayFirstPollId(sqlite: SqlSession): bigint {
   return sqlite.prepare(NEXT_DAY_FIRST_ID).pluck().safeIntegers().get() as bigint;
 }
 
 /** Leaves the poll id sequence past every id of today's polls, so that new polls never take a copied id. */
-export function advancePollIdSequence(sqlite: Database.Database): void {
+export function advancePollIdSequence(sqlite: SqlSession): void {
   sqlite.prepare(ADVANCE).safeIntegers().all();
 }

@@ -3,7 +3,6 @@
  * bridge handle, the version check and (for writing) the migrations under their lock. The store's
  * code then runs on it as on SQLite.
  */
-import type Database from 'better-sqlite3';
 import { DatabaseOpenError, DatabaseVersionError } from '../errors.ts';
 import type { BridgeEngine } from './bridge-protocol.ts';
 import { pgMigrationsFolder } from './migrate.ts';
@@ -18,10 +17,9 @@ export interface PgOpenRequest {
   readonly redact: (message: string) => string;
 }
 
-/** The opened handle, typed as the better-sqlite3 subset the store uses (see sync-database.ts). */
+/** The opened handle (a SqlSession, see sync-database.ts). */
 export interface PgOpened {
   readonly handle: PgSyncDatabase;
-  readonly sqlite: Database.Database;
   readonly schemaVersion: number;
 }
 
@@ -45,9 +43,7 @@ export function openPostgres(req: PgOpenRequest): PgOpened {
           'open it once for writing (for example with `flightrec collect`) to upgrade it.',
       );
     }
-    // The bridge implements the part of better-sqlite3's API the store calls; its statements
-    // convert PostgreSQL's values to what better-sqlite3 returns. One cast, here, for the typing.
-    return { handle, sqlite: handle as unknown as Database.Database, schemaVersion: supported };
+    return { handle, schemaVersion: supported };
   } catch (err) {
     handle.close();
     if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError) throw err;

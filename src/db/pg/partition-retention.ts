@@ -12,33 +12,13 @@
  * time-out: DROP and DETACH take the parent tables' ACCESS EXCLUSIVE lock, so a long reader makes
  * the drop fail (rolled back, nothing lost) and rows go the usual way instead.
  */
-import type Database from 'better-sqlite3';
+import type { SqlSession } from '../sql-session.ts';
+import type { DroppedDay, PartitionDrop } from '../store-engine.ts';
+import { isPerPollTable, PER_POLL_TABLES, sampleCountSql } from '../per-poll-tables.ts';
 import { DAYS_AHEAD } from './migrate.ts';
 import { PARTITIONED_TABLES, type DayPartition } from './partitions.ts';
 
-/** One day whose partitions went. */
-export interface DroppedDay {
-  /** the UTC day number (days since 1970-01-01) */
-  readonly day: number;
-  /** the partitions dropped, per-poll tables first, the poll table's last */
-  readonly partitions: readonly string[];
-  readonly polls: number;
-  /** stored rows: connection samples plus the rows of the other per-poll tables */
-  readonly samples: number;
-  /** the partitions' size on disk (tables, indexes, TOAST) */
-  readonly bytes: number;
-  /** the clusters whose polls went */
-  readonly clusters: readonly string[];
-}
-
-/** What a drop did. */
-export interface PartitionDrop {
-  readonly days: readonly DroppedDay[];
-  /** connection batches removed with them (their polls of kept days included) */
-  readonly batches: number;
-  /** polls of kept days removed because their batch went */
-  readonly batchPolls: number;
-}
+export type { DroppedDay, PartitionDrop };
 
 const NS_PER_DAY = 86_400_000_000_000n;
 /** How long the drop waits for a reader's lock on the partitioned tables before it gives up. */
@@ -48,7 +28,7 @@ const DAY_SUFFIX = /_d(\d{4})(\d{2})(\d{2})$/;
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** The day partitions of the per-poll tables (the synchronous twin of `listDayPartitions`). */
-export function dayPartitionsOf(sqlite: Database.Database): DayPartition[] {
+export function dayPartitionsOf(sqlite: SqlSession): DayPartition[] {
   const tables = PARTITIONED_TABLES.map((t) => t.table);
   const rows = sqlite
     .prepare(
@@ -70,7 +50,7 @@ export function dayPartitionsOf(sqlite: Database.Database): DayPartition[] {
  * The first poll of a day partition the row pruner would keep (undefined when it would delete
  * them all): the pruner's rule, evaluated per poll against its cluster's newest polls.
  */
-function keptPoll(sqlite: Database.Database, pollPart: string, cutoff: bigint): unknown {
+function keptPoll(sqlite: SqlSession, pollPart: string, cutoff: bigint): unknown {
   return sqlite
     .prepare(
       `SELECT p.id FROM ${quote(pollPart)} p WHERE p.started_at >= ?
@@ -86,12 +66,12 @@ function keptPoll(sqlite: Database.Database, pollPart: string, cutoff: bigint): 
     .get(cutoff, cutoff);
 }
 
-function count(sqlite: Database.Database, sql: string): number {
+function count(sqlite: SqlSession, sql: string): number {
   return Number(sqlite.prepare(sql).pluck().get() ?? 0);
 }
 
 /** What a day's partitions hold, measured before they go. */
-function measure(sqlite: Database.Database, parts: readonly DayPartition[]): Omit<DroppedDay, 'day' | 'partitions'> {
+function measure(sqlite: SqlSession, parts: readonly DayPartition[]): Omit<DroppedDay, 'day' | 'partitions'> {
   let polls = 0;
   let samples = 0;
   let bytes = 0;
@@ -106,9 +86,8 @@ function measure(sqlite: Database.Database, parts: readonly DayPartition[]): Omi
         )
         .pluck()
         .all() as string[];
-    } else if (p.table === 'conn_frame')
-      samples += count(sqlite, `SELECT coalesce(sum(rows), 0) FROM ${quote(p.name)}`);
-    else if (p.table !== 'poll_raw') samples += count(sqlite, `SELECT count(*) FROM ${quote(p.name)}`);
+    } else if (isPerPollTable(p.table) && PER_POLL_TABLES[p.table].samples !== 'none')
+      samples += count(sqlite, sampleCountSql(p.table, '', quote(p.name)));
   }
   return { polls, samples, bytes, clusters };
 }
@@ -119,7 +98,7 @@ function measure(sqlite: Database.Database, parts: readonly DayPartition[]): Omi
  * delete, with the connection batches those days touch (their other polls too, as the pruner
  * removes a batch whole). Days that cannot go stay for the row pruner. Call it outside a transaction.
  */
-export function dropExpiredDays(sqlite: Database.Database, cutoff: bigint): PartitionDrop {
+export function dropExpiredDays(sqlite: SqlSession, cutoff: bigint): PartitionDrop {
   return sqlite
     .transaction((): PartitionDrop => {
       sqlite.exec(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
@@ -190,7 +169,7 @@ export function droppedPartitionsOf(cutoff: bigint): string[] {
  * Makes the day partitions of today and the next days that are missing (a collector running for
  * days would otherwise write into the DEFAULT partitions, which no drop removes): at each pass.
  */
-export function ensureDayPartitions(sqlite: Database.Database): number {
+export function ensureDayPartitions(sqlite: SqlSession): number {
   return Number(sqlite.prepare('SELECT flightrec_ensure_partitions(?)').pluck().get(DAYS_AHEAD));
 }
 

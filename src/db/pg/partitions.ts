@@ -3,22 +3,13 @@
  * drizzle/pg/0002): listing them, and retention by dropping a whole day's partitions instead of
  * deleting its rows, when every poll of that day is past the cut-off and none must be kept.
  */
+import { PER_POLL_TABLE_LIST } from '../per-poll-tables.ts';
 import { pgRows, type PgClient } from './migrate.ts';
 
-/** The per-poll tables and their poll-id column, the poll table first (as in drizzle/pg/0002). */
+/** The partitioned tables and their poll-id column: the poll table first, then the per-poll tables (src/db/per-poll-tables.ts). */
 export const PARTITIONED_TABLES: readonly { readonly table: string; readonly key: string }[] = [
   { table: 'poll', key: 'id' },
-  { table: 'poll_raw', key: 'poll_id' },
-  { table: 'conn_frame', key: 'poll' },
-  { table: 'link_sample', key: 'poll' },
-  { table: 'upgrade_sample', key: 'poll' },
-  { table: 'iceberg_sample', key: 'poll' },
-  { table: 'shadow_task_sample', key: 'poll' },
-  { table: 'shadow_topic_sample', key: 'poll' },
-  { table: 'shadow_partition_sample', key: 'poll' },
-  { table: 'upgrade_member_sample', key: 'poll' },
-  { table: 'iceberg_topic_sample', key: 'poll' },
-  { table: 'iceberg_partition_sample', key: 'poll' },
+  ...PER_POLL_TABLE_LIST.map(({ table, key }) => ({ table, key })),
 ];
 
 /** One day partition of a per-poll table. */
@@ -37,6 +28,12 @@ const DAY_SUFFIX = /_d(\d{4})(\d{2})(\d{2})$/;
 /** The UTC day a poll id belongs to (its high 32 bits). */
 export function pollIdDay(id: bigint | number): number {
   return typeof id === 'bigint' ? Number(id >> 32n) : Math.floor(id / 2 ** 32);
+}
+
+/** The conn_frame partition holding the frames of poll `pollId` (`conn_frame_dYYYYMMDD`). */
+export function framePartitionOf(pollId: bigint): string {
+  const day = pollIdDay(pollId);
+  return `conn_frame_d${new Date(day * 86_400_000).toISOString().slice(0, 10).replace(/-/g, '')}`;
 }
 
 /** The day partitions of the per-poll tables in the current schema, oldest day first (DEFAULT partitions excluded). */

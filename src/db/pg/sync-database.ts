@@ -24,6 +24,7 @@ import {
   WORKER_STOPPED,
 } from './bridge-protocol.ts';
 import { isUtf16Text, isWellFormed } from '../bytes.ts';
+import type { ArgsOf, SqlRunResult, SqlSession, SqlStatement, SqlTransaction, TxFunction } from '../sql-session.ts';
 import { translateToPostgres, type PgStatementText } from './translate.ts';
 import { bridgeWorkerSource } from './worker-source.ts';
 import { PgError } from './pg-error.ts';
@@ -135,8 +136,11 @@ function bindable(args: readonly unknown[], names: readonly string[] | undefined
   return list.map(bindValue);
 }
 
-/** A prepared statement (the SQL is translated once; PostgreSQL plans it per call). */
-class PgStatement {
+/**
+ * A prepared statement (the SQL is translated once; PostgreSQL plans it per call). `P` and `R`
+ * type its parameters and rows as the caller declares them, as better-sqlite3's do.
+ */
+export class PgStatement<P extends unknown[] = unknown[], R = unknown> implements SqlStatement<P, R> {
   readonly #db: PgSyncDatabase;
   readonly #text: PgStatementText;
   #pluck = false;
@@ -197,11 +201,11 @@ class PgStatement {
     } else this.#db.forgetAhead();
     return this.#db.request({ kind: 'query', sql, params });
   }
-  get(...args: unknown[]): unknown {
-    return this.#shape(this.#reply(args))[0];
+  get(...args: P): R | undefined {
+    return this.#shape(this.#reply(args))[0] as R | undefined;
   }
-  all(...args: unknown[]): unknown[] {
-    return this.#shape(this.#reply(args));
+  all(...args: P): R[] {
+    return this.#shape(this.#reply(args)) as R[];
   }
   /**
    * Posts this read without waiting for it (PostgreSQL only; no such method on better-sqlite3):
@@ -212,10 +216,10 @@ class PgStatement {
   prefetch(...args: unknown[]): boolean {
     return this.#text.reader && this.#db.prefetch(this.#text.sql, bindable(args, this.#text.names));
   }
-  iterate(...args: unknown[]): IterableIterator<unknown> {
+  iterate(...args: P): IterableIterator<R> {
     return this.all(...args)[Symbol.iterator]();
   }
-  run(...args: unknown[]): { changes: number; lastInsertRowid: number | bigint } {
+  run(...args: P): SqlRunResult {
     const params = bindable(args, this.#text.names);
     if (!this.#text.reader) {
       // inside a transaction, a write whose result is not read yet waits in the batch
@@ -244,7 +248,7 @@ const BEAT_MS = 250;
 const LOOK_MS = 1000;
 
 /** The synchronous handle. */
-export class PgSyncDatabase {
+export class PgSyncDatabase implements SqlSession {
   readonly #worker: Worker;
   readonly #port: MessagePort;
   readonly #flag: Int32Array;
@@ -573,13 +577,16 @@ export class PgSyncDatabase {
   }
 
   /** Prepares (translates) a statement; translations are cached by their text. */
-  prepare(source: string): PgStatement {
+  prepare<P extends unknown[] | object = unknown[], R = unknown>(
+    source: string,
+  ): P extends unknown[] ? PgStatement<P, R> : PgStatement<[P], R> {
     let text = this.#translated.get(source);
     if (text === undefined) {
       text = translateToPostgres(source);
       if (this.#translated.size < 4000) this.#translated.set(source, text);
     }
-    return new PgStatement(this, source, text);
+    // the parameters' type is the caller's declaration, as better-sqlite3's prepare takes it
+    return new PgStatement(this, source, text) as P extends unknown[] ? PgStatement<P, R> : PgStatement<[P], R>;
   }
 
   /** Runs a script (several statements, no parameters) as is: PostgreSQL's SQL, not translated. */
@@ -592,25 +599,12 @@ export class PgSyncDatabase {
     return this;
   }
 
-  /** The few pragmas the store reads, answered from PostgreSQL's catalog; the others do nothing. */
-  pragma(source: string, opts: { simple?: boolean } = {}): unknown {
-    const name = /^\s*(\w+)/.exec(source)?.[1]?.toLowerCase() ?? '';
-    let value: unknown;
-    if (name === 'page_size') value = 8192;
-    else if (name === 'page_count') {
-      value = Math.ceil(Number(this.prepare('SELECT pg_database_size(current_database())').pluck().get()) / 8192);
-    } else if (name === 'freelist_count') value = 0;
-    else value = undefined;
-    if (opts.simple === true) return value;
-    return value === undefined ? [] : [{ [name]: value }];
-  }
-
   /** A transaction function, as better-sqlite3's: call it (or `.immediate`) to write, `.deferred` to read. */
-  transaction<A extends unknown[], R>(fn: (...args: A) => R) {
+  transaction<F extends TxFunction>(fn: F): SqlTransaction<F> {
     const run =
       (mode: TxMode) =>
-      (...args: A): R =>
-        this.#inTx(mode, () => fn(...args));
+      (...args: ArgsOf<F>): ReturnType<F> =>
+        this.#inTx(mode, () => fn(...args) as ReturnType<F>);
     return Object.assign(run('immediate'), {
       deferred: run('deferred'),
       immediate: run('immediate'),

@@ -45,10 +45,7 @@ export type DbTarget =
   | PostgresTarget
   | { readonly kind: 'pglite'; readonly dir: string | 'memory' };
 
-/** A `--db` value that cannot be used (malformed URL, unknown parameter, unusable password file). */
-export class DbTargetError extends Error {
-  override readonly name = 'DbTargetError';
-}
+export { DbTargetError } from '../errors.ts';
 
 /** The connect_timeout used when the URL gives none, seconds (libpq waits forever; a collector should not). */
 export const DEFAULT_CONNECT_TIMEOUT_SECONDS = 10;

@@ -126,7 +126,7 @@ function rewriteCode(code: string): string {
   let s = code;
   // x IN (SELECT value FROM json_each(?)): x = ANY of the list as an array, which PostgreSQL
   // answers with index probes whatever the list's length; as a derived table, on a table not yet
-  // analyzed, it chose a sequential scan and a hash join (6 ms for 6 ids in 45,000 versions)
+  // analyzed, it chose a sequential scan and a hash join (docs/performance.md, "Query plans")
   s = s.replace(
     /(?<!\bNOT\s+)\bIN\s*\(\s*SELECT\s+value\s+FROM\s+json_each(_text)?\(\?\)\s*\)/gi,
     (_m, text: string | undefined) =>

@@ -1,5 +1,5 @@
 /** Where the PostgreSQL bridge's worker is (bundled: dist/pg-worker.js; from source: bridge-worker.ts), and how it starts. */
-import { workerEntry, type WorkerEntry } from '../worker-entry.ts';
+import { workerEntry, type WorkerEntry } from '../../threads/worker-entry.ts';
 import { WORKER_STOPPED } from './bridge-protocol.ts';
 
 /** How to start the bridge worker. */

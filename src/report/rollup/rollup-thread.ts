@@ -5,7 +5,7 @@
  * TypeScript file runs through tsx's loader (as the TUI's timeline worker does).
  */
 import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../../db/worker-entry.ts';
+import { workerEntry } from '../../threads/worker-entry.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
 import type { RollUpWorkerReply, RollUpWorkerRequest } from './rollup-worker.ts';
 

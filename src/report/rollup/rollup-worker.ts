@@ -10,7 +10,7 @@
 import { statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { createHistoryReader, createRollupStore, openDatabase, type FlightrecDb } from '../../db/index.ts';
-import { isDbUrl } from '../../db/pg/target.ts';
+import { isDbUrl } from '../../db/engines.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
 import { createRollUp } from './roll-up.ts';
 
@@ -65,7 +65,7 @@ function connection(path: string, passwordFile: string | undefined): FlightrecDb
   close();
   const db = openDatabase(path, passwordFile === undefined ? {} : { passwordFile });
   // a page cache of its own next to the collector's: 16 MiB rather than 64 (rollUp reads each page about once)
-  db.sqlite.pragma('cache_size = -16384');
+  db.engine.cacheKiB(16384);
   open = { db, file };
   return db;
 }

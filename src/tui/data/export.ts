@@ -5,7 +5,7 @@ import { JsonNumber, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
 import { csvLine } from '../../report/render/csv.ts';
 import { formatJson } from '../../report/render/json.ts';
-import { isDbUrl, parseDbTargetText } from '../../db/pg/target.ts';
+import { engineFor } from '../../db/engines.ts';
 import type { ViewRef } from '../state/views.ts';
 import type { Export } from './screen.ts';
 
@@ -46,11 +46,11 @@ function jsonTree(v: unknown): JsonValue {
  * the working directory and the database name (the URL, its password, never becomes a path).
  */
 function exportPlace(database: string): { dir: string; stem: string } {
-  if (!isDbUrl(database)) return { dir: dirname(database), stem: basename(database, extname(database)) };
+  const engine = engineFor(database);
+  if (engine.file) return { dir: dirname(database), stem: basename(database, extname(database)) };
   let name = 'flightrec';
   try {
-    const target = parseDbTargetText(database);
-    if (target.kind === 'postgres' && target.database !== undefined) name = target.database;
+    name = engine.databaseName(database) ?? name;
   } catch {
     // a URL the store could not have opened: the default stem
   }

@@ -1,6 +1,6 @@
 /** Starts the timeline worker: from the bundle its own entry file, from source the TypeScript file through tsx's loader. */
 import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../../db/worker-entry.ts';
+import { workerEntry } from '../../threads/worker-entry.ts';
 import type { Timeline } from '../../report/timeline/timeline.ts';
 import type { Thresholds } from '../../report/timeline/thresholds.ts';
 

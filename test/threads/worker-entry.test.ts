@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { workerEntry } from '../../src/db/worker-entry.ts';
+import { workerEntry } from '../../src/threads/worker-entry.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-worker-entry-'));
 const saved = [...process.execArgv];
