@@ -1,0 +1,167 @@
+/**
+ * Issue 34 through the command line, on a real SQLite file and on PostgreSQL: trends raise no
+ * false alarm on a healthy recording and say their scale; a filter comparing a field with a name
+ * it never holds says so (with the name meant); real durations under `collect --simulate` at
+ * real speed; "now" on an old recording is the recording's end, and says how old it is.
+ */
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVERY_30S, runFlightrec, tempDir, type CliRun } from '../fixtures/timeline/run-cli.ts';
+import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+/** A trends JSON document, as far as these tests read it. */
+interface TrendsDoc {
+  rows: { key: string; trend?: string; trendSeries?: (string | null)[] }[];
+}
+
+/** The rows and slices trends classifies stalled or stopped, as `key@slice:class`. */
+function alarms(run: CliRun): string[] {
+  expect(run.code, run.err).toBe(0);
+  const doc = JSON.parse(run.out) as TrendsDoc;
+  const out: string[] = [];
+  for (const row of doc.rows) {
+    if (row.trend === 'stalled' || row.trend === 'stopped') out.push(`${row.key}:${row.trend}`);
+    (row.trendSeries ?? []).forEach((c, i) => {
+      if (c === 'stalled' || c === 'stopped') out.push(`${row.key}@${i}:${c}`);
+    });
+  }
+  return out;
+}
+
+/**
+ * The checks of one engine: `db()` gives the database holding a quiet and (`full`) an incident
+ * cluster. PostgreSQL runs the reading half only (each command opens a worker and a connection:
+ * seconds each on a busy machine).
+ */
+function readerChecks(db: () => string, full: boolean): void {
+  const quiet = (args: string[]) => runFlightrec(['--db', db(), '--cluster', 'quiet', ...args]);
+  const incident = (args: string[]) => runFlightrec(['--db', db(), '--cluster', 'incident', ...args]);
+
+  it('trends: no stalled or stopped row or slice on a healthy recording (lag of a few records, sawtooth commits)', async () => {
+    for (const by of full ? ['partition', 'topic', 'link'] : ['topic'])
+      expect(alarms(await quiet(['-o', 'json', 'trends', 'shadow-lag', '--by', by])), by).toEqual([]);
+    for (const by of full ? ['partition', 'topic'] : ['partition'])
+      expect(alarms(await quiet(['-o', 'json', 'trends', 'iceberg-lag', '--by', by])), by).toEqual([]);
+  });
+
+  it('query: an enum compared with a name it does not have warns, naming the value meant', async () => {
+    const cases = [
+      ['extended', 'state = open'],
+      ['server', 'state = KAFKA_CONNECTION_STATE_OPNE'],
+      ['extended', 'state = OPEN_'],
+      ['server', 'state = kafka_connection_state_open'],
+    ] as const;
+    for (const [dialect, expr] of full ? cases : cases.slice(0, 2)) {
+      const r = await quiet(['query', 'connections', '--since', '-1000d', '--dialect', dialect, '--filter', expr]);
+      expect(r.code, `${dialect} ${expr}: ${r.err}`).toBe(0);
+      expect(r.err, `${dialect} ${expr}`).toMatch(
+        /warning: .* is not a value of KafkaConnectionState \(state\): it matches nothing; did you mean KAFKA_CONNECTION_STATE_OPEN\?/,
+      );
+      expect(r.err).toContain(`  ${expr}\n`);
+    }
+    const ok = await quiet(['query', 'connections', '--since', '-1000d', '--filter', 'state = OPEN', '--limit', '1']);
+    expect(ok.err).not.toMatch(/warning: .*state/);
+  });
+
+  it('query polls: an operation the recorder never polls is a warning, with the name meant', async () => {
+    const r = await quiet(['query', 'polls', '--filter', 'operation = 3']);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(
+      /warning: "3" is never a value of operation \(one of ListKafkaConnections, .*\): it matches nothing/,
+    );
+    const near = await quiet(['query', 'polls', '--filter', 'operation = listshadowtopics', '--limit', '1']);
+    expect(near.err).toMatch(/did you mean ListShadowTopics\?/);
+    const fine = await quiet(['query', 'polls', '--filter', 'operation = ListShadowTopics', '--limit', '1']);
+    expect(fine.err).not.toMatch(/warning/);
+  });
+
+  if (!full) return;
+
+  it('trends: the incident still shows its stopped replication and its stalled commits', async () => {
+    const shadow = alarms(await incident(['-o', 'json', 'trends', 'shadow-lag', '--by', 'topic']));
+    expect(
+      shadow.some((a) => a.startsWith('dr-primary/payments@') && a.endsWith(':stopped')),
+      shadow.join(' '),
+    ).toBe(true);
+    const iceberg = alarms(await incident(['-o', 'json', 'trends', 'iceberg-lag', '--by', 'topic']));
+    expect(
+      iceberg.some((a) => a.endsWith(':stalled')),
+      iceberg.join(' '),
+    ).toBe(true);
+  });
+
+  it('trends: the material-lag floors are the thresholds section of --config', async () => {
+    const cfg = tmp.path(`floor-${Math.random().toString(36).slice(2)}.yaml`);
+    writeFileSync(cfg, 'thresholds:\n  shadow: { materialLag: 1000000000 }\n  iceberg: { materialLag: 1000000000 }\n');
+    expect(alarms(await incident(['--config', cfg, '-o', 'json', 'trends', 'shadow-lag', '--by', 'topic']))).toEqual(
+      [],
+    );
+    expect(alarms(await incident(['--config', cfg, '-o', 'json', 'trends', 'iceberg-lag', '--by', 'topic']))).toEqual(
+      [],
+    );
+  });
+
+  it('trends: every sparkline says its scale; --scale shared draws every row on one', async () => {
+    const own = await quiet(['trends', 'shadow-lag', '--by', 'topic']);
+    expect(own.code, own.err).toBe(0);
+    expect(own.out).toMatch(/SCALE/);
+    expect(own.out).toMatch(/dr-primary\/payments .* 0\.\.\d+ records/);
+    expect(own.out).toMatch(/each row on its own scale/);
+    const shared = await quiet(['trends', 'shadow-lag', '--by', 'topic', '--scale', 'shared']);
+    expect(shared.code, shared.err).toBe(0);
+    const scales = [...shared.out.matchAll(/ (0\.\.\d+ records) /g)].map((m) => m[1]);
+    expect(scales.length).toBeGreaterThan(1);
+    expect(new Set(scales).size).toBe(1);
+    expect(shared.out).toContain(`one scale for every row, ${scales[0]}`);
+    const bad = await quiet(['trends', 'shadow-lag', '--scale', 'wide']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/invalid --scale "wide": expected row or shared/);
+  });
+}
+
+describe('trustworthy answers (sqlite)', () => {
+  const file = tmp.path('history.db');
+  beforeAll(async () => {
+    await runQuietAndIncident(file);
+  }, 120_000);
+  readerChecks(() => file, true);
+});
+
+let pgt: PgTarget | undefined;
+describeWithServer('trustworthy answers (postgres)', () => {
+  beforeAll(async () => {
+    pgt = await freshPgTarget();
+    await runQuietAndIncident(pgt.target, false);
+  }, 240_000);
+  afterAll(async () => {
+    await pgt?.drop();
+  });
+  readerChecks(() => (pgt as PgTarget).target, false);
+});
+
+/** Records the quiet scenario (cluster `quiet`, 30 minutes) and the incident (cluster `incident`) into one database. */
+async function runQuietAndIncident(db: string, full = true): Promise<void> {
+  for (const [cluster, scenario, duration] of full
+    ? ([
+        ['quiet', 'quiet', '30m'],
+        ['incident', 'incident', '13m'],
+      ] as const)
+    : ([['quiet', 'quiet', '15m']] as const)) {
+    const r = await runFlightrec([
+      '--db',
+      db,
+      '--cluster',
+      cluster,
+      'collect',
+      '--simulate',
+      scenario,
+      '--for',
+      duration,
+      ...EVERY_30S,
+    ]);
+    if (r.code !== 0) throw new Error(`collect --simulate ${scenario} into ${db}: ${r.err.slice(-500)}`);
+  }
+}
