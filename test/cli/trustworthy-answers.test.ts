@@ -78,7 +78,35 @@ function readerChecks(db: () => string, full: boolean): void {
     expect(fine.err).not.toMatch(/warning/);
   });
 
+  it('summary of an old recording: "now" is the end of the recording, and says how long ago', async () => {
+    const later = Date.parse('2026-12-05T00:00:00Z');
+    const r = await runFlightrec(['--db', db(), '--cluster', 'quiet', 'summary'], { now: () => later });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(
+      /^Abnormal at the end of the recording \(2026-01-01T00:(30|15):00Z, 33\dd\d+h ago\): nothing\.$/m,
+    );
+    expect(r.out).toMatch(/^At the end of the recording: open connections \d+/m);
+    expect(r.out).not.toMatch(/\bnow\b/i);
+    const j = await runFlightrec(['--db', db(), '--cluster', 'quiet', '-o', 'json', 'summary'], { now: () => later });
+    const doc = JSON.parse(j.out) as { recordingEnd?: { at: string; agoSeconds: number } };
+    expect(doc.recordingEnd?.at).toMatch(/^2026-01-01T00:(30|15):00/);
+    expect(doc.recordingEnd?.agoSeconds).toBeGreaterThan(337 * 86_400);
+  });
+
   if (!full) return;
+
+  it('timeline: one unit per phrase, series labelled with what they count', async () => {
+    const r = await incident(['timeline']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(
+      /authentication failures on listener external: \d+ failed connections \(peak \d+(\.\d)? per 1m00s, threshold 5\)/,
+    );
+    expect(r.out).toMatch(
+      /connection storm from principal\/User:svc-reporting: .*\(peak \d+, usually [\d.]+, per 1m00s\)/,
+    );
+    expect(r.out).not.toMatch(/\/s, (threshold|usually)/);
+    expect(r.out).toMatch(/connections\.auth-failures .* failed authentications per poll$/m);
+  });
 
   it('trends: the incident still shows its stopped replication and its stalled commits', async () => {
     const shadow = alarms(await incident(['-o', 'json', 'trends', 'shadow-lag', '--by', 'topic']));
@@ -128,6 +156,66 @@ describe('trustworthy answers (sqlite)', () => {
     await runQuietAndIncident(file);
   }, 120_000);
   readerChecks(() => file, true);
+});
+
+/**
+ * `collect --simulate --speed 1`: the simulated clock stands still during a call, so each call is
+ * timed with a monotonic clock; every answer's rows are counted. Two seconds of real time.
+ */
+async function realSpeedChecks(db: string): Promise<void> {
+  const every = (group: string) => ['--schedule', `${group}=* * * * * *`];
+  const rec = await runFlightrec(
+    [
+      '--db',
+      db,
+      'collect',
+      '--simulate',
+      'quiet',
+      '--for',
+      '2s',
+      '--speed',
+      '1',
+      ...every('connections'),
+      ...every('shadow'),
+    ].concat(['--schedule', 'upgrade=off', '--schedule', 'iceberg=off']),
+    { now: () => Date.now() },
+  );
+  expect(rec.code, rec.err).toBe(0);
+  const r = await runFlightrec(['--db', db, '-o', 'json', 'query', 'polls', '--since', '-1h'], {
+    now: () => Date.now(),
+  });
+  expect(r.code, r.err).toBe(0);
+  const polls = (
+    JSON.parse(r.out) as { rows: { operation: string; outcome: string; duration: string; rowsReturned: string }[] }
+  ).rows.filter((p) => p.outcome === 'ok');
+  expect(polls.length).toBeGreaterThan(3);
+  const zero = polls.filter((p) => Number(p.duration.replace(/s$/, '')) <= 0).map((p) => p.operation);
+  expect(zero, 'polls lasting 0s').toEqual([]);
+  for (const op of ['ListKafkaConnections', 'GetShadowLink', 'ListShadowTopics', 'GetShadowTopic']) {
+    const mine = polls.filter((p) => p.operation === op);
+    expect(mine.length, op).toBeGreaterThan(0);
+    expect(mine.filter((p) => BigInt(p.rowsReturned) === 0n).length, `${op} with ROWS 0`).toBe(0);
+  }
+  // a shadow topic's answer carries the topic and its partitions
+  const topic = polls.find((p) => p.operation === 'GetShadowTopic');
+  expect(Number(topic?.rowsReturned)).toBeGreaterThan(1);
+}
+
+describe('real durations and answer rows under collect --simulate --speed 1 (sqlite)', () => {
+  it('every poll has a real duration and the rows its answer carried', async () => {
+    await realSpeedChecks(tmp.path('speed.db'));
+  }, 60_000);
+});
+
+describeWithServer('real durations and answer rows under collect --simulate --speed 1 (postgres)', () => {
+  it('every poll has a real duration and the rows its answer carried', async () => {
+    const t = await freshPgTarget();
+    try {
+      await realSpeedChecks(t.target);
+    } finally {
+      await t.drop();
+    }
+  }, 120_000);
 });
 
 let pgt: PgTarget | undefined;
