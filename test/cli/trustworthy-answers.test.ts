@@ -108,6 +108,31 @@ function readerChecks(db: () => string, full: boolean): void {
     expect(r.out).toMatch(/connections\.auth-failures .* failed authentications per poll$/m);
   });
 
+  it('timeline: a start dated back carries detectedAt and ↶; the same event has the same start in every window', async () => {
+    const windows = [
+      ['--until', '2026-01-01T00:13:00Z'],
+      ['--since', '2026-01-01T00:10:00Z', '--until', '2026-01-01T00:13:00Z'],
+      ['--since', '2026-01-01T00:11:30Z', '--until', '2026-01-01T00:13:00Z'],
+      ['--since', '2026-01-01T00:12:00Z'],
+    ];
+    const starts = new Set<string>();
+    for (const w of windows) {
+      const r = await incident(['-o', 'json', 'timeline', '--for', 'shadow-topic/dr-primary/payments', ...w]);
+      expect(r.code, r.err).toBe(0);
+      const doc = JSON.parse(r.out) as { events: { kind: string; start: string; detectedAt?: string }[] };
+      const stopped = doc.events.filter((e) => e.kind === 'shadow.replication-stopped');
+      expect(stopped, w.join(' ')).toHaveLength(1);
+      const e = stopped[0]!;
+      starts.add(e.start);
+      expect(e.detectedAt, w.join(' ')).toBeDefined();
+      expect(Date.parse(e.detectedAt!)).toBeGreaterThan(Date.parse(e.start));
+    }
+    expect([...starts]).toEqual(['2026-01-01T00:11:00.000000000Z']);
+    const text = await incident(['timeline', '--until', '2026-01-01T00:13:00Z']);
+    expect(text.out).toMatch(/^↶2026-01-01T00:11:00Z .*shadow\.replication-stopped/m);
+    expect(text.out).toMatch(/↶ start dated back: detected at a later poll/);
+  });
+
   it('trends: the incident still shows its stopped replication and its stalled commits', async () => {
     const shadow = alarms(await incident(['-o', 'json', 'trends', 'shadow-lag', '--by', 'topic']));
     expect(

@@ -185,7 +185,9 @@ describe('flightrec trends', () => {
     expect(r.out).toMatch(/^produce-bytes by principal/);
     expect(r.out).toMatch(/[▁▂▃▄▅▆▇█]{5}/);
     expect(r.out).toMatch(/\/s/);
-    expect(r.out.trim().split('\n').length).toBe(2 + 1 + 3);
+    // heading and blank line, table header, 3 rows, blank line and the line saying the sparklines' scale
+    expect(r.out.trim().split('\n').length).toBe(2 + 1 + 3 + 2);
+    expect(r.out).toMatch(/each row on its own scale/);
   });
 
   it('writes JSON and CSV, and the lag trend classes', async () => {
