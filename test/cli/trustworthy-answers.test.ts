@@ -93,6 +93,22 @@ function readerChecks(db: () => string, full: boolean): void {
     expect(doc.recordingEnd?.agoSeconds).toBeGreaterThan(337 * 86_400);
   });
 
+  it("a stopped collection is one gap listing its targets, in the timeline and in fleet's WARN", async () => {
+    const at = '2026-01-01T00:45:00Z';
+    const t = await quiet(['-o', 'json', 'timeline', '--until', at, '--min-severity', 'warn']);
+    expect(t.code, t.err).toBe(0);
+    const doc = JSON.parse(t.out) as {
+      events: { kind: string; entity: string; related: string[]; evidence: { during: { targets?: string } } }[];
+    };
+    const gaps = doc.events.filter((e) => e.kind === 'collection.gap');
+    expect(gaps.map((g) => g.entity)).toEqual(['api/collector']);
+    expect(gaps[0]!.related.length).toBeGreaterThanOrEqual(6);
+    expect(gaps[0]!.evidence.during.targets).toContain('api/ListKafkaConnections');
+    const f = await quiet(['-o', 'json', 'fleet', '--at', at]);
+    expect(f.code, f.err).toBe(0);
+    expect(f.out).toMatch(/"warn": 1\b/);
+  });
+
   if (!full) return;
 
   it('timeline: one unit per phrase, series labelled with what they count', async () => {
