@@ -48,6 +48,8 @@ export interface CollectorOptions {
   readonly now: () => number;
   /** poll-time clock in ns since the epoch (e.g. the simulated cluster's clock) */
   readonly nowNs?: () => bigint;
+  /** a monotonic clock (ns) that times each call, when the poll-time clock stands still during calls (a simulated cluster at real speed) */
+  readonly callClockNs?: () => bigint;
   /** where lines and the status line go (default: nowhere) */
   readonly reporter?: Reporter;
   readonly random?: () => number;
@@ -177,6 +179,7 @@ export class Collector {
     this.#deps = {
       record: (r) => this.#sink.record(r),
       nowNs: opts.nowNs ?? (() => timestampFromMillis(opts.now())),
+      ...(opts.callClockNs === undefined ? {} : { callClockNs: opts.callClockNs }),
       retry: opts.config.retry,
       sleep: opts.sleep ?? realSleep,
       random: opts.random ?? Math.random,

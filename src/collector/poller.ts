@@ -8,6 +8,7 @@ import type { OperationName, RequestOf, ResponseOf } from '../api/schema/operati
 import type { PollCoverage, PollFailure, PollRecord, PollSuccess } from '../db/poll-record.ts';
 import { onAbort } from './abort-waiters.ts';
 import { QueueAbortedError, type CallQueue } from './call-queue.ts';
+import { answerRows } from './answer-rows.ts';
 import type { ClusterConfig } from './config.ts';
 import {
   CoverageTracker,
@@ -46,6 +47,8 @@ export interface RoundDeps {
   readonly record: (record: PollRecord) => void | Promise<void>;
   /** the current time in nanoseconds since the epoch */
   readonly nowNs: () => bigint;
+  /** a monotonic clock (ns) timing each call: its end is its start plus the time measured (nowNs stands still during calls) */
+  readonly callClockNs?: () => bigint;
   readonly retry: RetryPolicy;
   readonly sleep: Sleep;
   /** a number in [0, 1) */
@@ -159,6 +162,8 @@ async function callWithRetry<N extends OperationName>(
     try {
       res = await rt.queue.run(async () => {
         t.start = deps.nowNs();
+        const callClock = deps.callClockNs;
+        const began = callClock?.();
         // a signal of this call's own, joined to the collector's through its one listener there
         // (abort-waiters.ts): the client listens on it, not on the signal every cluster shares
         const call = new AbortController();
@@ -167,7 +172,7 @@ async function callWithRetry<N extends OperationName>(
           return await rt.client.call(op, request, { signal: call.signal });
         } finally {
           stopWaiting();
-          t.end = deps.nowNs();
+          t.end = callClock === undefined || began === undefined ? deps.nowNs() : t.start + (callClock() - began);
         }
       }, deps.stopping);
     } catch (err) {
@@ -270,7 +275,13 @@ async function perTarget<N extends OperationName>(
   s.targets = targets.length;
   const out: CallResult<ResponseOf<N>>[] = [];
   for (const t of targets) {
-    const res = await callWithRetry(s, op, t.request, t.target);
+    // the rows each answer carried (ROWS of `query polls`); one call, no fan-out
+    const res = await callWithRetry(s, op, t.request, t.target, (r) => ({
+      rowsReturned: r.ok ? answerRows(op, r.value) : 0,
+      totalSize: 0n,
+      fanoutCalls: 0,
+      slice: '',
+    }));
     if (res === undefined) break;
     out.push(res);
   }

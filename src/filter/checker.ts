@@ -174,6 +174,17 @@ function convert(type: FieldType, v: SyntaxLiteral, op: CompareOp, path: Resolve
       !server && (op === '=' || op === '!=')
         ? wildcardOf(v)
         : { wildcard: 'none' as Wildcard, bytes: v.bytes, text: v.text };
+    if (type.values !== undefined && wild.wildcard === 'none' && (op === '=' || op === '!=')) {
+      const given = wild.text ?? '';
+      if (!type.values.includes(given)) {
+        const hint = didYouMean(nearest(given, type.values));
+        ctx.warnings.push({
+          message: `${quote(given)} is never a value of ${path.text} (one of ${type.values.join(', ')}): it ${op === '!=' ? 'excludes nothing' : 'matches nothing'}${hint === undefined ? '' : `; ${hint}`}`,
+          start: v.start,
+          end: v.end,
+        });
+      }
+    }
     return { kind: 'string', ...wild };
   }
   if (server && v.quoted) {
@@ -241,9 +252,15 @@ function enumLiteral(
     canonicalEnumName(table, text) ??
     (ctx.dialect === 'extended' ? canonicalEnumName(table, table.prefix + text) : undefined);
   if (known !== undefined) return { kind: 'enum', name: known, number: table.values.indexOf(known), table };
-  const close = nearest(text, table.values);
-  const upper = canonicalEnumName(table, text.toUpperCase());
-  const hint = upper !== undefined ? `did you mean ${upper}?` : didYouMean(close);
+  // the name meant, whatever its case and with or without the type's prefix (`open` → KAFKA_CONNECTION_STATE_OPEN)
+  const upper = text.toUpperCase();
+  const meant =
+    canonicalEnumName(table, upper) ??
+    (upper.startsWith(table.prefix) ? undefined : canonicalEnumName(table, table.prefix + upper));
+  const short = upper.startsWith(table.prefix) ? upper.slice(table.prefix.length) : upper;
+  const shortNames = table.values.map((n) => (n.startsWith(table.prefix) ? n.slice(table.prefix.length) : n));
+  const close = nearest(short, shortNames).map((n) => (table.values.includes(n) ? n : table.prefix + n));
+  const hint = meant !== undefined ? `did you mean ${meant}?` : didYouMean(close);
   ctx.warnings.push({
     message: `${quote(text)} is not a value of ${table.typeName} (${path.text}): it ${op === '!=' ? 'excludes nothing' : 'matches nothing'}${hint === undefined ? '' : `; ${hint}`}`,
     start: v.start,

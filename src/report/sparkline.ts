@@ -36,6 +36,18 @@ export function sparkline(values: readonly number[], opts: { min?: number; max?:
   return out;
 }
 
+/** The scale `sparkline` draws `values` with by default: 0 (or the smallest value when one is negative) to the largest; undefined when all are NaN. */
+export function sparklineScale(values: readonly number[]): { min: number; max: number } | undefined {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (Number.isNaN(v)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return lo === Infinity ? undefined : { min: lo >= 0 ? 0 : lo, max: hi };
+}
+
 /**
  * Resamples points into `buckets` equal slices of [since, until]; an empty slice is NaN.
  * Times must be sorted; points outside the window are ignored.

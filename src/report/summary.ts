@@ -46,12 +46,16 @@ export interface Summary {
   readonly freshness?: Freshness;
   /** set when events kept with the rollups answer for the window before `before` */
   readonly rollups?: { readonly resolution: number; readonly before: bigint };
+  /** set when the window ends where a recording that stopped before now ends: "now" means `at`, `ago` before the wall clock */
+  readonly recordingEnd?: { readonly at: bigint; readonly ago: bigint };
 }
 
 /** Options of summarize: the window ends at `until` and lasts `window` ns. */
 export interface SummaryOptions extends Omit<TimelineOptions, 'since' | 'for' | 'minSeverity'> {
   readonly until: bigint;
   readonly window: bigint;
+  /** the wall clock, given when `until` is the end of a recording that stopped before it */
+  readonly wallClock?: bigint;
 }
 
 function figure(series: readonly Series[], name: string, label: string): Figure | undefined {
@@ -122,7 +126,14 @@ export function summarizeTimeline(t: Timeline): Summary {
 /** Builds the timeline of the window and summarises it. */
 export function summarize(source: TimelineSource & FreshnessReader, opts: SummaryOptions): Summary {
   const t = buildTimeline(source, { ...opts, since: instantBefore(opts.until, opts.window), until: opts.until });
-  return { ...summarizeTimeline(t), freshness: freshnessAt(source, OPERATION_NAMES, opts.until, opts.cluster) };
+  const summary = {
+    ...summarizeTimeline(t),
+    freshness: freshnessAt(source, OPERATION_NAMES, opts.until, opts.cluster),
+  };
+  const clock = opts.wallClock;
+  return clock === undefined || clock <= opts.until
+    ? summary
+    : { ...summary, recordingEnd: { at: opts.until, ago: clock - opts.until } };
 }
 
 /** The default window of `summary`, when neither a window nor an end is given. */

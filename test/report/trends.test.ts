@@ -10,6 +10,7 @@ import type { PollRow } from '../../src/api/schema/resources.ts';
 import { decodeAnswer } from '../../src/api/wire/answers.ts';
 import { memorySource, type RecordedPoll } from '../../src/report/timeline/memory-source.ts';
 import { computeTrends, TrendsOptionsError } from '../../src/report/trends/index.ts';
+import { DEFAULT_THRESHOLDS } from '../../src/report/timeline/thresholds.ts';
 import { recordSim } from '../fixtures/timeline/sim-recorder.ts';
 
 const S = 1_000_000_000n;
@@ -218,11 +219,18 @@ describe('shadow lag trends', () => {
     expect(row('steady').trend).toBe('ok');
     expect(row('stuck').trend).toBe('stopped');
     expect(row('idle').trend).toBe('stalled');
-    expect(
-      row('stuck')
-        .trendSeries!.filter((c) => c !== undefined)
-        .every((c) => c === 'stopped'),
-    ).toBe(true);
+    // one poll without progress is not yet stopped (it must persist); from the second on it is
+    const classes = row('stuck').trendSeries!.filter((c) => c !== undefined);
+    expect(classes[0]).toBe('ok');
+    expect(classes.slice(1).every((c) => c === 'stopped')).toBe(true);
+    // a lag below the material floor (thresholds.shadow.materialLag) is never stalled
+    const floor = computeTrends(memorySource(polls), {
+      metric: 'shadow-lag',
+      by: 'topic',
+      thresholds: { ...DEFAULT_THRESHOLDS, shadow: { ...DEFAULT_THRESHOLDS.shadow, materialLag: 101n } },
+    });
+    expect(floor.rows.find((x) => x.key === 'dr/idle')!.trend).toBe('ok');
+    expect(floor.rows.find((x) => x.key === 'dr/stuck')!.trend).toBe('stopped');
   });
 
   it('estimates the time lag from the recorded source offsets, and flags extrapolation', () => {
@@ -245,8 +253,8 @@ describe('Iceberg commit lag trends', () => {
   const polls: RecordedPoll[] = [];
   for (let i = 0; i <= 5; i++) {
     const at = T0 + BigInt(i * 60) * S;
-    const committed = i < 3 ? 1000 + i * 100 : 1200;
-    const translated = 1050 + i * 100;
+    const committed = i < 3 ? 1000 + i * 1000 : 3000;
+    const translated = 1050 + i * 1000;
     polls.push(
       poll('GetIcebergStatus', at, {
         catalog: { reachable: true },
@@ -269,8 +277,17 @@ describe('Iceberg commit lag trends', () => {
   }
   it('reports the commit lag and detects commits stalled while translation advances', () => {
     const r = computeTrends(memorySource(polls), { metric: 'iceberg-lag', by: 'topic' });
-    expect(r.rows[0]!.value).toBe(1550 - 1200);
+    expect(r.rows[0]!.value).toBe(6050 - 3000);
     expect(r.rows[0]!.detail.commitsStalled).toBe(true);
-    expect(r.rows[0]!.trendSeries!.slice(-2)).toEqual(['stalled', 'stalled']);
+    // two minutes without a commit is under thresholds.iceberg.commitStall (3m): not yet stalled
+    expect(r.rows[0]!.trendSeries!.slice(-2)).toEqual(['ok', 'stalled']);
+    // a commit lag under the material floor is never stalled
+    const small = computeTrends(memorySource(polls), {
+      metric: 'iceberg-lag',
+      by: 'topic',
+      thresholds: { ...DEFAULT_THRESHOLDS, iceberg: { ...DEFAULT_THRESHOLDS.iceberg, materialLag: 5000n } },
+    });
+    expect(small.rows[0]!.trend).toBe('ok');
+    expect(small.rows[0]!.trendSeries!.filter((c) => c === 'stalled')).toEqual([]);
   });
 });

@@ -19,6 +19,8 @@ export type ScalarKind =
 /** A scalar field type. */
 export interface ScalarType<K extends ScalarKind = ScalarKind> {
   readonly kind: K;
+  /** a string field that only ever holds one of these names (a filter naming another matches nothing, and says so) */
+  readonly values?: readonly string[];
 }
 /** An enum field type; decodes to the full enum name (unknown names keep their raw text). */
 export interface EnumType<E extends EnumTable = EnumTable> {
@@ -125,6 +127,12 @@ const scalar =
 /** Field builders, one per type. */
 export const f = {
   string: scalar('string'),
+  /** a string field whose values are always one of `values` */
+  stringOf: (values: readonly string[], doc?: string): FieldSpec<ScalarType<'string'>, 'always'> => ({
+    type: { kind: 'string', values },
+    presence: 'always',
+    doc,
+  }),
   bool: scalar('bool'),
   int32: scalar('int32'),
   uint32: scalar('uint32'),

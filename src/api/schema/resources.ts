@@ -9,7 +9,7 @@ import { ShadowTopic, ShadowTopicPartition } from './shadow-topic.ts';
 import { MemberVersion, UpgradeStatus } from './upgrade.ts';
 import { IcebergLifecycleState } from './enums.ts';
 import { IcebergPartition, IcebergTopic } from './iceberg.ts';
-import type { OperationName } from './operations.ts';
+import { OPERATION_NAMES, type OperationName } from './operations.ts';
 
 /** A task status row, with the link it belongs to. */
 export const ShadowTaskRow = message('ShadowTaskRow', {
@@ -38,7 +38,7 @@ export const IcebergPartitionRow = message('IcebergPartitionRow', {
 export const PollRow = message('PollRow', {
   id: f.int64(),
   cluster: f.string(),
-  operation: f.string(),
+  operation: f.stringOf(OPERATION_NAMES),
   target: f.string('link or link/topic the poll asked about, empty otherwise'),
   scheduledTime: f.timestamp(),
   startTime: f.timestamp(),

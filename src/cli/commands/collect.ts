@@ -307,7 +307,7 @@ async function record(
   io: CliIo,
   once: boolean,
   body: (collector: Collector) => Promise<unknown>,
-  extra: { nowNs?: () => bigint; sleep?: Sleep } = {},
+  extra: { nowNs?: () => bigint; sleep?: Sleep; callClockNs?: () => bigint } = {},
 ): Promise<number> {
   const dbPath = dbOpenTarget(g.db, io.cwd);
   // what the start-up lines, logs and errors call the database: a URL without its password
@@ -605,6 +605,8 @@ async function runSimulated(
       {
         nowNs,
         sleep,
+        // at a real pace (--speed) the simulated clock stands still during a call: time it for real
+        ...(pace === undefined ? {} : { callClockNs: () => process.hrtime.bigint() }),
       },
     );
   } finally {

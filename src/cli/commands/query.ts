@@ -28,6 +28,7 @@ import { withClusterSet, withHistory, type HistoryGlobals } from './history.ts';
 import { chooseOutput } from './output-choice.ts';
 import { timeOption } from './time-option.ts';
 import { recordedSpan, spanText } from './recorded-span.ts';
+import { writeFilterWarnings } from './filter-warnings.ts';
 
 interface QueryOpts {
   at?: string;
@@ -91,7 +92,11 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, i
   const until = ranged ? timeOption('--until', opts.until ?? 'now', io) : undefined;
   // every argument is checked before the database is opened (a filter error shows its caret)
   if (since !== undefined && until !== undefined && since > until) throw new UsageError('--since is after --until');
-  compileFilter(opts.filter ?? '', { resource: resource as ResourceName, dialect: opts.dialect as Dialect });
+  const checked = compileFilter(opts.filter ?? '', {
+    resource: resource as ResourceName,
+    dialect: opts.dialect as Dialect,
+  });
+  writeFilterWarnings(opts.filter ?? '', checked.warnings, io);
   compileOrderBy(opts.orderBy ?? '', { resource: resource as ResourceName, dialect: opts.dialect as Dialect });
   const source = opts.source;
   const problem = source === undefined ? undefined : sourceProblem(resource, source);

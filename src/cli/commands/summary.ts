@@ -87,7 +87,13 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
                 `note: cluster ${sanitizeForTerminal(cluster)}: nothing was recorded in the last ${formatHumanDuration(DEFAULT_SUMMARY_WINDOW)}; summarising its whole recording\n`,
               );
             }
-            return summarize(reader, { until: chosen.until, window: chosen.window, cluster, thresholds });
+            return summarize(reader, {
+              until: chosen.until,
+              window: chosen.window,
+              cluster,
+              thresholds,
+              wallClock: chosen.wholeRecording ? until : undefined,
+            });
           }),
         );
         writeSummaryAcross(parts, out.format, out.color, io);
@@ -95,7 +101,7 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
         return;
       }
       const summary = withHistory(g, io, (reader, cluster) => {
-        let chosen = { until, window };
+        let chosen: { until: bigint; window: bigint; wallClock?: bigint } = { until, window };
         if (opts.window === undefined && opts.until === undefined) {
           const w = defaultSummaryWindow(recordedRange(reader.polls({ cluster })), until);
           if (w.wholeRecording) {
@@ -105,7 +111,7 @@ export function registerSummary(program: Command, io: CliIo, done: (code: number
                 '(choose with --window and --until)\n',
             );
           }
-          chosen = w;
+          chosen = w.wholeRecording ? { until: w.until, window: w.window, wallClock: until } : w;
         }
         return summarize(reader, { ...chosen, cluster, thresholds });
       });

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { renderTrendsCsv, renderTrendsJson, trendsToJson } from '../../report/render/trends-json.ts';
-import { renderTrendsMarkdown, renderTrendsText } from '../../report/render/trends-text.ts';
+import { renderTrendsMarkdown, renderTrendsText, type SparkScale } from '../../report/render/trends-text.ts';
 import { renderYaml } from '../../report/render/yaml.ts';
 import { computeTrends, isMetricName, METRIC_NAMES, METRICS, type TrendsResult } from '../../report/trends/index.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
@@ -31,6 +31,7 @@ interface TrendsOpts {
   until?: string;
   top?: string;
   limit?: string;
+  scale?: string;
 }
 
 /**
@@ -73,6 +74,11 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
       `at most N rows, the largest first; 0 for every row (default: ${DEFAULT_TRENDS_ROWS} in table, wide and md, every row in json, csv and yaml)`,
     )
     .option('--top <n>', 'the same as --limit N (at least 1)')
+    .option(
+      '--scale <how>',
+      'sparkline scale: row (each row on its own min..max, shown in SCALE) or shared (one scale for every row, to compare them)',
+      'row',
+    )
     .addHelpText(
       'after',
       globalOptionsHelp({
@@ -91,6 +97,11 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
       const keys: readonly string[] = METRICS[metric].keys;
       if (opts.by !== undefined && !keys.includes(opts.by))
         throw new UsageError(`--by: ${unknownNameMessage(`key of ${metric}`, opts.by, keys)}`);
+      if (opts.scale !== 'row' && opts.scale !== 'shared')
+        throw new UsageError(
+          `invalid --scale ${JSON.stringify(sanitizeForTerminal(String(opts.scale)))}: expected row or shared`,
+        );
+      const scale = opts.scale;
       const out = chooseOutput<TrendsFormat>(g, io, TRENDS_FORMATS);
       const rows = trendsRowLimit(opts, out.format);
       const since = timeOption('--since', opts.since, io);
@@ -109,7 +120,7 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
           top: rows.limit,
         }),
       );
-      io.stdout.write(renderTrendsAs(result, out.format, out));
+      io.stdout.write(renderTrendsAs(result, out.format, { ...out, scale }));
       const left = result.total - result.rows.length;
       if (rows.defaulted && left > 0)
         io.stderr.write(
@@ -122,12 +133,12 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
 function renderTrendsAs(
   r: TrendsResult,
   format: TrendsFormat,
-  out: { color: boolean; width: number | undefined },
+  out: { color: boolean; width: number | undefined; scale: SparkScale },
 ): string {
   switch (format) {
     case 'table':
     case 'wide':
-      return renderTrendsText(r, { color: out.color, width: out.width, wide: format === 'wide' });
+      return renderTrendsText(r, { color: out.color, width: out.width, wide: format === 'wide', scale: out.scale });
     case 'json':
       return renderTrendsJson(r);
     case 'csv':
@@ -135,6 +146,6 @@ function renderTrendsAs(
     case 'yaml':
       return renderYaml(trendsToJson(r));
     case 'md':
-      return renderTrendsMarkdown(r);
+      return renderTrendsMarkdown(r, out.scale);
   }
 }

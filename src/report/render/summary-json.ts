@@ -23,6 +23,15 @@ export function summaryToJson(s: Summary): { [key: string]: JsonValue } {
     ...(s.rollups === undefined
       ? {}
       : { rollups: { resolution: `${s.rollups.resolution}s`, before: formatTimestamp(s.rollups.before) } }),
+    // additive: "now" is the end of a recording that stopped before the summary was made
+    ...(s.recordingEnd === undefined
+      ? {}
+      : {
+          recordingEnd: {
+            at: formatTimestamp(s.recordingEnd.at),
+            agoSeconds: Number(s.recordingEnd.ago / 1_000_000_000n),
+          },
+        }),
     abnormal: s.abnormal.map(eventToJson),
     changes: s.changes.map((c) => ({
       kind: c.kind,

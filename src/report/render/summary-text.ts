@@ -6,7 +6,7 @@ import { formatHumanDuration } from '../../api/codec/duration.ts';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
 import type { Summary } from '../summary.ts';
-import { formatCount } from '../format-units.ts';
+import { formatCount, formatSpan } from '../format-units.ts';
 import { paint } from './color.ts';
 import { staleNote } from './freshness.ts';
 import { rollupLine } from './timeline-text.ts';
@@ -16,6 +16,17 @@ const MAX_CHANGES = 12;
 
 function clock(t: bigint): string {
   return formatTimestampShort(t).slice(11).replace(/Z$/, '');
+}
+
+/**
+ * What "now" means in a summary: `now`, or, when the window ends where a recording that stopped
+ * earlier ends, `at the end of the recording (T, 338d ago)`.
+ */
+export function nowWords(s: Pick<Summary, 'recordingEnd'>): string {
+  const e = s.recordingEnd;
+  return e === undefined
+    ? 'now'
+    : `at the end of the recording (${formatTimestampShort(e.at)}, ${formatSpan(e.ago)} ago)`;
 }
 
 /** `-o table`: the chat block. */
@@ -30,9 +41,10 @@ export function renderSummaryText(s: Summary, opts: { color: boolean } = { color
     ),
   );
   if (s.rollups !== undefined) out.push(rollupLine(s.rollups));
-  if (s.abnormal.length === 0) out.push('Abnormal now: nothing.');
+  const when = nowWords(s);
+  if (s.abnormal.length === 0) out.push(`Abnormal ${when}: nothing.`);
   else {
-    out.push(`Abnormal now (${s.abnormal.length}):`);
+    out.push(`Abnormal ${when} (${s.abnormal.length}):`);
     for (const e of s.abnormal) {
       const mark = paint(MARK[e.severity] ?? e.severity, e.severity === 'error' ? 'error' : 'warn', opts.color);
       out.push(
@@ -61,7 +73,7 @@ export function renderSummaryText(s: Summary, opts: { color: boolean } = { color
     return `${sanitizeCell(f.name)} ${now}${was}`;
   });
   figs.push(`polls ${s.polls.total}, ${s.polls.failed} failed`);
-  out.push(`Now: ${figs.join(' · ')}`);
+  out.push(`${s.recordingEnd === undefined ? 'Now' : 'At the end of the recording'}: ${figs.join(' · ')}`);
   const f = s.freshness;
   if (f !== undefined && f.observedAt !== undefined) {
     const stale = staleNote('the recording', f);

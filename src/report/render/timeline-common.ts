@@ -6,9 +6,9 @@ import type { Series } from '../timeline/detector.ts';
 import type { Timeline } from '../timeline/timeline.ts';
 import type { Severity, TimelineEvent } from '../timeline/types.ts';
 
-/** The start as short RFC 3339 UTC, marked `≤` when the true start lies before it. */
+/** The start as short RFC 3339 UTC, marked `≤` when the true start lies before it and `↶` when it was dated back (see detectedAt). */
 export function startText(e: TimelineEvent): string {
-  return `${e.startedBefore ? '≤' : ''}${formatTimestampShort(e.start)}`;
+  return `${e.startedBefore ? '≤' : ''}${e.detectedAt !== undefined ? '↶' : ''}${formatTimestampShort(e.start)}`;
 }
 
 /** The end: a time, `ongoing`, or empty for points. */

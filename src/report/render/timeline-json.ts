@@ -23,6 +23,8 @@ export function eventToJson(e: TimelineEvent): Obj {
     end: e.end === null ? null : formatTimestamp(e.end),
     ongoing: e.end === null,
     startedBefore: e.startedBefore,
+    // additive: the start was dated back; when the poll that decided it was taken
+    ...(e.detectedAt === undefined ? {} : { detectedAt: formatTimestamp(e.detectedAt) }),
     description: e.description,
     evidence: {
       before: { ...e.evidence.before },

@@ -55,6 +55,15 @@ export function renderTimelineText(t: Timeline, opts: TimelineTextOptions): stri
     t.events.length === 0
       ? 'No events.\n'
       : renderTable(timelineView(t, opts.wide === true), { color: opts.color, width: opts.width });
+  const marks = [
+    ...(t.events.some((e) => e.startedBefore) ? ['≤ began before the history read'] : []),
+    ...(t.events.some((e) => e.detectedAt !== undefined)
+      ? ['↶ start dated back: detected at a later poll (JSON detectedAt)']
+      : []),
+  ];
+  if (marks.length > 0)
+    out += `${marks.join(';  ')}
+`;
   const lines = seriesLines(t, opts.sparkWidth ?? 60);
   if (lines.length > 0) {
     const nameWidth = Math.max(...lines.map((l) => sanitizeCell(l.name).length));

@@ -7,7 +7,7 @@ import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
 import type { TableView, Tone, ViewRow } from '../columns/index.ts';
 import { formatByteRate, formatBytes, formatCountRate } from '../format-units.ts';
-import { sparkline } from '../sparkline.ts';
+import { sparkline, sparklineScale } from '../sparkline.ts';
 import type { TrendClass, TrendRow, TrendsResult } from '../trends/types.ts';
 import { paint } from './color.ts';
 import { mdCode, mdText } from './markdown.ts';
@@ -50,8 +50,24 @@ function detailText(row: TrendRow): string {
     .join(' ');
 }
 
-/** The rows as a table view. */
-export function trendsView(r: TrendsResult, wide = false): TableView {
+/** How sparklines are scaled: each row on its own range, or every row on one range. */
+export type SparkScale = 'row' | 'shared';
+
+/** The range every row is drawn with under `--scale shared`; undefined when no row has data. */
+export function sharedScale(r: TrendsResult): { min: number; max: number } | undefined {
+  return sparklineScale(r.rows.flatMap((row) => row.series));
+}
+
+/** `min..max` in the metric's unit, for the SCALE column and the shared-scale heading. */
+export function scaleText(unit: string, s: { min: number; max: number } | undefined): string {
+  if (s === undefined) return '-';
+  const u = unit === 'records' || unit === 'connections' ? ` ${unit}` : '';
+  return `${formatTrendValue(unit, s.min)}..${formatTrendValue(unit, s.max)}${u}`;
+}
+
+/** The rows as a table view; every sparkline says its scale (min..max in the unit). */
+export function trendsView(r: TrendsResult, wide = false, scale: SparkScale = 'row'): TableView {
+  const shared = scale === 'shared' ? sharedScale(r) : undefined;
   const lag = r.rows.some((x) => x.trend !== undefined);
   const columns = [
     { id: 'key', header: r.by.toUpperCase(), align: 'left' as const },
@@ -63,6 +79,7 @@ export function trendsView(r: TrendsResult, wide = false): TableView {
     },
     ...(lag ? [{ id: 'trend', header: 'TREND', align: 'left' as const }] : []),
     { id: 'series', header: 'SERIES', align: 'left' as const },
+    { id: 'scale', header: 'SCALE', align: 'left' as const },
     ...(lag ? [{ id: 'classes', header: 'PER SLICE', align: 'left' as const }] : []),
     ...(wide ? [{ id: 'detail', header: 'DETAIL', align: 'left' as const }] : []),
   ];
@@ -85,8 +102,10 @@ export function trendsView(r: TrendsResult, wide = false): TableView {
       cells.push(`${t}${timeLag}`);
       tones.push(TREND_TONE[t]);
     }
-    cells.push(sparkline(row.series));
-    tones.push(undefined);
+    const rowScale = shared ?? sparklineScale(row.series);
+    cells.push(sparkline(row.series, rowScale ?? {}));
+    cells.push(scaleText(r.unit, rowScale));
+    tones.push(undefined, undefined);
     if (lag) {
       cells.push((row.trendSeries ?? []).map((c) => (c === undefined ? ' ' : TREND_LETTER[c])).join(''));
       tones.push(undefined);
@@ -101,12 +120,20 @@ export function trendsView(r: TrendsResult, wide = false): TableView {
 }
 
 /** `-o table` and `-o wide`. */
-export function renderTrendsText(r: TrendsResult, opts: { color: boolean; width?: number; wide?: boolean }): string {
+export function renderTrendsText(
+  r: TrendsResult,
+  opts: { color: boolean; width?: number; wide?: boolean; scale?: SparkScale },
+): string {
   let out = `${paint(sanitizeCell(heading(r)), 'bold', opts.color)}\n\n`;
   out +=
     r.rows.length === 0
       ? 'No data.\n'
-      : renderTable(trendsView(r, opts.wide === true), { color: opts.color, width: opts.width });
+      : renderTable(trendsView(r, opts.wide === true, opts.scale), { color: opts.color, width: opts.width });
+  if (r.rows.length > 0)
+    out +=
+      opts.scale === 'shared'
+        ? `\nseries: one scale for every row, ${scaleText(r.unit, sharedScale(r))} (max per slice)\n`
+        : `\nseries: each row on its own scale (SCALE, max per slice); --scale shared to compare rows\n`;
   if (r.rows.some((x) => x.trendSeries !== undefined))
     out += `\nper slice: · ok  g growing  s stalled  X stopped (no progress while the source moves)\n`;
   for (const n of r.notes) out += `note: ${sanitizeCell(n)}\n`;
@@ -114,13 +141,15 @@ export function renderTrendsText(r: TrendsResult, opts: { color: boolean; width?
 }
 
 /** `-o md`. */
-export function renderTrendsMarkdown(r: TrendsResult): string {
+export function renderTrendsMarkdown(r: TrendsResult, scale: SparkScale = 'row'): string {
   const lines = [`**${mdText(heading(r))}**`, ''];
   if (r.rows.length === 0) return `${lines.join('\n')}_No data._\n`;
-  lines.push(`| ${mdText(r.by)} | Value | Trend | Series |`, '|---|---:|---|---|');
+  const shared = scale === 'shared' ? sharedScale(r) : undefined;
+  lines.push(`| ${mdText(r.by)} | Value | Trend | Series | Scale |`, '|---|---:|---|---|---|');
   for (const row of r.rows) {
+    const s = shared ?? sparklineScale(row.series);
     lines.push(
-      `| ${mdCode(row.key)} | ${mdText(formatTrendValue(r.unit, row.value))} | ${row.trend ?? ''} | ${sparkline(row.series).replace(/ /g, '\u2007')} |`,
+      `| ${mdCode(row.key)} | ${mdText(formatTrendValue(r.unit, row.value))} | ${row.trend ?? ''} | ${sparkline(row.series, s ?? {}).replace(/ /g, '\u2007')} | ${mdText(scaleText(r.unit, s))} |`,
     );
   }
   for (const n of r.notes) lines.push('', `_${mdText(n)}_`);

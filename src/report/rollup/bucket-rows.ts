@@ -20,8 +20,8 @@ import { Buckets } from '../trends/buckets.ts';
 import { rollupKey } from '../trends/group-keys.ts';
 import { connectionCounts } from '../trends/connection-counts.ts';
 import { counterRates } from '../trends/counter-rates.ts';
-import { icebergLag } from '../trends/iceberg-lag.ts';
-import { shadowLag } from '../trends/shadow-lag.ts';
+import { icebergFloor, icebergLag } from '../trends/iceberg-lag.ts';
+import { shadowFloor, shadowLag } from '../trends/shadow-lag.ts';
 import type { TrendRow, TrendsSource } from '../trends/types.ts';
 
 type Window = { since: bigint; until: bigint; cluster?: string };
@@ -153,7 +153,14 @@ export function* rollBucketSteps(
   yield;
   const shadow: RollupShadowRow[] = [];
   const progress = shadowProgress(src, wide);
-  for (const r of shadowLag(src, 'partition', own, one, Number(thresholds.shadow.lagGrowth) / 1e9).rows) {
+  for (const r of shadowLag(
+    src,
+    'partition',
+    own,
+    one,
+    Number(thresholds.shadow.lagGrowth) / 1e9,
+    shadowFloor(thresholds),
+  ).rows) {
     const parts = r.key.split('/');
     const link = parts[0] ?? '';
     const partition = Number(parts[parts.length - 1]);
@@ -175,16 +182,14 @@ export function* rollBucketSteps(
   }
 
   yield;
-  const iceberg: RollupIcebergRow[] = icebergLag(src, 'topic', own, one, thresholds.iceberg.commitStall).rows.map(
-    (r) => ({
-      start,
-      topic: r.key,
-      lagMin: BigInt(String(r.detail.minLag)),
-      lagMax: BigInt(String(r.detail.maxLag)),
-      lagLast: BigInt(String(r.detail.commitLag)),
-      partitions: Number(r.detail.partitions),
-    }),
-  );
+  const iceberg: RollupIcebergRow[] = icebergLag(src, 'topic', own, one, icebergFloor(thresholds)).rows.map((r) => ({
+    start,
+    topic: r.key,
+    lagMin: BigInt(String(r.detail.minLag)),
+    lagMax: BigInt(String(r.detail.maxLag)),
+    lagLast: BigInt(String(r.detail.commitLag)),
+    partitions: Number(r.detail.partitions),
+  }));
 
   const first = connPolls[0];
   const last = connPolls[connPolls.length - 1];

@@ -104,12 +104,18 @@ const thresholdsSchema = group({
     stopWindow: duration.default(D.shadow.stopWindow),
     /** source partition information older than this is stale */
     sourceStale: duration.default(D.shadow.sourceStale),
+    /** trends: a lag below this many records (summed over the row) is never stalled or stopped */
+    materialLag: records.default(D.shadow.materialLag),
+    /** trends: a lag less than this far behind in time is never stalled or stopped */
+    materialTimeLag: duration.default(D.shadow.materialTimeLag),
   }).prefault({}),
   iceberg: group({
     /** commit lag (records, per partition) above which a topic is lagging */
     commitLag: records.default(D.iceberg.commitLag),
     /** no commit for this long while translation advances: stalled */
     commitStall: duration.default(D.iceberg.commitStall),
+    /** trends: a commit lag below this many records (summed over the row) is never stalled */
+    materialLag: records.default(D.iceberg.materialLag),
   }).prefault({}),
 });
 

@@ -23,8 +23,15 @@ export const DEFAULT_THRESHOLDS = {
     brokerMinConnections: 5,
     groupIdle: 60n * S,
   },
-  shadow: { lagRecords: 100_000n, lagGrowth: 15n * S, stopWindow: 120n * S, sourceStale: 60n * S },
-  iceberg: { commitLag: 1_000_000n, commitStall: 180n * S },
+  shadow: {
+    lagRecords: 100_000n,
+    lagGrowth: 15n * S,
+    stopWindow: 120n * S,
+    sourceStale: 60n * S,
+    materialLag: 100n,
+    materialTimeLag: 10n * S,
+  },
+  iceberg: { commitLag: 1_000_000n, commitStall: 180n * S, materialLag: 1_000n },
 };
 
 /** A threshold key or value that is not accepted; `key` is the dotted path. */

@@ -21,6 +21,7 @@ import type { DetectorContext, FrameDetector, Series } from './detector.ts';
 import { comparePolls, framesOf, padFrames } from './frames.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.ts';
 import { eventConcerns } from './entity-names.ts';
+import { markDetectedAt } from './detected-at.ts';
 import { clipToRecording, laterOf } from './recording-start.ts';
 import { compareEvents, pollTime, severityRank, type Frame, type Severity, type TimelineEvent } from './types.ts';
 import { collectionDetector } from './detectors/collection.ts';
@@ -161,10 +162,11 @@ function buildFrom(source: TimelineSource, opts: TimelineOptions): Timeline {
   if (icebergPolls.length > 0) run(iceberg, rowFrames('iceberg-topics', icebergPolls));
 
   const min = severityRank(opts.minSeverity ?? 'info');
+  const dated = markDetectedAt(events, polls);
   const merged =
     kept === undefined
-      ? events
-      : mergeKeptEvents(events, kept.reader.events(cluster, since, until).map(keptEvent), kept.before);
+      ? dated
+      : mergeKeptEvents(dated, kept.reader.events(cluster, since, until).map(keptEvent), kept.before);
   const shown = merged.filter(
     (e) =>
       e.start <= until &&

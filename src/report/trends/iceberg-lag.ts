@@ -7,12 +7,23 @@ import type { IcebergTopic } from '../../api/schema/iceberg.ts';
 import { RESOURCES } from '../../api/schema/resources.ts';
 import { comparePolls, framesOf } from '../timeline/frames.ts';
 import { Buckets, maxAt } from './buckets.ts';
+import type { Thresholds } from '../timeline/thresholds.ts';
 import type { TrendClass, TrendRow, TrendsSource } from './types.ts';
 
 interface Obs {
   lag: bigint;
   committed: bigint;
   translated: bigint;
+  /** polls in a row without a commit, this one included */
+  still?: number;
+  /** time since a committed offset last moved (ns) */
+  sinceCommit?: bigint;
+}
+
+/** What makes a commit stall material (trends only): records of lag and time without a commit. */
+export interface CommitFloor {
+  readonly records: bigint;
+  readonly stall: bigint;
 }
 
 interface Group {
@@ -29,9 +40,15 @@ interface Group {
   bucketLast: (Obs | undefined)[];
 }
 
-/** `stalled` when translation advanced but no commit did, else `ok` (commit lag is a sawtooth, so a rise alone means little). */
-function classify(a: Obs, z: Obs): TrendClass {
-  return z.committed <= a.committed && z.translated > a.translated ? 'stalled' : 'ok';
+/**
+ * `stalled` when translation advanced but no commit did, for more than one poll and at least
+ * `floor.stall`, with at least `floor.records` of commit lag; else `ok` (commit lag is a
+ * sawtooth, so a rise alone means little).
+ */
+function classify(a: Obs, z: Obs, floor: CommitFloor): TrendClass {
+  if (z.committed > a.committed || z.translated <= a.translated) return 'ok';
+  if (z.lag < floor.records || (z.still ?? 0) < 2 || (z.sinceCommit ?? 0n) < floor.stall) return 'ok';
+  return 'stalled';
 }
 
 /** Computes Iceberg commit lag rows grouped by partition or topic. */
@@ -40,7 +57,7 @@ export function icebergLag(
   by: string,
   window: { since: bigint; until: bigint; cluster?: string },
   buckets: Buckets,
-  stallAfter: bigint,
+  floor: CommitFloor,
 ): { rows: TrendRow[]; overall: number } {
   const ops = new Set<string>(RESOURCES['iceberg-topics'].operations);
   const polls = source
@@ -78,11 +95,19 @@ export function icebergLag(
           bucketLast: [],
         };
         groups.set(key, g);
+        obs.still = 0;
+        obs.sinceCommit = 0n;
       } else if (g.last !== undefined) {
-        if (obs.committed > g.last.committed) {
+        const prev = g.last;
+        if (obs.committed > prev.committed) {
           g.lastCommit = f.time;
           g.translatedSince = false;
-        } else if (obs.translated > g.last.translated) g.translatedSince = true;
+          obs.still = 0;
+        } else {
+          if (obs.translated > prev.translated) g.translatedSince = true;
+          obs.still = (prev.still ?? 0) + (f.time > g.lastTime ? 1 : 0);
+        }
+        obs.sinceCommit = f.time - g.lastCommit;
       }
       g.lastTime = f.time;
       for (const p of parts) g.partitions.add(p);
@@ -100,7 +125,8 @@ export function icebergLag(
     overall += Number(g.last.lag);
     // stalled: no commit for the stall threshold while translation advanced, at the end of the window
     const stalledFor = g.translatedSince ? g.lastTime - g.lastCommit : 0n;
-    const trend: TrendClass = stalledFor >= stallAfter ? 'stalled' : 'ok';
+    const trend: TrendClass =
+      stalledFor >= floor.stall && g.last.lag >= floor.records && (g.last.still ?? 0) > 1 ? 'stalled' : 'ok';
     rows.push({
       key,
       label: '',
@@ -119,9 +145,14 @@ export function icebergLag(
         let a: Obs | undefined;
         for (let j = i - 1; j >= 0 && a === undefined; j--) a = g.bucketLast[j];
         const z = g.bucketLast[i];
-        return a !== undefined && z !== undefined ? classify(a, z) : undefined;
+        return a !== undefined && z !== undefined ? classify(a, z, floor) : undefined;
       }),
     });
   }
   return { rows, overall };
+}
+
+/** The material-stall floor of Iceberg trends, from the timeline's thresholds. */
+export function icebergFloor(th: Thresholds): CommitFloor {
+  return { records: th.iceberg.materialLag, stall: th.iceberg.commitStall };
 }

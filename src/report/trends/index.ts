@@ -18,8 +18,8 @@ import {
   rollupStart,
   type RollupPlan,
 } from './from-rollups.ts';
-import { icebergLag } from './iceberg-lag.ts';
-import { shadowLag } from './shadow-lag.ts';
+import { icebergFloor, icebergLag } from './iceberg-lag.ts';
+import { shadowFloor, shadowLag } from './shadow-lag.ts';
 import {
   isMetricName,
   METRIC_NAMES,
@@ -94,7 +94,7 @@ export function computeTrends(source: TrendsSource, opts: TrendsOptions): Trends
       break;
     }
     case 'shadow-lag': {
-      const r = shadowLag(source, by, window, buckets, Number(th.shadow.lagGrowth) / 1e9);
+      const r = shadowLag(source, by, window, buckets, Number(th.shadow.lagGrowth) / 1e9, shadowFloor(th));
       rows = r.rows;
       overall = r.overall;
       if (r.extrapolated)
@@ -104,7 +104,7 @@ export function computeTrends(source: TrendsSource, opts: TrendsOptions): Trends
       break;
     }
     case 'iceberg-lag': {
-      const r = icebergLag(source, by, window, buckets, th.iceberg.commitStall);
+      const r = icebergLag(source, by, window, buckets, icebergFloor(th));
       rows = r.rows;
       overall = r.overall;
       break;
@@ -167,8 +167,8 @@ function trendsWithRollups(
       const rows = !rawPart
         ? []
         : opts.metric === 'shadow-lag'
-          ? shadowLag(source, by, window, buckets, Number(th.shadow.lagGrowth) / 1e9).rows
-          : icebergLag(source, by, window, buckets, th.iceberg.commitStall).rows;
+          ? shadowLag(source, by, window, buckets, Number(th.shadow.lagGrowth) / 1e9, shadowFloor(th)).rows
+          : icebergLag(source, by, window, buckets, icebergFloor(th)).rows;
       merged = mergeLags(rows, rollups, { ...q, metric: opts.metric });
       break;
     }

@@ -8,6 +8,7 @@ import { RESOURCES } from '../../api/schema/resources.ts';
 import { comparePolls, framesOf } from '../timeline/frames.ts';
 import { Buckets, maxAt } from './buckets.ts';
 import { SourceHistory, type TimeLag } from './source-history.ts';
+import type { Thresholds } from '../timeline/thresholds.ts';
 import type { TrendClass, TrendRow, TrendsSource } from './types.ts';
 
 interface Part {
@@ -21,6 +22,18 @@ interface Obs {
   shadow: bigint;
   source: bigint;
   lag: bigint;
+  /** the largest time lag of the row's partitions at this observation (ns), when known */
+  timeLag?: bigint;
+  /** polls of the row in a row without replication progress, this one included */
+  still?: number;
+}
+
+/** What makes a lag material enough to be called stalled or stopped (trends only). */
+export interface LagFloor {
+  /** records of lag below which nothing is stalled or stopped */
+  readonly records: bigint;
+  /** time behind below which nothing is stalled or stopped (ns) */
+  readonly timeLag: bigint;
 }
 
 interface Group {
@@ -32,19 +45,29 @@ interface Group {
   series: number[];
   bucketLast: (Obs | undefined)[];
   state: string;
+  lastTime: bigint;
 }
 
 /**
  * The trend class of a stretch: `stopped` when the shadow made no progress while the source
  * moved, `stalled` when neither moved but lag remains, `growing` when the lag rose by more than
- * `growth` records, else `ok`.
+ * `growth` records, else `ok`. With a `floor`, stalled and stopped also need a material lag (at
+ * least `floor.records` records and, when known, `floor.timeLag` behind) that persisted: the
+ * last observation is the second poll or later without progress.
  */
-export function classify(first: Obs, last: Obs, growth: number): TrendClass {
+export function classify(first: Obs, last: Obs, growth: number, floor?: LagFloor): TrendClass {
   if (last.shadow <= first.shadow) {
+    if (floor !== undefined && !material(last, floor)) return 'ok';
     if (last.source > first.source) return 'stopped';
     return last.lag > 0n ? 'stalled' : 'ok';
   }
   return Number(last.lag - first.lag) > growth ? 'growing' : 'ok';
+}
+
+function material(o: Obs, floor: LagFloor): boolean {
+  if (o.lag < floor.records) return false;
+  if (o.timeLag !== undefined && o.timeLag < floor.timeLag) return false;
+  return (o.still ?? 0) > 1;
 }
 
 /** Computes shadow lag rows grouped by partition, topic or link. */
@@ -54,6 +77,7 @@ export function shadowLag(
   window: { since: bigint; until: bigint; cluster?: string },
   buckets: Buckets,
   growthSeconds: number,
+  floor: LagFloor,
 ): { rows: TrendRow[]; overall: number; extrapolated: boolean } {
   const ops = new Set<string>(RESOURCES['shadow-topics'].operations);
   const polls = source
@@ -91,6 +115,7 @@ export function shadowLag(
             series: buckets.empty(),
             bucketLast: [],
             state: '',
+            lastTime: f.time,
           };
           groups.set(gk, g);
         }
@@ -106,7 +131,14 @@ export function shadowLag(
         obs.shadow += part.shadow;
         obs.source += part.source;
         obs.lag += part.source - part.shadow;
+        const tl = part.history.timeLag(f.time, Number(part.shadow));
+        if (tl !== undefined && (obs.timeLag === undefined || tl.ns > obs.timeLag)) obs.timeLag = tl.ns;
       }
+      // answers of the same instant (several operations report one topic) count as one poll
+      const prev = g.last;
+      if (prev === undefined || obs.shadow > prev.shadow) obs.still = 0;
+      else obs.still = (prev.still ?? 0) + (f.time > g.lastTime ? 1 : 0);
+      g.lastTime = f.time;
       if (g.first === undefined) {
         g.first = obs;
         g.min = obs.lag;
@@ -139,7 +171,7 @@ export function shadowLag(
       let a: Obs | undefined;
       for (let j = i - 1; j >= 0 && a === undefined; j--) a = g.bucketLast[j];
       const z = g.bucketLast[i];
-      return a !== undefined && z !== undefined ? classify(a, z, growth) : undefined;
+      return a !== undefined && z !== undefined ? classify(a, z, growth, floor) : undefined;
     });
     overall += Number(g.last.lag);
     if (timeLag?.extrapolated === true) anyExtrapolated = true;
@@ -161,9 +193,14 @@ export function shadowLag(
       value: Number(g.last.lag),
       series: g.series,
       detail,
-      trend: classify(g.first, g.last, growth),
+      trend: classify(g.first, g.last, growth, floor),
       trendSeries,
     });
   }
   return { rows, overall, extrapolated: anyExtrapolated };
+}
+
+/** The material-lag floor of shadow trends, from the timeline's thresholds. */
+export function shadowFloor(th: Thresholds): LagFloor {
+  return { records: th.shadow.materialLag, timeLag: th.shadow.materialTimeLag };
 }

@@ -5,6 +5,7 @@
 import type { PollRow } from '../../../api/schema/resources.ts';
 import type { DetectorContext, PollDetector } from '../detector.ts';
 import { IntervalBook } from '../interval-book.ts';
+import { mergeCollectionGaps } from './gap-merge.ts';
 import { entity, pollTime } from '../types.ts';
 import { formatHumanDuration } from '../../../api/codec/duration.ts';
 
@@ -218,7 +219,7 @@ export function collectionDetector(ctx: DetectorContext): PollDetector {
           });
         }
       }
-      return book.finish();
+      return mergeCollectionGaps(book.finish(), until);
     },
   };
 }

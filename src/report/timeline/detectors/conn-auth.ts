@@ -6,7 +6,7 @@ import { formatHumanDuration } from '../../../api/codec/duration.ts';
 import type { DetectorContext } from '../detector.ts';
 import { IntervalBook } from '../interval-book.ts';
 import { entity } from '../types.ts';
-import { authFailed, topCounts } from './conn-tracker.ts';
+import { rateInWindow, authFailed, topCounts } from './conn-tracker.ts';
 import type { ConnDetector } from './conn-storms.ts';
 
 interface Wave {
@@ -92,7 +92,7 @@ export function authDetector(ctx: DetectorContext): ConnDetector {
         }
         book.update(listener, {
           severity: w.peakPerSecond >= 1 ? 'error' : 'warn',
-          description: `authentication failures on listener ${listener}: ${w.failures} failed connections (peak ${w.peakPerSecond.toFixed(1)}/s, threshold ${t.authFailureMin} per ${formatHumanDuration(t.stormWindow)}) from ${w.addresses.size} addresses, clients ${topCounts(w.clients, 2)}`,
+          description: `authentication failures on listener ${listener}: ${w.failures} failed connections (peak ${rateInWindow(w.peakPerSecond, t.stormWindow)} per ${formatHumanDuration(t.stormWindow)}, threshold ${t.authFailureMin}) from ${w.addresses.size} addresses, clients ${topCounts(w.clients, 2)}`,
           after: values(w),
           pollId: d.frame.poll.id,
         });

@@ -8,7 +8,7 @@ import type { DetectorContext } from '../detector.ts';
 import { IntervalBook } from '../interval-book.ts';
 import type { ConnFacts } from '../conn-frame.ts';
 import type { TimelineEvent } from '../types.ts';
-import { authFailed, ownerOf, topCounts, type ConnDigest } from './conn-tracker.ts';
+import { rateInWindow, authFailed, ownerOf, topCounts, type ConnDigest } from './conn-tracker.ts';
 
 /** A detector over digested connection polls. */
 export interface ConnDetector {
@@ -160,7 +160,7 @@ export function stormDetector(ctx: DetectorContext): ConnDetector {
         for (const c of x.rows) o.clients.set(c.clientId, (o.clients.get(c.clientId) ?? 0) + 1);
         book.update(key, {
           severity: o.peakPerSecond * windowS >= 10 * t.stormMinOpens ? 'error' : 'warn',
-          description: `connection storm from ${key}: ${o.opened} opened, ${o.closed} closed (peak ${o.peakPerSecond.toFixed(1)}/s, usually ${perWindowText(o.baseline)} per ${formatHumanDuration(t.stormWindow)})`,
+          description: `connection storm from ${key}: ${o.opened} opened, ${o.closed} closed (peak ${rateInWindow(o.peakPerSecond, t.stormWindow)}, usually ${perWindowText(o.baseline)}, per ${formatHumanDuration(t.stormWindow)})`,
           after: stormValues(o),
           pollId: d.frame.poll.id,
         });

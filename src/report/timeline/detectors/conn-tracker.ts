@@ -344,3 +344,9 @@ export function topCounts(counts: ReadonlyMap<string, number>, n = 3): string {
   if (sorted.length > n) shown.push(`+${sorted.length - n} more`);
   return shown.join(', ');
 }
+
+/** A peak rate (per second) in the window's unit, so that one phrase has one unit: `450` per 1m00s. */
+export function rateInWindow(perSecond: number, window: bigint): string {
+  const v = (perSecond * Number(window)) / 1e9;
+  return v < 10 ? v.toFixed(1) : String(Math.round(v));
+}

@@ -51,12 +51,14 @@ export function connectionsDetector(ctx: DetectorContext): FrameDetector<ConnFac
   const tracker = new ConnTracker(ctx.thresholds.connections);
   const detectors = CONNECTION_DETECTORS.map((make) => make(ctx));
   const open = newSeries('connections.open', 'connections');
-  const failed = newSeries('connections.auth-failures', 'connections');
+  const failed = newSeries('connections.auth-failures', 'failed authentications per poll');
   // the same counts for the entity the timeline is asked about, when connections belong to it
   const mine = connectionMatcher(ctx.focus);
   const ownOpen = mine === undefined ? undefined : newSeries(`connections.open/${ctx.focus}`, 'connections', ctx.focus);
   const ownFailed =
-    mine === undefined ? undefined : newSeries(`connections.auth-failures/${ctx.focus}`, 'connections', ctx.focus);
+    mine === undefined
+      ? undefined
+      : newSeries(`connections.auth-failures/${ctx.focus}`, 'failed authentications per poll', ctx.focus);
   return {
     frame(f) {
       const d = tracker.digest(f);
