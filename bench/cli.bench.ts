@@ -18,7 +18,8 @@
 //                of the window, with trends' arithmetic (the program of bench/baseline.bench.ts)
 //   version      flightrec --version / node -e 0 (Node's own start: the floor)
 //   nothing      a query that matches nothing / node -e 0
-// Runs: CLI_BENCH_RUNS (default 7) per side; the pairs whose jq takes tens of seconds
+// CLI_BENCH_FLIGHTREC=OTHER/bin/flightrec.js times another build (a checkout before a change)
+// and leaves the docs table alone. Runs: CLI_BENCH_RUNS (default 7) per side; the pairs whose jq takes tens of seconds
 // (history, top_clients) CLI_BENCH_SLOW_RUNS (default 3). Without jq, its pairs are skipped
 // with a message and only flightrec's side is timed.
 //
@@ -152,6 +153,9 @@ const lines = (s: string): string[] => s.split('\n').filter((l) => l !== '');
 if (!existsSync(join(root, 'dist', 'cli.js'))) throw new Error('the CLI is not built: run npm run build first');
 const jq = jqPath();
 if (jq === undefined) log('jq not found: the pairs with jq are skipped, only flightrec is timed (apt-get install jq)');
+/** another build's bin/flightrec.js to time instead (a checkout before a change); the docs table is then left alone */
+const other = process.env.CLI_BENCH_FLIGHTREC;
+const bin = other !== undefined ? resolve(other) : join(root, 'bin', 'flightrec.js');
 const keep = process.env.CLI_BENCH_DIR;
 const dir = keep !== undefined ? resolve(keep) : join(root, 'tmp', `cli-bench-${process.pid}`);
 try {
@@ -166,7 +170,7 @@ try {
   const at = formatTimestamp(times[last]!);
   const flightrec = (...args: string[]): Command => ({
     cmd: process.execPath,
-    args: [join(root, 'bin', 'flightrec.js'), '--db', 'flightrec.db', ...args],
+    args: [bin, '--db', 'flightrec.db', ...args],
     cwd: dir,
   });
   const shown = (c: Command): string =>
@@ -184,13 +188,14 @@ try {
     baseline: string,
     runs: number,
     goals: { goalMs?: number; goalRatio?: number },
+    warm = false,
   ): Pair => {
     const shownMine = shown(mine);
     if (theirs === undefined) {
       log(`${key}: jq missing, the pair is skipped; flightrec alone`);
       return { key, question, flightrec: shownMine, baseline, mine: repeat(mine, runs), ...goals };
     }
-    const t = alternate(mine, theirs, runs);
+    const t = alternate(mine, theirs, runs, warm);
     log(`${key}: flightrec ${fmt(t.a)}; ${baseline}: ${fmt(t.b)}; load average ${loadavg()[0]!.toFixed(1)}`);
     loads.push(loadavg()[0]!);
     return { key, question, flightrec: shownMine, baseline, mine: t.a, theirs: t.b, ...goals };
@@ -246,7 +251,7 @@ try {
     pair(
       'version',
       'flightrec --version',
-      { cmd: process.execPath, args: [join(root, 'bin', 'flightrec.js'), '--version'], cwd: dir },
+      { cmd: process.execPath, args: [bin, '--version'], cwd: dir },
       nodeStart,
       'node -e 0',
       RUNS,
@@ -289,6 +294,7 @@ try {
       `jq -c '.connections[] | select(.uid == "…")' over the ${times.length} files`,
       SLOW_RUNS,
       { goalRatio: 1000 },
+      jq !== undefined, // both just ran for the check
     ),
   );
 
@@ -340,14 +346,17 @@ try {
       `jq -n (trends' arithmetic) over the ${win.length} files`,
       SLOW_RUNS,
       { goalRatio: 30 },
+      jq !== undefined, // both just ran for the check
     ),
   );
 
   loads.push(loadavg()[0]!);
   const load = `load average ${loads.map((l) => l.toFixed(1)).join(' → ')}`;
   for (const p of pairs) report(p, load);
-  writeWaitTable(waitTable(pairs, recording, load));
-  log('wrote the "what you wait for" table of docs/performance.md');
+  if (other === undefined) {
+    writeWaitTable(waitTable(pairs, recording, load));
+    log('wrote the "what you wait for" table of docs/performance.md');
+  } else log(`timed ${bin}: docs/performance.md left alone`);
 } finally {
   if (keep === undefined) rmSync(dir, { recursive: true, force: true });
 }

@@ -76,11 +76,14 @@ export function summarise(runs: readonly RunTime[]): Timings {
 
 /**
  * Runs `a` and `b` `n` times each, alternating which goes first (A B, B A, …), after one untimed
- * run of each (it fills the page cache and the OS's caches for both alike).
+ * run of each (it fills the page cache and the OS's caches for both alike) unless `warm` says
+ * both ran just before.
  */
-export function alternate(a: Command, b: Command, n: number): { a: Timings; b: Timings } {
-  runOnce(a);
-  runOnce(b);
+export function alternate(a: Command, b: Command, n: number, warm = false): { a: Timings; b: Timings } {
+  if (!warm) {
+    runOnce(a);
+    runOnce(b);
+  }
   const ta: RunTime[] = [];
   const tb: RunTime[] = [];
   for (let i = 0; i < n; i++) {
