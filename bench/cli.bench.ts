@@ -109,6 +109,12 @@ function report(p: Pair, load: string): void {
     ...(p.goalRatio === undefined ? {} : { goal: { op: '>=', value: p.goalRatio } }),
     note: 'baseline / flightrec, median wall times of the same alternating run, same answer',
   });
+  reportFigure({
+    name: `cli.${p.key}_cpu_ratio`,
+    value: roundRatio(p.theirs.cpu.median / p.mine.cpu.median),
+    unit: 'x',
+    note: 'baseline / flightrec, median CPU times (user + system of the command): less moved by the load of a shared machine',
+  });
 }
 
 /** The "what you wait for" table: one row per pair. */
@@ -119,8 +125,8 @@ function waitTable(pairs: readonly Pair[], recording: CliRecording, load: string
   const lines = [
     `Last run: ${new Date().toISOString()}, Node ${process.version}; ${recording.files.length} polls of about ${Math.round(recording.samples / recording.files.length)} connections (${round(recording.jsonBytes / recording.files.length / 1e6, 1)} MB per saved answer); ${load}. Medians of wall time, the two commands alternating in one run.`,
     '',
-    '| question | flightrec command | flightrec | baseline | baseline time | ratio | goal |',
-    '|---|---|---:|---|---:|---:|---|',
+    '| question | flightrec command | flightrec | baseline | baseline time | ratio (wall) | ratio (CPU) | goal (wall) |',
+    '|---|---|---:|---|---:|---:|---:|---|',
   ];
   for (const p of pairs) {
     const r = ratioOf(p);
@@ -131,7 +137,7 @@ function waitTable(pairs: readonly Pair[], recording: CliRecording, load: string
           ? `≤ ${p.goalMs} ms ${p.mine.wall.median <= p.goalMs ? '✓' : '✗'}`
           : '—';
     lines.push(
-      `| ${cell(p.question)} | \`${cell(p.flightrec)}\` | ${ms(p.mine)} | \`${cell(p.baseline)}\` | ${ms(p.theirs)} | ${r === undefined ? '—' : `${roundRatio(r)}×`} | ${goal} |`,
+      `| ${cell(p.question)} | \`${cell(p.flightrec)}\` | ${ms(p.mine)} | \`${cell(p.baseline)}\` | ${ms(p.theirs)} | ${r === undefined ? '—' : `${roundRatio(r)}×`} | ${p.theirs === undefined ? '—' : `${roundRatio(p.theirs.cpu.median / p.mine.cpu.median)}×`} | ${goal} |`,
     );
   }
   return lines.join('\n');
