@@ -22,7 +22,8 @@ rmSync(new URL('dist', root), { recursive: true, force: true });
 await build(
   bundleOptions({
     root,
-    entryPoints: { cli: 'src/cli/main.ts', ...WORKER_ENTRIES },
+    // version: the one module `flightrec --version` loads (bin/flightrec.js)
+    entryPoints: { cli: 'src/cli/main.ts', version: 'src/cli/version.ts', ...WORKER_ENTRIES },
     outdir: 'dist',
     sourcemap: packing ? false : 'linked',
   }),

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { main } from '../src/cli/main.ts';
 import { VERSION } from '../src/cli/version.ts';
 import { memoryIo } from './helpers/memory-io.ts';
@@ -11,6 +13,15 @@ describe('flightrec command line', () => {
     expect(io.out()).toBe(`${VERSION}\n`);
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(pkg.version).toBe(VERSION);
+  });
+
+  it('answers --version alone in bin/flightrec.js (without the command line) exactly as the command line does', () => {
+    const bin = fileURLToPath(new URL('../bin/flightrec.js', import.meta.url));
+    const run = (...args: string[]): string => execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+    expect(run('--version')).toBe(`${VERSION}\n`);
+    expect(run('-V')).toBe(`${VERSION}\n`);
+    // with a global option: commander answers, the same bytes
+    expect(run('--no-color', '--version')).toBe(`${VERSION}\n`);
   });
 
   it('lists its commands in --help', async () => {

@@ -15,6 +15,7 @@ import {
   type SqlPrefilter,
 } from '../filter/index.ts';
 import { freshnessOf, type Freshness } from './freshness.ts';
+import { pinnedUid } from './pinned-key.ts';
 
 /** The part of the history reader that query and diff use (the store's HistoryReader satisfies it). */
 export interface ReportReader {
@@ -44,6 +45,12 @@ export interface ReportReader {
   recentPolls?(opts: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
   /** the SQL columns a pre-filter may use for this resource, when the store offers them */
   sqlColumns?(resource: ResourceName): SqlColumnMap | undefined;
+  /** every sample of one entity in the range, in poll time order (the store offers it; a range query pinned to one connection reads it) */
+  entityHistory?(
+    resource: ResourceName,
+    key: Record<string, unknown>,
+    q: { since: bigint; until: bigint; cluster?: string },
+  ): Iterable<{ poll: PollRow; row: object }>;
 }
 
 /** Options of runQuery: `at`, or `since` and `until` (ns since the epoch). */
@@ -190,8 +197,15 @@ export function runQuery(reader: ReportReader, opts: QueryOptions): QueryResult 
 
   const since = opts.since as bigint;
   const until = opts.until as bigint;
+  // a filter naming one connection (uid = "…") reads its history, not every sample of the range;
+  // the same samples in the same order, and the whole filter still checks each
+  const uid = opts.resource === 'connections' ? pinnedUid(filter.ast) : undefined;
+  const read =
+    uid !== undefined && source === undefined && reader.entityHistory !== undefined
+      ? reader.entityHistory('connections', { uid }, { since, until, cluster: opts.cluster })
+      : reader.samples(opts.resource, { since, until, cluster: opts.cluster, prefilter, source });
   const samples: QuerySample[] = [];
-  for (const s of reader.samples(opts.resource, { since, until, cluster: opts.cluster, prefilter, source })) {
+  for (const s of read) {
     if (filter.matches(s.row)) samples.push(s);
   }
   const byTime = (a: QuerySample, b: QuerySample): number =>

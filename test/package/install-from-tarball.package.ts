@@ -183,6 +183,8 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
     for (const needed of [
       'bin/flightrec.js',
       'dist/cli.js',
+      // what bin/flightrec.js loads for --version alone
+      'dist/version.js',
       'dist/timeline-worker.js',
       'dist/rollup-worker.js',
       'dist/pg-worker.js',

@@ -13,13 +13,58 @@ import type { QueryResult, QuerySample } from '../query.ts';
 import { freshnessToJson } from './freshness.ts';
 
 const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+const HAS_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
 
-function quote(text: string): string {
-  return JSON.stringify(text).replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const escapeUnsafe = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** JSON text with the characters JSON leaves raw but a terminal would act on (C1, bidi, line separators) escaped. */
+function safeText(json: string): string {
+  return HAS_UNSAFE.test(json) ? json.replace(UNSAFE, escapeUnsafe) : json;
 }
 
-/** Serialises a JSON tree (bigint as a bare integer, a JsonNumber as its literal), indented by `indent` spaces, or compact when 0. */
+function quote(text: string): string {
+  return safeText(JSON.stringify(text));
+}
+
+/**
+ * True when JSON.stringify writes `v` exactly as formatJson does: a tree of plain objects,
+ * arrays, strings, numbers, booleans and null (no bigint, no JsonNumber, no undefined in an array).
+ */
+function plainTree(v: unknown): boolean {
+  if (v === null) return true;
+  switch (typeof v) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return true;
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (Array.isArray(v)) {
+    for (const e of v as unknown[]) if (e === undefined || !plainTree(e)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  const o = v as Record<string, unknown>;
+  for (const k in o) if (o[k] !== undefined && !plainTree(o[k])) return false;
+  return true;
+}
+
+/**
+ * Serialises a JSON tree (bigint as a bare integer, a JsonNumber as its literal), indented by
+ * `indent` spaces, or compact when 0. A tree of plain values (most documents) goes through the
+ * engine's JSON.stringify, the same bytes; others through the writer below.
+ */
 export function formatJson(value: JsonValue, indent = 2): string {
+  if (plainTree(value)) return safeText(JSON.stringify(value, null, indent));
+  return writeJson(value, indent);
+}
+
+/** formatJson's writer for any JSON tree; exported for the tests that hold the fast path to it. */
+export function writeJson(value: JsonValue, indent = 2): string {
   const nl = indent > 0 ? '\n' : '';
   const colon = indent > 0 ? ': ' : ':';
   const write = (v: JsonValue, depth: number): string => {

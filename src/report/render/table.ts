@@ -29,8 +29,12 @@ function charWidth(ch: string): number {
   return ZERO.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
 }
 
+/** Printable ASCII only: one column per character. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Terminal columns a string takes (East Asian wide characters and emoji count two, combining marks none). */
 export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let w = 0;
   for (const ch of text) w += charWidth(ch);
   return w;
@@ -52,7 +56,12 @@ export function truncate(text: string, width: number): string {
 }
 
 function pad(text: string, width: number, align: 'left' | 'right'): string {
-  const fill = ' '.repeat(Math.max(0, width - displayWidth(text)));
+  return padTo(text, displayWidth(text), width, align);
+}
+
+/** `text` (`textWidth` columns wide) padded with spaces to `width` columns. */
+function padTo(text: string, textWidth: number, width: number, align: 'left' | 'right'): string {
+  const fill = ' '.repeat(Math.max(0, width - textWidth));
   return align === 'right' ? fill + text : text + fill;
 }
 
@@ -82,8 +91,17 @@ export function renderTable(view: TableView, opts: TableOptions): string {
     const parts = cells.map((text, i) => {
       const col = view.columns[i]!;
       const last = i === cells.length - 1;
-      const shown = header ? truncate(text, widths[i]!) : elide(text, widths[i]!, fits[i]?.elision, charWidth);
-      const padded = last && col.align === 'left' ? shown : pad(shown, widths[i]!, col.align);
+      const width = widths[i]!;
+      const textWidth = displayWidth(text);
+      // a cell that fits is drawn whole (what elide returns for it), measured once
+      const whole = !header && width > 0 && textWidth <= width;
+      const shown = whole ? text : header ? truncate(text, width) : elide(text, width, fits[i]?.elision, charWidth);
+      const padded =
+        last && col.align === 'left'
+          ? shown
+          : whole
+            ? padTo(shown, textWidth, width, col.align)
+            : pad(shown, width, col.align);
       const style = header ? 'bold' : (tones?.[i] as Parameters<typeof paint>[1]);
       return paint(padded, style, opts.color);
     });

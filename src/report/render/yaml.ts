@@ -3,7 +3,7 @@
  * for reading. Control and bidi characters in strings are replaced by visible escapes, as on a
  * terminal; use `-o json` for the exact bytes.
  */
-import { stringify } from 'yaml';
+import { createRequire } from 'node:module';
 import { JsonNumber, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 
@@ -19,7 +19,11 @@ function sanitizeTree(v: JsonValue): JsonValue {
   return v;
 }
 
+/** The yaml package, loaded on first use: the commands that import this module and write JSON or a table never pay for it. */
+let yaml: typeof import('yaml') | undefined;
+
 /** Renders a JSON document as YAML. */
 export function renderYaml(doc: JsonValue): string {
-  return stringify(sanitizeTree(doc), { lineWidth: 0 });
+  yaml ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yaml.stringify(sanitizeTree(doc), { lineWidth: 0 });
 }
