@@ -14,8 +14,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => tmp.remove());
 
-/** The number of table rows after the header line and the column line. */
-const tableRows = (out: string): number => out.trimEnd().split('\n').slice(3).length;
+/** The number of table rows after the header line and the column line, up to the blank line before the key. */
+const tableRows = (out: string): number => {
+  const rows = out.trimEnd().split('\n').slice(3);
+  const blank = rows.indexOf('');
+  return blank === -1 ? rows.length : blank;
+};
 
 describe('trends row limit', () => {
   it('shows the largest 50 rows of a table by default and says how many were left out', async () => {
