@@ -8,6 +8,8 @@ import { IntervalBook } from '../interval-book.ts';
 import { mergeCollectionGaps } from './gap-merge.ts';
 import { entity, pollTime } from '../types.ts';
 import { formatHumanDuration } from '../../../api/codec/duration.ts';
+import type { OperationName } from '../../../api/schema/operations.ts';
+import { DEFAULT_INTERVAL_NS, STALE_AFTER_INTERVALS } from '../../freshness.ts';
 
 /** Outcome of a poll that records polls the collector could not store (see src/collector/held-polls.ts). */
 const NOT_STORED = 'not_stored';
@@ -100,6 +102,15 @@ export function collectionDetector(ctx: DetectorContext): PollDetector {
   const factor = ctx.thresholds.collection.gapFactor;
 
   const expected = (s: Stream): bigint | undefined => (s.deltas.length >= 2 ? median(s.deltas) : undefined);
+  /**
+   * The interval the end of the window is judged by, as query and summary judge staleness
+   * (src/report/freshness.ts): the recorded rounds' median, the one recorded interval, or the
+   * collector's default schedule when a single round was recorded.
+   */
+  const tailInterval = (s: Stream): { usual: bigint; recorded: boolean } => {
+    if (s.deltas.length > 0) return { usual: median(s.deltas), recorded: true };
+    return { usual: DEFAULT_INTERVAL_NS[s.operation as OperationName] ?? 60_000_000_000n, recorded: false };
+  };
 
   return {
     poll(p) {
@@ -206,14 +217,15 @@ export function collectionDetector(ctx: DetectorContext): PollDetector {
     finish(until) {
       for (const s of streams.values()) {
         if (s.round !== undefined) judgeRound(book, s, s.round);
-        const usual = expected(s);
-        if (usual !== undefined && usual > 0n && Number(until - s.lastTime) > factor * Number(usual)) {
+        // stale at the end of the window: the same verdict as query's and summary's
+        const { usual, recorded } = tailInterval(s);
+        if (usual > 0n && until - s.lastTime > STALE_AFTER_INTERVALS * usual) {
           book.start(`${s.entity}\u0000tail-gap`, {
             kind: 'collection.gap',
             severity: 'warn',
             entity: s.entity,
             start: s.lastTime,
-            description: `no ${s.operation} poll in the last ${formatHumanDuration(until - s.lastTime)} of the window (usually every ${formatHumanDuration(usual)})`,
+            description: `no ${s.operation} poll in the last ${formatHumanDuration(until - s.lastTime)} of the window (${recorded ? 'usually' : 'by default'} every ${formatHumanDuration(usual)})`,
             before: { lastPoll: String(s.lastId) },
             pollId: s.lastId,
           });
