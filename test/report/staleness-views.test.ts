@@ -4,7 +4,8 @@
  * recording: the collector's default schedule stands in, as in query), `many` after five
  * minutes of rounds. At instants before and after each becomes stale, query (its warning),
  * summary (its "stale" line), timeline (an ongoing collection.gap) and fleet (an open warning)
- * say the same.
+ * say the same. An operation on a slower schedule, polled once while the others go on, is no gap
+ * (its schedule is not known yet).
  */
 import { expect, it } from 'vitest';
 import { runFlightrec } from '../fixtures/timeline/run-cli.ts';
@@ -89,6 +90,27 @@ forEachEngine(
           fleet: c.stale,
         });
       }
+    }, 240_000);
+
+    it('no gap for an operation on a slower schedule polled once while the others go on', async () => {
+      const db = await engine.target();
+      const r = await runFlightrec([
+        '--db',
+        db,
+        'collect',
+        '--simulate',
+        'quiet',
+        '--for',
+        '4m',
+        '--connections',
+        '20',
+        '--schedule',
+        'upgrade=0 */10 * * * *',
+      ]);
+      expect(r.code, r.err).toBe(0);
+      const t = await runFlightrec(['--db', db, '-o', 'json', 'timeline', '--until', T('00:04:00')]);
+      const events = (JSON.parse(t.out) as { events: { kind: string }[] }).events;
+      expect(events.filter((e) => e.kind === 'collection.gap')).toEqual([]);
     }, 240_000);
   },
   { onPglite: false },

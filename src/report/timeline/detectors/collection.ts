@@ -105,11 +105,15 @@ export function collectionDetector(ctx: DetectorContext): PollDetector {
   /**
    * The interval the end of the window is judged by, as query and summary judge staleness
    * (src/report/freshness.ts): the recorded rounds' median, the one recorded interval, or the
-   * collector's default schedule when a single round was recorded.
+   * collector's default schedule when a single round was recorded and the collection stopped
+   * there (a stream polled once while others went on for an interval has a schedule of its own,
+   * not yet known: no verdict, rather than a false gap while a collector on a slow schedule runs).
    */
-  const tailInterval = (s: Stream): { usual: bigint; recorded: boolean } => {
+  const tailInterval = (s: Stream, newest: bigint): { usual: bigint; recorded: boolean } | undefined => {
     if (s.deltas.length > 0) return { usual: median(s.deltas), recorded: true };
-    return { usual: DEFAULT_INTERVAL_NS[s.operation as OperationName] ?? 60_000_000_000n, recorded: false };
+    const usual = DEFAULT_INTERVAL_NS[s.operation as OperationName] ?? 60_000_000_000n;
+    if (newest - s.lastTime >= usual) return undefined;
+    return { usual, recorded: false };
   };
 
   return {
@@ -215,11 +219,14 @@ export function collectionDetector(ctx: DetectorContext): PollDetector {
       s.round = { first: p, last: p };
     },
     finish(until) {
+      let newest: bigint | undefined;
+      for (const s of streams.values()) if (newest === undefined || s.lastTime > newest) newest = s.lastTime;
       for (const s of streams.values()) {
         if (s.round !== undefined) judgeRound(book, s, s.round);
         // stale at the end of the window: the same verdict as query's and summary's
-        const { usual, recorded } = tailInterval(s);
-        if (usual > 0n && until - s.lastTime > STALE_AFTER_INTERVALS * usual) {
+        const tail = tailInterval(s, newest ?? s.lastTime);
+        if (tail !== undefined && tail.usual > 0n && until - s.lastTime > STALE_AFTER_INTERVALS * tail.usual) {
+          const { usual, recorded } = tail;
           book.start(`${s.entity}\u0000tail-gap`, {
             kind: 'collection.gap',
             severity: 'warn',
