@@ -6,18 +6,21 @@
 import type { StoredEvent } from '../../db/rollup-store.ts';
 import { compareEvents, type Evidence, type TimelineEvent } from '../timeline/types.ts';
 
-interface EventJson extends Omit<TimelineEvent, 'start' | 'end' | 'evidence'> {
+interface EventJson extends Omit<TimelineEvent, 'start' | 'end' | 'detectedAt' | 'evidence'> {
   readonly start: string;
   readonly end: string | null;
+  readonly detectedAt?: string;
   readonly evidence: Omit<Evidence, 'pollIds'> & { readonly pollIds: readonly string[] };
 }
 
 /** The stored form of an event. */
 export function storeEvent(e: TimelineEvent): StoredEvent {
+  const { detectedAt, ...rest } = e;
   const json: EventJson = {
-    ...e,
+    ...rest,
     start: String(e.start),
     end: e.end === null ? null : String(e.end),
+    ...(detectedAt === undefined ? {} : { detectedAt: String(detectedAt) }),
     evidence: { ...e.evidence, pollIds: e.evidence.pollIds.map(String) },
   };
   return { kind: e.kind, entity: e.entity, start: e.start, end: e.end, body: JSON.stringify(json) };
@@ -25,11 +28,12 @@ export function storeEvent(e: TimelineEvent): StoredEvent {
 
 /** An event from its stored form. */
 export function keptEvent(s: StoredEvent): TimelineEvent {
-  const j = JSON.parse(s.body) as EventJson;
+  const { detectedAt, ...j } = JSON.parse(s.body) as EventJson;
   return {
     ...j,
     start: s.start,
     end: s.end,
+    ...(detectedAt === undefined ? {} : { detectedAt: BigInt(detectedAt) }),
     evidence: { ...j.evidence, pollIds: j.evidence.pollIds.map((id) => BigInt(id)) },
   };
 }
