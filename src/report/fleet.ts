@@ -7,7 +7,7 @@ import { FinalizationState } from '../api/schema/enums.ts';
 import { OPERATION_NAMES, type OperationName } from '../api/schema/operations.ts';
 import type { KafkaConnection } from '../api/schema/connection.ts';
 import type { IcebergStatus } from '../api/schema/iceberg.ts';
-import type { PollRow, ShadowPartitionRow } from '../api/schema/resources.ts';
+import type { PollRow, ShadowTopicRow } from '../api/schema/resources.ts';
 import type { UpgradeStatus } from '../api/schema/upgrade.ts';
 import { instantBefore } from '../api/time-text.ts';
 import { isClosedConnection } from './connection-changes.ts';
@@ -15,6 +15,7 @@ import { shortEnum } from './format-units.ts';
 import type { ReportReader } from './query.ts';
 import type { Thresholds } from './timeline/thresholds.ts';
 import { buildTimeline, type TimelineSource } from './timeline/timeline.ts';
+import { followsSource } from './timeline/detectors/shadow-topics.ts';
 import { pollTime, severityRank, type Severity } from './timeline/types.ts';
 
 /** What the fleet view reads (the store's HistoryReader satisfies it). */
@@ -48,7 +49,11 @@ export interface FleetLine {
   readonly age: bigint | undefined;
   /** open connections in the newest ListKafkaConnections state; undefined when never observed */
   readonly openConnections: number | undefined;
-  /** the largest lag (records) of any shadow topic partition in the newest state */
+  /**
+   * the largest lag (records, source high watermark minus shadow high watermark) of a partition
+   * of a shadow topic that still follows its source, in the newest state: the lag the timeline's
+   * shadow.lag-high watches (a failed-over or promoted topic's lag is no lag)
+   */
   readonly worstShadowLag: bigint | undefined;
   /** `link/topic/partition` of that lag */
   readonly worstShadowLagPartition: string | undefined;
@@ -119,10 +124,15 @@ function icebergOf(reader: FleetReader, cluster: string, at: bigint): FleetIcebe
 function worstLag(rows: readonly object[]): { lag: bigint | undefined; partition: string | undefined } {
   let lag: bigint | undefined;
   let partition: string | undefined;
-  for (const r of rows as readonly ShadowPartitionRow[]) {
-    if (lag === undefined || r.lag > lag) {
-      lag = r.lag;
-      partition = `${r.shadowLinkName}/${r.topicName}/${r.partitionId}`;
+  for (const t of rows as readonly ShadowTopicRow[]) {
+    if (!followsSource(t.status.state)) continue;
+    for (const p of t.status.partitionInformation) {
+      const behind = p.sourceHighWatermark - p.highWatermark;
+      const l = behind > 0n ? behind : 0n;
+      if (lag === undefined || l > lag) {
+        lag = l;
+        partition = `${t.shadowLinkName}/${t.name}/${p.partitionId}`;
+      }
     }
   }
   return { lag, partition };
@@ -153,7 +163,7 @@ export function fleetLine(reader: FleetReader, cluster: string, opts: FleetOptio
     conns.poll === undefined
       ? undefined
       : (conns.rows as KafkaConnection[]).filter((c) => !isClosedConnection(c)).length;
-  const shadow = reader.stateAt('shadow-partitions', at, { cluster });
+  const shadow = reader.stateAt('shadow-topics', at, { cluster });
   const lag = shadow.poll === undefined ? { lag: undefined, partition: undefined } : worstLag(shadow.rows);
   const upgrade = reader.stateAt('upgrade', at, { cluster }).rows[0] as UpgradeStatus | undefined;
   const last = lastPoll === undefined ? undefined : pollTime(lastPoll);

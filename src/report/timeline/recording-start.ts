@@ -23,3 +23,12 @@ export function clipToRecording(e: TimelineEvent, floor: bigint | undefined): Ti
   const description = e.description.endsWith(BEFORE_RECORDING) ? e.description : `${e.description}${BEFORE_RECORDING}`;
   return { ...e, start: floor, end, startedBefore: true, description };
 }
+
+/**
+ * The event, marked `startedBefore` when it is an interval starting at `firstRead`, the first
+ * frame its detector read of a history that goes further back: it was so when the reading began.
+ */
+export function markCutByWindow(e: TimelineEvent, firstRead: bigint): TimelineEvent {
+  if (e.startedBefore || e.type !== 'interval' || e.start !== firstRead) return e;
+  return { ...e, startedBefore: true };
+}

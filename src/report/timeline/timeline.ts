@@ -22,7 +22,7 @@ import { comparePolls, framesOf, padFrames } from './frames.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.ts';
 import { eventConcerns } from './entity-names.ts';
 import { markDetectedAt } from './detected-at.ts';
-import { clipToRecording, laterOf } from './recording-start.ts';
+import { clipToRecording, laterOf, markCutByWindow } from './recording-start.ts';
 import { compareEvents, pollTime, severityRank, type Frame, type Severity, type TimelineEvent } from './types.ts';
 import { collectionDetector } from './detectors/collection.ts';
 import { connectionsDetector } from './detectors/connections.ts';
@@ -136,7 +136,9 @@ function buildFrom(source: TimelineSource, opts: TimelineOptions): Timeline {
       det.frame(f);
     }
     const floor = laterOf(recordingStart, scansFromStart ? first : undefined);
-    events.push(...det.finish(until).map((e) => clipToRecording(e, floor)));
+    const clipped = det.finish(until).map((e) => clipToRecording(e, floor));
+    // read from the warm-up on, not from the recording's start: what was so at the first frame read began no later
+    events.push(...(scansFromStart || first === undefined ? clipped : clipped.map((e) => markCutByWindow(e, first))));
     if (det.series !== undefined) series.push(...det.series());
   };
   const rowFrames = <R>(resource: ResourceName, ok: readonly PollRow[]): Iterable<Frame<R>> =>

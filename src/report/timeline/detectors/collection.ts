@@ -8,6 +8,8 @@ import { IntervalBook } from '../interval-book.ts';
 import { mergeCollectionGaps } from './gap-merge.ts';
 import { entity, pollTime } from '../types.ts';
 import { formatHumanDuration } from '../../../api/codec/duration.ts';
+import type { OperationName } from '../../../api/schema/operations.ts';
+import { DEFAULT_INTERVAL_NS, STALE_AFTER_INTERVALS } from '../../freshness.ts';
 
 /** Outcome of a poll that records polls the collector could not store (see src/collector/held-polls.ts). */
 const NOT_STORED = 'not_stored';
@@ -100,6 +102,19 @@ export function collectionDetector(ctx: DetectorContext): PollDetector {
   const factor = ctx.thresholds.collection.gapFactor;
 
   const expected = (s: Stream): bigint | undefined => (s.deltas.length >= 2 ? median(s.deltas) : undefined);
+  /**
+   * The interval the end of the window is judged by, as query and summary judge staleness
+   * (src/report/freshness.ts): the recorded rounds' median, the one recorded interval, or the
+   * collector's default schedule when a single round was recorded and the collection stopped
+   * there (a stream polled once while others went on for an interval has a schedule of its own,
+   * not yet known: no verdict, rather than a false gap while a collector on a slow schedule runs).
+   */
+  const tailInterval = (s: Stream, newest: bigint): { usual: bigint; recorded: boolean } | undefined => {
+    if (s.deltas.length > 0) return { usual: median(s.deltas), recorded: true };
+    const usual = DEFAULT_INTERVAL_NS[s.operation as OperationName] ?? 60_000_000_000n;
+    if (newest - s.lastTime >= usual) return undefined;
+    return { usual, recorded: false };
+  };
 
   return {
     poll(p) {
@@ -204,16 +219,20 @@ export function collectionDetector(ctx: DetectorContext): PollDetector {
       s.round = { first: p, last: p };
     },
     finish(until) {
+      let newest: bigint | undefined;
+      for (const s of streams.values()) if (newest === undefined || s.lastTime > newest) newest = s.lastTime;
       for (const s of streams.values()) {
         if (s.round !== undefined) judgeRound(book, s, s.round);
-        const usual = expected(s);
-        if (usual !== undefined && usual > 0n && Number(until - s.lastTime) > factor * Number(usual)) {
+        // stale at the end of the window: the same verdict as query's and summary's
+        const tail = tailInterval(s, newest ?? s.lastTime);
+        if (tail !== undefined && tail.usual > 0n && until - s.lastTime > STALE_AFTER_INTERVALS * tail.usual) {
+          const { usual, recorded } = tail;
           book.start(`${s.entity}\u0000tail-gap`, {
             kind: 'collection.gap',
             severity: 'warn',
             entity: s.entity,
             start: s.lastTime,
-            description: `no ${s.operation} poll in the last ${formatHumanDuration(until - s.lastTime)} of the window (usually every ${formatHumanDuration(usual)})`,
+            description: `no ${s.operation} poll in the last ${formatHumanDuration(until - s.lastTime)} of the window (${recorded ? 'usually' : 'by default'} every ${formatHumanDuration(usual)})`,
             before: { lastPoll: String(s.lastId) },
             pollId: s.lastId,
           });

@@ -20,6 +20,11 @@ const TOPIC_SEVERITY = {
   SHADOW_TOPIC_STATE_UNSPECIFIED: 'warn',
 } as const;
 
+/** True when a shadow topic in this state still follows its source: only then is its lag watched (and shown by fleet). */
+export function followsSource(state: string): boolean {
+  return !DETACHED.has(state);
+}
+
 /** States in which a shadow topic no longer follows its source. */
 const DETACHED = new Set<string>([
   'SHADOW_TOPIC_STATE_FAILING_OVER',
