@@ -6,10 +6,11 @@
 import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { FinalizationState } from '../../api/schema/enums.ts';
 import { OPERATION_NAMES } from '../../api/schema/operations.ts';
-import type { IcebergPartitionRow, PollRow, ShadowPartitionRow } from '../../api/schema/resources.ts';
+import type { IcebergPartitionRow, PollRow, ShadowPartitionRow, ShadowTopicRow } from '../../api/schema/resources.ts';
 import type { MemberVersion, UpgradeStatus } from '../../api/schema/upgrade.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
 import { formatByteRate, formatCount, shortEnum } from '../../report/format-units.ts';
+import { followsSource } from '../../report/timeline/detectors/shadow-topics.ts';
 import type { Timeline } from '../../report/timeline/timeline.ts';
 import { pollTime, type TimelineEvent } from '../../report/timeline/types.ts';
 import { sparkOf } from './histories.ts';
@@ -21,7 +22,8 @@ import type { IcebergStatus } from '../../api/schema/iceberg.ts';
 export interface OverviewSource {
   polls(): readonly PollRow[];
   stateAt<R = object>(
-    resource: 'connections' | 'shadow-partitions' | 'iceberg-partitions' | 'upgrade' | 'upgrade-members',
+    resource:
+      'connections' | 'shadow-topics' | 'shadow-partitions' | 'iceberg-partitions' | 'upgrade' | 'upgrade-members',
     at: bigint,
   ): StateAt<R>;
   icebergCatalog(at: bigint): IcebergStatus['catalog'] | undefined;
@@ -95,8 +97,18 @@ export function buildOverview(source: OverviewSource, at: bigint): OverviewData 
   }
   const parts = source.stateAt<ShadowPartitionRow>('shadow-partitions', at);
   if (parts.poll !== undefined) {
+    // the lag the timeline's shadow.lag-high watches: topics failed over or promoted no longer follow their source
+    const detached = new Set(
+      source
+        .stateAt<ShadowTopicRow>('shadow-topics', at)
+        .rows.filter((t) => !followsSource(t.status.state))
+        .map((t) => `${t.shadowLinkName}\u0000${t.name}`),
+    );
     let worst: ShadowPartitionRow | undefined;
-    for (const p of parts.rows) if (worst === undefined || p.lag > worst.lag) worst = p;
+    for (const p of parts.rows) {
+      if (detached.has(`${p.shadowLinkName}\u0000${p.topicName}`)) continue;
+      if (worst === undefined || p.lag > worst.lag) worst = p;
+    }
     const where =
       worst === undefined
         ? ''
