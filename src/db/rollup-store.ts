@@ -7,6 +7,7 @@
  */
 import type { SqlStatement } from './sql-session.ts';
 import { HistoryQueryError } from './errors.ts';
+import { ROLLUP_TABLE_NAMES } from './rollup-tables.ts';
 import type { FlightrecDb } from './open.ts';
 
 /** The timeline events' progress is kept under this resolution. */
@@ -144,16 +145,7 @@ export interface RollupStore extends RollupReader {
   writeStates(cluster: string, states: readonly StateInterval[]): void;
 }
 
-const TABLES = [
-  'rollup_progress',
-  'rollup_bucket',
-  'rollup_group',
-  'rollup_conn',
-  'rollup_shadow',
-  'rollup_iceberg',
-  'rollup_state',
-  'rollup_event',
-];
+const TABLES = ROLLUP_TABLE_NAMES;
 
 type Row = Record<string, unknown>;
 

@@ -19,6 +19,18 @@ export interface RollupTable {
   readonly resolutionSeconds?: number;
 }
 
+/** Every table of the rollups' schema (progress, buckets, groups, states, kept events). */
+export const ROLLUP_TABLE_NAMES: readonly string[] = [
+  'rollup_progress',
+  'rollup_bucket',
+  'rollup_group',
+  'rollup_conn',
+  'rollup_shadow',
+  'rollup_iceberg',
+  'rollup_state',
+  'rollup_event',
+];
+
 /** The bucketed rollup tables of src/db/schema.ts (each holds both resolutions, told apart by `resolution`). */
 export const ROLLUP_TABLES: readonly RollupTable[] = (
   ['rollup_conn', 'rollup_shadow', 'rollup_iceberg', 'rollup_bucket'] as const

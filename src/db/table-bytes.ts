@@ -4,6 +4,7 @@
  * PostgreSQL: the dbstat view of pg/translate.ts (pg_total_relation_size over each table's
  * partitions, indexes and TOAST included).
  */
+import { ROLLUP_TABLE_NAMES } from './rollup-tables.ts';
 import type { SqlSession } from './sql-session.ts';
 import type { ResourceName } from '../api/schema/resources.ts';
 
@@ -27,16 +28,7 @@ export const POLL_TABLES: readonly string[] = ['poll', 'poll_raw'];
 export const SHARED_TABLES: readonly string[] = ['str'];
 
 /** The rollups: summaries of pruned history and the timeline's kept events. */
-export const ROLLUP_TABLES: readonly string[] = [
-  'rollup_progress',
-  'rollup_bucket',
-  'rollup_group',
-  'rollup_conn',
-  'rollup_shadow',
-  'rollup_iceberg',
-  'rollup_state',
-  'rollup_event',
-];
+export const ROLLUP_TABLES: readonly string[] = ROLLUP_TABLE_NAMES;
 
 /**
  * Each table's bytes with its indexes, by table name; undefined when this SQLite build has no
