@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createHistoryReader, openDatabase, type FlightrecDb, type HistoryReader } from '../db/index.ts';
-import { isDbUrl } from '../db/engines.ts';
+import { isDbUrl } from '../db/engines/registry.ts';
 import type { Thresholds } from '../report/timeline/thresholds.ts';
 import type { LiveTransition } from './event-tracker.ts';
 import { LiveTimeline, type LiveSource } from './live-timeline.ts';

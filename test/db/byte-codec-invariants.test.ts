@@ -15,7 +15,7 @@ import {
   textFromSql,
   textToSql,
   type Num,
-} from '../../src/db/bytes.ts';
+} from '../../src/db/encoding/bytes.ts';
 import { CorruptDataError } from '../../src/db/errors.ts';
 
 const I64_MAX = 2n ** 63n - 1n;

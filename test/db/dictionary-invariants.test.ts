@@ -5,8 +5,8 @@
  * CorruptDataError naming the table.
  */
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/open.ts';
-import { DocStore, hash52, Resolver, StringDict } from '../../src/db/dictionary.ts';
+import { openDatabase } from '../../src/db/engines/open.ts';
+import { DocStore, hash52, Resolver, StringDict } from '../../src/db/encoding/dictionary.ts';
 import { CorruptDataError } from '../../src/db/errors.ts';
 import { tempDbPath } from './fixtures.ts';
 

@@ -6,7 +6,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CorruptDataError } from '../../src/db/errors.ts';
-import { decodeIdList, encodeIdList } from '../../src/db/sql-values.ts';
+import { decodeIdList, encodeIdList } from '../../src/db/encoding/sql-values.ts';
 
 const LISTS: readonly [string, number[]][] = [
   ['empty', []],

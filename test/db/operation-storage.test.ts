@@ -11,8 +11,8 @@ import {
   storedIn,
   type OperationStorage,
   type OperationStorageTable,
-} from '../../src/db/operation-storage.ts';
-import { PER_POLL_TABLE_LIST, sampleTableOf } from '../../src/db/per-poll-tables.ts';
+} from '../../src/db/schema/operation-storage.ts';
+import { PER_POLL_TABLE_LIST, sampleTableOf } from '../../src/db/schema/per-poll-tables.ts';
 
 const storage = (tables: OperationStorage['tables']): OperationStorage => ({ tables, shared: [] });
 

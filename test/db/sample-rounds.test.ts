@@ -8,7 +8,13 @@ import { expect, it } from 'vitest';
 import type { ShadowTopic } from '../../src/api/schema/shadow-topic.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase, openHistoryMaintenance } from '../../src/db/index.ts';
 import type { PollRecord } from '../../src/db/poll-record.ts';
-import { precedence, roundsOf, roundWinners, ROUND_WINDOW_NS, type PollTiming } from '../../src/db/sample-rounds.ts';
+import {
+  precedence,
+  roundsOf,
+  roundWinners,
+  ROUND_WINDOW_NS,
+  type PollTiming,
+} from '../../src/db/read/sample-rounds.ts';
 import { forEachEngine } from '../helpers/pg.ts';
 import { okRecord } from './fixtures.ts';
 import { shadowLinkAnswer, shadowTopic } from './small-answers.ts';

@@ -8,10 +8,10 @@ import { getTableConfig as pgTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { getTableConfig as sqliteTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import { FIELDS } from '../../src/db/connections/slow.ts';
-import { PER_POLL_TABLE_LIST } from '../../src/db/per-poll-tables.ts';
-import * as pgSchema from '../../src/db/pg/schema.ts';
-import * as sqliteCustom from '../../src/db/schema-custom.ts';
-import * as sqliteSchema from '../../src/db/schema.ts';
+import { PER_POLL_TABLE_LIST } from '../../src/db/schema/per-poll-tables.ts';
+import * as pgSchema from '../../src/db/engines/pg/schema.ts';
+import * as sqliteCustom from '../../src/db/schema/schema-custom.ts';
+import * as sqliteSchema from '../../src/db/schema/schema.ts';
 
 /** Table name to its column names, of a schema module's tables. */
 function columnsOf(modules: readonly object[]): Map<string, string[]> {

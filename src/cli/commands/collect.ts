@@ -28,7 +28,7 @@ import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { launcherFor } from '../launcher.ts';
 import { simStart } from '../sim-start.ts';
 import { dbOpenOptions, dbOpenTarget, dbShown, redactingReporter } from '../db-target.ts';
-import { engineFor } from '../../db/engines.ts';
+import { engineFor } from '../../db/engines/registry.ts';
 import { StoreThread } from '../store-thread.ts';
 import { hostPort, type HealthServer } from '../../collector/health-server.ts';
 import { createJsonReporter, jsonLineOf } from '../../collector/json-log.ts';

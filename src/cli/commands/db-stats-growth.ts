@@ -16,7 +16,7 @@ import {
   type Projection,
   type RetentionDays,
   type WindowGrowth,
-} from '../../db/growth.ts';
+} from '../../db/maintain/growth.ts';
 import { UsageError } from '../context.ts';
 
 /** `value` parsed by a config piece, or the ConfigError naming `key`. */

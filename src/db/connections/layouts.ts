@@ -8,9 +8,9 @@
  * layout's.
  */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
-import { textToSql } from '../bytes.ts';
-import { bit, sqlInt, withBig, type BigValues } from '../sql-values.ts';
-import type { ConnectionLayoutName } from '../store-engine.ts';
+import { textToSql } from '../encoding/bytes.ts';
+import { bit, sqlInt, withBig, type BigValues } from '../encoding/sql-values.ts';
+import type { ConnectionLayoutName } from '../engines/store-engine.ts';
 import { uidKey } from './packed.ts';
 import { FIELDS, type StoredSlow } from './slow.ts';
 import { uidMatch, type UidMatch } from './uid-match.ts';
