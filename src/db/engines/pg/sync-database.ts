@@ -13,7 +13,8 @@
  * worker answers requests in posting order, so the server runs it while this thread works, and
  * the next get/all with the same arguments takes its reply (src/db/prefetch.ts).
  */
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { launchThread } from '../../../threads/launch.ts';
 import {
   PG_TYPE,
   type BatchItem,
@@ -287,12 +288,8 @@ export class PgSyncDatabase implements SqlSession {
     const channel = new MessageChannel();
     const beatMs = opts.engine.kind === 'pg' ? BEAT_MS : 0;
     const init: BridgeInit = { engine: opts.engine, flag: shared, port: channel.port2, beatMs };
-    this.#worker = new Worker(source.code, {
-      eval: source.eval,
-      execArgv: source.execArgv,
-      workerData: init,
-      transferList: [channel.port2],
-    });
+    // launched like every thread; its requests go over the port and its replies are waited for on the flag
+    this.#worker = launchThread(source, { workerData: init, transferList: [channel.port2] });
     // a worker that cannot start answers with its failure, one that stops says so (worker-source.ts);
     // the event, which this thread sees only after it stopped waiting, has nothing left to say
     this.#worker.on('error', () => undefined);

@@ -1,13 +1,16 @@
 /** Where the PostgreSQL bridge's worker is (bundled: dist/pg-worker.js; from source: bridge-worker.ts), and how it starts. */
-import { workerEntry, type WorkerEntry } from '../../../threads/worker-entry.ts';
+import { findThread } from '../../../threads/launch.ts';
+import type { WorkerEntry } from '../../../threads/worker-entry.ts';
 import { WORKER_STOPPED } from './bridge-protocol.ts';
 
 /** How to start the bridge worker. */
 export function bridgeWorkerSource(): WorkerEntry {
-  const entry = workerEntry(import.meta.url, ['../pg-worker.js', './pg-worker.js'], './bridge-worker.ts');
-  if (entry === undefined) {
-    throw new Error('flightrec: the PostgreSQL worker (dist/pg-worker.js) is missing from the installation');
-  }
+  const entry = findThread({
+    callerUrl: import.meta.url,
+    bundled: ['../pg-worker.js', './pg-worker.js'],
+    sourceFile: './bridge-worker.ts',
+    missing: 'flightrec: the PostgreSQL worker (dist/pg-worker.js) is missing from the installation',
+  });
   return { ...entry, code: bridgeBootstrap(entry), eval: true };
 }
 
