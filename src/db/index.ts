@@ -1,4 +1,5 @@
 /** The history store: open a database, write polls, read history. */
+export { readSqliteFileAsIs } from './engines/sqlite.ts';
 export { openDatabase, migrationsFolder, type FlightrecDb, type OpenOptions } from './engines/open.ts';
 export {
   CorruptDataError,

@@ -141,7 +141,7 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
       );
       // growth per day and the steady-state projection (#16): a block of its own
       const growth = statsGrowth(
-        withMaintenance(path, false, (_m, h) => readGrowthInputs(h.sqlite, stats.fileBytes), typedDb(g, io.cwd)),
+        withMaintenance(path, false, (_m, h) => readGrowthInputs(h, stats.fileBytes), typedDb(g, io.cwd)),
         retention,
       );
       if (g.output === 'json') {

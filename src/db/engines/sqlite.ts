@@ -12,6 +12,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { DatabaseOpenError, DatabaseVersionError } from '../errors.ts';
 import { CHUNK_GROUP_BYTES } from '../connections/chunk.ts';
 import { migrationsFolder } from '../schema/migrations-folder.ts';
+import type { SqlSession } from '../sql-session.ts';
 import type { EngineSession, FlightrecDb, OpenOptions, StoreEngine } from './store-engine.ts';
 
 interface Journal {
@@ -204,6 +205,25 @@ function usedPageBytes(sqlite: Database.Database): number {
   return (pages - free) * Number(sqlite.pragma('page_size', { simple: true }));
 }
 
+/**
+ * Each table's pages with its indexes, from dbstat; undefined when this SQLite build has no
+ * dbstat table (SQLITE_ENABLE_DBSTAT_VTAB; better-sqlite3's own build has it).
+ */
+function dbstatBytes(sqlite: Database.Database): Map<string, number> | undefined {
+  let rows: { tbl: string; bytes: number }[];
+  try {
+    rows = sqlite
+      .prepare(
+        'SELECT m.tbl_name AS tbl, sum(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY m.tbl_name',
+      )
+      .all() as { tbl: string; bytes: number }[];
+  } catch (err) {
+    if (err instanceof Error && /no such table: dbstat/i.test(err.message)) return undefined;
+    throw err;
+  }
+  return new Map(rows.map((r) => [r.tbl, Number(r.bytes)]));
+}
+
 /** The SQLite side of what the engines do differently, on the connection `sqlite` to the file `path`. */
 function sqliteSession(sqlite: Database.Database, path: string): EngineSession {
   return {
@@ -221,6 +241,7 @@ function sqliteSession(sqlite: Database.Database, path: string): EngineSession {
       const size = (p: string): number => statSync(p, { throwIfNoEntry: false })?.size ?? 0;
       return size(path) + size(`${path}-wal`);
     },
+    tableBytes: () => dbstatBytes(sqlite),
     // every row of a file is its cluster's by its foreign keys
     scopeCluster: () => undefined,
     // better-sqlite3 reads in this thread: nothing to post ahead
@@ -261,3 +282,16 @@ export const sqliteEngine: StoreEngine = {
   writesFromOwnThread: () => false,
   open: openSqlite,
 };
+
+/**
+ * Reads a SQLite file as it is: read-only, no migration and no version check (a file that may
+ * be no recording, or one of an earlier version: the demo asks whether a file is its own).
+ */
+export function readSqliteFileAsIs<T>(path: string, read: (sqlite: SqlSession) => T): T {
+  const sqlite = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return read(sqlite);
+  } finally {
+    sqlite.close();
+  }
+}

@@ -83,6 +83,11 @@ export interface EngineSession {
   /** bytes the store occupies: the file and its WAL, or the store's tables on a server */
   storeBytes(): number;
   /**
+   * Each table's bytes with its indexes, by table name (on PostgreSQL its partitions and TOAST
+   * too); undefined where the engine cannot tell (a SQLite build without dbstat)
+   */
+  tableBytes(): ReadonlyMap<string, number> | undefined;
+  /**
    * Names the cluster whose rows the running write transaction inserts (PostgreSQL keys every row
    * by cluster; a no-op on SQLite). A function is called only where the scope is needed.
    */

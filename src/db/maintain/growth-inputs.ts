@@ -6,13 +6,14 @@
  * connection samples, any other table by its share of polls. Read-only.
  */
 import type { SqlSession } from '../sql-session.ts';
+import type { StoreSession } from '../engines/store-engine.ts';
 import { DAY_NS, type GrowthInputs, type WindowBytes } from './growth.ts';
 
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** Reads the growth inputs for windows of `days` (default 1 and 7); `fileBytes` is the fallback when dbstat is missing. */
 export function readGrowthInputs(
-  sqlite: SqlSession,
+  { sqlite, engine }: StoreSession,
   fileBytes: number,
   days: readonly number[] = [1, 7],
 ): GrowthInputs {
@@ -30,7 +31,7 @@ export function readGrowthInputs(
         )
         .pluck()
         .all() as string[];
-      const sizes = pageBytes(sqlite);
+      const sizes = pageBytes(engine);
       const count = (sql: string, ...params: unknown[]): number =>
         Number(
           sqlite
@@ -74,15 +75,10 @@ export function readGrowthInputs(
     .deferred();
 }
 
-/** Each table's bytes with its indexes, from dbstat; undefined when this SQLite build has no dbstat. */
-function pageBytes(sqlite: SqlSession): Map<string, number> | undefined {
+/** Each table's bytes with its indexes, as the engine tells them; undefined when it cannot. */
+function pageBytes(engine: StoreSession['engine']): ReadonlyMap<string, number> | undefined {
   try {
-    const rows = sqlite
-      .prepare(
-        'SELECT m.tbl_name AS tbl, sum(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY m.tbl_name',
-      )
-      .all() as { tbl: string; bytes: number }[];
-    return new Map(rows.map((r) => [r.tbl, r.bytes]));
+    return engine.tableBytes();
   } catch {
     return undefined;
   }

@@ -7,7 +7,7 @@ import type { FlightrecDb } from '../engines/open.ts';
 import { mergedSampleCounts } from '../read/merged-sample-count.ts';
 import { sampleCountSql, sampleTableOf } from '../schema/per-poll-tables.ts';
 import { GONE_BATCHES, planPrune, type PrunePlan } from './prune-plan.ts';
-import { bytesOf, POLL_TABLES, RESOURCE_TABLES, ROLLUP_TABLES, SHARED_TABLES, tableBytes } from './table-bytes.ts';
+import { bytesOf, POLL_TABLES, RESOURCE_TABLES, ROLLUP_TABLES, SHARED_TABLES } from './table-bytes.ts';
 
 /** A resource's share of the store, for `db stats`. */
 export interface ResourceStats {
@@ -142,7 +142,7 @@ export class Maintenance implements HistoryMaintenance {
   stats(): StoreStats {
     const sqlite = this.#db.sqlite;
     const one = (sql: string): number => Number(sqlite.prepare(sql).pluck().get());
-    const sizes = tableBytes(sqlite);
+    const sizes = this.#db.engine.tableBytes();
     const group = (tables: readonly string[]): TableGroupStats => ({
       bytes: sizes === undefined ? null : bytesOf(sizes, tables),
       tables,
@@ -255,7 +255,7 @@ export class Maintenance implements HistoryMaintenance {
 
   /** What `prune(olderThan)` would remove, with reads only (a dry run: nothing changes). */
   planPrune(olderThan: bigint): PrunePlan {
-    return planPrune(this.#db.sqlite, olderThan);
+    return planPrune(this.#db, olderThan);
   }
 
   /** VACUUM, then truncate the WAL. */

@@ -6,6 +6,7 @@
  * would go (nothing would be left of them).
  */
 import type { SqlSession } from '../sql-session.ts';
+import type { StoreSession } from '../engines/store-engine.ts';
 import { ByteReader } from '../encoding/bytes.ts';
 import { readHeadEntry } from '../connections/codec.ts';
 import { PER_POLL_TABLE_LIST } from '../schema/per-poll-tables.ts';
@@ -42,7 +43,8 @@ export const GONE_BATCHES = `SELECT b.id FROM conn_batch b WHERE NOT EXISTS
   (SELECT 1 FROM conn_frame f JOIN poll p ON p.id = f.poll WHERE f.batch = b.id AND p.started_at >= ?)`;
 
 /** Plans a prune at `olderThan` on an open database (read-only is enough). */
-export function planPrune(sqlite: SqlSession, olderThan: bigint): PrunePlan {
+export function planPrune(session: StoreSession, olderThan: bigint): PrunePlan {
+  const sqlite = session.sqlite;
   const one = (sql: string, ...params: unknown[]): number =>
     Number(
       sqlite
@@ -147,7 +149,7 @@ export function planPrune(sqlite: SqlSession, olderThan: bigint): PrunePlan {
         versions,
         documents,
         samples,
-        bytes: estimateBytes(sqlite, removed),
+        bytes: estimateBytes(session, removed),
         ...(range[0] === null || range[1] === null ? {} : { from: range[0], to: range[1] }),
         emptied,
       };
@@ -177,19 +179,15 @@ export function sealedLater(sqlite: SqlSession, clusterId: number, gone: string,
 }
 
 /** Each table's pages (with its indexes) times the share of its rows that go; 0 when the file's page statistics are not available. */
-function estimateBytes(sqlite: SqlSession, removed: Readonly<Record<string, number>>): number {
-  let sizes: { tbl: string; bytes: number }[];
+function estimateBytes({ sqlite, engine }: StoreSession, removed: Readonly<Record<string, number>>): number {
+  let sizes: ReadonlyMap<string, number> | undefined;
   try {
-    sizes = sqlite
-      .prepare(
-        'SELECT m.tbl_name AS tbl, sum(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY m.tbl_name',
-      )
-      .all() as { tbl: string; bytes: number }[];
+    sizes = engine.tableBytes();
   } catch {
     return 0;
   }
   let total = 0;
-  for (const { tbl, bytes } of sizes) {
+  for (const [tbl, bytes] of sizes ?? []) {
     const gone = removed[tbl];
     if (gone === undefined || gone === 0) continue;
     const all = Number(

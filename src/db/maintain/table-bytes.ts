@@ -1,11 +1,9 @@
 /**
- * The bytes each table of the store takes with its indexes, and which tables belong to which
- * resource, for `db stats`. SQLite: its dbstat virtual table (pages of each table and index);
- * PostgreSQL: the dbstat view of pg/translate.ts (pg_total_relation_size over each table's
- * partitions, indexes and TOAST included).
+ * Which tables belong to which resource, for `db stats`, and the bytes of a group of them; each
+ * table's bytes come from the engine (`EngineSession.tableBytes`: SQLite's dbstat, PostgreSQL's
+ * pg_total_relation_size over each table's partitions).
  */
 import { ROLLUP_TABLE_NAMES } from '../rollups/rollup-tables.ts';
-import type { SqlSession } from '../sql-session.ts';
 import type { ResourceName } from '../../api/schema/resources.ts';
 
 /** The tables holding each resource's own history (read with the resource, written by no other). */
@@ -29,25 +27,6 @@ export const SHARED_TABLES: readonly string[] = ['str'];
 
 /** The rollups: summaries of pruned history and the timeline's kept events. */
 export const ROLLUP_TABLES: readonly string[] = ROLLUP_TABLE_NAMES;
-
-/**
- * Each table's bytes with its indexes, by table name; undefined when this SQLite build has no
- * dbstat table (SQLITE_ENABLE_DBSTAT_VTAB; better-sqlite3's own build has it).
- */
-export function tableBytes(sqlite: SqlSession): Map<string, number> | undefined {
-  let rows: { tbl: string; bytes: number }[];
-  try {
-    rows = sqlite
-      .prepare(
-        'SELECT m.tbl_name AS tbl, sum(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY m.tbl_name',
-      )
-      .all() as { tbl: string; bytes: number }[];
-  } catch (err) {
-    if (err instanceof Error && /no such table: dbstat/i.test(err.message)) return undefined;
-    throw err;
-  }
-  return new Map(rows.map((r) => [r.tbl, Number(r.bytes)]));
-}
 
 /** The bytes of `tables` (0 for one that does not exist). */
 export function bytesOf(sizes: ReadonlyMap<string, number>, tables: readonly string[]): number {

@@ -21,8 +21,15 @@ export const PG_PAGES_NOTE =
   "not checked: PostgreSQL's own pages and indexes (SQLite's integrity_check has no PostgreSQL equivalent " +
   'that a reader may run; use data checksums, pg_amcheck and the server logs)';
 
-/** The size of the store's tables: each table's pg_total_relation_size summed over its partition tree. */
-const STORE_BYTES = 'SELECT sum(pgsize) FROM dbstat';
+/**
+ * Each table of the store's schema (not a partition) with its pg_total_relation_size (indexes and
+ * TOAST included), summed over its partition tree for a partitioned one.
+ */
+const TABLE_BYTES = `SELECT c.relname::text AS tbl, CASE WHEN c.relkind = 'p'
+  THEN (SELECT coalesce(sum(pg_total_relation_size(p.relid)), 0) FROM pg_partition_tree(c.oid::regclass) p)
+  ELSE pg_total_relation_size(c.oid) END AS bytes
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition`;
 
 /**
  * A VACUUM of the day partition of `conn_frame` whose head frames the seal in poll `pollId`'s
@@ -45,7 +52,12 @@ function vacuumSealedFrames(handle: PgSyncDatabase, pollId: bigint): void {
 
 /** The PostgreSQL side of what the engines do differently, on the bridge handle `handle`. */
 function postgresSession(handle: PgSyncDatabase): EngineSession {
-  const storeBytes = (): number => Number(handle.prepare(STORE_BYTES).pluck().get());
+  const tableBytes = (): Map<string, number> =>
+    new Map(
+      (handle.prepare(TABLE_BYTES).all() as { tbl: string; bytes: unknown }[]).map((r) => [r.tbl, Number(r.bytes)]),
+    );
+  // the size of the store's tables
+  const storeBytes = (): number => [...tableBytes().values()].reduce((sum, b) => sum + b, 0);
   return {
     name: 'postgres',
     label: 'PostgreSQL',
@@ -55,6 +67,7 @@ function postgresSession(handle: PgSyncDatabase): EngineSession {
     usedBytes: () =>
       Math.ceil(Number(handle.prepare('SELECT pg_database_size(current_database())').pluck().get()) / 8192) * 8192,
     storeBytes,
+    tableBytes,
     scopeCluster: (clusterId) => handle.scopeCluster(typeof clusterId === 'function' ? clusterId() : clusterId),
     prefetches: true,
     prefetch: (stmt: SqlStatement<never[]>, ...args: unknown[]) =>
