@@ -1,5 +1,5 @@
 /**
- * Invariants of the interned strings and documents (src/db/dictionary.ts) on a real SQLite
+ * Invariants of the interned strings and documents (src/db/encoding/dictionary.ts) on a real SQLite
  * file: one id per distinct value whatever its code units, ids stable across cache resets and
  * reopenings, hash collisions told apart by content, and damaged dictionary rows reported as
  * CorruptDataError naming the table.

@@ -1,5 +1,5 @@
 /**
- * Invariants of the frame id lists (deflated zigzag deltas, src/db/sql-values.ts), data-driven:
+ * Invariants of the frame id lists (deflated zigzag deltas, src/db/encoding/sql-values.ts), data-driven:
  * any list of ids round-trips in order; a count the bytes cannot hold, bytes that do not
  * inflate, and a deflate bomb are CorruptDataError naming the table, found in bounded time.
  */

@@ -1,5 +1,5 @@
 /**
- * One storage descriptor per operation (src/db/operation-storage.ts): the compiler demands an
+ * One storage descriptor per operation (src/db/schema/operation-storage.ts): the compiler demands an
  * entry for every operation, and the descriptors agree with the per-poll tables and with the
  * resources of src/api (a resource's table is written by every operation that carries it).
  */

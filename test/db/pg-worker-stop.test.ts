@@ -3,7 +3,7 @@
  * request's two-minute timeout: the calling thread sleeps until a reply comes and cannot see the
  * worker's events, so the worker's bootstrap posts its last word as it exits, and a worker that
  * runs no code at all any more (out of memory) is given up after a silence
- * (src/db/pg/worker-source.ts, sync-database.ts). The first tests need no server: their workers
+ * (src/db/engines/pg/worker-source.ts, sync-database.ts). The first tests need no server: their workers
  * stop before they connect. The last shows that a worker waiting on a slow server is not taken
  * for dead (it needs one).
  */

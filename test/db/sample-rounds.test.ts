@@ -1,5 +1,5 @@
 /**
- * One sample per shadow topic and partition per round (src/db/sample-rounds.ts): the rounds of
+ * One sample per shadow topic and partition per round (src/db/read/sample-rounds.ts): the rounds of
  * the three operations that report them, the most detailed answer of a round winning, on both
  * engines, with the jitter and call-queue waits of a real collector (the polls of a round are
  * not at one instant); the other answers stay readable as raw history (`source`).

@@ -1,7 +1,7 @@
 /**
- * The two schemas of the store, SQLite's (src/db/schema.ts with schema-custom.ts) and
- * PostgreSQL's (src/db/pg/schema.ts), hold the same tables and columns apart from the
- * differences declared here; and every per-poll table (src/db/per-poll-tables.ts) is in both,
+ * The two schemas of the store, SQLite's (src/db/schema/schema.ts with schema-custom.ts) and
+ * PostgreSQL's (src/db/engines/pg/schema.ts), hold the same tables and columns apart from the
+ * differences declared here; and every per-poll table (src/db/schema/per-poll-tables.ts) is in both,
  * with its poll-id column.
  */
 import { getTableConfig as pgTableConfig, PgTable } from 'drizzle-orm/pg-core';
@@ -53,7 +53,7 @@ const PG_CLUSTER_KEYED = [
 ];
 
 /**
- * The connection layouts (src/db/store-engine.ts): SQLite keeps typed copies of the packed
+ * The connection layouts (src/db/engines/store-engine.ts): SQLite keeps typed copies of the packed
  * records' fields (`typed-columns`), PostgreSQL the packed records only, a connection's first
  * version in its entity row (`packed-records`, drizzle/pg/0006, 0008, 0010).
  */

@@ -1,9 +1,9 @@
 /**
- * The two connection layouts (src/db/store-engine.ts `ConnectionLayoutName`) as two
+ * The two connection layouts (src/db/engines/store-engine.ts `ConnectionLayoutName`) as two
  * implementations of one interface: what the ingest, the readers and `db check` do differently
  * between a store keeping typed copies of the packed records' fields next to them (SQLite) and
  * one keeping the packed records only, a connection's first version in its entity row
- * (PostgreSQL: there the copies cost more than half of the store, see src/db/pg/schema.ts). The
+ * (PostgreSQL: there the copies cost more than half of the store, see src/db/engines/pg/schema.ts). The
  * ingest keeps the matching and the batching; the rows it writes and the ids it chooses are the
  * layout's.
  */

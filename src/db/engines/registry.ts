@@ -2,7 +2,7 @@
  * The store's engines, chosen in one place. A `--db` value is claimed by the first engine that
  * recognises it (PostgreSQL: `postgres://`, `postgresql://`, `pglite://`); SQLite, the file
  * engine, takes the rest. This is the only module that imports an engine's implementation
- * (`src/db/pg/` is imported from here alone: test/architecture/imports.test.ts), so the rest of
+ * (`src/db/engines/pg/` is imported from here alone: test/architecture/imports.test.ts), so the rest of
  * the program asks the engine of a text instead of parsing it.
  */
 import { postgresEngine } from './pg/engine.ts';

@@ -14,7 +14,7 @@ export type EngineName = 'sqlite' | 'postgres';
  * How an engine keeps connection history: `typed-columns` keeps typed copies of the packed
  * records' fields next to them (SQLite: the pre-filter reads them); `packed-records` keeps the
  * packed records only, a connection's first version in its entity row (PostgreSQL, where the
- * copies cost more than half of the store: src/db/pg/schema.ts).
+ * copies cost more than half of the store: src/db/engines/pg/schema.ts).
  */
 export type ConnectionLayoutName = 'typed-columns' | 'packed-records';
 
@@ -133,7 +133,7 @@ export interface FlightrecDb extends StoreSession {
   close(): void;
 }
 
-/** An engine of the store, as the registry (src/db/engines.ts) holds it. */
+/** An engine of the store, as the registry (src/db/engines/registry.ts) holds it. */
 export interface StoreEngine {
   readonly name: EngineName;
   readonly label: string;

@@ -73,7 +73,7 @@ export interface PruneResult {
 
 /**
  * The SQL counting the distinct entities of each resource stored per poll; its samples are
- * counted from its per-poll table (src/db/per-poll-tables.ts).
+ * counted from its per-poll table (src/db/schema/per-poll-tables.ts).
  */
 const ENTITY_COUNTS: Readonly<Partial<Record<ResourceName, string>>> = {
   connections: 'SELECT count(*) FROM conn_entity',

@@ -31,7 +31,7 @@ export const ROLLUP_TABLE_NAMES: readonly string[] = [
   'rollup_event',
 ];
 
-/** The bucketed rollup tables of src/db/schema.ts (each holds both resolutions, told apart by `resolution`). */
+/** The bucketed rollup tables of src/db/schema/schema.ts (each holds both resolutions, told apart by `resolution`). */
 export const ROLLUP_TABLES: readonly RollupTable[] = (
   ['rollup_conn', 'rollup_shadow', 'rollup_iceberg', 'rollup_bucket'] as const
 ).flatMap((table) => [

@@ -415,7 +415,7 @@ export const rollupEvent = sqliteTable(
 );
 
 /**
- * What retention and `db prune` removed: one row per action and cluster (src/db/maintenance-log.ts),
+ * What retention and `db prune` removed: one row per action and cluster (src/db/maintain/maintenance-log.ts),
  * read by `flightrec db log`.
  */
 export const maintenanceLog = sqliteTable(

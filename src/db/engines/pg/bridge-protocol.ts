@@ -88,7 +88,7 @@ export type BridgeReply =
 export const PG_TYPE = { bool: 16, bytea: 17, int8: 20, int2: 21, int4: 23, text: 25, numeric: 1700 } as const;
 
 /**
- * The name of a bytea column that travels as base64 text (src/db/pg/translate.ts); the worker
+ * The name of a bytea column that travels as base64 text (src/db/engines/pg/translate.ts); the worker
  * turns it back into bytes, typed bytea, before it replies.
  */
 export const BASE64_COLUMN = 'flightrec_base64';

@@ -46,7 +46,7 @@ function errorOf(err: unknown, connectionFailed: boolean): BridgeError {
 /**
  * Runs a batch in order, with its `then` (COMMIT), in one pipeline: consecutive single-row
  * INSERTs of one statement as multi-row INSERTs, consecutive plain INSERTs as one statement
- * (src/db/pg/merge-inserts.ts). The count of each queued statement: the rows it changed (1 for
+ * (src/db/engines/pg/merge-inserts.ts). The count of each queued statement: the rows it changed (1 for
  * each row of a merged INSERT).
  */
 async function runBatch(

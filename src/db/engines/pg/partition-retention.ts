@@ -2,7 +2,7 @@
  * Retention by day partition on PostgreSQL, through the synchronous handle (the bridge): before
  * the row-deleting steps, a day whose every poll the row pruner would delete goes whole, its
  * partitions dropped instead of its rows deleted. "Would delete" is the pruner's rule exactly
- * (src/db/retention.ts `step`): a poll older than the cut-off and than the newest poll of its
+ * (src/db/maintain/retention.ts `step`): a poll older than the cut-off and than the newest poll of its
  * operation in its cluster; a connection poll only with its whole batch, sealed and ended before
  * that cut-off. The connection batches the dropped days touch go in the same transaction, as the
  * pruner removes them (their polls of kept days too, their chunks by cascade); identities,

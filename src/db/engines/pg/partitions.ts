@@ -6,7 +6,7 @@
 import { PER_POLL_TABLE_LIST } from '../../schema/per-poll-tables.ts';
 import { pgRows, type PgClient } from './migrate.ts';
 
-/** The partitioned tables and their poll-id column: the poll table first, then the per-poll tables (src/db/per-poll-tables.ts). */
+/** The partitioned tables and their poll-id column: the poll table first, then the per-poll tables (src/db/schema/per-poll-tables.ts). */
 export const PARTITIONED_TABLES: readonly { readonly table: string; readonly key: string }[] = [
   { table: 'poll', key: 'id' },
   ...PER_POLL_TABLE_LIST.map(({ table, key }) => ({ table, key })),

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL schema of the history store (drizzle `pg-core`): the same tables and columns as
- * the SQLite schema (src/db/schema.ts, schema-custom.ts), since the store's SQL is shared, with
+ * the SQLite schema (src/db/schema/schema.ts, schema-custom.ts), since the store's SQL is shared, with
  * every SQLite integer as int8 and every blob as bytea. Differences, for sharding by cluster:
  * every table carries `cluster_id` in its primary key, unique constraints and foreign keys (child
  * tables take it from the transaction's `flightrec.cluster_id` setting); the store reads some rows
@@ -468,7 +468,7 @@ export const icebergPartitionSample = pgTable(
   ],
 );
 
-// ---- rollups (see src/db/schema.ts): keyed by cluster already ----
+// ---- rollups (see src/db/schema/schema.ts): keyed by cluster already ----
 
 const toCluster = (name: string, clusterId: PgColumn) =>
   foreignKey({ name, columns: [clusterId], foreignColumns: [cluster.id] });
