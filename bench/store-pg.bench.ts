@@ -7,7 +7,7 @@
 // creates a database flightrec_b_<random> there and drops it at the end. Without a server the
 // figures are reported as skipped.
 //
-// The store runs on PostgreSQL through the synchronous bridge (src/db/pg: a worker thread owns
+// The store runs on PostgreSQL through the synchronous bridge (src/db/engines/pg: a worker thread owns
 // the connection; this thread blocks for each round trip). The bench counts the round trips of
 // each timed write, and the time spent waiting for them, from the handle's `waits` (every reply
 // the calling thread waited for: reads, batches of writes, commits).

@@ -9,7 +9,7 @@ export const WORKER_ENTRIES = {
   // collector's writes to a PostgreSQL server
   'timeline-worker': 'src/tui/data/timeline-worker.ts',
   'rollup-worker': 'src/report/rollup/rollup-worker.ts',
-  'pg-worker': 'src/db/pg/bridge-worker.ts',
+  'pg-worker': 'src/db/engines/pg/bridge-worker.ts',
   'store-worker': 'src/cli/store-worker.ts',
   // the live alerts' timeline (off the collector's event loop)
   'alert-worker': 'src/alerts/alert-worker.ts',

@@ -5,10 +5,13 @@
  * database exists by then) and ends after `finish`. From the bundle the worker is its own entry
  * file; from source the TypeScript file runs through tsx's loader (as the rollup worker does).
  */
-import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../threads/worker-entry.ts';
+import { RequestChannel } from '../threads/channel.ts';
+import { launchThread } from '../threads/launch.ts';
 import type { AlertWorkerData, AlertWorkerReply, AlertWorkerRequest } from './alert-worker.ts';
 import type { EngineHooks, LiveEngine } from './live-engine.ts';
+
+/** The channel to the alert worker. */
+type AlertChannel = RequestChannel<AlertWorkerRequest, AlertWorkerReply>;
 
 /** The live timeline in a worker thread; see the module comment. */
 export class AlertThread implements LiveEngine {
@@ -17,7 +20,7 @@ export class AlertThread implements LiveEngine {
   readonly #pending = new Map<string, bigint>();
   /** every cluster a step was asked for */
   readonly #clusters = new Set<string>();
-  #worker: Worker | undefined;
+  #channel: AlertChannel | undefined;
   #busy = false;
   #failed = false;
   #finished: Promise<void> | undefined;
@@ -42,8 +45,8 @@ export class AlertThread implements LiveEngine {
   }
 
   async #finish(timeoutMs: number): Promise<void> {
-    const worker = this.#worker;
-    if (worker === undefined) return;
+    const channel = this.#channel;
+    if (channel === undefined) return;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
@@ -53,12 +56,10 @@ export class AlertThread implements LiveEngine {
       this.#pending.clear();
       if (this.#busy) await new Promise<void>((resolve) => (this.#onIdle = resolve));
       if (this.#failed) return;
-      worker.ref();
-      await new Promise<void>((resolve) => {
-        this.#onIdle = resolve;
-        worker.postMessage({ type: 'finish', clusters: [...this.#clusters] } satisfies AlertWorkerRequest);
-      });
-    })();
+      // the last look keeps the process alive while it runs (keepAlive 'busy')
+      const m = await channel.request((id) => ({ type: 'finish', id, clusters: [...this.#clusters] }));
+      this.#told(m);
+    })().catch(() => undefined);
     try {
       const finished = await Promise.race([done.then(() => true), deadline.then(() => false)]);
       if (!finished)
@@ -67,8 +68,8 @@ export class AlertThread implements LiveEngine {
         );
     } finally {
       clearTimeout(timer);
-      this.#worker = undefined;
-      await worker.terminate();
+      this.#channel = undefined;
+      await channel.terminate();
     }
   }
 
@@ -76,9 +77,9 @@ export class AlertThread implements LiveEngine {
     if (this.#busy || this.#pending.size === 0) return;
     const [cluster, horizon] = this.#pending.entries().next().value as [string, bigint];
     this.#pending.delete(cluster);
-    let worker: Worker;
+    let channel: AlertChannel;
     try {
-      worker = this.#worker ?? this.#start();
+      channel = this.#channel ?? this.#start();
     } catch (err) {
       this.#failed = true;
       this.#hooks.onError(err instanceof Error ? err.message : String(err));
@@ -86,43 +87,54 @@ export class AlertThread implements LiveEngine {
     }
     this.#busy = true;
     // a step in progress keeps the process alive (a virtual-time recording may have nothing else to do)
-    worker.ref();
-    worker.postMessage({ type: 'step', cluster, horizon } satisfies AlertWorkerRequest);
+    channel
+      .request((id) => ({ type: 'step', id, cluster, horizon }))
+      .then(
+        (m) => {
+          this.#told(m);
+          this.#idle();
+        },
+        // the thread is gone (onLost said so) or the step could not be posted
+        () => this.#idle(),
+      );
   }
 
-  #start(): Worker {
-    const where = workerEntry(import.meta.url, ['../alert-worker.js', './alert-worker.js'], './alert-worker.ts');
-    if (where === undefined) throw new Error('live alerts: the alert worker (alert-worker.js) was not found');
-    const worker = new Worker(where.code, { eval: where.eval, execArgv: where.execArgv, workerData: this.#data });
-    worker.unref();
-    worker.on('message', (m: AlertWorkerReply) => {
-      if (m.transitions.length > 0) this.#hooks.onTransitions(m.transitions);
-      if (m.error !== undefined) this.#hooks.onError(m.error);
-      this.#idle(worker);
+  #start(): AlertChannel {
+    const worker = launchThread(
+      {
+        callerUrl: import.meta.url,
+        bundled: ['../alert-worker.js', './alert-worker.js'],
+        sourceFile: './alert-worker.ts',
+        missing: 'live alerts: the alert worker (alert-worker.js) was not found',
+      },
+      { workerData: this.#data },
+    );
+    const channel: AlertChannel = new RequestChannel(worker, {
+      keepAlive: 'busy',
+      failed: (err) => `live alerts: the worker failed: ${err.message}`,
+      exited: (code) => `live alerts: the worker exited (code ${code})`,
+      // the worker is gone: no more steps (the recording goes on without live alerts)
+      onLost: (message, how) => {
+        if (this.#channel !== channel || (how === 'exited' && this.#finished !== undefined)) return;
+        this.#channel = undefined;
+        this.#failed = true;
+        this.#hooks.onError(message);
+      },
     });
-    worker.on('error', (err) => this.#lost(worker, `live alerts: the worker failed: ${err.message}`));
-    worker.on('exit', (code) => {
-      if (this.#finished === undefined) this.#lost(worker, `live alerts: the worker exited (code ${code})`);
-    });
-    this.#worker = worker;
-    return worker;
+    this.#channel = channel;
+    return channel;
   }
 
-  #idle(worker: Worker): void {
+  #told(m: AlertWorkerReply): void {
+    if (m.transitions.length > 0) this.#hooks.onTransitions(m.transitions);
+    if (m.error !== undefined) this.#hooks.onError(m.error);
+  }
+
+  #idle(): void {
     this.#busy = false;
-    worker.unref();
     const waiting = this.#onIdle;
     this.#onIdle = undefined;
     if (waiting !== undefined) waiting();
     else this.#pump();
-  }
-
-  /** The worker is gone: no more steps (the recording goes on without live alerts). */
-  #lost(worker: Worker, message: string): void {
-    if (this.#worker !== worker) return;
-    this.#worker = undefined;
-    this.#failed = true;
-    this.#hooks.onError(message);
-    this.#idle(worker);
   }
 }

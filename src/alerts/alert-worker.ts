@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createHistoryReader, openDatabase, type FlightrecDb, type HistoryReader } from '../db/index.ts';
-import { isDbUrl } from '../db/engines.ts';
+import { isDbUrl } from '../db/engines/registry.ts';
 import type { Thresholds } from '../report/timeline/thresholds.ts';
 import type { LiveTransition } from './event-tracker.ts';
 import { LiveTimeline, type LiveSource } from './live-timeline.ts';
@@ -26,13 +26,23 @@ export interface AlertWorkerData {
 
 /** What the worker receives. */
 export type AlertWorkerRequest =
-  | { readonly type: 'step'; readonly cluster: string; readonly horizon: bigint }
-  | { readonly type: 'finish'; readonly clusters: readonly string[] };
+  | { readonly type: 'step'; readonly id: number; readonly cluster: string; readonly horizon: bigint }
+  | { readonly type: 'finish'; readonly id: number; readonly clusters: readonly string[] };
 
 /** What the worker answers: after each request, its transitions (and a failure, if it had one). */
 export type AlertWorkerReply =
-  | { readonly type: 'step'; readonly transitions: readonly LiveTransition[]; readonly error?: string }
-  | { readonly type: 'finished'; readonly transitions: readonly LiveTransition[]; readonly error?: string };
+  | {
+      readonly type: 'step';
+      readonly id: number;
+      readonly transitions: readonly LiveTransition[];
+      readonly error?: string;
+    }
+  | {
+      readonly type: 'finished';
+      readonly id: number;
+      readonly transitions: readonly LiveTransition[];
+      readonly error?: string;
+    };
 
 const data = workerData as AlertWorkerData;
 const port = parentPort;
@@ -103,9 +113,10 @@ function failure(err: unknown): string {
 port?.on('message', (m: AlertWorkerRequest) => {
   if (m.type === 'step') {
     try {
-      port.postMessage({ type: 'step', transitions: timeline(m.cluster).step(m.horizon) } satisfies AlertWorkerReply);
+      const transitions = timeline(m.cluster).step(m.horizon);
+      port.postMessage({ type: 'step', id: m.id, transitions } satisfies AlertWorkerReply);
     } catch (err) {
-      port.postMessage({ type: 'step', transitions: [], error: failure(err) } satisfies AlertWorkerReply);
+      port.postMessage({ type: 'step', id: m.id, transitions: [], error: failure(err) } satisfies AlertWorkerReply);
     }
     return;
   }
@@ -126,6 +137,7 @@ port?.on('message', (m: AlertWorkerRequest) => {
   open = undefined;
   port.postMessage({
     type: 'finished',
+    id: m.id,
     transitions,
     ...(error === undefined ? {} : { error }),
   } satisfies AlertWorkerReply);

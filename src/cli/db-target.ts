@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { Reporter } from '../collector/output.ts';
-import { isDbUrl, redactDbTexts, shownDbTarget } from '../db/engines.ts';
+import { isDbUrl, redactDbTexts, shownDbTarget } from '../db/engines/registry.ts';
 import { UsageError } from './errors.ts';
 
 /** The global options naming the database. */

@@ -5,6 +5,7 @@
  * (cannot open, wrong version, bad query, damaged data) are runtime failures (exit 1); anything
  * else is unexpected (exit 1, printed with its stack). `main` loads this module only when a command failed.
  */
+import { RecordingError } from '../collector/assemble.ts';
 import { ConfigError } from '../collector/config-error.ts';
 import { TimeArgError } from '../collector/time-args.ts';
 import {
@@ -37,7 +38,7 @@ const USAGE: readonly ErrorClass[] = [
 ];
 
 /**
- * Errors of the store whose message names the file and the cause: exit 1. PgError: PostgreSQL
+ * Errors of the store whose message names the file and the cause, and a recording's: exit 1. PgError: PostgreSQL
  * refused a statement or the connection failed (its message has no password), not a flightrec bug.
  */
 const RUNTIME: readonly ErrorClass[] = [
@@ -46,6 +47,8 @@ const RUNTIME: readonly ErrorClass[] = [
   HistoryQueryError,
   CorruptDataError,
   PgError,
+  // a recording that could not go on or end as it should (its message names the store or the address)
+  RecordingError,
 ];
 
 function isOneOf(err: unknown, classes: readonly ErrorClass[]): err is Error {

@@ -9,7 +9,7 @@ import { registerCommands } from './commands/index.ts';
 import { VERSION } from './version.ts';
 import { sanitizeForTerminal } from '../api/safe-text.ts';
 import { closestOptions } from './suggest.ts';
-import { redactUrlPasswords } from '../db/engines.ts';
+import { redactUrlPasswords } from '../db/engines/registry.ts';
 
 /** Builds the root program with its global options and the commands `argv` needs. */
 export async function buildProgram(

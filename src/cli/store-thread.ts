@@ -5,8 +5,8 @@
  * answered in order with the queue's counters and lines, which land in the collector's stats and
  * output as if the queue ran here. A thread that dies stops the recording (a fatal store error).
  */
-import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../threads/worker-entry.ts';
+import { RequestChannel, ThreadLostError } from '../threads/channel.ts';
+import { launchThread } from '../threads/launch.ts';
 import { StoreLostError, type PollRecord } from '../db/poll-record.ts';
 import { jsonNumberPaths } from '../collector/record-transfer.ts';
 import type { RecordQueue, RecordQueueHooks } from '../collector/index.ts';
@@ -15,9 +15,7 @@ import type { StoreWorkerInit, StoreWorkerReply, StoreWorkerRequest } from './st
 /** A RecordQueue whose writes happen in the store thread; close() ends the thread. */
 export class StoreThread implements RecordQueue {
   readonly #hooks: RecordQueueHooks;
-  readonly #worker: Worker;
-  readonly #pending = new Map<number, () => void>();
-  #nextId = 1;
+  readonly #channel: RequestChannel<StoreWorkerRequest, StoreWorkerReply>;
   /** records the thread holds unwritten, as of its last answer */
   #held = 0;
   /** records never written for want of a thread: posted when it died, or handed over after, or not copyable */
@@ -37,13 +35,20 @@ export class StoreThread implements RecordQueue {
   constructor(init: StoreWorkerInit, hooks: RecordQueueHooks) {
     this.#hooks = hooks;
     this.#maxInFlightBytes = init.maxHeldBytes;
-    const where = workerEntry(import.meta.url, ['../store-worker.js', './store-worker.js'], './store-worker.ts');
-    if (where === undefined)
-      throw new Error('flightrec: the store worker (dist/store-worker.js) is missing from the installation');
-    this.#worker = new Worker(where.code, { eval: where.eval, execArgv: where.execArgv, workerData: init });
-    this.#worker.on('message', (m: StoreWorkerReply) => this.#reply(m));
-    this.#worker.on('error', (err) => this.#gone(`the store thread failed: ${err.message}`));
-    this.#worker.on('exit', (code) => this.#gone(`the store thread ended (code ${code})`));
+    const worker = launchThread(
+      {
+        callerUrl: import.meta.url,
+        bundled: ['../store-worker.js', './store-worker.js'],
+        sourceFile: './store-worker.ts',
+        missing: 'flightrec: the store worker (dist/store-worker.js) is missing from the installation',
+      },
+      { workerData: init },
+    );
+    this.#channel = new RequestChannel(worker, {
+      failed: (err) => `the store thread failed: ${err.message}`,
+      exited: (code) => `the store thread ended (code ${code})`,
+      onLost: (message) => this.#gone(message),
+    });
   }
 
   get fatal(): StoreLostError | undefined {
@@ -97,7 +102,7 @@ export class StoreThread implements RecordQueue {
   close(): Promise<void> {
     this.#closed ??= this.#request('close', (id) => ({ type: 'close', id })).then(async () => {
       this.#dead = true;
-      await this.#worker.terminate();
+      await this.#channel.terminate();
     });
     return this.#closed;
   }
@@ -109,21 +114,18 @@ export class StoreThread implements RecordQueue {
       if (type === 'push') this.#lost++;
       return Promise.resolve();
     }
-    const id = this.#nextId++;
-    return new Promise<void>((resolve) => {
-      this.#pending.set(id, resolve);
-      try {
-        this.#worker.postMessage(make(id));
-      } catch (err) {
+    return this.#channel.request(make).then(
+      (m) => this.#reply(m),
+      (err: unknown) => {
+        // the thread went before answering: #gone counted what was in flight
+        if (err instanceof ThreadLostError) return;
         // a record that cannot be copied to the thread (a bug to see): said, counted, the others go on
-        this.#pending.delete(id);
         if (type === 'push') this.#lost++;
         this.#hooks.line(
           `error: a poll could not be handed to the store thread and is not written: ${err instanceof Error ? err.message : String(err)}`,
         );
-        resolve();
-      }
-    });
+      },
+    );
   }
 
   #reply(m: StoreWorkerReply): void {
@@ -131,9 +133,6 @@ export class StoreThread implements RecordQueue {
     this.#held = m.unwritten;
     for (const line of m.lines) this.#hooks.line(line);
     if (m.fatal !== undefined) this.#stop(m.fatal, false);
-    const done = this.#pending.get(m.id);
-    this.#pending.delete(m.id);
-    done?.();
   }
 
   /** The thread is gone: what was posted to it and not answered is not written. */
@@ -144,8 +143,6 @@ export class StoreThread implements RecordQueue {
       this.#lost += this.#inFlight;
       this.#stop(message);
     }
-    for (const done of this.#pending.values()) done();
-    this.#pending.clear();
   }
 
   #stop(message: string, say = true): void {

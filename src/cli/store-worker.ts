@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openRecordingStore, type RecordingStore } from '../db/recording-store.ts';
+import { openRecordingStore, type RecordingStore } from '../db/write/recording-store.ts';
 import { StoreLostError, type PollRecord } from '../db/poll-record.ts';
 import { restoreJsonNumbers, type ValuePath } from '../collector/record-transfer.ts';
 import { StoreQueue, type StoreCounters } from '../collector/store-queue.ts';

@@ -32,7 +32,7 @@ export interface RetentionLogEntry {
   readonly durationMs: number;
 }
 
-/** The store's side of retention (`RetentionPruner` of src/db/retention.ts satisfies it). */
+/** The store's side of retention (`RetentionPruner` of src/db/maintain/retention.ts satisfies it). */
 export interface RetentionStore {
   clusters(): readonly string[];
   /** bytes of the database's pages in use */

@@ -1,5 +1,6 @@
 /** The history store: open a database, write polls, read history. */
-export { openDatabase, migrationsFolder, type FlightrecDb, type OpenOptions } from './open.ts';
+export { readSqliteFileAsIs } from './engines/sqlite.ts';
+export { openDatabase, migrationsFolder, type FlightrecDb, type OpenOptions } from './engines/open.ts';
 export {
   CorruptDataError,
   DatabaseOpenError,
@@ -18,10 +19,10 @@ export {
   redactDbTexts,
   redactUrlPasswords,
   shownDbTarget,
-} from './engines.ts';
-export type { EngineName, EngineSession, StoreEngine, StoreSession } from './store-engine.ts';
+} from './engines/registry.ts';
+export type { EngineName, EngineSession, StoreEngine, StoreSession } from './engines/store-engine.ts';
 export type { SqlSession, SqlStatement } from './sql-session.ts';
-export { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } from './writer.ts';
+export { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } from './write/writer.ts';
 export {
   createHistoryReader,
   type HistoryReader,
@@ -29,14 +30,19 @@ export {
   type ReconstructedPoll,
   type Sample,
   type StateAt,
-} from './reader.ts';
+} from './read/reader.ts';
 export type { ConnectionFrame } from './connections/stream.ts';
 export type { ConnectionVersion } from './connections/rows.ts';
-export { openHistoryMaintenance, type HistoryMaintenance, type PruneResult, type StoreStats } from './maintenance.ts';
-export { checkStore, type Damage, type StoreCheck } from './check.ts';
-export type { EmptiedOperation, PrunePlan } from './prune-plan.ts';
-export { CONNECTION_COLUMNS } from './sql-columns.ts';
-export type { SqlColumn, SqlColumnMap } from './sql-column-types.ts';
+export {
+  openHistoryMaintenance,
+  type HistoryMaintenance,
+  type PruneResult,
+  type StoreStats,
+} from './maintain/maintenance.ts';
+export { checkStore, type Damage, type StoreCheck } from './maintain/check.ts';
+export type { EmptiedOperation, PrunePlan } from './maintain/prune-plan.ts';
+export { CONNECTION_COLUMNS } from './read/sql-columns.ts';
+export type { SqlColumn, SqlColumnMap } from './read/sql-column-types.ts';
 export { StoreLostError, StoreRefusedError } from './poll-record.ts';
 export type {
   ClusterLeases,
@@ -49,8 +55,8 @@ export type {
   PollSuccess,
   StoredPoll,
 } from './poll-record.ts';
-export { openRecordingStore, type RecordingStore, type RecordingStoreOptions } from './recording-store.ts';
-export { sqliteLeases } from './lease.ts';
+export { openRecordingStore, type RecordingStore, type RecordingStoreOptions } from './write/recording-store.ts';
+export { sqliteLeases } from './write/lease.ts';
 export {
   createRollupStore,
   EVENTS_PROGRESS,
@@ -65,14 +71,20 @@ export {
   type RollupStore,
   type StateInterval,
   type StoredEvent,
-} from './rollup-store.ts';
-export { RetentionPruner, usedBytes, type RetentionStep } from './retention.ts';
+} from './rollups/rollup-store.ts';
+export { RetentionPruner, usedBytes, type RetentionStep } from './maintain/retention.ts';
 export {
   readMaintenanceLog,
   recordMaintenance,
   type MaintenanceAction,
   type MaintenanceEntry,
-} from './maintenance-log.ts';
-export { heldRanges, type HeldRange } from './held-ranges.ts';
-export { CopyConflictError, startHistoryCopy, type CopyExtras, type CopyOptions, type HistoryCopy } from './copy.ts';
-export { recordedPolls, type RecordedPoll, type RecordedPolls } from './recorded-polls.ts';
+} from './maintain/maintenance-log.ts';
+export { heldRanges, type HeldRange } from './maintain/held-ranges.ts';
+export {
+  CopyConflictError,
+  startHistoryCopy,
+  type CopyExtras,
+  type CopyOptions,
+  type HistoryCopy,
+} from './maintain/copy.ts';
+export { recordedPolls, type RecordedPoll, type RecordedPolls } from './read/recorded-polls.ts';

@@ -2,7 +2,7 @@
  * The narrow connection interface the store is written against: exactly the calls it makes.
  * better-sqlite3's Database satisfies it as it is; on PostgreSQL the synchronous bridge
  * (PgSyncDatabase) implements it. What differs between the engines beyond this is an engine
- * method (src/db/store-engine.ts), never a pragma or a test of the handle's class.
+ * method (src/db/engines/store-engine.ts), never a pragma or a test of the handle's class.
  */
 
 /** What a write statement reports. */

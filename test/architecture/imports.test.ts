@@ -140,16 +140,16 @@ describe('module boundaries (docs/architecture.md)', () => {
   });
 });
 
-/** The one module that imports an engine's implementation (src/db/pg). */
-const ENGINE_REGISTRY = 'db/engines.ts';
+/** The one module that imports an engine's implementation (src/db/engines/pg). */
+const ENGINE_REGISTRY = 'db/engines/registry.ts';
 /** What of the store the PostgreSQL engine imports: the engine contract and engine-neutral helpers. */
 const PG_SEES_OF_DB = [
   'db/errors.ts',
-  'db/bytes.ts',
+  'db/encoding/bytes.ts',
   'db/sql-session.ts',
-  'db/store-engine.ts',
+  'db/engines/store-engine.ts',
   'db/connections/chunk.ts',
-  'db/per-poll-tables.ts',
+  'db/schema/per-poll-tables.ts',
 ];
 
 /** Every import between files of src/ (static, type-only, dynamic), by file path relative to src/. */
@@ -159,10 +159,10 @@ const fileEdges: { readonly file: string; readonly target: string }[] = sources(
     target: relative(SRC, resolve(dirname(file), spec)),
   })),
 );
-const inPg = (path: string): boolean => path.startsWith('db/pg/');
+const inPg = (path: string): boolean => path.startsWith('db/engines/pg/');
 
-describe('the engines of the store (src/db/engines.ts)', () => {
-  it('src/db/pg is imported by the engine registry alone', () => {
+describe('the engines of the store (src/db/engines/registry.ts)', () => {
+  it('src/db/engines/pg is imported by the engine registry alone', () => {
     const bad = fileEdges
       .filter((e) => inPg(e.target) && !inPg(e.file) && e.file !== ENGINE_REGISTRY)
       .map((e) => `${e.file} imports ${e.target}`);
@@ -170,7 +170,7 @@ describe('the engines of the store (src/db/engines.ts)', () => {
     expect(fileEdges.some((e) => e.file === ENGINE_REGISTRY && inPg(e.target))).toBe(true);
   });
 
-  it('src/db/pg imports of the store only the engine contract and engine-neutral helpers', () => {
+  it('src/db/engines/pg imports of the store only the engine contract and engine-neutral helpers', () => {
     const bad = fileEdges
       .filter((e) => inPg(e.file) && !inPg(e.target) && e.target.startsWith('db/') && !PG_SEES_OF_DB.includes(e.target))
       .map((e) => `${e.file} imports ${e.target}`);
@@ -180,7 +180,7 @@ describe('the engines of the store (src/db/engines.ts)', () => {
 
 /** Where the engines may be told apart: their implementations and the registry. */
 const ENGINE_IMPLEMENTATIONS =
-  /^db\/(pg\/|engines\.ts$|sqlite-engine\.ts$|store-engine\.ts$|connections\/layouts\.ts$)/;
+  /^db\/(engines\/(pg\/|registry\.ts$|sqlite\.ts$|store-engine\.ts$)|connections\/layouts\.ts$)/;
 /** A test of which engine or layout the code runs on (issue 37 counted 42 such lines in 17 files). */
 const ENGINE_BRANCH =
   /instanceof PgSyncDatabase|\bdialect\s*[!=]==\s*'(postgres|sqlite)'|\b(engine|kind|name)\s*[!=]==\s*'(postgres|pglite|sqlite)'|connectionLayout\s*[!=]==|#typed\b|#folded\b/;
@@ -214,7 +214,7 @@ describe('docs/architecture.md, "Who imports whom"', () => {
   const rows = documentedImports();
 
   it('has a row for every module, naming each module the test allows it to import', () => {
-    expect([...rows.keys()].filter((m) => m !== 'db/pg').sort()).toEqual(Object.keys(ALLOWED).sort());
+    expect([...rows.keys()].filter((m) => m !== 'db/engines/pg').sort()).toEqual(Object.keys(ALLOWED).sort());
     for (const [module, allowed] of Object.entries(ALLOWED)) {
       const cell = rows.get(module) ?? '';
       const missing = allowed.filter((to) => !cell.includes(`\`src/${to}\``) && !cell.includes('everything'));
@@ -222,8 +222,8 @@ describe('docs/architecture.md, "Who imports whom"', () => {
     }
   });
 
-  it('gives src/db/pg its own row, naming the registry and each file of the store it may import', () => {
-    const cell = rows.get('db/pg') ?? '';
+  it('gives src/db/engines/pg its own row, naming the registry and each file of the store it may import', () => {
+    const cell = rows.get('db/engines/pg') ?? '';
     expect(cell).toContain(`\`src/${ENGINE_REGISTRY}\``);
     expect(PG_SEES_OF_DB.filter((f) => !cell.includes(`\`${f.slice('db/'.length)}\``))).toEqual([]);
   });

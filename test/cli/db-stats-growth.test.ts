@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY_NS, growthOf, projectSteadyState, type WindowGrowth } from '../../src/db/growth.ts';
+import { DAY_NS, growthOf, projectSteadyState, type WindowGrowth } from '../../src/db/maintain/growth.ts';
 import { openRecordingStore } from '../../src/db/index.ts';
 import { createWorld, isSimError } from '../../src/sim/index.ts';
 import { LIST_REQUEST, okRecord } from '../db/fixtures.ts';

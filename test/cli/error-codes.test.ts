@@ -7,7 +7,7 @@ import { ConfigError } from '../../src/collector/config-error.ts';
 import { TimeArgError } from '../../src/collector/time-args.ts';
 import { CorruptDataError, DatabaseOpenError, HistoryQueryError } from '../../src/db/errors.ts';
 import { FilterError } from '../../src/filter/errors.ts';
-import { PgError } from '../../src/db/pg/sync-database.ts';
+import { PgError } from '../../src/db/engines/pg/sync-database.ts';
 import { compileFilter } from '../../src/filter/index.ts';
 import { toCliError } from '../../src/cli/error-codes.ts';
 import { CliError, RuntimeError, UnexpectedError, UsageError } from '../../src/cli/errors.ts';

@@ -23,7 +23,7 @@ import {
   RetentionPruner,
   type FlightrecDb,
 } from '../../src/db/index.ts';
-import { heldRanges } from '../../src/db/held-ranges.ts';
+import { heldRanges } from '../../src/db/maintain/held-ranges.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { LIST_REQUEST, okRecord, tempDbPath } from '../db/fixtures.ts';
 import { shadowLinkAnswer, upgradeAnswer } from '../db/small-answers.ts';

@@ -1,5 +1,5 @@
 /**
- * Invariants of the stored byte codec (src/db/bytes.ts), data-driven: every boundary value of
+ * Invariants of the stored byte codec (src/db/encoding/bytes.ts), data-driven: every boundary value of
  * each varint, time and string form round-trips exactly and leaves the reader at the end of its
  * bytes; every strict prefix of an encoding (a truncated blob) is a CorruptDataError, never a
  * wrong value or a hang; numbers come back as numbers exactly in the fast zone (|v| < 2^51) and
@@ -15,7 +15,7 @@ import {
   textFromSql,
   textToSql,
   type Num,
-} from '../../src/db/bytes.ts';
+} from '../../src/db/encoding/bytes.ts';
 import { CorruptDataError } from '../../src/db/errors.ts';
 
 const I64_MAX = 2n ** 63n - 1n;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, nanosFromParts } from '../../src/db/bytes.ts';
+import { ByteReader, ByteWriter, nanosFromParts } from '../../src/db/encoding/bytes.ts';
 
 const NS = 1_000_000_000n;
 

@@ -87,7 +87,7 @@ forEachEngine('connection_v shows each stored version', (engine) => {
     const answers: ListKafkaConnectionsResponse[] = polls.map((p) => p.answer);
     // a last poll with awkward values, on PostgreSQL: NUL, a lone surrogate, a pair, a time past 2262
     // (beyond an int64 of nanoseconds), in the packed records (the view decodes those) and in the
-    // dictionary (flightrec's own reads unescape those: see escapeText in src/db/pg/sync-database.ts)
+    // dictionary (flightrec's own reads unescape those: see escapeText in src/db/engines/pg/sync-database.ts)
     const odd = cloneConnection(answers.at(-1)!.connections[0]!);
     Object.assign(odd, {
       uid: 'odd-connection',

@@ -1,5 +1,5 @@
 /**
- * Copying a recording by recording it again (src/db/copy.ts): the copy's polls, answers, raw
+ * Copying a recording by recording it again (src/db/maintain/copy.ts): the copy's polls, answers, raw
  * bodies, failures, rollups and maintenance log equal the source's; a copy stopped after any
  * batch and started again ends identical, without a duplicate; a target holding another
  * recording of a cluster is refused untouched; other clusters in the target are left alone.

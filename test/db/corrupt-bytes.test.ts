@@ -6,7 +6,7 @@
  * and gives up after a bound, so a regression fails instead of hanging the suite.
  */
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter } from '../../src/db/bytes.ts';
+import { ByteReader, ByteWriter } from '../../src/db/encoding/bytes.ts';
 import {
   encodeChunkGroups,
   readBatchChunks,
@@ -18,7 +18,7 @@ import {
 } from '../../src/db/connections/chunk.ts';
 import { readHeadEntry, type FastSample } from '../../src/db/connections/codec.ts';
 import { CorruptDataError } from '../../src/db/errors.ts';
-import { decodeIdList, encodeIdList } from '../../src/db/sql-values.ts';
+import { decodeIdList, encodeIdList } from '../../src/db/encoding/sql-values.ts';
 import { prng } from '../helpers/connection-answers.ts';
 
 /** A view of `bytes` whose element reads throw after `limit` (a decoder that does not end is caught, not waited for). */

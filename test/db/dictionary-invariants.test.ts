@@ -1,12 +1,12 @@
 /**
- * Invariants of the interned strings and documents (src/db/dictionary.ts) on a real SQLite
+ * Invariants of the interned strings and documents (src/db/encoding/dictionary.ts) on a real SQLite
  * file: one id per distinct value whatever its code units, ids stable across cache resets and
  * reopenings, hash collisions told apart by content, and damaged dictionary rows reported as
  * CorruptDataError naming the table.
  */
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/open.ts';
-import { DocStore, hash52, Resolver, StringDict } from '../../src/db/dictionary.ts';
+import { openDatabase } from '../../src/db/engines/open.ts';
+import { DocStore, hash52, Resolver, StringDict } from '../../src/db/encoding/dictionary.ts';
 import { CorruptDataError } from '../../src/db/errors.ts';
 import { tempDbPath } from './fixtures.ts';
 

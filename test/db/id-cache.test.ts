@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdCache, PAGE_SIZE } from '../../src/db/id-cache.ts';
+import { IdCache, PAGE_SIZE } from '../../src/db/encoding/id-cache.ts';
 
 describe('IdCache', () => {
   it('holds values by id across page boundaries, far-apart ids and id 0', () => {

@@ -1,12 +1,12 @@
 /**
- * Invariants of the frame id lists (deflated zigzag deltas, src/db/sql-values.ts), data-driven:
+ * Invariants of the frame id lists (deflated zigzag deltas, src/db/encoding/sql-values.ts), data-driven:
  * any list of ids round-trips in order; a count the bytes cannot hold, bytes that do not
  * inflate, and a deflate bomb are CorruptDataError naming the table, found in bounded time.
  */
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CorruptDataError } from '../../src/db/errors.ts';
-import { decodeIdList, encodeIdList } from '../../src/db/sql-values.ts';
+import { decodeIdList, encodeIdList } from '../../src/db/encoding/sql-values.ts';
 
 const LISTS: readonly [string, number[]][] = [
   ['empty', []],

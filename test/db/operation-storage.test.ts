@@ -1,5 +1,5 @@
 /**
- * One storage descriptor per operation (src/db/operation-storage.ts): the compiler demands an
+ * One storage descriptor per operation (src/db/schema/operation-storage.ts): the compiler demands an
  * entry for every operation, and the descriptors agree with the per-poll tables and with the
  * resources of src/api (a resource's table is written by every operation that carries it).
  */
@@ -11,8 +11,8 @@ import {
   storedIn,
   type OperationStorage,
   type OperationStorageTable,
-} from '../../src/db/operation-storage.ts';
-import { PER_POLL_TABLE_LIST, sampleTableOf } from '../../src/db/per-poll-tables.ts';
+} from '../../src/db/schema/operation-storage.ts';
+import { PER_POLL_TABLE_LIST, sampleTableOf } from '../../src/db/schema/per-poll-tables.ts';
 
 const storage = (tables: OperationStorage['tables']): OperationStorage => ({ tables, shared: [] });
 

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHistoryReader, createHistoryWriter, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
 import { CorruptDataError, DatabaseOpenError, damaged } from '../../src/db/errors.ts';
-import { PgError } from '../../src/db/pg/sync-database.ts';
+import { PgError } from '../../src/db/engines/pg/sync-database.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { describeWithServer, freshPgTarget, pgAvailable, type PgTarget } from '../helpers/pg.ts';
 import { LIST_REQUEST, okRecord } from './fixtures.ts';

@@ -16,7 +16,7 @@ import { FIELDS } from '../../src/db/connections/slow.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
 import { cloneConnection, generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { LIST_REQUEST, okRecord } from './fixtures.ts';
-import { migratePostgres, pgMigrationsFolder, pgRows, type PgClient } from '../../src/db/pg/migrate.ts';
+import { migratePostgres, pgMigrationsFolder, pgRows, type PgClient } from '../../src/db/engines/pg/migrate.ts';
 import { freshPgTarget } from '../helpers/pg.ts';
 
 const UIDS = [

@@ -3,7 +3,7 @@
  * connection at once, whether or not the client's 'error' event came first.
  */
 import { describe, expect, it } from 'vitest';
-import { losesConnection } from '../../src/db/pg/engine-connection.ts';
+import { losesConnection } from '../../src/db/engines/pg/engine-connection.ts';
 
 const withCode = (code: unknown) => Object.assign(new Error('x'), { code });
 

@@ -1,6 +1,6 @@
 // Queued single-row INSERTs of one statement become multi-row INSERTs; nothing else is merged.
 import { describe, expect, it } from 'vitest';
-import { combineInserts, mergeInserts } from '../../src/db/pg/merge-inserts.ts';
+import { combineInserts, mergeInserts } from '../../src/db/engines/pg/merge-inserts.ts';
 
 const ins = 'INSERT INTO t (a, b) VALUES ($1, $2)';
 

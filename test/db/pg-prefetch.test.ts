@@ -14,7 +14,7 @@ import {
   type FlightrecDb,
   type SqlStatement,
 } from '../../src/db/index.ts';
-import { PgError } from '../../src/db/pg/sync-database.ts';
+import { PgError } from '../../src/db/engines/pg/sync-database.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { ENGINES, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
 import { LIST_REQUEST, okRecord } from './fixtures.ts';

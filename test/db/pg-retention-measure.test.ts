@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createHistoryWriter, openDatabase, RetentionPruner, type FlightrecDb } from '../../src/db/index.ts';
-import { dayPartitionStatements } from '../../src/db/pg/partition-retention.ts';
+import { dayPartitionStatements } from '../../src/db/engines/pg/partition-retention.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { databaseUrl, dropTestDatabase, freshPgTarget, pgAvailable, TEST_DB_PREFIX } from '../helpers/pg.ts';
 import { LIST_REQUEST, okRecord } from './fixtures.ts';

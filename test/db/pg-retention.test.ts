@@ -28,8 +28,8 @@ import {
   dayPartitionStatements,
   droppedPartitionsOf,
   type PartitionDrop,
-} from '../../src/db/pg/partition-retention.ts';
-import { PARTITIONED_TABLES } from '../../src/db/pg/partitions.ts';
+} from '../../src/db/engines/pg/partition-retention.ts';
+import { PARTITIONED_TABLES } from '../../src/db/engines/pg/partitions.ts';
 import { createRollUp } from '../../src/report/rollup/index.ts';
 import { buildTimeline, type Timeline } from '../../src/report/timeline/timeline.ts';
 import type { TimelineEvent } from '../../src/report/timeline/types.ts';

@@ -4,7 +4,7 @@
 // follows them), and a failed write is the error reported. Runs on the server named by FLIGHTREC_TEST_PG, else on PGlite.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHistoryWriter, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
-import type { PgSyncDatabase } from '../../src/db/pg/sync-database.ts';
+import type { PgSyncDatabase } from '../../src/db/engines/pg/sync-database.ts';
 import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
 import { startTurnProxy, type TurnProxy } from '../helpers/turn-proxy.ts';
 import { okRecord } from './fixtures.ts';

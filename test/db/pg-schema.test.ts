@@ -22,11 +22,11 @@ import {
   pgRows,
   pgSchemaVersion,
   type PgClient,
-} from '../../src/db/pg/migrate.ts';
-import { PARTITIONED_TABLES, dropExpiredDayPartitions, listDayPartitions } from '../../src/db/pg/partitions.ts';
-import * as pgSchema from '../../src/db/pg/schema.ts';
-import * as sqliteSchema from '../../src/db/schema.ts';
-import * as sqliteCustom from '../../src/db/schema-custom.ts';
+} from '../../src/db/engines/pg/migrate.ts';
+import { PARTITIONED_TABLES, dropExpiredDayPartitions, listDayPartitions } from '../../src/db/engines/pg/partitions.ts';
+import * as pgSchema from '../../src/db/engines/pg/schema.ts';
+import * as sqliteSchema from '../../src/db/schema/schema.ts';
+import * as sqliteCustom from '../../src/db/schema/schema-custom.ts';
 import { FIELDS } from '../../src/db/connections/slow.ts';
 import { pgAvailable } from '../helpers/pg.ts';
 

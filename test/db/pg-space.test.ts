@@ -8,7 +8,7 @@ import pg from 'pg';
 import { expect, it } from 'vitest';
 import { createHistoryWriter, openDatabase } from '../../src/db/index.ts';
 import { CHUNK_GROUP_BYTES, PG_CHUNK_GROUP_BYTES } from '../../src/db/connections/chunk.ts';
-import { framePartitionOf } from '../../src/db/pg/partitions.ts';
+import { framePartitionOf } from '../../src/db/engines/pg/partitions.ts';
 import { generateConnectionPolls } from '../helpers/connection-answers.ts';
 import { describeWithServer, freshPgTarget } from '../helpers/pg.ts';
 import { LIST_REQUEST, okRecord } from './fixtures.ts';

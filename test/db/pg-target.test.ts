@@ -16,7 +16,7 @@ import {
   redactSecrets,
   type DbTarget,
   type PostgresTarget,
-} from '../../src/db/pg/target.ts';
+} from '../../src/db/engines/pg/target.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-pgtarget-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDbTarget, pgPoolConfigData, revivePoolConfig } from '../../src/db/pg/target.ts';
+import { parseDbTarget, pgPoolConfigData, revivePoolConfig } from '../../src/db/engines/pg/target.ts';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-pgtls-'));

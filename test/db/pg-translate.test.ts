@@ -1,6 +1,6 @@
 // The SQLite -> PostgreSQL translation of the store's SQL: each rewrite, and the refusals.
 import { describe, expect, it } from 'vitest';
-import { translateToPostgres } from '../../src/db/pg/translate.ts';
+import { translateToPostgres } from '../../src/db/engines/pg/translate.ts';
 
 const sql = (s: string): string => translateToPostgres(s).sql;
 

@@ -1,7 +1,7 @@
 /**
  * A PostgreSQL bridge worker that cannot start (a damaged or incomplete installation) is a
  * message at once, not a two-minute wait: the calling thread sleeps until a reply comes, and the
- * worker's bootstrap answers with the failure (src/db/pg/worker-source.ts). No server is needed:
+ * worker's bootstrap answers with the failure (src/db/engines/pg/worker-source.ts). No server is needed:
  * the worker fails before it connects.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -3,7 +3,7 @@
  * request's two-minute timeout: the calling thread sleeps until a reply comes and cannot see the
  * worker's events, so the worker's bootstrap posts its last word as it exits, and a worker that
  * runs no code at all any more (out of memory) is given up after a silence
- * (src/db/pg/worker-source.ts, sync-database.ts). The first tests need no server: their workers
+ * (src/db/engines/pg/worker-source.ts, sync-database.ts). The first tests need no server: their workers
  * stop before they connect. The last shows that a worker waiting on a slow server is not taken
  * for dead (it needs one).
  */
@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { afterAll, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { openDatabase } from '../../src/db/index.ts';
-import { pgPoolConfigData } from '../../src/db/pg/pool-config.ts';
-import { parseDbTarget, type PostgresTarget } from '../../src/db/pg/target.ts';
-import { PgSyncDatabase } from '../../src/db/pg/sync-database.ts';
+import { pgPoolConfigData } from '../../src/db/engines/pg/pool-config.ts';
+import { parseDbTarget, type PostgresTarget } from '../../src/db/engines/pg/target.ts';
+import { PgSyncDatabase } from '../../src/db/engines/pg/sync-database.ts';
 import { TEST_WORKERS_ENV } from '../../src/threads/worker-entry.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 import { describeWithServer, freshPgTarget } from '../helpers/pg.ts';

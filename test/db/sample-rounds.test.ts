@@ -1,5 +1,5 @@
 /**
- * One sample per shadow topic and partition per round (src/db/sample-rounds.ts): the rounds of
+ * One sample per shadow topic and partition per round (src/db/read/sample-rounds.ts): the rounds of
  * the three operations that report them, the most detailed answer of a round winning, on both
  * engines, with the jitter and call-queue waits of a real collector (the polls of a round are
  * not at one instant); the other answers stay readable as raw history (`source`).
@@ -8,7 +8,13 @@ import { expect, it } from 'vitest';
 import type { ShadowTopic } from '../../src/api/schema/shadow-topic.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase, openHistoryMaintenance } from '../../src/db/index.ts';
 import type { PollRecord } from '../../src/db/poll-record.ts';
-import { precedence, roundsOf, roundWinners, ROUND_WINDOW_NS, type PollTiming } from '../../src/db/sample-rounds.ts';
+import {
+  precedence,
+  roundsOf,
+  roundWinners,
+  ROUND_WINDOW_NS,
+  type PollTiming,
+} from '../../src/db/read/sample-rounds.ts';
 import { forEachEngine } from '../helpers/pg.ts';
 import { okRecord } from './fixtures.ts';
 import { shadowLinkAnswer, shadowTopic } from './small-answers.ts';

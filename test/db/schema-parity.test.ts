@@ -1,17 +1,17 @@
 /**
- * The two schemas of the store, SQLite's (src/db/schema.ts with schema-custom.ts) and
- * PostgreSQL's (src/db/pg/schema.ts), hold the same tables and columns apart from the
- * differences declared here; and every per-poll table (src/db/per-poll-tables.ts) is in both,
+ * The two schemas of the store, SQLite's (src/db/schema/schema.ts with schema-custom.ts) and
+ * PostgreSQL's (src/db/engines/pg/schema.ts), hold the same tables and columns apart from the
+ * differences declared here; and every per-poll table (src/db/schema/per-poll-tables.ts) is in both,
  * with its poll-id column.
  */
 import { getTableConfig as pgTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { getTableConfig as sqliteTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import { FIELDS } from '../../src/db/connections/slow.ts';
-import { PER_POLL_TABLE_LIST } from '../../src/db/per-poll-tables.ts';
-import * as pgSchema from '../../src/db/pg/schema.ts';
-import * as sqliteCustom from '../../src/db/schema-custom.ts';
-import * as sqliteSchema from '../../src/db/schema.ts';
+import { PER_POLL_TABLE_LIST } from '../../src/db/schema/per-poll-tables.ts';
+import * as pgSchema from '../../src/db/engines/pg/schema.ts';
+import * as sqliteCustom from '../../src/db/schema/schema-custom.ts';
+import * as sqliteSchema from '../../src/db/schema/schema.ts';
 
 /** Table name to its column names, of a schema module's tables. */
 function columnsOf(modules: readonly object[]): Map<string, string[]> {
@@ -53,7 +53,7 @@ const PG_CLUSTER_KEYED = [
 ];
 
 /**
- * The connection layouts (src/db/store-engine.ts): SQLite keeps typed copies of the packed
+ * The connection layouts (src/db/engines/store-engine.ts): SQLite keeps typed copies of the packed
  * records' fields (`typed-columns`), PostgreSQL the packed records only, a connection's first
  * version in its entity row (`packed-records`, drizzle/pg/0006, 0008, 0010).
  */

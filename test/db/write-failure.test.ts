@@ -2,8 +2,8 @@
 // record's (it is stored as a failed poll saying why): PostgreSQL's side.
 import { describe, expect, it } from 'vitest';
 import { PollWriteError } from '../../src/db/errors.ts';
-import { PgError } from '../../src/db/pg/sync-database.ts';
-import { refusalCode } from '../../src/db/write-failure.ts';
+import { PgError } from '../../src/db/engines/pg/sync-database.ts';
+import { refusalCode } from '../../src/db/write/write-failure.ts';
 
 const wrapped = (err: Error) => new PollWriteError('prod', 'GetUpgradeStatus', err.message, { cause: err });
 

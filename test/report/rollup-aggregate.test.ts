@@ -1,6 +1,6 @@
 /** The rollups' pure aggregation: bucket starts, 1-hour buckets from 5-minute ones, kept events. */
 import { describe, expect, it } from 'vitest';
-import type { RollupBatch, RollupConnRow } from '../../src/db/rollup-store.ts';
+import type { RollupBatch, RollupConnRow } from '../../src/db/rollups/rollup-store.ts';
 import {
   bucketStart,
   coarsen,

@@ -9,7 +9,7 @@ import { unknownNameMessage } from '../suggest.ts';
 import { launcherFor } from '../launcher.ts';
 import { requireDatabase } from './missing-db.ts';
 import { dbOpenOptions, dbOpenTarget, dbShown } from '../db-target.ts';
-import { isDbUrl } from '../../db/engines.ts';
+import { isDbUrl } from '../../db/engines/registry.ts';
 import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
 
 /** The global options browse reads. */

@@ -11,32 +11,26 @@ import {
   Collector,
   createReporter,
   parseDurationMs,
-  prepareCluster,
   readConfigFile,
   realSleep,
   type CollectFlags,
   type CollectorConfig,
-  type PreparedCluster,
   type RecordQueueHooks,
   type Reporter,
-  type RoundResult,
-  type Sleep,
-  type RollUp,
 } from '../../collector/index.ts';
 import { DEFAULT_START_NS, wallClockStart } from '../../sim/time.ts';
 import { EXIT, RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { launcherFor } from '../launcher.ts';
 import { simStart } from '../sim-start.ts';
 import { dbOpenOptions, dbOpenTarget, dbShown, redactingReporter } from '../db-target.ts';
-import { engineFor } from '../../db/engines.ts';
+import { engineFor } from '../../db/engines/registry.ts';
 import { StoreThread } from '../store-thread.ts';
-import { hostPort, type HealthServer } from '../../collector/health-server.ts';
+import { runRecording, type RecordingClock, type RecordingStoreParts } from '../../collector/assemble.ts';
 import { createJsonReporter, jsonLineOf } from '../../collector/json-log.ts';
-import { Observability } from '../../collector/metrics/observability.ts';
 import { globalOptionsHelp } from './help.ts';
 import { addConnectionOptions, type ConnectionOpts } from './connection-options.ts';
 import type { RollUpThread } from '../../report/rollup/index.ts';
-import { openRecordingStore, RetentionPruner, type FlightrecDb, type RecordingStore } from '../../db/index.ts';
+import { openRecordingStore, RetentionPruner, type FlightrecDb } from '../../db/index.ts';
 import { checkFilter, compileOrderBy, FilterError } from '../../filter/index.ts';
 import { ThresholdError } from '../../report/timeline/thresholds.ts';
 import type { LiveAlerts } from '../../alerts/index.ts';
@@ -219,12 +213,6 @@ function waitForAbort(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
-function exitCodeOf(results: readonly RoundResult[], collector: Collector): number {
-  const failed =
-    results.some((r) => r.failures.length > 0) || collector.stats.unstorable > 0 || collector.stats.lostRecorded > 0;
-  return failed ? EXIT.pollsFailed : EXIT.ok;
-}
-
 /**
  * Checks what the collector itself does not (it sees neither the filter engine nor the
  * analysis): each cluster's connections filter and order_by in the server's dialect, and the
@@ -258,18 +246,6 @@ async function checkAnalysisAndFilters(config: CollectorConfig, file: { path: st
         throw err;
       }
     }
-  }
-}
-
-/** Loads the secrets and builds the clients of every cluster (before any file is created). */
-function prepareAll(config: CollectorConfig, io: CliIo, warn: (line: string) => void): PreparedCluster[] {
-  const prepared: PreparedCluster[] = [];
-  try {
-    for (const c of config.clusters) prepared.push(prepareCluster(c, io.env, warn));
-    return prepared;
-  } catch (err) {
-    for (const p of prepared) void Promise.resolve(p.client.close()).catch(() => {});
-    throw err;
   }
 }
 
@@ -307,7 +283,7 @@ async function record(
   io: CliIo,
   once: boolean,
   body: (collector: Collector) => Promise<unknown>,
-  extra: { nowNs?: () => bigint; sleep?: Sleep; callClockNs?: () => bigint } = {},
+  clock: RecordingClock = {},
 ): Promise<number> {
   const dbPath = dbOpenTarget(g.db, io.cwd);
   // what the start-up lines, logs and errors call the database: a URL without its password
@@ -320,140 +296,59 @@ async function record(
         : createReporter(io.stderr, () => databaseSize(dbPath), prefixOf, launcherFor(io))),
     [g.db],
   );
-  // everything that can be wrong in the configuration is found before the database is created
-  const prepared = prepareAll(config, io, (line) => reporter.line(`warning: ${line}`));
-  const closeClients = (): void => {
-    for (const p of prepared) void Promise.resolve(p.client.close()).catch(() => {});
-  };
-  let alerts: LiveAlerts | undefined;
-  try {
-    alerts = await liveAlertsOf(config, g, io, reporter, extra.nowNs);
-  } catch (err) {
-    closeClients();
-    throw err;
-  }
-  const obs = observabilityOf(config, dbPath, io, extra.nowNs);
-  let server: HealthServer | undefined;
-  if (obs !== undefined && config.listen !== null) {
-    try {
-      server = await obs.serve(config.listen, (line) => reporter.line(line));
-    } catch (err) {
-      closeClients();
-      await alerts?.close(0);
-      const code = (err as { code?: string }).code;
-      throw new RuntimeError(
-        `--listen ${hostPort(config.listen.host, config.listen.port)}: cannot serve there (${code ?? (err instanceof Error ? err.message : String(err))})`,
-      );
-    }
-  }
   // the password file of a server --db: the flag (or its variable), else the config's database.passwordFile
   const openOptions = dbOpenOptions(g, io.cwd, config.databasePasswordFile);
-  let writer: RecordingStore;
-  // retention works on the database the store has open (a new one if the file was replaced)
-  let current: FlightrecDb | undefined;
-  try {
-    writer = openRecordingStore(dbPath, {
+  const passwordFile = openOptions.passwordFile;
+  const openStore = (): RecordingStoreParts => {
+    // retention works on the database the store has open (a new one if the file was replaced)
+    let current: FlightrecDb | undefined;
+    const writer = openRecordingStore(dbPath, {
       ...openOptions,
       keepRawAnswers: config.keepRawAnswers,
       onOpen: (db) => {
         current = db;
       },
     });
-  } catch (err) {
-    closeClients();
-    await alerts?.close(0);
-    await server?.close();
-    throw err;
-  }
-  const owner = `${hostname()} pid ${process.pid} (${Math.random().toString(16).slice(2, 10)})`;
-  const retentionStore = current === undefined ? undefined : new RetentionPruner(() => current ?? writerLost(shown));
-  // raw history is summarised (rollups) before retention prunes it, in a worker thread (never on this event loop)
-  const rollUps =
-    retentionStore === undefined
-      ? undefined
-      : await rollUpOf(config, dbPath, openOptions.passwordFile, (line) => reporter.line(line));
-  const rollUp: RollUp | undefined =
-    rollUps === undefined ? undefined : (cluster, untilNs) => rollUps.run(cluster, untilNs);
-  const cron = io.createCronTask === undefined ? {} : { createTask: io.createCronTask };
-  // on a database server the polls are written in a thread of their own (its own connection),
-  // so that one cluster's writes do not hold up the calls and decoding of the others
-  const passwordFile = openOptions.passwordFile;
-  const threaded = !engineFor(dbPath).writesFromOwnThread(dbPath)
-    ? {}
-    : {
-        recordQueue: (hooks: RecordQueueHooks) =>
-          new StoreThread(
-            {
-              database: dbPath,
-              keepRawAnswers: config.keepRawAnswers,
-              maxHeldBytes: config.maxHeldBytes,
-              ...(passwordFile === undefined ? {} : { passwordFile }),
-            },
-            hooks,
-          ),
-      };
-  const hooks = {
-    ...(obs === undefined ? {} : { onRecord: obs.record, onRound: obs.round }),
-    ...(alerts === undefined ? {} : { onStored: alerts.stored }),
+    return current === undefined
+      ? { writer }
+      : { writer, retentionStore: new RetentionPruner(() => current ?? writerLost(shown)) };
   };
-  const collector = new Collector({
-    config,
-    writer,
-    prepared,
-    env: io.env,
-    now: io.now,
-    reporter,
-    storeLabel: shown,
-    owner,
-    ...(config.leaseTtlMs === undefined ? {} : { leaseTtlMs: config.leaseTtlMs }),
-    ...(retentionStore === undefined ? {} : { retentionStore }),
-    ...(rollUp === undefined ? {} : { rollUp }),
-    ...cron,
-    ...hooks,
-    ...threaded,
-    ...extra,
-  });
-  obs?.attach(collector.stats);
-  if (alerts !== undefined) {
-    const live = alerts;
-    obs?.attachAlerts(() => live.stats());
-  }
-  // a rollUp in progress stops with the collector (at its next bucket), so that shutdown is not held up
-  collector.stopping.addEventListener('abort', () => void rollUps?.close(), { once: true });
-  const onAbort = (): void => void collector.shutdown();
-  io.signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    if (io.signal.aborted) {
-      await collector.shutdown();
-      return EXIT.ok;
-    }
-    let code: number = EXIT.ok;
-    if (once) {
-      const results = await collector.runAll();
-      code = exitCodeOf(results, collector);
-      const standby = collector.standby;
-      if (standby.length > 0) {
-        await collector.shutdown();
-        throw new RuntimeError(
-          `another collector is recording ${standby.join(', ')} into ${shown}; --once does not wait for it: stop it, or give another --db`,
-        );
-      }
-    } else {
-      await body(collector);
-    }
-    const report = await collector.shutdown();
-    // the last look of the live timeline, and the alerts still waiting, within the shutdown deadline
-    await alerts?.close(config.shutdownTimeoutMs);
-    if (collector.fatal !== undefined) throw new RuntimeError(collector.fatal.message);
-    if (report.unwritten > 0) throw new RuntimeError(`${report.unwritten} polls could not be written to ${shown}`);
-    return code;
-  } finally {
-    io.signal.removeEventListener('abort', onAbort);
-    await collector.shutdown();
-    await alerts?.close(config.shutdownTimeoutMs);
-    await rollUps?.close();
-    await server?.close();
-  }
+  const outcome = await runRecording(
+    {
+      config,
+      env: io.env,
+      now: io.now,
+      reporter,
+      storeLabel: shown,
+      dbSize: () => databaseSize(dbPath),
+      owner: `${hostname()} pid ${process.pid} (${Math.random().toString(16).slice(2, 10)})`,
+      signal: io.signal,
+      ...(io.createCronTask === undefined ? {} : { createCronTask: io.createCronTask }),
+      clock,
+      startAlerts: () => liveAlertsOf(config, g, io, reporter, clock.nowNs),
+      openStore,
+      startRollUps: () => rollUpOf(config, dbPath, passwordFile, (line) => reporter.line(line)),
+      // on a database server the polls are written in a thread of their own (its own connection),
+      // so that one cluster's writes do not hold up the calls and decoding of the others
+      ...(!engineFor(dbPath).writesFromOwnThread(dbPath)
+        ? {}
+        : {
+            recordQueue: (hooks: RecordQueueHooks) =>
+              new StoreThread(
+                {
+                  database: dbPath,
+                  keepRawAnswers: config.keepRawAnswers,
+                  maxHeldBytes: config.maxHeldBytes,
+                  ...(passwordFile === undefined ? {} : { passwordFile }),
+                },
+                hooks,
+              ),
+          }),
+    },
+    once,
+    body,
+  );
+  return outcome.pollsFailed ? EXIT.pollsFailed : EXIT.ok;
 }
 
 /**
@@ -484,18 +379,6 @@ async function liveAlertsOf(
     line: (text) => reporter.line(text),
     now: io.now,
   });
-}
-
-/** The metrics and readiness behind --listen (undefined without it); readiness reads the clock of the poll times. */
-function observabilityOf(
-  config: CollectorConfig,
-  dbPath: string,
-  io: CliIo,
-  nowNs: (() => bigint) | undefined,
-): Observability | undefined {
-  if (config.listen === null) return undefined;
-  const now = nowNs === undefined ? io.now : () => Number(nowNs() / 1_000_000n);
-  return new Observability({ config, now, dbSize: () => databaseSize(dbPath) });
 }
 
 /** The rollUp hook of retention: rollups computed in a worker thread (its own connection to `dbPath`). */

@@ -1,7 +1,7 @@
 /**
  * The growth block of `db stats`: bytes per day over the last day and week and, with a retention
  * (`--retention-raw`, `--retention-rollups`, or the `retention` section of `--config FILE`), the
- * size the database settles at. The arithmetic lives in src/db/growth.ts.
+ * size the database settles at. The arithmetic lives in src/db/maintain/growth.ts.
  */
 import { parse as parseYaml } from 'yaml';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
@@ -16,7 +16,7 @@ import {
   type Projection,
   type RetentionDays,
   type WindowGrowth,
-} from '../../db/growth.ts';
+} from '../../db/maintain/growth.ts';
 import { UsageError } from '../context.ts';
 
 /** `value` parsed by a config piece, or the ConfigError naming `key`. */

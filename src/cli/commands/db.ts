@@ -21,13 +21,13 @@ import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { registerDbCheck } from './db-check.ts';
 import { registerDbCopy } from './db-copy.ts';
 import { formatGrowth, growthJson, statsGrowth, statsRetention, type StatsRetentionOpts } from './db-stats-growth.ts';
-import { readGrowthInputs } from '../../db/growth-inputs.ts';
+import { readGrowthInputs } from '../../db/maintain/growth-inputs.ts';
 import { formatHeldRanges, heldRangesJson, registerDbLog } from './db-log.ts';
 import { runPrune, type PruneOpts } from './db-prune.ts';
 import { globalOptionsHelp } from './help.ts';
 import { missingDatabaseMessage } from './missing-db.ts';
 import { dbOpenTarget, dbShown, openOptionsOf, typedDb, type TypedDb } from '../db-target.ts';
-import { isDbUrl } from '../../db/engines.ts';
+import { isDbUrl } from '../../db/engines/registry.ts';
 
 interface GlobalOpts {
   db: string;
@@ -141,7 +141,7 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
       );
       // growth per day and the steady-state projection (#16): a block of its own
       const growth = statsGrowth(
-        withMaintenance(path, false, (_m, h) => readGrowthInputs(h.sqlite, stats.fileBytes), typedDb(g, io.cwd)),
+        withMaintenance(path, false, (_m, h) => readGrowthInputs(h, stats.fileBytes), typedDb(g, io.cwd)),
         retention,
       );
       if (g.output === 'json') {

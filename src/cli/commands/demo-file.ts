@@ -3,8 +3,7 @@
  * marked as its own), never a real recording or any other file, unless `--force`.
  */
 import { rmSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
-import { openDatabase } from '../../db/index.ts';
+import { openDatabase, readSqliteFileAsIs, type SqlSession } from '../../db/index.ts';
 import { UsageError } from '../context.ts';
 
 /** The `meta` key the demo writes into its databases. */
@@ -19,33 +18,34 @@ export type DemoTarget = 'absent' | 'demo' | 'other' | 'directory';
 
 /** True when the SQLite file at `path` is a recording the demo made (marked, or an old unmarked demo). */
 function isDemoRecording(path: string): boolean {
-  let sqlite: Database.Database | undefined;
   try {
-    sqlite = new Database(path, { readonly: true, fileMustExist: true });
-    const tables = new Set(
-      sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
-    );
-    if (tables.has('meta')) {
-      const mark = sqlite.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(DEMO_MARK);
-      if (mark !== undefined) return true;
-    }
-    if (!tables.has('cluster') || !tables.has('poll')) return false;
-    // demos of earlier versions: one cluster named sim, 25 minutes from the simulator's default start
-    const clusters = sqlite.prepare('SELECT name FROM cluster').pluck().all() as string[];
-    if (clusters.length !== 1 || clusters[0] !== 'sim') return false;
-    const span = sqlite
-      .prepare('SELECT min(scheduled_at) AS first, max(scheduled_at) AS last FROM poll')
-      .safeIntegers(true)
-      .get() as {
-      first: bigint | null;
-      last: bigint | null;
-    };
-    return span.first === LEGACY_DEMO_START_NS && span.last === LEGACY_DEMO_END_NS;
+    return readSqliteFileAsIs(path, isDemoStore);
   } catch {
     return false;
-  } finally {
-    sqlite?.close();
   }
+}
+
+/** True when the store read is a recording the demo made (marked, or an old unmarked demo). */
+function isDemoStore(sqlite: SqlSession): boolean {
+  const tables = new Set(
+    sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
+  );
+  if (tables.has('meta')) {
+    const mark = sqlite.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(DEMO_MARK);
+    if (mark !== undefined) return true;
+  }
+  if (!tables.has('cluster') || !tables.has('poll')) return false;
+  // demos of earlier versions: one cluster named sim, 25 minutes from the simulator's default start
+  const clusters = sqlite.prepare('SELECT name FROM cluster').pluck().all() as string[];
+  if (clusters.length !== 1 || clusters[0] !== 'sim') return false;
+  const span = sqlite
+    .prepare('SELECT min(scheduled_at) AS first, max(scheduled_at) AS last FROM poll')
+    .safeIntegers(true)
+    .get() as {
+    first: bigint | null;
+    last: bigint | null;
+  };
+  return span.first === LEGACY_DEMO_START_NS && span.last === LEGACY_DEMO_END_NS;
 }
 
 /** Classifies the path the demo would write. */

@@ -8,7 +8,7 @@ import type { CliIo } from '../context.ts';
 import { describeInstallation, findPackageRoot } from '../installation.ts';
 import { globalOptionsHelp } from './help.ts';
 import { dbShown } from '../db-target.ts';
-import { engineFor } from '../../db/engines.ts';
+import { engineFor } from '../../db/engines/registry.ts';
 import { VERSION } from '../version.ts';
 
 /**

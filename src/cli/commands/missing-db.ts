@@ -1,7 +1,7 @@
 /** The message for a history database that does not exist: the path tried and the next step. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isDbUrl } from '../../db/engines.ts';
+import { isDbUrl } from '../../db/engines/registry.ts';
 import { RuntimeError } from '../context.ts';
 import { DEMO_DB } from './demo-constants.ts';
 import { shellWord } from '../shell-word.ts';

@@ -3,7 +3,7 @@
  * delta of deltas), and chunk groups: the chunks of up to CHUNK_GROUP connections of a batch
  * in one row, so reading a whole batch costs a few hundred rows instead of one per connection.
  */
-import { ByteReader, ByteWriter, isZero, normal, subNum, toBig, type Num } from '../bytes.ts';
+import { ByteReader, ByteWriter, isZero, normal, subNum, toBig, type Num } from '../encoding/bytes.ts';
 import { CorruptDataError } from '../errors.ts';
 import {
   ABSENT,

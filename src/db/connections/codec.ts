@@ -7,7 +7,7 @@
  */
 import { stringifyJson, type JsonValue } from '../../api/codec/lossless-json.ts';
 import type { KafkaConnection } from '../../api/schema/connection.ts';
-import { ByteReader, ByteWriter, type Num } from '../bytes.ts';
+import { ByteReader, ByteWriter, type Num } from '../encoding/bytes.ts';
 import { A_ITEMS, fastAbsentMask, itemMasks, slowAbsent } from './presence.ts';
 
 /** Fast numeric fields, in storage order: idle first, then totals, then recent statistics. */

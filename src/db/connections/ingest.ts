@@ -4,9 +4,9 @@
  * and a full batch sealed into per-connection chunks (all inside the poll's transaction).
  */
 import type { SqlSession } from '../sql-session.ts';
-import type { EngineSession, StoreSession } from '../store-engine.ts';
+import type { EngineSession, StoreSession } from '../engines/store-engine.ts';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../api/schema/connection.ts';
-import { ByteReader, ByteWriter, isListableText } from '../bytes.ts';
+import { ByteReader, ByteWriter, isListableText } from '../encoding/bytes.ts';
 import { HEAD_STRIDE, readHeadEntry, writeHeadEntry, type FastSample } from './codec.ts';
 import {
   attrsOf,
@@ -20,10 +20,10 @@ import {
   type Entity,
 } from './match.ts';
 import { encodeChunkGroups } from './chunk.ts';
-import { Resolver, type StringDict } from '../dictionary.ts';
-import type { connBatch, connEntity, connFrame, connVersion } from '../schema.ts';
-import type { ColumnsOf, RowOf } from '../table-rows.ts';
-import { encodeIdList, sqlUint, type BigValues } from '../sql-values.ts';
+import { Resolver, type StringDict } from '../encoding/dictionary.ts';
+import type { connBatch, connEntity, connFrame, connVersion } from '../schema/schema.ts';
+import type { ColumnsOf, RowOf } from '../schema/table-rows.ts';
+import { encodeIdList, sqlUint, type BigValues } from '../encoding/sql-values.ts';
 import { CorruptDataError } from '../errors.ts';
 import { ConnPartsLoader, type ConnParts } from './parts.ts';
 import { packEntity, packVersion } from './packed.ts';

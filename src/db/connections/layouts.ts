@@ -1,16 +1,16 @@
 /**
- * The two connection layouts (src/db/store-engine.ts `ConnectionLayoutName`) as two
+ * The two connection layouts (src/db/engines/store-engine.ts `ConnectionLayoutName`) as two
  * implementations of one interface: what the ingest, the readers and `db check` do differently
  * between a store keeping typed copies of the packed records' fields next to them (SQLite) and
  * one keeping the packed records only, a connection's first version in its entity row
- * (PostgreSQL: there the copies cost more than half of the store, see src/db/pg/schema.ts). The
+ * (PostgreSQL: there the copies cost more than half of the store, see src/db/engines/pg/schema.ts). The
  * ingest keeps the matching and the batching; the rows it writes and the ids it chooses are the
  * layout's.
  */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
-import { textToSql } from '../bytes.ts';
-import { bit, sqlInt, withBig, type BigValues } from '../sql-values.ts';
-import type { ConnectionLayoutName } from '../store-engine.ts';
+import { textToSql } from '../encoding/bytes.ts';
+import { bit, sqlInt, withBig, type BigValues } from '../encoding/sql-values.ts';
+import type { ConnectionLayoutName } from '../engines/store-engine.ts';
 import { uidKey } from './packed.ts';
 import { FIELDS, type StoredSlow } from './slow.ts';
 import { uidMatch, type UidMatch } from './uid-match.ts';

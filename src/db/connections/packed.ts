@@ -5,7 +5,7 @@
  * group_concat of the records) instead of 10,000 rows of 28 values. The version record's slow
  * fields are those of fields.ts, in its order.
  */
-import { ByteWriter } from '../bytes.ts';
+import { ByteWriter } from '../encoding/bytes.ts';
 import { BASE_AT, FIELDS, LATE_AT, packSlow, type StoredSlow } from './slow.ts';
 
 /** The identity of a connection as packed (strings of the dictionary as ids). */

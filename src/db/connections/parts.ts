@@ -4,15 +4,15 @@
  * (versions never change once written, except their `to_poll`, which is not part of a row).
  */
 import type { SqlStatement } from '../sql-session.ts';
-import type { EngineSession, StoreSession } from '../store-engine.ts';
+import type { EngineSession, StoreSession } from '../engines/store-engine.ts';
 import { CONNECTION_LAYOUTS, type ConnectionLayout } from './layouts.ts';
 import { parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
-import { ByteReader } from '../bytes.ts';
-import type { Resolver } from '../dictionary.ts';
+import { ByteReader } from '../encoding/bytes.ts';
+import type { Resolver } from '../encoding/dictionary.ts';
 import { generate } from '../../api/wire/record-literal.ts';
 import { CorruptDataError, decoding } from '../errors.ts';
-import { IdCache } from '../id-cache.ts';
-import { decodeIdList } from '../sql-values.ts';
+import { IdCache } from '../encoding/id-cache.ts';
+import { decodeIdList } from '../encoding/sql-values.ts';
 import type { AnySlowValue, SlowKind } from './fields.ts';
 import { V_LATE, V_UNKNOWN } from './packed.ts';
 import {

@@ -3,9 +3,9 @@
  * values from the head blob or the batch's chunks), one connection's history, SQL pre-filters.
  */
 import type { SqlSession, SqlStatement } from '../sql-session.ts';
-import type { EngineSession, StoreSession } from '../store-engine.ts';
+import type { EngineSession, StoreSession } from '../engines/store-engine.ts';
 import type { KafkaConnection } from '../../api/schema/connection.ts';
-import { ByteReader } from '../bytes.ts';
+import { ByteReader } from '../encoding/bytes.ts';
 import { HEAD_STRIDE, readHeadEntry, sampleSlot, type FastSample } from './codec.ts';
 import { buildConnection } from './rows.ts';
 import {
@@ -21,10 +21,10 @@ import type { ConnParts, ConnPartsLoader } from './parts.ts';
 import { CONNECTION_LAYOUTS } from './layouts.ts';
 import type { UidMatch } from './uid-match.ts';
 import { damaged, decoding } from '../errors.ts';
-import type { connChunk } from '../schema-custom.ts';
-import type { connFrame } from '../schema.ts';
-import { decodeIdList } from '../sql-values.ts';
-import type { RowOf, SafeIntegers } from '../table-rows.ts';
+import type { connChunk } from '../schema/schema-custom.ts';
+import type { connFrame } from '../schema/schema.ts';
+import { decodeIdList } from '../encoding/sql-values.ts';
+import type { RowOf, SafeIntegers } from '../schema/table-rows.ts';
 
 /** A stored frame (one successful ListKafkaConnections answer). */
 export interface Frame {

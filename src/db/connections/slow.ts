@@ -5,7 +5,7 @@
  */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { generate } from '../../api/wire/record-literal.ts';
-import type { ByteReader, ByteWriter } from '../bytes.ts';
+import type { ByteReader, ByteWriter } from '../encoding/bytes.ts';
 import { SLOW_FIELDS, type AnySlowValue, type SlowField, type SlowKind, type SlowValues } from './fields.ts';
 
 /** The slow fields as plain descriptors (for loops). */

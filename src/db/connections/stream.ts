@@ -7,7 +7,7 @@
  */
 import type { SqlSession } from '../sql-session.ts';
 import type { PollRow } from '../../api/schema/resources.ts';
-import { ByteReader, type Num } from '../bytes.ts';
+import { ByteReader, type Num } from '../encoding/bytes.ts';
 import { FAST, readHeadEntry } from './codec.ts';
 import { buildVersionRow, type ConnectionVersion } from './rows.ts';
 import {
@@ -22,10 +22,10 @@ import {
 import type { ConnPartsLoader } from './parts.ts';
 import type { ConnReader, Frame } from './reader.ts';
 import { CorruptDataError, damaged } from '../errors.ts';
-import type { connChunk } from '../schema-custom.ts';
-import type { connBatch } from '../schema.ts';
-import { decodeIdList } from '../sql-values.ts';
-import type { RowOf } from '../table-rows.ts';
+import type { connChunk } from '../schema/schema-custom.ts';
+import type { connBatch } from '../schema/schema.ts';
+import { decodeIdList } from '../encoding/sql-values.ts';
+import type { RowOf } from '../schema/table-rows.ts';
 
 /**
  * One successful ListKafkaConnections poll, lean: per row, in answer order, its version, idle

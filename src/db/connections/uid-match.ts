@@ -3,7 +3,7 @@
  * PostgreSQL by the uid inside the packed record, through the b-tree over a hash of it
  * (drizzle/pg/0008 and 0009: the row keeps no second copy of the uid).
  */
-import { textToSql } from '../bytes.ts';
+import { textToSql } from '../encoding/bytes.ts';
 import { uidKey } from './packed.ts';
 
 /** The condition on conn_entity (unaliased) that matches one uid, and its parameters for a uid. */

@@ -11,7 +11,7 @@
  */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { RESOURCES, type PollRow, type ShadowTopicRow } from '../../api/schema/resources.ts';
-import type { RollupBatch, RollupConnRow, RollupIcebergRow, RollupShadowRow } from '../../db/rollup-store.ts';
+import type { RollupBatch, RollupConnRow, RollupIcebergRow, RollupShadowRow } from '../../db/rollups/rollup-store.ts';
 import { authFailed } from '../timeline/detectors/conn-tracker.ts';
 import { comparePolls } from '../timeline/frames.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';

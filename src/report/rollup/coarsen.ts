@@ -2,7 +2,7 @@
  * Coarser rollups from finer ones (1 hour from 5 minutes): counts and increases add up, minima
  * and maxima combine, the last values are those of the last finer bucket that saw a poll.
  */
-import type { RollupBatch, RollupConnRow, RollupIcebergRow, RollupShadowRow } from '../../db/rollup-store.ts';
+import type { RollupBatch, RollupConnRow, RollupIcebergRow, RollupShadowRow } from '../../db/rollups/rollup-store.ts';
 
 const groupOf = (c: RollupConnRow): string =>
   JSON.stringify([c.nodeId, c.listener, c.principal, c.clientId, c.software]);

@@ -3,7 +3,7 @@
  * as decimal strings), and merged into a timeline for the part of a window raw history no longer
  * covers.
  */
-import type { StoredEvent } from '../../db/rollup-store.ts';
+import type { StoredEvent } from '../../db/rollups/rollup-store.ts';
 import { compareEvents, type Evidence, type TimelineEvent } from '../timeline/types.ts';
 
 interface EventJson extends Omit<TimelineEvent, 'start' | 'end' | 'detectedAt' | 'evidence'> {

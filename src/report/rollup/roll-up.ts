@@ -8,8 +8,8 @@
  */
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { CorruptDataError } from '../../db/errors.ts';
-import type { RollupBatch, RollupStore } from '../../db/rollup-store.ts';
-import { EVENTS_PROGRESS } from '../../db/rollup-store.ts';
+import type { RollupBatch, RollupStore } from '../../db/rollups/rollup-store.ts';
+import { EVENTS_PROGRESS } from '../../db/rollups/rollup-store.ts';
 import { buildTimeline, type TimelineSource } from '../timeline/timeline.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../timeline/thresholds.ts';
 import { pollTime } from '../timeline/types.ts';

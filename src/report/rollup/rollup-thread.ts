@@ -4,10 +4,10 @@
  * stopped by `close()`. From the bundle the worker is its own entry file; from source the
  * TypeScript file runs through tsx's loader (as the TUI's timeline worker does).
  */
-import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../../threads/worker-entry.ts';
+import { RequestChannel } from '../../threads/channel.ts';
+import { launchThread } from '../../threads/launch.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
-import type { RollUpWorkerReply, RollUpWorkerRequest } from './rollup-worker.ts';
+import type { RollUpJob, RollUpWorkerReply, RollUpWorkerRequest } from './rollup-worker.ts';
 
 /** What a RollUpThread is built from. */
 export interface RollUpThreadOptions {
@@ -22,19 +22,14 @@ export interface RollUpThreadOptions {
   readonly onDamage?: (message: string) => void;
 }
 
-interface Pending {
-  readonly id: number;
-  readonly resolve: () => void;
-  readonly reject: (err: Error) => void;
-}
+/** The channel to the rollup worker. */
+type RollUpChannel = RequestChannel<RollUpJob, RollUpWorkerReply>;
 
 /** rollUp(cluster, untilNs) in a worker thread; a failure (or a stop) rejects with an Error naming it. */
 export class RollUpThread {
   readonly #o: RollUpThreadOptions;
-  #worker: Worker | undefined;
-  #job: Pending | undefined;
+  #channel: RollUpChannel | undefined;
   #queue: Promise<unknown> = Promise.resolve();
-  #nextId = 1;
   #closed = false;
   #closing: Promise<void> | undefined;
 
@@ -49,60 +44,46 @@ export class RollUpThread {
     return p;
   }
 
-  #runNow(cluster: string, untilNs: bigint): Promise<void> {
-    if (this.#closed) return Promise.reject(new Error('rollups stopped (the collector is shutting down)'));
-    let worker: Worker;
+  async #runNow(cluster: string, untilNs: bigint): Promise<void> {
+    if (this.#closed) throw new Error(STOPPED);
+    // a job keeps the process alive (a virtual-time recording awaits it with nothing else to do): keepAlive 'busy'
+    const channel = this.#channel ?? this.#start();
+    let m: RollUpWorkerReply;
     try {
-      worker = this.#worker ?? this.#start();
+      m = await channel.request((id) => ({
+        type: 'run',
+        id,
+        database: this.#o.database,
+        ...(this.#o.passwordFile === undefined ? {} : { passwordFile: this.#o.passwordFile }),
+        cluster,
+        untilNs,
+        thresholds: this.#o.thresholds,
+      }));
     } catch (err) {
-      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      throw this.#closed ? new Error(STOPPED) : err;
     }
-    const id = this.#nextId++;
-    const done = new Promise<void>((resolve, reject) => {
-      this.#job = { id, resolve, reject };
-    });
-    const job: RollUpWorkerRequest = {
-      type: 'run',
-      id,
-      database: this.#o.database,
-      ...(this.#o.passwordFile === undefined ? {} : { passwordFile: this.#o.passwordFile }),
-      cluster,
-      untilNs,
-      thresholds: this.#o.thresholds,
-    };
-    // a job keeps the process alive (a virtual-time recording awaits it with nothing else to do)
-    worker.ref();
-    worker.postMessage(job);
-    return done.finally(() => {
-      if (this.#job?.id === id) this.#job = undefined;
-      if (this.#worker === worker) worker.unref();
-    });
+    if (!m.ok) throw new Error(`rollups: ${m.message}`);
+    for (const message of m.damaged ?? []) this.#o.onDamage?.(message);
   }
 
-  #start(): Worker {
-    const where = workerEntry(import.meta.url, ['../rollup-worker.js', './rollup-worker.js'], './rollup-worker.ts');
-    if (where === undefined) throw new Error('rollups: the rollup worker (rollup-worker.js) was not found');
-    const worker = new Worker(where.code, { eval: where.eval, execArgv: where.execArgv });
-    worker.unref();
-    worker.on('message', (m: RollUpWorkerReply) => {
-      const job = this.#job;
-      if (job === undefined || job.id !== m.id) return;
-      if (m.ok) {
-        for (const message of m.damaged ?? []) this.#o.onDamage?.(message);
-        job.resolve();
-      } else job.reject(new Error(`rollups: ${m.message}`));
+  #start(): RollUpChannel {
+    const worker = launchThread({
+      callerUrl: import.meta.url,
+      bundled: ['../rollup-worker.js', './rollup-worker.js'],
+      sourceFile: './rollup-worker.ts',
+      missing: 'rollups: the rollup worker (rollup-worker.js) was not found',
     });
-    worker.on('error', (err) => this.#lost(worker, `rollups: the worker failed: ${err.message}`));
-    worker.on('exit', (code) => this.#lost(worker, `rollups: the worker exited (code ${code})`));
-    this.#worker = worker;
-    return worker;
-  }
-
-  /** The worker is gone: the job in progress fails, the next one starts a new worker. */
-  #lost(worker: Worker, message: string): void {
-    if (this.#worker !== worker) return;
-    this.#worker = undefined;
-    this.#job?.reject(new Error(message));
+    // the worker is gone: the job in progress fails, the next one starts a new worker
+    const channel: RollUpChannel = new RequestChannel(worker, {
+      keepAlive: 'busy',
+      failed: (err) => `rollups: the worker failed: ${err.message}`,
+      exited: (code) => `rollups: the worker exited (code ${code})`,
+      onLost: () => {
+        if (this.#channel === channel) this.#channel = undefined;
+      },
+    });
+    this.#channel = channel;
+    return channel;
   }
 
   /**
@@ -118,17 +99,11 @@ export class RollUpThread {
 
   async #close(): Promise<void> {
     this.#closed = true;
-    const worker = this.#worker;
-    this.#worker = undefined;
-    this.#job?.reject(new Error('rollups stopped (the collector is shutting down)'));
-    if (worker === undefined) return;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.postMessage({ type: 'stop' } satisfies RollUpWorkerRequest);
-    const timer = setTimeout(() => void worker.terminate(), this.#o.stopGraceMs ?? 500);
-    try {
-      await exited;
-    } finally {
-      clearTimeout(timer);
-    }
+    const channel = this.#channel;
+    this.#channel = undefined;
+    await channel?.close({ type: 'stop' } satisfies RollUpWorkerRequest, this.#o.stopGraceMs ?? 500);
   }
 }
+
+/** Why a job fails once the rollups are stopped. */
+const STOPPED = 'rollups stopped (the collector is shutting down)';

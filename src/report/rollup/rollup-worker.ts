@@ -10,7 +10,7 @@
 import { statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { createHistoryReader, createRollupStore, openDatabase, type FlightrecDb } from '../../db/index.ts';
-import { isDbUrl } from '../../db/engines.ts';
+import { isDbUrl } from '../../db/engines/registry.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
 import { createRollUp } from './roll-up.ts';
 

@@ -3,7 +3,7 @@
  * showed it to the first poll that showed another (open while it lasts). A pass continues the
  * intervals left open by the previous one.
  */
-import type { StateInterval } from '../../db/rollup-store.ts';
+import type { StateInterval } from '../../db/rollups/rollup-store.ts';
 
 /** One observed state. */
 export interface StateObservation {

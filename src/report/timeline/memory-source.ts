@@ -7,7 +7,7 @@ import type { OperationName, ResponseOf } from '../../api/schema/operations.ts';
 import type { PollRow, ResourceName } from '../../api/schema/resources.ts';
 import type { ShadowLink } from '../../api/schema/shadow-link.ts';
 import type { ShadowTopic } from '../../api/schema/shadow-topic.ts';
-import { mergedPerRound, roundsOf, roundWinners } from '../../db/sample-rounds.ts';
+import { mergedPerRound, roundsOf, roundWinners } from '../../db/read/sample-rounds.ts';
 import { comparePolls } from './frames.ts';
 import type { TimelineSource } from './timeline.ts';
 import { pollTime } from './types.ts';

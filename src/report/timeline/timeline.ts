@@ -5,7 +5,7 @@
  */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { RESOURCES, type PollRow, type ResourceName } from '../../api/schema/resources.ts';
-import type { RollupReader } from '../../db/rollup-store.ts';
+import type { RollupReader } from '../../db/rollups/rollup-store.ts';
 import type { ReportReader } from '../query.ts';
 import { keptEvent, mergeKeptEvents } from '../rollup/kept-events.ts';
 import { rawStart } from '../rollup/raw-start.ts';

@@ -4,7 +4,7 @@
  * the raw part. Rates add increases, counts combine their minimum, maximum and mean, lags their
  * range; the raw part decides the last value whenever it has one.
  */
-import type { RollupReader } from '../../db/rollup-store.ts';
+import type { RollupReader } from '../../db/rollups/rollup-store.ts';
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
 import { rawStart } from '../rollup/raw-start.ts';
 import { addAt, maxAt, type Buckets } from './buckets.ts';

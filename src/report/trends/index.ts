@@ -3,7 +3,7 @@ import { formatHumanDuration } from '../../api/codec/duration.ts';
 import { comparePolls } from '../timeline/frames.ts';
 import { DEFAULT_THRESHOLDS } from '../timeline/thresholds.ts';
 import { pollTime } from '../timeline/types.ts';
-import type { RollupReader } from '../../db/rollup-store.ts';
+import type { RollupReader } from '../../db/rollups/rollup-store.ts';
 import { Buckets } from './buckets.ts';
 import { connectionCounts } from './connection-counts.ts';
 import { counterRates } from './counter-rates.ts';

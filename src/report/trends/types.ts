@@ -3,7 +3,7 @@
  * Rates come from cumulative counters, counts from connection states, lags from shadow and
  * Iceberg offsets; every result carries one series per row, in equal time buckets.
  */
-import type { RollupReader } from '../../db/rollup-store.ts';
+import type { RollupReader } from '../../db/rollups/rollup-store.ts';
 import type { ReportReader } from '../query.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
 

@@ -5,7 +5,7 @@ import { JsonNumber, type JsonValue } from '../../api/codec/lossless-json.ts';
 import { formatTimestamp } from '../../api/codec/timestamp.ts';
 import { csvLine } from '../../report/render/csv.ts';
 import { formatJson } from '../../report/render/json.ts';
-import { engineFor } from '../../db/engines.ts';
+import { engineFor } from '../../db/engines/registry.ts';
 import type { ViewRef } from '../state/views.ts';
 import type { Export } from './screen.ts';
 

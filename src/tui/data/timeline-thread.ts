@@ -1,8 +1,9 @@
 /** Starts the timeline worker: from the bundle its own entry file, from source the TypeScript file through tsx's loader. */
-import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../../threads/worker-entry.ts';
+import { RequestChannel } from '../../threads/channel.ts';
+import { launchThread } from '../../threads/launch.ts';
 import type { Timeline } from '../../report/timeline/timeline.ts';
 import type { Thresholds } from '../../report/timeline/thresholds.ts';
+import type { TimelineReply, TimelineRequest } from './timeline-worker.ts';
 
 /** A running timeline computation: its result, and a way to stop it. */
 export interface TimelineTask {
@@ -21,22 +22,27 @@ export function timelineInWorker(
   passwordFile?: string | undefined,
   thresholds?: Thresholds,
 ): TimelineTask {
-  const where = workerEntry(import.meta.url, ['../timeline-worker.js', './timeline-worker.js'], './timeline-worker.ts');
-  if (where === undefined) return { result: Promise.reject(new Error('timeline worker not found')), stop: () => {} };
-  const worker = new Worker(where.code, {
-    workerData: { database, cluster, passwordFile, thresholds },
-    eval: where.eval,
-    execArgv: where.execArgv,
-  });
-  worker.unref();
-  const result = new Promise<Timeline>((resolve, reject) => {
-    worker.once('message', (m: { ok: true; timeline: Timeline } | { ok: false; message: string }) => {
-      if (m.ok) resolve(m.timeline);
-      else reject(new Error(m.message));
-      void worker.terminate();
+  let channel: RequestChannel<TimelineRequest, TimelineReply>;
+  try {
+    const worker = launchThread({
+      callerUrl: import.meta.url,
+      bundled: ['../timeline-worker.js', './timeline-worker.js'],
+      sourceFile: './timeline-worker.ts',
+      missing: 'timeline worker not found',
     });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`timeline worker exited with ${code}`)));
-  });
-  return { result, stop: () => void worker.terminate() };
+    channel = new RequestChannel(worker, {
+      keepAlive: 'never',
+      exited: (code) => `timeline worker exited with ${code}`,
+    });
+  } catch (err) {
+    return { result: Promise.reject(err instanceof Error ? err : new Error(String(err))), stop: () => {} };
+  }
+  const result = channel
+    .request((id) => ({ id, job: { database, cluster, passwordFile, thresholds } }))
+    .then((m) => {
+      if (m.ok) return m.timeline;
+      throw new Error(m.message);
+    })
+    .finally(() => void channel.terminate());
+  return { result, stop: () => void channel.terminate() };
 }

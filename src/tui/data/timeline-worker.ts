@@ -3,12 +3,12 @@
  * runs src/report's buildTimeline, and posts the events and series back (bigints survive the
  * structured clone). Entry point of a worker; see timeline-thread.ts for the caller.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { createHistoryReader, openDatabase } from '../../db/index.ts';
-import { buildTimeline } from '../../report/timeline/timeline.ts';
+import { buildTimeline, type Timeline } from '../../report/timeline/timeline.ts';
 import type { Thresholds } from '../../report/timeline/thresholds.ts';
 
-/** What the worker is started with. */
+/** What the worker computes. */
 export interface TimelineJob {
   readonly database: string;
   readonly cluster?: string;
@@ -18,19 +18,36 @@ export interface TimelineJob {
   readonly thresholds?: Thresholds;
 }
 
-const job = workerData as TimelineJob;
-const db = openDatabase(job.database, {
-  readonly: true,
-  ...(job.passwordFile === undefined ? {} : { passwordFile: job.passwordFile }),
-});
-try {
-  const timeline = buildTimeline(createHistoryReader(db), {
-    ...(job.cluster === undefined ? {} : { cluster: job.cluster }),
-    ...(job.thresholds === undefined ? {} : { thresholds: job.thresholds }),
-  });
-  parentPort?.postMessage({ ok: true, timeline });
-} catch (err) {
-  parentPort?.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) });
-} finally {
-  db.close();
+/** The one request the worker answers. */
+export interface TimelineRequest {
+  readonly id: number;
+  readonly job: TimelineJob;
+}
+
+/** Its reply: the timeline, or why there is none. */
+export type TimelineReply =
+  | { readonly id: number; readonly ok: true; readonly timeline: Timeline }
+  | { readonly id: number; readonly ok: false; readonly message: string };
+
+parentPort?.once('message', ({ id, job }: TimelineRequest) => parentPort?.postMessage(answer(id, job)));
+
+/** The timeline of the job's database, or the failure. */
+function answer(id: number, job: TimelineJob): TimelineReply {
+  try {
+    const db = openDatabase(job.database, {
+      readonly: true,
+      ...(job.passwordFile === undefined ? {} : { passwordFile: job.passwordFile }),
+    });
+    try {
+      const timeline = buildTimeline(createHistoryReader(db), {
+        ...(job.cluster === undefined ? {} : { cluster: job.cluster }),
+        ...(job.thresholds === undefined ? {} : { thresholds: job.thresholds }),
+      });
+      return { id, ok: true, timeline };
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    return { id, ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
 }

@@ -1,0 +1,204 @@
+/** Reading poll rows: the `polls` resource, the latest successful polls as of T, and gaps. */
+import type { SqlSession, SqlStatement } from '../sql-session.ts';
+import type { OperationName } from '../../api/schema/operations.ts';
+import type { PollRow } from '../../api/schema/resources.ts';
+import type { cluster, poll } from '../schema/schema.ts';
+import { bigOf, parseExtra } from '../encoding/sql-values.ts';
+import type { RowOf, SafeIntegers } from '../schema/table-rows.ts';
+
+/** Named parameters of the range query. */
+interface RangeParams {
+  cluster: number | null;
+  op: string | null;
+  since: bigint;
+  until: bigint;
+  limit: number;
+}
+
+/** A poll row with what the store needs besides the public PollRow. */
+export interface PollInfo {
+  readonly row: PollRow;
+  readonly id: number;
+  readonly clusterId: number;
+  readonly ok: boolean;
+  readonly round: string;
+  readonly attempt: number;
+  readonly kind: string;
+  readonly extra: string | null;
+}
+
+/** Selected columns of a poll, in the order `toInfo` reads them. */
+export const POLL_COLUMNS = `p.id, c.name, p.operation, p.target, p.scheduled_at, p.started_at, p.ended_at, p.outcome,
+  p.http_status, p.message, p.bytes, p.rows_returned, p.total_size, p.fanout_calls, p.ok, p.round, p.attempt, p.kind,
+  p.cluster_id, p.extra`;
+/** FROM clause matching POLL_COLUMNS. */
+export const POLL_FROM = 'poll p JOIN cluster c ON c.id = p.cluster_id';
+
+type Poll = SafeIntegers<RowOf<typeof poll>>;
+
+/** A raw (safeIntegers) row of POLL_COLUMNS. */
+export type PollTuple = [
+  id: Poll['id'],
+  cluster: RowOf<typeof cluster>['name'],
+  operation: Poll['operation'],
+  target: Poll['target'],
+  scheduledAt: Poll['scheduledAt'],
+  startedAt: Poll['startedAt'],
+  endedAt: Poll['endedAt'],
+  outcome: Poll['outcome'],
+  httpStatus: Poll['httpStatus'],
+  message: Poll['message'],
+  bytes: Poll['bytes'],
+  rowsReturned: Poll['rowsReturned'],
+  totalSize: Poll['totalSize'],
+  fanoutCalls: Poll['fanoutCalls'],
+  ok: Poll['ok'],
+  round: Poll['round'],
+  attempt: Poll['attempt'],
+  kind: Poll['kind'],
+  clusterId: Poll['clusterId'],
+  extra: Poll['extra'],
+];
+
+/** Maps a raw (safeIntegers) row of POLL_COLUMNS. */
+export function toInfo(r: PollTuple): PollInfo {
+  const n = (v: bigint | null): number => (v === null ? 0 : Number(v));
+  const b = (v: bigint | null): bigint => v ?? 0n;
+  const operation = r[2];
+  const ok = r[14] === 1n;
+  const rowsReturned = b(r[11]);
+  // a totalSize beyond 2^63-1 is NULL in its column, exact in the extra JSON
+  const totalSize = r[12] === null && r[19] !== null ? (bigOf(parseExtra(r[19]), 'total_size') ?? 0n) : b(r[12]);
+  const start = r[5];
+  const end = r[6];
+  const row: PollRow = {
+    id: r[0],
+    cluster: r[1],
+    operation,
+    target: r[3],
+    scheduledTime: r[4],
+    startTime: start,
+    endTime: end,
+    duration: end - start,
+    outcome: r[7],
+    httpStatus: n(r[8]),
+    message: r[9] ?? '',
+    bytes: r[10],
+    rowsReturned,
+    totalSize,
+    fanoutCalls: n(r[13]),
+    coverage: operation === 'ListKafkaConnections' && ok ? (rowsReturned < totalSize ? 'truncated' : 'complete') : '',
+  };
+  return {
+    row,
+    id: Number(r[0]),
+    clusterId: Number(r[18]),
+    ok,
+    round: r[15],
+    attempt: Number(r[16]),
+    kind: r[17] ?? '',
+    extra: r[19],
+  };
+}
+
+/** Prepared poll queries. */
+export class PollQueries {
+  readonly #byId: SqlStatement<[number], PollTuple>;
+  readonly #byIds: SqlStatement<[string], PollTuple>;
+  readonly #latestOk: SqlStatement<[number, string, string, bigint], PollTuple>;
+  readonly #round: SqlStatement<[number, string, string, bigint], PollTuple>;
+  readonly #nextTarget: SqlStatement<[number, string, string], RowOf<typeof poll>['target']>;
+  readonly #range: SqlStatement<[RangeParams], PollTuple>;
+  readonly #any: SqlStatement<[number, string, string], unknown>;
+
+  constructor(sqlite: SqlSession) {
+    const sel = `SELECT ${POLL_COLUMNS} FROM ${POLL_FROM}`;
+    this.#byId = sqlite.prepare<[number], PollTuple>(`${sel} WHERE p.id = ?`).raw().safeIntegers();
+    this.#byIds = sqlite
+      .prepare<[string], PollTuple>(`${sel} WHERE p.id IN (SELECT value FROM json_each(?))`)
+      .raw()
+      .safeIntegers();
+    this.#latestOk = sqlite
+      .prepare<[number, string, string, bigint], PollTuple>(
+        `${sel} WHERE p.cluster_id = ? AND p.operation = ? AND p.target = ? AND p.ok = 1 AND p.started_at <= ?
+         ORDER BY p.started_at DESC, p.id DESC LIMIT 1`,
+      )
+      .raw()
+      .safeIntegers();
+    this.#round = sqlite
+      .prepare<[number, string, string, bigint], PollTuple>(
+        `${sel} WHERE p.cluster_id = ? AND p.round = ? AND p.operation = ? AND p.ok = 1 AND p.started_at <= ?
+         ORDER BY p.started_at, p.id`,
+      )
+      .raw()
+      .safeIntegers();
+    this.#nextTarget = sqlite
+      .prepare<[number, string, string], RowOf<typeof poll>['target']>(
+        'SELECT target FROM poll WHERE cluster_id = ? AND operation = ? AND target > ? ORDER BY target LIMIT 1',
+      )
+      .pluck();
+    this.#any = sqlite.prepare<[number, string, string], unknown>(
+      'SELECT 1 FROM poll WHERE cluster_id = ? AND operation = ? AND target = ? LIMIT 1',
+    );
+    this.#range = sqlite
+      .prepare<[RangeParams], PollTuple>(
+        `${sel} WHERE (p.cluster_id = @cluster OR @cluster IS NULL) AND (p.operation = @op OR @op IS NULL)
+         AND p.started_at BETWEEN @since AND @until ORDER BY p.started_at, p.id LIMIT @limit`,
+      )
+      .raw()
+      .safeIntegers();
+  }
+
+  /** One poll, or undefined. */
+  byId(id: number): PollInfo | undefined {
+    const r = this.#byId.get(id);
+    return r === undefined ? undefined : toInfo(r);
+  }
+
+  /** Several polls by id (any order). */
+  byIds(ids: readonly number[]): Map<number, PollInfo> {
+    const out = new Map<number, PollInfo>();
+    if (ids.length === 0) return out;
+    for (const r of this.#byIds.all(JSON.stringify(ids))) {
+      const info = toInfo(r);
+      out.set(info.id, info);
+    }
+    return out;
+  }
+
+  /** The latest successful poll of (cluster, operation, target) at or before `at`. */
+  latestOk(clusterId: number, op: OperationName, target: string, at: bigint): PollInfo | undefined {
+    const r = this.#latestOk.get(clusterId, op, target, at);
+    return r === undefined ? undefined : toInfo(r);
+  }
+
+  /** The successful calls of `last`'s round that started at or before `at`, oldest first. */
+  roundOf(last: PollInfo, at: bigint): PollInfo[] {
+    const rows = this.#round.all(last.clusterId, last.round, last.row.operation, at);
+    return rows.map(toInfo);
+  }
+
+  /** Every target an operation was ever polled with on a cluster (an index skip-scan). */
+  targets(clusterId: number, op: OperationName): string[] {
+    const out: string[] = [];
+    if (this.#any.get(clusterId, op, '') !== undefined) out.push('');
+    let t = this.#nextTarget.get(clusterId, op, '');
+    while (t !== undefined) {
+      out.push(t);
+      t = this.#nextTarget.get(clusterId, op, t);
+    }
+    return out;
+  }
+
+  /** Polls in a time range, oldest first. */
+  range(q: { clusterId?: number; operation?: string; since: bigint; until: bigint; limit: number }): PollInfo[] {
+    const rows = this.#range.all({
+      cluster: q.clusterId ?? null,
+      op: q.operation ?? null,
+      since: q.since,
+      until: q.until,
+      limit: q.limit,
+    });
+    return rows.map(toInfo);
+  }
+}
