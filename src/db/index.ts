@@ -31,6 +31,7 @@ export {
   type StateAt,
 } from './reader.ts';
 export type { ConnectionFrame } from './connections/stream.ts';
+export type { CounterFrame, TotalCounter } from './counter-frames.ts';
 export type { ConnectionVersion } from './connections/rows.ts';
 export { openHistoryMaintenance, type HistoryMaintenance, type PruneResult, type StoreStats } from './maintenance.ts';
 export { checkStore, type Damage, type StoreCheck } from './check.ts';
