@@ -1,6 +1,6 @@
 /**
- * Counter trends over the store's narrow read (HistoryReader.connectionCounters) give exactly
- * the answer of the same trends over full samples: every counter metric by every key, on a
+ * Counter trends and connection counts over the store's narrow read (HistoryReader.connectionCounters)
+ * give exactly the answer of the same trends over full samples: every such metric by every key, on a
  * recording with counters at the edges of int64, a reset, a fan-out round, a failed poll and an
  * empty answer, with batches sealed and open, on both engines.
  */
@@ -10,7 +10,14 @@ import { computeTrends, METRICS, type MetricName, type TrendsSource } from '../.
 import { counterRecords } from '../db/counter-records.ts';
 import { forEachEngine } from '../helpers/pg.ts';
 
-const COUNTER_METRICS: MetricName[] = ['produce-bytes', 'fetch-bytes', 'requests', 'batches', 'batch-size'];
+const CONNECTION_METRICS: MetricName[] = [
+  'produce-bytes',
+  'fetch-bytes',
+  'requests',
+  'batches',
+  'batch-size',
+  'connections',
+];
 
 /** The reader, counting its narrow reads and its full connection samples. */
 function counted(reader: HistoryReader): { source: TrendsSource; narrow: number; full: number } {
@@ -39,7 +46,7 @@ function fullOnly(reader: HistoryReader): TrendsSource {
 }
 
 function expectSameTrends(reader: HistoryReader, window: { since?: bigint; until?: bigint }): void {
-  for (const metric of COUNTER_METRICS) {
+  for (const metric of CONNECTION_METRICS) {
     for (const by of METRICS[metric].keys) {
       const narrow = counted(reader);
       const got = computeTrends(narrow.source, { metric, by, ...window });
@@ -50,8 +57,8 @@ function expectSameTrends(reader: HistoryReader, window: { since?: bigint; until
   }
 }
 
-forEachEngine('counter trends over the narrow read', (engine) => {
-  it('equal the trends over full samples, for every counter metric and key', async () => {
+forEachEngine('counter trends and connection counts over the narrow read', (engine) => {
+  it('equal the trends over full samples, for every connection metric and key', async () => {
     const path = await engine.target();
     const db = openDatabase(path);
     const writer = createHistoryWriter(db, { batchFrames: 4 });
