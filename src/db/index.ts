@@ -32,6 +32,7 @@ export {
   type StateAt,
 } from './read/reader.ts';
 export type { ConnectionFrame } from './connections/stream.ts';
+export type { CounterFrame, TotalCounter } from './read/counter-frames.ts';
 export type { ConnectionVersion } from './connections/rows.ts';
 export {
   openHistoryMaintenance,

@@ -11,6 +11,7 @@ import { CONNECTION_LAYOUTS } from '../connections/layouts.ts';
 import { ConnPartsLoader } from '../connections/parts.ts';
 import { ConnReader, type Prefilter } from '../connections/reader.ts';
 import { ConnFrameReader, type ConnectionFrame } from '../connections/stream.ts';
+import { ConnCounterReader, type CounterFrame, type TotalCounter } from './counter-frames.ts';
 import { Resolver } from '../encoding/dictionary.ts';
 import { keyedPolls } from './entity-polls.ts';
 import { mergedSamples, ROUND_MARGIN_NS } from './merged-samples.ts';
@@ -87,6 +88,17 @@ export interface HistoryReader {
    * requests; no counters, no full rows. For scans over many polls (the timeline).
    */
   connectionFrames(q: { cluster?: string; since: bigint; until: bigint }): Iterable<ConnectionFrame>;
+  /**
+   * Every successful ListKafkaConnections poll in a time range, narrow, in poll time order: per
+   * row its version (slow fields) and the cumulative totals asked for, exact; no full rows. For
+   * counter trends.
+   */
+  connectionCounters(q: {
+    cluster?: string;
+    since: bigint;
+    until: bigint;
+    counters: readonly TotalCounter[];
+  }): Iterable<CounterFrame>;
   /** Every sample of one entity (key fields by wire name, e.g. `{ uid }`), in poll time order, one per round. */
   entityHistory(
     resource: ResourceName,
@@ -128,6 +140,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const parts = new ConnPartsLoader(db, resolver);
   const conns = new ConnReader(db, parts);
   const lean = new ConnFrameReader(sqlite, conns, parts);
+  const counters = new ConnCounterReader(sqlite, conns, parts);
   const small = new SmallReader(sqlite, resolver);
   const pq = new PollQueries(sqlite);
   const recent = new RecentPolls(sqlite);
@@ -152,6 +165,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       resolver.reset();
       parts.reset();
       lean.reset();
+      counters.reset();
     }
     generation = gen;
   };
@@ -320,6 +334,23 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       for (let i = 0; i < polls.length; i += FRAMES_PER_READ) {
         const frames = read(() =>
           polls.slice(i, i + FRAMES_PER_READ).map((p) => decoding({ poll: p.id }, () => lean.frameOf(p.row, p.id))),
+        );
+        for (const f of frames) if (f !== undefined) yield f;
+      }
+    },
+
+    *connectionCounters(o) {
+      const cid = read(() => clusterId(o.cluster));
+      if (cid === undefined) return;
+      const polls = read(() =>
+        pq.range({ clusterId: cid, operation: 'ListKafkaConnections', since: o.since, until: o.until, limit: -1 }),
+      ).filter((p) => p.ok);
+      // a few frames per read transaction (none held open across a yield)
+      for (let i = 0; i < polls.length; i += FRAMES_PER_READ) {
+        const frames = read(() =>
+          polls
+            .slice(i, i + FRAMES_PER_READ)
+            .map((p) => decoding({ poll: p.id }, () => counters.frameOf(p.row, p.id, o.counters))),
         );
         for (const f of frames) if (f !== undefined) yield f;
       }

@@ -3,10 +3,10 @@
  * closed), by any other key the open ones. The value is the count at the last poll; the detail
  * has the minimum, maximum and mean over the window; the series the mean per bucket.
  */
-import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { RESOURCES } from '../../api/schema/resources.ts';
-import { comparePolls, framesOf, mergeFanout } from '../timeline/frames.ts';
+import { comparePolls } from '../timeline/frames.ts';
 import { Buckets } from './buckets.ts';
+import { counterFrames } from './counter-frames.ts';
 import { connectionKey } from './group-keys.ts';
 import type { TrendRow, TrendsSource } from './types.ts';
 
@@ -34,7 +34,8 @@ export function connectionCounts(
   const keys = new Map<string, Counted>();
   let frames = 0;
   let lastTotal = 0;
-  for (const f of mergeFanout(framesOf<KafkaConnection>(source.samples('connections', window), polls))) {
+  // the narrow read with no counter: the slow fields (state and keys) alone
+  for (const f of counterFrames(source, window, polls, [])) {
     if (f.poll.coverage === 'truncated') continue;
     const b = buckets.index(f.time);
     const now = new Map<string, number>();

@@ -13,15 +13,17 @@
  * the increases of its connections / the window (first to last poll). Batch size = produced
  * bytes / produced batches.
  */
-import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { RESOURCES, type PollRow } from '../../api/schema/resources.ts';
-import { comparePolls, framesOf, mergeFanout } from '../timeline/frames.ts';
+import { comparePolls } from '../timeline/frames.ts';
 import { pollTime } from '../timeline/types.ts';
 import { addAt, Buckets } from './buckets.ts';
+import { counterFrames, type TotalCounter } from './counter-frames.ts';
 import { connectionKey, connectionLabel } from './group-keys.ts';
 import type { MetricName, TrendRow, TrendsSource } from './types.ts';
 
-type Field = 'fetchBytes' | 'produceBatchCount' | 'produceBytes' | 'requestCount';
+type Field = TotalCounter;
+/** An integer, exact: a number while below 2^51 in size, else a bigint. */
+type Exact = number | bigint;
 
 const FIELDS: Readonly<Record<string, readonly [Field] | readonly [Field, Field]>> = {
   'produce-bytes': ['produceBytes'],
@@ -32,18 +34,18 @@ const FIELDS: Readonly<Record<string, readonly [Field] | readonly [Field, Field]
 };
 
 interface Conn {
-  last: bigint[];
+  last: Exact[];
   /** end of the observed span: the last sample, or the close time once closed */
   to: bigint;
   from: bigint;
-  increase: bigint[];
   closed: boolean;
-  resets: number;
+  /** the group whose uids hold this connection's uid since its last sample */
+  group: Group | undefined;
 }
 
 interface Group {
   label: string;
-  increase: bigint[];
+  increase: Exact[];
   series: number[][];
   uids: Set<string>;
   closed: number;
@@ -67,6 +69,7 @@ export function counterRates(
   buckets: Buckets,
 ): CounterRates {
   const fields = FIELDS[metric] as readonly Field[];
+  const nf = fields.length;
   const ops = new Set<string>(RESOURCES.connections.operations);
   const polls: PollRow[] = source
     .polls({ cluster: window.cluster, since: window.since, until: window.until })
@@ -74,18 +77,19 @@ export function counterRates(
     .sort(comparePolls);
   const conns = new Map<string, Conn>();
   const groups = new Map<string, Group>();
+  const deltas = new Array<Exact>(nf);
   let prevTime: bigint | undefined;
-  for (const f of mergeFanout(framesOf<KafkaConnection>(source.samples('connections', window), polls))) {
+  for (const f of counterFrames(source, window, polls, fields)) {
     const b = buckets.index(f.time);
-    for (const c of f.rows) {
-      const stats = c.totalRequestStatistics;
-      const values = fields.map((k) => stats[k]);
+    const totals = f.totals;
+    for (let r = 0; r < f.rows.length; r++) {
+      const c = f.rows[r]!;
       const key = connectionKey(by, c);
       let g = groups.get(key);
       if (g === undefined) {
         g = {
           label: by === 'connection' ? connectionLabel(c) : '',
-          increase: fields.map(() => 0n),
+          increase: fields.map(() => 0),
           series: fields.map(() => buckets.empty()),
           uids: new Set(),
           closed: 0,
@@ -94,33 +98,35 @@ export function counterRates(
         groups.set(key, g);
       }
       let conn = conns.get(c.uid);
-      const deltas = fields.map(() => 0n);
       if (conn === undefined) {
         const fresh = prevTime !== undefined && c.openTime > prevTime;
-        conn = {
-          last: values,
-          to: f.time,
-          from: fresh ? c.openTime : f.time,
-          increase: fields.map(() => 0n),
-          closed: false,
-          resets: 0,
-        };
+        const values = new Array<Exact>(nf);
+        for (let i = 0; i < nf; i++) {
+          values[i] = totals[i]![r]!;
+          // a connection opened since the previous poll counts from zero, one seen at the window's start is the baseline
+          deltas[i] = fresh ? values[i]! : 0;
+        }
+        conn = { last: values, to: f.time, from: fresh ? c.openTime : f.time, closed: false, group: undefined };
         conns.set(c.uid, conn);
-        if (fresh) values.forEach((v, i) => (deltas[i] = v));
       } else {
-        values.forEach((v, i) => {
-          const before = conn!.last[i] as bigint;
-          if (v >= before) deltas[i] = v - before;
+        const last = conn.last;
+        for (let i = 0; i < nf; i++) {
+          const v = totals[i]![r]!;
+          const before = last[i]!;
+          if (v >= before) deltas[i] = subExact(v, before);
           else {
+            // a counter that went down was reset: it counts from zero
             deltas[i] = v;
-            conn!.resets++;
-            g!.resets++;
+            g.resets++;
           }
-        });
-        conn.last = values;
+          last[i] = v;
+        }
         conn.to = f.time;
       }
-      g.uids.add(c.uid);
+      if (conn.group !== g) {
+        g.uids.add(c.uid);
+        conn.group = g;
+      }
       if (c.state === 'KAFKA_CONNECTION_STATE_CLOSED') {
         if (c.closeTime > conn.from) conn.to = c.closeTime;
         if (!conn.closed) {
@@ -128,12 +134,12 @@ export function counterRates(
           g.closed++;
         }
       }
-      deltas.forEach((d, i) => {
-        if (d === 0n) return;
-        conn!.increase[i] = (conn!.increase[i] as bigint) + d;
-        g!.increase[i] = (g!.increase[i] as bigint) + d;
-        addAt(g!.series[i] as number[], b, Number(d));
-      });
+      for (let i = 0; i < nf; i++) {
+        const d = deltas[i]!;
+        if (d === 0 || d === 0n) continue;
+        g.increase[i] = addExact(g.increase[i]!, d);
+        addAt(g.series[i]!, b, Number(d));
+      }
     }
     prevTime = f.time;
   }
@@ -146,7 +152,7 @@ export function counterRates(
   const total = fields.map(() => 0n);
   for (const [key, g] of groups) {
     resets += g.resets;
-    g.increase.forEach((v, i) => (total[i] = (total[i] as bigint) + v));
+    g.increase.forEach((v, i) => (total[i] = (total[i] as bigint) + BigInt(v)));
     let span = windowSeconds;
     if (by === 'connection') {
       const conn = conns.get(key) as Conn;
@@ -170,10 +176,36 @@ export function counterRates(
   return { rows, overall: ratio(metric, total, windowSeconds), resets };
 }
 
-function ratio(metric: MetricName, increase: readonly bigint[], seconds: number): number {
+/** `a + b` exactly: numbers while the result stays below 2^51 (where number arithmetic is exact), else bigints. */
+function addExact(a: Exact, b: Exact): Exact {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const s = a + b;
+    if (s < SAFE && s > -SAFE) return s;
+  }
+  return normal(BigInt(a) + BigInt(b));
+}
+
+/** `a - b` exactly (see addExact). */
+function subExact(a: Exact, b: Exact): Exact {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const d = a - b;
+    if (d < SAFE && d > -SAFE) return d;
+  }
+  return normal(BigInt(a) - BigInt(b));
+}
+
+/** A bigint as a number when below 2^51 in size, else itself. */
+function normal(v: bigint): Exact {
+  return v < SAFE_BIG && v > -SAFE_BIG ? Number(v) : v;
+}
+
+const SAFE = 2 ** 51;
+const SAFE_BIG = 2n ** 51n;
+
+function ratio(metric: MetricName, increase: readonly Exact[], seconds: number): number {
   if (metric === 'batch-size') {
-    const batches = increase[1] as bigint;
-    return batches === 0n ? 0 : Number(increase[0]) / Number(batches);
+    const batches = increase[1]!;
+    return batches === 0 || batches === 0n ? 0 : Number(increase[0]) / Number(batches);
   }
   return seconds > 0 ? Number(increase[0]) / seconds : 0;
 }

@@ -1,8 +1,26 @@
 /** How a connection is grouped for trends: by its uid, client id, principal, group, listener, broker or software. */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
 
+/** The slow fields of a connection that its group keys and label read (a KafkaConnection, or a stored version, has them all). */
+export type KeyFacts = Readonly<
+  Pick<
+    KafkaConnection,
+    | 'uid'
+    | 'nodeId'
+    | 'clientId'
+    | 'clientSoftwareName'
+    | 'clientSoftwareVersion'
+    | 'groupId'
+    | 'listenerName'
+    | 'state'
+  >
+> & {
+  readonly authenticationInfo: Readonly<Pick<KafkaConnection['authenticationInfo'], 'userPrincipal'>>;
+  readonly source: Readonly<Pick<KafkaConnection['source'], 'ipAddress' | 'port'>>;
+};
+
 /** The group key of a connection for `--by KEY`. */
-export function connectionKey(by: string, c: KafkaConnection): string {
+export function connectionKey(by: string, c: KeyFacts): string {
   switch (by) {
     case 'connection':
       return c.uid;
@@ -28,15 +46,15 @@ export function connectionKey(by: string, c: KafkaConnection): string {
 }
 
 /** A short description of a connection, for rows keyed by uid. */
-export function connectionLabel(c: KafkaConnection): string {
+export function connectionLabel(c: KeyFacts): string {
   const who = c.authenticationInfo.userPrincipal || '-';
   return `${c.clientId} ${who} broker ${c.nodeId} ${c.source.ipAddress}:${c.source.port}`;
 }
 
-const rollupKeys = new WeakMap<KafkaConnection, string>();
+const rollupKeys = new WeakMap<KeyFacts, string>();
 
 /** The connection group of the rollups: node, listener, principal, client id and software, as JSON (memoised per row). */
-export function rollupKey(c: KafkaConnection): string {
+export function rollupKey(c: KeyFacts): string {
   let k = rollupKeys.get(c);
   if (k === undefined) {
     k = JSON.stringify([

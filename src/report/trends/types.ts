@@ -6,6 +6,7 @@
 import type { RollupReader } from '../../db/rollups/rollup-store.ts';
 import type { ReportReader } from '../query.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
+import type { CounterFramesRead } from './counter-frames.ts';
 
 /** Every metric, with the keys it can be grouped by (the first is the default). */
 export const METRICS = {
@@ -83,6 +84,8 @@ export interface TrendsOptions {
 export type TrendsSource = Pick<ReportReader, 'polls' | 'samples'> & {
   /** the rollups, read for any part of the window raw history no longer covers */
   readonly rollups?: () => RollupReader;
+  /** the store's narrow read of connection counters (counter trends read full samples without it) */
+  readonly connectionCounters?: CounterFramesRead;
 };
 
 /** The lag trend of a window: progress made, or not, while the source moves. */
