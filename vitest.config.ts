@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/slow-first-sequencer.ts';
 
 /**
  * The files that need the module graph of their own, which a worker running files without
@@ -25,6 +26,9 @@ export default defineConfig({
     // Three files at a time, also on two cores (vitest's default would be one: cores - 1): many
     // tests wait on loopback HTTP, child processes, PostgreSQL or tmux rather than compute.
     maxWorkers: 3,
+    // the slowest files first (test/slow-files.ts), also without vitest's cache of durations (CI):
+    // the run then ends on short files, not on one long file while the other cores idle
+    sequence: { sequencer: SlowFirstSequencer },
     // a token per run naming the PostgreSQL templates the files share, and their removal
     // (one setup per project below, sharing one run)
     globalSetup: ['test/global-setup.ts'],
