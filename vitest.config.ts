@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/slow-first-sequencer.ts';
 
 /**
  * The files that need the module graph of their own, which a worker running files without
@@ -22,9 +23,15 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Three files at a time, also on two cores (vitest's default would be one: cores - 1): many
-    // tests wait on loopback HTTP, child processes, PostgreSQL or tmux rather than compute.
-    maxWorkers: 3,
+    // Four files at a time, also on two cores (vitest's default would be one: cores - 1): many
+    // tests wait on loopback HTTP, child processes, PostgreSQL or tmux rather than compute. A full
+    // run on 2 cores beside other work (load 10-23) took 1,133 s with 3 (the tests got 50 % of a
+    // core) and 777 s with 4 (load 16 on average; 71 %; 3.9 files running over the first 70 % of
+    // the run, 3.3 over the rest): not the same load, so only a sign; a lightly loaded run is to do.
+    maxWorkers: 4,
+    // the slowest files first (test/slow-files.ts), also without vitest's cache of durations (CI):
+    // the run then ends on short files, not on one long file while the other cores idle
+    sequence: { sequencer: SlowFirstSequencer },
     // a token per run naming the PostgreSQL templates the files share, and their removal
     // (one setup per project below, sharing one run)
     globalSetup: ['test/global-setup.ts'],

@@ -14,6 +14,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { TEST_WORKERS_ENV } from '../src/threads/worker-entry.ts';
 import { PG_RUN_KEY, pgliteTemplateDirOf, serverTemplateNameOf } from './helpers/pg-run.ts';
+import { sharedRecordingsDirOf } from './helpers/recording-run.ts';
 import { choosePg, TEST_PG_ENV } from './helpers/pg-probe.ts';
 // @ts-expect-error: a plain ES module of the build, without type declarations
 import { WORKER_ENTRIES, bundleOptions } from '../scripts/bundle-options.mjs';
@@ -49,10 +50,11 @@ async function startRun(): Promise<Run> {
   return { token, workers, users: 0 };
 }
 
-/** Removes the run's workers and the templates made under its token. */
+/** Removes the run's workers, and the templates and shared recordings made under its token. */
 async function endRun({ token, workers }: Run): Promise<void> {
   rmSync(workers, { recursive: true, force: true });
   rmSync(pgliteTemplateDirOf(token), { recursive: true, force: true });
+  rmSync(sharedRecordingsDirOf(token), { recursive: true, force: true });
   const url = process.env[TEST_PG_ENV]?.trim();
   if (url === undefined || !/^postgres(ql)?:\/\//.test(url)) return;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });

@@ -19,7 +19,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/context.ts';
 import { main } from '../../src/cli/main.ts';
 import { createHistoryWriter, openDatabase, recordedPolls } from '../../src/db/index.ts';
-import { recordScenario, runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
+import { COPY_SOURCE } from '../fixtures/recordings.ts';
+import { copyOfRecording } from '../fixtures/shared-recording.ts';
+import { runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 import { describeWithServer, freshPgTarget, pgAvailable } from '../helpers/pg.ts';
 
@@ -31,23 +33,8 @@ const ENGINE = pgAvailable().url === undefined ? 'pglite' : 'postgres';
 const LONG = ENGINE === 'pglite' ? 600_000 : 120_000;
 
 beforeAll(async () => {
-  // the recording of test/cli/db-copy.test.ts: incidents with retention, then API faults
-  await recordScenario(source, 'incident', '9m', [
-    '--retention-raw',
-    '3m',
-    '--keep-raw-answers',
-    '--connections',
-    '20',
-  ]);
-  await recordScenario(source, 'api-faults', '1m50s', [
-    '--start',
-    '2026-01-01T00:09:30Z',
-    '--timeout',
-    '500ms',
-    '--keep-raw-answers',
-    '--connections',
-    '20',
-  ]);
+  // recorded once per run for both db copy files
+  await copyOfRecording(source, COPY_SOURCE);
 }, 120_000);
 afterAll(() => tmp.remove());
 

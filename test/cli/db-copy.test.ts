@@ -16,7 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sameDatabase, shownTarget } from '../../src/cli/commands/db-copy.ts';
 import type { CliIo } from '../../src/cli/context.ts';
 import { main } from '../../src/cli/main.ts';
-import { recordScenario, runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
+import { COPY_SOURCE } from '../fixtures/recordings.ts';
+import { copyOfRecording } from '../fixtures/shared-recording.ts';
+import { runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 
 const tmp = tempDir();
@@ -24,23 +26,8 @@ const source = tmp.path('source.db');
 const MAIN = pathToFileURL(resolve(import.meta.dirname, '../../src/cli/main.ts')).href;
 
 beforeAll(async () => {
-  // incidents with retention (pruned history, rollups, timeline events, a maintenance log), then API faults
-  await recordScenario(source, 'incident', '9m', [
-    '--retention-raw',
-    '3m',
-    '--keep-raw-answers',
-    '--connections',
-    '20',
-  ]);
-  await recordScenario(source, 'api-faults', '1m50s', [
-    '--start',
-    '2026-01-01T00:09:30Z',
-    '--timeout',
-    '500ms',
-    '--keep-raw-answers',
-    '--connections',
-    '20',
-  ]);
+  // recorded once per run for both db copy files
+  await copyOfRecording(source, COPY_SOURCE);
 }, 120_000);
 afterAll(() => tmp.remove());
 
