@@ -1,7 +1,7 @@
 /**
  * Item 9 of the hostile-input issue: damage that passes SQLite's own checks (a flipped byte
  * inside a stored blob), random flipped bytes, truncated files and zeroed pages. Every reader
- * command runs in a child process on each damaged copy and must end within 10 s with exit code
+ * command runs in a child process on each damaged copy and must end within 30 s with exit code
  * 0, 1 or 2 (0 only where the damage missed what it reads), a `flightrec:` message and no stack
  * trace; `db check` names the damage. A fixed seed keeps the cases the same from run to run.
  */
@@ -23,6 +23,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const SCENARIO =
   'name: corrupt\ndescription: churn and a storm\nevents:\n  - { at: 60s, kind: connection_storm, rate: 2, duration: 60s }\n';
 const SECONDS = 600;
+/**
+ * The bound that tells a hang from a slow start: each reader ends in well under 1 s on an idle
+ * machine, but a loaded CI runner (load 15-20, the suite's files four at a time) took more than
+ * 10 s to start some of them; a reader caught in a loop on damage never ends.
+ */
+const HANG_MS = 30_000;
 let start = 0n;
 
 /** The reader commands, with times inside the recording. */
@@ -50,7 +56,7 @@ async function readAll(
   const out: { args: string[]; run: CliRun }[] = [];
   const next = async (): Promise<void> => {
     for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) {
-      out.push({ args: job, run: await runCliChild(['--db', db, ...job], { timeoutMs: 10_000 }) });
+      out.push({ args: job, run: await runCliChild(['--db', db, ...job], { timeoutMs: HANG_MS }) });
     }
   };
   await Promise.all([next(), next()]);
@@ -61,7 +67,7 @@ async function readAll(
 function expectContained(runs: { args: string[]; run: CliRun }[], damaged: boolean): void {
   for (const { args, run } of runs) {
     const what = `${args.join(' ')} (exit ${run.code}): ${run.err.slice(0, 600)}`;
-    expect(run.ms, what).toBeLessThan(10_000);
+    expect(run.ms, what).toBeLessThan(HANG_MS);
     expect([0, 1, 2], what).toContain(run.code);
     expect(run.err, what).not.toMatch(/unexpected error|\n\s+at |SqliteError/);
     if (run.code !== 0 && !(args[0] === 'diff' && run.code === 1 && run.err === ''))
@@ -130,9 +136,9 @@ describe('corruption that passes PRAGMA integrity_check', () => {
     const check = runs.find((r) => r.args[1] === 'check')!.run;
     expect(check.code).toBe(1);
     expect(check.out).toMatch(new RegExp(`damaged: table conn_chunk, batch ${target.batch}, .*\\(polls \\d+-\\d+, `));
-  }, 60_000);
+  }, 180_000);
 
-  it('random flipped bytes: every reader ends within 10 s with a message, never a stack trace', async () => {
+  it('random flipped bytes: every reader ends within the hang bound with a message, never a stack trace', async () => {
     const rnd = prng(19);
     for (let c = 0; c < 2; c++) {
       const path = damagedCopy(`flip-${c}.db`, (bytes) => {
@@ -145,7 +151,7 @@ describe('corruption that passes PRAGMA integrity_check', () => {
       });
       expectContained(await readAll(path), false);
     }
-  }, 120_000);
+  }, 300_000);
 
   it('a truncated file and zeroed pages: a flightrec: message, exit 1', async () => {
     const truncated = join(dir, 'truncated.db');
@@ -171,5 +177,5 @@ describe('corruption that passes PRAGMA integrity_check', () => {
     const check = zeroedRuns.find((r) => r.args[1] === 'check')!.run;
     expect(check.code).toBe(1);
     expect(check.out).toMatch(/^damaged: table /m);
-  }, 90_000);
+  }, 240_000);
 });
