@@ -1,5 +1,6 @@
 // Bundles the command line (and, lazily loaded, the TUI) into dist/ with esbuild.
-// Runtime dependencies stay external, except ink and react: the TUI's chunk bundles them (and
+// Runtime dependencies stay external, except drizzle-orm and commander (scripts/bundle-options.mjs)
+// and ink and react: the TUI's chunk bundles them (and
 // their dependencies) so `browse` starts faster; `react-devtools-core`, which ink imports only
 // when DEV is set, is aliased to a stub. Other commands never load the TUI's chunk. The timeline
 // worker is a second entry so the browser can compute the timeline off its UI thread, the rollup
