@@ -23,9 +23,19 @@ rmSync(new URL('dist', root), { recursive: true, force: true });
 await build(
   bundleOptions({
     root,
-    // version: the one module `flightrec --version` loads (bin/flightrec.js)
-    entryPoints: { cli: 'src/cli/main.ts', version: 'src/cli/version.ts', ...WORKER_ENTRIES },
+    entryPoints: { cli: 'src/cli/main.ts', ...WORKER_ENTRIES },
     outdir: 'dist',
     sourcemap: packing ? false : 'linked',
   }),
 );
+// the one module `flightrec --version` loads, CommonJS as the bin that requires it (bin/flightrec.js)
+await build({
+  absWorkingDir: new URL('.', root).pathname,
+  entryPoints: ['src/cli/version.ts'],
+  outfile: 'dist/version.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+});
