@@ -7,11 +7,10 @@
 import { accessSync, closeSync, chmodSync, constants, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { DatabaseOpenError, DatabaseVersionError } from './errors.ts';
 import { CHUNK_GROUP_BYTES } from './connections/chunk.ts';
 import { migrationsFolder } from './migrations-folder.ts';
+import { applyMigrations } from './sqlite-migrate.ts';
 import type { EngineSession, FlightrecDb, OpenOptions, StoreEngine } from './store-engine.ts';
 
 interface Journal {
@@ -172,7 +171,7 @@ function openSqlite(path: string, opts: OpenOptions): FlightrecDb {
       sqlite.pragma('journal_mode = WAL');
       sqlite.pragma('synchronous = NORMAL');
       if (found.applied < journal.entries.length) {
-        migrate(drizzle(sqlite), { migrationsFolder: migrationsFolder() });
+        applyMigrations(sqlite, migrationsFolder());
       }
       if (found.userVersion !== journal.entries.length) sqlite.pragma(`user_version = ${journal.entries.length}`);
     }
