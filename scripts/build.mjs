@@ -1,5 +1,6 @@
 // Bundles the command line (and, lazily loaded, the TUI) into dist/ with esbuild.
-// Runtime dependencies stay external, except ink and react: the TUI's chunk bundles them (and
+// Runtime dependencies stay external, except drizzle-orm and commander (scripts/bundle-options.mjs)
+// and ink and react: the TUI's chunk bundles them (and
 // their dependencies) so `browse` starts faster; `react-devtools-core`, which ink imports only
 // when DEV is set, is aliased to a stub. Other commands never load the TUI's chunk. The timeline
 // worker is a second entry so the browser can compute the timeline off its UI thread, the rollup
@@ -22,9 +23,19 @@ rmSync(new URL('dist', root), { recursive: true, force: true });
 await build(
   bundleOptions({
     root,
-    // version: the one module `flightrec --version` loads (bin/flightrec.js)
-    entryPoints: { cli: 'src/cli/main.ts', version: 'src/cli/version.ts', ...WORKER_ENTRIES },
+    entryPoints: { cli: 'src/cli/main.ts', ...WORKER_ENTRIES },
     outdir: 'dist',
     sourcemap: packing ? false : 'linked',
   }),
 );
+// the one module `flightrec --version` loads, CommonJS as the bin that requires it (bin/flightrec.js)
+await build({
+  absWorkingDir: new URL('.', root).pathname,
+  entryPoints: ['src/cli/version.ts'],
+  outfile: 'dist/version.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+});
