@@ -18,7 +18,7 @@
 //                of the window, with trends' arithmetic (the program of bench/baseline.bench.ts)
 //   version      flightrec --version / node -e 0 (Node's own start: the floor)
 //   nothing      a query that matches nothing / node -e 0
-// CLI_BENCH_FLIGHTREC=OTHER/bin/flightrec.js times another build (a checkout before a change)
+// CLI_BENCH_FLIGHTREC=OTHER/bin/flightrec.js times another build (a checkout before a change; scripts/bench.mjs then records nothing)
 // and leaves the docs table alone. Runs: CLI_BENCH_RUNS (default 7) per side; the pairs whose jq takes tens of seconds
 // (history, top_clients) CLI_BENCH_SLOW_RUNS (default 3). Without jq, its pairs are skipped
 // with a message and only flightrec's side is timed.

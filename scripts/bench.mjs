@@ -6,6 +6,8 @@
 //   node scripts/bench.mjs --list               the bench files a run would take, and exit
 //   node scripts/bench.mjs --budget 10 [files]  warn when the run takes longer than 10 minutes
 //                                               (default 10; also BENCH_BUDGET_MIN)
+//   node scripts/bench.mjs --dry-run [files]    print the figures, record nothing (also when
+//                                               CLI_BENCH_FLIGHTREC times another build)
 //
 // Each bench runs as `node --import tsx <file>`; its stderr is streamed, its stdout lines
 // `FIGURE <json>` are collected. Results go to bench/results/latest.json (figures of benches not
@@ -28,14 +30,22 @@ const END = '<!-- figures:end -->';
 
 /** Splits the arguments into options and bench files. */
 function parseArgs(argv) {
-  const opts = { list: false, budgetMin: Number(process.env.BENCH_BUDGET_MIN ?? 10), files: [] };
+  const opts = {
+    list: false,
+    // figures of another build (bench/cli.bench.ts's CLI_BENCH_FLIGHTREC) are not this checkout's
+    dryRun: process.env.CLI_BENCH_FLIGHTREC !== undefined,
+    budgetMin: Number(process.env.BENCH_BUDGET_MIN ?? 10),
+    files: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--list') opts.list = true;
+    else if (a === '--dry-run') opts.dryRun = true;
     else if (a === '--budget' || a.startsWith('--budget=')) {
       const v = a === '--budget' ? argv[++i] : a.slice('--budget='.length);
       opts.budgetMin = Number(v);
-    } else if (a.startsWith('--')) throw new Error(`unknown option ${a} (expected --list or --budget MINUTES)`);
+    } else if (a.startsWith('--'))
+      throw new Error(`unknown option ${a} (expected --list, --dry-run or --budget MINUTES)`);
     else opts.files.push(a);
   }
   if (!(opts.budgetMin > 0)) throw new Error('--budget needs a number of minutes above 0');
@@ -232,12 +242,16 @@ async function main() {
     benches: [...keptBenches, ...benches].sort((a, b) => a.file.localeCompare(b.file)),
     figures,
   };
-  mkdirSync(resolve(root, 'bench/results'), { recursive: true });
-  writeFileSync(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
-  updateDoc(result);
-  process.stdout.write(
-    `wrote ${relative(root, resultsFile)} and ${relative(root, docFile)} (${figures.length} figures)\n`,
-  );
+  if (opts.dryRun) {
+    process.stdout.write(`dry run: ${collected.length} figures printed, nothing recorded\n`);
+  } else {
+    mkdirSync(resolve(root, 'bench/results'), { recursive: true });
+    writeFileSync(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
+    updateDoc(result);
+    process.stdout.write(
+      `wrote ${relative(root, resultsFile)} and ${relative(root, docFile)} (${figures.length} figures)\n`,
+    );
+  }
   process.stdout.write(
     `${files.length} bench file(s) in ${duration(totalSeconds)}; load average ${loads.join(' → ')}\n`,
   );
