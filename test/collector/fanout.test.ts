@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_PAGE_SIZE,
+  slicePageSize,
   combineFilter,
   CoverageTracker,
   emptyTopology,
@@ -64,5 +66,21 @@ describe('shard slices from hostile shard ids', () => {
     expect(slices.length).toBeLessThanOrEqual(MAX_SHARD_SLICES);
     expect(slices.map((s) => s.shardId)).toContain(4294967295);
     expect(slices.map((s) => s.shardId)).toContain(MAX_SHARD_FILL - 1);
+  });
+});
+
+describe('the page size of a slice', () => {
+  it('asks for the rows the wider call matched, with room for new ones', () => {
+    expect(slicePageSize(0, 1300n)).toBe(1300 + 162 + 16);
+    expect(slicePageSize(0, 0n)).toBe(16);
+  });
+
+  it('never asks for fewer than configured', () => {
+    expect(slicePageSize(5000, 1300n)).toBe(5000);
+  });
+
+  it('stays within int32 for any uint64 totalSize, without going through a JS number', () => {
+    expect(slicePageSize(0, 18_446_744_073_709_551_615n)).toBe(MAX_PAGE_SIZE);
+    expect(slicePageSize(0, 2_147_483_647n)).toBe(MAX_PAGE_SIZE);
   });
 });
