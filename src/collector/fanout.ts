@@ -116,6 +116,16 @@ export interface RoundCoverage {
   readonly calls: number;
   /** true when every matching row was gathered (or the first call was not truncated) */
   readonly complete: boolean;
+  /** when incomplete: the last answer the server cut (fewer rows than it said matched) */
+  readonly cut?: CutSlice;
+}
+
+/** An answer the server cut: its slice clause ('' unsliced), the page asked, the rows given and matched. */
+export interface CutSlice {
+  readonly slice: string;
+  readonly pageSize: number;
+  readonly rowsReturned: number;
+  readonly totalSize: bigint;
 }
 
 /** Tracks the distinct connections gathered over the calls of one round. */
@@ -123,12 +133,14 @@ export class CoverageTracker {
   readonly #uids = new Set<string>();
   #total: bigint | undefined;
   #calls = 0;
+  #cut: CutSlice | undefined;
 
   /** Counts one call and the rows it returned; the first successful call fixes the total. */
-  add(rows: readonly { uid: string }[], totalSize: bigint): void {
+  add(rows: readonly { uid: string }[], totalSize: bigint, slice = '', pageSize = 0): void {
     this.#calls++;
     if (this.#total === undefined) this.#total = totalSize;
     for (const r of rows) this.#uids.add(r.uid);
+    if (isTruncated(rows.length, totalSize)) this.#cut = { slice, pageSize, rowsReturned: rows.length, totalSize };
   }
 
   /** Counts a failed call (it adds no rows). */
@@ -145,11 +157,13 @@ export class CoverageTracker {
   result(): RoundCoverage {
     const total = this.#total ?? 0n;
     const rowsCovered = this.#uids.size;
+    const complete = this.#total !== undefined && BigInt(rowsCovered) >= total;
     return {
       rowsCovered,
       totalSize: total,
       calls: this.#calls,
-      complete: this.#total !== undefined && BigInt(rowsCovered) >= total,
+      complete,
+      ...(complete || this.#cut === undefined ? {} : { cut: this.#cut }),
     };
   }
 }

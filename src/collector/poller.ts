@@ -250,7 +250,7 @@ async function connectionsRound(s: RoundState): Promise<void> {
     }));
     if (res === undefined || !res.ok) return undefined;
     learnFromConnections(topo, res.value.connections);
-    tracker.add(res.value.connections, res.value.totalSize);
+    tracker.add(res.value.connections, res.value.totalSize, slice?.clause ?? '', pageSize);
     return res.value;
   };
   const first = await call(undefined);

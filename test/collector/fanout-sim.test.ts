@@ -112,3 +112,29 @@ describe('connections fan-out against the simulator, a memory budget below a bro
     ]);
   });
 });
+
+describe('connections fan-out against the simulator, a memory budget below a shard', () => {
+  let sim: SimServer;
+  beforeAll(async () => {
+    const world = createWorld({
+      seed: 7,
+      connections: 1_200,
+      brokers: 1,
+      shardsPerBroker: 1,
+      memoryBudgetBytes: 500 * BYTES_PER_CONNECTION,
+    });
+    sim = await startSimServer({ world, clock: 'manual' });
+  });
+  afterAll(async () => sim?.close());
+
+  it('reports the coverage the server allows and the slice it cut', async () => {
+    const rt = runtimeFor(sim);
+    const d = deps([]);
+    await runRound(rt, 'ListKafkaConnections', d);
+    const r = await runRound(rt, 'ListKafkaConnections', d);
+    const all = listed(sim).size;
+    expect(r.coverage).toMatchObject({ complete: false, rowsCovered: 500, totalSize: BigInt(all) });
+    expect(r.coverage!.cut).toMatchObject({ slice: 'node_id = 0 AND shard_id = 0', rowsReturned: 500 });
+    expect(r.coverage!.cut!.totalSize).toBe(BigInt(all));
+  });
+});

@@ -53,8 +53,16 @@ describe('connections fan-out planning', () => {
   it('tracks distinct rows against the first total', () => {
     const t = new CoverageTracker();
     t.add([{ uid: 'a' }, { uid: 'b' }], 4n);
-    t.add([{ uid: 'b' }, { uid: 'c' }], 2n);
-    expect(t.result()).toEqual({ rowsCovered: 3, totalSize: 4n, calls: 2, complete: false });
+    t.add([{ uid: 'b' }, { uid: 'c' }], 2n, 'node_id = 1', 2);
+    expect(t.result()).toEqual({
+      rowsCovered: 3,
+      totalSize: 4n,
+      calls: 2,
+      complete: false,
+      cut: { slice: '', pageSize: 0, rowsReturned: 2, totalSize: 4n },
+    });
+    t.add([{ uid: 'b' }], 3n, 'node_id = 2', 5);
+    expect(t.result().cut).toEqual({ slice: 'node_id = 2', pageSize: 5, rowsReturned: 1, totalSize: 3n });
     t.add([{ uid: 'd' }], 1n);
     expect(t.result().complete).toBe(true);
   });
