@@ -116,7 +116,7 @@ export interface RoundCoverage {
   readonly calls: number;
   /** true when every matching row was gathered (or the first call was not truncated) */
   readonly complete: boolean;
-  /** when incomplete: the last answer the server cut (fewer rows than it said matched) */
+  /** when incomplete: the last answer the server cut (fewer rows than matched) that no narrower slice followed */
   readonly cut?: CutSlice;
 }
 
@@ -140,6 +140,9 @@ export class CoverageTracker {
     this.#calls++;
     if (this.#total === undefined) this.#total = totalSize;
     for (const r of rows) this.#uids.add(r.uid);
+    // a narrower slice of the last cut answer asks for its rest: that cut is being made up for
+    if (this.#cut !== undefined && slice.startsWith(this.#cut.slice) && slice !== this.#cut.slice)
+      this.#cut = undefined;
     if (isTruncated(rows.length, totalSize)) this.#cut = { slice, pageSize, rowsReturned: rows.length, totalSize };
   }
 

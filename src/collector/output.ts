@@ -235,7 +235,7 @@ export function createReporter(
 /** Why a fan-out fell short: the last answer the server cut (the page asked, the rows given and matched). */
 function cutText(c: RoundCoverage): string {
   const cut = c.cut;
-  if (cut === undefined) return '';
+  if (cut === undefined) return '; no slice was cut: connections came and went between the calls';
   const where = cut.slice === '' ? 'the unsliced list' : oneLine(cut.slice);
   const page = cut.pageSize === 0 ? "the server's default page" : `pageSize ${cut.pageSize}`;
   return `; last cut: ${where} gave ${cut.rowsReturned} of ${cut.totalSize} rows (${page})`;

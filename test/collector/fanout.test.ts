@@ -59,10 +59,14 @@ describe('connections fan-out planning', () => {
       totalSize: 4n,
       calls: 2,
       complete: false,
-      cut: { slice: '', pageSize: 0, rowsReturned: 2, totalSize: 4n },
-    });
+    }); // the unsliced cut was followed by a narrower slice: not the reason
+    const alone = new CoverageTracker();
+    alone.add([{ uid: 'a' }], 2n); // no fan-out followed
+    expect(alone.result().cut).toEqual({ slice: '', pageSize: 0, rowsReturned: 1, totalSize: 2n });
     t.add([{ uid: 'b' }], 3n, 'node_id = 2', 5);
     expect(t.result().cut).toEqual({ slice: 'node_id = 2', pageSize: 5, rowsReturned: 1, totalSize: 3n });
+    t.add([{ uid: 'b' }], 1n, 'node_id = 2 AND shard_id = 0', 5); // the cut's rest was asked for, and complete
+    expect(t.result().cut).toBeUndefined();
     t.add([{ uid: 'd' }], 1n);
     expect(t.result().complete).toBe(true);
   });
