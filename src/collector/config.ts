@@ -30,7 +30,7 @@ export interface ShadowLinkConfig {
 
 /** How connections are listed. */
 export interface ConnectionsConfig {
-  /** sent as `pageSize` (0 lets the server choose; it applies 1000) */
+  /** sent as `pageSize` of the first call (0 lets the server choose; it applies 1000); fan-out slices ask for more */
   readonly pageSize: number;
   /** a server-dialect filter applied to every call ('' = all) */
   readonly filter: string;

@@ -2,7 +2,10 @@
  * Planning the ListKafkaConnections fan-out (pure). The server returns one page only, cut by a
  * memory budget; `totalSize` says how many rows matched. When rows < totalSize the collector
  * asks again per broker (`node_id = N`), and for a broker still truncated per shard
- * (`shard_id = S`), then records how much of the total it reached.
+ * (`shard_id = S`), then records how much of the total it reached. A slice asks for as many
+ * rows as the server said match (its `totalSize`), not the configured page size: with the
+ * server's default page (1000) a broker's shard can hold more than a page and its surplus would
+ * never be listed, while the server's memory budget is sized to list a whole broker.
  */
 
 /** One slice of the connection list: the filter to send and what it narrows to. */
@@ -46,6 +49,20 @@ export function learnFromMembers(topo: Topology, members: readonly { nodeId: num
 /** True when an answer holds fewer rows than matched: the list was cut. */
 export function isTruncated(rowsReturned: number, totalSize: bigint): boolean {
   return BigInt(rowsReturned) < totalSize;
+}
+
+/** The largest pageSize the wire allows (int32). */
+export const MAX_PAGE_SIZE = 2_147_483_647;
+
+/**
+ * The pageSize of a slice: the rows the wider call said match (`totalSize`, with an eighth more
+ * for connections opened in between), never below the configured page size nor above int32. The
+ * server still cuts the answer to its memory budget; then the next, narrower slices run.
+ */
+export function slicePageSize(configured: number, matched: bigint): number {
+  const wanted = matched + matched / 8n + 16n;
+  const capped = wanted > BigInt(MAX_PAGE_SIZE) ? MAX_PAGE_SIZE : Number(wanted);
+  return Math.max(configured, capped);
 }
 
 /** Joins the configured filter and a slice clause with the server's ` AND `. */
@@ -99,6 +116,16 @@ export interface RoundCoverage {
   readonly calls: number;
   /** true when every matching row was gathered (or the first call was not truncated) */
   readonly complete: boolean;
+  /** when incomplete: the last answer the server cut (fewer rows than matched) that no narrower slice followed */
+  readonly cut?: CutSlice;
+}
+
+/** An answer the server cut: its slice clause ('' unsliced), the page asked, the rows given and matched. */
+export interface CutSlice {
+  readonly slice: string;
+  readonly pageSize: number;
+  readonly rowsReturned: number;
+  readonly totalSize: bigint;
 }
 
 /** Tracks the distinct connections gathered over the calls of one round. */
@@ -106,12 +133,17 @@ export class CoverageTracker {
   readonly #uids = new Set<string>();
   #total: bigint | undefined;
   #calls = 0;
+  #cut: CutSlice | undefined;
 
   /** Counts one call and the rows it returned; the first successful call fixes the total. */
-  add(rows: readonly { uid: string }[], totalSize: bigint): void {
+  add(rows: readonly { uid: string }[], totalSize: bigint, slice = '', pageSize = 0): void {
     this.#calls++;
     if (this.#total === undefined) this.#total = totalSize;
     for (const r of rows) this.#uids.add(r.uid);
+    // a narrower slice of the last cut answer asks for its rest: that cut is being made up for
+    if (this.#cut !== undefined && slice.startsWith(this.#cut.slice) && slice !== this.#cut.slice)
+      this.#cut = undefined;
+    if (isTruncated(rows.length, totalSize)) this.#cut = { slice, pageSize, rowsReturned: rows.length, totalSize };
   }
 
   /** Counts a failed call (it adds no rows). */
@@ -128,11 +160,13 @@ export class CoverageTracker {
   result(): RoundCoverage {
     const total = this.#total ?? 0n;
     const rowsCovered = this.#uids.size;
+    const complete = this.#total !== undefined && BigInt(rowsCovered) >= total;
     return {
       rowsCovered,
       totalSize: total,
       calls: this.#calls,
-      complete: this.#total !== undefined && BigInt(rowsCovered) >= total,
+      complete,
+      ...(complete || this.#cut === undefined ? {} : { cut: this.#cut }),
     };
   }
 }

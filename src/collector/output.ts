@@ -5,6 +5,7 @@
  */
 import { formatTimestampShort } from '../api/codec/timestamp.ts';
 import { sanitizeCell } from '../api/safe-text.ts';
+import type { RoundCoverage } from './fanout.ts';
 import type { RoundFailure, RoundResult } from './poller.ts';
 
 /** A text stream such as process.stderr. */
@@ -115,7 +116,9 @@ export function formatRound(r: RoundResult): string {
   if (r.coverage !== undefined) {
     const c = r.coverage;
     const pct = c.totalSize === 0n ? 100 : (r.coverage.rowsCovered * 100) / Number(c.totalSize);
-    parts.push(`rows=${c.rowsCovered}/${c.totalSize}${c.complete ? '' : ` (coverage ${pct.toFixed(1)}%)`}`);
+    parts.push(
+      `rows=${c.rowsCovered}/${c.totalSize}${c.complete ? '' : ` (coverage ${pct.toFixed(1)}%${cutText(c)})`}`,
+    );
   }
   parts.push(`${ms}ms`);
   if (r.stopped)
@@ -227,4 +230,13 @@ export function createReporter(
       if (live) clear();
     },
   };
+}
+
+/** Why a fan-out fell short: the last answer the server cut (the page asked, the rows given and matched). */
+function cutText(c: RoundCoverage): string {
+  const cut = c.cut;
+  if (cut === undefined) return '; no slice was cut: connections came and went between the calls';
+  const where = cut.slice === '' ? 'the unsliced list' : oneLine(cut.slice);
+  const page = cut.pageSize === 0 ? "the server's default page" : `pageSize ${cut.pageSize}`;
+  return `; last cut: ${where} gave ${cut.rowsReturned} of ${cut.totalSize} rows (${page})`;
 }

@@ -17,6 +17,7 @@ import {
   learnFromMembers,
   planNodeSlices,
   planShardSlices,
+  slicePageSize,
   type RoundCoverage,
   type Slice,
   type Topology,
@@ -235,11 +236,11 @@ async function connectionsRound(s: RoundState): Promise<void> {
   const topo = s.rt.topology;
   const tracker = new CoverageTracker();
   s.targets = 1;
-  const call = async (slice: Slice | undefined): Promise<ConnectionsAnswer | undefined> => {
+  const call = async (slice: Slice | undefined, pageSize = cfg.pageSize): Promise<ConnectionsAnswer | undefined> => {
     const request: RequestOf<'ListKafkaConnections'> = {
       filter: slice?.filter ?? cfg.filter,
       orderBy: cfg.orderBy,
-      pageSize: cfg.pageSize,
+      pageSize,
     };
     const res = await callWithRetry(s, 'ListKafkaConnections', request, '', (r, callNo) => ({
       rowsReturned: r.ok ? r.value.connections.length : 0,
@@ -249,18 +250,21 @@ async function connectionsRound(s: RoundState): Promise<void> {
     }));
     if (res === undefined || !res.ok) return undefined;
     learnFromConnections(topo, res.value.connections);
-    tracker.add(res.value.connections, res.value.totalSize);
+    tracker.add(res.value.connections, res.value.totalSize, slice?.clause ?? '', pageSize);
     return res.value;
   };
   const first = await call(undefined);
   if (first !== undefined && cfg.fanout && isTruncated(first.connections.length, first.totalSize)) {
+    // each slice asks for as many rows as the wider call said match (slicePageSize)
+    const nodePage = slicePageSize(cfg.pageSize, first.totalSize);
     for (const slice of planNodeSlices(cfg.filter, topo.brokers)) {
       if (s.calls >= cfg.maxCalls || s.stopped) break;
-      const part = await call(slice);
+      const part = await call(slice, nodePage);
       if (part === undefined || !isTruncated(part.connections.length, part.totalSize)) continue;
+      const shardPage = slicePageSize(cfg.pageSize, part.totalSize);
       for (const shard of planShardSlices(cfg.filter, slice.nodeId, topo.shards.get(slice.nodeId) ?? [])) {
         if (s.calls >= cfg.maxCalls || s.stopped) break;
-        await call(shard);
+        await call(shard, shardPage);
       }
     }
   }

@@ -206,7 +206,30 @@ describe('collector output', () => {
       startedAt: 0n,
       endedAt: 5_000_000n,
     });
-    expect(line).toBe('1970-01-01T00:00:00Z c ListKafkaConnections ok calls=3 rows=900/1000 (coverage 90.0%) 5ms');
+    expect(line).toBe(
+      '1970-01-01T00:00:00Z c ListKafkaConnections ok calls=3 rows=900/1000 (coverage 90.0%; no slice was cut: connections came and went between the calls) 5ms',
+    );
+  });
+
+  it('names the last answer the server cut when the fan-out fell short', () => {
+    const cut = { slice: 'node_id = 0 AND shard_id = 1', pageSize: 1478, rowsReturned: 700, totalSize: 1300n };
+    const line = formatRound({
+      cluster: 'c',
+      operation: 'ListKafkaConnections',
+      round: 'r',
+      scheduledAt: 0n,
+      targets: 1,
+      calls: 6,
+      failedCalls: 0,
+      failures: [],
+      coverage: { rowsCovered: 2400, totalSize: 3000n, calls: 6, complete: false, cut },
+      stopped: false,
+      startedAt: 0n,
+      endedAt: 5_000_000n,
+    });
+    expect(line).toBe(
+      '1970-01-01T00:00:00Z c ListKafkaConnections ok calls=6 rows=2400/3000 (coverage 80.0%; last cut: node_id = 0 AND shard_id = 1 gave 700 of 1300 rows (pageSize 1478)) 5ms',
+    );
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_PAGE_SIZE,
+  slicePageSize,
   combineFilter,
   CoverageTracker,
   emptyTopology,
@@ -51,8 +53,20 @@ describe('connections fan-out planning', () => {
   it('tracks distinct rows against the first total', () => {
     const t = new CoverageTracker();
     t.add([{ uid: 'a' }, { uid: 'b' }], 4n);
-    t.add([{ uid: 'b' }, { uid: 'c' }], 2n);
-    expect(t.result()).toEqual({ rowsCovered: 3, totalSize: 4n, calls: 2, complete: false });
+    t.add([{ uid: 'b' }, { uid: 'c' }], 2n, 'node_id = 1', 2);
+    expect(t.result()).toEqual({
+      rowsCovered: 3,
+      totalSize: 4n,
+      calls: 2,
+      complete: false,
+    }); // the unsliced cut was followed by a narrower slice: not the reason
+    const alone = new CoverageTracker();
+    alone.add([{ uid: 'a' }], 2n); // no fan-out followed
+    expect(alone.result().cut).toEqual({ slice: '', pageSize: 0, rowsReturned: 1, totalSize: 2n });
+    t.add([{ uid: 'b' }], 3n, 'node_id = 2', 5);
+    expect(t.result().cut).toEqual({ slice: 'node_id = 2', pageSize: 5, rowsReturned: 1, totalSize: 3n });
+    t.add([{ uid: 'b' }], 1n, 'node_id = 2 AND shard_id = 0', 5); // the cut's rest was asked for, and complete
+    expect(t.result().cut).toBeUndefined();
     t.add([{ uid: 'd' }], 1n);
     expect(t.result().complete).toBe(true);
   });
@@ -64,5 +78,21 @@ describe('shard slices from hostile shard ids', () => {
     expect(slices.length).toBeLessThanOrEqual(MAX_SHARD_SLICES);
     expect(slices.map((s) => s.shardId)).toContain(4294967295);
     expect(slices.map((s) => s.shardId)).toContain(MAX_SHARD_FILL - 1);
+  });
+});
+
+describe('the page size of a slice', () => {
+  it('asks for the rows the wider call matched, with room for new ones', () => {
+    expect(slicePageSize(0, 1300n)).toBe(1300 + 162 + 16);
+    expect(slicePageSize(0, 0n)).toBe(16);
+  });
+
+  it('never asks for fewer than configured', () => {
+    expect(slicePageSize(5000, 1300n)).toBe(5000);
+  });
+
+  it('stays within int32 for any uint64 totalSize, without going through a JS number', () => {
+    expect(slicePageSize(0, 18_446_744_073_709_551_615n)).toBe(MAX_PAGE_SIZE);
+    expect(slicePageSize(0, 2_147_483_647n)).toBe(MAX_PAGE_SIZE);
   });
 });

@@ -16,6 +16,14 @@ import { SmallIngest } from './small-writer.ts';
 import { describeWriteError, refusalCode, substituteRecord } from './write-failure.ts';
 import { extraText, sqlInt, withBig, type BigValues } from '../encoding/sql-values.ts';
 
+/**
+ * The page cache of a writer's connection, KiB. A writer appends: its reads are the open batch's
+ * head frames at a seal and the uid index of new connections, a few MiB at 10,000 connections.
+ * The 64 MiB every connection gets by default filled within minutes of recording and stayed
+ * resident (measured at 10,000 connections in real time: peak RSS 255 → 224 MiB, CPU unchanged).
+ */
+export const WRITER_CACHE_KIB = 16_384;
+
 /** Options of createHistoryWriter. */
 export interface HistoryWriterOptions {
   /** connection frames per batch before sealing into chunks (default 8) */
@@ -34,6 +42,7 @@ export interface FlightrecWriter extends HistoryWriter {
 export function createHistoryWriter(db: FlightrecDb, opts: HistoryWriterOptions = {}): FlightrecWriter {
   if (db.readonly) throw new PollWriteError('-', '-', `database ${db.path} is open read-only`);
   const sqlite = db.sqlite;
+  db.engine.cacheKiB(WRITER_CACHE_KIB);
   const dict = new StringDict(sqlite);
   const docs = new DocStore(sqlite);
   const conns = new ConnectionIngest(db, dict, opts.batchFrames ?? DEFAULT_BATCH_FRAMES);
