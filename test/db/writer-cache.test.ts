@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHistoryWriter, openDatabase } from '../../src/db/index.ts';
-import { WRITER_CACHE_KIB } from '../../src/db/writer.ts';
+import { WRITER_CACHE_KIB } from '../../src/db/write/writer.ts';
 import { tempDbPath } from './fixtures.ts';
 import { sqliteOf } from '../helpers/sqlite-handle.ts';
 
