@@ -4,8 +4,10 @@
 // for FLIGHTREC_ALERTS_MINUTES (default 10) minutes, twice: with alerting off, then on (an
 // Alertmanager and a webhook, both loopback sinks of this process answering at once, every
 // severity). The simulator runs in a process of its own (`flightrec sim --connections 10000`,
-// the incident scenario from 90 s before its 2-minute mark, started afresh for each run, so both
-// runs see the same incidents), so the collector's CPU time is its own. Reported per run: the
+// the incident scenario, started afresh for each run, so both runs see the same incidents: its
+// clock starts with the process, broker 2 down from 2 to 5 minutes, the storm from 3, failed
+// logins from 4; `--start -90s` sets the world's clock 90 s behind the wall clock, it does not
+// move the scenario), so the collector's CPU time is its own. Reported per run: the
 // collector's CPU share (utime + stime of every thread, the alert worker's included, from
 // /proc/<pid>/stat over the wall time from its first round to the end), its peak resident memory
 // (VmHWM), and with alerts on the deliveries the sinks received.
