@@ -23,6 +23,7 @@ import { createRollupStore, type RollupReader } from './rollup-store.ts';
 import { ResourceRows, sourceOf, type SourcedRow } from './resource-rows.ts';
 import { mergedPerRound, roundsOf, roundWinners } from './sample-rounds.ts';
 import { SmallReader } from './small-reader.ts';
+import type { ExpectedPoll } from './small-rows-ahead.ts';
 import { sqlColumns } from './sql-columns.ts';
 import type { SqlColumnMap } from './sql-column-types.ts';
 import { bigOf, parseExtra, withExtras } from './sql-values.ts';
@@ -106,6 +107,16 @@ export interface HistoryReader {
    * throws is passed on as it is.
    */
   consistent<T>(fn: () => T): T;
+  /**
+   * Announces the polls whose answers are read next, in order (reconstructAnswer): their stored
+   * rows are then read for many polls per statement (small-rows-ahead.ts); the answers are the same.
+   */
+  readAhead(polls: readonly ExpectedPoll[]): void;
+}
+
+/** The polls of a scan as the read-ahead of their rows takes them. */
+function expected(polls: readonly PollInfo[]): ExpectedPoll[] {
+  return polls.map((p) => ({ id: p.id, operation: p.row.operation }));
 }
 
 /** The SQL pre-filter of a read (none when it keeps every row). */
@@ -150,6 +161,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     const gen = (q.generation.get() as number | undefined) ?? 0;
     if (generation !== undefined && gen !== generation) {
       resolver.reset();
+      small.ahead.forget();
       parts.reset();
       lean.reset();
     }
@@ -292,6 +304,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
             limit: -1,
           }),
         ).filter((p) => p.ok && (RESOURCES[resource].operations as readonly string[]).includes(p.row.operation));
+        small.ahead.expect(expected(polls));
         const load = (own: readonly PollInfo[]): SourcedRow[][] =>
           own.map((p) => read(() => rows.rowsOf(resource, p), { poll: p.id }));
         for (const r of mergedSamples(polls, o, load)) if (keep(r)) yield { poll: r.poll.row, row: r.row };
@@ -300,6 +313,8 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       const polls = read(() =>
         pq.range({ clusterId: cid, operation: source, since: o.since, until: o.until, limit: -1 }),
       );
+      const ops: readonly string[] = RESOURCES[resource].operations;
+      small.ahead.expect(expected(polls.filter((p) => p.ok && ops.includes(p.row.operation))));
       for (const p of polls) {
         if (resource === 'polls') {
           yield { poll: p.row, row: p.row };
@@ -374,6 +389,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         return kept.map((r) => ({ poll: r.poll.row, row: r.row })).sort(order);
       }),
 
+    readAhead: (polls) => small.ahead.expect(polls),
     reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId)), { poll: Number(pollId) }),
     sqlColumns: (resource) => sqlColumns(resource, typed),
     rollups: () => (rollupStore ??= createRollupStore(db)),
