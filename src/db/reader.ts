@@ -333,9 +333,15 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       ).filter((p) => p.ok);
       // a few frames per read transaction (none held open across a yield)
       for (let i = 0; i < polls.length; i += FRAMES_PER_READ) {
-        const frames = read(() =>
-          polls.slice(i, i + FRAMES_PER_READ).map((p) => decoding({ poll: p.id }, () => lean.frameOf(p.row, p.id))),
-        );
+        const frames = read(() => {
+          const slice = polls.slice(i, i + FRAMES_PER_READ);
+          conns.readAhead(slice.map((p) => p.id));
+          try {
+            return slice.map((p) => decoding({ poll: p.id }, () => lean.frameOf(p.row, p.id)));
+          } finally {
+            conns.forgetAhead();
+          }
+        });
         for (const f of frames) if (f !== undefined) yield f;
       }
     },
