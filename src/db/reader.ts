@@ -23,6 +23,7 @@ import { createRollupStore, type RollupReader } from './rollup-store.ts';
 import { ResourceRows, sourceOf, type SourcedRow } from './resource-rows.ts';
 import { mergedPerRound, roundsOf, roundWinners } from './sample-rounds.ts';
 import { SmallReader } from './small-reader.ts';
+import { PollDetailsAhead } from './poll-details-ahead.ts';
 import type { ExpectedPoll } from './small-rows-ahead.ts';
 import { sqlColumns } from './sql-columns.ts';
 import type { SqlColumnMap } from './sql-column-types.ts';
@@ -108,8 +109,9 @@ export interface HistoryReader {
    */
   consistent<T>(fn: () => T): T;
   /**
-   * Announces the polls whose answers are read next, in order (reconstructAnswer): their stored
-   * rows are then read for many polls per statement (small-rows-ahead.ts); the answers are the same.
+   * Announces the polls whose answers are read next, in order (reconstructAnswer), inside the read
+   * transaction (consistent) that reads them: their stored rows and details are then read for many
+   * polls per statement (small-rows-ahead.ts, poll-details-ahead.ts); the answers are the same.
    */
   readAhead(polls: readonly ExpectedPoll[]): void;
 }
@@ -142,6 +144,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const small = new SmallReader(sqlite, resolver);
   const pq = new PollQueries(sqlite);
   const recent = new RecentPolls(sqlite);
+  const details = new PollDetailsAhead(sqlite, pq);
   const q = {
     generation: sqlite.prepare(`SELECT value FROM meta WHERE key = 'prune_generation'`).pluck(),
     clusters: sqlite.prepare('SELECT name FROM cluster ORDER BY name').pluck(),
@@ -162,6 +165,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     if (generation !== undefined && gen !== generation) {
       resolver.reset();
       small.ahead.forget();
+      details.forget();
       parts.reset();
       lean.reset();
     }
@@ -200,12 +204,13 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   };
 
   const reconstruct = (id: number): ReconstructedPoll => {
-    const info = pq.byId(id);
+    const info = details.info(id) ?? pq.byId(id);
     if (info === undefined) throw new HistoryQueryError(`no poll with id ${id}`);
     const op = info.row.operation as OperationName;
-    const detail = q.pollDetail.get(id) as { details: string | null; path: string | null; request: string };
+    const detail =
+      details.detail(id) ?? (q.pollDetail.get(id) as { details: string | null; path: string | null; request: string });
     const request = decodeRequest(op, parseJsonLossless(detail.request));
-    const gz = q.raw.get(id) as Buffer | undefined;
+    const gz = details.knownWithoutRaw(id) ? undefined : (q.raw.get(id) as Buffer | undefined);
     const raw =
       gz === undefined
         ? undefined
@@ -395,7 +400,10 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         return kept.map((r) => ({ poll: r.poll.row, row: r.row })).sort(order);
       }),
 
-    readAhead: (polls) => small.ahead.expect(polls),
+    readAhead: (polls) => {
+      small.ahead.expect(polls);
+      details.read(polls.map((p) => p.id));
+    },
     reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId)), { poll: Number(pollId) }),
     sqlColumns: (resource) => sqlColumns(resource, typed),
     rollups: () => (rollupStore ??= createRollupStore(db)),

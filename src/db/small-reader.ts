@@ -81,7 +81,8 @@ export class SmallReader {
 
   constructor(sqlite: SqlSession, resolver: Resolver) {
     this.#r = resolver;
-    this.ahead = new SmallRowsAhead(sqlite);
+    // a scan reads many polls' rows: their names from the dictionary loaded at once (when it is small), not one by one
+    this.ahead = new SmallRowsAhead(sqlite, () => resolver.preload());
   }
 
   #rows<R>(table: SmallTable, poll: number): R[] {

@@ -70,14 +70,17 @@ export class SmallRowsAhead {
   readonly #one = new Map<SmallTable, SqlStatement<[number], Row>>();
   readonly #many = new Map<SmallTable, SqlStatement<[string], Row>>();
   readonly #sqlite: SqlSession;
+  readonly #warm: () => void;
   /** the polls announced, in the order they will be read, and each one's place */
   #expected: readonly ExpectedPoll[] = [];
   #place = new Map<number, number>();
   /** rows read ahead, by table and poll (a poll needing the table and without rows has []) */
   #cache = new Map<SmallTable, Map<number, Row[]>>();
 
-  constructor(sqlite: SqlSession) {
+  /** `warm` runs after each batch: the reader loads the names the rows refer to there (its dictionary) */
+  constructor(sqlite: SqlSession, warm: () => void = () => undefined) {
     this.#sqlite = sqlite;
+    this.#warm = warm;
   }
 
   /** Announces the polls whose rows are read next, in order (replaces what was announced). */
@@ -128,6 +131,11 @@ export class SmallRowsAhead {
       return false;
     }
     this.#cache = cache;
+    try {
+      this.#warm();
+    } catch {
+      // names the dictionary cannot give at once are read one by one, and their own read names the damage
+    }
     return true;
   }
 
