@@ -1,12 +1,15 @@
 /**
  * What reconstructing a poll's answer reads besides its rows (the poll, its request and details,
  * whether it kept a raw body), read for many announced polls at once: one statement each for a
- * page of polls instead of three per poll (on PostgreSQL each is a round trip). A poll not
+ * batch of polls instead of three per poll (on PostgreSQL each is a round trip). A poll not
  * announced is read alone, as before. Raw bodies themselves are still read one by one (they may
  * be large): only the polls known to keep none skip that read.
  */
 import type { PollInfo, PollQueries } from './poll-rows.ts';
 import type { SqlSession, SqlStatement } from './sql-session.ts';
+
+/** Polls whose details one batch reads. */
+const DETAILS_AHEAD = 256;
 
 /** A poll's request and failure details as reconstruct reads them. */
 export interface PollDetail {
@@ -20,6 +23,9 @@ export class PollDetailsAhead {
   readonly #pq: PollQueries;
   readonly #details: SqlStatement<[string], PollDetail & { id: number }>;
   readonly #raws: SqlStatement<[string], number>;
+  /** the polls announced, in order, and each one's place */
+  #expected: readonly number[] = [];
+  #place = new Map<number, number>();
   #infos = new Map<number, PollInfo>();
   #detail = new Map<number, PollDetail>();
   /** announced polls, and those of them that keep a raw body */
@@ -36,10 +42,19 @@ export class PollDetailsAhead {
       .pluck();
   }
 
-  /** Reads ahead what reconstructing these polls needs (call in the read transaction that reconstructs them). */
+  /** Announces the polls reconstructed next, in order (call in the read transaction that reconstructs them). */
   read(ids: readonly number[]): void {
     this.forget();
-    if (ids.length === 0) return;
+    this.#expected = ids;
+    this.#place = new Map(ids.map((id, i) => [id, i]));
+  }
+
+  /** Reads what reconstructing the announced polls from `id` on needs, DETAILS_AHEAD of them, unless read. */
+  #ensure(id: number): void {
+    if (this.#announced.has(id)) return;
+    const at = this.#place.get(id);
+    if (at === undefined) return;
+    const ids = this.#expected.slice(at, at + DETAILS_AHEAD);
     const list = JSON.stringify(ids);
     try {
       const infos = this.#pq.byIds(ids);
@@ -52,12 +67,18 @@ export class PollDetailsAhead {
       this.#announced = new Set(ids);
     } catch {
       // what cannot be read in a batch is read poll by poll, and named there
-      this.forget();
+      this.#clear();
     }
   }
 
-  /** Forgets what was read ahead. */
+  /** Forgets what was announced and read ahead. */
   forget(): void {
+    this.#expected = [];
+    this.#place = new Map();
+    this.#clear();
+  }
+
+  #clear(): void {
     this.#infos = new Map();
     this.#detail = new Map();
     this.#withRaw = new Set();
@@ -66,16 +87,19 @@ export class PollDetailsAhead {
 
   /** The poll, when read ahead. */
   info(id: number): PollInfo | undefined {
+    this.#ensure(id);
     return this.#infos.get(id);
   }
 
   /** Its request and details, when read ahead. */
   detail(id: number): PollDetail | undefined {
+    this.#ensure(id);
     return this.#detail.get(id);
   }
 
   /** True when the poll was read ahead and keeps no raw body (its raw read can be skipped). */
   knownWithoutRaw(id: number): boolean {
+    this.#ensure(id);
     return this.#announced.has(id) && !this.#withRaw.has(id);
   }
 }

@@ -130,7 +130,7 @@ const MAX_TIME = 2n ** 63n - 1n;
 /** Largest raw body a poll_raw row may inflate to (a larger one is damage, not an answer). */
 const MAX_RAW_BYTES = 2 ** 30;
 /** Lean connection frames read per read transaction. */
-const FRAMES_PER_READ = 8;
+const FRAMES_PER_READ = 32;
 const MIN_TIME = -(2n ** 63n);
 
 /** Creates the reader of an open database (read-only or not). */
