@@ -145,6 +145,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const pq = new PollQueries(sqlite);
   const recent = new RecentPolls(sqlite);
   const details = new PollDetailsAhead(sqlite, pq);
+  const clusterIds = new Map<string, number>();
   const q = {
     generation: sqlite.prepare(`SELECT value FROM meta WHERE key = 'prune_generation'`).pluck(),
     clusters: sqlite.prepare('SELECT name FROM cluster ORDER BY name').pluck(),
@@ -166,6 +167,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       resolver.reset();
       small.ahead.forget();
       details.forget();
+      clusterIds.clear();
       parts.reset();
       lean.reset();
     }
@@ -193,8 +195,10 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
 
   const clusterId = (name: string | undefined): number | undefined => {
     if (name !== undefined) {
-      const id = q.clusterId.get(name) as number | undefined;
+      // a recorded cluster keeps its id (the cache goes with a prune, see fresh): one read per name, not per read
+      const id = clusterIds.get(name) ?? (q.clusterId.get(name) as number | undefined);
       if (id === undefined) throw new HistoryQueryError(`no cluster named ${JSON.stringify(name)} is recorded`);
+      clusterIds.set(name, id);
       return id;
     }
     const all = q.clusters.all() as string[];
