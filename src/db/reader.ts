@@ -140,7 +140,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const resolver = new Resolver(sqlite);
   const parts = new ConnPartsLoader(db, resolver);
   const conns = new ConnReader(db, parts);
-  const lean = new ConnFrameReader(sqlite, conns, parts);
+  const lean = new ConnFrameReader(sqlite, conns, parts, (stmt, ...args) => db.engine.prefetch(stmt, ...args));
   const small = new SmallReader(sqlite, resolver);
   const pq = new PollQueries(sqlite);
   const recent = new RecentPolls(sqlite);
