@@ -8,7 +8,8 @@
 // share (utime + stime from /proc/<pid>/stat over the wall time, from its first round to the end).
 // The PostgreSQL backends serving the collector are timed the same way, next to it. Rounds
 // ending in the first 2 minutes (each cluster's first poll stores every connection as new) are
-// left out of the p99 figure and reported apart.
+// left out of the p99 figure and reported apart. Then the `fleet` command over the recording is
+// timed as a user runs it (whole command, goal at most 1 s for the 20 clusters).
 //
 // Needs `npm run build` (the bench runs dist/ as an operator would). Without a PostgreSQL server
 // (FLIGHTREC_BENCH_PG, default postgres://postgres@127.0.0.1:5432/postgres) the figures are
@@ -21,12 +22,15 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
+import { repeat, runOnce, type Command } from './lib/alternation.ts';
 import { reportFigure, round } from './lib/figures.ts';
 import { openBenchServer, processCpuMs, reportSkipped, type BenchDatabase } from './lib/pg-bench-db.ts';
 
 const CLUSTERS = 20;
 const CONNECTIONS = 2_000;
 const MINUTES = Number(process.env.FLIGHTREC_FLEET_MINUTES ?? 10);
+/** Timed runs of the `fleet` command over the recording. */
+const FLEET_RUNS = 5;
 if (!(MINUTES > 0)) throw new Error('FLIGHTREC_FLEET_MINUTES must be a number of minutes above 0');
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const log = (s: string): void => void process.stderr.write(`${s}\n`);
@@ -209,6 +213,20 @@ async function main(): Promise<void> {
     sims.kill('SIGTERM');
     await exited(sims);
 
+    // the fleet view of what was recorded, as a user types it (whole command, after one untimed run)
+    const fleetCmd: Command = {
+      cmd: process.execPath,
+      args: [join(root, 'bin/flightrec.js'), '--db', db.url, 'fleet'],
+      cwd: root,
+    };
+    const fleetLines =
+      runOnce(fleetCmd)
+        .out.split('\n')
+        .filter((l) => l.trim() !== '').length - 1;
+    const fleetLoad0 = loadavg()[0]!.toFixed(1);
+    const fleetTimes = repeat(fleetCmd, FLEET_RUNS);
+    const fleetLoad1 = loadavg()[0]!.toFixed(1);
+
     // 4. what was recorded
     const stored = await db.query<{ operation: string; ok: string; n: string }>(
       'SELECT operation, ok::text, count(*)::text AS n FROM poll GROUP BY operation, ok ORDER BY operation, ok',
@@ -246,6 +264,15 @@ async function main(): Promise<void> {
         `p99 of ${all.length} rounds (every operation; the first ${WARMUP_MS / 1000} s of recording left out, see fleet_pg.round_p99_all_ms) of ${CLUSTERS} clusters × ${CONNECTIONS} connections recorded in real time for ${MINUTES} min into PostgreSQL${shortRun}; ` +
         `ListKafkaConnections rounds: p50 ${quantile(conn, 0.5)} ms, p99 ${quantile(conn, 0.99)} ms, max ${conn.length === 0 ? 0 : Math.max(...conn)} ms (${conn.length} rounds); ` +
         `${failed.length} rounds not ok; collector: ${how}; load average ${load0.join(' ')} → ${load1.join(' ')}`,
+    });
+    reportFigure({
+      name: 'fleet_pg.fleet_command_ms',
+      value: round(fleetTimes.wall.median, 1),
+      unit: 'ms',
+      goal: { op: '<=', value: 1000 },
+      note:
+        `node bin/flightrec.js --db URL fleet over the ${CLUSTERS} clusters just recorded (${fleetLines} lines; every line's open events from its timeline over the default 6 h window): ` +
+        `median wall of ${FLEET_RUNS} runs after an untimed one (min ${round(fleetTimes.wall.min, 0)}, max ${round(fleetTimes.wall.max, 0)} ms), CPU ${round(fleetTimes.cpu.median, 0)} ms (the server's not included); load average ${fleetLoad0} → ${fleetLoad1}`,
     });
     reportFigure({
       name: 'fleet_pg.round_p99_all_ms',

@@ -190,11 +190,15 @@ export function compareFleetLines(a: FleetLine, b: FleetLine): number {
   );
 }
 
-/** The fleet as of `at`: one line per cluster, worst first. */
+/** The fleet as of `at`: one line per cluster, worst first; all read in one snapshot when the reader offers one. */
 export function fleetStatus(reader: FleetReader, opts: FleetOptions): Fleet {
-  const clusters = opts.clusters ?? reader.clusters();
-  const lines = clusters.map((c) => fleetLine(reader, c, opts)).sort(compareFleetLines);
-  return { at: opts.at, window: opts.window ?? DEFAULT_FLEET_WINDOW, lines };
+  const build = (): Fleet => {
+    const clusters = opts.clusters ?? reader.clusters();
+    const lines = clusters.map((c) => fleetLine(reader, c, opts)).sort(compareFleetLines);
+    return { at: opts.at, window: opts.window ?? DEFAULT_FLEET_WINDOW, lines };
+  };
+  // one read transaction: on PostgreSQL one BEGIN and COMMIT for every read, not one pair per read
+  return reader.consistent === undefined ? build() : reader.consistent(build);
 }
 
 /** The highest severity with an open event, or undefined when none is open. */

@@ -5,7 +5,7 @@
  * timeline): a sealed batch's chunks are decoded once with the counters skipped, and a row found
  * near its place in the previous frame reuses what that frame resolved.
  */
-import type { SqlSession } from '../sql-session.ts';
+import type { SqlSession, SqlStatement } from '../sql-session.ts';
 import type { PollRow } from '../../api/schema/resources.ts';
 import { ByteReader, type Num } from '../encoding/bytes.ts';
 import { FAST, readHeadEntry } from './codec.ts';
@@ -74,12 +74,23 @@ interface PreviousFrame {
 export class ConnFrameReader {
   readonly #conns: ConnReader;
   readonly #parts: ConnPartsLoader;
+  readonly #prefetch: (stmt: SqlStatement<never[]>, ...args: unknown[]) => boolean;
   readonly #q;
   readonly #versions = new Map<number, ConnectionVersion>();
   #decoded: DecodedBatch | undefined;
   #prev: PreviousFrame | undefined;
 
-  constructor(sqlite: SqlSession, conns: ConnReader, parts: ConnPartsLoader) {
+  /**
+   * `prefetch` posts a read ahead of need where the engine can (EngineSession.prefetch): a sealed
+   * batch's chunks are posted with its frame count, one round trip for both on PostgreSQL
+   */
+  constructor(
+    sqlite: SqlSession,
+    conns: ConnReader,
+    parts: ConnPartsLoader,
+    prefetch: (stmt: SqlStatement<never[]>, ...args: unknown[]) => boolean = () => false,
+  ) {
+    this.#prefetch = prefetch;
     this.#conns = conns;
     this.#parts = parts;
     this.#q = {
@@ -203,6 +214,7 @@ export class ConnFrameReader {
   #batch(batch: number): DecodedBatch {
     const last = this.#decoded;
     if (last?.batch === batch) return last;
+    this.#prefetch(this.#q.chunks as SqlStatement<never[]>, batch);
     const stride = this.#q.frames.get(batch) ?? 0;
     let entity = -1;
     try {

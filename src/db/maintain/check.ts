@@ -79,7 +79,7 @@ export function checkStore(db: FlightrecDb): StoreCheck {
     return e instanceof CorruptDataError ? e.reason : e instanceof Error ? e.message : String(e);
   };
   /** Pages through a table by an integer key; a page SQLite cannot read is damage of the whole rest of the table. */
-  const pages = (table: string, sql: string, each: (row: Row) => void): void => {
+  const pages = (table: string, sql: string, each: (row: Row) => void, page?: (rows: Row[]) => void): void => {
     let after = -1;
     for (;;) {
       let rows: Row[];
@@ -89,6 +89,7 @@ export function checkStore(db: FlightrecDb): StoreCheck {
         found({ table, item: after < 0 ? 'its rows' : `rows after key ${after}`, reason: reasonOf(err) });
         return;
       }
+      page?.(rows);
       for (const row of rows) {
         each(row);
         count(table);
@@ -157,7 +158,6 @@ export function checkStore(db: FlightrecDb): StoreCheck {
       for (const [b, firstEntity, data] of rows as [number, number, Uint8Array][]) {
         count('conn_chunk');
         const batch = batches.get(b);
-        const polls = batch === undefined ? undefined : span(batch.first, batch.last);
         let entity = -1;
         try {
           if (!(data instanceof Uint8Array)) throw new Error('the chunk group is not a blob');
@@ -184,6 +184,8 @@ export function checkStore(db: FlightrecDb): StoreCheck {
         } catch (err) {
           const item =
             entity < 0 ? `batch ${b}, group from connection ${firstEntity}` : `batch ${b}, connection ${entity}`;
+          // the polls' times only for damage: looked up for every chunk, they were most of the check's round trips on PostgreSQL
+          const polls = batch === undefined ? undefined : span(batch.first, batch.last);
           found({ table: 'conn_chunk', item, ...(polls === undefined ? {} : { polls }), reason: reasonOf(err) });
         }
       }
@@ -196,6 +198,12 @@ export function checkStore(db: FlightrecDb): StoreCheck {
   /** Versions and entities: decoded and resolved through the readers' own loader, in pages. */
   const checkVersions = (versionOf: Map<number, number>): void => {
     const resolver = new Resolver(sqlite);
+    try {
+      // the versions' names at once (a small dictionary), not one round trip each on PostgreSQL
+      resolver.preload();
+    } catch {
+      // a dictionary SQLite cannot read whole: each name is read alone, and the damage named where it is met
+    }
     const keep = (r: Row): void => void versionOf.set(Number(r[0]), Number(r[1]));
     pages('conn_version', 'SELECT id, entity FROM conn_version WHERE id > ? ORDER BY id', keep);
     // the packed-records layout keeps a connection's first version in its entity row, under the entity's id (drizzle/pg/0010)
@@ -277,26 +285,37 @@ export function checkStore(db: FlightrecDb): StoreCheck {
   /** Polls: requests and details; every answer but the connections (checked above) rebuilt as a reader would; raw bodies. */
   const checkPolls = (): void => {
     const reader = createHistoryReader(db);
-    pages('poll', 'SELECT id, operation, ok, request, details, extra FROM poll WHERE id > ? ORDER BY id', (r) => {
-      const [id, op, ok, request, details, extra] = r as [
-        number,
-        OperationName,
-        number,
-        string,
-        string | null,
-        string | null,
-      ];
-      try {
-        parseJsonLossless(request);
-        if (details !== null) parseJsonLossless(details);
-        if (extra !== null) parseJsonLossless(extra);
-        if (op !== 'ListKafkaConnections' || ok !== 1) reader.reconstructAnswer(BigInt(id));
-      } catch (err) {
-        const e = damaged(err);
-        const table = e instanceof CorruptDataError && e.site.table !== undefined ? e.site.table : 'poll';
-        found({ table, item: `poll ${id} (${op})`, polls: span(id, id), reason: reasonOf(err) });
-      }
-    });
+    pages(
+      'poll',
+      'SELECT id, operation, ok, request, details, extra FROM poll WHERE id > ? ORDER BY id',
+      (r) => {
+        const [id, op, ok, request, details, extra] = r as [
+          number,
+          OperationName,
+          number,
+          string,
+          string | null,
+          string | null,
+        ];
+        try {
+          parseJsonLossless(request);
+          if (details !== null) parseJsonLossless(details);
+          if (extra !== null) parseJsonLossless(extra);
+          if (op !== 'ListKafkaConnections' || ok !== 1) reader.reconstructAnswer(BigInt(id));
+        } catch (err) {
+          const e = damaged(err);
+          const table = e instanceof CorruptDataError && e.site.table !== undefined ? e.site.table : 'poll';
+          found({ table, item: `poll ${id} (${op})`, polls: span(id, id), reason: reasonOf(err) });
+        }
+      },
+      (rows) =>
+        // the page's answers are rebuilt below: their rows are read for the whole page at once (not one poll at a time)
+        reader.readAhead(
+          rows
+            .filter((r) => r[1] !== 'ListKafkaConnections' || r[2] !== 1)
+            .map((r) => ({ id: Number(r[0]), operation: String(r[1]) })),
+        ),
+    );
     pages('poll_raw', 'SELECT poll_id, body FROM poll_raw WHERE poll_id > ? ORDER BY poll_id', (r) => {
       try {
         gunzipSync(r[1] as Uint8Array, { maxOutputLength: MAX_RAW_BYTES });

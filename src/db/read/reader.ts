@@ -24,6 +24,8 @@ import { createRollupStore, type RollupReader } from '../rollups/rollup-store.ts
 import { ResourceRows, sourceOf, type SourcedRow } from './resource-rows.ts';
 import { mergedPerRound, roundsOf, roundWinners } from './sample-rounds.ts';
 import { SmallReader } from './small-reader.ts';
+import { PollDetailsAhead } from './poll-details-ahead.ts';
+import type { ExpectedPoll } from './small-rows-ahead.ts';
 import { sqlColumns } from './sql-columns.ts';
 import type { SqlColumnMap } from './sql-column-types.ts';
 import { bigOf, parseExtra, withExtras } from '../encoding/sql-values.ts';
@@ -118,6 +120,17 @@ export interface HistoryReader {
    * throws is passed on as it is.
    */
   consistent<T>(fn: () => T): T;
+  /**
+   * Announces the polls whose answers are read next, in order (reconstructAnswer), inside the read
+   * transaction (consistent) that reads them: their stored rows and details are then read for many
+   * polls per statement (small-rows-ahead.ts, poll-details-ahead.ts); the answers are the same.
+   */
+  readAhead(polls: readonly ExpectedPoll[]): void;
+}
+
+/** The polls of a scan as the read-ahead of their rows takes them. */
+function expected(polls: readonly PollInfo[]): ExpectedPoll[] {
+  return polls.map((p) => ({ id: p.id, operation: p.row.operation }));
 }
 
 /** The SQL pre-filter of a read (none when it keeps every row). */
@@ -129,7 +142,7 @@ const MAX_TIME = 2n ** 63n - 1n;
 /** Largest raw body a poll_raw row may inflate to (a larger one is damage, not an answer). */
 const MAX_RAW_BYTES = 2 ** 30;
 /** Lean connection frames read per read transaction. */
-const FRAMES_PER_READ = 8;
+const FRAMES_PER_READ = 32;
 const MIN_TIME = -(2n ** 63n);
 
 /** Creates the reader of an open database (read-only or not). */
@@ -139,11 +152,13 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const resolver = new Resolver(sqlite);
   const parts = new ConnPartsLoader(db, resolver);
   const conns = new ConnReader(db, parts);
-  const lean = new ConnFrameReader(sqlite, conns, parts);
+  const lean = new ConnFrameReader(sqlite, conns, parts, (stmt, ...args) => db.engine.prefetch(stmt, ...args));
   const counters = new ConnCounterReader(sqlite, conns, parts);
   const small = new SmallReader(sqlite, resolver);
   const pq = new PollQueries(sqlite);
   const recent = new RecentPolls(sqlite);
+  const details = new PollDetailsAhead(sqlite, pq);
+  const clusterIds = new Map<string, number>();
   const q = {
     generation: sqlite.prepare(`SELECT value FROM meta WHERE key = 'prune_generation'`).pluck(),
     clusters: sqlite.prepare('SELECT name FROM cluster ORDER BY name').pluck(),
@@ -163,6 +178,9 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     const gen = (q.generation.get() as number | undefined) ?? 0;
     if (generation !== undefined && gen !== generation) {
       resolver.reset();
+      small.ahead.forget();
+      details.forget();
+      clusterIds.clear();
       parts.reset();
       lean.reset();
       counters.reset();
@@ -191,8 +209,10 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
 
   const clusterId = (name: string | undefined): number | undefined => {
     if (name !== undefined) {
-      const id = q.clusterId.get(name) as number | undefined;
+      // a recorded cluster keeps its id (the cache goes with a prune, see fresh): one read per name, not per read
+      const id = clusterIds.get(name) ?? (q.clusterId.get(name) as number | undefined);
       if (id === undefined) throw new HistoryQueryError(`no cluster named ${JSON.stringify(name)} is recorded`);
+      clusterIds.set(name, id);
       return id;
     }
     const all = q.clusters.all() as string[];
@@ -202,12 +222,13 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   };
 
   const reconstruct = (id: number): ReconstructedPoll => {
-    const info = pq.byId(id);
+    const info = details.info(id) ?? pq.byId(id);
     if (info === undefined) throw new HistoryQueryError(`no poll with id ${id}`);
     const op = info.row.operation as OperationName;
-    const detail = q.pollDetail.get(id) as { details: string | null; path: string | null; request: string };
+    const detail =
+      details.detail(id) ?? (q.pollDetail.get(id) as { details: string | null; path: string | null; request: string });
     const request = decodeRequest(op, parseJsonLossless(detail.request));
-    const gz = q.raw.get(id) as Buffer | undefined;
+    const gz = details.knownWithoutRaw(id) ? undefined : (q.raw.get(id) as Buffer | undefined);
     const raw =
       gz === undefined
         ? undefined
@@ -306,6 +327,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
             limit: -1,
           }),
         ).filter((p) => p.ok && (RESOURCES[resource].operations as readonly string[]).includes(p.row.operation));
+        small.ahead.expect(expected(polls));
         const load = (own: readonly PollInfo[]): SourcedRow[][] =>
           own.map((p) => read(() => rows.rowsOf(resource, p), { poll: p.id }));
         for (const r of mergedSamples(polls, o, load)) if (keep(r)) yield { poll: r.poll.row, row: r.row };
@@ -314,6 +336,8 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       const polls = read(() =>
         pq.range({ clusterId: cid, operation: source, since: o.since, until: o.until, limit: -1 }),
       );
+      const ops: readonly string[] = RESOURCES[resource].operations;
+      small.ahead.expect(expected(polls.filter((p) => p.ok && ops.includes(p.row.operation))));
       for (const p of polls) {
         if (resource === 'polls') {
           yield { poll: p.row, row: p.row };
@@ -332,9 +356,15 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       ).filter((p) => p.ok);
       // a few frames per read transaction (none held open across a yield)
       for (let i = 0; i < polls.length; i += FRAMES_PER_READ) {
-        const frames = read(() =>
-          polls.slice(i, i + FRAMES_PER_READ).map((p) => decoding({ poll: p.id }, () => lean.frameOf(p.row, p.id))),
-        );
+        const frames = read(() => {
+          const slice = polls.slice(i, i + FRAMES_PER_READ);
+          conns.readAhead(slice.map((p) => p.id));
+          try {
+            return slice.map((p) => decoding({ poll: p.id }, () => lean.frameOf(p.row, p.id)));
+          } finally {
+            conns.forgetAhead();
+          }
+        });
         for (const f of frames) if (f !== undefined) yield f;
       }
     },
@@ -405,6 +435,10 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         return kept.map((r) => ({ poll: r.poll.row, row: r.row })).sort(order);
       }),
 
+    readAhead: (polls) => {
+      small.ahead.expect(polls);
+      details.read(polls.map((p) => p.id));
+    },
     reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId)), { poll: Number(pollId) }),
     sqlColumns: (resource) => sqlColumns(resource, typed),
     rollups: () => (rollupStore ??= createRollupStore(db)),

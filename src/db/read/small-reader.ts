@@ -2,7 +2,8 @@
  * Reading the five small operations back: each stored answer reconstructed exactly (order,
  * unknown fields), and flattened into the rows of the resources it feeds.
  */
-import type { SqlSession, SqlStatement } from '../sql-session.ts';
+import type { SqlSession } from '../sql-session.ts';
+import { SmallRowsAhead, type SmallTable } from './small-rows-ahead.ts';
 import { parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
 import type {
   IcebergPartitionRow,
@@ -75,41 +76,17 @@ const i64 = (v: bigint | null): bigint => v ?? 0n;
 /** Reconstructs small answers from their per-poll rows. */
 export class SmallReader {
   readonly #r: Resolver;
-  readonly #q;
+  /** the rows of each poll, read ahead over the polls a scan announces (small-rows-ahead.ts) */
+  readonly ahead: SmallRowsAhead;
 
   constructor(sqlite: SqlSession, resolver: Resolver) {
     this.#r = resolver;
-    const p = <R>(sql: string): SqlStatement<[number], R> => sqlite.prepare<[number], R>(sql).raw().safeIntegers();
-    this.#q = {
-      link: p<Link>(
-        'SELECT name, uid, state, configurations, synced_properties, sr_status FROM link_sample WHERE poll = ?',
-      ),
-      tasks: p<Task>(
-        'SELECT name, state, reason, broker_id, shard, unknown FROM shadow_task_sample WHERE poll = ? ORDER BY pos',
-      ),
-      topics: p<Topic>(
-        `SELECT pos, name, topic_id, source_topic_name, source_topic_id, state, unknown, link FROM shadow_topic_sample
-         WHERE poll = ? ORDER BY pos`,
-      ),
-      partitions: p<Partition>(
-        `SELECT topic_pos, partition_id, high_watermark, source_high_watermark, source_last_stable_offset, source_last_updated,
-           unknown FROM shadow_partition_sample WHERE poll = ? ORDER BY topic_pos, pos`,
-      ),
-      upgrade: p<Upgrade>(
-        'SELECT active_version, version_after_finalization, auto_finalization, state FROM upgrade_sample WHERE poll = ?',
-      ),
-      members: p<Member>(
-        'SELECT node_id, alive, logical_version, release_version, version_known, unknown FROM upgrade_member_sample WHERE poll = ? ORDER BY pos',
-      ),
-      iceberg: p<Iceberg>('SELECT reachable, error_code, error_message FROM iceberg_sample WHERE poll = ?'),
-      icebergTopics: p<IcebergTopic>(
-        'SELECT pos, topic, lifecycle_state, unknown FROM iceberg_topic_sample WHERE poll = ? ORDER BY pos',
-      ),
-      icebergPartitions: p<IcebergPartition>(
-        `SELECT topic_pos, partition, commit_lag, last_committed_offset, last_translated_offset, unknown
-         FROM iceberg_partition_sample WHERE poll = ? ORDER BY topic_pos, pos`,
-      ),
-    };
+    // a scan reads many polls' rows: their names from the dictionary loaded at once (when it is small), not one by one
+    this.ahead = new SmallRowsAhead(sqlite, () => resolver.preload());
+  }
+
+  #rows<R>(table: SmallTable, poll: number): R[] {
+    return this.ahead.rows(table, poll) as R[];
   }
 
   #s(v: bigint): string {
@@ -141,18 +118,16 @@ export class SmallReader {
   }
 
   #link(poll: number, extra: ExtraJson | undefined): ResponseOf<'GetShadowLink'>['shadowLink'] {
-    const r = this.#q.link.get(poll);
+    const r = this.#rows<Link>('link', poll)[0];
     if (r === undefined) throw new Error(`GetShadowLink poll ${poll} has no stored link`);
     const doc = (id: bigint): JsonValue => parseJsonLossless(this.#r.doc(int(id)));
-    const tasks = this.#q.tasks
-      .all(poll)
-      .map((t) =>
-        withUnknown(
-          { name: this.#s(t[0]), state: this.#s(t[1]), reason: this.#s(t[2]), brokerId: int(t[3]), shard: int(t[4]) },
-          parseExtra(t[5]),
-          '',
-        ),
-      );
+    const tasks = this.#rows<Task>('tasks', poll).map((t) =>
+      withUnknown(
+        { name: this.#s(t[0]), state: this.#s(t[1]), reason: this.#s(t[2]), brokerId: int(t[3]), shard: int(t[4]) },
+        parseExtra(t[5]),
+        '',
+      ),
+    );
     const status = withUnknown(
       {
         state: this.#s(r[2]),
@@ -178,7 +153,7 @@ export class SmallReader {
 
   #topics(poll: number): { link: string; topic: ShadowTopic }[] {
     const parts = new Map<number, ShadowTopicPartition[]>();
-    for (const p of this.#q.partitions.all(poll)) {
+    for (const p of this.#rows<Partition>('partitions', poll)) {
       const x = parseExtra(p[6]);
       const list = parts.get(int(p[0])) ?? [];
       list.push(
@@ -196,7 +171,7 @@ export class SmallReader {
       );
       parts.set(int(p[0]), list);
     }
-    return this.#q.topics.all(poll).map((t) => {
+    return this.#rows<Topic>('topics', poll).map((t) => {
       const x = parseExtra(t[6]);
       const topic = withUnknown(
         {
@@ -214,9 +189,9 @@ export class SmallReader {
   }
 
   #upgrade(poll: number, extra: ExtraJson | undefined): ResponseOf<'GetUpgradeStatus'> {
-    const r = this.#q.upgrade.get(poll);
+    const r = this.#rows<Upgrade>('upgrade', poll)[0];
     if (r === undefined) throw new Error(`GetUpgradeStatus poll ${poll} has no stored status`);
-    const members = this.#q.members.all(poll).map((m) =>
+    const members = this.#rows<Member>('members', poll).map((m) =>
       withUnknown(
         {
           alive: bool(m[1]),
@@ -243,10 +218,10 @@ export class SmallReader {
   }
 
   #iceberg(poll: number, extra: ExtraJson | undefined): ResponseOf<'GetIcebergStatus'> {
-    const r = this.#q.iceberg.get(poll);
+    const r = this.#rows<Iceberg>('iceberg', poll)[0];
     if (r === undefined) throw new Error(`GetIcebergStatus poll ${poll} has no stored status`);
     const parts = new Map<number, ResponseOf<'GetIcebergStatus'>['topics'][number]['partitions']>();
-    for (const p of this.#q.icebergPartitions.all(poll)) {
+    for (const p of this.#rows<IcebergPartition>('icebergPartitions', poll)) {
       const part: ResponseOf<'GetIcebergStatus'>['topics'][number]['partitions'][number] = {
         partition: int(p[1]),
         commitLag: i64(p[2]),
@@ -257,15 +232,13 @@ export class SmallReader {
       list.push(withUnknown(part, parseExtra(p[5]), ''));
       parts.set(int(p[0]), list);
     }
-    const topics = this.#q.icebergTopics
-      .all(poll)
-      .map((t) =>
-        withUnknown(
-          { topic: this.#s(t[1]), lifecycleState: this.#s(t[2]), partitions: parts.get(int(t[0])) ?? [] },
-          parseExtra(t[3]),
-          '',
-        ),
-      );
+    const topics = this.#rows<IcebergTopic>('icebergTopics', poll).map((t) =>
+      withUnknown(
+        { topic: this.#s(t[1]), lifecycleState: this.#s(t[2]), partitions: parts.get(int(t[0])) ?? [] },
+        parseExtra(t[3]),
+        '',
+      ),
+    );
     return withUnknown(
       {
         catalog: withUnknown(

@@ -46,6 +46,8 @@ export interface TimelineSource {
   rollups?(): RollupReader;
   /** runs its argument with all its reads in one snapshot (the store's HistoryReader offers it) */
   consistent?<T>(fn: () => T): T;
+  /** announces the polls whose answers are reconstructed next: the store reads them in batches */
+  readAhead?(polls: readonly { readonly id: number; readonly operation: string }[]): void;
 }
 
 /** Options of buildTimeline; times in ns since the epoch. */
@@ -155,6 +157,7 @@ function buildFrom(source: TimelineSource, opts: TimelineOptions): Timeline {
   }
   const iceberg = icebergDetector(ctx);
   if (source.reconstructAnswer !== undefined) {
+    source.readAhead?.(okPolls('iceberg-topics').map((p) => ({ id: Number(p.id), operation: p.operation })));
     for (const p of okPolls('iceberg-topics')) {
       const answer = source.reconstructAnswer(p.id).answer as { catalog?: IcebergCatalog } | undefined;
       if (answer?.catalog !== undefined) iceberg.catalog(answer.catalog, pollTime(p), p.id);
