@@ -182,9 +182,11 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
     const paths = pack.files.map((f) => f.path);
     for (const needed of [
       'bin/flightrec.js',
+      // makes bin/flightrec.js a CommonJS module
+      'bin/package.json',
       'dist/cli.js',
       // what bin/flightrec.js loads for --version alone
-      'dist/version.js',
+      'dist/version.cjs',
       'dist/timeline-worker.js',
       'dist/rollup-worker.js',
       'dist/pg-worker.js',
@@ -337,7 +339,9 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
     const script = [
       "import { Worker } from 'node:worker_threads';",
       // execArgv: [] keeps --input-type out of the worker
-      'const w = new Worker(new URL(process.argv[1]), { workerData: { database: process.argv[2] }, execArgv: [] });',
+      'const w = new Worker(new URL(process.argv[1]), { execArgv: [] });',
+      // the job is a request of the thread's channel (src/threads/channel.ts): an id and the job
+      'w.postMessage({ id: 1, job: { database: process.argv[2] } });',
       "w.once('message', (m) => { process.stdout.write(JSON.stringify(m.ok ? { ok: true, polls: m.timeline.polls } : m)); w.terminate(); });",
       "w.once('error', (e) => { process.stdout.write(JSON.stringify({ ok: false, message: String(e) })); });",
     ].join('\n');
