@@ -19,8 +19,9 @@ import { extraText, sqlInt, withBig, type BigValues } from '../encoding/sql-valu
 /**
  * The page cache of a writer's connection, KiB. A writer appends: its reads are the open batch's
  * head frames at a seal and the uid index of new connections, a few MiB at 10,000 connections.
- * The 64 MiB every connection gets by default filled within minutes of recording and stayed
- * resident (measured at 10,000 connections in real time: peak RSS 255 → 224 MiB, CPU unchanged).
+ * The 64 MiB every connection gets by default fills as the file grows and stays resident in a
+ * long-running collector. Its effect is bounded by the file's size, so short runs cannot show it
+ * (measurements and their limits: docs/performance.md, "The collector's memory").
  */
 export const WRITER_CACHE_KIB = 16_384;
 
