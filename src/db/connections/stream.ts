@@ -22,10 +22,8 @@ import {
 import type { ConnPartsLoader } from './parts.ts';
 import type { ConnReader, Frame } from './reader.ts';
 import { CorruptDataError, damaged } from '../errors.ts';
-import type { connChunk } from '../schema/schema-custom.ts';
-import type { connBatch } from '../schema/schema.ts';
 import { decodeIdList } from '../encoding/sql-values.ts';
-import type { RowOf } from '../schema/table-rows.ts';
+import { sealedBatchQueries } from './sealed-batch-queries.ts';
 
 /**
  * One successful ListKafkaConnections poll, lean: per row, in answer order, its version, idle
@@ -93,16 +91,7 @@ export class ConnFrameReader {
     this.#prefetch = prefetch;
     this.#conns = conns;
     this.#parts = parts;
-    this.#q = {
-      chunks: sqlite
-        .prepare<[number], RowOf<typeof connChunk>['data']>(
-          'SELECT data FROM conn_chunk WHERE batch = ? ORDER BY first_entity',
-        )
-        .pluck(),
-      frames: sqlite
-        .prepare<[number], RowOf<typeof connBatch>['frames']>('SELECT frames FROM conn_batch WHERE id = ?')
-        .pluck(),
-    };
+    this.#q = sealedBatchQueries(sqlite);
   }
 
   /** Forgets what is cached (after a rollback or a prune). */

@@ -14,11 +14,9 @@ import type { ConnPartsLoader } from '../connections/parts.ts';
 import type { ConnReader, Frame } from '../connections/reader.ts';
 import { buildVersionRow, type ConnectionVersion } from '../connections/rows.ts';
 import { CorruptDataError, damaged } from '../errors.ts';
-import type { connChunk } from '../schema/schema-custom.ts';
-import type { connBatch } from '../schema/schema.ts';
 import type { SqlSession } from '../sql-session.ts';
 import { decodeIdList } from '../encoding/sql-values.ts';
-import type { RowOf } from '../schema/table-rows.ts';
+import { sealedBatchQueries } from '../connections/sealed-batch-queries.ts';
 
 /** A cumulative counter of `totalRequestStatistics`. */
 export type TotalCounter = keyof typeof FAST.total;
@@ -59,16 +57,7 @@ export class ConnCounterReader {
   constructor(sqlite: SqlSession, conns: ConnReader, parts: ConnPartsLoader) {
     this.#conns = conns;
     this.#parts = parts;
-    this.#q = {
-      chunks: sqlite
-        .prepare<[number], RowOf<typeof connChunk>['data']>(
-          'SELECT data FROM conn_chunk WHERE batch = ? ORDER BY first_entity',
-        )
-        .pluck(),
-      frames: sqlite
-        .prepare<[number], RowOf<typeof connBatch>['frames']>('SELECT frames FROM conn_batch WHERE id = ?')
-        .pluck(),
-    };
+    this.#q = sealedBatchQueries(sqlite);
   }
 
   /** Forgets what is cached (after a rollback or a prune). */
