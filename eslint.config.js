@@ -36,7 +36,10 @@ export default tseslint.config(
   // the command's entry point is CommonJS (bin/package.json): Node starts it quicker
   {
     files: ['bin/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { ...nodeGlobals, require: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { ...nodeGlobals, require: 'readonly', __dirname: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
