@@ -74,6 +74,10 @@ export function cjsBundleOptions({ root, entryPoint, outfile, sourcemap }) {
       js: "'use strict';\nconst __flightrecImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
     },
     define: { ...esm.define, 'import.meta.url': '__flightrecImportMetaUrl' },
+    // better-sqlite3's JavaScript bundled too (a dozen files Node's loader would resolve, read and
+    // compile without the cache); its addon is found in the installed package by `bindings`
+    external: esm.external.filter((name) => name !== 'better-sqlite3'),
+    alias: { ...esm.alias, bindings: './scripts/sqlite-addon.cjs' },
     plugins: [
       {
         name: 'flightrec-esm-only',

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The recording the cache is trained on: the incident scenario, 20 connections, 3 minutes. */
 const RECORD = ['collect', '--simulate', 'incident', '--for', '3m', '--connections', '20', '--timeout', '2s'];
+const START = '2026-01-01T00:00:00.000000000Z';
 const AT = '2026-01-01T00:03:00.000000000Z';
 
 /** The command lines run before the cache is written (each given `--db <recording>` first). */
@@ -21,18 +22,7 @@ function trainingCommands(uid) {
     ['query', 'connections', '--at', AT, '--filter', 'node_id = 999', '-o', 'json'],
     ['query', 'connections', '--at', AT, '--filter', 'node_id = 1', '-o', 'json'],
     ['query', 'connections', '--at', AT, '--filter', 'node_id = 1'],
-    [
-      'query',
-      'connections',
-      '--since',
-      '2026-01-01T00:00:00.000000000Z',
-      '--until',
-      AT,
-      '--filter',
-      `uid = "${uid}"`,
-      '-o',
-      'json',
-    ],
+    ['query', 'connections', '--since', START, '--until', AT, '--filter', `uid = "${uid}"`, '-o', 'json'],
   ];
 }
 
