@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,6 +123,14 @@ describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run bui
     expect(buildIdOf(source)).toBeDefined();
     expect(source).not.toMatch(/require\("ink"\)/);
     expect(compileBundle(file, `${file}.cache`).cache).toBe('used');
+  });
+
+  it('requires only packages Node 20 can load with require (an ES-module-only one would fail at run time)', () => {
+    const file = join(dist, 'cli.cjs');
+    const load = createRequire(file);
+    const names = new Set([...readFileSync(file, 'utf8').matchAll(/\brequire\("([^".][^"]*)"\)/g)].map((m) => m[1]!));
+    expect(names.size).toBeGreaterThan(3);
+    for (const name of names) expect(() => load(name), name).not.toThrow();
   });
 
   it('answers through bin/flightrec.js as the command line does in-process, errors included', async () => {
