@@ -297,3 +297,35 @@ describe('formatHumanDuration', () => {
     );
   });
 });
+
+describe('formatWireDuration below 2^53 nanoseconds', () => {
+  /** The formatter as it was: bigint arithmetic at any size (the reference). */
+  const reference = (nanos: bigint): string => {
+    const magnitude = nanos < 0n ? -nanos : nanos;
+    const sign = nanos < 0n ? '-' : '';
+    const seconds = magnitude / 1_000_000_000n;
+    const frac = magnitude % 1_000_000_000n;
+    if (frac === 0n) return `${sign}${seconds}s`;
+    const keep = frac % 1_000_000n === 0n ? 3 : frac % 1_000n === 0n ? 6 : 9;
+    return `${sign}${seconds}.${frac.toString().padStart(9, '0').slice(0, keep)}s`;
+  };
+
+  it('writes the same text as the bigint arithmetic, at the edges of exact numbers too', () => {
+    const safe = BigInt(Number.MAX_SAFE_INTEGER);
+    fc.assert(
+      fc.property(fc.bigInt({ min: -safe - 5n, max: safe + 5n }), (ns) => {
+        expect(formatWireDuration(ns)).toBe(reference(ns));
+      }),
+      { numRuns: 3000 },
+    );
+    // quotients that a float division rounds up to the next whole second
+    for (let k = 1n; k <= 9_007_199n; k = k * 3n + 1n) {
+      for (const ns of [k * 1_000_000_000n - 1n, k * 1_000_000_000n, -(k * 1_000_000_000n - 1n)]) {
+        expect(formatWireDuration(ns)).toBe(reference(ns));
+      }
+    }
+    for (const ns of [safe, safe + 1n, -safe, 8_999_999_999_999_999n, 9_007_199_000_000_000n - 1n]) {
+      expect(formatWireDuration(ns)).toBe(reference(ns));
+    }
+  });
+});

@@ -272,3 +272,35 @@ describe('millisecond conversions', () => {
     );
   });
 });
+
+describe('formatTimestamp from the decimal digits', () => {
+  /** The formatter as it was: bigint division into seconds and nanoseconds (the reference). */
+  const reference = (nanos: bigint): string => {
+    const NS = 1_000_000_000n;
+    const seconds = nanos >= 0n ? nanos / NS : -((-nanos + NS - 1n) / NS);
+    const fraction = nanos - seconds * NS;
+    const day = Number(seconds >= 0n ? seconds / 86_400n : -((-seconds + 86_399n) / 86_400n));
+    const date = new Date(day * 86_400_000).toISOString().slice(0, 10);
+    const inDay = Number(seconds - BigInt(day) * 86_400n);
+    const p2 = (v: number): string => String(v).padStart(2, '0');
+    const time = `${p2(Math.floor(inDay / 3600))}:${p2(Math.floor((inDay % 3600) / 60))}:${p2(inDay % 60)}`;
+    return `${date}T${time}.${fraction.toString().padStart(9, '0')}Z`;
+  };
+
+  it('writes every instant of years 1970..9999 as the bigint arithmetic does', () => {
+    const end = 253_402_300_800n * 1_000_000_000n;
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: end - 1n }), (ns) => {
+        expect(formatTimestamp(ns)).toBe(reference(ns));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const ns of [0n, 1n, 999_999_999n, 1_000_000_000n, 86_399_999_999_999n, 86_400_000_000_000n, end - 1n]) {
+      expect(formatTimestamp(ns)).toBe(reference(ns));
+    }
+    // the day formatted last is remembered: alternating days must not mix
+    expect(formatTimestamp(86_400_000_000_001n)).toBe('1970-01-02T00:00:00.000000001Z');
+    expect(formatTimestamp(1n)).toBe('1970-01-01T00:00:00.000000001Z');
+    expect(formatTimestamp(86_400_000_000_001n)).toBe('1970-01-02T00:00:00.000000001Z');
+  });
+});

@@ -4,6 +4,7 @@ const NANOS_PER_SECOND = 1_000_000_000n;
 /** Largest |seconds| a protobuf Duration may carry (10,000 years). */
 const MAX_SECONDS = 315_576_000_000n;
 const MAX_NANOS = MAX_SECONDS * NANOS_PER_SECOND + 999_999_999n;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 const WIRE_DURATION = /^(-)?([0-9]+)(?:\.([0-9]{1,9}))?s$/;
 
@@ -36,6 +37,20 @@ export function formatWireDuration(nanos: bigint): string {
     throw new CodecError('range', `duration of ${nanos}ns out of range for the wire (at most ${MAX_SECONDS}s)`);
   }
   const sign = nanos < 0n ? '-' : '';
+  if (magnitude <= MAX_SAFE) {
+    // below 2^53 the arithmetic is exact in numbers (no bigint division per value)
+    const whole = Number(magnitude);
+    let secs = Math.floor(whole / 1e9);
+    let rest = whole - secs * 1e9;
+    // the quotient is rounded near 2^53: the remainder (exact) says when it was rounded up
+    if (rest < 0) {
+      secs -= 1;
+      rest += 1e9;
+    }
+    if (rest === 0) return `${sign}${secs}s`;
+    const keep = rest % 1e6 === 0 ? 3 : rest % 1e3 === 0 ? 6 : 9;
+    return `${sign}${secs}.${String(rest).padStart(9, '0').slice(0, keep)}s`;
+  }
   const seconds = magnitude / NANOS_PER_SECOND;
   const frac = magnitude % NANOS_PER_SECOND;
   if (frac === 0n) return `${sign}${seconds}s`;

@@ -116,10 +116,39 @@ function toFields(nanos: bigint): { date: string; time: string; fraction: bigint
   };
 }
 
+/** Two-digit forms of 0..99. */
+const TWO_DIGITS: readonly string[] = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+/** The epoch as formatTimestamp writes it (the server's "unset"). */
+const EPOCH_TEXT = '1970-01-01T00:00:00.000000000Z';
+/** End of year 9999 in nanoseconds. */
+const END_NANOS = END_SECONDS * NANOS_PER_SECOND;
+/** The date part (`YYYY-MM-DDT`) of the day formatted last: timestamps of one answer share few days. */
+let lastDay = Number.NaN;
+let lastDate = '';
+
 /** Formats as the server writes timestamps: UTC with exactly 9 fraction digits. */
 export function formatTimestamp(nanos: bigint): string {
-  const { date, time, fraction } = toFields(nanos);
-  return `${date}T${time}.${fraction.toString().padStart(9, '0')}Z`;
+  if (nanos === 0n) return EPOCH_TEXT;
+  if (nanos < 0n || nanos >= END_NANOS) {
+    const { date, time, fraction } = toFields(nanos);
+    return `${date}T${time}.${fraction.toString().padStart(9, '0')}Z`;
+  }
+  // after the epoch: the decimal digits are the seconds and the nanoseconds (no bigint division per value)
+  const digits = nanos.toString();
+  const n = digits.length;
+  const secs = n > 9 ? Number(digits.slice(0, n - 9)) : 0;
+  const fraction = n > 9 ? digits.slice(n - 9) : digits.padStart(9, '0');
+  const days = Math.floor(secs / SECONDS_PER_DAY);
+  const inDay = secs - days * SECONDS_PER_DAY;
+  if (days !== lastDay) {
+    const { year, month, day } = civilFromDays(days);
+    lastDate = `${String(year).padStart(4, '0')}-${TWO_DIGITS[month]!}-${TWO_DIGITS[day]!}T`;
+    lastDay = days;
+  }
+  const hour = Math.floor(inDay / 3600);
+  const minute = Math.floor((inDay - hour * 3600) / 60);
+  const second = inDay - hour * 3600 - minute * 60;
+  return `${lastDate}${TWO_DIGITS[hour]!}:${TWO_DIGITS[minute]!}:${TWO_DIGITS[second]!}.${fraction}Z`;
 }
 
 /** RFC 3339 UTC for humans: whole seconds, plus milliseconds (truncated) when they are not zero. */

@@ -3,7 +3,7 @@ import type { DiffResult } from '../diff.ts';
 import type { QueryResult } from '../query.ts';
 import { renderQueryCsv } from './csv.ts';
 import { renderDiffText } from './diff-text.ts';
-import { diffToJson, formatJson, queryToJson, queryToNdjson } from './json.ts';
+import { diffToJson, formatJson, queryToJson, queryToJsonText, queryToNdjson } from './json.ts';
 import { renderDiffMarkdown, renderQueryMarkdown } from './markdown.ts';
 import { renderQueryTable } from './query-text.ts';
 import { renderYaml } from './yaml.ts';
@@ -43,7 +43,7 @@ export function renderQuery(result: QueryResult, format: QueryFormat, opts: Rend
     case 'wide':
       return renderQueryTable(result, { ...opts, wide: format === 'wide' });
     case 'json':
-      return `${formatJson(queryToJson(result))}\n`;
+      return `${queryToJsonText(result)}\n`;
     case 'ndjson':
       return queryToNdjson(result);
     case 'csv':

@@ -143,6 +143,46 @@ export function queryToJson(result: QueryResult): { [key: string]: JsonValue } {
   return head;
 }
 
+/** Rows encoded and written per piece of queryToJsonText: each piece's JSON tree is dropped once written. */
+const ROWS_PER_PIECE = 256;
+/** The key of queryToJsonText's wrapper around a piece of rows (any key: it is cut off again). */
+const PIECE_OPEN = '{\n  "r": [\n';
+const PIECE_CLOSE = '\n  ]\n}';
+
+/**
+ * The text of `formatJson(queryToJson(result))`, the same bytes, without the whole tree at once:
+ * the rows (or samples), the document's last member, are encoded and written a piece at a time,
+ * each piece as the items of a one-member wrapper at the same depth, so its lines are indented
+ * as in the document; the encoded rows of a piece die young instead of outliving the whole read.
+ */
+export function queryToJsonText(result: QueryResult): string {
+  const items: readonly unknown[] = result.samples ?? result.rows;
+  if (items.length === 0) return formatJson(queryToJson(result));
+  const key = result.samples !== undefined ? 'samples' : 'rows';
+  const head = formatJson(
+    queryToJson({ ...result, rows: [], ...(result.samples === undefined ? {} : { samples: [] }) }),
+  );
+  const empty = `${quote(key)}: []\n}`;
+  if (!head.endsWith(empty)) return formatJson(queryToJson(result));
+  const pieces: string[] = [head.slice(0, head.length - empty.length + quote(key).length + 2), '[\n'];
+  for (let i = 0; i < items.length; i += ROWS_PER_PIECE) {
+    const end = Math.min(items.length, i + ROWS_PER_PIECE);
+    const encoded: JsonValue[] = [];
+    for (let k = i; k < end; k++) {
+      encoded.push(
+        result.samples !== undefined
+          ? encodeSample(result.resource, result.samples[k]!)
+          : encodeRow(result.resource, result.rows[k]!),
+      );
+    }
+    const text = formatJson({ r: encoded });
+    if (i > 0) pieces.push(',\n');
+    pieces.push(text.slice(PIECE_OPEN.length, text.length - PIECE_CLOSE.length));
+  }
+  pieces.push('\n  ]\n}');
+  return pieces.join('');
+}
+
 /** The lines of an ndjson rendering of a query: one row (or sample) per line, each a JSON document. */
 export function queryToNdjson(result: QueryResult): string {
   const items =

@@ -83,37 +83,39 @@ export function renderTable(view: TableView, opts: TableOptions): string {
   // widths by loops, never Math.max(...rows): spreading 100k rows as arguments overflows the stack
   const fits = fitColumns(view, rows, opts.width);
   const widths = fits.map((f) => f.width);
-  const line = (
-    cells: readonly string[],
-    tones: readonly (string | undefined)[] | undefined,
-    header: boolean,
-  ): string => {
-    const parts = cells.map((text, i) => {
-      const col = view.columns[i]!;
-      const last = i === cells.length - 1;
-      const width = widths[i]!;
-      const textWidth = displayWidth(text);
-      // a cell that fits is drawn whole (what elide returns for it), measured once
-      const whole = !header && width > 0 && textWidth <= width;
-      const shown = whole ? text : header ? truncate(text, width) : elide(text, width, fits[i]?.elision, charWidth);
-      const padded =
-        last && col.align === 'left'
-          ? shown
-          : whole
-            ? padTo(shown, textWidth, width, col.align)
-            : pad(shown, width, col.align);
-      const style = header ? 'bold' : (tones?.[i] as Parameters<typeof paint>[1]);
-      return paint(padded, style, opts.color);
-    });
-    return `${parts.join(' '.repeat(GAP))}\n`;
-  };
-  let out = line(
-    view.columns.map((c) => c.header),
-    undefined,
-    true,
-  );
-  view.rows.forEach((r, i) => {
-    out += line(rows[i]!, r.tones, false);
-  });
-  return out;
+  const gap = ' '.repeat(GAP);
+  const aligns = view.columns.map((c) => c.align);
+  const lines = new Array<string>(rows.length + 1);
+  // the header: cut to its column, bold
+  lines[0] = `${view.columns
+    .map((c, k) => {
+      const shown = truncate(c.header, widths[k]!);
+      const padded = k === view.columns.length - 1 && c.align === 'left' ? shown : pad(shown, widths[k]!, c.align);
+      return paint(padded, 'bold', opts.color);
+    })
+    .join(gap)}\n`;
+  // the body, cell by cell without arrays per row: a cell that fits is drawn whole, measured once
+  for (let i = 0; i < rows.length; i++) {
+    const cells = rows[i]!;
+    const tones = view.rows[i]!.tones;
+    const last = cells.length - 1;
+    let text = '';
+    for (let k = 0; k < cells.length; k++) {
+      const cell = cells[k]!;
+      const align = aligns[k]!;
+      const width = widths[k]!;
+      const textWidth = displayWidth(cell);
+      let padded: string;
+      if (width > 0 && textWidth <= width) {
+        padded = k === last && align === 'left' ? cell : padTo(cell, textWidth, width, align);
+      } else {
+        const shown = elide(cell, width, fits[k]?.elision, charWidth);
+        padded = k === last && align === 'left' ? shown : pad(shown, width, align);
+      }
+      if (k > 0) text += gap;
+      text += paint(padded, tones?.[k] as Parameters<typeof paint>[1], opts.color);
+    }
+    lines[i + 1] = `${text}\n`;
+  }
+  return lines.join('');
 }
