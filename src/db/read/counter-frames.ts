@@ -29,8 +29,11 @@ export interface CounterFrame {
   readonly poll: PollRow;
   /** each row's slow fields that trends read, in answer order (one shared frozen object per stored version) */
   readonly versions: readonly CounterVersion[];
-  /** per counter asked for (in that order), each row's value, exact: a number below 2^51, else a bigint */
-  readonly totals: readonly (readonly Num[])[];
+  /**
+   * per counter asked for (in that order), each row's value, exact: a number below 2^51, else a
+   * bigint (a Float64Array when the frame's batch holds numbers only)
+   */
+  readonly totals: readonly ArrayLike<Num>[];
 }
 
 /** Most frames a stored batch may claim (the writer seals at a few). */
@@ -106,50 +109,42 @@ export class ConnCounterReader {
     const f = this.#conns.frame(pollId);
     if (f === undefined) return undefined;
     const ids = decodeIdList(f.versions, f.rows);
-    const n = ids.length;
     const prev = this.#prev;
     const from = prev === undefined ? undefined : alignTo(prev.ids, ids);
     const versions = this.#versionsOf(ids, prev, from);
     const slots = counters.map((c) => FAST.total[c]);
-    const totals = counters.map(() => new Array<Num>(n));
-    if (f.head !== null) {
-      const r = new ByteReader(f.head);
-      try {
-        for (let i = 0; i < n; i++) {
-          const e = readHeadEntry(r);
-          if (e.entity !== versions[i]!.entityId) throw new Error(`row ${i} belongs to another connection`);
-          for (let c = 0; c < slots.length; c++) totals[c]![i] = e.sample.v[slots[c]!]!;
-        }
-      } catch (err) {
-        throw damaged(err, { table: 'conn_frame', poll: f.poll, entity: 'its head blob' });
-      }
-      this.#prev = { ids, versions, batch: -1, slots: new Int32Array(0) };
-      return { poll, versions, totals };
-    }
+    if (f.head !== null) return this.#headFrame(poll, f.head, f.poll, ids, versions, slots);
     const upTo = last !== undefined && last.batch === f.batch && f.seq <= last.seq ? last.seq : Infinity;
     const d = this.#batch(f.batch, slots, upTo);
     const same = prev !== undefined && prev.batch === f.batch ? from : undefined;
-    const seq = f.seq;
-    const stride = d.stride;
-    const entities = d.entities;
-    const present = d.present;
-    const at = new Int32Array(n);
-    const rowSlots = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      const j = same === undefined ? -1 : same[i]!;
-      // the same version at its place in the previous frame of this batch: the same entity, the same slot
-      const slot = j >= 0 ? prev!.slots[j]! : indexOfSorted(entities, versions[i]!.entityId);
-      const k = slot * stride + seq;
-      if (slot < 0 || present[k] !== 1) missing(f, versions[i]!.entityId);
-      rowSlots[i] = slot;
-      at[i] = k;
-    }
-    for (let c = 0; c < slots.length; c++) {
-      const values = d.values[c]!;
-      const out = totals[c]!;
-      for (let i = 0; i < n; i++) out[i] = values[at[i]!]!;
-    }
+    const rowSlots = new Int32Array(ids.length);
+    const at = placesIn(d, f, versions, rowSlots, same === undefined ? undefined : { prev: prev!, same });
     this.#prev = { ids, versions, batch: f.batch, slots: rowSlots };
+    return { poll, versions, totals: d.values.map((values) => gather(values, at)) };
+  }
+
+  /** A frame of the open batch: the totals read from its head blob, entry by entry. */
+  #headFrame(
+    poll: PollRow,
+    head: Buffer,
+    pollId: number,
+    ids: readonly number[],
+    versions: readonly CounterVersion[],
+    slots: readonly number[],
+  ): CounterFrame {
+    const n = ids.length;
+    const totals = slots.map(() => new Array<Num>(n));
+    const r = new ByteReader(head);
+    try {
+      for (let i = 0; i < n; i++) {
+        const e = readHeadEntry(r);
+        if (e.entity !== versions[i]!.entityId) throw new Error(`row ${i} belongs to another connection`);
+        for (let c = 0; c < slots.length; c++) totals[c]![i] = e.sample.v[slots[c]!]!;
+      }
+    } catch (err) {
+      throw damaged(err, { table: 'conn_frame', poll: pollId, entity: 'its head blob' });
+    }
+    this.#prev = { ids, versions, batch: -1, slots: new Int32Array(0) };
     return { poll, versions, totals };
   }
 
@@ -260,6 +255,47 @@ export class ConnCounterReader {
     }
     return values;
   }
+}
+
+/**
+ * The index of each row of a sealed frame in its decoded batch (checked to hold a sample), and its
+ * batch slot into `rowSlots`; a row at its place in the previous frame of the same batch
+ * (`aligned`) takes that row's batch slot.
+ */
+function placesIn(
+  d: DecodedBatch,
+  f: Frame,
+  versions: readonly CounterVersion[],
+  rowSlots: Int32Array,
+  aligned: { readonly prev: PreviousFrame; readonly same: Int32Array } | undefined,
+): Int32Array {
+  const n = versions.length;
+  const { stride, entities, present } = d;
+  const seq = f.seq;
+  const at = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const j = aligned === undefined ? -1 : aligned.same[i]!;
+    // the same version at its place in the previous frame of this batch: the same entity, the same slot
+    const slot = j >= 0 ? aligned!.prev.slots[j]! : indexOfSorted(entities, versions[i]!.entityId);
+    const k = slot * stride + seq;
+    if (slot < 0 || present[k] !== 1) missing(f, versions[i]!.entityId);
+    rowSlots[i] = slot;
+    at[i] = k;
+  }
+  return at;
+}
+
+/** A column's values at the indexes `at`: a Float64Array from a batch read in plain numbers (one array kind for the loops that read it). */
+function gather(values: ArrayLike<Num>, at: Int32Array): ArrayLike<Num> {
+  const n = at.length;
+  if (values instanceof Float64Array) {
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) out[i] = values[at[i]!]!;
+    return out;
+  }
+  const out = new Array<Num>(n);
+  for (let i = 0; i < n; i++) out[i] = values[at[i]!]!;
+  return out;
 }
 
 function missing(f: Frame, entity: number): never {
