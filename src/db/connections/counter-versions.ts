@@ -10,6 +10,7 @@ import type { StoreSession, EngineSession } from '../engines/store-engine.ts';
 import { ByteReader } from '../encoding/bytes.ts';
 import type { Resolver } from '../encoding/dictionary.ts';
 import { IdCache } from '../encoding/id-cache.ts';
+import { generate } from '../../api/wire/record-literal.ts';
 import { decoding } from '../errors.ts';
 import type { SqlStatement } from '../sql-session.ts';
 import { V_LATE, V_UNKNOWN } from './packed.ts';
@@ -62,6 +63,24 @@ for (const name of WANTED) {
 }
 const AT = Object.fromEntries(WANTED.map((name, i) => [name, i])) as Record<Wanted, number>;
 
+/** How a field of the record's original layout is read: skipped, or into the values at its place in WANTED. */
+function baseFieldCode(i: number): string {
+  const at = WANTED_AT[i]!;
+  const kind = FIELDS[i]!.kind;
+  if (at >= 0) return kind === 'time' ? `o[${at}] = r.time();` : `o[${at}] = s(r.uint());`;
+  if (kind === 'time') return 'r.skipVarint(); r.skipVarint();';
+  return kind === 'inline' ? 'r.skipString();' : 'r.skipVarint();';
+}
+/**
+ * The fields of a version record's original layout read in straight-line code (`v`: the reader,
+ * the values, the strings of dictionary ids), made of fields.ts's kinds and positions only: quick
+ * from a process's first records on, where a loop over kinds waits for the optimiser. Undefined
+ * when code generation is refused (the loop over #field is used).
+ */
+const READ_BASE = generate<(v: [ByteReader, (string | bigint)[], (id: number) => string]) => void>(
+  `const r = v[0], o = v[1], s = v[2];\n${BASE_AT.map(baseFieldCode).join('\n')}`,
+);
+
 /** Loads and caches counter versions by version id. */
 export class CounterVersionLoader {
   readonly #engine: EngineSession;
@@ -72,6 +91,12 @@ export class CounterVersionLoader {
   readonly #auth = new Map<string, CounterVersion['authenticationInfo']>();
   /** one record's wanted values (reused) */
   readonly #values = new Array<string | bigint>(WANTED.length);
+  /** READ_BASE's argument (reused): the reader is set per blob */
+  readonly #args: [ByteReader, (string | bigint)[], (id: number) => string] = [
+    new ByteReader(new Uint8Array(0)),
+    this.#values,
+    (id) => (id === 0 ? '' : this.#resolver.s(id)),
+  ];
 
   constructor(store: StoreSession, resolver: Resolver) {
     this.#engine = store.engine;
@@ -120,7 +145,11 @@ export class CounterVersionLoader {
     const version = rv.uint();
     const entity = rv.uint();
     rv.skipVarint(); // the poll it is valid from
-    for (const i of BASE_AT) this.#field(rv, i, true);
+    if (READ_BASE !== undefined) {
+      const args = this.#args;
+      args[0] = rv;
+      READ_BASE(args);
+    } else for (const i of BASE_AT) this.#field(rv, i, true);
     const flags = rv.uint();
     if (flags & V_UNKNOWN) rv.skipString();
     // a record written before the late fields were declared lacks them: they read as defaults
