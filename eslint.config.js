@@ -33,10 +33,14 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: nodeGlobals },
   },
-  // the command's entry point is CommonJS (bin/package.json): Node starts it quicker
+  // the command's entry point is CommonJS (bin/package.json): Node starts it quicker; so is the
+  // shim bundled into dist/cli.cjs (scripts/sqlite-addon.cjs)
   {
-    files: ['bin/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { ...nodeGlobals, require: 'readonly' } },
+    files: ['bin/*.js', 'scripts/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { ...nodeGlobals, require: 'readonly', module: 'readonly', __dirname: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -11,8 +11,10 @@
 // prepack, without source maps (they would triple dist/ and serve no user; the package's
 // `files` leaves them out too), and prepare then has nothing to do.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
-import { WORKER_ENTRIES, bundleOptions } from './bundle-options.mjs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { WORKER_ENTRIES, bundleOptions, cjsBundleOptions } from './bundle-options.mjs';
+import { makeCodeCache } from './code-cache.mjs';
 
 const packing = ['pack', 'publish'].includes(process.env.npm_command ?? '');
 if (packing && process.env.npm_lifecycle_event === 'prepare') process.exit(0);
@@ -39,3 +41,29 @@ await build({
   target: 'node20',
   logLevel: 'warning',
 });
+// the command line again as one CommonJS file, the form V8 takes a code cache for, its last line
+// its build id (what the cache names: src/cli/code-cache.ts), and the CommonJS entry that loads
+// it (src/cli/start.ts); then the cache itself, made by running read commands (scripts/code-cache.mjs)
+const cjsFile = new URL('dist/cli.cjs', root);
+await build(
+  cjsBundleOptions({
+    root,
+    entryPoint: 'src/cli/main.ts',
+    outfile: 'dist/cli.cjs',
+    sourcemap: packing ? false : 'linked',
+  }),
+);
+const cjsSource = readFileSync(cjsFile, 'utf8');
+const buildId = createHash('sha256').update(cjsSource).digest('hex');
+writeFileSync(cjsFile, `${cjsSource.endsWith('\n') ? cjsSource : `${cjsSource}\n`}//# flightrec-build-id=${buildId}\n`);
+await build({
+  absWorkingDir: new URL('.', root).pathname,
+  entryPoints: ['src/cli/start.ts'],
+  outfile: 'dist/start.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+});
+makeCodeCache(new URL('dist', root).pathname);

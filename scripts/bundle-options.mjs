@@ -49,3 +49,50 @@ export function bundleOptions({ root, entryPoints, outdir, sourcemap }) {
     logLevel: 'warning',
   };
 }
+
+/** esbuild's namespace of the modules the CommonJS bundle leaves to the ES module build. */
+const ESM_ONLY_NAMESPACE = 'flightrec-esm-only';
+
+/**
+ * esbuild options bundling the command line into one CommonJS file `outfile` (dist/cli.cjs),
+ * the form V8 can be given a code cache for (src/cli/code-cache.ts): the same externals as
+ * bundleOptions; strict mode, as the ES modules it comes from; `import.meta.url` the file's URL.
+ * The terminal browser is left out (ink and yoga use top-level await): its import fails with a
+ * clear error, and src/cli/start.ts runs every command line that may reach it from dist/cli.js.
+ */
+export function cjsBundleOptions({ root, entryPoint, outfile, sourcemap }) {
+  const esm = bundleOptions({ root, entryPoints: [entryPoint], outdir: 'unused', sourcemap });
+  delete esm.outdir;
+  delete esm.chunkNames;
+  return {
+    ...esm,
+    entryPoints: [entryPoint],
+    outfile,
+    splitting: false,
+    format: 'cjs',
+    banner: {
+      js: "'use strict';\nconst __flightrecImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+    },
+    define: { ...esm.define, 'import.meta.url': '__flightrecImportMetaUrl' },
+    // better-sqlite3's JavaScript bundled too (a dozen files Node's loader would resolve, read and
+    // compile without the cache); its addon is found in the installed package by `bindings`
+    external: esm.external.filter((name) => name !== 'better-sqlite3'),
+    alias: { ...esm.alias, bindings: './scripts/sqlite-addon.cjs' },
+    plugins: [
+      {
+        name: 'flightrec-esm-only',
+        setup(b) {
+          b.onResolve({ filter: /[/\\]tui[/\\]index\.ts$/ }, (args) => ({
+            path: args.path,
+            namespace: ESM_ONLY_NAMESPACE,
+          }));
+          b.onLoad({ filter: /.*/, namespace: ESM_ONLY_NAMESPACE }, () => ({
+            contents:
+              "throw new Error('the terminal browser is not in dist/cli.cjs: bin/flightrec.js runs browse and demo from dist/cli.js');",
+            loader: 'js',
+          }));
+        },
+      },
+    ],
+  };
+}

@@ -1,0 +1,148 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildIdOf, cacheFileBytes, cachePayload, compileBundle } from '../../src/cli/code-cache.ts';
+import { main } from '../../src/cli/main.ts';
+import { buildFor } from '../../src/cli/start.ts';
+import { memoryIo } from '../helpers/memory-io.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'flightrec-code-cache-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Writes a CommonJS bundle of `body` stamped with its build id (as scripts/build.mjs does); returns its path. */
+function bundle(name: string, body: string): string {
+  const file = join(dir, name);
+  const id = createHash('sha256').update(body).digest('hex');
+  writeFileSync(file, `${body}//# flightrec-build-id=${id}\n`);
+  return file;
+}
+
+/** Compiles `file`, runs it, and writes the cache it made beside it; returns the cache's path. */
+function train(file: string): string {
+  const compiled = compileBundle(file, undefined);
+  (compiled.run().answer as () => number)();
+  writeFileSync(`${file}.cache`, cacheFileBytes(compiled.buildId!, compiled.script.createCachedData()));
+  return `${file}.cache`;
+}
+
+const BODY =
+  "'use strict';\nfunction answer() { return [1, 2, 3].map((n) => n * 14).reduce((a, b) => a + b) / 2; }\nmodule.exports = { answer, dir: __dirname, strict: (function () { return this; })() === undefined };\n";
+
+describe('the code cache of the CommonJS bundle (src/cli/code-cache.ts)', () => {
+  it('uses a cache made for the bundle, and the bundle runs as a CommonJS module', () => {
+    const file = bundle('good.cjs', BODY);
+    const cache = train(file);
+    const compiled = compileBundle(file, cache);
+    expect(compiled.cache).toBe('used');
+    const exports = compiled.run();
+    expect((exports.answer as () => number)()).toBe(42);
+    expect(exports.dir).toBe(dir);
+    expect(exports.strict).toBe(true);
+  });
+
+  it('compiles from the source when the cache is missing', () => {
+    const file = bundle('missing.cjs', BODY);
+    const compiled = compileBundle(file, `${file}.cache`);
+    expect(compiled.cache).toBe('absent');
+    expect((compiled.run().answer as () => number)()).toBe(42);
+  });
+
+  it('ignores a damaged payload instead of handing it to V8 (which does not check it and may crash)', () => {
+    const file = bundle('damaged.cjs', BODY);
+    const cache = train(file);
+    const bytes = readFileSync(cache);
+    for (let i = 100; i < bytes.length; i += 97) bytes[i]! ^= 0x5a;
+    writeFileSync(cache, bytes);
+    const compiled = compileBundle(file, cache);
+    expect(compiled.cache).toBe('unusable');
+    expect((compiled.run().answer as () => number)()).toBe(42);
+  });
+
+  it('ignores a cache made for another build of the bundle, and a truncated or foreign file', () => {
+    const old = bundle('old.cjs', BODY);
+    const cache = train(old);
+    const file = bundle('new.cjs', BODY.replace('* 14', '* 7 * 2'));
+    writeFileSync(`${file}.cache`, readFileSync(cache));
+    expect(compileBundle(file, `${file}.cache`).cache).toBe('unusable');
+    const id = buildIdOf(readFileSync(file, 'utf8'));
+    expect(cachePayload(readFileSync(cache).subarray(0, 40), id)).toBeUndefined();
+    expect(
+      cachePayload(Buffer.from('not a cache at all, but long enough to hold a header of eighty bytes or more'), id),
+    ).toBeUndefined();
+    expect(cachePayload(readFileSync(cache), undefined)).toBeUndefined();
+  });
+
+  it('lets V8 refuse a whole cache made from other source text under the same build id', () => {
+    const file = bundle('refused.cjs', BODY);
+    const other = bundle('other.cjs', `${BODY}// a longer source\n`);
+    const compiled = compileBundle(other, undefined);
+    compiled.run();
+    const id = buildIdOf(readFileSync(file, 'utf8'))!;
+    writeFileSync(`${file}.cache`, cacheFileBytes(id, compiled.script.createCachedData()));
+    const again = compileBundle(file, `${file}.cache`);
+    expect(again.cache).toBe('refused');
+    expect((again.run().answer as () => number)()).toBe(42);
+  });
+
+  it('reads the build id only from the last line', () => {
+    expect(buildIdOf(`x\n//# flightrec-build-id=${'a'.repeat(64)}\n`)).toEqual(Buffer.alloc(32, 0xaa));
+    expect(buildIdOf(`//# flightrec-build-id=${'a'.repeat(64)}\nmore();\n`)).toBeUndefined();
+    expect(buildIdOf('module.exports = 1;\n')).toBeUndefined();
+  });
+});
+
+describe('which build starts a command (src/cli/start.ts)', () => {
+  it('runs the terminal browser, and the demo that ends in it, from the ES module build', () => {
+    expect(buildFor(['browse'])).toBe('esm');
+    expect(buildFor(['--db', 'x.db', 'browse', '--view', 'timeline'])).toBe('esm');
+    expect(buildFor(['demo', '--speed', '10'])).toBe('esm');
+    // wherever the word stands: an option commandWord does not know to take a value
+    expect(buildFor(['--db-password-file', 'pw', 'browse'])).toBe('esm');
+  });
+
+  it('runs every other command from the CommonJS bundle', () => {
+    expect(buildFor(['query', 'connections', '--at', '2026-01-01T00:00:00Z'])).toBe('cjs');
+    expect(buildFor(['--help'])).toBe('cjs');
+    expect(buildFor([])).toBe('cjs');
+    expect(buildFor(['collect', '--simulate', 'incident'])).toBe('cjs');
+  });
+});
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run build)', () => {
+  it('has a cache V8 takes, strict mode, and no terminal browser', () => {
+    const file = join(dist, 'cli.cjs');
+    const source = readFileSync(file, 'utf8');
+    expect(source.startsWith("'use strict';\n")).toBe(true);
+    expect(buildIdOf(source)).toBeDefined();
+    expect(source).not.toMatch(/require\("ink"\)/);
+    expect(compileBundle(file, `${file}.cache`).cache).toBe('used');
+  });
+
+  it('requires only packages Node 20 can load with require (an ES-module-only one would fail at run time)', () => {
+    const file = join(dist, 'cli.cjs');
+    const load = createRequire(file);
+    const names = new Set([...readFileSync(file, 'utf8').matchAll(/\brequire\("([^".][^"]*)"\)/g)].map((m) => m[1]!));
+    expect(names.size).toBeGreaterThan(3);
+    for (const name of names) expect(() => load(name), name).not.toThrow();
+  });
+
+  it('answers through bin/flightrec.js as the command line does in-process, errors included', async () => {
+    const bin = fileURLToPath(new URL('../../bin/flightrec.js', import.meta.url));
+    for (const expr of ['node_id = 1 AND state = KAFKA_CONNECTION_STATE_OPEN', 'node_id = = 1']) {
+      const child = spawnSync(process.execPath, [bin, 'filter', 'check', expr], {
+        encoding: 'utf8',
+        env: { PATH: '' },
+      });
+      const io = memoryIo();
+      const code = await main(['filter', 'check', expr], io);
+      expect([child.status, child.stdout, child.stderr]).toEqual([code, io.out(), io.err()]);
+    }
+  });
+});
