@@ -16,6 +16,7 @@ import {
   scanChunkIdle,
   type IdleSamples,
 } from '../../src/db/connections/chunk.ts';
+import { readTotalsExact, readTotalsFast, totalsTarget } from '../../src/db/connections/chunk-totals.ts';
 import { readHeadEntry, type FastSample } from '../../src/db/connections/codec.ts';
 import { CorruptDataError } from '../../src/db/errors.ts';
 import { decodeIdList, encodeIdList } from '../../src/db/encoding/sql-values.ts';
@@ -44,6 +45,8 @@ describe('ByteReader bounds', () => {
       (r: ByteReader) => r.big(),
       (r: ByteReader) => r.int(),
       (r: ByteReader) => r.time(),
+      (r: ByteReader) => r.skipVarint(),
+      (r: ByteReader) => r.skipString(),
     ]) {
       expect(() => read(new ByteReader(counted(runOff)))).toThrow(CorruptDataError);
       expect(() => read(new ByteReader(counted([])))).toThrow(CorruptDataError);
@@ -59,6 +62,12 @@ describe('ByteReader bounds', () => {
     expect(() => new ByteReader(Uint8Array.of(0xff, 0xff, 0xff, 0x0f, 1, 2)).string()).toThrow(CorruptDataError);
     expect(new ByteReader(Uint8Array.of(3, 65)).string()).toBe('A'); // one UTF-16 code unit as a varint
     expect(() => new ByteReader(Uint8Array.of(7, 65)).string()).toThrow(CorruptDataError); // three announced, one there
+    expect(() => new ByteReader(bytes.subarray(0, 4)).skipString()).toThrow(/runs past the end/);
+    expect(() => new ByteReader(Uint8Array.of(7, 65)).skipString()).toThrow(CorruptDataError);
+    const skipped = new ByteReader(Uint8Array.of(...bytes, 5, 0xe8, 0x07, 0x41, 9));
+    skipped.skipString();
+    skipped.skipString(); // two code units as varints
+    expect(skipped.uint()).toBe(9);
     expect(() => new ByteReader(Uint8Array.of(200, 1, 0, 0)).count()).toThrow(/exceeds the 2 bytes left/);
     expect(new ByteReader(Uint8Array.of(2, 0, 0)).count()).toBe(2);
     expect(() => new ByteReader(Uint8Array.of(1, 2, 3)).u32At(0)).toThrow(CorruptDataError);
@@ -120,6 +129,12 @@ describe('chunk decoders on flipped bytes', () => {
           group.reader.pos = group.starts[k]!;
           readSampleAt(group.reader, 4);
           scanChunkIdle(group, 0, k, into, k * stride, stride);
+          const t = totalsTarget(stride, stride - 1, [2, 3], into.present);
+          readTotalsFast(group, k, k * stride, t, [
+            new Float64Array(into.present.length),
+            new Float64Array(into.present.length),
+          ]);
+          readTotalsExact(group, k, k * stride, t, [[], []]);
         }
         readBatchChunks(bytes);
       };

@@ -80,3 +80,21 @@ export function counterRecords(): PollRecord[] {
   }
   return out;
 }
+
+/** The fields of a full row that a counter version holds, picked from it. */
+export function counterFields(row: KafkaConnection): Record<string, unknown> {
+  return {
+    uid: row.uid,
+    nodeId: row.nodeId,
+    listenerName: row.listenerName,
+    clientId: row.clientId,
+    clientSoftwareName: row.clientSoftwareName,
+    clientSoftwareVersion: row.clientSoftwareVersion,
+    groupId: row.groupId,
+    state: row.state,
+    openTime: row.openTime,
+    closeTime: row.closeTime,
+    authenticationInfo: { userPrincipal: row.authenticationInfo.userPrincipal },
+    source: { ipAddress: row.source.ipAddress, port: row.source.port },
+  };
+}

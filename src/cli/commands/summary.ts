@@ -19,7 +19,7 @@ import type { PollRow } from '../../api/schema/resources.ts';
 import { formatHumanDuration } from '../../api/codec/duration.ts';
 import { pollTime } from '../../report/timeline/types.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
-import { thresholdsFromConfig, type AnalysisGlobals } from './timeline.ts';
+import { thresholdsFromConfig, type AnalysisGlobals } from './thresholds-config.ts';
 import { globalOptionsHelp, READ_CLUSTER_GLOB, READ_DB } from './help.ts';
 import { withClusterSet, withHistory } from './history.ts';
 import { chooseOutput } from './output-choice.ts';

@@ -1,12 +1,9 @@
 /**
  * `flightrec timeline [--since T] [--until T] [--for KIND/NAME] [--min-severity S]`: the incident
  * timeline of the recorded history, as text, Markdown, JSON, ndjson, YAML, HTML or Grafana
- * annotations. Also the helper `summary` and `trends` share: thresholds from the config file.
+ * annotations. (The thresholds from the config file: thresholds-config.ts, re-exported here.)
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { acrossClusters, type AcrossClusters } from '../../report/across.ts';
 import { isClusterGlob } from '../../report/cluster-match.ts';
@@ -29,7 +26,6 @@ import {
 import { renderTimelineMarkdown } from '../../report/render/timeline-md.ts';
 import { renderTimelineText } from '../../report/render/timeline-text.ts';
 import { renderYaml } from '../../report/render/yaml.ts';
-import { DEFAULT_THRESHOLDS, ThresholdError, type Thresholds } from '../../report/timeline/thresholds.ts';
 import { ENTITY_KINDS, nearestNames, recordedNames, splitEntity } from '../../report/timeline/entity-names.ts';
 import { buildTimeline, type Timeline, type TimelineSource } from '../../report/timeline/timeline.ts';
 import { isSeverity, SEVERITIES, type Severity } from '../../report/timeline/types.ts';
@@ -38,43 +34,15 @@ import { unknownNameMessage } from '../suggest.ts';
 import { globalOptionsHelp, READ_CLUSTER_GLOB, READ_DB } from './help.ts';
 import { withClusterSet, withHistory } from './history.ts';
 import { chooseOutput } from './output-choice.ts';
+import { thresholdsFromConfig, type AnalysisGlobals } from './thresholds-config.ts';
 import { timeOption } from './time-option.ts';
+
+/** The config file's thresholds, for the commands that import them from here (thresholds-config.ts). */
+export { thresholdsFromConfig, type AnalysisGlobals };
 
 /** Output formats of `timeline`. */
 export const TIMELINE_FORMATS = ['table', 'wide', 'json', 'ndjson', 'yaml', 'md', 'html', 'annotations'] as const;
 type TimelineFormat = (typeof TIMELINE_FORMATS)[number];
-
-/** The global options the analysis commands read. */
-export interface AnalysisGlobals {
-  db: string;
-  config?: string;
-  cluster?: string;
-  output?: string;
-  color?: boolean;
-}
-
-/**
- * The detector thresholds: the `thresholds:` section of the config file when there is one,
- * over the defaults. A bad key or value is a usage error naming it.
- */
-export async function thresholdsFromConfig(g: AnalysisGlobals, io: CliIo): Promise<Thresholds> {
-  if (g.config === undefined) return DEFAULT_THRESHOLDS;
-  const { resolveThresholds } = await import('../../report/timeline/thresholds-schema.ts');
-  const path = resolve(io.cwd, g.config);
-  let doc: unknown;
-  try {
-    doc = parseYaml(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`cannot read the config file ${path}: ${(err as Error).message.split('\n')[0]}`);
-  }
-  const section = doc !== null && typeof doc === 'object' ? (doc as Record<string, unknown>).thresholds : undefined;
-  try {
-    return resolveThresholds(section);
-  } catch (err) {
-    if (err instanceof ThresholdError) throw new UsageError(`${path}: ${err.message}`);
-    throw err;
-  }
-}
 
 interface TimelineOpts {
   since?: string;

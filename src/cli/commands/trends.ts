@@ -16,7 +16,7 @@ import { globalOptionsHelp, READ_CLUSTER, READ_DB } from './help.ts';
 import { withHistory } from './history.ts';
 import { chooseOutput } from './output-choice.ts';
 import { timeOption } from './time-option.ts';
-import { thresholdsFromConfig, type AnalysisGlobals } from './timeline.ts';
+import { thresholdsFromConfig, type AnalysisGlobals } from './thresholds-config.ts';
 
 /** Output formats of `trends`. */
 export const TRENDS_FORMATS = ['table', 'wide', 'json', 'csv', 'yaml', 'md'] as const;

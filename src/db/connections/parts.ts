@@ -26,6 +26,7 @@ import {
   type ConnSlow,
   type SlowParent,
 } from './rows.ts';
+import { loadVersionRecords, recordsByIdsStatement, type VersionBlobs } from './version-records.ts';
 import { BASE_AT, FIELDS, isDictKind, LATE_AT, lateDefault, unpackSlow, type StoredSlow } from './slow.ts';
 
 /** The slow parts of one connection version (identity, attributes, shared sub-objects) and its bookkeeping. */
@@ -37,7 +38,7 @@ export type ConnParts = ConnSlow & {
   readonly unknownText: string | undefined;
 };
 
-type Blobs = [Buffer | null, Buffer | null];
+type Blobs = VersionBlobs;
 
 const KINDS: readonly SlowKind[] = FIELDS.map((f) => f.kind);
 type ResolveArgs = [Resolver, StoredSlow[], AnySlowValue[], (id: number) => Readonly<Record<string, number>>];
@@ -71,10 +72,6 @@ const RESOLVE = generate<(v: ResolveArgs) => void>(
     }).join('\n'),
 );
 
-/** Fewest version records per piece of a load posted ahead (PostgreSQL), and most pieces. */
-const PIECE = 2048;
-const MAX_PIECES = 6;
-
 /** 2^17: three dictionary ids below it make one exact numeric key (51 bits). */
 const SUB_KEY = 131_072;
 /** Per sub-message holding slow fields: true when its shared objects can be keyed by its fields' ids as one number. */
@@ -105,7 +102,7 @@ export class ConnPartsLoader {
     this.#engine = store.engine;
     this.#layout = CONNECTION_LAYOUTS[store.engine.connectionLayout];
     // two blobs holding every record: one row instead of one per version
-    this.#byIds = sqlite.prepare<[string], Blobs>(this.#layout.partsByIdsSql).raw();
+    this.#byIds = recordsByIdsStatement(store);
     this.#allOfEntity = sqlite.prepare<number[], Blobs>(this.#layout.partsOfEntitySql).raw();
   }
 
@@ -157,29 +154,13 @@ export class ConnPartsLoader {
     return out;
   }
 
-  /**
-   * Loads the records of these ids into the cache: in one query; on PostgreSQL, when there are
-   * many, in pieces posted together, each decoded while the server reads the next ones.
-   */
+  /** Loads the records of these ids into the cache (version-records.ts: one query, or pieces on PostgreSQL). */
   #load(missing: readonly number[], fetched: (() => void) | undefined): void {
-    const k = Math.min(MAX_PIECES, Math.floor(missing.length / PIECE));
-    if (k >= 2 && this.#engine.prefetches) {
-      // the first piece is the smallest, so that decoding starts sooner
-      const first = PIECE / 2;
-      const size = Math.ceil((missing.length - first) / (k - 1));
-      const pieces = [JSON.stringify(missing.slice(0, first))];
-      for (let i = first; i < missing.length; i += size) pieces.push(JSON.stringify(missing.slice(i, i + size)));
-      // what #build does for this many records, before the pieces are posted (the dictionary would wait behind them)
-      this.#resolver.preload();
-      if (this.#engine.prefetch(this.#byIds, pieces[0])) {
-        for (let i = 1; i < pieces.length; i++) this.#engine.prefetch(this.#byIds, pieces[i]);
-        fetched?.();
-        for (const piece of pieces) this.#build(this.#byIds.get(piece), undefined);
-        return;
-      }
-    }
-    this.#build(this.#byIds.get(JSON.stringify(missing)), fetched);
+    loadVersionRecords(this.#engine, this.#byIds, this.#resolver, missing, this.#decodeInto, fetched);
   }
+
+  /** #build as loadVersionRecords calls it. */
+  readonly #decodeInto = (blobs: Blobs | undefined, fetched?: () => void): void => void this.#build(blobs, fetched);
 
   /**
    * inOrder for a writer that must go on past damage: the records that do not decode are

@@ -24,6 +24,7 @@ import type { ConnReader, Frame } from './reader.ts';
 import { CorruptDataError, damaged } from '../errors.ts';
 import { decodeIdList } from '../encoding/sql-values.ts';
 import { sealedBatchQueries } from './sealed-batch-queries.ts';
+import { alignTo } from './align.ts';
 
 /**
  * One successful ListKafkaConnections poll, lean: per row, in answer order, its version, idle
@@ -42,8 +43,6 @@ export interface ConnectionFrame {
   /** exact: numbers below 2^51, bigints beyond */
   readonly inFlightDurations: readonly Num[];
 }
-/** How far ahead of the expected position a row is looked for in the previous frame. */
-const LOOKAHEAD = 4;
 /** Most frames a stored batch may claim (the writer seals at a few). */
 const MAX_FRAMES = 65_536;
 /** Most sample indexes (connections x frames) of one decoded batch. */
@@ -253,28 +252,6 @@ export class ConnFrameReader {
 /** The slot of an entity in a decoded batch (its index among the batch's ascending entities), or -1. */
 function slotOf(d: DecodedBatch, entity: number): number {
   return indexOfSorted(d.entities, entity, d.slots);
-}
-
-/**
- * For each id, its position in the previous frame's ids, or -1: answers mostly list the same
- * connections in the same order, give or take a few opened or closed ones, so each is looked
- * for just ahead of where the previous match left off.
- */
-function alignTo(prev: readonly number[], ids: readonly number[]): Int32Array {
-  const out = new Int32Array(ids.length);
-  let j = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]!;
-    out[i] = -1;
-    for (let k = j; k < j + LOOKAHEAD && k < prev.length; k++) {
-      if (prev[k] === id) {
-        out[i] = k;
-        j = k + 1;
-        break;
-      }
-    }
-  }
-  return out;
 }
 
 /** Sample storage for `size` indexes: the previous one cleared when large enough, else a new one. */

@@ -288,6 +288,25 @@ export class ByteReader {
     return s;
   }
 
+  /** Skips a string written by ByteWriter.string (its bytes are not decoded). */
+  skipString(): void {
+    const head = this.uint();
+    const n = Math.floor(head / 2);
+    if (n > this.#buf.length - this.pos) this.#overrun(`a string of ${n} ${head % 2 === 0 ? 'bytes' : 'code units'}`);
+    if (head % 2 === 0) this.pos += n;
+    else for (let i = 0; i < n; i++) this.skipVarint();
+  }
+
+  /** Skips a varint of any size (signed or not). */
+  skipVarint(): void {
+    const buf = this.#buf;
+    let p = this.pos;
+    while (buf[p++]! >= 128);
+    // past the end, a byte reads as undefined and ends the loop: checked once
+    if (!(p <= buf.length)) this.#overrun('a varint');
+    this.pos = p;
+  }
+
   /** Reads a time written by ByteWriter.time. */
   time(): bigint {
     const sec = this.num();

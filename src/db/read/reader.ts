@@ -11,6 +11,7 @@ import { CONNECTION_LAYOUTS } from '../connections/layouts.ts';
 import { ConnPartsLoader } from '../connections/parts.ts';
 import { ConnReader, type Prefilter } from '../connections/reader.ts';
 import { ConnFrameReader, type ConnectionFrame } from '../connections/stream.ts';
+import { CounterVersionLoader } from '../connections/counter-versions.ts';
 import { ConnCounterReader, type CounterFrame, type TotalCounter } from './counter-frames.ts';
 import { Resolver } from '../encoding/dictionary.ts';
 import { keyedPolls } from './entity-polls.ts';
@@ -153,7 +154,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const parts = new ConnPartsLoader(db, resolver);
   const conns = new ConnReader(db, parts);
   const lean = new ConnFrameReader(sqlite, conns, parts, (stmt, ...args) => db.engine.prefetch(stmt, ...args));
-  const counters = new ConnCounterReader(sqlite, conns, parts);
+  const counters = new ConnCounterReader(sqlite, conns, new CounterVersionLoader(db, resolver));
   const small = new SmallReader(sqlite, resolver);
   const pq = new PollQueries(sqlite);
   const recent = new RecentPolls(sqlite);
@@ -372,15 +373,20 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     *connectionCounters(o) {
       const cid = read(() => clusterId(o.cluster));
       if (cid === undefined) return;
-      const polls = read(() =>
-        pq.range({ clusterId: cid, operation: 'ListKafkaConnections', since: o.since, until: o.until, limit: -1 }),
-      ).filter((p) => p.ok);
+      const { polls, last } = read(() => {
+        const ok = pq
+          .range({ clusterId: cid, operation: 'ListKafkaConnections', since: o.since, until: o.until, limit: -1 })
+          .filter((p) => p.ok);
+        // the last frame asked for: its sealed batch is decoded only up to it
+        const end = ok.at(-1);
+        return { polls: ok, last: end === undefined ? undefined : counters.placeOf(end.id) };
+      });
       // a few frames per read transaction (none held open across a yield)
       for (let i = 0; i < polls.length; i += FRAMES_PER_READ) {
         const frames = read(() =>
           polls
             .slice(i, i + FRAMES_PER_READ)
-            .map((p) => decoding({ poll: p.id }, () => counters.frameOf(p.row, p.id, o.counters))),
+            .map((p) => decoding({ poll: p.id }, () => counters.frameOf(p.row, p.id, o.counters, last))),
         );
         for (const f of frames) if (f !== undefined) yield f;
       }

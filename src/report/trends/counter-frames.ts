@@ -20,7 +20,7 @@ export interface StoredCounterFrame {
   readonly poll: PollRow;
   readonly versions: readonly CounterFacts[];
   /** per counter asked for, each row's value, exact: a number below 2^51, else a bigint */
-  readonly totals: readonly (readonly (number | bigint)[])[];
+  readonly totals: readonly ArrayLike<number | bigint>[];
 }
 
 /** The narrow read of the store: every successful ListKafkaConnections poll of a window, with the totals asked for. */
@@ -34,7 +34,7 @@ export type CounterFramesRead = (q: {
 /** One poll of connections: `rows` the slow fields, `totals[k][i]` row i's value of the k-th counter. */
 export interface CounterFrame extends Frame<CounterFacts> {
   /** exact: numbers below 2^51, bigints beyond (or bigints throughout) */
-  readonly totals: readonly (readonly (number | bigint)[])[];
+  readonly totals: readonly ArrayLike<number | bigint>[];
 }
 
 /** What the frames are read from: full samples, and the narrow read when the store has it. */

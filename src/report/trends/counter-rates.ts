@@ -17,7 +17,7 @@ import { RESOURCES, type PollRow } from '../../api/schema/resources.ts';
 import { comparePolls } from '../timeline/frames.ts';
 import { pollTime } from '../timeline/types.ts';
 import { addAt, Buckets } from './buckets.ts';
-import { counterFrames, type TotalCounter } from './counter-frames.ts';
+import { counterFrames, type CounterFacts, type CounterFrame, type TotalCounter } from './counter-frames.ts';
 import { connectionKey, connectionLabel } from './group-keys.ts';
 import type { MetricName, TrendRow, TrendsSource } from './types.ts';
 
@@ -69,80 +69,22 @@ export function counterRates(
   buckets: Buckets,
 ): CounterRates {
   const fields = FIELDS[metric] as readonly Field[];
-  const nf = fields.length;
   const ops = new Set<string>(RESOURCES.connections.operations);
   const polls: PollRow[] = source
     .polls({ cluster: window.cluster, since: window.since, until: window.until })
     .filter((p) => p.outcome === 'ok' && ops.has(p.operation))
     .sort(comparePolls);
-  const conns = new Map<string, Conn>();
-  const groups = new Map<string, Group>();
-  const deltas = new Array<Exact>(nf);
-  let prevTime: bigint | undefined;
-  for (const f of counterFrames(source, window, polls, fields)) {
-    const b = buckets.index(f.time);
-    const totals = f.totals;
-    for (let r = 0; r < f.rows.length; r++) {
-      const c = f.rows[r]!;
-      const key = connectionKey(by, c);
-      let g = groups.get(key);
-      if (g === undefined) {
-        g = {
-          label: by === 'connection' ? connectionLabel(c) : '',
-          increase: fields.map(() => 0),
-          series: fields.map(() => buckets.empty()),
-          uids: new Set(),
-          closed: 0,
-          resets: 0,
-        };
-        groups.set(key, g);
-      }
-      let conn = conns.get(c.uid);
-      if (conn === undefined) {
-        const fresh = prevTime !== undefined && c.openTime > prevTime;
-        const values = new Array<Exact>(nf);
-        for (let i = 0; i < nf; i++) {
-          values[i] = totals[i]![r]!;
-          // a connection opened since the previous poll counts from zero, one seen at the window's start is the baseline
-          deltas[i] = fresh ? values[i]! : 0;
-        }
-        conn = { last: values, to: f.time, from: fresh ? c.openTime : f.time, closed: false, group: undefined };
-        conns.set(c.uid, conn);
-      } else {
-        const last = conn.last;
-        for (let i = 0; i < nf; i++) {
-          const v = totals[i]![r]!;
-          const before = last[i]!;
-          if (v >= before) deltas[i] = subExact(v, before);
-          else {
-            // a counter that went down was reset: it counts from zero
-            deltas[i] = v;
-            g.resets++;
-          }
-          last[i] = v;
-        }
-        conn.to = f.time;
-      }
-      if (conn.group !== g) {
-        g.uids.add(c.uid);
-        conn.group = g;
-      }
-      if (c.state === 'KAFKA_CONNECTION_STATE_CLOSED') {
-        if (c.closeTime > conn.from) conn.to = c.closeTime;
-        if (!conn.closed) {
-          conn.closed = true;
-          g.closed++;
-        }
-      }
-      for (let i = 0; i < nf; i++) {
-        const d = deltas[i]!;
-        if (d === 0 || d === 0n) continue;
-        g.increase[i] = addExact(g.increase[i]!, d);
-        addAt(g.series[i]!, b, Number(d));
-      }
-    }
-    prevTime = f.time;
-  }
+  const t: Tally = {
+    by,
+    fields,
+    buckets,
+    conns: new Map(),
+    groups: new Map(),
+    deltas: new Array<Exact>(fields.length),
+    prevTime: undefined,
+  };
+  for (const f of counterFrames(source, window, polls, fields)) tallyFrame(t, f);
+  const { conns, groups } = t;
   const first = polls[0];
   const last = polls[polls.length - 1];
   const windowSeconds = first !== undefined && last !== undefined ? Number(pollTime(last) - pollTime(first)) / 1e9 : 0;
@@ -174,6 +116,104 @@ export function counterRates(
     rows.push({ key, label: g.label, value, series, detail });
   }
   return { rows, overall: ratio(metric, total, windowSeconds), resets };
+}
+
+/**
+ * What the pass over the frames keeps: connections by uid, groups by key, the row's differences
+ * (reused) and the previous poll's time. The pass is split into small functions (a frame, a row,
+ * a new group, a new connection) so that the optimiser compiles each quickly, from its own
+ * feedback, instead of the whole of counterRates again at every change of a row's types.
+ */
+interface Tally {
+  readonly by: string;
+  readonly fields: readonly Field[];
+  readonly buckets: Buckets;
+  readonly conns: Map<string, Conn>;
+  readonly groups: Map<string, Group>;
+  readonly deltas: Exact[];
+  prevTime: bigint | undefined;
+}
+
+/** Adds the rows of one frame. */
+function tallyFrame(t: Tally, f: CounterFrame): void {
+  const b = t.buckets.index(f.time);
+  const n = f.rows.length;
+  for (let r = 0; r < n; r++) tallyRow(t, f, r, b);
+  t.prevTime = f.time;
+}
+
+/** Adds row `r` of a frame (bucket `b`): its differences since the connection's previous sample. */
+function tallyRow(t: Tally, f: CounterFrame, r: number, b: number): void {
+  const c = f.rows[r]!;
+  const key = connectionKey(t.by, c);
+  const g = t.groups.get(key) ?? newGroup(t, key, c);
+  const totals = f.totals;
+  const deltas = t.deltas;
+  const nf = deltas.length;
+  let conn = t.conns.get(c.uid);
+  if (conn === undefined) conn = newConn(t, f, r);
+  else {
+    const last = conn.last;
+    for (let i = 0; i < nf; i++) {
+      const v = totals[i]![r]!;
+      const before = last[i]!;
+      if (v >= before) deltas[i] = subExact(v, before);
+      else {
+        // a counter that went down was reset: it counts from zero
+        deltas[i] = v;
+        g.resets++;
+      }
+      last[i] = v;
+    }
+    conn.to = f.time;
+  }
+  if (conn.group !== g) {
+    g.uids.add(c.uid);
+    conn.group = g;
+  }
+  if (c.state === 'KAFKA_CONNECTION_STATE_CLOSED') {
+    if (c.closeTime > conn.from) conn.to = c.closeTime;
+    if (!conn.closed) {
+      conn.closed = true;
+      g.closed++;
+    }
+  }
+  for (let i = 0; i < nf; i++) {
+    const d = deltas[i]!;
+    if (d === 0 || d === 0n) continue;
+    g.increase[i] = addExact(g.increase[i]!, d);
+    addAt(g.series[i]!, b, Number(d));
+  }
+}
+
+/** The group of a key seen for the first time. */
+function newGroup(t: Tally, key: string, c: CounterFacts): Group {
+  const g: Group = {
+    label: t.by === 'connection' ? connectionLabel(c) : '',
+    increase: t.fields.map(() => 0),
+    series: t.fields.map(() => t.buckets.empty()),
+    uids: new Set(),
+    closed: 0,
+    resets: 0,
+  };
+  t.groups.set(key, g);
+  return g;
+}
+
+/** The connection of row `r`'s uid, seen for the first time; its differences into `t.deltas`. */
+function newConn(t: Tally, f: CounterFrame, r: number): Conn {
+  const c = f.rows[r]!;
+  const fresh = t.prevTime !== undefined && c.openTime > t.prevTime;
+  const nf = t.deltas.length;
+  const values = new Array<Exact>(nf);
+  for (let i = 0; i < nf; i++) {
+    values[i] = f.totals[i]![r]!;
+    // a connection opened since the previous poll counts from zero, one seen at the window's start is the baseline
+    t.deltas[i] = fresh ? values[i]! : 0;
+  }
+  const conn: Conn = { last: values, to: f.time, from: fresh ? c.openTime : f.time, closed: false, group: undefined };
+  t.conns.set(c.uid, conn);
+  return conn;
 }
 
 /** `a + b` exactly: numbers while the result stays below 2^51 (where number arithmetic is exact), else bigints. */
