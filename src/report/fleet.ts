@@ -88,22 +88,23 @@ export interface FleetOptions {
 /** The default look-back for open events. */
 export const DEFAULT_FLEET_WINDOW = 6n * 3_600_000_000_000n;
 
-function newestPoll(
-  reader: FleetReader,
-  cluster: string,
-  at: bigint,
-  ops: readonly OperationName[],
-): PollRow | undefined {
+/** The newest poll of each operation on a cluster at or before `at` (one read each). */
+function newestPolls(reader: FleetReader, cluster: string, at: bigint): Map<OperationName, PollRow | undefined> {
+  return new Map(
+    OPERATION_NAMES.map((operation) => [operation, reader.recentPolls({ cluster, operation, until: at, limit: 1 })[0]]),
+  );
+}
+
+/** The newest of the newest polls, the first operation's on a tie. */
+function newestOf(newest: ReadonlyMap<OperationName, PollRow | undefined>): PollRow | undefined {
   let best: PollRow | undefined;
-  for (const operation of ops) {
-    const p = reader.recentPolls({ cluster, operation, until: at, limit: 1 })[0];
+  for (const p of newest.values()) {
     if (p !== undefined && (best === undefined || pollTime(p) > pollTime(best))) best = p;
   }
   return best;
 }
 
-function icebergOf(reader: FleetReader, cluster: string, at: bigint): FleetIceberg {
-  const poll = newestPoll(reader, cluster, at, ['GetIcebergStatus']);
+function icebergOf(reader: FleetReader, poll: PollRow | undefined): FleetIceberg {
   if (poll === undefined) return { state: 'unknown', detail: '', topics: 0, maxCommitLag: undefined };
   if (poll.outcome !== 'ok') return { state: 'poll-failed', detail: poll.outcome, topics: 0, maxCommitLag: undefined };
   const answer = reader.reconstructAnswer(poll.id).answer as IcebergStatus | undefined;
@@ -157,7 +158,8 @@ function openEventsOf(
 /** One cluster's line as of `at`. */
 export function fleetLine(reader: FleetReader, cluster: string, opts: FleetOptions): FleetLine {
   const at = opts.at;
-  const lastPoll = newestPoll(reader, cluster, at, OPERATION_NAMES);
+  const newest = newestPolls(reader, cluster, at);
+  const lastPoll = newestOf(newest);
   const conns = reader.stateAt('connections', at, { cluster });
   const open =
     conns.poll === undefined
@@ -174,7 +176,7 @@ export function fleetLine(reader: FleetReader, cluster: string, opts: FleetOptio
     openConnections: open,
     worstShadowLag: lag.lag,
     worstShadowLagPartition: lag.partition,
-    iceberg: icebergOf(reader, cluster, at),
+    iceberg: icebergOf(reader, newest.get('GetIcebergStatus')),
     upgrade: upgrade === undefined ? undefined : shortEnum(FinalizationState, upgrade.state),
     openEvents: openEventsOf(reader, cluster, at, last, opts),
   };

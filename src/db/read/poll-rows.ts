@@ -105,24 +105,15 @@ export function toInfo(r: PollTuple): PollInfo {
 export class PollQueries {
   readonly #byId: SqlStatement<[number], PollTuple>;
   readonly #byIds: SqlStatement<[string], PollTuple>;
-  readonly #latestOk: SqlStatement<[number, string, string, bigint], PollTuple>;
   readonly #round: SqlStatement<[number, string, string, bigint], PollTuple>;
-  readonly #nextTarget: SqlStatement<[number, string, string], RowOf<typeof poll>['target']>;
+  readonly #latestOkByTarget: SqlStatement<[{ cluster: number; op: string; at: bigint }], PollTuple>;
   readonly #range: SqlStatement<[RangeParams], PollTuple>;
-  readonly #any: SqlStatement<[number, string, string], unknown>;
 
   constructor(sqlite: SqlSession) {
     const sel = `SELECT ${POLL_COLUMNS} FROM ${POLL_FROM}`;
     this.#byId = sqlite.prepare<[number], PollTuple>(`${sel} WHERE p.id = ?`).raw().safeIntegers();
     this.#byIds = sqlite
       .prepare<[string], PollTuple>(`${sel} WHERE p.id IN (SELECT value FROM json_each(?))`)
-      .raw()
-      .safeIntegers();
-    this.#latestOk = sqlite
-      .prepare<[number, string, string, bigint], PollTuple>(
-        `${sel} WHERE p.cluster_id = ? AND p.operation = ? AND p.target = ? AND p.ok = 1 AND p.started_at <= ?
-         ORDER BY p.started_at DESC, p.id DESC LIMIT 1`,
-      )
       .raw()
       .safeIntegers();
     this.#round = sqlite
@@ -132,14 +123,26 @@ export class PollQueries {
       )
       .raw()
       .safeIntegers();
-    this.#nextTarget = sqlite
-      .prepare<[number, string, string], RowOf<typeof poll>['target']>(
-        'SELECT target FROM poll WHERE cluster_id = ? AND operation = ? AND target > ? ORDER BY target LIMIT 1',
+    // every target the operation was polled with (an index skip-scan, one probe per target), and
+    // for each its latest successful poll as of @at: one statement, where a probe per target and
+    // per poll was one round trip each on PostgreSQL
+    this.#latestOkByTarget = sqlite
+      .prepare<[{ cluster: number; op: string; at: bigint }], PollTuple>(
+        `WITH RECURSIVE t(target) AS (
+           SELECT (SELECT target FROM poll WHERE cluster_id = @cluster AND operation = @op ORDER BY target LIMIT 1)
+           UNION ALL
+           SELECT (SELECT q.target FROM poll q WHERE q.cluster_id = @cluster AND q.operation = @op AND q.target > t.target
+                   ORDER BY q.target LIMIT 1)
+           FROM t WHERE t.target IS NOT NULL)
+         SELECT ${POLL_COLUMNS} FROM t
+         JOIN poll p ON p.cluster_id = @cluster AND p.id = (
+           SELECT l.id FROM poll l WHERE l.cluster_id = @cluster AND l.operation = @op AND l.target = t.target
+             AND l.ok = 1 AND l.started_at <= @at ORDER BY l.started_at DESC, l.id DESC LIMIT 1)
+         JOIN cluster c ON c.id = p.cluster_id
+         ORDER BY t.target`,
       )
-      .pluck();
-    this.#any = sqlite.prepare<[number, string, string], unknown>(
-      'SELECT 1 FROM poll WHERE cluster_id = ? AND operation = ? AND target = ? LIMIT 1',
-    );
+      .raw()
+      .safeIntegers();
     this.#range = sqlite
       .prepare<[RangeParams], PollTuple>(
         `${sel} WHERE (p.cluster_id = @cluster OR @cluster IS NULL) AND (p.operation = @op OR @op IS NULL)
@@ -166,28 +169,15 @@ export class PollQueries {
     return out;
   }
 
-  /** The latest successful poll of (cluster, operation, target) at or before `at`. */
-  latestOk(clusterId: number, op: OperationName, target: string, at: bigint): PollInfo | undefined {
-    const r = this.#latestOk.get(clusterId, op, target, at);
-    return r === undefined ? undefined : toInfo(r);
-  }
-
   /** The successful calls of `last`'s round that started at or before `at`, oldest first. */
   roundOf(last: PollInfo, at: bigint): PollInfo[] {
     const rows = this.#round.all(last.clusterId, last.round, last.row.operation, at);
     return rows.map(toInfo);
   }
 
-  /** Every target an operation was ever polled with on a cluster (an index skip-scan). */
-  targets(clusterId: number, op: OperationName): string[] {
-    const out: string[] = [];
-    if (this.#any.get(clusterId, op, '') !== undefined) out.push('');
-    let t = this.#nextTarget.get(clusterId, op, '');
-    while (t !== undefined) {
-      out.push(t);
-      t = this.#nextTarget.get(clusterId, op, t);
-    }
-    return out;
+  /** For every target an operation was ever polled with on a cluster, its latest successful poll at or before `at` (by target). */
+  latestOkByTarget(clusterId: number, op: OperationName, at: bigint): PollInfo[] {
+    return this.#latestOkByTarget.all({ cluster: clusterId, op, at }).map(toInfo);
   }
 
   /** Polls in a time range, oldest first. */
