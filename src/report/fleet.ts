@@ -24,6 +24,14 @@ export interface FleetReader extends TimelineSource {
   stateAt: ReportReader['stateAt'];
   recentPolls(q: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
   reconstructAnswer(pollId: bigint): { readonly answer?: unknown };
+  /**
+   * the connections of stateAt('connections') as their slow fields (the store's HistoryReader
+   * offers it): when present, open connections are counted from these instead of full rows
+   */
+  connectionVersionsAt?(
+    at: bigint,
+    opts: { cluster?: string },
+  ): { readonly poll: PollRow | undefined; readonly versions: readonly Pick<KafkaConnection, 'state'>[] };
 }
 
 /** The Iceberg state of a cluster from its newest GetIcebergStatus poll. */
@@ -155,16 +163,24 @@ function openEventsOf(
   return counts;
 }
 
+/** Connections not closed in the connection state as of `at`; undefined when none was recorded. */
+function openConnections(reader: FleetReader, cluster: string, at: bigint): number | undefined {
+  if (reader.connectionVersionsAt !== undefined) {
+    const state = reader.connectionVersionsAt(at, { cluster });
+    return state.poll === undefined ? undefined : state.versions.filter((c) => !isClosedConnection(c)).length;
+  }
+  const conns = reader.stateAt('connections', at, { cluster });
+  return conns.poll === undefined
+    ? undefined
+    : (conns.rows as KafkaConnection[]).filter((c) => !isClosedConnection(c)).length;
+}
+
 /** One cluster's line as of `at`. */
 export function fleetLine(reader: FleetReader, cluster: string, opts: FleetOptions): FleetLine {
   const at = opts.at;
   const newest = newestPolls(reader, cluster, at);
   const lastPoll = newestOf(newest);
-  const conns = reader.stateAt('connections', at, { cluster });
-  const open =
-    conns.poll === undefined
-      ? undefined
-      : (conns.rows as KafkaConnection[]).filter((c) => !isClosedConnection(c)).length;
+  const open = openConnections(reader, cluster, at);
   const shadow = reader.stateAt('shadow-topics', at, { cluster });
   const lag = shadow.poll === undefined ? { lag: undefined, partition: undefined } : worstLag(shadow.rows);
   const upgrade = reader.stateAt('upgrade', at, { cluster }).rows[0] as UpgradeStatus | undefined;

@@ -96,6 +96,18 @@ forEachEngine('stateAt, samples and entity history against a brute-force model',
     expect(reader.stateAt('connections', probes[0]!)).toEqual({ poll: undefined, polls: [], rows: [] });
   });
 
+  it("gives the state's connections as their versions: the same uids in the same order, slow fields and newest poll", () => {
+    for (const at of probes) {
+      const state = reader.stateAt('connections', at);
+      const got = reader.connectionVersionsAt(at);
+      expect(got.poll).toEqual(state.poll);
+      const rows = state.rows as KafkaConnection[];
+      expect(got.versions.map((v) => [v.uid, v.state, v.clientId, v.closeTime])).toEqual(
+        rows.map((r) => [r.uid, r.state, r.clientId, r.closeTime]),
+      );
+    }
+  });
+
   it('applies the filter engine pre-filter as a superset, the closure keeping exactly the matches', () => {
     const filter = compileFilter(
       'node_id = 1 AND client_software_name != "sarama" AND state = KAFKA_CONNECTION_STATE_OPEN',

@@ -107,7 +107,8 @@ export class PollQueries {
   readonly #byIds: SqlStatement<[string], PollTuple>;
   readonly #round: SqlStatement<[number, string, string, bigint], PollTuple>;
   readonly #latestOkByTarget: SqlStatement<[{ cluster: number; op: string; at: bigint }], PollTuple>;
-  readonly #range: SqlStatement<[RangeParams], PollTuple>;
+  /** the range query by what it is given: [cluster and operation, cluster only, operation only, neither] */
+  readonly #ranges: readonly SqlStatement<[RangeParams], PollTuple>[];
 
   constructor(sqlite: SqlSession) {
     const sel = `SELECT ${POLL_COLUMNS} FROM ${POLL_FROM}`;
@@ -143,13 +144,21 @@ export class PollQueries {
       )
       .raw()
       .safeIntegers();
-    this.#range = sqlite
-      .prepare<[RangeParams], PollTuple>(
-        `${sel} WHERE (p.cluster_id = @cluster OR @cluster IS NULL) AND (p.operation = @op OR @op IS NULL)
-         AND p.started_at BETWEEN @since AND @until ORDER BY p.started_at, p.id LIMIT @limit`,
-      )
-      .raw()
-      .safeIntegers();
+    // one statement per combination of the optional filters: `(col = @x OR @x IS NULL)` kept both
+    // engines off the (cluster, operation, time) index, every range scanning every cluster's polls
+    const range = (where: string): SqlStatement<[RangeParams], PollTuple> =>
+      sqlite
+        .prepare<[RangeParams], PollTuple>(
+          `${sel} WHERE ${where} p.started_at BETWEEN @since AND @until ORDER BY p.started_at, p.id LIMIT @limit`,
+        )
+        .raw()
+        .safeIntegers();
+    this.#ranges = [
+      range('p.cluster_id = @cluster AND p.operation = @op AND'),
+      range('p.cluster_id = @cluster AND'),
+      range('p.operation = @op AND'),
+      range(''),
+    ];
   }
 
   /** One poll, or undefined. */
@@ -182,13 +191,15 @@ export class PollQueries {
 
   /** Polls in a time range, oldest first. */
   range(q: { clusterId?: number; operation?: string; since: bigint; until: bigint; limit: number }): PollInfo[] {
-    const rows = this.#range.all({
+    const params: RangeParams = {
       cluster: q.clusterId ?? null,
       op: q.operation ?? null,
       since: q.since,
       until: q.until,
       limit: q.limit,
-    });
+    };
+    // a statement binds the names it has (both engines ignore the others)
+    const rows = this.#ranges[(params.cluster === null ? 2 : 0) + (params.op === null ? 1 : 0)]!.all(params);
     return rows.map(toInfo);
   }
 }

@@ -10,6 +10,7 @@ import { decodeRequest } from '../../api/wire/answers.ts';
 import { CONNECTION_LAYOUTS } from '../connections/layouts.ts';
 import { ConnPartsLoader } from '../connections/parts.ts';
 import { ConnReader, type Prefilter } from '../connections/reader.ts';
+import type { ConnectionVersion } from '../connections/rows.ts';
 import { ConnFrameReader, type ConnectionFrame } from '../connections/stream.ts';
 import { ConnCounterReader, type CounterFrame, type TotalCounter } from './counter-frames.ts';
 import { Resolver } from '../encoding/dictionary.ts';
@@ -53,6 +54,13 @@ export interface StateAt {
   readonly rows: object[];
 }
 
+/** The connections as of T, as their versions (HistoryReader.connectionVersionsAt). */
+export interface ConnectionVersionsAt {
+  /** the newest poll they come from (undefined when no connections were recorded yet) */
+  readonly poll: PollRow | undefined;
+  readonly versions: readonly ConnectionVersion[];
+}
+
 /** One sample: a row and the poll that saw it. */
 export interface Sample {
   readonly poll: PollRow;
@@ -79,6 +87,12 @@ export interface HistoryReader {
   recentPolls(q: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
   /** The rows of a resource from the latest successful poll(s) at or before `at`. */
   stateAt(resource: ResourceName, at: bigint, opts?: ReadOptions): StateAt;
+  /**
+   * The connections of stateAt('connections', at) as their versions (slow fields only: no
+   * counters, no idle durations), one per uid as stateAt keeps them; `poll` is stateAt's. For
+   * what needs no fast field, such as counting the open connections of many clusters.
+   */
+  connectionVersionsAt(at: bigint, opts?: { cluster?: string }): ConnectionVersionsAt;
   /**
    * Every sample of a resource in a time range, in poll time order: one per entity per round
    * where several operations report the resource (the most detailed answer, sample-rounds.ts).
@@ -308,6 +322,20 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
           polls,
           rows: opts.filter === undefined ? s.rows : s.rows.filter((r) => opts.filter!.matches(r)),
         };
+      }),
+
+    connectionVersionsAt: (at, opts = {}) =>
+      read(() => {
+        const cid = clusterId(opts.cluster);
+        if (cid === undefined) return { poll: undefined, versions: [] };
+        const polls = rows.feeding('connections', cid, at);
+        // one per uid, the last listed winning, in the order of first listing (stateAt's rule)
+        const byUid = new Map<string, ConnectionVersion>();
+        for (const p of polls) {
+          const versions = decoding({ poll: p.id }, () => lean.versionsOfPoll(p.id));
+          for (const v of versions ?? []) byUid.set(v.uid, v);
+        }
+        return { poll: polls.at(-1)?.row, versions: [...byUid.values()] };
       }),
 
     *samples(resource, o) {
