@@ -24,6 +24,8 @@ export interface FleetReader extends TimelineSource {
   stateAt: ReportReader['stateAt'];
   recentPolls(q: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
   reconstructAnswer(pollId: bigint): { readonly answer?: unknown };
+  /** the newest poll of each operation in one read (the store's HistoryReader offers it); else recentPolls, one each */
+  newestPolls?(q: { cluster?: string; operations: readonly OperationName[]; until: bigint }): (PollRow | undefined)[];
   /**
    * the connections of stateAt('connections') as their slow fields (the store's HistoryReader
    * offers it): when present, open connections are counted from these instead of full rows
@@ -98,6 +100,10 @@ export const DEFAULT_FLEET_WINDOW = 6n * 3_600_000_000_000n;
 
 /** The newest poll of each operation on a cluster at or before `at` (one read each). */
 function newestPolls(reader: FleetReader, cluster: string, at: bigint): Map<OperationName, PollRow | undefined> {
+  if (reader.newestPolls !== undefined) {
+    const polls = reader.newestPolls({ cluster, operations: OPERATION_NAMES, until: at });
+    return new Map(OPERATION_NAMES.map((operation, i) => [operation, polls[i]]));
+  }
   return new Map(
     OPERATION_NAMES.map((operation) => [operation, reader.recentPolls({ cluster, operation, until: at, limit: 1 })[0]]),
   );

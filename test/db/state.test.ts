@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../src/api/schema/connection.ts';
 import { compileFilter, toSqlPrefilter } from '../../src/filter/index.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
+import { OPERATION_NAMES } from '../../src/api/schema/operations.ts';
 import { pollGaps } from '../../src/report/gaps.ts';
 import type { PollRecord } from '../../src/db/poll-record.ts';
 import { ConnectionWorld } from '../helpers/connection-answers.ts';
@@ -106,6 +107,15 @@ forEachEngine('stateAt, samples and entity history against a brute-force model',
         rows.map((r) => [r.uid, r.state, r.clientId, r.closeTime]),
       );
     }
+  });
+
+  it("gives each operation's newest poll in one read, as recentPolls does one operation at a time", () => {
+    const operations = [...OPERATION_NAMES, 'ListKafkaConnections'] as const;
+    for (const until of probes) {
+      const each = operations.map((operation) => reader.recentPolls({ operation, until, limit: 1 })[0]);
+      expect(reader.newestPolls({ operations, until })).toEqual(each);
+    }
+    expect(reader.newestPolls({ operations: [], until: probes.at(-1)! })).toEqual([]);
   });
 
   it('applies the filter engine pre-filter as a superset, the closure keeping exactly the matches', () => {

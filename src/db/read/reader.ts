@@ -85,6 +85,8 @@ export interface HistoryReader {
   polls(q: { cluster?: string; operation?: OperationName; since?: bigint; until?: bigint; limit?: number }): PollRow[];
   /** The newest polls (ok or not) of one operation at or before `until`, newest first, at most `limit` (up to 1000). */
   recentPolls(q: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
+  /** The newest poll (ok or not) of each operation at or before `until`, in the order asked (undefined where none): one read for all. */
+  newestPolls(q: { cluster?: string; operations: readonly OperationName[]; until: bigint }): (PollRow | undefined)[];
   /** The rows of a resource from the latest successful poll(s) at or before `at`. */
   stateAt(resource: ResourceName, at: bigint, opts?: ReadOptions): StateAt;
   /**
@@ -301,6 +303,12 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       read(() => {
         const cid = clusterId(o.cluster);
         return cid === undefined ? [] : recent.newest(cid, o.operation, o.until, o.limit);
+      }),
+
+    newestPolls: (o) =>
+      read(() => {
+        const cid = clusterId(o.cluster);
+        return cid === undefined ? o.operations.map(() => undefined) : recent.newestOfEach(cid, o.operations, o.until);
       }),
 
     stateAt: (resource, at, opts = {}) =>
