@@ -118,6 +118,27 @@ forEachEngine('stateAt, samples and entity history against a brute-force model',
     expect(reader.newestPolls({ operations: [], until: probes.at(-1)! })).toEqual([]);
   });
 
+  it('answers poll ranges inside one read transaction as outside it (a range inside a wider one read first)', () => {
+    const since = calls[3]!.at;
+    const until = calls[30]!.at;
+    const asks = [
+      { since, until },
+      { since: since + SEC, until, operation: 'ListKafkaConnections' as const },
+      { since: calls[10]!.at, until: calls[20]!.at },
+      { since: calls[10]!.at, until: calls[20]!.at, limit: 3 },
+      { since: since - SEC, until },
+      { since, until: until + 5n * SEC },
+    ];
+    const cluster = reader.clusters()[0]!;
+    const outside = asks.map((q) => reader.polls({ ...q, cluster }));
+    const inside = reader.consistent(() => [
+      reader.polls({ since, until, cluster }),
+      ...asks.map((q) => reader.polls({ ...q, cluster })),
+    ]);
+    expect(inside.slice(1)).toEqual(outside);
+    expect(outside[2]!.length).toBeGreaterThan(0);
+  });
+
   it('applies the filter engine pre-filter as a superset, the closure keeping exactly the matches', () => {
     const filter = compileFilter(
       'node_id = 1 AND client_software_name != "sarama" AND state = KAFKA_CONNECTION_STATE_OPEN',

@@ -107,6 +107,12 @@ export class PollQueries {
   readonly #byIds: SqlStatement<[string], PollTuple>;
   readonly #round: SqlStatement<[number, string, string, bigint], PollTuple>;
   readonly #latestOkByTarget: SqlStatement<[{ cluster: number; op: string; at: bigint }], PollTuple>;
+  /**
+   * the last unbounded range of one cluster's polls (every operation), while `remember` is on: a
+   * later range of the same cluster inside it is filtered from it instead of read again
+   */
+  #remembered: { clusterId: number; since: bigint; until: bigint; polls: readonly PollInfo[] } | undefined;
+  #remember = false;
   /** the range query by what it is given: [cluster and operation, cluster only, operation only, neither] */
   readonly #ranges: readonly SqlStatement<[RangeParams], PollTuple>[];
 
@@ -189,8 +195,32 @@ export class PollQueries {
     return this.#latestOkByTarget.all({ cluster: clusterId, op, at }).map(toInfo);
   }
 
+  /**
+   * Lets range() answer a cluster's ranges from the last unbounded one it read (on), or forgets it
+   * and stops (off). On only inside one read transaction: its snapshot is what makes it the same.
+   */
+  rememberRanges(on: boolean): void {
+    this.#remember = on;
+    this.#remembered = undefined;
+  }
+
   /** Polls in a time range, oldest first. */
   range(q: { clusterId?: number; operation?: string; since: bigint; until: bigint; limit: number }): PollInfo[] {
+    const known = this.#remembered;
+    if (
+      known !== undefined &&
+      q.limit < 0 &&
+      q.clusterId === known.clusterId &&
+      q.since >= known.since &&
+      q.until <= known.until
+    ) {
+      return known.polls.filter(
+        (p) =>
+          (q.operation === undefined || p.row.operation === q.operation) &&
+          p.row.startTime >= q.since &&
+          p.row.startTime <= q.until,
+      );
+    }
     const params: RangeParams = {
       cluster: q.clusterId ?? null,
       op: q.operation ?? null,
@@ -200,6 +230,9 @@ export class PollQueries {
     };
     // a statement binds the names it has (both engines ignore the others)
     const rows = this.#ranges[(params.cluster === null ? 2 : 0) + (params.op === null ? 1 : 0)]!.all(params);
-    return rows.map(toInfo);
+    const polls = rows.map(toInfo);
+    if (this.#remember && q.clusterId !== undefined && q.operation === undefined && q.limit < 0)
+      this.#remembered = { clusterId: q.clusterId, since: q.since, until: q.until, polls };
+    return polls;
   }
 }

@@ -204,14 +204,23 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     generation = gen;
   };
   let rollupStore: RollupReader | undefined;
-  /** Runs `fn` in a read transaction (the running one, if any), after the prune check. */
+  /**
+   * Runs `fn` in a read transaction (the running one, if any), after the prune check. The poll
+   * ranges it reads are remembered until it ends: one snapshot, the same polls (a timeline's
+   * reads of each resource filter the window's polls read first instead of reading them again).
+   */
   const consistent = <T>(fn: () => T): T =>
     sqlite.inTransaction
       ? fn()
       : sqlite
           .transaction(() => {
             fresh();
-            return fn();
+            pq.rememberRanges(true);
+            try {
+              return fn();
+            } finally {
+              pq.rememberRanges(false);
+            }
           })
           .deferred();
   /** consistent, and damaged stored data becomes a CorruptDataError naming `site` (see errors.ts). */
