@@ -26,6 +26,7 @@ export { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } 
 export {
   createHistoryReader,
   type HistoryReader,
+  type ConnectionVersionsAt,
   type ReadOptions,
   type ReconstructedPoll,
   type Sample,

@@ -24,6 +24,16 @@ export interface FleetReader extends TimelineSource {
   stateAt: ReportReader['stateAt'];
   recentPolls(q: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
   reconstructAnswer(pollId: bigint): { readonly answer?: unknown };
+  /** the newest poll of each operation in one read (the store's HistoryReader offers it); else recentPolls, one each */
+  newestPolls?(q: { cluster?: string; operations: readonly OperationName[]; until: bigint }): (PollRow | undefined)[];
+  /**
+   * the connections of stateAt('connections') as their slow fields (the store's HistoryReader
+   * offers it): when present, open connections are counted from these instead of full rows
+   */
+  connectionVersionsAt?(
+    at: bigint,
+    opts: { cluster?: string },
+  ): { readonly poll: PollRow | undefined; readonly versions: readonly Pick<KafkaConnection, 'state'>[] };
 }
 
 /** The Iceberg state of a cluster from its newest GetIcebergStatus poll. */
@@ -88,22 +98,27 @@ export interface FleetOptions {
 /** The default look-back for open events. */
 export const DEFAULT_FLEET_WINDOW = 6n * 3_600_000_000_000n;
 
-function newestPoll(
-  reader: FleetReader,
-  cluster: string,
-  at: bigint,
-  ops: readonly OperationName[],
-): PollRow | undefined {
+/** The newest poll of each operation on a cluster at or before `at` (one read each). */
+function newestPolls(reader: FleetReader, cluster: string, at: bigint): Map<OperationName, PollRow | undefined> {
+  if (reader.newestPolls !== undefined) {
+    const polls = reader.newestPolls({ cluster, operations: OPERATION_NAMES, until: at });
+    return new Map(OPERATION_NAMES.map((operation, i) => [operation, polls[i]]));
+  }
+  return new Map(
+    OPERATION_NAMES.map((operation) => [operation, reader.recentPolls({ cluster, operation, until: at, limit: 1 })[0]]),
+  );
+}
+
+/** The newest of the newest polls, the first operation's on a tie. */
+function newestOf(newest: ReadonlyMap<OperationName, PollRow | undefined>): PollRow | undefined {
   let best: PollRow | undefined;
-  for (const operation of ops) {
-    const p = reader.recentPolls({ cluster, operation, until: at, limit: 1 })[0];
+  for (const p of newest.values()) {
     if (p !== undefined && (best === undefined || pollTime(p) > pollTime(best))) best = p;
   }
   return best;
 }
 
-function icebergOf(reader: FleetReader, cluster: string, at: bigint): FleetIceberg {
-  const poll = newestPoll(reader, cluster, at, ['GetIcebergStatus']);
+function icebergOf(reader: FleetReader, poll: PollRow | undefined): FleetIceberg {
   if (poll === undefined) return { state: 'unknown', detail: '', topics: 0, maxCommitLag: undefined };
   if (poll.outcome !== 'ok') return { state: 'poll-failed', detail: poll.outcome, topics: 0, maxCommitLag: undefined };
   const answer = reader.reconstructAnswer(poll.id).answer as IcebergStatus | undefined;
@@ -154,15 +169,24 @@ function openEventsOf(
   return counts;
 }
 
+/** Connections not closed in the connection state as of `at`; undefined when none was recorded. */
+function openConnections(reader: FleetReader, cluster: string, at: bigint): number | undefined {
+  if (reader.connectionVersionsAt !== undefined) {
+    const state = reader.connectionVersionsAt(at, { cluster });
+    return state.poll === undefined ? undefined : state.versions.filter((c) => !isClosedConnection(c)).length;
+  }
+  const conns = reader.stateAt('connections', at, { cluster });
+  return conns.poll === undefined
+    ? undefined
+    : (conns.rows as KafkaConnection[]).filter((c) => !isClosedConnection(c)).length;
+}
+
 /** One cluster's line as of `at`. */
 export function fleetLine(reader: FleetReader, cluster: string, opts: FleetOptions): FleetLine {
   const at = opts.at;
-  const lastPoll = newestPoll(reader, cluster, at, OPERATION_NAMES);
-  const conns = reader.stateAt('connections', at, { cluster });
-  const open =
-    conns.poll === undefined
-      ? undefined
-      : (conns.rows as KafkaConnection[]).filter((c) => !isClosedConnection(c)).length;
+  const newest = newestPolls(reader, cluster, at);
+  const lastPoll = newestOf(newest);
+  const open = openConnections(reader, cluster, at);
   const shadow = reader.stateAt('shadow-topics', at, { cluster });
   const lag = shadow.poll === undefined ? { lag: undefined, partition: undefined } : worstLag(shadow.rows);
   const upgrade = reader.stateAt('upgrade', at, { cluster }).rows[0] as UpgradeStatus | undefined;
@@ -174,7 +198,7 @@ export function fleetLine(reader: FleetReader, cluster: string, opts: FleetOptio
     openConnections: open,
     worstShadowLag: lag.lag,
     worstShadowLagPartition: lag.partition,
-    iceberg: icebergOf(reader, cluster, at),
+    iceberg: icebergOf(reader, newest.get('GetIcebergStatus')),
     upgrade: upgrade === undefined ? undefined : shortEnum(FinalizationState, upgrade.state),
     openEvents: openEventsOf(reader, cluster, at, last, opts),
   };

@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../src/api/schema/connection.ts';
 import { compileFilter, toSqlPrefilter } from '../../src/filter/index.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase } from '../../src/db/index.ts';
+import { OPERATION_NAMES } from '../../src/api/schema/operations.ts';
 import { pollGaps } from '../../src/report/gaps.ts';
 import type { PollRecord } from '../../src/db/poll-record.ts';
 import { ConnectionWorld } from '../helpers/connection-answers.ts';
@@ -94,6 +95,48 @@ forEachEngine('stateAt, samples and entity history against a brute-force model',
       if (got.rows.length > 0) expect(got.poll!.startTime <= at).toBe(true);
     }
     expect(reader.stateAt('connections', probes[0]!)).toEqual({ poll: undefined, polls: [], rows: [] });
+  });
+
+  it("gives the state's connections as their versions: the same uids in the same order, slow fields and newest poll", () => {
+    for (const at of probes) {
+      const state = reader.stateAt('connections', at);
+      const got = reader.connectionVersionsAt(at);
+      expect(got.poll).toEqual(state.poll);
+      const rows = state.rows as KafkaConnection[];
+      expect(got.versions.map((v) => [v.uid, v.state, v.clientId, v.closeTime])).toEqual(
+        rows.map((r) => [r.uid, r.state, r.clientId, r.closeTime]),
+      );
+    }
+  });
+
+  it("gives each operation's newest poll in one read, as recentPolls does one operation at a time", () => {
+    const operations = [...OPERATION_NAMES, 'ListKafkaConnections'] as const;
+    for (const until of probes) {
+      const each = operations.map((operation) => reader.recentPolls({ operation, until, limit: 1 })[0]);
+      expect(reader.newestPolls({ operations, until })).toEqual(each);
+    }
+    expect(reader.newestPolls({ operations: [], until: probes.at(-1)! })).toEqual([]);
+  });
+
+  it('answers poll ranges inside one read transaction as outside it (a range inside a wider one read first)', () => {
+    const since = calls[3]!.at;
+    const until = calls[30]!.at;
+    const asks = [
+      { since, until },
+      { since: since + SEC, until, operation: 'ListKafkaConnections' as const },
+      { since: calls[10]!.at, until: calls[20]!.at },
+      { since: calls[10]!.at, until: calls[20]!.at, limit: 3 },
+      { since: since - SEC, until },
+      { since, until: until + 5n * SEC },
+    ];
+    const cluster = reader.clusters()[0]!;
+    const outside = asks.map((q) => reader.polls({ ...q, cluster }));
+    const inside = reader.consistent(() => [
+      reader.polls({ since, until, cluster }),
+      ...asks.map((q) => reader.polls({ ...q, cluster })),
+    ]);
+    expect(inside.slice(1)).toEqual(outside);
+    expect(outside[2]!.length).toBeGreaterThan(0);
   });
 
   it('applies the filter engine pre-filter as a superset, the closure keeping exactly the matches', () => {

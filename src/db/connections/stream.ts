@@ -170,6 +170,12 @@ export class ConnFrameReader {
     };
   }
 
+  /** The versions of a poll's rows, in answer order (no idle durations, no chunk read), or undefined when it has no frame. */
+  versionsOfPoll(pollId: number): readonly ConnectionVersion[] | undefined {
+    const f = this.#conns.frame(pollId);
+    return f === undefined ? undefined : this.#versionsOf(decodeIdList(f.versions, f.rows), undefined, undefined);
+  }
+
   /** The versions of a frame's rows, in order: from the previous frame where found there, else cached or loaded. */
   #versionsOf(
     ids: readonly number[],

@@ -105,24 +105,22 @@ export function toInfo(r: PollTuple): PollInfo {
 export class PollQueries {
   readonly #byId: SqlStatement<[number], PollTuple>;
   readonly #byIds: SqlStatement<[string], PollTuple>;
-  readonly #latestOk: SqlStatement<[number, string, string, bigint], PollTuple>;
   readonly #round: SqlStatement<[number, string, string, bigint], PollTuple>;
-  readonly #nextTarget: SqlStatement<[number, string, string], RowOf<typeof poll>['target']>;
-  readonly #range: SqlStatement<[RangeParams], PollTuple>;
-  readonly #any: SqlStatement<[number, string, string], unknown>;
+  readonly #latestOkByTarget: SqlStatement<[{ cluster: number; op: string; at: bigint }], PollTuple>;
+  /**
+   * the last unbounded range of one cluster's polls (every operation), while `remember` is on: a
+   * later range of the same cluster inside it is filtered from it instead of read again
+   */
+  #remembered: { clusterId: number; since: bigint; until: bigint; polls: readonly PollInfo[] } | undefined;
+  #remember = false;
+  /** the range query by what it is given: [cluster and operation, cluster only, operation only, neither] */
+  readonly #ranges: readonly SqlStatement<[RangeParams], PollTuple>[];
 
   constructor(sqlite: SqlSession) {
     const sel = `SELECT ${POLL_COLUMNS} FROM ${POLL_FROM}`;
     this.#byId = sqlite.prepare<[number], PollTuple>(`${sel} WHERE p.id = ?`).raw().safeIntegers();
     this.#byIds = sqlite
       .prepare<[string], PollTuple>(`${sel} WHERE p.id IN (SELECT value FROM json_each(?))`)
-      .raw()
-      .safeIntegers();
-    this.#latestOk = sqlite
-      .prepare<[number, string, string, bigint], PollTuple>(
-        `${sel} WHERE p.cluster_id = ? AND p.operation = ? AND p.target = ? AND p.ok = 1 AND p.started_at <= ?
-         ORDER BY p.started_at DESC, p.id DESC LIMIT 1`,
-      )
       .raw()
       .safeIntegers();
     this.#round = sqlite
@@ -132,21 +130,41 @@ export class PollQueries {
       )
       .raw()
       .safeIntegers();
-    this.#nextTarget = sqlite
-      .prepare<[number, string, string], RowOf<typeof poll>['target']>(
-        'SELECT target FROM poll WHERE cluster_id = ? AND operation = ? AND target > ? ORDER BY target LIMIT 1',
-      )
-      .pluck();
-    this.#any = sqlite.prepare<[number, string, string], unknown>(
-      'SELECT 1 FROM poll WHERE cluster_id = ? AND operation = ? AND target = ? LIMIT 1',
-    );
-    this.#range = sqlite
-      .prepare<[RangeParams], PollTuple>(
-        `${sel} WHERE (p.cluster_id = @cluster OR @cluster IS NULL) AND (p.operation = @op OR @op IS NULL)
-         AND p.started_at BETWEEN @since AND @until ORDER BY p.started_at, p.id LIMIT @limit`,
+    // every target the operation was polled with (an index skip-scan, one probe per target), and
+    // for each its latest successful poll as of @at: one statement, where a probe per target and
+    // per poll was one round trip each on PostgreSQL
+    this.#latestOkByTarget = sqlite
+      .prepare<[{ cluster: number; op: string; at: bigint }], PollTuple>(
+        `WITH RECURSIVE t(target) AS (
+           SELECT (SELECT target FROM poll WHERE cluster_id = @cluster AND operation = @op ORDER BY target LIMIT 1)
+           UNION ALL
+           SELECT (SELECT q.target FROM poll q WHERE q.cluster_id = @cluster AND q.operation = @op AND q.target > t.target
+                   ORDER BY q.target LIMIT 1)
+           FROM t WHERE t.target IS NOT NULL)
+         SELECT ${POLL_COLUMNS} FROM t
+         JOIN poll p ON p.cluster_id = @cluster AND p.id = (
+           SELECT l.id FROM poll l WHERE l.cluster_id = @cluster AND l.operation = @op AND l.target = t.target
+             AND l.ok = 1 AND l.started_at <= @at ORDER BY l.started_at DESC, l.id DESC LIMIT 1)
+         JOIN cluster c ON c.id = p.cluster_id
+         ORDER BY t.target`,
       )
       .raw()
       .safeIntegers();
+    // one statement per combination of the optional filters: `(col = @x OR @x IS NULL)` kept both
+    // engines off the (cluster, operation, time) index, every range scanning every cluster's polls
+    const range = (where: string): SqlStatement<[RangeParams], PollTuple> =>
+      sqlite
+        .prepare<[RangeParams], PollTuple>(
+          `${sel} WHERE ${where} p.started_at BETWEEN @since AND @until ORDER BY p.started_at, p.id LIMIT @limit`,
+        )
+        .raw()
+        .safeIntegers();
+    this.#ranges = [
+      range('p.cluster_id = @cluster AND p.operation = @op AND'),
+      range('p.cluster_id = @cluster AND'),
+      range('p.operation = @op AND'),
+      range(''),
+    ];
   }
 
   /** One poll, or undefined. */
@@ -166,39 +184,55 @@ export class PollQueries {
     return out;
   }
 
-  /** The latest successful poll of (cluster, operation, target) at or before `at`. */
-  latestOk(clusterId: number, op: OperationName, target: string, at: bigint): PollInfo | undefined {
-    const r = this.#latestOk.get(clusterId, op, target, at);
-    return r === undefined ? undefined : toInfo(r);
-  }
-
   /** The successful calls of `last`'s round that started at or before `at`, oldest first. */
   roundOf(last: PollInfo, at: bigint): PollInfo[] {
     const rows = this.#round.all(last.clusterId, last.round, last.row.operation, at);
     return rows.map(toInfo);
   }
 
-  /** Every target an operation was ever polled with on a cluster (an index skip-scan). */
-  targets(clusterId: number, op: OperationName): string[] {
-    const out: string[] = [];
-    if (this.#any.get(clusterId, op, '') !== undefined) out.push('');
-    let t = this.#nextTarget.get(clusterId, op, '');
-    while (t !== undefined) {
-      out.push(t);
-      t = this.#nextTarget.get(clusterId, op, t);
-    }
-    return out;
+  /** For every target an operation was ever polled with on a cluster, its latest successful poll at or before `at` (by target). */
+  latestOkByTarget(clusterId: number, op: OperationName, at: bigint): PollInfo[] {
+    return this.#latestOkByTarget.all({ cluster: clusterId, op, at }).map(toInfo);
+  }
+
+  /**
+   * Lets range() answer a cluster's ranges from the last unbounded one it read (on), or forgets it
+   * and stops (off). On only inside one read transaction: its snapshot is what makes it the same.
+   */
+  rememberRanges(on: boolean): void {
+    this.#remember = on;
+    this.#remembered = undefined;
   }
 
   /** Polls in a time range, oldest first. */
   range(q: { clusterId?: number; operation?: string; since: bigint; until: bigint; limit: number }): PollInfo[] {
-    const rows = this.#range.all({
+    const known = this.#remembered;
+    if (
+      known !== undefined &&
+      q.limit < 0 &&
+      q.clusterId === known.clusterId &&
+      q.since >= known.since &&
+      q.until <= known.until
+    ) {
+      return known.polls.filter(
+        (p) =>
+          (q.operation === undefined || p.row.operation === q.operation) &&
+          p.row.startTime >= q.since &&
+          p.row.startTime <= q.until,
+      );
+    }
+    const params: RangeParams = {
       cluster: q.clusterId ?? null,
       op: q.operation ?? null,
       since: q.since,
       until: q.until,
       limit: q.limit,
-    });
-    return rows.map(toInfo);
+    };
+    // a statement binds the names it has (both engines ignore the others)
+    const rows = this.#ranges[(params.cluster === null ? 2 : 0) + (params.op === null ? 1 : 0)]!.all(params);
+    const polls = rows.map(toInfo);
+    if (this.#remember && q.clusterId !== undefined && q.operation === undefined && q.limit < 0)
+      this.#remembered = { clusterId: q.clusterId, since: q.since, until: q.until, polls };
+    return polls;
   }
 }

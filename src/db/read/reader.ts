@@ -10,6 +10,7 @@ import { decodeRequest } from '../../api/wire/answers.ts';
 import { CONNECTION_LAYOUTS } from '../connections/layouts.ts';
 import { ConnPartsLoader } from '../connections/parts.ts';
 import { ConnReader, type Prefilter } from '../connections/reader.ts';
+import type { ConnectionVersion } from '../connections/rows.ts';
 import { ConnFrameReader, type ConnectionFrame } from '../connections/stream.ts';
 import { CounterVersionLoader } from '../connections/counter-versions.ts';
 import { ConnCounterReader, type CounterFrame, type TotalCounter } from './counter-frames.ts';
@@ -54,6 +55,13 @@ export interface StateAt {
   readonly rows: object[];
 }
 
+/** The connections as of T, as their versions (HistoryReader.connectionVersionsAt). */
+export interface ConnectionVersionsAt {
+  /** the newest poll they come from (undefined when no connections were recorded yet) */
+  readonly poll: PollRow | undefined;
+  readonly versions: readonly ConnectionVersion[];
+}
+
 /** One sample: a row and the poll that saw it. */
 export interface Sample {
   readonly poll: PollRow;
@@ -78,8 +86,16 @@ export interface HistoryReader {
   polls(q: { cluster?: string; operation?: OperationName; since?: bigint; until?: bigint; limit?: number }): PollRow[];
   /** The newest polls (ok or not) of one operation at or before `until`, newest first, at most `limit` (up to 1000). */
   recentPolls(q: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
+  /** The newest poll (ok or not) of each operation at or before `until`, in the order asked (undefined where none): one read for all. */
+  newestPolls(q: { cluster?: string; operations: readonly OperationName[]; until: bigint }): (PollRow | undefined)[];
   /** The rows of a resource from the latest successful poll(s) at or before `at`. */
   stateAt(resource: ResourceName, at: bigint, opts?: ReadOptions): StateAt;
+  /**
+   * The connections of stateAt('connections', at) as their versions (slow fields only: no
+   * counters, no idle durations), one per uid as stateAt keeps them; `poll` is stateAt's. For
+   * what needs no fast field, such as counting the open connections of many clusters.
+   */
+  connectionVersionsAt(at: bigint, opts?: { cluster?: string }): ConnectionVersionsAt;
   /**
    * Every sample of a resource in a time range, in poll time order: one per entity per round
    * where several operations report the resource (the most detailed answer, sample-rounds.ts).
@@ -189,14 +205,23 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     generation = gen;
   };
   let rollupStore: RollupReader | undefined;
-  /** Runs `fn` in a read transaction (the running one, if any), after the prune check. */
+  /**
+   * Runs `fn` in a read transaction (the running one, if any), after the prune check. The poll
+   * ranges it reads are remembered until it ends: one snapshot, the same polls (a timeline's
+   * reads of each resource filter the window's polls read first instead of reading them again).
+   */
   const consistent = <T>(fn: () => T): T =>
     sqlite.inTransaction
       ? fn()
       : sqlite
           .transaction(() => {
             fresh();
-            return fn();
+            pq.rememberRanges(true);
+            try {
+              return fn();
+            } finally {
+              pq.rememberRanges(false);
+            }
           })
           .deferred();
   /** consistent, and damaged stored data becomes a CorruptDataError naming `site` (see errors.ts). */
@@ -290,6 +315,12 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         return cid === undefined ? [] : recent.newest(cid, o.operation, o.until, o.limit);
       }),
 
+    newestPolls: (o) =>
+      read(() => {
+        const cid = clusterId(o.cluster);
+        return cid === undefined ? o.operations.map(() => undefined) : recent.newestOfEach(cid, o.operations, o.until);
+      }),
+
     stateAt: (resource, at, opts = {}) =>
       read(() => {
         const cid = clusterId(opts.cluster);
@@ -309,6 +340,20 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
           polls,
           rows: opts.filter === undefined ? s.rows : s.rows.filter((r) => opts.filter!.matches(r)),
         };
+      }),
+
+    connectionVersionsAt: (at, opts = {}) =>
+      read(() => {
+        const cid = clusterId(opts.cluster);
+        if (cid === undefined) return { poll: undefined, versions: [] };
+        const polls = rows.feeding('connections', cid, at);
+        // one per uid, the last listed winning, in the order of first listing (stateAt's rule)
+        const byUid = new Map<string, ConnectionVersion>();
+        for (const p of polls) {
+          const versions = decoding({ poll: p.id }, () => lean.versionsOfPoll(p.id));
+          for (const v of versions ?? []) byUid.set(v.uid, v);
+        }
+        return { poll: polls.at(-1)?.row, versions: [...byUid.values()] };
       }),
 
     *samples(resource, o) {

@@ -120,9 +120,7 @@ export class ResourceRows {
     const ops = source === undefined ? RESOURCES[resource].operations : [source];
     const out: PollInfo[] = [];
     for (const op of ops) {
-      for (const target of this.#polls.targets(clusterId, op)) {
-        const last = this.#polls.latestOk(clusterId, op, target, at);
-        if (last === undefined) continue;
+      for (const last of this.#polls.latestOkByTarget(clusterId, op, at)) {
         if (op === 'ListKafkaConnections') out.push(...this.#polls.roundOf(last, at));
         else out.push(last);
       }
@@ -146,6 +144,8 @@ export class ResourceRows {
     source?: OperationName,
   ): { polls: PollInfo[]; rows: object[] } {
     const polls = this.feeding(resource, clusterId, at, source);
+    // the small answers' rows of every feeding poll in one statement per table, not one per table and poll
+    this.#small.ahead.expect(polls.map((p) => ({ id: p.id, operation: p.row.operation })));
     if (resource === 'connections' && polls.length === 1) {
       // one call (no fan-out): its rows, unless a uid repeats (then the general path dedupes)
       const f = this.#conns.frame(polls[0]!.id);
