@@ -24,11 +24,49 @@ export interface Topology {
   readonly brokers: Set<number>;
   /** shards seen per broker, from connections */
   readonly shards: Map<number, Set<number>>;
+  /** how large the listing was: what the next round's first call asks for (firstPageSize) */
+  readonly listing: ListingSize;
+}
+
+/** The size of the connection listing as the last rounds saw it. */
+export interface ListingSize {
+  /** the rows of the last first call asked with the configured page size, when the server cut it (undefined: not cut, or not known) */
+  cutAt: number | undefined;
+  /** the totalSize of the last successful first call */
+  total: bigint;
 }
 
 /** An empty topology. */
 export function emptyTopology(): Topology {
-  return { brokers: new Set(), shards: new Map() };
+  return { brokers: new Set(), shards: new Map(), listing: { cutAt: undefined, total: 0n } };
+}
+
+/**
+ * The pageSize of a round's first call, the one that fixes the total. Its rows are all listed
+ * again by the broker slices whenever it is cut, so once a round saw the configured page cut and
+ * the cluster still lists more rows than that page held, the first call asks for PROBE_PAGE_SIZE
+ * rows: the total is all it is for (a tenth of a round's rows at 10,000 connections were decoded
+ * and stored twice). A cluster that fits in a page gets the configured page, and one call; the
+ * brokers to slice by are those learnt from earlier rounds and upgrade members (the poller asks
+ * for a full page again after a round a probe left incomplete).
+ */
+export function firstPageSize(configured: number, listing: ListingSize): number {
+  return listing.cutAt === undefined || listing.total <= BigInt(listing.cutAt) ? configured : PROBE_PAGE_SIZE;
+}
+
+/** The pageSize of a first call that only asks for the total (the server still lists that many rows). */
+export const PROBE_PAGE_SIZE = 1;
+
+/** Remembers what a successful first call of `pageSize` rows said about the listing's size. */
+export function learnListing(
+  listing: ListingSize,
+  configured: number,
+  pageSize: number,
+  rowsReturned: number,
+  totalSize: bigint,
+): void {
+  listing.total = totalSize;
+  if (pageSize === configured) listing.cutAt = isTruncated(rowsReturned, totalSize) ? rowsReturned : undefined;
 }
 
 /** Adds the brokers and shards of a list of connections to the topology. */

@@ -12,8 +12,10 @@ import { answerRows } from './answer-rows.ts';
 import type { ClusterConfig } from './config.ts';
 import {
   CoverageTracker,
+  firstPageSize,
   isTruncated,
   learnFromConnections,
+  learnListing,
   learnFromMembers,
   planNodeSlices,
   planShardSlices,
@@ -253,7 +255,10 @@ async function connectionsRound(s: RoundState): Promise<void> {
     tracker.add(res.value.connections, res.value.totalSize, slice?.clause ?? '', pageSize);
     return res.value;
   };
-  const first = await call(undefined);
+  const firstPage = cfg.fanout ? firstPageSize(cfg.pageSize, topo.listing) : cfg.pageSize;
+  const first = await call(undefined, firstPage);
+  if (first !== undefined)
+    learnListing(topo.listing, cfg.pageSize, firstPage, first.connections.length, first.totalSize);
   if (first !== undefined && cfg.fanout && isTruncated(first.connections.length, first.totalSize)) {
     // each slice asks for as many rows as the wider call said match (slicePageSize)
     const nodePage = slicePageSize(cfg.pageSize, first.totalSize);
@@ -268,7 +273,12 @@ async function connectionsRound(s: RoundState): Promise<void> {
       }
     }
   }
-  if (first !== undefined) s.coverage = tracker.result();
+  if (first !== undefined) {
+    s.coverage = tracker.result();
+    // a probe lists no brokers to learn from: a round it left incomplete (a broker no slice asked
+    // for, say) makes the next round's first call a full page again
+    if (!s.coverage.complete && firstPage !== cfg.pageSize) topo.listing.cutAt = undefined;
+  }
 }
 
 async function perTarget<N extends OperationName>(

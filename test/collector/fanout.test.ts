@@ -5,13 +5,16 @@ import {
   combineFilter,
   CoverageTracker,
   emptyTopology,
+  firstPageSize,
   isTruncated,
+  learnListing,
   learnFromConnections,
   learnFromMembers,
   MAX_SHARD_FILL,
   MAX_SHARD_SLICES,
   planNodeSlices,
   planShardSlices,
+  PROBE_PAGE_SIZE,
 } from '../../src/collector/fanout.ts';
 
 describe('connections fan-out planning', () => {
@@ -94,5 +97,34 @@ describe('the page size of a slice', () => {
   it('stays within int32 for any uint64 totalSize, without going through a JS number', () => {
     expect(slicePageSize(0, 18_446_744_073_709_551_615n)).toBe(MAX_PAGE_SIZE);
     expect(slicePageSize(0, 2_147_483_647n)).toBe(MAX_PAGE_SIZE);
+  });
+});
+
+describe('the page size of the first call', () => {
+  it('asks for the configured page until a round saw it cut', () => {
+    const { listing } = emptyTopology();
+    expect(firstPageSize(0, listing)).toBe(0);
+    learnListing(listing, 0, 0, 500, 500n); // fits in one page
+    expect(firstPageSize(0, listing)).toBe(0);
+  });
+
+  it('asks only for the total while the listing is larger than the page that was cut', () => {
+    const { listing } = emptyTopology();
+    learnListing(listing, 0, 0, 1000, 10_000n);
+    expect(firstPageSize(0, listing)).toBe(PROBE_PAGE_SIZE);
+    learnListing(listing, 0, PROBE_PAGE_SIZE, 1, 10_500n); // a probe keeps what the full page said
+    expect(listing).toEqual({ cutAt: 1000, total: 10_500n });
+    expect(firstPageSize(0, listing)).toBe(PROBE_PAGE_SIZE);
+  });
+
+  it('goes back to the configured page once the listing fits in the page that was cut', () => {
+    const { listing } = emptyTopology();
+    learnListing(listing, 2000, 2000, 1500, 3000n); // the server cut the page to its memory budget
+    expect(firstPageSize(2000, listing)).toBe(PROBE_PAGE_SIZE);
+    learnListing(listing, 2000, PROBE_PAGE_SIZE, 1, 1500n);
+    expect(firstPageSize(2000, listing)).toBe(2000);
+    learnListing(listing, 2000, 2000, 1400, 1400n);
+    expect(listing.cutAt).toBeUndefined();
+    expect(firstPageSize(2000, listing)).toBe(2000);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PollRecord } from '../../src/db/poll-record.ts';
 import { runRound } from '../../src/collector/poller.ts';
+import { PROBE_PAGE_SIZE } from '../../src/collector/fanout.ts';
 import { connectionsServer, deps, fail, fakeClient, ok, runtime } from './helpers/fakes.ts';
 
 const UPGRADE = {
@@ -227,6 +228,59 @@ describe('the connections fan-out', () => {
     expect(conn.map((x) => x.coverage!.fanoutCalls)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(new Set(conn.map((x) => x.round)).size).toBe(1);
     expect(client.maxActive).toBe(1);
+  });
+
+  it('asks only for the total in the first call once a round was cut, and the full page again once the cluster fits', async () => {
+    const records: PollRecord[] = [];
+    let listed = rows;
+    const client = fakeClient((_op, req) => connectionsServer(listed, 5)(req));
+    const rt = runtime(client);
+    rt.topology.brokers.add(1).add(2).add(3); // as GetUpgradeStatus members teach it
+    const first = await runRound(rt, 'ListKafkaConnections', deps(records));
+    expect(first.coverage).toMatchObject({ rowsCovered: 12, complete: true });
+    const pages = (round: string): unknown[] =>
+      records.filter((x) => x.round === round).map((x) => (x.request as { pageSize: number }).pageSize);
+    expect(pages(first.round)[0]).toBe(0);
+
+    // the configured page was cut: the next first call asks for one row, the slices list them all
+    const second = await runRound(rt, 'ListKafkaConnections', deps(records, { roundId: () => 'second' }));
+    expect(second.coverage).toEqual({ rowsCovered: 12, totalSize: 12n, calls: second.calls, complete: true });
+    expect(pages('second')[0]).toBe(PROBE_PAGE_SIZE);
+    expect(records.find((x) => x.round === 'second')!.coverage).toMatchObject({ rowsReturned: 1, totalSize: 12n });
+
+    // the cluster shrank below the page the server cut at: a probe, then the full page (one call)
+    listed = rows.slice(0, 4);
+    const third = await runRound(rt, 'ListKafkaConnections', deps(records, { roundId: () => 'third' }));
+    expect(third.coverage).toMatchObject({ rowsCovered: 4, totalSize: 4n, complete: true });
+    expect(pages('third')[0]).toBe(PROBE_PAGE_SIZE);
+    const fourth = await runRound(rt, 'ListKafkaConnections', deps(records, { roundId: () => 'fourth' }));
+    expect(fourth.calls).toBe(1);
+    expect(pages('fourth')).toEqual([0]);
+  });
+
+  it('asks for a full page again after a round that a probe left incomplete', async () => {
+    const records: PollRecord[] = [];
+    // the brokers' rows interleaved: a full page (5 rows) names all three brokers
+    const mixed = [0, 7, 10, 1, 8, 11, 2, 9, 3, 4, 5, 6].map((i) => rows[i]!);
+    const client = fakeClient((_op, req) => connectionsServer(mixed, 5)(req));
+    const rt = runtime(client);
+    await runRound(rt, 'ListKafkaConnections', deps(records));
+    rt.topology.brokers.clear(); // forgotten: the probe's round has no broker to slice by
+    rt.topology.shards.clear();
+    const probed = await runRound(rt, 'ListKafkaConnections', deps(records, { roundId: () => 'probed' }));
+    expect(probed.coverage!.complete).toBe(false);
+    const next = await runRound(rt, 'ListKafkaConnections', deps(records, { roundId: () => 'next' }));
+    expect(records.find((x) => x.round === 'next')!.request).toMatchObject({ pageSize: 0 });
+    expect(next.coverage!.rowsCovered).toBeGreaterThan(probed.coverage!.rowsCovered);
+  });
+
+  it('never probes without fan-out', async () => {
+    const records: PollRecord[] = [];
+    const client = fakeClient((_op, req) => connectionsServer(rows, 5)(req));
+    const rt = runtime(client, { connections: { pageSize: 0, filter: '', orderBy: '', fanout: false, maxCalls: 256 } });
+    await runRound(rt, 'ListKafkaConnections', deps(records));
+    await runRound(rt, 'ListKafkaConnections', deps(records));
+    expect(client.calls.map((c) => c.request.pageSize)).toEqual([0, 0]);
   });
 
   it('stops at maxCalls and records the coverage reached', async () => {

@@ -6,8 +6,10 @@ import {
   PG_CHUNK_GROUP_BYTES,
   readBatchChunks,
   readChunk,
+  writeChunk,
 } from '../../src/db/connections/chunk.ts';
 import type { FastSample } from '../../src/db/connections/codec.ts';
+import { ByteWriter } from '../../src/db/encoding/bytes.ts';
 
 const sample = (x: number): FastSample => ({
   v: [x, x * 2, 3, 4, 5, 0, 0, x % 7, 1],
@@ -70,5 +72,70 @@ describe('chunk group budgets', () => {
     for (const n of sizes.slice(0, -1)) expect(n).toBeGreaterThan(budget - 2 * largest - 16);
     const dir = readBatchChunks(Buffer.concat(groups.map((g) => g.data)));
     expect(Array.from(dir.entities)).toEqual(entities);
+  });
+});
+
+/** The groups as encoded before the chunks shared one writer: a buffer per chunk, then the group. */
+function referenceGroups(
+  entities: readonly number[],
+  chunkOf: (e: number) => { seqs: number[]; samples: FastSample[] },
+  budget: number,
+): { first: number; data: Buffer }[] {
+  const out: { first: number; data: Buffer }[] = [];
+  let ids: number[] = [];
+  let chunks: Uint8Array[] = [];
+  let size = 0;
+  const flush = (): void => {
+    if (ids.length > 0) {
+      const w = new ByteWriter();
+      w.uint(ids.length);
+      let prev = 0;
+      for (const e of ids) {
+        w.uint(e - prev);
+        prev = e;
+      }
+      for (const c of chunks) w.uint(c.length);
+      for (const c of chunks) w.bytes(c);
+      out.push({ first: ids[0]!, data: w.finish() });
+    }
+    ids = [];
+    chunks = [];
+    size = 0;
+  };
+  for (const e of entities) {
+    const w = new ByteWriter(256);
+    const c = chunkOf(e);
+    writeChunk(w, c.seqs, c.samples);
+    const bytes = w.finish();
+    if (ids.length > 0 && (size + bytes.length + 8 > budget || ids.length >= 64)) flush();
+    ids.push(e);
+    chunks.push(bytes);
+    size += bytes.length + 4;
+  }
+  flush();
+  return out;
+}
+
+describe('chunk groups written through one writer', () => {
+  it('are byte for byte the groups of a buffer per chunk, at every budget and chunk size', () => {
+    const entities = Array.from({ length: 700 }, (_, i) => 3 + i * 5);
+    // chunk sizes from a few bytes to beyond a whole budget (a chunk alone in its group)
+    const varied = (e: number): { seqs: number[]; samples: FastSample[] } => {
+      const n = e % 97 === 0 ? 160 : 1 + (e % 9);
+      return {
+        seqs: Array.from({ length: n }, (_, k) => k),
+        samples: Array.from({ length: n }, (_, k) => sample(e * 104_729 + k * 7919 * ((e % 3) + 1))),
+      };
+    };
+    for (const budget of [0, 40, 300, CHUNK_GROUP_BYTES, PG_CHUNK_GROUP_BYTES, 1_000_000]) {
+      for (const chunkOf of [chunkFor, varied]) {
+        const got = encodeChunkGroups(entities, chunkOf, budget);
+        const want = referenceGroups(entities, chunkOf, budget);
+        expect(got.map((g) => g.first)).toEqual(want.map((g) => g.first));
+        expect(Buffer.concat(got.map((g) => g.data)).equals(Buffer.concat(want.map((g) => g.data)))).toBe(true);
+        expect(got.map((g) => g.data.length)).toEqual(want.map((g) => g.data.length));
+      }
+    }
+    expect(encodeChunkGroups([], chunkFor)).toEqual([]);
   });
 });

@@ -335,39 +335,44 @@ export function encodeChunkGroups(
   budget = CHUNK_GROUP_BYTES,
 ): { first: number; data: Buffer }[] {
   const out: { first: number; data: Buffer }[] = [];
+  // the group's chunks back to back in one writer (a seal encodes a chunk for each of 10,000 and
+  // more connections: no buffer of its own for each); a chunk that does not fit moves to the next group
+  const body = new ByteWriter(Math.max(256, budget * 2));
   let ids: number[] = [];
-  let chunks: Uint8Array[] = [];
+  let lengths: number[] = [];
   let size = 0;
-  const flush = (): void => {
-    if (ids.length > 0) out.push({ first: ids[0]!, data: encodeGroup(ids, chunks) });
+  const flush = (end: number): void => {
+    if (ids.length > 0) out.push({ first: ids[0]!, data: encodeGroup(ids, lengths, body.view(0, end)) });
+    body.drop(end);
     ids = [];
-    chunks = [];
+    lengths = [];
     size = 0;
   };
   for (const e of entities) {
-    const w = new ByteWriter(256);
     const c = chunkOfEntity(e);
-    writeChunk(w, c.seqs, c.samples);
-    const bytes = w.finish();
-    if (ids.length > 0 && (size + bytes.length + 8 > budget || ids.length >= CHUNK_GROUP_MAX)) flush();
+    const start = body.length;
+    writeChunk(body, c.seqs, c.samples);
+    const length = body.length - start;
+    if (ids.length > 0 && (size + length + 8 > budget || ids.length >= CHUNK_GROUP_MAX)) flush(start);
     ids.push(e);
-    chunks.push(bytes);
-    size += bytes.length + 4;
+    lengths.push(length);
+    size += length + 4;
   }
-  flush();
+  flush(body.length);
   return out;
 }
 
-function encodeGroup(entities: readonly number[], chunks: readonly Uint8Array[]): Buffer {
-  const w = new ByteWriter(16 + chunks.reduce((n, c) => n + c.length + 6, 0));
+/** A group: its entity count, entity ids (delta-coded), chunk lengths, then the chunks (`chunks`, back to back). */
+function encodeGroup(entities: readonly number[], lengths: readonly number[], chunks: Uint8Array): Buffer {
+  const w = new ByteWriter(16 + 6 * lengths.length + chunks.length);
   w.uint(entities.length);
   let prev = 0;
   for (const e of entities) {
     w.uint(e - prev);
     prev = e;
   }
-  for (const c of chunks) w.uint(c.length);
-  for (const c of chunks) w.bytes(c);
+  for (const n of lengths) w.uint(n);
+  w.bytes(chunks);
   return w.finish();
 }
 

@@ -338,7 +338,11 @@ export class ConnectionIngest {
    */
   #nextRound(st: ClusterState, key: string): Map<Entity, number> {
     const gone = new Map<Entity, number>();
-    if (st.previous !== undefined) for (const [e, poll] of st.previous) if (!st.listed.has(e)) gone.set(e, poll);
+    const listed = st.listed;
+    // forEach: no entry pair per connection of the round
+    st.previous?.forEach((poll, e) => {
+      if (!listed.has(e)) gone.set(e, poll);
+    });
     st.previous = st.listed;
     st.listed = new Map();
     st.round = key;
@@ -640,14 +644,19 @@ export class ConnectionIngest {
 
   #evict(st: ClusterState): void {
     const horizon = st.frameCounter - 4 * this.#batchFrames;
-    for (const [uid, list] of st.byUid) {
-      const kept = list.filter((e) => e.seen > horizon);
-      if (kept.length === 0) st.byUid.delete(uid);
-      else if (kept.length !== list.length) {
-        st.byUid.set(uid, kept);
-        if (kept.length === 1) kept[0]!.alone = true;
+    // no entry pair and no new list per uid: nearly every list keeps all of its entities
+    st.byUid.forEach((list, uid) => {
+      let stale = 0;
+      for (let i = 0; i < list.length; i++) if (list[i]!.seen <= horizon) stale++;
+      if (stale === 0) return;
+      if (stale === list.length) {
+        st.byUid.delete(uid);
+        return;
       }
-    }
+      const kept = list.filter((e) => e.seen > horizon);
+      st.byUid.set(uid, kept);
+      if (kept.length === 1) kept[0]!.alone = true;
+    });
   }
 }
 

@@ -126,6 +126,18 @@ export class ByteWriter {
     buf[this.#pos++] = (n >>> 24) & 255;
   }
 
+  /** Bytes [start, end) written so far, as a view that later writes may change (no copy). */
+  view(start: number, end: number): Uint8Array {
+    return this.#buf.subarray(start, Math.min(end, this.#pos));
+  }
+
+  /** Drops the first `n` bytes written: what followed them moves to the start. */
+  drop(n: number): void {
+    const k = Math.min(Math.max(0, n), this.#pos);
+    this.#buf.copyWithin(0, k, this.#pos);
+    this.#pos -= k;
+  }
+
   /** The bytes written, as a Buffer sharing no memory with later writes. */
   finish(): Buffer {
     return Buffer.from(this.#buf.subarray(0, this.#pos));

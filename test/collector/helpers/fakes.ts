@@ -141,7 +141,7 @@ export function connection(
   return { ...defaultMessage(KafkaConnection), uid, nodeId, shardId };
 }
 
-/** A connections endpoint over `rows` that returns at most `cap` rows and honours node_id / shard_id slices. */
+/** A connections endpoint over `rows` that returns at most `cap` rows (and at most pageSize) and honours node_id / shard_id slices. */
 export function connectionsServer(rows: { uid: string; nodeId: number; shardId: number }[], cap: number) {
   return (request: Record<string, unknown>): CallResult<unknown> => {
     const filter = String(request.filter ?? '');
@@ -150,8 +150,11 @@ export function connectionsServer(rows: { uid: string; nodeId: number; shardId: 
     const match = rows.filter(
       (r) => (node === undefined || r.nodeId === Number(node)) && (shard === undefined || r.shardId === Number(shard)),
     );
+    const page = Number(request.pageSize ?? 0);
     return ok({
-      connections: match.slice(0, cap).map((r) => connection(r.uid, r.nodeId, r.shardId)),
+      connections: match
+        .slice(0, page > 0 ? Math.min(cap, page) : cap)
+        .map((r) => connection(r.uid, r.nodeId, r.shardId)),
       totalSize: BigInt(match.length),
     });
   };
