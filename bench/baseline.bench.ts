@@ -478,12 +478,14 @@ try {
     name: 'ratio.bytes_per_connection_sample_json',
     value: round(jsonBytes / samples / frPer, 1),
     unit: 'x',
+    better: 'higher',
     note: 'plain JSON files / flightrec',
   });
   reportFigure({
     name: 'ratio.bytes_per_connection_sample_gzip',
     value: round(gzipBytes / samples / frPer, 1),
     unit: 'x',
+    better: 'higher',
     note: 'gzip files / flightrec',
   });
 
@@ -504,6 +506,7 @@ try {
     name: 'ratio.q1_filter',
     value: ratio(q1Base.wall, q1Fr.wall),
     unit: 'x',
+    better: 'higher',
     note: 'jq / flightrec, same answer',
   });
   reportFigure({
@@ -522,6 +525,7 @@ try {
     name: 'ratio.q2_history',
     value: ratio(q2Base.wall, q2Fr.wall),
     unit: 'x',
+    better: 'higher',
     note: 'jq / flightrec, same answer',
   });
   reportFigure({
@@ -540,6 +544,7 @@ try {
     name: 'ratio.q3_top_clients',
     value: ratio(q3Base.wall, q3Fr.wall),
     unit: 'x',
+    better: 'higher',
     note: 'jq / flightrec, same answer',
   });
 } finally {

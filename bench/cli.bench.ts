@@ -106,6 +106,7 @@ function report(p: Pair, load: string): void {
     name: `cli.${p.key}_ratio`,
     value: roundRatio(ratioOf(p)!),
     unit: 'x',
+    better: 'higher',
     ...(p.goalRatio === undefined ? {} : { goal: { op: '>=', value: p.goalRatio } }),
     note: 'baseline / flightrec, median wall times of the same alternating run, same answer',
   });
@@ -113,6 +114,7 @@ function report(p: Pair, load: string): void {
     name: `cli.${p.key}_cpu_ratio`,
     value: roundRatio(p.theirs.cpu.median / p.mine.cpu.median),
     unit: 'x',
+    better: 'higher',
     note: 'baseline / flightrec, median CPU times (user + system of the command): less moved by the load of a shared machine',
   });
 }

@@ -169,5 +169,6 @@ reportFigure({
   name: 'lossless_json.slow_path_ratio',
   value: round(slow.ratio, 2),
   unit: 'x',
+  better: 'lower',
   note: `slow path ${round(slow.subject, 1)} ms vs JSON.parse ${round(slow.base, 1)} ms, counters as bare numbers (5% above 2^53), ${mb(bareForm)} MB`,
 });

@@ -124,6 +124,7 @@ try {
     name: 'report.timeline_over_read_ratio',
     value: round(ratio, 2),
     unit: 'x',
+    better: 'lower',
     note: 'end to end / read alone, median of the per-round ratios: what the analysis adds to reading',
   });
   reportFigure({

@@ -15,12 +15,16 @@
 // docs/performance.md. Exit status 1 when a bench crashes or prints a bad FIGURE line; a
 // missed goal, or a run over the time budget, only prints a warning. Each bench's duration and
 // the load average are printed, and kept in latest.json (`benches`, next to `figures`).
+// Each figure is compared with the same figure of the previous latest.json (bench-compare.mjs):
+// the change is kept with it and shown in the table, and a figure worse by more than 5 % is
+// printed as a warning at the end.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WORSE_LIMIT, formatChange, withPrevious } from './bench-compare.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const resultsFile = resolve(root, 'bench/results/latest.json');
@@ -79,8 +83,14 @@ function checkFigure(f) {
       f.goal !== null &&
       ['<=', '>='].includes(f.goal.op) &&
       Number.isFinite(f.goal.value));
+  const okBetter = f.better === undefined || f.better === 'lower' || f.better === 'higher';
   return (
-    typeof f.name === 'string' && f.name !== '' && Number.isFinite(f.value) && typeof f.unit === 'string' && okGoal
+    okBetter &&
+    typeof f.name === 'string' &&
+    f.name !== '' &&
+    Number.isFinite(f.value) &&
+    typeof f.unit === 'string' &&
+    okGoal
   );
 }
 
@@ -101,7 +111,9 @@ function runBench(file) {
       }
       try {
         const f = JSON.parse(line.slice('FIGURE '.length));
-        if (!checkFigure(f)) throw new Error('needs name, finite value, unit and a valid goal');
+        if (!checkFigure(f)) {
+          throw new Error("needs name, finite value, unit, a valid goal and better 'lower' or 'higher' if any");
+        }
         const met =
           f.goal === undefined ? null : f.goal.op === '<=' ? f.value <= f.goal.value : f.value >= f.goal.value;
         figures.push({
@@ -111,6 +123,7 @@ function runBench(file) {
           goal: f.goal ?? null,
           met,
           note: f.note ?? null,
+          ...(f.better === undefined ? {} : { better: f.better }),
           bench: file,
         });
         const goal = f.goal === undefined ? '' : ` (goal ${f.goal.op} ${f.goal.value}: ${met ? 'met' : 'MISSED'})`;
@@ -152,11 +165,21 @@ function renderTable(result) {
       `Rows kept from earlier runs (a run of some benches only keeps the others' figures): ${older.join('; ')}.`,
     );
   }
-  lines.push('', '| figure | value | unit | goal | met | bench |', '|---|---:|---|---|:---:|---|');
+  lines.push(
+    '',
+    `"Before" is the same figure in the run before this bench's (its change; ⚠ worse by more than ${WORSE_LIMIT * 100} %).`,
+    '',
+    '| figure | value | unit | goal | met | before | bench |',
+    '|---|---:|---|---|:---:|---:|---|',
+  );
   for (const f of result.figures) {
     const goal = f.goal ? `${f.goal.op} ${f.goal.value}` : '—';
     const met = f.met === null ? '—' : f.met ? '✓' : '✗';
-    lines.push(`| \`${cell(f.name)}\` | ${f.value} | ${cell(f.unit)} | ${goal} | ${met} | \`${cell(f.bench)}\` |`);
+    const p = f.previous;
+    const before = p ? `${p.value} (${formatChange(p.change)})${p.worse ? ' ⚠' : ''}` : '—';
+    lines.push(
+      `| \`${cell(f.name)}\` | ${f.value} | ${cell(f.unit)} | ${goal} | ${met} | ${before} | \`${cell(f.bench)}\` |`,
+    );
   }
   return lines.join('\n');
 }
@@ -196,6 +219,7 @@ function previous() {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  const earlier = previous();
   const files = benchFiles(opts.files);
   if (files.length === 0) throw new Error('no bench/*.bench.ts files found');
   if (opts.list) {
@@ -226,14 +250,15 @@ async function main() {
   // starts afresh.
   const ran = new Set(files);
   const partial = opts.files.length > 0;
-  const before = partial ? previous() : {};
+  const before = partial ? earlier : {};
+  const compared = withPrevious(collected, earlier);
   const kept = partial
     ? (before.figures ?? []).filter((f) => !ran.has(f.bench) && existsSync(resolve(root, f.bench)))
     : [];
   const keptBenches = partial
     ? (before.benches ?? []).filter((b) => !ran.has(b.file) && existsSync(resolve(root, b.file)))
     : [];
-  const figures = [...kept, ...collected].sort((a, b) => a.bench.localeCompare(b.bench));
+  const figures = [...kept, ...compared].sort((a, b) => a.bench.localeCompare(b.bench));
   const result = {
     generatedAt: new Date().toISOString(),
     node: process.version,
@@ -267,6 +292,16 @@ async function main() {
   for (const f of collected.filter((x) => x.met === false)) {
     process.stderr.write(
       `warning: ${f.name} = ${f.value} ${f.unit} misses its goal ${f.goal.op} ${f.goal.value} (${f.bench})\n`,
+    );
+  }
+  const worse = compared.filter((f) => f.previous?.worse === true);
+  const judged = compared.filter((f) => f.previous !== undefined && f.previous.worse !== null).length;
+  process.stdout.write(
+    `against the previous run: ${judged} figure(s) compared, ${worse.length} worse by more than ${WORSE_LIMIT * 100} %\n`,
+  );
+  for (const f of worse) {
+    process.stderr.write(
+      `warning: ${f.name} = ${f.value} ${f.unit} is worse than the previous run's ${f.previous.value} (${formatChange(f.previous.change)}, ${f.bench}, run at ${f.previous.at} under load ${f.previous.load ?? '?'}; load now ${benches.find((b) => b.file === f.bench)?.loadAverage ?? '?'})\n`,
     );
   }
   if (failures.length > 0) {

@@ -6,6 +6,8 @@ export interface Figure {
   value: number;
   unit: string;
   goal?: { op: '<=' | '>='; value: number };
+  /** which way is better, for figures without a goal whose unit does not say (ratios, counts) */
+  better?: 'lower' | 'higher';
   note?: string;
 }
 
