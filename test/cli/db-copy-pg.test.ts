@@ -91,6 +91,16 @@ describeWithServer(`db copy SQLite -> PostgreSQL -> SQLite (${ENGINE}; on PGlite
       expect(expected[0]).toContain('"failure":{"code":"unavailable"');
       const pgdb = (await freshPgTarget({ persistent: true, migrated: true })).target;
       expect(await copy(source, pgdb)).toMatchObject({ polls: total, alreadyCopied: 0, idsKept: total });
+      // the copy analyzed what it loaded (last_analyze is set by ANALYZE, never by autovacuum)
+      const analyzed = inspect(pgdb, (db) =>
+        db.sqlite
+          .prepare(
+            "SELECT relname FROM pg_stat_user_tables WHERE relname IN ('poll', 'conn_entity') AND last_analyze IS NOT NULL ORDER BY relname",
+          )
+          .pluck()
+          .all(),
+      );
+      expect(analyzed).toEqual(['conn_entity', 'poll']);
       expect(await answersOf(pgdb)).toEqual(expected);
       const back = tmp.path('back.db');
       expect(await copy(pgdb, back)).toMatchObject({ polls: total, alreadyCopied: 0, idsKept: total });

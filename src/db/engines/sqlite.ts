@@ -262,6 +262,7 @@ function sqliteSession(sqlite: Database.Database, path: string): EngineSession {
       sqlite.exec('VACUUM');
       sqlite.pragma('wal_checkpoint(TRUNCATE)');
     },
+    refreshStatistics: () => undefined,
     cacheKiB: (kib) => void sqlite.pragma(`cache_size = -${Math.max(0, Math.floor(kib))}`),
     integrityCheck: () => ({
       problems: (sqlite.prepare('PRAGMA integrity_check(100)').pluck().all() as string[]).filter((m) => m !== 'ok'),

@@ -104,6 +104,11 @@ export interface EngineSession {
   checkpoint(): void;
   /** compacts the store (VACUUM) and then checkpoints */
   vacuum(): void;
+  /**
+   * Refreshes the planner's statistics after a bulk load (`db copy`): ANALYZE on PostgreSQL; a
+   * no-op on SQLite, whose plans the store's statements fix (statistics there could change them)
+   */
+  refreshStatistics(): void;
   /** the page cache budget of this connection, KiB (a no-op where the server owns the cache) */
   cacheKiB(kib: number): void;
   /** the engine's own page-level check: its problems, or a note saying why there is none */

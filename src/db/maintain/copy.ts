@@ -222,7 +222,10 @@ export function startHistoryCopy(from: FlightrecDb, to: FlightrecDb, opts: CopyO
     const dst = createRollupStore(to);
     let rollupRows = 0;
     for (const cluster of plan.clusters) rollupRows += copyRollups(src, dst, to, cluster);
-    return { rollupRows, logEntries: copyLog(from, to) };
+    const logEntries = copyLog(from, to);
+    // the target's planner learns the copied tables' sizes now, not at autovacuum's next visit
+    if (copied > 0) to.engine.refreshStatistics();
+    return { rollupRows, logEntries };
   };
 
   return {

@@ -77,6 +77,8 @@ function postgresSession(handle: PgSyncDatabase): EngineSession {
     deferCheckpoints: () => undefined,
     checkpoint: () => undefined,
     vacuum: () => void handle.exec('VACUUM (ANALYZE)'),
+    // a copied store's plans must not wait for autovacuum's first ANALYZE (docs/performance.md, "Query plans")
+    refreshStatistics: () => void handle.exec('ANALYZE'),
     // the server owns the cache
     cacheKiB: () => undefined,
     integrityCheck: () => ({ note: PG_PAGES_NOTE }),
