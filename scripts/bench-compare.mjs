@@ -30,7 +30,7 @@ export function betterDirection(f) {
  * figure.
  */
 export function compareFigure(now, before, at, load) {
-  if (before === undefined || !Number.isFinite(before.value)) return undefined;
+  if (before === undefined || typeof before.value !== 'number' || !Number.isFinite(before.value)) return undefined;
   const change = before.value === 0 ? null : (now.value - before.value) / Math.abs(before.value);
   const direction = betterDirection(now);
   const worse =
@@ -38,14 +38,22 @@ export function compareFigure(now, before, at, load) {
   return { value: before.value, at: at ?? null, load: load ?? null, change, worse };
 }
 
-/** Attaches `previous` (compareFigure's answer) to each figure of this run that the earlier result also has. */
+/** The entries of `list` that are objects, or none when it is not an array (a damaged results file). */
+const objects = (list) => (Array.isArray(list) ? list.filter((x) => typeof x === 'object' && x !== null) : []);
+
+/**
+ * Attaches `previous` (compareFigure's answer) to each figure of this run that the earlier result
+ * also has; an earlier result that is damaged (not the shape bench.mjs writes) compares nothing.
+ */
 export function withPrevious(figures, earlier) {
   const key = (f) => `${f.bench}\u0000${f.name}`;
-  const old = new Map((earlier?.figures ?? []).map((f) => [key(f), f]));
-  const run = new Map((earlier?.benches ?? []).map((b) => [b.file, b]));
+  const old = new Map(objects(earlier?.figures).map((f) => [key(f), f]));
+  const run = new Map(objects(earlier?.benches).map((b) => [b.file, b]));
   return figures.map((f) => {
     const b = run.get(f.bench);
-    const previous = compareFigure(f, old.get(key(f)), b?.at ?? earlier?.generatedAt, b?.loadAverage);
+    const at = typeof b?.at === 'string' ? b.at : earlier?.generatedAt;
+    const load = typeof b?.loadAverage === 'number' ? b.loadAverage : undefined;
+    const previous = compareFigure(f, old.get(key(f)), typeof at === 'string' ? at : undefined, load);
     return previous === undefined ? f : { ...f, previous };
   });
 }

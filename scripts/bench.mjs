@@ -211,7 +211,8 @@ function updateDoc(result) {
 
 function previous() {
   try {
-    return JSON.parse(readFileSync(resultsFile, 'utf8'));
+    const parsed = JSON.parse(readFileSync(resultsFile, 'utf8'));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {};
   } catch {
     return {};
   }
@@ -253,10 +254,14 @@ async function main() {
   const before = partial ? earlier : {};
   const compared = withPrevious(collected, earlier);
   const kept = partial
-    ? (before.figures ?? []).filter((f) => !ran.has(f.bench) && existsSync(resolve(root, f.bench)))
+    ? (Array.isArray(before.figures) ? before.figures : []).filter(
+        (f) => !ran.has(f.bench) && existsSync(resolve(root, f.bench)),
+      )
     : [];
   const keptBenches = partial
-    ? (before.benches ?? []).filter((b) => !ran.has(b.file) && existsSync(resolve(root, b.file)))
+    ? (Array.isArray(before.benches) ? before.benches : []).filter(
+        (b) => !ran.has(b.file) && existsSync(resolve(root, b.file)),
+      )
     : [];
   const figures = [...kept, ...compared].sort((a, b) => a.bench.localeCompare(b.bench));
   const result = {

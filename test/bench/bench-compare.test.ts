@@ -47,6 +47,25 @@ describe('bench comparison with the previous run', () => {
     expect(withPrevious(now, {})).toEqual(now);
   });
 
+  it('compares nothing with a damaged earlier result, and never throws on it', () => {
+    const now = [{ name: 'n', value: 1, unit: 'ms', bench: 'bench/a.bench.ts' }];
+    for (const earlier of [null, 7, 'x', { figures: {} }, { figures: [null, 3, 'f'] }, { benches: 'b', figures: 1 }]) {
+      expect(withPrevious(now, earlier)).toEqual(now);
+    }
+    const odd = withPrevious(now, {
+      generatedAt: 5,
+      benches: [{ file: 'bench/a.bench.ts', at: {}, loadAverage: '9' }],
+      figures: [{ name: 'n', value: '1', unit: 'ms', bench: 'bench/a.bench.ts' }],
+    });
+    expect(odd).toEqual(now);
+    const dated = withPrevious(now, {
+      generatedAt: 5,
+      benches: [{ file: 'bench/a.bench.ts', at: {}, loadAverage: '9' }],
+      figures: [{ name: 'n', value: 2, unit: 'ms', bench: 'bench/a.bench.ts' }],
+    });
+    expect(dated[0].previous).toEqual({ value: 2, at: null, load: null, change: -0.5, worse: false });
+  });
+
   it('writes changes with their sign', () => {
     expect(formatChange(0.1234)).toBe('+12.3 %');
     expect(formatChange(-0.04)).toBe('−4.0 %');
