@@ -76,6 +76,7 @@ function postgresSession(handle: PgSyncDatabase): EngineSession {
     // the server writes its log back itself
     deferCheckpoints: () => undefined,
     checkpoint: () => undefined,
+    passiveCheckpoint: () => undefined,
     vacuum: () => void handle.exec('VACUUM (ANALYZE)'),
     // the server owns the cache
     cacheKiB: () => undefined,
