@@ -5,7 +5,7 @@
  * threads through a RequestChannel (channel.ts), the PostgreSQL bridge with its own synchronous
  * protocol over a SharedArrayBuffer.
  */
-import type { TransferListItem } from 'node:worker_threads';
+import type { ResourceLimits, TransferListItem } from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
 import { workerEntry, type WorkerEntry } from './worker-entry.ts';
 
@@ -25,6 +25,8 @@ export interface ThreadSource {
 export interface LaunchOptions {
   readonly workerData?: unknown;
   readonly transferList?: readonly TransferListItem[];
+  /** caps of the thread's V8 heap (a thread that works in bursts need not keep a large young generation) */
+  readonly resourceLimits?: ResourceLimits;
 }
 
 /** The entry of a worker; throws an Error with `source.missing` when there is none. */
@@ -42,5 +44,6 @@ export function launchThread(source: ThreadSource | WorkerEntry, opts: LaunchOpt
     execArgv: entry.execArgv,
     ...(opts.workerData === undefined ? {} : { workerData: opts.workerData }),
     ...(opts.transferList === undefined ? {} : { transferList: [...opts.transferList] }),
+    ...(opts.resourceLimits === undefined ? {} : { resourceLimits: opts.resourceLimits }),
   });
 }

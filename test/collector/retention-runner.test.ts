@@ -261,6 +261,34 @@ describe('the retention runner', () => {
     writer.close();
   });
 
+  it('ends a pass that wrote with a checkpoint of the store (a slice of its own), a pass that wrote nothing without one', async () => {
+    const { db, polls } = recorded();
+    const now = polls[29]!.at + 30_000n * NS_PER_MS;
+    const pruner = new RetentionPruner(db);
+    const { store } = spy(pruner);
+    const order: string[] = [];
+    const counted: RetentionStore = {
+      ...store,
+      step: (cluster, cutoff, maxPolls) => {
+        order.push('step');
+        return store.step(cluster, cutoff, maxPolls);
+      },
+      checkpoint: () => {
+        order.push('checkpoint');
+        pruner.checkpoint();
+      },
+    };
+    const { runner: r } = runner(db, { rawMs: 10 * MIN_MS }, counted);
+    await r.run(now);
+    expect(order.filter((o) => o === 'checkpoint')).toHaveLength(1);
+    expect(order.at(-1)).toBe('checkpoint');
+    // nothing more to prune: no checkpoint
+    await r.run(now);
+    expect(order.filter((o) => o === 'checkpoint')).toHaveLength(1);
+    check(db);
+    db.close();
+  });
+
   it('prunes rollup rows older than `rollups` (tables named by the rollup schema)', async () => {
     const { db, writer } = recorded();
     db.sqlite.exec('CREATE TABLE rollup_5m_test (bucket INTEGER NOT NULL, value INTEGER) ');

@@ -224,6 +224,15 @@ function dbstatBytes(sqlite: Database.Database): Map<string, number> | undefined
   return new Map(rows.map((r) => [r.tbl, Number(r.bytes)]));
 }
 
+/** A PASSIVE WAL checkpoint: the frames no reader needs are written back; never waits, never throws. */
+function passiveCheckpoint(sqlite: Database.Database): void {
+  try {
+    sqlite.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // a checkpoint SQLite cannot do now is done by a later one
+  }
+}
+
 /** The SQLite side of what the engines do differently, on the connection `sqlite` to the file `path`. */
 function sqliteSession(sqlite: Database.Database, path: string): EngineSession {
   return {
@@ -247,13 +256,8 @@ function sqliteSession(sqlite: Database.Database, path: string): EngineSession {
     // better-sqlite3 reads in this thread: nothing to post ahead
     prefetches: false,
     prefetch: () => false,
-    afterSeal: () => {
-      try {
-        sqlite.pragma('wal_checkpoint(PASSIVE)');
-      } catch {
-        // a checkpoint SQLite cannot do now is done by a later one
-      }
-    },
+    afterSeal: () => passiveCheckpoint(sqlite),
+    passiveCheckpoint: () => passiveCheckpoint(sqlite),
     // WAL checkpoints go with batch seals (already the slow polls), not into ordinary commits;
     // the automatic one stays as a safety net at 32 MiB
     deferCheckpoints: () => void sqlite.pragma('wal_autocheckpoint = 8192'),

@@ -102,6 +102,8 @@ export interface EngineSession {
   deferCheckpoints(): void;
   /** writes the log back into the store and truncates it (a no-op where there is none) */
   checkpoint(): void;
+  /** writes back what of the log no reader still needs, without waiting for anyone (a no-op where there is no log); never throws */
+  passiveCheckpoint(): void;
   /** compacts the store (VACUUM) and then checkpoints */
   vacuum(): void;
   /**

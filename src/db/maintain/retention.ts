@@ -288,6 +288,15 @@ export class RetentionPruner {
       .immediate();
   }
 
+  /**
+   * Writes what pruning and the rollups put in the write-ahead log back into the database (SQLite;
+   * PASSIVE: never waits for a reader), so that the next poll's checkpoint (at a batch seal) does
+   * not copy it on the poll's time.
+   */
+  checkpoint(): void {
+    this.#db().engine.passiveCheckpoint();
+  }
+
   /** Appends an entry to the maintenance log, and forgets the entries older than 400 days before it. */
   log(entry: MaintenanceEntry): void {
     recordMaintenance(this.#sqlite, entry);

@@ -22,6 +22,13 @@ export interface RollUpThreadOptions {
   readonly onDamage?: (message: string) => void;
 }
 
+/**
+ * The rollup worker's young generation, MB. By default V8 lets it grow to tens of MB (semi-spaces
+ * of up to 16 MB) in a thread that allocates fast, and keeps it between jobs; rollUp's garbage is
+ * per bucket, so a small one costs more scavenges and saves that memory (soak: docs/performance.md).
+ */
+const ROLLUP_YOUNG_MB = 8;
+
 /** The channel to the rollup worker. */
 type RollUpChannel = RequestChannel<RollUpJob, RollUpWorkerReply>;
 
@@ -67,12 +74,15 @@ export class RollUpThread {
   }
 
   #start(): RollUpChannel {
-    const worker = launchThread({
-      callerUrl: import.meta.url,
-      bundled: ['../rollup-worker.js', './rollup-worker.js'],
-      sourceFile: './rollup-worker.ts',
-      missing: 'rollups: the rollup worker (rollup-worker.js) was not found',
-    });
+    const worker = launchThread(
+      {
+        callerUrl: import.meta.url,
+        bundled: ['../rollup-worker.js', './rollup-worker.js'],
+        sourceFile: './rollup-worker.ts',
+        missing: 'rollups: the rollup worker (rollup-worker.js) was not found',
+      },
+      { resourceLimits: { maxYoungGenerationSizeMb: ROLLUP_YOUNG_MB } },
+    );
     // the worker is gone: the job in progress fails, the next one starts a new worker
     const channel: RollUpChannel = new RequestChannel(worker, {
       keepAlive: 'busy',

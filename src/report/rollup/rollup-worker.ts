@@ -64,8 +64,8 @@ function connection(path: string, passwordFile: string | undefined): FlightrecDb
   if (open !== undefined && open.file === file && open.db.path === path) return open.db;
   close();
   const db = openDatabase(path, passwordFile === undefined ? {} : { passwordFile });
-  // a page cache of its own next to the collector's: 16 MiB rather than 64 (rollUp reads each page about once)
-  db.engine.cacheKiB(16384);
+  // a page cache of its own next to the collector's: 4 MiB rather than 64 (rollUp reads each page about once)
+  db.engine.cacheKiB(4096);
   open = { db, file };
   return db;
 }

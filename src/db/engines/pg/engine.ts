@@ -76,6 +76,7 @@ function postgresSession(handle: PgSyncDatabase): EngineSession {
     // the server writes its log back itself
     deferCheckpoints: () => undefined,
     checkpoint: () => undefined,
+    passiveCheckpoint: () => undefined,
     vacuum: () => void handle.exec('VACUUM (ANALYZE)'),
     // a copied store's plans must not wait for autovacuum's first ANALYZE (docs/performance.md, "Query plans")
     refreshStatistics: () => void handle.exec('ANALYZE'),
