@@ -7,7 +7,7 @@
  */
 import type { ResourceLimits, TransferListItem } from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
-import { workerEntry, type WorkerEntry } from './worker-entry.ts';
+import { threadExecArgv, workerEntry, type WorkerEntry } from './worker-entry.ts';
 
 /** Where a worker's entry is, relative to the module that starts it, and what is said when it is not there. */
 export interface ThreadSource {
@@ -36,14 +36,26 @@ export function findThread(source: ThreadSource): WorkerEntry {
   return entry;
 }
 
-/** Starts a worker from `source` (found as findThread does) or an entry already found (a bootstrap wrapped around it). */
+/**
+ * Starts a worker from `source` (found as findThread does) or an entry already found (a bootstrap
+ * wrapped around it). A process started with options a thread cannot take (V8 flags such as
+ * `node --max-old-space-size=4096 flightrec …`, which Node refuses in a worker's execArgv) starts
+ * its threads with the module-loading options alone (threadExecArgv), not with an error.
+ */
 export function launchThread(source: ThreadSource | WorkerEntry, opts: LaunchOptions = {}): Worker {
   const entry = 'callerUrl' in source ? findThread(source) : source;
-  return new Worker(entry.code, {
-    eval: entry.eval,
-    execArgv: entry.execArgv,
-    ...(opts.workerData === undefined ? {} : { workerData: opts.workerData }),
-    ...(opts.transferList === undefined ? {} : { transferList: [...opts.transferList] }),
-    ...(opts.resourceLimits === undefined ? {} : { resourceLimits: opts.resourceLimits }),
-  });
+  const start = (execArgv: string[]): Worker =>
+    new Worker(entry.code, {
+      eval: entry.eval,
+      execArgv,
+      ...(opts.workerData === undefined ? {} : { workerData: opts.workerData }),
+      ...(opts.transferList === undefined ? {} : { transferList: [...opts.transferList] }),
+      ...(opts.resourceLimits === undefined ? {} : { resourceLimits: opts.resourceLimits }),
+    });
+  try {
+    return start(entry.execArgv);
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
+    return start(threadExecArgv(entry.execArgv));
+  }
 }

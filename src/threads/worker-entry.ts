@@ -34,6 +34,36 @@ function fileWorkerExecArgv(): string[] {
   return out;
 }
 
+/** Options that take a value in the next argument when not written `--name=value`. */
+const LOADING_WITH_VALUE: ReadonlySet<string> = new Set([
+  '--import',
+  '--require',
+  '-r',
+  '--loader',
+  '--experimental-loader',
+  '--conditions',
+  '-C',
+]);
+/** Options without a value that change how a thread loads or reports, never the heap. */
+const LOADING_FLAGS: ReadonlySet<string> = new Set(['--enable-source-maps', '--no-warnings', '--no-deprecation']);
+
+/**
+ * The module-loading options of `argv` alone (`--import`, `--require`, loaders, conditions, source
+ * maps, warnings): what a thread needs from its process when Node refuses the rest of it.
+ */
+export function threadExecArgv(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = arg.startsWith('--') && arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (LOADING_WITH_VALUE.has(name)) {
+      if (name === arg && i + 1 < argv.length) out.push(arg, argv[++i]!);
+      else if (name !== arg) out.push(arg);
+    } else if (LOADING_FLAGS.has(arg)) out.push(arg);
+  }
+  return out;
+}
+
 /**
  * The entry of a worker for a caller at `callerUrl` (its import.meta.url): `sourceFile` is the
  * TypeScript entry, `bundled` the places of the bundled one (e.g. `../rollup-worker.js`, from

@@ -2,6 +2,9 @@
  * Worker threads started from a file (dist/, or the test run's bundles) do not inherit
  * `--input-type`: a process launched as `node --input-type=module -e ...` carries it, and Node
  * refuses it for such a worker (ERR_INPUT_TYPE_NOT_ALLOWED), so every PostgreSQL open there failed.
+ * A process started with V8 flags (`node --max-old-space-size=4096 flightrec collect`), which Node
+ * refuses in a worker's execArgv (ERR_WORKER_INVALID_EXEC_ARGV), starts its threads with the
+ * module-loading options alone.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +12,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { workerEntry } from '../../src/threads/worker-entry.ts';
+import { launchThread } from '../../src/threads/launch.ts';
+import { threadExecArgv, workerEntry } from '../../src/threads/worker-entry.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flightrec-worker-entry-'));
 const saved = [...process.execArgv];
@@ -47,4 +51,58 @@ it('a bundled worker leaves --input-type out of the options it inherits, and sta
   await expect(run(entry!.code as URL, [...process.execArgv])).rejects.toMatchObject({
     code: 'ERR_INPUT_TYPE_NOT_ALLOWED',
   });
+});
+
+it('keeps only the module-loading options for a thread', () => {
+  expect(
+    threadExecArgv([
+      '--max-old-space-size=4096',
+      '--import',
+      'tsx',
+      '--stack-size',
+      '--require=./a.cjs',
+      '-r',
+      './b.cjs',
+      '--conditions=dev',
+      '--enable-source-maps',
+      '--max-semi-space-size=2',
+      '--no-warnings',
+      '--import',
+    ]),
+  ).toEqual([
+    '--import',
+    'tsx',
+    '--require=./a.cjs',
+    '-r',
+    './b.cjs',
+    '--conditions=dev',
+    '--enable-source-maps',
+    '--no-warnings',
+  ]);
+  expect(threadExecArgv([])).toEqual([]);
+});
+
+it('a process started with V8 flags starts its threads (without them), not an error', async () => {
+  writeFileSync(
+    join(dir, 'probe-v8.js'),
+    "import { parentPort } from 'node:worker_threads'; parentPort.postMessage('v8');",
+  );
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+  const entry = {
+    code: pathToFileURL(join(dir, 'probe-v8.js')),
+    eval: false,
+    execArgv: ['--max-semi-space-size=2', '--no-warnings'],
+  };
+  // what Node says to these options in a worker
+  expect(() => new Worker(entry.code, { execArgv: entry.execArgv })).toThrow(
+    expect.objectContaining({ code: 'ERR_WORKER_INVALID_EXEC_ARGV' }),
+  );
+  const w = launchThread(entry);
+  await expect(
+    new Promise((resolve, reject) => {
+      w.once('message', resolve);
+      w.once('error', reject);
+    }),
+  ).resolves.toBe('v8');
+  await w.terminate();
 });
