@@ -13,8 +13,6 @@ export const WORKER_ENTRIES = {
   'store-worker': 'src/cli/store-worker.ts',
   // the live alerts' timeline (off the collector's event loop)
   'alert-worker': 'src/alerts/alert-worker.ts',
-  // the second thread of `fleet` (PostgreSQL: two connections, one snapshot)
-  'fleet-worker': 'src/report/fleet-worker.ts',
 };
 
 /**

@@ -18,7 +18,6 @@ export const SLOW_FILES: readonly string[] = [
   'test/tui/tmux.test.ts',
   'test/report/timeline-scenarios.test.ts',
   'test/report/fleet-lag.test.ts',
-  'test/report/fleet-threads.test.ts',
   'test/db/presence-roundtrip.test.ts',
   'test/db/state.test.ts',
   'test/cli/lossless-wire.test.ts',

@@ -4,11 +4,9 @@
  * and upgrade states, open events by severity; worst first.
  */
 import type { Command } from 'commander';
-import { availableParallelism, loadavg } from 'node:os';
 import { parseDurationArg } from '../../collector/time-args.ts';
-import { createHistoryReader, type HistoryReader } from '../../db/index.ts';
-import { DEFAULT_FLEET_WINDOW, type Fleet } from '../../report/fleet.ts';
-import { fleetStatusInThreads, type FleetDatabase } from '../../report/fleet-threads.ts';
+import { createHistoryReader } from '../../db/index.ts';
+import { DEFAULT_FLEET_WINDOW, fleetStatus, type Fleet } from '../../report/fleet.ts';
 import {
   fleetToJson,
   fleetView,
@@ -20,7 +18,7 @@ import { mdTable } from '../../report/render/markdown.ts';
 import { renderTable } from '../../report/render/table.ts';
 import { renderYaml } from '../../report/render/yaml.ts';
 import { EXIT, UsageError, type CliIo } from '../context.ts';
-import { dbOpenTarget, openOptionsOf, typedDb } from '../db-target.ts';
+import { dbOpenTarget, typedDb } from '../db-target.ts';
 import { globalOptionsHelp, READ_DB } from './help.ts';
 import { openHistoryReadOnly, withClusterSet } from './history.ts';
 import { chooseOutput } from './output-choice.ts';
@@ -61,32 +59,24 @@ export function registerFleet(program: Command, io: CliIo, done: (code: number) 
       const window = given === undefined ? DEFAULT_FLEET_WINDOW : flagValue('--window', () => parseDurationArg(given));
       if (window <= 0n) throw new UsageError('--window must be longer than zero');
       const thresholds = await thresholdsFromConfig(g, io);
-      // a worker thread opens the database again (PostgreSQL: two connections read one snapshot),
-      // when a core is free for it: on a busy machine its own costs make the command slower
-      const where: FleetDatabase = {
-        database: dbOpenTarget(g.db, io.cwd),
-        ...openOptionsOf(typedDb(g, io.cwd)),
-        helper: loadavg()[0]! + 1 <= availableParallelism(),
-      };
-      const run = (reader: HistoryReader, clusters?: readonly string[]): Promise<Fleet> =>
-        fleetStatusInThreads(reader, { clusters, at, window, thresholds }, where);
-      const fleet = await (g.cluster === undefined
-        ? allClusters(g, io, run)
-        : withClusterSet({ ...g, cluster: g.cluster }, io, run));
+      const run = (reader: Parameters<typeof fleetStatus>[0], clusters?: readonly string[]): Fleet =>
+        fleetStatus(reader, { clusters, at, window, thresholds });
+      const fleet =
+        g.cluster === undefined ? allClusters(g, io, run) : withClusterSet({ ...g, cluster: g.cluster }, io, run);
       if (fleet.lines.length === 0) io.stderr.write('note: no cluster is recorded\n');
       io.stdout.write(renderFleetAs(fleet, out.format, out));
       done(EXIT.ok);
     });
 }
 
-async function allClusters(
+function allClusters(
   g: AnalysisGlobals,
   io: CliIo,
-  run: (reader: HistoryReader) => Promise<Fleet>,
-): Promise<Fleet> {
+  run: (reader: ReturnType<typeof createHistoryReader>) => Fleet,
+): Fleet {
   const db = openHistoryReadOnly(dbOpenTarget(g.db, io.cwd), typedDb(g, io.cwd));
   try {
-    return await run(createHistoryReader(db));
+    return run(createHistoryReader(db));
   } finally {
     db.close();
   }

@@ -71,8 +71,7 @@ export function withHistory<T>(
 /**
  * Opens the history read-only and runs `fn` over the clusters a `--cluster` glob names (`*`,
  * `prod-*`): every recorded cluster matching, in name order. A glob matching none is a usage
- * error listing the recorded clusters. Only call it when `isClusterGlob(g.cluster)`. When `fn`
- * returns a promise, the database is closed once it settles.
+ * error listing the recorded clusters. Only call it when `isClusterGlob(g.cluster)`.
  */
 export function withClusterSet<T>(
   g: HistoryGlobals & { cluster: string },
@@ -82,7 +81,6 @@ export function withClusterSet<T>(
   const path = dbOpenTarget(g.db, io.cwd);
   const shown = dbShown(g.db, io.cwd);
   const db = openHistoryReadOnly(path, typedDb(g, io.cwd));
-  let closing: T | undefined;
   try {
     const reader = createHistoryReader(db);
     const recorded = reader.clusters();
@@ -101,14 +99,8 @@ export function withClusterSet<T>(
         ),
       );
     }
-    const out = fn(reader, clusters);
-    // a promise still reads: the database is closed once it settles
-    if (out instanceof Promise) {
-      closing = out.finally(() => db.close()) as T;
-      return closing;
-    }
-    return out;
+    return fn(reader, clusters);
   } finally {
-    if (closing === undefined) db.close();
+    db.close();
   }
 }

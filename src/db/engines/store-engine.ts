@@ -96,13 +96,6 @@ export interface EngineSession {
   readonly prefetches: boolean;
   /** posts `stmt` with `args` ahead of need where the engine can: whether it was posted */
   prefetch(stmt: SqlStatement<never[]>, ...args: unknown[]): boolean;
-  /**
-   * Inside a read transaction: its snapshot, exported for another connection to read the same
-   * (joinSnapshot); absent where the engine cannot share one (SQLite)
-   */
-  exportSnapshot?(): string;
-  /** the next read transaction reads the snapshot another connection exported (exportSnapshot) */
-  joinSnapshot?(snapshot: string): void;
   /** reclaims what a committed batch seal of poll `pollId` left behind; never throws */
   afterSeal(pollId: bigint): void;
   /** leaves checkpoints to the seals (the writer's own pace) where the engine has a log to checkpoint */

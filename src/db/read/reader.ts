@@ -143,13 +143,6 @@ export interface HistoryReader {
    * polls per statement (small-rows-ahead.ts, poll-details-ahead.ts); the answers are the same.
    */
   readAhead(polls: readonly ExpectedPoll[]): void;
-  /**
-   * Inside consistent: its snapshot, for another reader of the same database to read the same
-   * (joinSnapshot) while this transaction runs; undefined where the engine cannot share one (SQLite).
-   */
-  exportSnapshot(): string | undefined;
-  /** The next read transaction (consistent) reads the snapshot another reader exported (exportSnapshot). */
-  joinSnapshot(snapshot: string): void;
 }
 
 /** The polls of a scan as the read-ahead of their rows takes them. */
@@ -515,11 +508,5 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId)), { poll: Number(pollId) }),
     sqlColumns: (resource) => sqlColumns(resource, typed),
     rollups: () => (rollupStore ??= createRollupStore(db)),
-    exportSnapshot: () =>
-      sqlite.inTransaction && db.engine.exportSnapshot !== undefined ? db.engine.exportSnapshot() : undefined,
-    joinSnapshot: (snapshot) => {
-      if (db.engine.joinSnapshot === undefined) throw new Error(`${db.engine.label} cannot join a snapshot`);
-      db.engine.joinSnapshot(snapshot);
-    },
   };
 }

@@ -72,9 +72,6 @@ function postgresSession(handle: PgSyncDatabase): EngineSession {
     prefetches: true,
     prefetch: (stmt: SqlStatement<never[]>, ...args: unknown[]) =>
       stmt instanceof PgStatement && stmt.prefetch(...args),
-    // valid while the exporting read transaction runs: the joining one must begin before it ends
-    exportSnapshot: () => String(handle.prepare('SELECT pg_export_snapshot()').pluck().get()),
-    joinSnapshot: (snapshot) => handle.joinSnapshot(snapshot),
     afterSeal: (pollId) => vacuumSealedFrames(handle, pollId),
     // the server writes its log back itself
     deferCheckpoints: () => undefined,

@@ -60,8 +60,6 @@ interface Ahead {
 
 /** The BEGIN of a read (`deferred`) transaction: one snapshot for every statement, as SQLite's. */
 const READ_BEGIN = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
-/** What pg_export_snapshot() returns (hexadecimal parts and a number): nothing else is put in SQL. */
-const SNAPSHOT_ID = /^[0-9A-F]{1,16}-[0-9A-F]{1,16}-[0-9]{1,10}$/;
 
 /** Most reads posted ahead and not taken yet. */
 const MAX_AHEAD = 8;
@@ -261,8 +259,6 @@ export class PgSyncDatabase implements SqlSession {
   readonly #redact: (message: string) => string;
   readonly #translated = new Map<string, PgStatementText>();
   #depth = 0;
-  /** the snapshot the next read transaction joins (joinSnapshot) */
-  #joining: string | undefined;
   /** the running transaction is a read (`deferred`): only there are reads posted ahead */
   #reading = false;
   #open = true;
@@ -633,9 +629,7 @@ export class PgSyncDatabase implements SqlSession {
     }
     if (mode === 'deferred') {
       // with the transaction's first request, as a write's: a read of one query is one round trip
-      this.#begin =
-        this.#joining === undefined ? READ_BEGIN : `${READ_BEGIN}; SET TRANSACTION SNAPSHOT '${this.#joining}'`;
-      this.#joining = undefined;
+      this.#begin = READ_BEGIN;
       this.#reading = true;
     } else {
       // the lock is taken as the transaction begins; both go with the transaction's first request
@@ -678,15 +672,6 @@ export class PgSyncDatabase implements SqlSession {
     } catch {
       // the connection may be gone: the server rolls back what it held
     }
-  }
-
-  /**
-   * The next read transaction (`deferred`, not nested) reads the snapshot another connection's
-   * read transaction exported with pg_export_snapshot(), while that transaction still runs.
-   */
-  joinSnapshot(snapshot: string): void {
-    if (!SNAPSHOT_ID.test(snapshot)) throw new PgError(`not an exported snapshot: ${snapshot}`, undefined, false);
-    this.#joining = snapshot;
   }
 
   /** Scopes the running transaction's inserted rows to a cluster (`flightrec.cluster_id`). */
