@@ -181,6 +181,9 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     clusters: sqlite.prepare('SELECT name FROM cluster ORDER BY name').pluck(),
     clusterId: sqlite.prepare('SELECT id FROM cluster WHERE name = ?').pluck(),
     request: sqlite.prepare('SELECT request FROM poll WHERE id = ?').pluck(),
+    requests: sqlite.prepare<[string], { id: number; request: string }>(
+      'SELECT id, request FROM poll WHERE id IN (SELECT value FROM json_each(?))',
+    ),
     pollDetail: sqlite.prepare('SELECT details, path, request FROM poll WHERE id = ?'),
     raw: sqlite.prepare('SELECT body FROM poll_raw WHERE poll_id = ?').pluck(),
   };
@@ -188,7 +191,13 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     const text = q.request.get(poll) as string | undefined;
     return text === undefined ? {} : (parseJsonLossless(text) as Record<string, unknown>);
   };
-  const rows = new ResourceRows(pq, conns, small, requestOf);
+  const requestsOf = (polls: readonly number[]): Map<number, Record<string, unknown>> =>
+    new Map(
+      q.requests
+        .all(JSON.stringify(polls))
+        .map((r) => [Number(r.id), parseJsonLossless(r.request) as Record<string, unknown>]),
+    );
+  const rows = new ResourceRows(pq, conns, small, requestOf, requestsOf);
   let generation: number | undefined;
   /** Drops the caches when a prune (by this process or another) removed rows they may name. */
   const fresh = (): void => {
@@ -347,13 +356,19 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         const cid = clusterId(opts.cluster);
         if (cid === undefined) return { poll: undefined, versions: [] };
         const polls = rows.feeding('connections', cid, at);
-        // one per uid, the last listed winning, in the order of first listing (stateAt's rule)
-        const byUid = new Map<string, ConnectionVersion>();
-        for (const p of polls) {
-          const versions = decoding({ poll: p.id }, () => lean.versionsOfPoll(p.id));
-          for (const v of versions ?? []) byUid.set(v.uid, v);
+        // a fan-out round's frames in one statement, and their versions in one more
+        if (polls.length > 1) conns.readAhead(polls.map((p) => p.id));
+        try {
+          // one per uid, the last listed winning, in the order of first listing (stateAt's rule)
+          const byUid = new Map<string, ConnectionVersion>();
+          for (const p of polls) {
+            const versions = decoding({ poll: p.id }, () => lean.versionsOfPoll(p.id));
+            for (const v of versions ?? []) byUid.set(v.uid, v);
+          }
+          return { poll: polls.at(-1)?.row, versions: [...byUid.values()] };
+        } finally {
+          conns.forgetAhead();
         }
-        return { poll: polls.at(-1)?.row, versions: [...byUid.values()] };
       }),
 
     *samples(resource, o) {

@@ -43,17 +43,21 @@ export class ResourceRows {
   readonly #conns: ConnReader;
   readonly #small: SmallReader;
   readonly #request: (poll: number) => Record<string, unknown>;
+  readonly #requests: ((polls: readonly number[]) => ReadonlyMap<number, Record<string, unknown>>) | undefined;
 
+  /** `requests`: the requests of many polls in one read (else `request`, one read each) */
   constructor(
     polls: PollQueries,
     conns: ConnReader,
     small: SmallReader,
     request: (poll: number) => Record<string, unknown>,
+    requests?: (polls: readonly number[]) => ReadonlyMap<number, Record<string, unknown>>,
   ) {
     this.#polls = polls;
     this.#conns = conns;
     this.#small = small;
     this.#request = request;
+    this.#requests = requests;
   }
 
   /** The rows a successful poll contributes to a resource (`reuse` keeps a batch decoded for scans). */
@@ -109,9 +113,9 @@ export class ResourceRows {
   }
 
   /** The link a shadow-topic-carrying poll is about. */
-  linkOf(p: PollInfo, fromRows?: string): string {
+  linkOf(p: PollInfo, fromRows?: string, request?: Record<string, unknown>): string {
     if (fromRows !== undefined) return fromRows;
-    const req = this.#request(p.id);
+    const req = request ?? this.#request(p.id);
     return String(req.shadowLinkName ?? req.name ?? p.row.target.split('/')[0] ?? '');
   }
 
@@ -160,9 +164,12 @@ export class ResourceRows {
     const rounds = new Map(roundsOf(polls.map((p) => p.row)).map((r, i) => [polls[i] as PollInfo, r]));
     const round = (p: PollInfo): number => rounds.get(p) as number;
     const linkWide = new Map<string, number>();
-    for (const p of polls) {
-      if (p.row.operation === 'GetShadowTopic') continue;
-      const link = this.linkOf(p);
+    const linkPolls = polls.filter((p) => p.row.operation !== 'GetShadowTopic');
+    // their requests name the links: one read for all of them
+    const requests =
+      linkPolls.length > 1 && this.#requests !== undefined ? this.#requests(linkPolls.map((p) => p.id)) : undefined;
+    for (const p of linkPolls) {
+      const link = this.linkOf(p, undefined, requests?.get(p.id));
       linkWide.set(link, Math.max(linkWide.get(link) ?? -1, round(p)));
     }
     const byKey = new Map<string, SourcedRow>();

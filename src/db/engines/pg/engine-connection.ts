@@ -106,6 +106,23 @@ function withIndex(err: unknown, index: number): unknown {
   return err;
 }
 
+/** Most named statements a connection keeps (the server holds each until the connection ends). */
+const MAX_NAMED = 256;
+/** A read: a SELECT, or a WITH whose statement is one. */
+const READ_TEXT = /^\s*(SELECT|WITH)\b/i;
+
+/**
+ * Whether a statement takes a table's columns with `*` (a subquery's own `xN.*` and `count(*)`
+ * aside): a named one would fail once a migration changes that table's columns
+ * (PostgreSQL's "cached plan must not change result type"), so such a read stays unnamed.
+ */
+function anyColumns(sql: string): boolean {
+  return sql
+    .replace(/\bx\d+\.\*/g, '')
+    .replace(/count\(\*\)/gi, '')
+    .includes('*');
+}
+
 async function connectPg(config: PgPoolConfigData): Promise<EngineConnection> {
   const pg = (await import('pg')).default;
   // pipeline: queries issued without waiting go out together (see `pipeline` below)
@@ -126,8 +143,25 @@ async function connectPg(config: PgPoolConfigData): Promise<EngineConnection> {
     if (losesConnection(err)) broken = true;
     throw err;
   };
-  const send = (sql: string, params: readonly unknown[]) =>
-    client.query<unknown[]>({ text: sql, rowMode: 'array', values: toDriver(params) });
+  // reads as named statements: parsed and analysed once per connection, not at every round trip
+  const named = new Map<string, string>();
+  const nameOf = (sql: string): string | undefined => {
+    let name = named.get(sql);
+    if (name === undefined && named.size < MAX_NAMED && READ_TEXT.test(sql) && !anyColumns(sql)) {
+      name = `flightrec_r${named.size}`;
+      named.set(sql, name);
+    }
+    return name;
+  };
+  const send = (sql: string, params: readonly unknown[]) => {
+    const name = nameOf(sql);
+    return client.query<unknown[]>({
+      text: sql,
+      rowMode: 'array',
+      values: toDriver(params),
+      ...(name === undefined ? {} : { name }),
+    });
+  };
   const result = (r: import('pg').QueryResult<unknown[]>): EngineResult => resultOf(r.rows, r.fields, r.rowCount ?? 0);
   return {
     async query(sql, params) {
