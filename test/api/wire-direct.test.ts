@@ -302,13 +302,19 @@ describe('direct decoder: the forms the server writes are read in place', () => 
     expect(refs.map((r) => r.deref() === undefined)).toEqual([true, true, true]);
   });
 
-  it('reuses nothing mutable between answers', () => {
+  it('reuses nothing mutable between answers: an int-keyed map of numbers repeated is one frozen object', () => {
     const body = bytes(connection('"apiVersions":{"3":1},"source":{"ipAddress":"h","port":1}'));
     const a = decodeMessageBytes(LIST, body) as { connections: { apiVersions: object; source: object }[] };
     const b = decodeMessageBytes(LIST, body) as { connections: { apiVersions: object; source: object }[] };
-    expect(a.connections[0]!.apiVersions).not.toBe(b.connections[0]!.apiVersions);
+    expect(a.connections[0]!.apiVersions).toBe(b.connections[0]!.apiVersions);
+    expect(Object.isFrozen(a.connections[0]!.apiVersions)).toBe(true);
     expect(a.connections[0]!.source).not.toBe(b.connections[0]!.source);
     expect(a).toEqual(b);
+    const other = decodeMessageBytes(LIST, bytes(connection('"apiVersions":{"3":2}'))) as {
+      connections: { apiVersions: object }[];
+    };
+    expect(other.connections[0]!.apiVersions).toEqual({ 3: 2 });
+    expect(a.connections[0]!.apiVersions).toEqual({ 3: 1 });
   });
 });
 
