@@ -6,6 +6,13 @@
 // itself (`better: 'lower' | 'higher'` in its FIGURE line); otherwise its unit does (times, sizes,
 // memory, cores: lower; rates per second: higher). A figure with none of these (a bare ratio, a
 // count) is shown with its change but never judged.
+//
+// The machine: each bench run times a fixed piece of work just before the bench
+// (bench-reference.mjs), kept with the bench's run. When both runs have it and it took more than
+// WORSE_LIMIT longer or shorter than before, the machine itself changed speed, and a figure of
+// time (ms, s, ns, cores, records/s) is judged on its change divided by the machine's (`machine`:
+// the factor, `adjusted`: the change after it); sizes, memory and ratios to a baseline timed in the
+// same run are judged as they are. The raw change is always kept and shown.
 
 /** The share by which a figure may get worse before the run warns about it (5 %). */
 export const WORSE_LIMIT = 0.05;
@@ -22,20 +29,54 @@ export function betterDirection(f) {
   return null;
 }
 
+/** Units of figures that a slower machine makes larger (times, CPU shares) or smaller (rates). */
+const SLOWER_RAISES = new Set(['ms', 's', 'ns', 'cores']);
+const SLOWER_LOWERS = new Set(['records/s']);
+
+/**
+ * The machine's change of speed between two references ({ version, ms } of bench-reference.mjs):
+ * now's time over before's (2 = twice as slow now), or undefined when either is missing, damaged
+ * or of another version of the work.
+ */
+export function machineFactor(now, before) {
+  const ok = (r) =>
+    typeof r === 'object' && r !== null && typeof r.ms === 'number' && Number.isFinite(r.ms) && r.ms > 0;
+  if (!ok(now) || !ok(before) || now.version !== before.version) return undefined;
+  return now.ms / before.ms;
+}
+
+/**
+ * The relative change of a figure in `unit` after the machine's own change `factor` (a change of
+ * `change` on a machine `factor` times as slow), or undefined when the unit does not scale with it.
+ */
+export function adjustedChange(change, unit, factor) {
+  if (change === null || factor === undefined) return undefined;
+  if (SLOWER_RAISES.has(unit)) return (1 + change) / factor - 1;
+  if (SLOWER_LOWERS.has(unit)) return (1 + change) * factor - 1;
+  return undefined;
+}
+
 /**
  * The comparison of `now` with `before` (a figure of the earlier run with the same name and
- * bench, or undefined) run at `at` under the load average `load`: { value, at, load, change, worse } where change is the relative change of the
- * value (0.1 = 10 % higher) and worse is true when it moved the wrong way by more than WORSE_LIMIT
- * (null when the direction is unknown or the earlier value is 0). Undefined without an earlier
- * figure.
+ * bench, or undefined) run at `at` under the load average `load`, the machine `factor` times as
+ * slow now as then (machineFactor; undefined when unknown): { value, at, load, change, worse } where
+ * change is the relative change of the value (0.1 = 10 % higher) and worse is true when it moved
+ * the wrong way by more than WORSE_LIMIT (null when the direction is unknown or the earlier value
+ * is 0); with `machine` and `adjusted` besides when the machine's speed moved by more than
+ * WORSE_LIMIT and the figure scales with it, worse then judging the adjusted change. Undefined
+ * without an earlier figure.
  */
-export function compareFigure(now, before, at, load) {
+export function compareFigure(now, before, at, load, factor) {
   if (before === undefined || typeof before.value !== 'number' || !Number.isFinite(before.value)) return undefined;
   const change = before.value === 0 ? null : (now.value - before.value) / Math.abs(before.value);
+  const moved = factor !== undefined && Math.abs(factor - 1) > WORSE_LIMIT;
+  const adjusted = moved ? adjustedChange(change, now.unit, factor) : undefined;
+  const judged = adjusted ?? change;
   const direction = betterDirection(now);
   const worse =
-    change === null || direction === null ? null : direction === 'lower' ? change > WORSE_LIMIT : change < -WORSE_LIMIT;
-  return { value: before.value, at: at ?? null, load: load ?? null, change, worse };
+    judged === null || direction === null ? null : direction === 'lower' ? judged > WORSE_LIMIT : judged < -WORSE_LIMIT;
+  const base = { value: before.value, at: at ?? null, load: load ?? null, change, worse };
+  return adjusted === undefined ? base : { ...base, machine: Math.round(factor * 100) / 100, adjusted };
 }
 
 /** The entries of `list` that are objects, or none when it is not an array (a damaged results file). */
@@ -43,9 +84,11 @@ const objects = (list) => (Array.isArray(list) ? list.filter((x) => typeof x ===
 
 /**
  * Attaches `previous` (compareFigure's answer) to each figure of this run that the earlier result
- * also has; an earlier result that is damaged (not the shape bench.mjs writes) compares nothing.
+ * also has; `references` maps a bench file to this run's reference of the machine, compared with
+ * the one kept with the earlier run of the same bench. An earlier result that is damaged (not the
+ * shape bench.mjs writes) compares nothing.
  */
-export function withPrevious(figures, earlier) {
+export function withPrevious(figures, earlier, references = new Map()) {
   const key = (f) => `${f.bench}\u0000${f.name}`;
   const old = new Map(objects(earlier?.figures).map((f) => [key(f), f]));
   const run = new Map(objects(earlier?.benches).map((b) => [b.file, b]));
@@ -53,7 +96,8 @@ export function withPrevious(figures, earlier) {
     const b = run.get(f.bench);
     const at = typeof b?.at === 'string' ? b.at : earlier?.generatedAt;
     const load = typeof b?.loadAverage === 'number' ? b.loadAverage : undefined;
-    const previous = compareFigure(f, old.get(key(f)), typeof at === 'string' ? at : undefined, load);
+    const factor = machineFactor(references.get(f.bench), b?.reference);
+    const previous = compareFigure(f, old.get(key(f)), typeof at === 'string' ? at : undefined, load, factor);
     return previous === undefined ? f : { ...f, previous };
   });
 }
@@ -64,4 +108,10 @@ export function formatChange(change) {
   const pct = Math.round(change * 1000) / 10;
   if (pct === 0) return '±0 %';
   return `${pct > 0 ? '+' : '−'}${Math.abs(pct).toFixed(1)} %`;
+}
+
+/** The "before" cell of a compared figure: "10 (+20.0 %)", with the machine's part when it was taken out. */
+export function formatPrevious(p) {
+  const machine = p.machine === undefined ? '' : `; machine ×${p.machine}: ${formatChange(p.adjusted)} after it`;
+  return `${p.value} (${formatChange(p.change)}${machine})${p.worse ? ' ⚠' : ''}`;
 }

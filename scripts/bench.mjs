@@ -17,14 +17,18 @@
 // the load average are printed, and kept in latest.json (`benches`, next to `figures`).
 // Each figure is compared with the same figure of the previous latest.json (bench-compare.mjs):
 // the change is kept with it and shown in the table, and a figure worse by more than 5 % is
-// printed as a warning at the end.
+// printed as a warning at the end. Before each bench a fixed piece of work is timed as a whole
+// command (bench-reference.mjs, about 1.5 s) and again after it, kept with the bench's run: when the machine itself
+// got slower or faster than at the previous run, figures of time are judged after the machine's
+// change (bench-compare.mjs).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WORSE_LIMIT, formatChange, withPrevious } from './bench-compare.mjs';
+import { WORSE_LIMIT, formatChange, formatPrevious, withPrevious } from './bench-compare.mjs';
+import { joinReferences, measureReference } from './bench-reference.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const resultsFile = resolve(root, 'bench/results/latest.json');
@@ -167,7 +171,9 @@ function renderTable(result) {
   }
   lines.push(
     '',
-    `"Before" is the same figure in the run before this bench's (its change; ⚠ worse by more than ${WORSE_LIMIT * 100} %).`,
+    `"Before" is the same figure in the run before this bench's (its change; ⚠ worse by more than ${WORSE_LIMIT * 100} %). ` +
+      `"Machine ×f": a fixed piece of work timed before and after the bench (scripts/bench-reference.mjs) took f times as long as before it; ` +
+      `a figure of time is then judged on its change after the machine's.`,
     '',
     '| figure | value | unit | goal | met | before | bench |',
     '|---|---:|---|---|:---:|---:|---|',
@@ -176,7 +182,7 @@ function renderTable(result) {
     const goal = f.goal ? `${f.goal.op} ${f.goal.value}` : '—';
     const met = f.met === null ? '—' : f.met ? '✓' : '✗';
     const p = f.previous;
-    const before = p ? `${p.value} (${formatChange(p.change)})${p.worse ? ' ⚠' : ''}` : '—';
+    const before = p ? formatPrevious(p) : '—';
     lines.push(
       `| \`${cell(f.name)}\` | ${f.value} | ${cell(f.unit)} | ${goal} | ${met} | ${before} | \`${cell(f.bench)}\` |`,
     );
@@ -232,12 +238,24 @@ async function main() {
   const benches = [];
   const loads = [load1()];
   const started = performance.now();
+  const references = new Map();
   for (const file of files) {
-    process.stdout.write(`▶ ${file} (load average ${load1()})\n`);
+    const ahead = measureReference();
+    const refText = ahead === undefined ? 'failed' : `${ahead.ms} ms`;
+    process.stdout.write(`▶ ${file} (load average ${load1()}; the machine's reference work ${refText})\n`);
     const t0 = performance.now();
     const { figures, failure } = await runBench(file);
     const seconds = Math.round((performance.now() - t0) / 100) / 10;
-    benches.push({ file, at: new Date().toISOString(), seconds, ok: failure === null, loadAverage: Number(load1()) });
+    const reference = joinReferences(ahead, measureReference());
+    if (reference !== undefined) references.set(file, reference);
+    benches.push({
+      file,
+      at: new Date().toISOString(),
+      seconds,
+      ok: failure === null,
+      loadAverage: Number(load1()),
+      ...(reference === undefined ? {} : { reference }),
+    });
     process.stdout.write(`  ${failure ? '✗' : '✓'} ${file} took ${duration(seconds)}\n`);
     collected.push(...figures);
     if (failure) {
@@ -252,7 +270,7 @@ async function main() {
   const ran = new Set(files);
   const partial = opts.files.length > 0;
   const before = partial ? earlier : {};
-  const compared = withPrevious(collected, earlier);
+  const compared = withPrevious(collected, earlier, references);
   const kept = partial
     ? (Array.isArray(before.figures) ? before.figures : []).filter(
         (f) => !ran.has(f.bench) && existsSync(resolve(root, f.bench)),
@@ -301,12 +319,17 @@ async function main() {
   }
   const worse = compared.filter((f) => f.previous?.worse === true);
   const judged = compared.filter((f) => f.previous !== undefined && f.previous.worse !== null).length;
+  const adjusted = compared.filter((f) => f.previous?.machine !== undefined).length;
   process.stdout.write(
-    `against the previous run: ${judged} figure(s) compared, ${worse.length} worse by more than ${WORSE_LIMIT * 100} %\n`,
+    `against the previous run: ${judged} figure(s) compared, ${worse.length} worse by more than ${WORSE_LIMIT * 100} %` +
+      (adjusted > 0 ? ` (${adjusted} judged after the machine's own change of speed)` : '') +
+      '\n',
   );
   for (const f of worse) {
+    const p = f.previous;
+    const machine = p.machine === undefined ? '' : `; the machine ×${p.machine}, ${formatChange(p.adjusted)} after it`;
     process.stderr.write(
-      `warning: ${f.name} = ${f.value} ${f.unit} is worse than the previous run's ${f.previous.value} (${formatChange(f.previous.change)}, ${f.bench}, run at ${f.previous.at} under load ${f.previous.load ?? '?'}; load now ${benches.find((b) => b.file === f.bench)?.loadAverage ?? '?'})\n`,
+      `warning: ${f.name} = ${f.value} ${f.unit} is worse than the previous run's ${p.value} (${formatChange(p.change)}${machine}, ${f.bench}, run at ${p.at} under load ${p.load ?? '?'}; load now ${benches.find((b) => b.file === f.bench)?.loadAverage ?? '?'})\n`,
     );
   }
   if (failures.length > 0) {

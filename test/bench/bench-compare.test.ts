@@ -2,7 +2,17 @@
 // figure is better, when a change counts as worse, and how the earlier figure is found.
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the scripts, without type declarations
-import { betterDirection, compareFigure, formatChange, withPrevious } from '../../scripts/bench-compare.mjs';
+import {
+  adjustedChange,
+  betterDirection,
+  compareFigure,
+  formatChange,
+  formatPrevious,
+  machineFactor,
+  withPrevious,
+} from '../../scripts/bench-compare.mjs';
+// @ts-expect-error: a plain ES module of the scripts, without type declarations
+import { joinReferences, median, referenceWork } from '../../scripts/bench-reference.mjs';
 
 describe('bench comparison with the previous run', () => {
   it('takes the direction from the goal first, then the figure, then the unit', () => {
@@ -71,5 +81,78 @@ describe('bench comparison with the previous run', () => {
     expect(formatChange(-0.04)).toBe('−4.0 %');
     expect(formatChange(0)).toBe('±0 %');
     expect(formatChange(null)).toBe('—');
+  });
+
+  it("reads the machine's change of speed only from two references of the same work", () => {
+    expect(machineFactor({ version: 1, ms: 300 }, { version: 1, ms: 150 })).toBe(2);
+    expect(machineFactor({ version: 2, ms: 300 }, { version: 1, ms: 150 })).toBeUndefined();
+    for (const bad of [
+      undefined,
+      null,
+      5,
+      {},
+      { version: 1, ms: 0 },
+      { version: 1, ms: '150' },
+      { version: 1, ms: NaN },
+    ]) {
+      expect(machineFactor({ version: 1, ms: 300 }, bad)).toBeUndefined();
+      expect(machineFactor(bad, { version: 1, ms: 300 })).toBeUndefined();
+    }
+  });
+
+  it('takes the machine out of figures of time only', () => {
+    expect(adjustedChange(1, 'ms', 2)).toBe(0);
+    expect(adjustedChange(0.2, 'cores', 1.2)).toBeCloseTo(0);
+    expect(adjustedChange(-0.5, 'records/s', 2)).toBe(0);
+    expect(adjustedChange(0.5, 'MiB', 2)).toBeUndefined();
+    expect(adjustedChange(0.5, 'x', 2)).toBeUndefined();
+    expect(adjustedChange(null, 'ms', 2)).toBeUndefined();
+    expect(adjustedChange(0.5, 'ms', undefined)).toBeUndefined();
+  });
+
+  it('judges a time after the machine when the machine moved past the limit, and keeps the raw change', () => {
+    // twice as slow a machine, 1.5 times the time: better after the machine
+    const slower = compareFigure({ value: 150, unit: 'ms' }, { value: 100 }, 'A', 1, 2);
+    expect(slower).toMatchObject({ change: 0.5, machine: 2, adjusted: -0.25, worse: false });
+    // a faster machine hides nothing: the same time on a machine twice as fast is worse
+    expect(compareFigure({ value: 100, unit: 'ms' }, { value: 100 }, 'A', 1, 0.5)).toMatchObject({
+      adjusted: 1,
+      worse: true,
+    });
+    // a machine within the limit: the raw change is judged, nothing adjusted
+    const same = compareFigure({ value: 106, unit: 'ms' }, { value: 100 }, 'A', 1, 1.04);
+    expect(same).toMatchObject({ worse: true });
+    expect(same.machine).toBeUndefined();
+    // memory is not the machine's speed
+    expect(compareFigure({ value: 150, unit: 'MiB' }, { value: 100 }, 'A', 1, 2)).toMatchObject({ worse: true });
+    expect(compareFigure({ value: 150, unit: 'MiB' }, { value: 100 }, 'A', 1, 2).machine).toBeUndefined();
+  });
+
+  it('compares references bench by bench with the earlier run', () => {
+    const earlier = {
+      benches: [{ file: 'bench/a.bench.ts', at: 'A', loadAverage: 1, reference: { version: 1, ms: 100 } }],
+      figures: [{ name: 'n', value: 10, unit: 'ms', bench: 'bench/a.bench.ts' }],
+    };
+    const now = [{ name: 'n', value: 18, unit: 'ms', bench: 'bench/a.bench.ts' }];
+    const [n] = withPrevious(now, earlier, new Map([['bench/a.bench.ts', { version: 1, ms: 200 }]]));
+    expect(n.previous).toMatchObject({ change: 0.8, machine: 2, worse: false });
+    expect(n.previous.adjusted).toBeCloseTo(-0.1);
+    expect(formatPrevious(n.previous)).toBe('10 (+80.0 %; machine ×2: −10.0 % after it)');
+    const [raw] = withPrevious(now, earlier);
+    expect(raw.previous).toMatchObject({ change: 0.8, worse: true });
+    expect(formatPrevious(raw.previous)).toBe('10 (+80.0 %) ⚠');
+  });
+
+  it('has a fixed reference work', () => {
+    expect(referenceWork()).toBe(referenceWork());
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 2, 3])).toBe(2.5);
+    expect(median([])).toBeUndefined();
+    const a = { version: 1, ms: 2, runs: [1, 2, 3] };
+    const b = { version: 1, ms: 20, runs: [10, 20, 30] };
+    expect(joinReferences(a, b)).toEqual({ version: 1, ms: 6.5, runs: [1, 2, 3, 10, 20, 30] });
+    expect(joinReferences(a, undefined)).toBe(a);
+    expect(joinReferences(undefined, b)).toBe(b);
+    expect(joinReferences(undefined, undefined)).toBeUndefined();
   });
 });
