@@ -57,8 +57,9 @@ export interface SoakSimOptions {
 
 /** Forks this file as the simulator process (through tsx) and waits until it serves. */
 export async function startSoakSim(opts: SoakSimOptions): Promise<SoakSim> {
+  // the bench bundled (bench/lib/soak-built.ts) names this file's source: its own URL is the bundle's
   const child = fork(
-    fileURLToPath(import.meta.url),
+    process.env.SOAK_SIM_FILE ?? fileURLToPath(import.meta.url),
     [String(opts.seed), String(opts.connections), String(opts.startNs)],
     {
       execArgv: ['--import', 'tsx'],

@@ -45,8 +45,11 @@ export interface RetentionStore {
   /** one transaction: up to about `maxRows` rollup rows older than `cutoff` */
   pruneRollups(cutoff: bigint, maxRows: number): RetentionStepResult;
   log(entry: RetentionLogEntry): void;
-  /** writes what a pass put in the store's log back into it (off the polls' time); never throws */
-  checkpoint?(): void;
+  /**
+   * writes what a pass put in the store's log back into it (off the polls' time); never throws. A
+   * promise: the work goes on elsewhere (another thread) and the pass waits for it, the event loop free
+   */
+  checkpoint?(): void | Promise<unknown>;
   /** true when raw history is partitioned by day (PostgreSQL): whole days can then be dropped */
   partitioned?(): boolean;
   /** one transaction: drops the days whose every poll `step` would remove at `cutoff` (their partitions) */
@@ -195,9 +198,11 @@ export class RetentionRunner {
   }
 
   /**
-   * After a pass that wrote, the WAL pages it left are written back, in a slice of its own between
-   * polls; otherwise the next batch seal's checkpoint copies them on a poll's time (measured in the
-   * soak: the seal polls are the ingest p99, and they grew from day 1, without pruning, on).
+   * After a pass that wrote, the WAL pages it left are written back; otherwise the next batch
+   * seal's checkpoint copies them on a poll's time (measured in the soak: the seal polls are the
+   * ingest p99, and they grew from day 1, without pruning, on). A store that checkpoints in another
+   * thread returns a promise: only the call is a slice (what a poll can wait for), and the pass
+   * ends when the checkpoint has (so that passes never pile up checkpoints).
    */
   async #checkpoint(): Promise<void> {
     const checkpoint = this.#o.store.checkpoint?.bind(this.#o.store);
@@ -206,8 +211,9 @@ export class RetentionRunner {
     await this.#turn();
     if (this.#stopped()) return;
     const start = this.#clock();
-    checkpoint();
+    const pending = checkpoint();
     this.#note(this.#clock() - start);
+    await Promise.resolve(pending).catch(() => undefined);
   }
 
   #stopped(): boolean {

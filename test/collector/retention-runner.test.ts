@@ -275,7 +275,7 @@ describe('the retention runner', () => {
       },
       checkpoint: () => {
         order.push('checkpoint');
-        pruner.checkpoint();
+        return pruner.checkpoint();
       },
     };
     const { runner: r } = runner(db, { rawMs: 10 * MIN_MS }, counted);
@@ -285,6 +285,71 @@ describe('the retention runner', () => {
     // nothing more to prune: no checkpoint
     await r.run(now);
     expect(order.filter((o) => o === 'checkpoint')).toHaveLength(1);
+    check(db);
+    db.close();
+  });
+
+  it('counts only the call of a checkpoint that runs elsewhere as a slice, and ends the pass when it has settled', async () => {
+    const { db, polls } = recorded();
+    const now = polls[29]!.at + 30_000n * NS_PER_MS;
+    const { store } = spy(new RetentionPruner(db));
+    let settle: (() => void) | undefined;
+    let tick: (ms: number) => void = () => {};
+    const elsewhere: RetentionStore = {
+      ...store,
+      checkpoint: () => {
+        tick(1);
+        return new Promise<void>((resolve) => {
+          settle = () => {
+            // the other thread's time (a slow sync) is no poll's
+            tick(500);
+            resolve();
+          };
+        });
+      },
+    };
+    const made = runner(db, { rawMs: 10 * MIN_MS }, elsewhere);
+    tick = made.tick;
+    let ended = false;
+    const pass = made.runner.run(now).then(() => {
+      ended = true;
+    });
+    for (let i = 0; i < 200 && settle === undefined; i++) await Promise.resolve();
+    expect(settle).toBeDefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ended).toBe(false);
+    settle!();
+    await pass;
+    expect(ended).toBe(true);
+    expect(made.stats.maxPruneDelayMs).toBeLessThan(500);
+    // a checkpoint that fails elsewhere fails nothing here
+    const failing: RetentionStore = { ...store, checkpoint: () => Promise.reject(new Error('disk gone')) };
+    const again = runner(db, { rawMs: 5 * MIN_MS }, failing);
+    await again.runner.run(now);
+    expect(again.lines).toEqual([]);
+    check(db);
+    db.close();
+  });
+
+  it('checkpoints a file in another thread, the WAL written back (the pruner answers with a promise)', async () => {
+    const { db, polls } = recorded();
+    const now = polls[29]!.at + 30_000n * NS_PER_MS;
+    const pruner = new RetentionPruner(db);
+    const { runner: r } = runner(db, { rawMs: 10 * MIN_MS }, pruner);
+    await r.run(now);
+    const pending = () => sqliteOf(db).pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+    // the pass's own checkpoint has written back what pruning left in the WAL: nothing is left to copy
+    const [after] = pending();
+    expect(after!.log).toBeGreaterThan(0);
+    expect(after!.checkpointed).toBe(after!.log);
+    // asked directly: a promise, settled with what it did
+    db.sqlite.exec(
+      "INSERT INTO meta (key, value) VALUES ('soak-test', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1",
+    );
+    const done = pruner.checkpoint();
+    expect(done).toBeInstanceOf(Promise);
+    const outcome = await done;
+    expect(outcome).toMatchObject({ ok: true });
     check(db);
     db.close();
   });

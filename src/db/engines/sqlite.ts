@@ -13,6 +13,7 @@ import { DatabaseOpenError, DatabaseVersionError } from '../errors.ts';
 import { CHUNK_GROUP_BYTES } from '../connections/chunk.ts';
 import { migrationsFolder } from '../schema/migrations-folder.ts';
 import type { SqlSession } from '../sql-session.ts';
+import { checkpointInThread } from './sqlite-checkpoint.ts';
 import type { EngineSession, FlightrecDb, OpenOptions, StoreEngine } from './store-engine.ts';
 
 interface Journal {
@@ -258,6 +259,8 @@ function sqliteSession(sqlite: Database.Database, path: string): EngineSession {
     prefetch: () => false,
     afterSeal: () => passiveCheckpoint(sqlite),
     passiveCheckpoint: () => passiveCheckpoint(sqlite),
+    // a file's other connections see its WAL; an in-memory database has none (and no other connection)
+    ...(path === ':memory:' || path === '' ? {} : { checkpointInBackground: () => checkpointInThread(path) }),
     // WAL checkpoints go with batch seals (already the slow polls), not into ordinary commits;
     // the automatic one stays as a safety net at 32 MiB
     deferCheckpoints: () => void sqlite.pragma('wal_autocheckpoint = 8192'),

@@ -7,6 +7,11 @@
  */
 import type { SqlSession, SqlStatement } from '../sql-session.ts';
 
+/** What a checkpoint on another connection did: the WAL frames it wrote back of those there were, or why it did not. */
+export type BackgroundCheckpoint =
+  | { readonly ok: true; readonly frames: number; readonly checkpointed: number; readonly ms: number }
+  | { readonly ok: false; readonly reason: string };
+
 /** The engines of the store. */
 export type EngineName = 'sqlite' | 'postgres';
 
@@ -104,6 +109,12 @@ export interface EngineSession {
   checkpoint(): void;
   /** writes back what of the log no reader still needs, without waiting for anyone (a no-op where there is no log); never throws */
   passiveCheckpoint(): void;
+  /**
+   * the same on a connection of another thread, the caller's event loop free meanwhile; settles
+   * (never rejects) with what it did. Absent where no other connection sees the log (no log, or an
+   * in-memory database): passiveCheckpoint is then what there is
+   */
+  checkpointInBackground?(): Promise<BackgroundCheckpoint>;
   /** compacts the store (VACUUM) and then checkpoints */
   vacuum(): void;
   /**

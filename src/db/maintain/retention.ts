@@ -12,7 +12,7 @@ import type { SqlSession, SqlStatement } from '../sql-session.ts';
 import { OPERATION_NAMES } from '../../api/schema/operations.ts';
 import { recordMaintenance, type MaintenanceEntry } from './maintenance-log.ts';
 import type { FlightrecDb } from '../engines/open.ts';
-import type { PartitionDrop, StoreSession } from '../engines/store-engine.ts';
+import type { BackgroundCheckpoint, PartitionDrop, StoreSession } from '../engines/store-engine.ts';
 import { PER_POLL_TABLE_LIST, sampleCountSql } from '../schema/per-poll-tables.ts';
 import { sealedLater } from './prune-plan.ts';
 import { pruneRollupRows, ROLLUP_TABLES, type RollupTable } from '../rollups/rollup-tables.ts';
@@ -291,10 +291,15 @@ export class RetentionPruner {
   /**
    * Writes what pruning and the rollups put in the write-ahead log back into the database (SQLite;
    * PASSIVE: never waits for a reader), so that the next poll's checkpoint (at a batch seal) does
-   * not copy it on the poll's time.
+   * not copy it on the poll's time. On a file it runs on a connection of another thread (its
+   * writes and syncs would hold up a poll falling due: tens to hundreds of ms on a busy disk), and
+   * the promise settles, never rejecting, when it is done or given up; elsewhere (an in-memory
+   * database; PostgreSQL, where it is a no-op) it runs here.
    */
-  checkpoint(): void {
-    this.#db().engine.passiveCheckpoint();
+  checkpoint(): void | Promise<BackgroundCheckpoint> {
+    const engine = this.#db().engine;
+    if (engine.checkpointInBackground !== undefined) return engine.checkpointInBackground();
+    engine.passiveCheckpoint();
   }
 
   /** Appends an entry to the maintenance log, and forgets the entries older than 400 days before it. */
