@@ -1,20 +1,16 @@
 /**
  * HistoryReader.connectionFrames, the lean connection read: for every successful poll, the same
- * rows in the same order as samples(), with each row's slow fields, idle duration and in-flight
- * requests equal to the full row's; over sealed batches and the open one, churn, attribute
+ * rows in the same order as samples(), with each row's narrow version (the slow fields scans
+ * read), idle duration and in-flight requests equal to the full row's; over sealed batches and the open one, churn, attribute
  * changes, closed connections, a fan-out round, failed polls, empty answers and values beyond 2^53.
  */
 import { describe, expect, it } from 'vitest';
 import type { KafkaConnection, ListKafkaConnectionsResponse } from '../../src/api/schema/connection.ts';
-import {
-  createHistoryReader,
-  createHistoryWriter,
-  openDatabase,
-  type ConnectionFrame,
-  type HistoryReader,
-} from '../../src/db/index.ts';
+import { createHistoryReader, createHistoryWriter, openDatabase, type HistoryReader } from '../../src/db/index.ts';
+import type { NarrowFrame as ConnectionFrame } from '../../src/db/connections/narrow-frames.ts';
 import type { PollRecord } from '../../src/db/poll-record.ts';
 import { cloneConnection, ConnectionWorld } from '../helpers/connection-answers.ts';
+import { counterFields } from './counter-records.ts';
 import { failedRecord, LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
 import { sqliteOf } from '../helpers/sqlite-handle.ts';
 
@@ -114,13 +110,6 @@ function records(): PollRecord[] {
   return out;
 }
 
-const FAST = new Set(['idleDuration', 'inFlightRequests', 'totalRequestStatistics', 'recentRequestStatistics']);
-
-/** The slow fields of a full row (what a version holds). */
-function slowFields(row: KafkaConnection): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(row).filter(([k]) => !FAST.has(k)));
-}
-
 /** Row i's sampled in-flight requests of a lean frame, as bigints. */
 function inFlightOf(f: ConnectionFrame, i: number): { apiKey: number; inFlightDuration: bigint }[] {
   const out: { apiKey: number; inFlightDuration: bigint }[] = [];
@@ -151,7 +140,7 @@ function expectSameAsSamples(reader: HistoryReader, q: { since: bigint; until: b
     rows.forEach((row, i) => {
       const { versionId, entityId, ...fields } = f.versions[i]!;
       expect(Number.isInteger(versionId) && Number.isInteger(entityId)).toBe(true);
-      expect(fields).toEqual(slowFields(row));
+      expect(fields).toStrictEqual(counterFields(row));
       expect(BigInt(f.idle[i]!)).toBe(row.idleDuration);
       expect(inFlightOf(f, i)).toEqual(
         row.inFlightRequests.sampledInFlightRequests.map((r) => ({

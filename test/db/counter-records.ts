@@ -94,7 +94,11 @@ export function counterFields(row: KafkaConnection): Record<string, unknown> {
     state: row.state,
     openTime: row.openTime,
     closeTime: row.closeTime,
-    authenticationInfo: { userPrincipal: row.authenticationInfo.userPrincipal },
+    authenticationInfo: {
+      mechanism: row.authenticationInfo.mechanism,
+      state: row.authenticationInfo.state,
+      userPrincipal: row.authenticationInfo.userPrincipal,
+    },
     source: { ipAddress: row.source.ipAddress, port: row.source.port },
   };
 }

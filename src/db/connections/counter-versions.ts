@@ -1,9 +1,11 @@
 /**
- * The narrow versions counter trends read: of a connection's slow fields, only those their group
- * keys, labels and open/close rules need (uid, broker, listener, client, software, group,
- * principal, address, state, open and close time), decoded from the same packed records as full
- * versions (parts.ts) with every other field skipped: no row, no sub-messages, no unknown or
- * absent fields (neither changes a value read here), one frozen object per stored version.
+ * The narrow versions read by scans over many polls (counter trends, the timeline's connection
+ * detectors, fleet's open connections): of a connection's slow fields, only those their group
+ * keys, labels, detectors and open/close rules need (uid, broker, listener, client, software,
+ * group, principal, authentication mechanism and state, address, state, open and close time),
+ * decoded from the same packed records as full versions (parts.ts) with every other field
+ * skipped: no row, no sub-messages, no unknown or absent fields (neither changes a value read
+ * here), one frozen object per stored version.
  */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
 import type { StoreSession, EngineSession } from '../engines/store-engine.ts';
@@ -17,7 +19,7 @@ import { V_LATE, V_UNKNOWN } from './packed.ts';
 import { BASE_AT, FIELDS, LATE_AT } from './slow.ts';
 import { loadVersionRecords, recordsByIdsStatement, type VersionBlobs } from './version-records.ts';
 
-/** A connection's slow fields that counter trends read, as of one stored version, with the store's ids. */
+/** A connection's slow fields that scans over many polls read, as of one stored version, with the store's ids. */
 export type CounterVersion = Readonly<
   Pick<
     KafkaConnection,
@@ -33,7 +35,9 @@ export type CounterVersion = Readonly<
     | 'closeTime'
   >
 > & {
-  readonly authenticationInfo: Readonly<Pick<KafkaConnection['authenticationInfo'], 'userPrincipal'>>;
+  readonly authenticationInfo: Readonly<
+    Pick<KafkaConnection['authenticationInfo'], 'mechanism' | 'state' | 'userPrincipal'>
+  >;
   readonly source: Readonly<Pick<KafkaConnection['source'], 'ipAddress' | 'port'>>;
   /** the stored version: the same id means the same slow fields */
   readonly versionId: number;
@@ -49,6 +53,8 @@ const WANTED = [
   'groupId',
   'state',
   'closeTime',
+  'authenticationInfo.mechanism',
+  'authenticationInfo.state',
   'authenticationInfo.userPrincipal',
 ] as const;
 type Wanted = (typeof WANTED)[number];
@@ -87,7 +93,7 @@ export class CounterVersionLoader {
   readonly #resolver: Resolver;
   readonly #byIds: SqlStatement<[string], VersionBlobs>;
   readonly #cache = new IdCache<CounterVersion>();
-  /** shared authenticationInfo objects, by principal */
+  /** shared authenticationInfo objects, by mechanism, state and principal */
   readonly #auth = new Map<string, CounterVersion['authenticationInfo']>();
   /** one record's wanted values (reused) */
   readonly #values = new Array<string | bigint>(WANTED.length);
@@ -167,12 +173,11 @@ export class CounterVersionLoader {
     re.skipVarint(); // tls
     const openTime = re.time();
     if (this.#cache.get(version) !== undefined) return;
-    const principal = values[AT['authenticationInfo.userPrincipal']] as string;
-    let authenticationInfo = this.#auth.get(principal);
-    if (authenticationInfo === undefined) {
-      authenticationInfo = Object.freeze({ userPrincipal: principal });
-      this.#auth.set(principal, authenticationInfo);
-    }
+    const authenticationInfo = this.#authOf(
+      values[AT['authenticationInfo.mechanism']] as CounterVersion['authenticationInfo']['mechanism'],
+      values[AT['authenticationInfo.state']] as CounterVersion['authenticationInfo']['state'],
+      values[AT['authenticationInfo.userPrincipal']] as string,
+    );
     const v: CounterVersion = {
       uid,
       nodeId,
@@ -190,6 +195,22 @@ export class CounterVersionLoader {
       entityId: entity,
     };
     this.#cache.set(version, Object.freeze(v));
+  }
+
+  /** The shared frozen authenticationInfo of these values. */
+  #authOf(
+    mechanism: CounterVersion['authenticationInfo']['mechanism'],
+    state: CounterVersion['authenticationInfo']['state'],
+    userPrincipal: string,
+  ): CounterVersion['authenticationInfo'] {
+    const key = `${mechanism}\u0000${state}\u0000${userPrincipal}`;
+    let auth = this.#auth.get(key);
+    if (auth === undefined) {
+      // in the order of a full row's authenticationInfo
+      auth = Object.freeze({ mechanism, state, userPrincipal });
+      this.#auth.set(key, auth);
+    }
+    return auth;
   }
 
   /** Reads slow field `i` of a version record (`present`: the record holds it) into #values, or skips it. */

@@ -26,17 +26,20 @@ export function recordsByIdsStatement(store: StoreSession): SqlStatement<[string
 }
 
 /**
- * Reads the records of `ids` and hands them to `decode`: in one query; on PostgreSQL, when there
- * are many, in pieces posted together (the first the smallest, so that decoding starts sooner).
+ * Reads the records of `wanted` and hands them to `decode`, in id order: in one query; on
+ * PostgreSQL, when there are many, in pieces posted together (the first the smallest, so that
+ * decoding starts sooner).
  */
 export function loadVersionRecords(
   engine: EngineSession,
   byIds: SqlStatement<[string], VersionBlobs>,
   resolver: Resolver,
-  ids: readonly number[],
+  wanted: readonly number[],
   decode: DecodeRecords,
   fetched?: () => void,
 ): void {
+  // in id order: the records are read in b-tree order, each page once (a frame lists them in answer order)
+  const ids = isAscending(wanted) ? wanted : [...wanted].sort((a, b) => a - b);
   const k = Math.min(MAX_PIECES, Math.floor(ids.length / PIECE));
   if (k >= 2 && engine.prefetches) {
     const first = PIECE / 2;
@@ -53,4 +56,9 @@ export function loadVersionRecords(
     }
   }
   decode(byIds.get(JSON.stringify(ids)), fetched);
+}
+
+function isAscending(ids: readonly number[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (ids[i]! < ids[i - 1]!) return false;
+  return true;
 }

@@ -10,9 +10,8 @@ import { decodeRequest } from '../../api/wire/answers.ts';
 import { CONNECTION_LAYOUTS } from '../connections/layouts.ts';
 import { ConnPartsLoader } from '../connections/parts.ts';
 import { ConnReader, type Prefilter } from '../connections/reader.ts';
-import type { ConnectionVersion } from '../connections/rows.ts';
-import { ConnFrameReader, type ConnectionFrame } from '../connections/stream.ts';
-import { CounterVersionLoader } from '../connections/counter-versions.ts';
+import { CounterVersionLoader, type CounterVersion } from '../connections/counter-versions.ts';
+import { NarrowFrameReader, type NarrowFrame } from '../connections/narrow-frames.ts';
 import { ConnCounterReader, type CounterFrame, type TotalCounter } from './counter-frames.ts';
 import { Resolver } from '../encoding/dictionary.ts';
 import { keyedPolls } from './entity-polls.ts';
@@ -55,11 +54,11 @@ export interface StateAt {
   readonly rows: object[];
 }
 
-/** The connections as of T, as their versions (HistoryReader.connectionVersionsAt). */
+/** The connections as of T, as their narrow versions (HistoryReader.connectionVersionsAt). */
 export interface ConnectionVersionsAt {
   /** the newest poll they come from (undefined when no connections were recorded yet) */
   readonly poll: PollRow | undefined;
-  readonly versions: readonly ConnectionVersion[];
+  readonly versions: readonly CounterVersion[];
 }
 
 /** One sample: a row and the poll that saw it. */
@@ -91,9 +90,10 @@ export interface HistoryReader {
   /** The rows of a resource from the latest successful poll(s) at or before `at`. */
   stateAt(resource: ResourceName, at: bigint, opts?: ReadOptions): StateAt;
   /**
-   * The connections of stateAt('connections', at) as their versions (slow fields only: no
-   * counters, no idle durations), one per uid as stateAt keeps them; `poll` is stateAt's. For
-   * what needs no fast field, such as counting the open connections of many clusters.
+   * The connections of stateAt('connections', at) as their narrow versions (the slow fields of
+   * connections/counter-versions.ts only: no counters, no idle durations), one per uid as stateAt
+   * keeps them; `poll` is stateAt's. For what needs no other field, such as counting the open
+   * connections of many clusters.
    */
   connectionVersionsAt(at: bigint, opts?: { cluster?: string }): ConnectionVersionsAt;
   /**
@@ -103,10 +103,11 @@ export interface HistoryReader {
   samples(resource: ResourceName, q: ReadOptions & { since: bigint; until: bigint }): Iterable<Sample>;
   /**
    * Every successful ListKafkaConnections poll in a time range, lean, in poll time order: per row
-   * its version (slow fields, one shared object per version), idle duration and in-flight
-   * requests; no counters, no full rows. For scans over many polls (the timeline).
+   * its narrow version (the slow fields of connections/counter-versions.ts, one shared object per
+   * version), idle duration and in-flight requests; no counters, no full rows. For scans over many
+   * polls (the timeline).
    */
-  connectionFrames(q: { cluster?: string; since: bigint; until: bigint }): Iterable<ConnectionFrame>;
+  connectionFrames(q: { cluster?: string; since: bigint; until: bigint }): Iterable<NarrowFrame>;
   /**
    * Every successful ListKafkaConnections poll in a time range, narrow, in poll time order: per
    * row its version (slow fields) and the cumulative totals asked for, exact; no full rows. For
@@ -169,8 +170,10 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const resolver = new Resolver(sqlite);
   const parts = new ConnPartsLoader(db, resolver);
   const conns = new ConnReader(db, parts);
-  const lean = new ConnFrameReader(sqlite, conns, parts, (stmt, ...args) => db.engine.prefetch(stmt, ...args));
-  const counters = new ConnCounterReader(sqlite, conns, new CounterVersionLoader(db, resolver));
+  // the narrow versions, one cache for the lean frames, fleet's open connections and counter trends
+  const narrowVersions = new CounterVersionLoader(db, resolver);
+  const lean = new NarrowFrameReader(sqlite, narrowVersions, (stmt, ...args) => db.engine.prefetch(stmt, ...args));
+  const counters = new ConnCounterReader(sqlite, conns, narrowVersions);
   const small = new SmallReader(sqlite, resolver);
   const pq = new PollQueries(sqlite);
   const recent = new RecentPolls(sqlite);
@@ -357,18 +360,11 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         if (cid === undefined) return { poll: undefined, versions: [] };
         const polls = rows.feeding('connections', cid, at);
         // a fan-out round's frames in one statement, and their versions in one more
-        if (polls.length > 1) conns.readAhead(polls.map((p) => p.id));
-        try {
-          // one per uid, the last listed winning, in the order of first listing (stateAt's rule)
-          const byUid = new Map<string, ConnectionVersion>();
-          for (const p of polls) {
-            const versions = decoding({ poll: p.id }, () => lean.versionsOfPoll(p.id));
-            for (const v of versions ?? []) byUid.set(v.uid, v);
-          }
-          return { poll: polls.at(-1)?.row, versions: [...byUid.values()] };
-        } finally {
-          conns.forgetAhead();
-        }
+        const ofPolls = lean.versionsOf(polls.map((p) => p.id));
+        // one per uid, the last listed winning, in the order of first listing (stateAt's rule)
+        const byUid = new Map<string, CounterVersion>();
+        for (const versions of ofPolls) for (const v of versions ?? []) byUid.set(v.uid, v);
+        return { poll: polls.at(-1)?.row, versions: [...byUid.values()] };
       }),
 
     *samples(resource, o) {
@@ -415,18 +411,11 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       const polls = read(() =>
         pq.range({ clusterId: cid, operation: 'ListKafkaConnections', since: o.since, until: o.until, limit: -1 }),
       ).filter((p) => p.ok);
-      // a few frames per read transaction (none held open across a yield)
+      // a few frames per read transaction (none held open across a yield): their frames in one
+      // statement, the versions not loaded yet in one more
       for (let i = 0; i < polls.length; i += FRAMES_PER_READ) {
-        const frames = read(() => {
-          const slice = polls.slice(i, i + FRAMES_PER_READ);
-          conns.readAhead(slice.map((p) => p.id));
-          try {
-            return slice.map((p) => decoding({ poll: p.id }, () => lean.frameOf(p.row, p.id)));
-          } finally {
-            conns.forgetAhead();
-          }
-        });
-        for (const f of frames) if (f !== undefined) yield f;
+        const frames = read(() => lean.framesOf(polls.slice(i, i + FRAMES_PER_READ).map((p) => p.row)));
+        yield* frames;
       }
     },
 
