@@ -32,7 +32,7 @@ export {
   type Sample,
   type StateAt,
 } from './read/reader.ts';
-export type { ConnectionFrame } from './connections/stream.ts';
+export type { NarrowFrame as ConnectionFrame } from './connections/narrow-frames.ts';
 export type { CounterFrame, TotalCounter } from './read/counter-frames.ts';
 export type { ConnectionVersion } from './connections/rows.ts';
 export {

@@ -1,7 +1,6 @@
 // The bench runner's comparison with the previous run (scripts/bench-compare.mjs): which way a
 // figure is better, when a change counts as worse, and how the earlier figure is found.
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain ES module of the scripts, without type declarations
 import {
   adjustedChange,
   betterDirection,
@@ -10,6 +9,7 @@ import {
   formatPrevious,
   machineFactor,
   withPrevious,
+  // @ts-expect-error: a plain ES module of the scripts, without type declarations
 } from '../../scripts/bench-compare.mjs';
 // @ts-expect-error: a plain ES module of the scripts, without type declarations
 import { joinReferences, median, referenceWork } from '../../scripts/bench-reference.mjs';

@@ -59,8 +59,6 @@ export class ConnReader {
   readonly #parts: ConnPartsLoader;
   readonly #q;
   #decoded: DecodedBatch | undefined;
-  /** frames read ahead by poll (undefined: the poll has none), see readAhead */
-  #ahead: Map<number, SafeIntegers<RowOf<typeof connFrame>> | undefined> | undefined;
   readonly #filters = new Map<string, SqlStatement>();
   #verdicts: { readonly key: string; readonly pass: Map<number, boolean> } | undefined;
 
@@ -77,12 +75,6 @@ export class ConnReader {
       frame: sqlite
         .prepare<[number], SafeIntegers<RowOf<typeof connFrame>>>(
           'SELECT poll, batch, seq, rows, total_size AS totalSize, dup_uids AS dupUids, versions, head FROM conn_frame WHERE poll = ?',
-        )
-        .safeIntegers(),
-      framesOf: sqlite
-        .prepare<[string], SafeIntegers<RowOf<typeof connFrame>>>(
-          `SELECT poll, batch, seq, rows, total_size AS totalSize, dup_uids AS dupUids, versions, head FROM conn_frame
-           WHERE poll IN (SELECT value FROM json_each(?))`,
         )
         .safeIntegers(),
       batchChunks: sqlite
@@ -122,35 +114,9 @@ export class ConnReader {
     };
   }
 
-  /**
-   * Reads the frames of these polls with one statement, and the versions they name that are not
-   * cached with one more (on PostgreSQL each read is a round trip): `frame` then takes them, until
-   * forgetAhead. Rows it cannot read are left to `frame`, which reads each poll's alone and names
-   * the damage as before.
-   */
-  readAhead(polls: readonly number[]): void {
-    const ahead = new Map<number, SafeIntegers<RowOf<typeof connFrame>>>(polls.map((p) => [p, undefined!]));
-    try {
-      for (const r of this.#q.framesOf.all(JSON.stringify(polls))) ahead.set(Number(r.poll), r);
-      const ids = new Set<number>();
-      for (const r of ahead.values())
-        if (r !== undefined) for (const id of decodeIdList(r.versions, Number(r.rows))) ids.add(id);
-      this.#ahead = ahead;
-      this.#parts.inOrder([...ids]);
-    } catch {
-      // each frame read alone says what is wrong with it
-    }
-  }
-
-  /** Forgets the frames read ahead (at the end of the read transaction that read them). */
-  forgetAhead(): void {
-    this.#ahead = undefined;
-  }
-
   /** The frame of a poll, or undefined (failed poll, or another operation). */
   frame(poll: number): Frame | undefined {
-    const ahead = this.#ahead;
-    const r = ahead !== undefined && ahead.has(poll) ? ahead.get(poll) : this.#q.frame.get(poll);
+    const r = this.#q.frame.get(poll);
     if (r === undefined) return undefined;
     return {
       ...r,

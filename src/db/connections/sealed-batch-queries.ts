@@ -1,7 +1,7 @@
 /**
  * The two statements every reader of a sealed batch of connection frames asks: its chunks, in
  * entity order, and its frame count (the stride of the columns inside each chunk). Shared by the
- * lean frame stream (stream.ts) and the counter frames of trends (read/counter-frames.ts).
+ * lean frame stream (narrow-frames.ts) and the counter frames of trends (read/counter-frames.ts).
  */
 import type { SqlSession } from '../sql-session.ts';
 import type { connChunk } from '../schema/schema-custom.ts';
