@@ -151,6 +151,27 @@ export function readHeadEntry(r: ByteReader): { entity: number; sample: FastSamp
   return { entity, sample: readTail(r, v, flags) };
 }
 
+/**
+ * Moves a reader past one head entry and returns its entity id: the same reads as
+ * readHeadEntry (so the same entries fail), without building the sample.
+ */
+export function skipHeadEntry(r: ByteReader): number {
+  const entity = r.uint();
+  const flags = r.uint();
+  for (let i = 0; i < FAST_FIELDS; i++) r.num();
+  let n = 0;
+  if (flags & INFLIGHT) {
+    n = r.count(2);
+    for (let i = 0; i < n; i++) {
+      r.int();
+      r.num();
+    }
+  }
+  if (flags & ABSENT) readAbsent(r, n);
+  if (flags & EXTRA) r.string();
+  return entity;
+}
+
 /** Reads the in-flight list, presence mask and extra JSON that follow a sample's values. */
 export function readTail(r: ByteReader, v: Num[], flags: number): FastSample {
   let inflight: [number, Num][] | undefined;

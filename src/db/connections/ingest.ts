@@ -19,7 +19,7 @@ import {
   type ClusterState,
   type Entity,
 } from './match.ts';
-import { encodeChunkGroups } from './chunk.ts';
+import { sealChunkGroups } from './seal.ts';
 import { Resolver, type StringDict } from '../encoding/dictionary.ts';
 import type { connBatch, connEntity, connFrame, connVersion } from '../schema/schema.ts';
 import type { ColumnsOf, RowOf } from '../schema/table-rows.ts';
@@ -619,23 +619,11 @@ export class ConnectionIngest {
   /** Regroups the head frames of a batch into one chunk per connection and drops the heads. */
   #seal(batchId: number): void {
     this.#engine.scopeCluster(() => Number(this.#q.batchCluster.get(batchId)));
-    const per = new Map<number, { seqs: number[]; samples: FastSample[] }>();
     // a head that does not decode (a damaged page) is left as it is, for `db check` and the
     // readers to report, and the batch is sealed without its samples: else every later poll of the
     // cluster would fail here, at the seal it retries
     const damaged: number[] = [];
-    this.#eachHeadEntry(
-      batchId,
-      (_poll, entity, sample, seq) => {
-        let g = per.get(entity);
-        if (g === undefined) per.set(entity, (g = { seqs: [], samples: [] }));
-        g.seqs.push(seq);
-        g.samples.push(sample);
-      },
-      damaged,
-    );
-    const ids = [...per.keys()].sort((a, b) => a - b);
-    for (const g of encodeChunkGroups(ids, (id) => per.get(id)!, this.#groupBytes))
+    for (const g of sealChunkGroups(this.#q.batchFrames.all(batchId), damaged, this.#groupBytes))
       this.#q.insertChunk.run(batchId, g.first, g.data);
     if (damaged.length === 0) this.#q.clearHeads.run(batchId);
     else this.#q.clearHeadsBut.run(batchId, JSON.stringify(damaged));
