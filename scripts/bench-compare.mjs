@@ -5,7 +5,8 @@
 // Which way is better: a figure's goal says it (`<=`: lower, `>=`: higher); a figure may say it
 // itself (`better: 'lower' | 'higher'` in its FIGURE line); otherwise its unit does (times, sizes,
 // memory, cores: lower; rates per second: higher). A figure with none of these (a bare ratio, a
-// count) is shown with its change but never judged.
+// count) is shown with its change but never judged. A figure in % changes by percentage points,
+// judged past 5 points.
 //
 // The machine: each bench run times a fixed piece of work just before the bench
 // (bench-reference.mjs), kept with the bench's run. When both runs have it and it took more than
@@ -68,6 +69,7 @@ export function adjustedChange(change, unit, factor) {
  */
 export function compareFigure(now, before, at, load, factor) {
   if (before === undefined || typeof before.value !== 'number' || !Number.isFinite(before.value)) return undefined;
+  if (now.unit === '%') return comparePercent(now, before, at, load);
   const change = before.value === 0 ? null : (now.value - before.value) / Math.abs(before.value);
   const moved = factor !== undefined && Math.abs(factor - 1) > WORSE_LIMIT;
   const adjusted = moved ? adjustedChange(change, now.unit, factor) : undefined;
@@ -77,6 +79,19 @@ export function compareFigure(now, before, at, load, factor) {
     judged === null || direction === null ? null : direction === 'lower' ? judged > WORSE_LIMIT : judged < -WORSE_LIMIT;
   const base = { value: before.value, at: at ?? null, load: load ?? null, change, worse };
   return adjusted === undefined ? base : { ...base, machine: Math.round(factor * 100) / 100, adjusted };
+}
+
+/**
+ * A figure that is itself a percentage (a spread, a growth that may be negative) changes by
+ * percentage points, not by a share of itself: -12.4 % to -0.7 % is 11.7 points, not +94 %.
+ * { value, at, load, points, worse } with worse past WORSE_LIMIT × 100 points the wrong way.
+ */
+function comparePercent(now, before, at, load) {
+  const points = Math.round((now.value - before.value) * 1000) / 1000;
+  const direction = betterDirection(now);
+  const limit = WORSE_LIMIT * 100;
+  const worse = direction === null ? null : direction === 'lower' ? points > limit : points < -limit;
+  return { value: before.value, at: at ?? null, load: load ?? null, change: null, points, worse };
 }
 
 /** The entries of `list` that are objects, or none when it is not an array (a damaged results file). */
@@ -113,5 +128,13 @@ export function formatChange(change) {
 /** The "before" cell of a compared figure: "10 (+20.0 %)", with the machine's part when it was taken out. */
 export function formatPrevious(p) {
   const machine = p.machine === undefined ? '' : `; machine ×${p.machine}: ${formatChange(p.adjusted)} after it`;
-  return `${p.value} (${formatChange(p.change)}${machine})${p.worse ? ' ⚠' : ''}`;
+  const change = typeof p.points === 'number' ? formatPoints(p.points) : formatChange(p.change);
+  return `${p.value} (${change}${machine})${p.worse ? ' ⚠' : ''}`;
+}
+
+/** "+11.7 points" / "−0.3 points" / "±0 points" for a change of a percentage. */
+export function formatPoints(points) {
+  const r = Math.round(points * 10) / 10;
+  if (r === 0) return '±0 points';
+  return `${r > 0 ? '+' : '−'}${Math.abs(r).toFixed(1)} points`;
 }

@@ -27,7 +27,7 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WORSE_LIMIT, formatChange, formatPrevious, withPrevious } from './bench-compare.mjs';
+import { WORSE_LIMIT, formatChange, formatPoints, formatPrevious, withPrevious } from './bench-compare.mjs';
 import { joinReferences, measureReference } from './bench-reference.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -329,7 +329,7 @@ async function main() {
     const p = f.previous;
     const machine = p.machine === undefined ? '' : `; the machine ×${p.machine}, ${formatChange(p.adjusted)} after it`;
     process.stderr.write(
-      `warning: ${f.name} = ${f.value} ${f.unit} is worse than the previous run's ${p.value} (${formatChange(p.change)}${machine}, ${f.bench}, run at ${p.at} under load ${p.load ?? '?'}; load now ${benches.find((b) => b.file === f.bench)?.loadAverage ?? '?'})\n`,
+      `warning: ${f.name} = ${f.value} ${f.unit} is worse than the previous run's ${p.value} (${typeof p.points === 'number' ? formatPoints(p.points) : formatChange(p.change)}${machine}, ${f.bench}, run at ${p.at} under load ${p.load ?? '?'}; load now ${benches.find((b) => b.file === f.bench)?.loadAverage ?? '?'})\n`,
     );
   }
   if (failures.length > 0) {

@@ -6,6 +6,7 @@ import {
   betterDirection,
   compareFigure,
   formatChange,
+  formatPoints,
   formatPrevious,
   machineFactor,
   withPrevious,
@@ -154,5 +155,19 @@ describe('bench comparison with the previous run', () => {
     expect(joinReferences(a, undefined)).toBe(a);
     expect(joinReferences(undefined, b)).toBe(b);
     expect(joinReferences(undefined, undefined)).toBeUndefined();
+  });
+
+  it('compares a percentage by points, not by a share of itself', () => {
+    const growth = { value: -0.7, unit: '%', goal: { op: '<=', value: 20 } };
+    const p = compareFigure(growth, { value: -12.4 }, 'A', 1, 2);
+    expect(p).toMatchObject({ change: null, points: 11.7, worse: true });
+    expect(p.machine).toBeUndefined();
+    expect(compareFigure({ value: 0.8, unit: '%' }, { value: 0.5 })).toMatchObject({ points: 0.3, worse: false });
+    expect(compareFigure({ value: 5, unit: '%' }, { value: 0 })).toMatchObject({ points: 5, worse: false });
+    expect(compareFigure({ value: 5.2, unit: '%' }, { value: 0 })).toMatchObject({ worse: true });
+    expect(compareFigure({ value: 1, unit: '%', better: 'higher' }, { value: 7 })).toMatchObject({ worse: true });
+    expect(formatPrevious(compareFigure({ value: 0.8, unit: '%' }, { value: 0.5 }))).toBe('0.5 (+0.3 points)');
+    expect(formatPoints(-0.04)).toBe('±0 points');
+    expect(formatPoints(-2.26)).toBe('−2.3 points');
   });
 });
