@@ -121,6 +121,36 @@ export class CounterVersionLoader {
     return this.#cache.get(id);
   }
 
+  /**
+   * The versions of a frame's rows `ids`, in order: where `from[i]` places row i in the previous
+   * frame, that frame's version (`previous[from[i]]`); else the cached one; the rest loaded in one
+   * more read. Throws when a version is missing from the store.
+   */
+  inOrder(
+    ids: readonly number[],
+    previous: readonly CounterVersion[] | undefined,
+    from: Int32Array | undefined,
+  ): CounterVersion[] {
+    const n = ids.length;
+    const out = new Array<CounterVersion>(n);
+    let missingIds: number[] | undefined;
+    for (let i = 0; i < n; i++) {
+      const j = from === undefined ? -1 : from[i]!;
+      const v = j >= 0 ? previous![j] : this.#cache.get(ids[i]!);
+      if (v !== undefined) out[i] = v;
+      else (missingIds ??= []).push(ids[i]!);
+    }
+    if (missingIds === undefined) return out;
+    this.load([...new Set(missingIds)]);
+    for (let i = 0; i < n; i++) {
+      if (out[i] !== undefined) continue;
+      const v = this.#cache.get(ids[i]!);
+      if (v === undefined) throw new Error(`connection version ${ids[i]} is missing`);
+      out[i] = v;
+    }
+    return out;
+  }
+
   /** Loads the versions of these ids (not cached, each listed once) into the cache, in one query (or pieces). */
   load(ids: readonly number[]): void {
     decoding({ table: 'conn_version' }, () =>

@@ -142,7 +142,7 @@ export class NarrowFrameReader {
       const f = stored.get(p);
       if (f === undefined) return undefined;
       try {
-        return this.#versionsOf(decodeIdList(f.versions, f.rows), undefined, undefined);
+        return this.#versions.inOrder(decodeIdList(f.versions, f.rows), undefined, undefined);
       } catch (err) {
         throw damaged(err, { poll: f.poll });
       }
@@ -184,7 +184,7 @@ export class NarrowFrameReader {
     const n = ids.length;
     const prev = this.#prev;
     const from = prev === undefined ? undefined : alignTo(prev.ids, ids);
-    const versions = this.#versionsOf(ids, prev, from);
+    const versions = this.#versions.inOrder(ids, prev?.versions, from);
     const idle = new Array<Num>(n);
     const inFlightOffsets = new Int32Array(n + 1);
     const inFlight: InFlightColumns = { apiKeys: [], durations: [] };
@@ -244,30 +244,6 @@ export class NarrowFrameReader {
       inFlightApiKeys: inFlight.apiKeys,
       inFlightDurations: inFlight.durations,
     };
-  }
-
-  /** The versions of a frame's rows, in order: from the previous frame where found there, else the loader's. */
-  #versionsOf(ids: readonly number[], prev: PreviousFrame | undefined, from: Int32Array | undefined): CounterVersion[] {
-    const n = ids.length;
-    const out = new Array<CounterVersion>(n);
-    const loader = this.#versions;
-    let missingIds: number[] | undefined;
-    for (let i = 0; i < n; i++) {
-      const j = from === undefined ? -1 : from[i]!;
-      const v = j >= 0 ? prev!.versions[j] : loader.cached(ids[i]!);
-      if (v !== undefined) out[i] = v;
-      else (missingIds ??= []).push(ids[i]!);
-    }
-    if (missingIds === undefined) return out;
-    // not loaded with its frame (a frame whose id list did not decode then): one more read
-    loader.load([...new Set(missingIds)]);
-    for (let i = 0; i < n; i++) {
-      if (out[i] !== undefined) continue;
-      const v = loader.cached(ids[i]!);
-      if (v === undefined) throw new Error(`connection version ${ids[i]} is missing`);
-      out[i] = v;
-    }
-    return out;
   }
 
   /** A sealed batch decoded (the last one is kept; its storage is reused for the next). */

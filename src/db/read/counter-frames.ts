@@ -111,7 +111,7 @@ export class ConnCounterReader {
     const ids = decodeIdList(f.versions, f.rows);
     const prev = this.#prev;
     const from = prev === undefined ? undefined : alignTo(prev.ids, ids);
-    const versions = this.#versionsOf(ids, prev, from);
+    const versions = this.#versions.inOrder(ids, prev?.versions, from);
     const slots = counters.map((c) => FAST.total[c]);
     if (f.head !== null) return this.#headFrame(poll, f.head, f.poll, ids, versions, slots);
     const upTo = last !== undefined && last.batch === f.batch && f.seq <= last.seq ? last.seq : Infinity;
@@ -146,29 +146,6 @@ export class ConnCounterReader {
     }
     this.#prev = { ids, versions, batch: -1, slots: new Int32Array(0) };
     return { poll, versions, totals };
-  }
-
-  /** The versions of a frame's rows, in order: from the previous frame where found there, else cached or loaded. */
-  #versionsOf(ids: readonly number[], prev: PreviousFrame | undefined, from: Int32Array | undefined): CounterVersion[] {
-    const n = ids.length;
-    const out = new Array<CounterVersion>(n);
-    const loader = this.#versions;
-    let missingIds: number[] | undefined;
-    for (let i = 0; i < n; i++) {
-      const j = from === undefined ? -1 : from[i]!;
-      const v = j >= 0 ? prev!.versions[j] : loader.cached(ids[i]!);
-      if (v !== undefined) out[i] = v;
-      else (missingIds ??= []).push(ids[i]!);
-    }
-    if (missingIds === undefined) return out;
-    loader.load(missingIds);
-    for (let i = 0; i < n; i++) {
-      if (out[i] !== undefined) continue;
-      const v = loader.cached(ids[i]!);
-      if (v === undefined) throw new Error(`connection version ${ids[i]} is missing`);
-      out[i] = v;
-    }
-    return out;
   }
 
   /** A sealed batch decoded for these value slots up to sequence `upTo` (the last one is kept). */
