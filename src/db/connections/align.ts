@@ -4,6 +4,16 @@
  * the next one by position, without a lookup per row.
  */
 
+import type { CounterVersion } from './counter-versions.ts';
+
+/** What the previous frame resolved, by position: version ids, versions and batch slots (batch -1: a head frame). */
+export interface PreviousFrame {
+  readonly ids: readonly number[];
+  readonly versions: readonly CounterVersion[];
+  readonly batch: number;
+  readonly slots: Int32Array;
+}
+
 /** How far ahead of the expected position a row is looked for in the previous frame. */
 const LOOKAHEAD = 4;
 

@@ -24,7 +24,7 @@ import type { CounterVersion, CounterVersionLoader } from './counter-versions.ts
 import { CorruptDataError, damaged } from '../errors.ts';
 import { decodeIdList } from '../encoding/sql-values.ts';
 import { sealedBatchQueries } from './sealed-batch-queries.ts';
-import { alignTo } from './align.ts';
+import { alignTo, type PreviousFrame } from './align.ts';
 
 /**
  * One successful ListKafkaConnections poll, narrow: per row, in answer order, its narrow version,
@@ -70,14 +70,6 @@ interface DecodedBatch {
   readonly slots: number;
   readonly groups: readonly ChunkGroup[];
   readonly samples: IdleSamples;
-}
-
-/** What the previous frame resolved, by position: version ids, versions and batch slots (batch -1: a head frame). */
-interface PreviousFrame {
-  readonly ids: readonly number[];
-  readonly versions: readonly CounterVersion[];
-  readonly batch: number;
-  readonly slots: Int32Array;
 }
 
 /** Reads narrow connection frames; keeps the last sealed batch decoded (the versions are the loader's). */

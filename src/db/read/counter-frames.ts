@@ -12,7 +12,7 @@ import type { PollRow } from '../../api/schema/resources.ts';
 import { ByteReader, type Num } from '../encoding/bytes.ts';
 import { FAST, readHeadEntry } from '../connections/codec.ts';
 import { readTotalsExact, readTotalsFast, totalsTarget, type TotalsTarget } from '../connections/chunk-totals.ts';
-import { alignTo } from '../connections/align.ts';
+import { alignTo, type PreviousFrame } from '../connections/align.ts';
 import { indexOfSorted, readChunkGroup, type ChunkGroup } from '../connections/chunk.ts';
 import type { CounterVersion, CounterVersionLoader } from '../connections/counter-versions.ts';
 import type { ConnReader, Frame } from '../connections/reader.ts';
@@ -45,14 +45,6 @@ const MAX_INDEXES = 2 ** 25;
 export interface FramePlace {
   readonly batch: number;
   readonly seq: number;
-}
-
-/** What the previous frame resolved, by position: version ids, versions and batch slots (batch -1: a head frame). */
-interface PreviousFrame {
-  readonly ids: readonly number[];
-  readonly versions: readonly CounterVersion[];
-  readonly batch: number;
-  readonly slots: Int32Array;
 }
 
 /** A sealed batch decoded: the asked totals of entity slot `s` at sequence `seq` at index `s * stride + seq`. */
