@@ -13,6 +13,7 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { asciiOnlyFile, asciiOnlyTree } from './ascii-only.mjs';
 import { WORKER_ENTRIES, bundleOptions, cjsBundleOptions } from './bundle-options.mjs';
 import { makeCodeCache } from './code-cache.mjs';
 
@@ -30,6 +31,8 @@ await build(
     sourcemap: packing ? false : 'linked',
   }),
 );
+// ASCII only, so that Node reads each file as a one-byte string (scripts/ascii-only.mjs)
+asciiOnlyTree(new URL('dist', root).pathname);
 // the one module `flightrec --version` loads, CommonJS as the bin that requires it (bin/flightrec.js)
 await build({
   absWorkingDir: new URL('.', root).pathname,
@@ -53,6 +56,7 @@ await build(
     sourcemap: packing ? false : 'linked',
   }),
 );
+asciiOnlyFile(cjsFile.pathname);
 const cjsSource = readFileSync(cjsFile, 'utf8');
 const buildId = createHash('sha256').update(cjsSource).digest('hex');
 writeFileSync(cjsFile, `${cjsSource.endsWith('\n') ? cjsSource : `${cjsSource}\n`}//# flightrec-build-id=${buildId}\n`);

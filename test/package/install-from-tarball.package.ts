@@ -224,6 +224,16 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
     for (const dev of ['tsx', 'esbuild', 'typescript', 'vitest', 'drizzle-kit']) expect(deps).not.toContain(dev);
   });
 
+  it('ships its JavaScript in ASCII only (Node reads a file with any other character as UTF-16, the slow path)', () => {
+    const files = [
+      ...jsFiles(join(installed, 'dist')),
+      join(installed, 'dist', 'cli.cjs'),
+      join(installed, 'dist', 'start.cjs'),
+    ];
+    const notAscii = files.filter((f) => !/^\p{ASCII}*$/u.test(readFileSync(f, 'utf8')));
+    expect(notAscii).toEqual([]);
+  });
+
   it('imports nothing at run time but Node built-ins, its own files and its declared dependencies', () => {
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
