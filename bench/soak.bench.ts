@@ -21,7 +21,8 @@
 //
 // Run: node scripts/bench.mjs bench/soak.bench.ts   (SOAK_DAYS, SOAK_EVERY, SOAK_OTHERS_EVERY, SOAK_CONNECTIONS override;
 // SOAK_TRACE_RSS=1 logs each new high of RSS; SOAK_NO_CHECKPOINT=1 leaves out the checkpoint ending a retention pass,
-// SOAK_CHECKPOINT_HERE=1 runs it on the store's own connection instead of the checkpoint thread)
+// SOAK_CHECKPOINT_HERE=1 runs it on the store's own connection, SOAK_CHECKPOINT_THREAD=1 always in the checkpoint
+// thread; by default it runs in the rollups' thread once that runs, as `collect` does)
 // `node --import tsx bench/soak.bench.ts --loaded-only` prints the RSS of a process that only loads
 // this file's modules (what tsx and the code cost before any work) and ends.
 import { execFileSync } from 'node:child_process';
@@ -115,10 +116,33 @@ interface Slice {
   readonly cpuMs: number;
 }
 
+/** Runs `fn` as one slice of pruning work, its wall clock and CPU kept in `slices`. */
+function timeSlice<T>(slices: Slice[], kind: Slice['kind'], fn: () => T): T {
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  try {
+    return fn();
+  } finally {
+    const c = process.cpuUsage(cpu);
+    slices.push({ kind, ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 });
+  }
+}
+
+/** Where a retention pass's checkpoint runs: the rollups' thread (as `collect` does), the checkpoint thread, here, or nowhere. */
+const CHECKPOINT_WHERE =
+  process.env.SOAK_NO_CHECKPOINT !== undefined
+    ? 'none'
+    : process.env.SOAK_CHECKPOINT_HERE !== undefined
+      ? 'here'
+      : process.env.SOAK_CHECKPOINT_THREAD !== undefined
+        ? 'thread'
+        : 'rollups';
+
 /**
  * The pruner with each of its slices (one transaction each) timed: wall clock and CPU. The
  * checkpoint's slice is its call (on a file it hands the work to another thread, whose answers
- * are kept in `offThread`); with SOAK_CHECKPOINT_HERE it runs on the store's own connection, as
+ * are kept in `offThread`; once the rollups' thread runs, `checkpointElsewhere` does it there);
+ * with SOAK_CHECKPOINT_HERE it runs on the store's own connection, as
  * it did before it had a thread of its own.
  */
 function timedStore(
@@ -127,16 +151,7 @@ function timedStore(
   offThread: BackgroundCheckpoint[],
   db: () => FlightrecDb,
 ): RetentionStore {
-  const timed = <T>(kind: Slice['kind'], fn: () => T): T => {
-    const cpu = process.cpuUsage();
-    const t0 = performance.now();
-    try {
-      return fn();
-    } finally {
-      const c = process.cpuUsage(cpu);
-      slices.push({ kind, ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 });
-    }
-  };
+  const timed = <T>(kind: Slice['kind'], fn: () => T): T => timeSlice(slices, kind, fn);
   return {
     clusters: () => pruner.clusters(),
     usedBytes: () => pruner.usedBytes(),
@@ -145,11 +160,10 @@ function timedStore(
     cleanup: (cluster, maxRows) => timed('cleanup', () => pruner.cleanup(cluster, maxRows)),
     pruneRollups: (cutoff, maxRows) => timed('rollups', () => pruner.pruneRollups(cutoff, maxRows)),
     log: (e) => pruner.log(e),
-    ...(process.env.SOAK_NO_CHECKPOINT === undefined
+    ...(CHECKPOINT_WHERE !== 'none'
       ? {
           checkpoint: () => {
-            if (process.env.SOAK_CHECKPOINT_HERE !== undefined)
-              return timed('checkpoint', () => db().engine.passiveCheckpoint());
+            if (CHECKPOINT_WHERE === 'here') return timed('checkpoint', () => void db().engine.passiveCheckpoint());
             const pending = timed('checkpoint', () => pruner.checkpoint());
             return pending?.then((r) => void offThread.push(r));
           },
@@ -283,6 +297,13 @@ async function main(): Promise<void> {
     sleep: clock.sleep,
     retentionStore: timedStore(new RetentionPruner(() => db!), slices, offThread, () => db!),
     rollUp: (name, untilNs) => rollUps.run(name, untilNs),
+    // as `collect` does: while the rollups' thread runs, the pass's checkpoint is done there
+    ...(CHECKPOINT_WHERE !== 'rollups'
+      ? {}
+      : {
+          checkpointElsewhere: () =>
+            timeSlice(slices, 'checkpoint', () => rollUps.checkpoint())?.then((r) => void offThread.push(r)),
+        }),
     onRound: () => sampleRss(),
     onStored: () => sampleRss(),
   });
@@ -370,11 +391,11 @@ async function main(): Promise<void> {
     unit: 'ms',
     goal: { op: '<=', value: 50 },
     note:
-      process.env.SOAK_NO_CHECKPOINT !== undefined
+      CHECKPOINT_WHERE === 'none'
         ? 'no checkpoint at the end of a pass (SOAK_NO_CHECKPOINT)'
-        : process.env.SOAK_CHECKPOINT_HERE !== undefined
+        : CHECKPOINT_WHERE === 'here'
           ? `the pass's checkpoint on the store's own connection (SOAK_CHECKPOINT_HERE): longest ${round(Math.max(0, ...checkpointCalls.map((x) => x.ms)), 1)} ms of ${checkpointCalls.length}`
-          : `the pass's checkpoint in its own thread: ${offThread.length} (${offThread.length - done.length} skipped or failed), ` +
+          : `the pass's checkpoint in ${CHECKPOINT_WHERE === 'rollups' ? "the rollups' thread (the checkpoint thread before its first job)" : 'the checkpoint thread (SOAK_CHECKPOINT_THREAD)'}: ${offThread.length} (${offThread.length - done.length} skipped or failed), ` +
             `there ${round(median(done.map((c) => c.ms)), 1)} ms median, ${round(Math.max(0, ...done.map((c) => c.ms)), 1)} ms longest, ` +
             `${median(done.map((c) => c.checkpointed))} frames written back (median); the longest call here ${round(Math.max(0, ...checkpointCalls.map((x) => x.ms)), 1)} ms`,
   });

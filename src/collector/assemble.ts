@@ -34,6 +34,8 @@ export interface RecordingAlerts {
 /** The rollups of retention, in a thread of their own. */
 export interface RecordingRollUps {
   run(cluster: string, untilNs: bigint): Promise<void>;
+  /** retention's checkpoint on the rollups' own connection while their thread runs (undefined: not running) */
+  checkpoint?(): Promise<unknown> | undefined;
   close(): Promise<void>;
 }
 
@@ -144,6 +146,8 @@ export async function runRecording(
     ...(config.leaseTtlMs === undefined ? {} : { leaseTtlMs: config.leaseTtlMs }),
     ...(store.retentionStore === undefined ? {} : { retentionStore: store.retentionStore }),
     ...(rollUp === undefined ? {} : { rollUp }),
+    // the rollups' thread holds the file already: the pass's checkpoint needs no thread of its own then
+    ...(rollUps?.checkpoint === undefined ? {} : { checkpointElsewhere: () => rollUps.checkpoint?.() }),
     ...(parts.createCronTask === undefined ? {} : { createTask: parts.createCronTask }),
     ...hooks,
     ...(parts.recordQueue === undefined ? {} : { recordQueue: parts.recordQueue }),

@@ -84,6 +84,8 @@ export interface CollectorOptions {
   readonly retentionStore?: RetentionStore;
   /** summarises raw history before retention prunes it (the rollups) */
   readonly rollUp?: RollUp;
+  /** retention's checkpoint in the rollups' thread while it runs (RetentionRunnerOptions.checkpointElsewhere) */
+  readonly checkpointElsewhere?: () => Promise<unknown> | undefined;
   /** makes the queue records are written through (default: `writer`, on this thread): the store thread */
   readonly recordQueue?: (hooks: RecordQueueHooks) => RecordQueue;
 }
@@ -200,6 +202,7 @@ export class Collector {
             line: (text) => this.#reporter.line(text),
             stopping: this.stopping,
             ...(opts.rollUp === undefined ? {} : { rollUp: opts.rollUp }),
+            ...(opts.checkpointElsewhere === undefined ? {} : { checkpointElsewhere: opts.checkpointElsewhere }),
           });
   }
 

@@ -88,6 +88,11 @@ export interface RetentionRunnerOptions {
   /** a promise settling when the rounds in flight have, or undefined when none is */
   readonly roundsInFlight?: () => Promise<unknown> | undefined;
   readonly rollUp?: RollUp;
+  /**
+   * a pass's checkpoint done by a thread that already holds the store (the rollups'), when that
+   * thread runs; undefined: the store's own `checkpoint` does it. Settles, never rejecting
+   */
+  readonly checkpointElsewhere?: () => Promise<unknown> | undefined;
   /** where problems are reported */
   readonly line?: (text: string) => void;
   readonly stopping?: AbortSignal;
@@ -206,12 +211,13 @@ export class RetentionRunner {
    */
   async #checkpoint(): Promise<void> {
     const checkpoint = this.#o.store.checkpoint?.bind(this.#o.store);
-    if (checkpoint === undefined || !this.#wrote) return;
+    const elsewhere = this.#o.checkpointElsewhere;
+    if ((checkpoint === undefined && elsewhere === undefined) || !this.#wrote) return;
     this.#wrote = false;
     await this.#turn();
     if (this.#stopped()) return;
     const start = this.#clock();
-    const pending = checkpoint();
+    const pending = elsewhere?.() ?? checkpoint?.();
     this.#note(this.#clock() - start);
     await Promise.resolve(pending).catch(() => undefined);
   }

@@ -20,7 +20,15 @@ export {
   redactUrlPasswords,
   shownDbTarget,
 } from './engines/registry.ts';
-export type { EngineName, EngineSession, StoreEngine, StoreSession } from './engines/store-engine.ts';
+export type {
+  BackgroundCheckpoint,
+  EngineName,
+  EngineSession,
+  StoreEngine,
+  StoreSession,
+  WalCheckpoint,
+} from './engines/store-engine.ts';
+export { CHECKPOINT_WAIT_MS } from './engines/sqlite-checkpoint.ts';
 export type { SqlSession, SqlStatement } from './sql-session.ts';
 export { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } from './write/writer.ts';
 export {

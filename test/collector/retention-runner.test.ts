@@ -331,6 +331,28 @@ describe('the retention runner', () => {
     db.close();
   });
 
+  it("lets a thread that holds the store already (the rollups') take the checkpoint, else the store does", async () => {
+    const { db, polls } = recorded();
+    const now = polls[29]!.at + 30_000n * NS_PER_MS;
+    const { store } = spy(new RetentionPruner(db));
+    const order: string[] = [];
+    const own: RetentionStore = { ...store, checkpoint: () => void order.push('store') };
+    let running = true;
+    const elsewhere = (): Promise<void> | undefined => {
+      if (!running) return undefined;
+      order.push('rollups');
+      return Promise.resolve();
+    };
+    await runner(db, { rawMs: 20 * MIN_MS }, own, { checkpointElsewhere: elsewhere }).runner.run(now);
+    expect(order).toEqual(['rollups']);
+    // the rollups' thread not running: the store's own checkpoint
+    running = false;
+    await runner(db, { rawMs: 10 * MIN_MS }, own, { checkpointElsewhere: elsewhere }).runner.run(now);
+    expect(order).toEqual(['rollups', 'store']);
+    check(db);
+    db.close();
+  });
+
   it('checkpoints a file in another thread, the WAL written back (the pruner answers with a promise)', async () => {
     const { db, polls } = recorded();
     const now = polls[29]!.at + 30_000n * NS_PER_MS;

@@ -21,6 +21,7 @@ import { DEFAULT_THRESHOLDS } from '../../src/report/timeline/thresholds.ts';
 import { computeTrends } from '../../src/report/trends/index.ts';
 import { recordSim } from '../fixtures/timeline/sim-recorder.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
+import { sqliteOf } from '../helpers/sqlite-handle.ts';
 import { runCli } from './helpers/run-cli.ts';
 
 const onThisThread: number[] = [];
@@ -174,4 +175,39 @@ describe('rollups in a worker thread', () => {
     expect(resumed.length).toBeGreaterThan(0);
     expect(resumed).toEqual(await rows(whole));
   }, 60_000);
+
+  it("takes retention's checkpoint on its own connection once it runs, writing back the WAL the store left", async () => {
+    const path = join(dir, 'cp.db');
+    const start = recordInto(path, 20 * 60);
+    const thread = new RollUpThread({ database: path, thresholds: DEFAULT_THRESHOLDS });
+    // no thread is started for a checkpoint: the caller's own checkpoint does it then
+    expect(thread.checkpoint()).toBeUndefined();
+    await thread.run('sim', start + 10n * MIN_NS);
+    const store = openDatabase(path);
+    try {
+      sqliteOf(store).pragma('wal_autocheckpoint = 0');
+      store.sqlite.exec('CREATE TABLE cp_t (x BLOB)');
+      const insert = store.sqlite.prepare('INSERT INTO cp_t VALUES (randomblob(20000))');
+      for (let i = 0; i < 20; i++) insert.run();
+      const done = await thread.checkpoint();
+      expect(done?.ok).toBe(true);
+      if (done?.ok !== true) return;
+      expect(done.frames).toBeGreaterThan(20);
+      expect(done.checkpointed).toBe(done.frames);
+      // nothing is left for the store's connection to copy, and it writes on
+      const [left] = sqliteOf(store).pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+      expect(left!.checkpointed).toBe(left!.log);
+      insert.run();
+      expect(store.sqlite.prepare('SELECT count(*) FROM cp_t').pluck().get()).toBe(21);
+    } finally {
+      store.close();
+    }
+    await thread.close();
+    expect(thread.checkpoint()).toBeUndefined();
+  }, 60_000);
+
+  it('leaves the checkpoint of a database server to the store (no log of its own to write back)', () => {
+    const thread = new RollUpThread({ database: 'postgres://127.0.0.1:5432/test', thresholds: DEFAULT_THRESHOLDS });
+    expect(thread.checkpoint()).toBeUndefined();
+  });
 });

@@ -14,7 +14,7 @@ import { CHUNK_GROUP_BYTES } from '../connections/chunk.ts';
 import { migrationsFolder } from '../schema/migrations-folder.ts';
 import type { SqlSession } from '../sql-session.ts';
 import { checkpointInThread } from './sqlite-checkpoint.ts';
-import type { EngineSession, FlightrecDb, OpenOptions, StoreEngine } from './store-engine.ts';
+import type { EngineSession, FlightrecDb, OpenOptions, StoreEngine, WalCheckpoint } from './store-engine.ts';
 
 interface Journal {
   readonly entries: readonly { readonly idx: number; readonly when: number; readonly tag: string }[];
@@ -226,11 +226,14 @@ function dbstatBytes(sqlite: Database.Database): Map<string, number> | undefined
 }
 
 /** A PASSIVE WAL checkpoint: the frames no reader needs are written back; never waits, never throws. */
-function passiveCheckpoint(sqlite: Database.Database): void {
+function passiveCheckpoint(sqlite: Database.Database): WalCheckpoint | undefined {
   try {
-    sqlite.pragma('wal_checkpoint(PASSIVE)');
+    const [r] = sqlite.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+    // -1: not in WAL mode (an in-memory database)
+    return r === undefined || r.log < 0 ? undefined : { frames: r.log, checkpointed: Math.max(0, r.checkpointed) };
   } catch {
     // a checkpoint SQLite cannot do now is done by a later one
+    return undefined;
   }
 }
 
@@ -257,7 +260,7 @@ function sqliteSession(sqlite: Database.Database, path: string): EngineSession {
     // better-sqlite3 reads in this thread: nothing to post ahead
     prefetches: false,
     prefetch: () => false,
-    afterSeal: () => passiveCheckpoint(sqlite),
+    afterSeal: () => void passiveCheckpoint(sqlite),
     passiveCheckpoint: () => passiveCheckpoint(sqlite),
     // a file's other connections see its WAL; an in-memory database has none (and no other connection)
     ...(path === ':memory:' || path === '' ? {} : { checkpointInBackground: () => checkpointInThread(path) }),

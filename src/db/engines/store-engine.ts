@@ -8,6 +8,13 @@
 import type { SqlSession, SqlStatement } from '../sql-session.ts';
 
 /** What a checkpoint on another connection did: the WAL frames it wrote back of those there were, or why it did not. */
+/** What a checkpoint found in the write-ahead log: its frames, and how many of them are written back. */
+export interface WalCheckpoint {
+  readonly frames: number;
+  readonly checkpointed: number;
+}
+
+/** What a checkpoint on another connection did (`ms`: its own duration there), or why it did not run. */
 export type BackgroundCheckpoint =
   | { readonly ok: true; readonly frames: number; readonly checkpointed: number; readonly ms: number }
   | { readonly ok: false; readonly reason: string };
@@ -107,8 +114,12 @@ export interface EngineSession {
   deferCheckpoints(): void;
   /** writes the log back into the store and truncates it (a no-op where there is none) */
   checkpoint(): void;
-  /** writes back what of the log no reader still needs, without waiting for anyone (a no-op where there is no log); never throws */
-  passiveCheckpoint(): void;
+  /**
+   * writes back what of the log no reader still needs, without waiting for anyone; never throws.
+   * What it did: the log's frames and those written back (undefined where there is no log, or the
+   * checkpoint could not run now)
+   */
+  passiveCheckpoint(): WalCheckpoint | undefined;
   /**
    * the same on a connection of another thread, the caller's event loop free meanwhile; settles
    * (never rejects) with what it did. Absent where no other connection sees the log (no log, or an

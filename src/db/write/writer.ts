@@ -21,9 +21,12 @@ import { extraText, sqlInt, withBig, type BigValues } from '../encoding/sql-valu
  * head frames at a seal and the uid index of new connections, a few MiB at 10,000 connections.
  * The 64 MiB every connection gets by default fills as the file grows and stays resident in a
  * long-running collector. Its effect is bounded by the file's size, so short runs cannot show it
- * (measurements and their limits: docs/performance.md, "The collector's memory").
+ * (measurements and their limits: docs/performance.md, "The collector's memory"). 4 MiB, not 16:
+ * the store bench's ingest and write CPU were no higher with it (3 alternating runs each), the
+ * pages it no longer keeps come from the operating system's cache, and every page SQLite keeps is
+ * memory the collector holds (the soak: docs/performance.md, "One thread fewer").
  */
-export const WRITER_CACHE_KIB = 16_384;
+export const WRITER_CACHE_KIB = 4096;
 
 /** Options of createHistoryWriter. */
 export interface HistoryWriterOptions {

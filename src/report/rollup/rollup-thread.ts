@@ -2,12 +2,21 @@
  * Runs rollUp in a worker thread (rollup-worker.ts), so that summarising raw history never holds
  * up the collector's event loop: one job at a time, the thread started at the first job and reused,
  * stopped by `close()`. From the bundle the worker is its own entry file; from source the
- * TypeScript file runs through tsx's loader (as the TUI's timeline worker does).
+ * TypeScript file runs through tsx's loader (as the TUI's timeline worker does). While it runs, it
+ * also takes retention's checkpoint of a file (`checkpoint()`): the thread and its connection are
+ * there already, and a thread of its own for it would hold about 17 MB more (docs/performance.md, Soak).
  */
+import { CHECKPOINT_WAIT_MS, isDbUrl, type BackgroundCheckpoint } from '../../db/index.ts';
 import { RequestChannel } from '../../threads/channel.ts';
 import { launchThread } from '../../threads/launch.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
-import type { RollUpJob, RollUpWorkerReply, RollUpWorkerRequest } from './rollup-worker.ts';
+import type {
+  CheckpointJob,
+  CheckpointReply,
+  RollUpJob,
+  RollUpWorkerReply,
+  RollUpWorkerRequest,
+} from './rollup-worker.ts';
 
 /** What a RollUpThread is built from. */
 export interface RollUpThreadOptions {
@@ -30,7 +39,7 @@ export interface RollUpThreadOptions {
 const ROLLUP_YOUNG_MB = 8;
 
 /** The channel to the rollup worker. */
-type RollUpChannel = RequestChannel<RollUpJob, RollUpWorkerReply>;
+type RollUpChannel = RequestChannel<RollUpJob | CheckpointJob, RollUpWorkerReply | CheckpointReply>;
 
 /** rollUp(cluster, untilNs) in a worker thread; a failure (or a stop) rejects with an Error naming it. */
 export class RollUpThread {
@@ -51,13 +60,57 @@ export class RollUpThread {
     return p;
   }
 
+  /**
+   * A PASSIVE WAL checkpoint of the database file on the worker's connection, after the jobs
+   * before it; undefined when the worker is not running (no thread is started for a checkpoint)
+   * or the database is no file. Settles, never rejecting; unanswered after `waitMs` it settles as
+   * skipped (the checkpoint goes on in the worker, and the next job waits for it there).
+   */
+  checkpoint(waitMs = CHECKPOINT_WAIT_MS): Promise<BackgroundCheckpoint> | undefined {
+    if (this.#channel === undefined || this.#closed || isDbUrl(this.#o.database)) return undefined;
+    const p = this.#queue.then(() => this.#checkpointNow(waitMs));
+    this.#queue = p;
+    return p;
+  }
+
+  async #checkpointNow(waitMs: number): Promise<BackgroundCheckpoint> {
+    const channel = this.#channel;
+    if (channel === undefined || this.#closed)
+      return { ok: false, reason: 'skipped: the rollup thread is not running' };
+    const answer = channel
+      .request((id) => ({ type: 'checkpoint', id, database: this.#o.database }))
+      .then(
+        (r): BackgroundCheckpoint =>
+          !r.ok
+            ? { ok: false, reason: r.message }
+            : 'frames' in r
+              ? { ok: true, frames: r.frames, checkpointed: r.checkpointed, ms: r.ms }
+              : { ok: false, reason: 'the rollup thread answered a checkpoint as a job' },
+        (err: unknown): BackgroundCheckpoint => ({
+          ok: false,
+          reason: err instanceof Error ? err.message : String(err),
+        }),
+      );
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<BackgroundCheckpoint>((resolve) => {
+      timer = setTimeout(() => resolve({ ok: false, reason: `skipped: no answer within ${waitMs} ms` }), waitMs);
+      timer.unref();
+    });
+    try {
+      return await Promise.race([answer, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async #runNow(cluster: string, untilNs: bigint): Promise<void> {
     if (this.#closed) throw new Error(STOPPED);
     // a job keeps the process alive (a virtual-time recording awaits it with nothing else to do): keepAlive 'busy'
     const channel = this.#channel ?? this.#start();
     let m: RollUpWorkerReply;
     try {
-      m = await channel.request((id) => ({
+      // the reply to a job's id is a job's reply
+      m = (await channel.request((id) => ({
         type: 'run',
         id,
         database: this.#o.database,
@@ -65,7 +118,7 @@ export class RollUpThread {
         cluster,
         untilNs,
         thresholds: this.#o.thresholds,
-      }));
+      }))) as RollUpWorkerReply;
     } catch (err) {
       throw this.#closed ? new Error(STOPPED) : err;
     }

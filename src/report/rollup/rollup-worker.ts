@@ -5,9 +5,12 @@
  * file was replaced), runs createRollUp for each job and posts back `{ id, ok }` or
  * `{ id, ok: false, message }`. A `stop` message closes the connection at the next bucket
  * boundary (no transaction is open there: each one is synchronous), so the job ends with an
- * error at its next read, and lets the thread end.
+ * error at its next read, and lets the thread end. A `checkpoint` request writes the file's WAL
+ * back on the same connection (PASSIVE: it never waits for a lock), so that the collector's
+ * retention pass needs no thread of its own for it while this one runs.
  */
 import { statSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import { createHistoryReader, createRollupStore, openDatabase, type FlightrecDb } from '../../db/index.ts';
 import { isDbUrl } from '../../db/engines/registry.ts';
@@ -26,8 +29,26 @@ export interface RollUpJob {
   readonly passwordFile?: string;
 }
 
+/** A PASSIVE WAL checkpoint of the SQLite file `database`, on the worker's connection to it. */
+export interface CheckpointJob {
+  readonly type: 'checkpoint';
+  readonly id: number;
+  readonly database: string;
+}
+
 /** What the worker receives. */
-export type RollUpWorkerRequest = RollUpJob | { readonly type: 'stop' };
+export type RollUpWorkerRequest = RollUpJob | CheckpointJob | { readonly type: 'stop' };
+
+/** What the worker answers to a checkpoint: the WAL's frames, those written back and the time it took, or why not. */
+export type CheckpointReply =
+  | {
+      readonly id: number;
+      readonly ok: true;
+      readonly frames: number;
+      readonly checkpointed: number;
+      readonly ms: number;
+    }
+  | { readonly id: number; readonly ok: false; readonly message: string };
 
 /** What the worker answers, per job. */
 export type RollUpWorkerReply =
@@ -85,6 +106,17 @@ async function run(job: RollUpJob): Promise<RollUpWorkerReply> {
   }
 }
 
+function checkpoint(job: CheckpointJob): CheckpointReply {
+  const t0 = performance.now();
+  try {
+    const wal = connection(job.database, undefined).engine.passiveCheckpoint();
+    if (wal === undefined) return { id: job.id, ok: false, message: 'the checkpoint could not run now' };
+    return { id: job.id, ok: true, frames: wal.frames, checkpointed: wal.checkpointed, ms: performance.now() - t0 };
+  } catch (err) {
+    return { id: job.id, ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 port?.on('message', (m: RollUpWorkerRequest) => {
   if (m.type === 'stop') {
     stopped = true;
@@ -95,6 +127,10 @@ port?.on('message', (m: RollUpWorkerRequest) => {
       // the caller terminates the thread if the job does not end
     }
     port.close();
+    return;
+  }
+  if (m.type === 'checkpoint') {
+    if (!stopped) port.postMessage(checkpoint(m));
     return;
   }
   void run(m).then((reply) => {
