@@ -42,16 +42,24 @@ export function openHistoryReadOnly(path: string, typed?: TypedDb): FlightrecDb 
   }
 }
 
+/** How a report command's connection is set up where it differs from the store's default. */
+export interface HistoryOpenOptions {
+  /** the page cache budget, KiB (SQLite; a no-op where the server owns the cache) */
+  readonly cacheKiB?: number;
+}
+
 /** Opens the history read-only, resolves the cluster, runs `fn` and closes the database. */
 export function withHistory<T>(
   g: HistoryGlobals,
   io: CliIo,
   fn: (reader: HistoryReader, cluster: string | undefined) => T,
+  opts: HistoryOpenOptions = {},
 ): T {
   const path = dbOpenTarget(g.db, io.cwd);
   const shown = dbShown(g.db, io.cwd);
   const db = openHistoryReadOnly(path, typedDb(g, io.cwd));
   try {
+    if (opts.cacheKiB !== undefined) db.engine.cacheKiB(opts.cacheKiB);
     const reader = createHistoryReader(db);
     const clusters = reader.clusters();
     let cluster = g.cluster;

@@ -93,8 +93,8 @@ export class CounterVersionLoader {
   readonly #resolver: Resolver;
   readonly #byIds: SqlStatement<[string], VersionBlobs>;
   readonly #cache = new IdCache<CounterVersion>();
-  /** shared authenticationInfo objects, by mechanism, state and principal */
-  readonly #auth = new Map<string, CounterVersion['authenticationInfo']>();
+  /** shared authenticationInfo objects, by principal (then mechanism and state, a short list) */
+  readonly #auth = new Map<string, CounterVersion['authenticationInfo'][]>();
   /** one record's wanted values (reused) */
   readonly #values = new Array<string | bigint>(WANTED.length);
   /** READ_BASE's argument (reused): the reader is set per blob */
@@ -233,13 +233,16 @@ export class CounterVersionLoader {
     state: CounterVersion['authenticationInfo']['state'],
     userPrincipal: string,
   ): CounterVersion['authenticationInfo'] {
-    const key = `${mechanism}\u0000${state}\u0000${userPrincipal}`;
-    let auth = this.#auth.get(key);
-    if (auth === undefined) {
-      // in the order of a full row's authenticationInfo
-      auth = Object.freeze({ mechanism, state, userPrincipal });
-      this.#auth.set(key, auth);
+    // the dictionary's strings: the same text is mostly the same string, compared at once (no key built and hashed)
+    let list = this.#auth.get(userPrincipal);
+    if (list === undefined) {
+      list = [];
+      this.#auth.set(userPrincipal, list);
     }
+    for (const a of list) if (a.mechanism === mechanism && a.state === state) return a;
+    // in the order of a full row's authenticationInfo
+    const auth = Object.freeze({ mechanism, state, userPrincipal });
+    list.push(auth);
     return auth;
   }
 

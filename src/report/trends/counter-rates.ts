@@ -82,6 +82,11 @@ export function counterRates(
     groups: new Map(),
     deltas: new Array<Exact>(fields.length),
     prevTime: undefined,
+    prevRows: [],
+    prevConns: [],
+    prevGroups: [],
+    conns2: [],
+    groups2: [],
   };
   for (const f of counterFrames(source, window, polls, fields)) tallyFrame(t, f);
   const { conns, groups } = t;
@@ -132,25 +137,73 @@ interface Tally {
   readonly groups: Map<string, Group>;
   readonly deltas: Exact[];
   prevTime: bigint | undefined;
+  /** the previous frame's rows, and by position the connection and group each was counted in */
+  prevRows: readonly CounterFacts[];
+  prevConns: Conn[];
+  prevGroups: Group[];
+  /** the same of the frame being added (the two pairs of lists swap at each frame: no garbage per frame) */
+  conns2: Conn[];
+  groups2: Group[];
 }
 
-/** Adds the rows of one frame. */
+/** How far ahead of the expected position a row is looked for in the previous frame. */
+const LOOKAHEAD = 4;
+
+/**
+ * Adds the rows of one frame. Answers mostly list the same connections in the same order: a row
+ * whose facts are the very object of a row at its place in the previous frame (the store's reads
+ * share one object per stored version) has that row's uid and group key, so it takes that row's
+ * connection and group instead of looking both up.
+ */
 function tallyFrame(t: Tally, f: CounterFrame): void {
   const b = t.buckets.index(f.time);
-  const n = f.rows.length;
-  for (let r = 0; r < n; r++) tallyRow(t, f, r, b);
+  const rows = f.rows;
+  const n = rows.length;
+  const prev = t.prevRows;
+  const conns = t.conns2;
+  const groups = t.groups2;
+  let j = 0;
+  for (let r = 0; r < n; r++) {
+    const c = rows[r]!;
+    let k = -1;
+    for (let q = j; q < j + LOOKAHEAD && q < prev.length; q++) {
+      if (prev[q] === c) {
+        k = q;
+        j = q + 1;
+        break;
+      }
+    }
+    tallyRow(t, f, r, b, k, conns, groups);
+  }
   t.prevTime = f.time;
+  t.prevRows = rows;
+  t.conns2 = t.prevConns;
+  t.groups2 = t.prevGroups;
+  t.prevConns = conns;
+  t.prevGroups = groups;
 }
 
-/** Adds row `r` of a frame (bucket `b`): its differences since the connection's previous sample. */
-function tallyRow(t: Tally, f: CounterFrame, r: number, b: number): void {
+/**
+ * Adds row `r` of a frame (bucket `b`): its differences since the connection's previous sample;
+ * `k`: the row's place in the previous frame (the same facts), or -1. The row's connection and
+ * group go to `conns[r]` and `groups[r]`.
+ */
+function tallyRow(t: Tally, f: CounterFrame, r: number, b: number, k: number, conns: Conn[], groups: Group[]): void {
   const c = f.rows[r]!;
-  const key = connectionKey(t.by, c);
-  const g = t.groups.get(key) ?? newGroup(t, key, c);
+  let g: Group;
+  let conn: Conn | undefined;
+  if (k >= 0) {
+    g = t.prevGroups[k]!;
+    conn = t.prevConns[k]!;
+  } else {
+    const key = connectionKey(t.by, c);
+    g = t.groups.get(key) ?? newGroup(t, key, c);
+    conn = t.conns.get(c.uid);
+  }
+  groups[r] = g;
   const totals = f.totals;
   const deltas = t.deltas;
   const nf = deltas.length;
-  let conn = t.conns.get(c.uid);
   if (conn === undefined) conn = newConn(t, f, r);
   else {
     const last = conn.last;
@@ -167,6 +220,7 @@ function tallyRow(t: Tally, f: CounterFrame, r: number, b: number): void {
     }
     conn.to = f.time;
   }
+  conns[r] = conn;
   if (conn.group !== g) {
     g.uids.add(c.uid);
     conn.group = g;
