@@ -27,11 +27,25 @@ export interface HistoryGlobals {
   color?: boolean;
 }
 
-/** Opens the history read-only (the store's own errors name the file and the cause: exit 1). */
+/**
+ * The page cache of a report command's connection, KiB. A report reads each page of what it asks
+ * about about once (frames, sealed batches' chunks in order, version records by id), so 2 MiB
+ * serves it as well as the store's default 64 MiB, and SQLite recycles its pages instead of
+ * allocating a fresh one per page read: fresh memory the kernel must fault in and zero, costly on
+ * a virtual machine (docs/performance.md, "What you wait for": timeline CPU -9 %, peak -28 MiB).
+ */
+export const REPORT_CACHE_KIB = 2048;
+
+/**
+ * Opens the history read-only, with the report commands' page cache (the store's own errors name
+ * the file and the cause: exit 1).
+ */
 export function openHistoryReadOnly(path: string, typed?: TypedDb): FlightrecDb {
   if (typed !== undefined) requireDatabase(path, typed.given, typed.cwd);
   try {
-    return openDatabase(path, { readonly: true, ...openOptionsOf(typed) });
+    const db = openDatabase(path, { readonly: true, ...openOptionsOf(typed) });
+    db.engine.cacheKiB(REPORT_CACHE_KIB);
+    return db;
   } catch (err) {
     // a bad --db URL or password file is a usage error (exit 2), said as it is
     if (err instanceof DatabaseOpenError || err instanceof DatabaseVersionError || err instanceof DbTargetError)
@@ -42,24 +56,16 @@ export function openHistoryReadOnly(path: string, typed?: TypedDb): FlightrecDb 
   }
 }
 
-/** How a report command's connection is set up where it differs from the store's default. */
-export interface HistoryOpenOptions {
-  /** the page cache budget, KiB (SQLite; a no-op where the server owns the cache) */
-  readonly cacheKiB?: number;
-}
-
 /** Opens the history read-only, resolves the cluster, runs `fn` and closes the database. */
 export function withHistory<T>(
   g: HistoryGlobals,
   io: CliIo,
   fn: (reader: HistoryReader, cluster: string | undefined) => T,
-  opts: HistoryOpenOptions = {},
 ): T {
   const path = dbOpenTarget(g.db, io.cwd);
   const shown = dbShown(g.db, io.cwd);
   const db = openHistoryReadOnly(path, typedDb(g, io.cwd));
   try {
-    if (opts.cacheKiB !== undefined) db.engine.cacheKiB(opts.cacheKiB);
     const reader = createHistoryReader(db);
     const clusters = reader.clusters();
     let cluster = g.cluster;

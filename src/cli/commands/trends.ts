@@ -22,14 +22,6 @@ import { thresholdsFromConfig, type AnalysisGlobals } from './thresholds-config.
 export const TRENDS_FORMATS = ['table', 'wide', 'json', 'csv', 'yaml', 'md'] as const;
 type TrendsFormat = (typeof TRENDS_FORMATS)[number];
 
-/**
- * The page cache of the read, KiB: trends read each page of a window once (the sealed batches'
- * chunks in order, the versions' records by ascending id), so a small cache serves them as well as
- * the store's default 64 MiB, and SQLite recycles its pages instead of allocating a fresh one per
- * page read (fresh memory the kernel must fault in and zero: 50-100 ms of the 10-minute top 10).
- */
-const TRENDS_CACHE_KIB = 2048;
-
 /** Rows a table (table, wide, md) shows when no --limit is given: the largest first. */
 export const DEFAULT_TRENDS_ROWS = 50;
 
@@ -117,20 +109,16 @@ export function registerTrends(program: Command, io: CliIo, done: (code: number)
       if (since !== undefined && until !== undefined && since > until)
         throw new UsageError('--since must not be after --until');
       const thresholds = await thresholdsFromConfig(g, io);
-      const result = withHistory(
-        g,
-        io,
-        (reader, cluster) =>
-          computeTrends(reader, {
-            metric,
-            by: opts.by,
-            since,
-            until,
-            cluster,
-            thresholds,
-            top: rows.limit,
-          }),
-        { cacheKiB: TRENDS_CACHE_KIB },
+      const result = withHistory(g, io, (reader, cluster) =>
+        computeTrends(reader, {
+          metric,
+          by: opts.by,
+          since,
+          until,
+          cluster,
+          thresholds,
+          top: rows.limit,
+        }),
       );
       io.stdout.write(renderTrendsAs(result, out.format, { ...out, scale }));
       const left = result.total - result.rows.length;
