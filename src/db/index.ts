@@ -28,7 +28,7 @@ export type {
   StoreSession,
   WalCheckpoint,
 } from './engines/store-engine.ts';
-export { CHECKPOINT_WAIT_MS } from './engines/sqlite-checkpoint.ts';
+export { CHECKPOINT_WAIT_MS, checkpointAnswer, type CheckpointReply } from './engines/sqlite-checkpoint.ts';
 export type { SqlSession, SqlStatement } from './sql-session.ts';
 export { createHistoryWriter, type FlightrecWriter, type HistoryWriterOptions } from './write/writer.ts';
 export {

@@ -18,7 +18,8 @@ interface Request {
   readonly path: string;
 }
 
-type Reply =
+/** A thread's answer to a checkpoint request: the WAL's frames, those written back and its time there, or why not. */
+export type CheckpointReply =
   | {
       readonly id: number;
       readonly ok: true;
@@ -58,17 +59,17 @@ parentPort.on('message', ({ id, path }) => {
 });
 `;
 
-let channel: RequestChannel<Request, Reply> | undefined;
+let channel: RequestChannel<Request, CheckpointReply> | undefined;
 let inFlight = false;
 
-function start(): RequestChannel<Request, Reply> {
+function start(): RequestChannel<Request, CheckpointReply> {
   const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = launchThread(
     { code: THREAD_CODE, eval: true, execArgv: [] },
     // it allocates a few objects per request: a small heap
     { workerData: { sqlite }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } },
   );
-  const c: RequestChannel<Request, Reply> = new RequestChannel(worker, {
+  const c: RequestChannel<Request, CheckpointReply> = new RequestChannel(worker, {
     keepAlive: 'busy',
     onLost: () => {
       if (channel === c) channel = undefined;
@@ -84,29 +85,45 @@ function start(): RequestChannel<Request, Reply> {
 export async function checkpointInThread(path: string, waitMs = CHECKPOINT_WAIT_MS): Promise<BackgroundCheckpoint> {
   if (inFlight) return { ok: false, reason: 'skipped: a checkpoint is still running' };
   inFlight = true;
-  let timer: NodeJS.Timeout | undefined;
   try {
     channel ??= start();
-    const reply = channel.request((id) => ({ id, path }));
-    const answer = reply.then(
-      (r): BackgroundCheckpoint =>
-        r.ok
-          ? { ok: true, frames: r.frames, checkpointed: r.checkpointed, ms: r.ms }
-          : { ok: false, reason: r.message },
-      (err: unknown): BackgroundCheckpoint => ({ ok: false, reason: err instanceof Error ? err.message : String(err) }),
-    );
     // past the limit the caller goes on; the next request is skipped until this one has answered
-    void answer.finally(() => {
-      inFlight = false;
-    });
-    const late = new Promise<BackgroundCheckpoint>((resolve) => {
-      timer = setTimeout(() => resolve({ ok: false, reason: `skipped: no answer within ${waitMs} ms` }), waitMs);
-      timer.unref();
-    });
-    return await Promise.race([answer, late]);
+    return await checkpointAnswer(
+      channel.request((id) => ({ id, path })),
+      waitMs,
+      () => {
+        inFlight = false;
+      },
+    );
   } catch (err) {
     inFlight = false;
     return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * What a thread's checkpoint did, from its `reply`: settles (never rejects) with it, or as skipped
+ * when it has not answered within `waitMs` (the checkpoint goes on there); `answered` is called
+ * once the thread has answered or is gone, even past the limit.
+ */
+export async function checkpointAnswer(
+  reply: Promise<CheckpointReply>,
+  waitMs: number,
+  answered: () => void = () => undefined,
+): Promise<BackgroundCheckpoint> {
+  const answer = reply.then(
+    (r): BackgroundCheckpoint =>
+      r.ok ? { ok: true, frames: r.frames, checkpointed: r.checkpointed, ms: r.ms } : { ok: false, reason: r.message },
+    (err: unknown): BackgroundCheckpoint => ({ ok: false, reason: err instanceof Error ? err.message : String(err) }),
+  );
+  void answer.finally(answered);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<BackgroundCheckpoint>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, reason: `skipped: no answer within ${waitMs} ms` }), waitMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([answer, late]);
   } finally {
     clearTimeout(timer);
   }

@@ -6,17 +6,17 @@
  * also takes retention's checkpoint of a file (`checkpoint()`): the thread and its connection are
  * there already, and a thread of its own for it would hold about 17 MB more (docs/performance.md, Soak).
  */
-import { CHECKPOINT_WAIT_MS, isDbUrl, type BackgroundCheckpoint } from '../../db/index.ts';
+import {
+  checkpointAnswer,
+  CHECKPOINT_WAIT_MS,
+  isDbUrl,
+  type BackgroundCheckpoint,
+  type CheckpointReply,
+} from '../../db/index.ts';
 import { RequestChannel } from '../../threads/channel.ts';
 import { launchThread } from '../../threads/launch.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
-import type {
-  CheckpointJob,
-  CheckpointReply,
-  RollUpJob,
-  RollUpWorkerReply,
-  RollUpWorkerRequest,
-} from './rollup-worker.ts';
+import type { CheckpointJob, RollUpJob, RollUpWorkerReply, RollUpWorkerRequest } from './rollup-worker.ts';
 
 /** What a RollUpThread is built from. */
 export interface RollUpThreadOptions {
@@ -77,30 +77,9 @@ export class RollUpThread {
     const channel = this.#channel;
     if (channel === undefined || this.#closed)
       return { ok: false, reason: 'skipped: the rollup thread is not running' };
-    const answer = channel
-      .request((id) => ({ type: 'checkpoint', id, database: this.#o.database }))
-      .then(
-        (r): BackgroundCheckpoint =>
-          !r.ok
-            ? { ok: false, reason: r.message }
-            : 'frames' in r
-              ? { ok: true, frames: r.frames, checkpointed: r.checkpointed, ms: r.ms }
-              : { ok: false, reason: 'the rollup thread answered a checkpoint as a job' },
-        (err: unknown): BackgroundCheckpoint => ({
-          ok: false,
-          reason: err instanceof Error ? err.message : String(err),
-        }),
-      );
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<BackgroundCheckpoint>((resolve) => {
-      timer = setTimeout(() => resolve({ ok: false, reason: `skipped: no answer within ${waitMs} ms` }), waitMs);
-      timer.unref();
-    });
-    try {
-      return await Promise.race([answer, late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    // the reply to a checkpoint's id is a checkpoint's reply
+    const reply = channel.request((id) => ({ type: 'checkpoint', id, database: this.#o.database }));
+    return checkpointAnswer(reply as Promise<CheckpointReply>, waitMs);
   }
 
   async #runNow(cluster: string, untilNs: bigint): Promise<void> {

@@ -12,7 +12,13 @@
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
-import { createHistoryReader, createRollupStore, openDatabase, type FlightrecDb } from '../../db/index.ts';
+import {
+  createHistoryReader,
+  createRollupStore,
+  openDatabase,
+  type CheckpointReply,
+  type FlightrecDb,
+} from '../../db/index.ts';
 import { isDbUrl } from '../../db/engines/registry.ts';
 import type { Thresholds } from '../timeline/thresholds.ts';
 import { createRollUp } from './roll-up.ts';
@@ -38,17 +44,6 @@ export interface CheckpointJob {
 
 /** What the worker receives. */
 export type RollUpWorkerRequest = RollUpJob | CheckpointJob | { readonly type: 'stop' };
-
-/** What the worker answers to a checkpoint: the WAL's frames, those written back and the time it took, or why not. */
-export type CheckpointReply =
-  | {
-      readonly id: number;
-      readonly ok: true;
-      readonly frames: number;
-      readonly checkpointed: number;
-      readonly ms: number;
-    }
-  | { readonly id: number; readonly ok: false; readonly message: string };
 
 /** What the worker answers, per job. */
 export type RollUpWorkerReply =
