@@ -9,7 +9,7 @@
  * loose to tell the two apart at a test's size). Stopping the thread in the middle of a rollUp
  * leaves rollups that the next call completes to what one uninterrupted call writes.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -202,6 +202,10 @@ describe('rollups in a worker thread', () => {
     } finally {
       store.close();
     }
+    // the file gone (moved away): a checkpoint says why it did not run, and rejects nothing
+    renameSync(path, `${path}.moved`);
+    const gone = await thread.checkpoint();
+    expect(gone).toEqual({ ok: false, reason: expect.stringMatching(/no longer there/) });
     await thread.close();
     expect(thread.checkpoint()).toBeUndefined();
   }, 60_000);
