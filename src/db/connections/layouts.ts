@@ -71,6 +71,11 @@ export interface ConnectionLayout {
   versionParams(row: NewVersionRow): unknown[];
   /** the records (two blobs: versions, entities) of a JSON list of version ids */
   readonly partsByIdsSql: string;
+  /**
+   * the records of those of a JSON list of version ids whose rows pass an SQL condition over the
+   * typed columns (aliases `v`, `e`: the pre-filter's); none where the layout has no such columns
+   */
+  partsPassingSql?(where: string): string;
   /** the records of one entity's versions, and its parameters */
   readonly partsOfEntitySql: string;
   partsOfEntityParams(entity: number): number[];
@@ -81,6 +86,9 @@ export interface ConnectionLayout {
 /** Both blobs of every record, concatenated: one row instead of one per version. */
 const blobs = (rows: string): string =>
   `SELECT CAST(group_concat(v.packed, '') AS BLOB), CAST(group_concat(e.packed, '') AS BLOB) FROM ${rows}`;
+
+/** The versions of a JSON list of ids with their entities (typed-columns layout). */
+const PARTS_BY_IDS = 'json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity';
 
 /** SQLite: typed columns next to the packed records. */
 const TYPED_COLUMNS: ConnectionLayout = {
@@ -130,7 +138,8 @@ const TYPED_COLUMNS: ConnectionLayout = {
     // the big values are known once the columns are
     return [id, entity, pollId, ...columns, withBig(unknown, big), packed];
   },
-  partsByIdsSql: blobs('json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity'),
+  partsByIdsSql: blobs(PARTS_BY_IDS),
+  partsPassingSql: (where) => blobs(`${PARTS_BY_IDS} WHERE (${where})`),
   partsOfEntitySql: blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?'),
   partsOfEntityParams: (entity) => [entity],
 };
