@@ -27,6 +27,9 @@ import { decodeIdList } from '../encoding/sql-values.ts';
 import { IdCache } from '../encoding/id-cache.ts';
 import type { RowOf, SafeIntegers } from '../schema/table-rows.ts';
 
+/** The largest version id a verdict is kept for (IdCache's limit). */
+const MAX_ROW_ID = 0xffffffff;
+
 /** A stored frame (one successful ListKafkaConnections answer). */
 export interface Frame {
   readonly poll: number;
@@ -146,7 +149,8 @@ export class ConnReader {
     if (this.#verdicts?.key !== key) this.#verdicts = { key, pass: new IdCache() };
     const verdicts = this.#verdicts.pass;
     const unknown: number[] = [];
-    for (const id of ids) if (verdicts.get(id) === undefined) unknown.push(id);
+    // an id no version can have (a damaged list) gets no verdict, and its row does not pass
+    for (const id of ids) if (verdicts.get(id) === undefined && id >= 0 && id <= MAX_ROW_ID) unknown.push(id);
     if (unknown.length > 0) {
       for (const id of unknown) verdicts.set(id, false);
       // the passing versions' parts are read with the verdicts (rows builds them next): one look-up of each row, not two
