@@ -76,6 +76,8 @@ export interface ConnectionLayout {
    * typed columns (aliases `v`, `e`: the pre-filter's); none where the layout has no such columns
    */
   partsPassingSql?(where: string): string;
+  /** a sealed batch's chunk groups (`?`: the batch) concatenated in first-entity order, as one blob */
+  readonly batchChunksSql: string;
   /** the records of one entity's versions, and its parameters */
   readonly partsOfEntitySql: string;
   partsOfEntityParams(entity: number): number[];
@@ -140,6 +142,8 @@ const TYPED_COLUMNS: ConnectionLayout = {
   },
   partsByIdsSql: blobs(PARTS_BY_IDS),
   partsPassingSql: (where) => blobs(`${PARTS_BY_IDS} WHERE (${where})`),
+  // in the primary key's order as SQLite scans it: group_concat(... ORDER BY) would sort a copy of every group first
+  batchChunksSql: `SELECT CAST(group_concat(data, '') AS BLOB) FROM (SELECT data FROM conn_chunk WHERE batch = ? ORDER BY first_entity)`,
   partsOfEntitySql: blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?'),
   partsOfEntityParams: (entity) => [entity],
 };
@@ -195,6 +199,8 @@ const PACKED_RECORDS: ConnectionLayout = {
    FROM json_each(?) j LEFT JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = coalesce(v.entity, j.value)
    WHERE v.id IS NOT NULL OR e.first_version IS NOT NULL) x`,
   // its conn_version rows, and its first version when its row holds it
+  // the aggregate's own ORDER BY: a server may hand a subquery's rows to an aggregate in any order
+  batchChunksSql: `SELECT CAST(group_concat(data, '' ORDER BY first_entity) AS BLOB) FROM conn_chunk WHERE batch = ?`,
   partsOfEntitySql: `SELECT CAST(group_concat(x.vp, '') AS BLOB), CAST(group_concat(x.ep, '') AS BLOB) FROM (
    SELECT v.packed AS vp, e.packed AS ep FROM conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?
    UNION ALL

@@ -82,9 +82,7 @@ export class ConnReader {
         )
         .safeIntegers(),
       batchChunks: sqlite
-        .prepare<[number], Buffer | null>(
-          `SELECT CAST(group_concat(data, '' ORDER BY first_entity) AS BLOB) FROM conn_chunk WHERE batch = ?`,
-        )
+        .prepare<[number], Buffer | null>(CONNECTION_LAYOUTS[store.engine.connectionLayout].batchChunksSql)
         .pluck(),
       chunk: sqlite
         .prepare<[number, number], RowOf<typeof connChunk>['data']>(
