@@ -71,6 +71,13 @@ export interface ConnectionLayout {
   versionParams(row: NewVersionRow): unknown[];
   /** the records (two blobs: versions, entities) of a JSON list of version ids */
   readonly partsByIdsSql: string;
+  /**
+   * the records of those of a JSON list of version ids whose rows pass an SQL condition over the
+   * typed columns (aliases `v`, `e`: the pre-filter's); none where the layout has no such columns
+   */
+  partsPassingSql?(where: string): string;
+  /** a sealed batch's chunk groups (`?`: the batch) concatenated in first-entity order, as one blob */
+  readonly batchChunksSql: string;
   /** the records of one entity's versions, and its parameters */
   readonly partsOfEntitySql: string;
   partsOfEntityParams(entity: number): number[];
@@ -81,6 +88,9 @@ export interface ConnectionLayout {
 /** Both blobs of every record, concatenated: one row instead of one per version. */
 const blobs = (rows: string): string =>
   `SELECT CAST(group_concat(v.packed, '') AS BLOB), CAST(group_concat(e.packed, '') AS BLOB) FROM ${rows}`;
+
+/** The versions of a JSON list of ids with their entities (typed-columns layout). */
+const PARTS_BY_IDS = 'json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity';
 
 /** SQLite: typed columns next to the packed records. */
 const TYPED_COLUMNS: ConnectionLayout = {
@@ -130,7 +140,10 @@ const TYPED_COLUMNS: ConnectionLayout = {
     // the big values are known once the columns are
     return [id, entity, pollId, ...columns, withBig(unknown, big), packed];
   },
-  partsByIdsSql: blobs('json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity'),
+  partsByIdsSql: blobs(PARTS_BY_IDS),
+  partsPassingSql: (where) => blobs(`${PARTS_BY_IDS} WHERE (${where})`),
+  // in the primary key's order as SQLite scans it: group_concat(... ORDER BY) would sort a copy of every group first
+  batchChunksSql: `SELECT CAST(group_concat(data, '') AS BLOB) FROM (SELECT data FROM conn_chunk WHERE batch = ? ORDER BY first_entity)`,
   partsOfEntitySql: blobs('conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?'),
   partsOfEntityParams: (entity) => [entity],
 };
@@ -186,6 +199,8 @@ const PACKED_RECORDS: ConnectionLayout = {
    FROM json_each(?) j LEFT JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = coalesce(v.entity, j.value)
    WHERE v.id IS NOT NULL OR e.first_version IS NOT NULL) x`,
   // its conn_version rows, and its first version when its row holds it
+  // the aggregate's own ORDER BY: a server may hand a subquery's rows to an aggregate in any order
+  batchChunksSql: `SELECT CAST(group_concat(data, '' ORDER BY first_entity) AS BLOB) FROM conn_chunk WHERE batch = ?`,
   partsOfEntitySql: `SELECT CAST(group_concat(x.vp, '') AS BLOB), CAST(group_concat(x.ep, '') AS BLOB) FROM (
    SELECT v.packed AS vp, e.packed AS ep FROM conn_version v JOIN conn_entity e ON e.id = v.entity WHERE v.entity = ?
    UNION ALL

@@ -3,7 +3,7 @@
  * records (packed.ts), strings resolved through the dictionary, cached by version id
  * (versions never change once written, except their `to_poll`, which is not part of a row).
  */
-import type { SqlStatement } from '../sql-session.ts';
+import type { SqlSession, SqlStatement } from '../sql-session.ts';
 import type { EngineSession, StoreSession } from '../engines/store-engine.ts';
 import { CONNECTION_LAYOUTS, type ConnectionLayout } from './layouts.ts';
 import { parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
@@ -95,9 +95,13 @@ export class ConnPartsLoader {
   /** how the store keeps versions (the packed-records layout keeps a first version in its entity row) */
   readonly #layout: ConnectionLayout;
   readonly #engine: EngineSession;
+  readonly #sqlite: SqlSession;
+  /** the statements of loadPassing, by condition */
+  readonly #passing = new Map<string, SqlStatement<unknown[], Blobs>>();
 
   constructor(store: StoreSession, resolver: Resolver) {
     const sqlite = store.sqlite;
+    this.#sqlite = sqlite;
     this.#resolver = resolver;
     this.#engine = store.engine;
     this.#layout = CONNECTION_LAYOUTS[store.engine.connectionLayout];
@@ -151,6 +155,33 @@ export class ConnPartsLoader {
         out[i] = p;
       }
     }
+    return out;
+  }
+
+  /**
+   * The version ids among `ids` whose version and entity rows pass an SQL condition (aliases `v`,
+   * `e`), their parts loaded into the cache on the way: one statement where a pre-filter and then
+   * a load would each look every version and entity up. Undefined where the layout has no typed
+   * columns to test (then nothing was read). `fetched` as for inOrder.
+   */
+  loadPassing(
+    ids: readonly number[],
+    where: string,
+    params: readonly unknown[],
+    fetched?: () => void,
+  ): number[] | undefined {
+    const sqlOf = this.#layout.partsPassingSql;
+    if (sqlOf === undefined) return undefined;
+    let stmt = this.#passing.get(where);
+    if (stmt === undefined) {
+      stmt = this.#sqlite.prepare<unknown[], Blobs>(sqlOf(where)).raw();
+      if (this.#passing.size >= 32) this.#passing.clear();
+      this.#passing.set(where, stmt);
+    }
+    const blobs = stmt.get(JSON.stringify(ids), ...params);
+    const parts = decoding({ table: 'conn_version' }, () => this.#build(blobs, fetched));
+    const out = new Array<number>(parts.length);
+    for (let i = 0; i < parts.length; i++) out[i] = parts[i]!.version;
     return out;
   }
 
@@ -218,12 +249,15 @@ export class ConnPartsLoader {
     const cache = this.#cache;
     const out: ConnParts[] = [];
     const stored = this.#stored;
+    // the arguments of the generated readers, one array each for every record
+    const baseArgs: [ByteReader, StoredSlow[]] = [rv, stored];
+    const resolveArgs: ResolveArgs = [r, stored, this.#values, this.#apiOf];
     while (!rv.atEnd()) {
       const version = rv.uint();
       const entity = rv.uint();
       const fromPoll = rv.uint();
       // the version record, in the layout of packed.ts packVersion
-      readBase([rv, stored]);
+      readBase(baseArgs);
       const flags = rv.uint();
       const unknownText = flags & V_UNKNOWN ? rv.string() : undefined;
       const late = (flags & V_LATE) !== 0;
@@ -249,7 +283,7 @@ export class ConnPartsLoader {
       const unknown =
         unknownText === undefined ? undefined : (parseJsonLossless(unknownText) as Record<string, JsonValue>);
       const values = this.#values;
-      this.#resolve([this.#resolver, stored, values, this.#apiOf]);
+      this.#resolve(resolveArgs);
       const subs = this.#subObjects;
       for (let k = 0; k < SLOW_PARENTS.length; k++) {
         const p = SLOW_PARENTS[k]!;

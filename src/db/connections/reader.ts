@@ -24,7 +24,11 @@ import { damaged, decoding } from '../errors.ts';
 import type { connChunk } from '../schema/schema-custom.ts';
 import type { connFrame } from '../schema/schema.ts';
 import { decodeIdList } from '../encoding/sql-values.ts';
+import { IdCache } from '../encoding/id-cache.ts';
 import type { RowOf, SafeIntegers } from '../schema/table-rows.ts';
+
+/** The largest version id a verdict is kept for (IdCache's limit). */
+const MAX_ROW_ID = 0xffffffff;
 
 /** A stored frame (one successful ListKafkaConnections answer). */
 export interface Frame {
@@ -60,7 +64,7 @@ export class ConnReader {
   readonly #q;
   #decoded: DecodedBatch | undefined;
   readonly #filters = new Map<string, SqlStatement>();
-  #verdicts: { readonly key: string; readonly pass: Map<number, boolean> } | undefined;
+  #verdicts: { readonly key: string; readonly pass: IdCache<boolean> } | undefined;
 
   /** how this store finds entities by uid (a column on SQLite, the packed record on PostgreSQL) */
   readonly #uid: UidMatch;
@@ -78,9 +82,7 @@ export class ConnReader {
         )
         .safeIntegers(),
       batchChunks: sqlite
-        .prepare<[number], Buffer | null>(
-          `SELECT CAST(group_concat(data, '' ORDER BY first_entity) AS BLOB) FROM conn_chunk WHERE batch = ?`,
-        )
+        .prepare<[number], Buffer | null>(CONNECTION_LAYOUTS[store.engine.connectionLayout].batchChunksSql)
         .pluck(),
       chunk: sqlite
         .prepare<[number, number], RowOf<typeof connChunk>['data']>(
@@ -133,31 +135,45 @@ export class ConnReader {
    * its verdict is remembered: scanning a range asks SQL only about versions not seen before.
    */
   passing(ids: readonly number[], pre: Prefilter): Set<number> {
-    const key = `${pre.where}\u0000${JSON.stringify(pre.params, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
-    if (this.#verdicts?.key !== key) this.#verdicts = { key, pass: new Map() };
-    const verdicts = this.#verdicts.pass;
-    const unknown: number[] = [];
-    for (const id of ids) if (!verdicts.has(id)) unknown.push(id);
-    if (unknown.length > 0) {
-      let stmt = this.#filters.get(pre.where);
-      if (stmt === undefined) {
-        const sql = `SELECT v.id FROM json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity WHERE (${pre.where})`;
-        stmt = this.#sqlite.prepare(sql).pluck();
-        if (this.#filters.size > 32) this.#filters.clear();
-        this.#filters.set(pre.where, stmt);
-      }
-      for (const id of unknown) verdicts.set(id, false);
-      for (const id of stmt.all(JSON.stringify(unknown), ...pre.params) as number[]) verdicts.set(id, true);
-    }
+    const verdicts = this.#verdictsOf(ids, pre);
     const out = new Set<number>();
     for (const id of ids) if (verdicts.get(id) === true) out.add(id);
     return out;
   }
 
+  /** The verdicts of a pre-filter by version id, `ids` among them (passing). */
+  #verdictsOf(ids: readonly number[], pre: Prefilter): IdCache<boolean> {
+    const key = `${pre.where}\u0000${JSON.stringify(pre.params, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+    if (this.#verdicts?.key !== key) this.#verdicts = { key, pass: new IdCache() };
+    const verdicts = this.#verdicts.pass;
+    const unknown: number[] = [];
+    // an id no version can have (a damaged list) gets no verdict, and its row does not pass
+    for (const id of ids) if (verdicts.get(id) === undefined && id >= 0 && id <= MAX_ROW_ID) unknown.push(id);
+    if (unknown.length > 0) {
+      for (const id of unknown) verdicts.set(id, false);
+      // the passing versions' parts are read with the verdicts (rows builds them next): one look-up of each row, not two
+      const passed = this.#parts.loadPassing(unknown, pre.where, pre.params) ?? this.#passingIds(unknown, pre);
+      for (const id of passed) verdicts.set(id, true);
+    }
+    return verdicts;
+  }
+
+  /** The version ids among `ids` that pass a pre-filter, from SQL (where the parts loader cannot test it). */
+  #passingIds(ids: readonly number[], pre: Prefilter): number[] {
+    let stmt = this.#filters.get(pre.where);
+    if (stmt === undefined) {
+      const sql = `SELECT v.id FROM json_each(?) j JOIN conn_version v ON v.id = j.value JOIN conn_entity e ON e.id = v.entity WHERE (${pre.where})`;
+      stmt = this.#sqlite.prepare(sql).pluck();
+      if (this.#filters.size > 32) this.#filters.clear();
+      this.#filters.set(pre.where, stmt);
+    }
+    return stmt.all(JSON.stringify(ids), ...pre.params) as number[];
+  }
+
   /** A frame's rows in answer order; with `pre`, only the rows whose slow parts pass it. */
   rows(f: Frame, pre?: Prefilter, reuseBatch = false): KafkaConnection[] {
     const ids = decodeIdList(f.versions, f.rows);
-    const allowed = pre === undefined || pre.where === 'TRUE' ? undefined : this.passing(ids, pre);
+    const allowed = pre === undefined || pre.where === 'TRUE' ? undefined : this.#verdictsOf(ids, pre);
     // keep: the kept positions, or undefined for every row (the unfiltered scan: no index arrays)
     let keep: number[] | undefined;
     let keptIds: readonly number[] = ids;
@@ -165,7 +181,7 @@ export class ConnReader {
       keep = [];
       const kept: number[] = [];
       for (let i = 0; i < ids.length; i++) {
-        if (allowed.has(ids[i]!)) {
+        if (allowed.get(ids[i]!) === true) {
           keep.push(i);
           kept.push(ids[i]!);
         }
