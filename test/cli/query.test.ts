@@ -33,6 +33,15 @@ describe('flightrec query', () => {
     expect(r.out).toBe(golden('query-connections.json'));
   });
 
+  it('writes the document a piece at a time as it is made, the same text as the golden one', async () => {
+    const io = memoryIo({ now });
+    const writes: string[] = [];
+    const counted = { ...io, stdout: { write: (s: string) => writes.push(s) && io.stdout.write(s), isTTY: false } };
+    expect(await runCli(['--db', db.path, 'query', 'connections', '--at', '-2m', '-o', 'json'], counted)).toBe(0);
+    expect(writes.length).toBeGreaterThan(2);
+    expect(writes.join('')).toBe(golden('query-connections.json'));
+  });
+
   it('prints wide and Markdown renderings', async () => {
     expect((await query(['connections', '--at', '2025-09-01T10:02:00Z', '-o', 'wide'])).out).toBe(
       golden('query-connections-wide.txt'),

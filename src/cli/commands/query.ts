@@ -13,7 +13,7 @@ import { isClusterGlob } from '../../report/cluster-match.ts';
 import {
   QUERY_FORMATS,
   queryNote,
-  renderQuery,
+  renderQueryPieces,
   runQuery,
   sourceProblem,
   staleNote,
@@ -126,7 +126,8 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, i
     const unobserved = r.mode === 'at' && r.resource !== 'polls' && r.poll === undefined;
     return { result: r, span: unobserved ? spanText(recordedSpan(reader, cluster)) : undefined };
   });
-  io.stdout.write(renderQuery(result, out.format, out));
+  // a piece at a time: no one long string to hold and convert (render/index.ts)
+  for (const piece of renderQueryPieces(result, out.format, out)) io.stdout.write(piece);
   writeQueryNotes(result, out.format, io, '', span);
   return EXIT.ok;
 }

@@ -76,13 +76,25 @@ export function csvHeader(resource: ResourceName, withPoll: boolean): string[] {
 
 /** Renders a query result as CSV, header first. */
 export function renderQueryCsv(result: QueryResult): string {
+  return [...renderQueryCsvPieces(result)].join('');
+}
+
+/** Rows of CSV per piece of renderQueryCsvPieces: well below 128 KB of text (json.ts's ROWS_PER_PIECE). */
+const ROWS_PER_PIECE = 128;
+
+/** renderQueryCsv's text in pieces (the header, then up to ROWS_PER_PIECE lines each), in order. */
+export function* renderQueryCsvPieces(result: QueryResult): Generator<string, void, undefined> {
   const ls = leaves(RESOURCES[result.resource].schema);
   const withPoll = result.samples !== undefined;
-  let out = csvLine(csvHeader(result.resource, withPoll));
-  result.rows.forEach((row, i) => {
-    const cells = ls.map((l) => leafText(l, row));
-    const s = result.samples?.[i];
-    out += csvLine(s === undefined ? cells : [formatTimestamp(s.poll.startTime), encodeInt64(s.poll.id), ...cells]);
-  });
-  return out;
+  yield csvLine(csvHeader(result.resource, withPoll));
+  for (let i = 0; i < result.rows.length; i += ROWS_PER_PIECE) {
+    const end = Math.min(result.rows.length, i + ROWS_PER_PIECE);
+    let piece = '';
+    for (let k = i; k < end; k++) {
+      const cells = ls.map((l) => leafText(l, result.rows[k]!));
+      const s = result.samples?.[k];
+      piece += csvLine(s === undefined ? cells : [formatTimestamp(s.poll.startTime), encodeInt64(s.poll.id), ...cells]);
+    }
+    yield piece;
+  }
 }

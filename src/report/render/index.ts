@@ -1,11 +1,11 @@
 /** Output formats of query and diff, and the dispatch from a format name to its renderer. */
 import type { DiffResult } from '../diff.ts';
 import type { QueryResult } from '../query.ts';
-import { renderQueryCsv } from './csv.ts';
+import { renderQueryCsvPieces } from './csv.ts';
 import { renderDiffText } from './diff-text.ts';
-import { diffToJson, formatJson, queryToJson, queryToJsonText, queryToNdjson } from './json.ts';
+import { diffToJson, formatJson, queryToJson, queryToJsonPieces, queryToNdjsonPieces } from './json.ts';
 import { renderDiffMarkdown, renderQueryMarkdown } from './markdown.ts';
-import { renderQueryTable } from './query-text.ts';
+import { renderQueryTablePieces } from './query-text.ts';
 import { renderYaml } from './yaml.ts';
 
 export { paint, type Style } from './color.ts';
@@ -38,20 +38,39 @@ export interface RenderOptions {
 
 /** Renders a query result in a format. */
 export function renderQuery(result: QueryResult, format: QueryFormat, opts: RenderOptions): string {
+  return [...renderQueryPieces(result, format, opts)].join('');
+}
+
+/**
+ * renderQuery's text in pieces, in order, each made when asked for: joined, they are
+ * renderQuery's text, so a command can write each piece as it comes instead of one long string.
+ */
+export function* renderQueryPieces(
+  result: QueryResult,
+  format: QueryFormat,
+  opts: RenderOptions,
+): Generator<string, void, undefined> {
   switch (format) {
     case 'table':
     case 'wide':
-      return renderQueryTable(result, { ...opts, wide: format === 'wide' });
+      yield* renderQueryTablePieces(result, { ...opts, wide: format === 'wide' });
+      return;
     case 'json':
-      return `${queryToJsonText(result)}\n`;
+      yield* queryToJsonPieces(result);
+      yield '\n';
+      return;
     case 'ndjson':
-      return queryToNdjson(result);
+      yield* queryToNdjsonPieces(result);
+      return;
     case 'csv':
-      return renderQueryCsv(result);
+      yield* renderQueryCsvPieces(result);
+      return;
     case 'yaml':
-      return renderYaml(queryToJson(result));
+      yield renderYaml(queryToJson(result));
+      return;
     case 'md':
-      return renderQueryMarkdown(result, false);
+      yield renderQueryMarkdown(result, false);
+      return;
   }
 }
 

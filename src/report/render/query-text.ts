@@ -4,7 +4,7 @@ import type { PollRow } from '../../api/schema/resources.ts';
 import { tableView, type TableView } from '../columns/index.ts';
 import { formatTime } from '../format-units.ts';
 import type { QueryResult } from '../query.ts';
-import { renderTable, type TableOptions } from './table.ts';
+import { renderTable, renderTablePieces, type TableOptions } from './table.ts';
 
 /** The table view of a query result; range queries get a TIME column, ages count from each row's poll. */
 export function queryView(result: QueryResult, wide: boolean): TableView {
@@ -20,6 +20,14 @@ function observedAt(result: QueryResult, row: object, i: number): bigint {
 /** Renders a query result as a text table. */
 export function renderQueryTable(result: QueryResult, opts: TableOptions & { wide: boolean }): string {
   return renderTable(queryView(result, opts.wide), opts);
+}
+
+/** renderQueryTable's text in pieces, in order (renderTablePieces). */
+export function renderQueryTablePieces(
+  result: QueryResult,
+  opts: TableOptions & { wide: boolean },
+): Generator<string, void, undefined> {
+  return renderTablePieces(queryView(result, opts.wide), opts);
 }
 
 /** A one-line description of what a query answered from, for stderr or a heading. */

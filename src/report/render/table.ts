@@ -77,17 +77,24 @@ function fitColumns(view: TableView, rows: readonly (readonly string[])[], limit
   return layoutTable(view.columns, rows, limit, { gap: GAP, drop: false, defaultMin: MIN_WIDTH, charWidth });
 }
 
+/** Body rows per piece of renderTablePieces: well below 128 KB of text (json.ts's ROWS_PER_PIECE). */
+const ROWS_PER_PIECE = 128;
+
 /** Renders a table view as text lines (header first), each ending in a newline. */
 export function renderTable(view: TableView, opts: TableOptions): string {
+  return [...renderTablePieces(view, opts)].join('');
+}
+
+/** renderTable's text in pieces, in order: the header line, then up to ROWS_PER_PIECE lines each. */
+export function* renderTablePieces(view: TableView, opts: TableOptions): Generator<string, void, undefined> {
   const rows = view.rows.map((r) => r.cells.map((c) => sanitizeCell(c)));
   // widths by loops, never Math.max(...rows): spreading 100k rows as arguments overflows the stack
   const fits = fitColumns(view, rows, opts.width);
   const widths = fits.map((f) => f.width);
   const gap = ' '.repeat(GAP);
   const aligns = view.columns.map((c) => c.align);
-  const lines = new Array<string>(rows.length + 1);
   // the header: cut to its column, bold
-  lines[0] = `${view.columns
+  yield `${view.columns
     .map((c, k) => {
       const shown = truncate(c.header, widths[k]!);
       const padded = k === view.columns.length - 1 && c.align === 'left' ? shown : pad(shown, widths[k]!, c.align);
@@ -95,6 +102,7 @@ export function renderTable(view: TableView, opts: TableOptions): string {
     })
     .join(gap)}\n`;
   // the body, cell by cell without arrays per row: a cell that fits is drawn whole, measured once
+  let piece = '';
   for (let i = 0; i < rows.length; i++) {
     const cells = rows[i]!;
     const tones = view.rows[i]!.tones;
@@ -115,7 +123,10 @@ export function renderTable(view: TableView, opts: TableOptions): string {
       if (k > 0) text += gap;
       text += paint(padded, tones?.[k] as Parameters<typeof paint>[1], opts.color);
     }
-    lines[i + 1] = `${text}\n`;
+    piece += `${text}\n`;
+    if ((i + 1) % ROWS_PER_PIECE === 0 || i === rows.length - 1) {
+      yield piece;
+      piece = '';
+    }
   }
-  return lines.join('');
 }
