@@ -13,6 +13,7 @@
  * that is missing, unreadable, for another bundle, damaged or refused by V8 (another Node) is
  * ignored: the bundle is compiled from its source, as it would be without a cache.
  */
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Module, createRequire } from 'node:module';
@@ -59,6 +60,15 @@ export function cachePayload(file: Buffer, buildId: Buffer | undefined): Buffer 
   return digest.equals(file.subarray(MAGIC.length + 32, HEADER)) ? payload : undefined;
 }
 
+/**
+ * The text of a source file's bytes: ASCII (the build writes the bundle so: scripts/ascii-only.mjs)
+ * is copied byte for byte into a one-byte string, which UTF-8 decoding gives too, only slower;
+ * anything else is decoded as UTF-8.
+ */
+export function sourceText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
 /** Reads a file, or undefined when it cannot be read. */
 function readOrUndefined(path: string): Buffer | undefined {
   try {
@@ -73,7 +83,7 @@ function readOrUndefined(path: string): Buffer | undefined {
  * the cache `cacheFile` when it is usable; `cacheFile` undefined compiles without one.
  */
 export function compileBundle(file: string, cacheFile: string | undefined): CompiledBundle {
-  const source = readFileSync(file, 'utf8');
+  const source = sourceText(readFileSync(file));
   const buildId = buildIdOf(source);
   const bytes = cacheFile === undefined ? undefined : readOrUndefined(cacheFile);
   const cachedData = bytes === undefined ? undefined : cachePayload(bytes, buildId);

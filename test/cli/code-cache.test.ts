@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildIdOf, cacheFileBytes, cachePayload, compileBundle } from '../../src/cli/code-cache.ts';
+import { buildIdOf, cacheFileBytes, cachePayload, compileBundle, sourceText } from '../../src/cli/code-cache.ts';
 import { main } from '../../src/cli/main.ts';
 import { buildFor } from '../../src/cli/start.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
@@ -87,6 +87,19 @@ describe('the code cache of the CommonJS bundle (src/cli/code-cache.ts)', () => 
     const again = compileBundle(file, `${file}.cache`);
     expect(again.cache).toBe('refused');
     expect((again.run().answer as () => number)()).toBe(42);
+  });
+
+  it('reads ASCII source byte for byte and anything else as UTF-8', () => {
+    const ascii = "const s = '\\u00b5s'; // 1 \\u2192 2\n";
+    expect(sourceText(Buffer.from(ascii, 'utf8'))).toBe(ascii);
+    const utf8 = "const s = '\u00b5s \u2192 \u{1f600}';\n";
+    expect(sourceText(Buffer.from(utf8, 'utf8'))).toBe(utf8);
+    expect(sourceText(Buffer.alloc(0))).toBe('');
+  });
+
+  it('runs a bundle whose source holds non-ASCII text as UTF-8', () => {
+    const file = bundle('utf8.cjs', "'use strict';\nmodule.exports = { text: '\u00b5s \u2192' };\n");
+    expect(compileBundle(file, undefined).run().text).toBe('\u00b5s \u2192');
   });
 
   it('reads the build id only from the last line', () => {
