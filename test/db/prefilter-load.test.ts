@@ -9,7 +9,9 @@ import { stringifyJson, type JsonValue } from '../../src/api/codec/lossless-json
 import type { KafkaConnection } from '../../src/api/schema/connection.ts';
 import { parseAnswer } from '../../src/api/wire/answers.ts';
 import { createHistoryReader, createHistoryWriter, openDatabase, CONNECTION_COLUMNS } from '../../src/db/index.ts';
+import { decodeIdList, encodeIdList } from '../../src/db/encoding/sql-values.ts';
 import { compileFilter, toSqlPrefilter } from '../../src/filter/index.ts';
+import Database from 'better-sqlite3';
 import { LIST_REQUEST, okRecord, tempDbPath } from './fixtures.ts';
 
 const NS = 1_000_000_000n;
@@ -75,6 +77,40 @@ describe('a pre-filtered state read', () => {
         }
       }
     }
+    ro.close();
+  });
+
+  it('drops a row whose version id no version can have (a damaged id list) instead of failing on it', () => {
+    const db = openDatabase(tempDbPath());
+    const writer = createHistoryWriter(db, { batchFrames: 2 });
+    const rows = connections(0);
+    const answer = parseAnswer(
+      'ListKafkaConnections',
+      Buffer.from(stringifyJson({ connections: rows, totalSize: String(rows.length) })),
+    );
+    writer.writePoll(okRecord('ListKafkaConnections', answer, { at: AT, request: LIST_REQUEST }));
+    writer.close();
+    const raw = new Database(db.path);
+    const frame = raw.prepare('SELECT poll, rows, versions FROM conn_frame').get() as {
+      poll: number;
+      rows: number;
+      versions: Buffer;
+    };
+    const ids = decodeIdList(frame.versions, frame.rows);
+    ids[0] = 2 ** 40; // beyond any row id
+    raw.prepare('UPDATE conn_frame SET versions = ? WHERE poll = ?').run(encodeIdList(ids), frame.poll);
+    raw.close();
+    const ro = openDatabase(db.path, { readonly: true });
+    const expr = 'node_id = 1';
+    const pre = toSqlPrefilter(
+      compileFilter(expr, { resource: 'connections', dialect: 'extended' }),
+      CONNECTION_COLUMNS,
+    );
+    const got = createHistoryReader(ro).stateAt('connections', AT, { prefilter: pre }).rows as KafkaConnection[];
+    // the damaged row was c00 on node 0: node 1's rows are all there, and nothing else
+    expect(got.map((r) => r.uid)).toEqual(
+      rows.filter((_, i) => i % 3 === 1).map((_, k) => `c${String(3 * k + 1).padStart(2, '0')}`),
+    );
     ro.close();
   });
 });
