@@ -20,7 +20,7 @@ import { shadowPartitionColumns } from './shadow-partitions.ts';
 import { shadowTaskColumns } from './shadow-tasks.ts';
 import { shadowTopicColumns } from './shadow-topics.ts';
 import type { LayoutSpec } from './layout.ts';
-import type { ColumnModel, Tone } from './types.ts';
+import type { ColumnContext, ColumnModel, Tone } from './types.ts';
 import { upgradeColumns, upgradeMemberColumns } from './upgrade.ts';
 
 export type { Column, ColumnContext, ColumnModel, LagMarks, Tone } from './types.ts';
@@ -91,6 +91,15 @@ export interface ViewItem {
   readonly observedAt: bigint;
 }
 
+/** Tones as small numbers (0: none), so that a row's tones make one number (a key of tableView's shared arrays). */
+const TONE_CODE: { readonly [T in Tone]: number } = { ok: 1, warn: 2, error: 3, dim: 4 };
+const TONE_CODES = 5;
+const MAX_KEYED_TONES = 20;
+
+function toneCode(tone: Tone | undefined): number {
+  return tone === undefined ? 0 : TONE_CODE[tone];
+}
+
 /** Builds the table view of rows of a resource; `timeColumn` adds the poll time first (range queries). */
 export function tableView(
   resource: ResourceName,
@@ -108,15 +117,38 @@ export function tableView(
     ...(c.identity === true ? { identity: true } : {}),
   }));
   if (opts.timeColumn === true) columns.unshift({ id: 'pollTime', header: 'TIME', align: 'left', flexible: false });
-  const rows = items.map(({ row, observedAt }): ViewRow => {
-    const ctx = { now: observedAt };
-    const cells = cols.map((c) => c.value(row, ctx));
-    const tones = cols.map((c) => c.tone?.(row, ctx));
-    if (opts.timeColumn === true) {
-      cells.unshift(formatTime(observedAt));
-      tones.unshift(undefined);
+  const rows = new Array<ViewRow>(items.length);
+  const time = opts.timeColumn === true ? 1 : 0;
+  const width = cols.length + time;
+  // the columns with a tone, and one shared tones array per combination of tones (rows only read them)
+  const toned = cols.flatMap((c, k) => (c.tone === undefined ? [] : [k]));
+  const shared = new Map<number, readonly (Tone | undefined)[]>();
+  // the key is exact while TONE_CODES ** toned.length stays a safe integer
+  const keyed = toned.length <= MAX_KEYED_TONES;
+  // one context per observation time, one poll time text per observation time (not per row)
+  let ctx: ColumnContext | undefined;
+  let timeText = '';
+  for (let i = 0; i < items.length; i++) {
+    const { row, observedAt } = items[i]!;
+    if (ctx === undefined || ctx.now !== observedAt) {
+      ctx = { now: observedAt };
+      if (time === 1) timeText = formatTime(observedAt);
     }
-    return { cells, tones };
-  });
+    // packed arrays (pushed, never holey): the renderers read them at full speed
+    const cells: string[] = [];
+    if (time === 1) cells.push(timeText);
+    for (let k = 0; k < cols.length; k++) cells.push(cols[k]!.value(row, ctx));
+    let key = 0;
+    for (let j = 0; j < toned.length; j++) key = key * TONE_CODES + toneCode(cols[toned[j]!]!.tone!(row, ctx));
+    let tones = keyed ? shared.get(key) : undefined;
+    if (tones === undefined) {
+      const made: (Tone | undefined)[] = [];
+      for (let k = 0; k < width; k++) made.push(undefined);
+      for (const k of toned) made[k + time] = cols[k]!.tone!(row, ctx);
+      tones = made;
+      if (keyed) shared.set(key, tones);
+    }
+    rows[i] = { cells, tones };
+  }
   return { columns, rows };
 }

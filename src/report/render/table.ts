@@ -55,13 +55,9 @@ export function truncate(text: string, width: number): string {
   return `${out}…`;
 }
 
+/** `text` padded with spaces to `width` columns. */
 function pad(text: string, width: number, align: 'left' | 'right'): string {
-  return padTo(text, displayWidth(text), width, align);
-}
-
-/** `text` (`textWidth` columns wide) padded with spaces to `width` columns. */
-function padTo(text: string, textWidth: number, width: number, align: 'left' | 'right'): string {
-  const fill = ' '.repeat(Math.max(0, width - textWidth));
+  const fill = spaces(width - displayWidth(text));
   return align === 'right' ? fill + text : text + fill;
 }
 
@@ -87,7 +83,7 @@ export function renderTable(view: TableView, opts: TableOptions): string {
 
 /** renderTable's text in pieces, in order: the header line, then up to ROWS_PER_PIECE lines each. */
 export function* renderTablePieces(view: TableView, opts: TableOptions): Generator<string, void, undefined> {
-  const rows = view.rows.map((r) => r.cells.map((c) => sanitizeCell(c)));
+  const rows = view.rows.map((r) => cleanCells(r.cells));
   // widths by loops, never Math.max(...rows): spreading 100k rows as arguments overflows the stack
   const fits = fitColumns(view, rows, opts.width);
   const widths = fits.map((f) => f.width);
@@ -101,32 +97,64 @@ export function* renderTablePieces(view: TableView, opts: TableOptions): Generat
       return paint(padded, 'bold', opts.color);
     })
     .join(gap)}\n`;
-  // the body, cell by cell without arrays per row: a cell that fits is drawn whole, measured once
-  let piece = '';
+  // the body, cell by cell: the parts of a piece's lines (cells, shared runs of spaces) are joined
+  // once per piece, so a cell costs no padded copy and a line no chain of concatenations
+  let parts: string[] = [];
   for (let i = 0; i < rows.length; i++) {
     const cells = rows[i]!;
     const tones = view.rows[i]!.tones;
     const last = cells.length - 1;
-    let text = '';
     for (let k = 0; k < cells.length; k++) {
       const cell = cells[k]!;
       const align = aligns[k]!;
       const width = widths[k]!;
-      const textWidth = displayWidth(cell);
-      let padded: string;
-      if (width > 0 && textWidth <= width) {
-        padded = k === last && align === 'left' ? cell : padTo(cell, textWidth, width, align);
-      } else {
-        const shown = elide(cell, width, fits[k]?.elision, charWidth);
-        padded = k === last && align === 'left' ? shown : pad(shown, width, align);
+      let shown = cell;
+      let shownWidth = displayWidth(cell);
+      if (!(width > 0 && shownWidth <= width)) {
+        shown = elide(cell, width, fits[k]?.elision, charWidth);
+        shownWidth = displayWidth(shown);
       }
-      if (k > 0) text += gap;
-      text += paint(padded, tones?.[k] as Parameters<typeof paint>[1], opts.color);
+      const fill = k === last && align === 'left' ? '' : spaces(width - shownWidth);
+      if (k > 0) parts.push(gap);
+      const tone = opts.color ? (tones?.[k] as Parameters<typeof paint>[1]) : undefined;
+      if (tone !== undefined) parts.push(paint(align === 'right' ? fill + shown : shown + fill, tone, true));
+      else if (align === 'right') parts.push(fill, shown);
+      else parts.push(shown, fill);
     }
-    piece += `${text}\n`;
+    parts.push('\n');
     if ((i + 1) % ROWS_PER_PIECE === 0 || i === rows.length - 1) {
-      yield piece;
-      piece = '';
+      yield parts.join('');
+      parts = [];
     }
   }
+}
+
+/** The row's cells sanitised: the same array when every cell already is (no copy per row). */
+function cleanCells(cells: readonly string[]): readonly string[] {
+  let out: string[] | undefined;
+  for (let k = 0; k < cells.length; k++) {
+    const cell = cells[k]!;
+    const clean = sanitizeCell(cell);
+    if (clean !== cell) {
+      out ??= cells.slice();
+      out[k] = clean;
+    }
+  }
+  return out ?? cells;
+}
+
+/** Runs of spaces up to this length are made once and shared. */
+const SHARED_SPACES = 256;
+const spaceRuns: string[] = [];
+
+/** `n` spaces (none when `n` is not positive). */
+function spaces(n: number): string {
+  if (n <= 0) return '';
+  if (n > SHARED_SPACES) return ' '.repeat(n);
+  let run = spaceRuns[n];
+  if (run === undefined) {
+    run = ' '.repeat(n);
+    spaceRuns[n] = run;
+  }
+  return run;
 }
