@@ -11,20 +11,8 @@ import { encodeMessage, encodeValue } from '../../api/wire/encode.ts';
 import type { DiffResult, EntityChange, FieldChange, MetricTotal, Observation, ResourceDiff } from '../diff.ts';
 import type { QueryResult, QuerySample } from '../query.ts';
 import { freshnessToJson } from './freshness.ts';
-
-const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
-const HAS_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
-
-const escapeUnsafe = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
-/** JSON text with the characters JSON leaves raw but a terminal would act on (C1, bidi, line separators) escaped. */
-function safeText(json: string): string {
-  return HAS_UNSAFE.test(json) ? json.replace(UNSAFE, escapeUnsafe) : json;
-}
-
-function quote(text: string): string {
-  return safeText(JSON.stringify(text));
-}
+import { quote, safeText } from './json-quote.ts';
+import { itemText } from './json-rows.ts';
 
 /**
  * True when JSON.stringify writes `v` exactly as formatJson does: a tree of plain objects,
@@ -144,8 +132,8 @@ export function queryToJson(result: QueryResult): { [key: string]: JsonValue } {
 }
 
 /**
- * Rows encoded and written per piece of queryToJsonPieces (and lines of queryToNdjsonPieces):
- * each piece's JSON tree is dropped once written. 32 connections are about 55 KB of text, below
+ * Rows written per piece of queryToJsonPieces (and lines of queryToNdjsonPieces): each piece's
+ * fragments are joined into one string and dropped once written. 32 connections are about 55 KB of text, below
  * the 128 KB from which V8 puts a string in fresh pages of its own and malloc maps the stream's
  * Buffer of it: smaller pieces reuse memory (256 rows a piece: about 30 ms more CPU for 4,845 rows,
  * the two sizes alternated, 21 runs each).
@@ -154,12 +142,14 @@ const ROWS_PER_PIECE = 32;
 /** The key of queryToJsonText's wrapper around a piece of rows (any key: it is cut off again). */
 const PIECE_OPEN = '{\n  "r": [\n';
 const PIECE_CLOSE = '\n  ]\n}';
+/** The indentation of an item of the document's array. */
+const ITEM_INDENT = '    ';
 
 /**
  * The text of `formatJson(queryToJson(result))`, the same bytes, without the whole tree at once:
- * the rows (or samples), the document's last member, are encoded and written a piece at a time,
- * each piece as the items of a one-member wrapper at the same depth, so its lines are indented
- * as in the document; the encoded rows of a piece die young instead of outliving the whole read.
+ * the rows (or samples), the document's last member, are written a piece at a time straight from
+ * the decoded rows (json-rows.ts), indented as in the document; a row that writer does not cover
+ * is encoded and written as an item of a one-member wrapper at the same depth, cut out again.
  */
 export function queryToJsonText(result: QueryResult): string {
   return [...queryToJsonPieces(result)].join('');
@@ -186,21 +176,27 @@ export function* queryToJsonPieces(result: QueryResult): Generator<string, void,
     return;
   }
   yield `${head.slice(0, head.length - empty.length + quote(key).length + 2)}[\n`;
+  const write = itemText(result.resource, result.samples !== undefined, 2, (item) => {
+    const text = formatJson({ r: [encodeItem(result, item)] });
+    return text.slice(PIECE_OPEN.length + ITEM_INDENT.length, text.length - PIECE_CLOSE.length);
+  });
   for (let i = 0; i < items.length; i += ROWS_PER_PIECE) {
     const end = Math.min(items.length, i + ROWS_PER_PIECE);
-    const encoded: JsonValue[] = [];
+    const parts: string[] = [];
     for (let k = i; k < end; k++) {
-      encoded.push(
-        result.samples !== undefined
-          ? encodeSample(result.resource, result.samples[k]!)
-          : encodeRow(result.resource, result.rows[k]!),
-      );
+      parts.push(k > 0 ? `,\n${ITEM_INDENT}` : ITEM_INDENT);
+      write(items[k], parts);
     }
-    const text = formatJson({ r: encoded });
-    const inner = text.slice(PIECE_OPEN.length, text.length - PIECE_CLOSE.length);
-    yield i > 0 ? `,\n${inner}` : inner;
+    yield parts.join('');
   }
   yield '\n  ]\n}';
+}
+
+/** A row or sample of a result as its JSON tree. */
+function encodeItem(result: QueryResult, item: unknown): JsonValue {
+  return result.samples !== undefined
+    ? encodeSample(result.resource, item as QuerySample)
+    : encodeRow(result.resource, item as object);
 }
 
 /** The lines of an ndjson rendering of a query: one row (or sample) per line, each a JSON document. */
@@ -208,20 +204,20 @@ export function queryToNdjson(result: QueryResult): string {
   return [...queryToNdjsonPieces(result)].join('');
 }
 
-/** queryToNdjson's lines in pieces of up to ROWS_PER_PIECE lines, in order, each encoded when asked for. */
+/** queryToNdjson's lines in pieces of up to ROWS_PER_PIECE lines, in order, each written when asked for. */
 export function* queryToNdjsonPieces(result: QueryResult): Generator<string, void, undefined> {
-  const n = result.samples?.length ?? result.rows.length;
-  for (let i = 0; i < n; i += ROWS_PER_PIECE) {
-    const end = Math.min(n, i + ROWS_PER_PIECE);
-    let piece = '';
+  const items: readonly unknown[] = result.samples ?? result.rows;
+  const write = itemText(result.resource, result.samples !== undefined, 0, (item) =>
+    formatJson(encodeItem(result, item), 0),
+  );
+  for (let i = 0; i < items.length; i += ROWS_PER_PIECE) {
+    const end = Math.min(items.length, i + ROWS_PER_PIECE);
+    const parts: string[] = [];
     for (let k = i; k < end; k++) {
-      const item =
-        result.samples !== undefined
-          ? encodeSample(result.resource, result.samples[k]!)
-          : encodeRow(result.resource, result.rows[k]!);
-      piece += `${formatJson(item, 0)}\n`;
+      write(items[k], parts);
+      parts.push('\n');
     }
-    yield piece;
+    yield parts.join('');
   }
 }
 
