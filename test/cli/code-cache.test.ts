@@ -164,6 +164,23 @@ describe('the code cache of the CommonJS bundle (src/cli/code-cache.ts)', () => 
   });
 });
 
+describe("the bundle's bindings for better-sqlite3 (scripts/sqlite-addon.cjs)", () => {
+  it('loads the addon from build/Release without a failed require on the way', () => {
+    const addon = fileURLToPath(new URL('../../scripts/sqlite-addon.cjs', import.meta.url));
+    const code = [
+      "const Module = require('node:module');",
+      'const resolve = Module._resolveFilename;',
+      'let failed = 0;',
+      'Module._resolveFilename = function (...args) { try { return resolve.apply(this, args); } catch (e) { failed++; throw e; } };',
+      `const addon = require(${JSON.stringify(addon)})('better_sqlite3.node');`,
+      'process.stdout.write(JSON.stringify({ failed, database: typeof addon.Database }));',
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual({ failed: 0, database: 'function' });
+  });
+});
+
 describe('which build starts a command (src/cli/start.ts)', () => {
   it('runs the terminal browser, and the demo that ends in it, from the ES module build', () => {
     expect(buildFor(['browse'])).toBe('esm');
