@@ -16,7 +16,6 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { asciiOnlyFile, asciiOnlyTree } from './ascii-only.mjs';
 import { WORKER_ENTRIES, bundleOptions, cjsBundleOptions } from './bundle-options.mjs';
 import { makeCodeCache } from './code-cache.mjs';
-import { wrappedBundle } from './wrapped-bundle.mjs';
 
 const packing = ['pack', 'publish'].includes(process.env.npm_command ?? '');
 if (packing && process.env.npm_lifecycle_event === 'prepare') process.exit(0);
@@ -58,11 +57,9 @@ await build(
   }),
 );
 asciiOnlyFile(cjsFile.pathname);
-// written inside Node's module wrapper (src/cli/code-cache.ts), so that V8 compiles the file's text
-// as read instead of a concatenation it would first copy into one string
-const cjsSource = wrappedBundle(readFileSync(cjsFile, 'utf8'));
+const cjsSource = readFileSync(cjsFile, 'utf8');
 const buildId = createHash('sha256').update(cjsSource).digest('hex');
-writeFileSync(cjsFile, `${cjsSource}//# flightrec-build-id=${buildId}\n`);
+writeFileSync(cjsFile, `${cjsSource.endsWith('\n') ? cjsSource : `${cjsSource}\n`}//# flightrec-build-id=${buildId}\n`);
 await build({
   absWorkingDir: new URL('.', root).pathname,
   entryPoints: ['src/cli/start.ts'],

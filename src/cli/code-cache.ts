@@ -101,18 +101,6 @@ export function cachePayload(
   return intact ? payload : undefined;
 }
 
-/** The start of Node's module wrapper (Module.wrap), which the build puts around dist/cli.cjs. */
-const WRAPPER_HEAD = ((probe) => probe.slice(0, probe.indexOf('\u0000')))(Module.wrap('\u0000'));
-
-/**
- * `source` as a CommonJS module's function expression: as it is when it starts with the wrapper
- * (scripts/wrapped-bundle.mjs: V8 compiles the string as read), else in Module.wrap's wrapper,
- * a concatenation V8 first copies into one string (1.8 MB for the bundle).
- */
-export function wrapped(source: string): string {
-  return source.startsWith(WRAPPER_HEAD) ? source : Module.wrap(source);
-}
-
 /**
  * The text of a source file's bytes: ASCII (the build writes the bundle so: scripts/ascii-only.mjs)
  * is copied byte for byte into a one-byte string, which UTF-8 decoding gives too, only slower;
@@ -154,7 +142,7 @@ export function compileBundle(file: string, cacheFile: string | undefined): Comp
   const buildId = buildIdOf(source);
   const bytes = cacheFile === undefined ? undefined : readOrUndefined(cacheFile, fileBytes);
   const cachedData = bytes === undefined ? undefined : cachePayload(bytes, buildId);
-  const script = new Script(wrapped(source), { filename: file, cachedData });
+  const script = new Script(Module.wrap(source), { filename: file, cachedData });
   const cache =
     bytes === undefined
       ? 'absent'
