@@ -1,6 +1,7 @@
 // The esbuild options of flightrec's bundles, shared by scripts/build.mjs (dist/) and the test
 // runner's global setup (test/global-setup.ts bundles the worker threads once per run).
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 /** The worker threads' entries, by the name of their bundle (`<name>.js`). */
 export const WORKER_ENTRIES = {
@@ -50,6 +51,52 @@ export function bundleOptions({ root, entryPoints, outdir, sourcemap }) {
   };
 }
 
+/**
+ * The built-ins the CommonJS bundle loads only when one of their exports is first used: modules
+ * every command initialises import them at their top (commander `child_process`, for executable
+ * subcommands flightrec has none of; drizzle's migrator `crypto`, to hash migration files a read
+ * never migrates; the PostgreSQL engine `worker_threads`), and a read that never uses them paid
+ * about 3 to 5 ms of CPU each to load them.
+ */
+export const LAZY_BUILTINS = ['crypto', 'child_process', 'worker_threads'];
+
+/** esbuild's namespace of the stand-ins for LAZY_BUILTINS. */
+const LAZY_NAMESPACE = 'flightrec-lazy-builtin';
+
+/**
+ * The stand-in for the built-in `name`: an object with a getter for each of its exports (as this
+ * Node lists them at build time) that loads the module on first use. An export is read when used,
+ * as esbuild's CommonJS output reads `import_x.name` at each use, so nothing is loaded before.
+ */
+export function lazyBuiltinSource(name) {
+  const keys = Object.keys(createRequire(import.meta.url)(`node:${name}`));
+  return [
+    `let loaded;`,
+    `const load = () => (loaded ??= require(${JSON.stringify(`node:${name}`)}));`,
+    `const lazy = {};`,
+    `for (const key of ${JSON.stringify(keys)}) Object.defineProperty(lazy, key, { get: () => load()[key], enumerable: true });`,
+    `module.exports = lazy;`,
+    '',
+  ].join('\n');
+}
+
+/** The esbuild plugin putting the stand-ins of lazyBuiltinSource in place of LAZY_BUILTINS. */
+const lazyBuiltins = {
+  name: 'flightrec-lazy-builtins',
+  setup(b) {
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`);
+    b.onResolve({ filter }, (args) =>
+      args.namespace === LAZY_NAMESPACE
+        ? { path: args.path, external: true }
+        : { path: args.path.replace(/^node:/, ''), namespace: LAZY_NAMESPACE },
+    );
+    b.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => ({
+      contents: lazyBuiltinSource(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 /** esbuild's namespace of the modules the CommonJS bundle leaves to the ES module build. */
 const ESM_ONLY_NAMESPACE = 'flightrec-esm-only';
 
@@ -79,6 +126,7 @@ export function cjsBundleOptions({ root, entryPoint, outfile, sourcemap }) {
     external: esm.external.filter((name) => name !== 'better-sqlite3'),
     alias: { ...esm.alias, bindings: './scripts/sqlite-addon.cjs' },
     plugins: [
+      lazyBuiltins,
       {
         name: 'flightrec-esm-only',
         setup(b) {

@@ -206,7 +206,11 @@ export async function run(argv: readonly string[]): Promise<void> {
   const io: CliIo = {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // on first use: process.stdin is built when first read (a stream for its pipe, file or
+    // terminal: about 3 ms of a read's start), and only the browser, demo and db prune use it
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: process.cwd(),
     now: Date.now,

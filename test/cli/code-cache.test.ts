@@ -6,7 +6,15 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildIdOf, cacheFileBytes, cachePayload, compileBundle, sourceText } from '../../src/cli/code-cache.ts';
+import { crc32 } from 'node:zlib';
+import {
+  bitwiseCrc32,
+  buildIdOf,
+  cacheFileBytes,
+  cachePayload,
+  compileBundle,
+  sourceText,
+} from '../../src/cli/code-cache.ts';
 import { main } from '../../src/cli/main.ts';
 import { buildFor } from '../../src/cli/start.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
@@ -77,6 +85,41 @@ describe('the code cache of the CommonJS bundle (src/cli/code-cache.ts)', () => 
     expect(cachePayload(readFileSync(cache), undefined)).toBeUndefined();
   });
 
+  it('checks the payload by its CRC-32, or by its SHA-256 on a Node without zlib.crc32', () => {
+    const file = bundle('checked.cjs', BODY);
+    const bytes = readFileSync(train(file));
+    const id = buildIdOf(readFileSync(file, 'utf8'));
+    const payload = bytes.subarray(84);
+    expect(cachePayload(bytes, id)).toEqual(payload);
+    expect(cachePayload(bytes, id, null)).toEqual(payload);
+    const crcOnly = Buffer.from(bytes);
+    crcOnly.fill(0, 48, 80); // the SHA-256 gone: only a Node without crc32 notices
+    expect(cachePayload(crcOnly, id, crc32)).toEqual(payload);
+    expect(cachePayload(crcOnly, id, null)).toBeUndefined();
+    const shaOnly = Buffer.from(bytes);
+    shaOnly.fill(0, 80, 84);
+    expect(cachePayload(shaOnly, id, crc32)).toBeUndefined();
+    expect(cachePayload(shaOnly, id, null)).toEqual(payload);
+    // a cache made on a Node without zlib.crc32 holds the same CRC-32
+    expect(cacheFileBytes(id!, payload, null)).toEqual(bytes);
+    expect(bitwiseCrc32(Buffer.from('123456789'))).toBe(0xcbf43926);
+    const damaged = Buffer.from(bytes);
+    damaged[damaged.length - 1]! ^= 1;
+    expect(cachePayload(damaged, id, crc32)).toBeUndefined();
+    expect(cachePayload(damaged, id, null)).toBeUndefined();
+  });
+
+  it("reads a cache larger than its bundle, and one that fits in the bundle's bytes", () => {
+    const small = bundle('small.cjs', BODY);
+    expect(readFileSync(train(small)).length).toBeGreaterThan(readFileSync(small).length);
+    expect(compileBundle(small, `${small}.cache`).cache).toBe('used');
+    const large = bundle('large.cjs', `${BODY}// ${'padding '.repeat(20000)}\n`);
+    expect(readFileSync(train(large)).length).toBeLessThan(readFileSync(large).length);
+    const compiled = compileBundle(large, `${large}.cache`);
+    expect(compiled.cache).toBe('used');
+    expect((compiled.run().answer as () => number)()).toBe(42);
+  });
+
   it('lets V8 refuse a whole cache made from other source text under the same build id', () => {
     const file = bundle('refused.cjs', BODY);
     const other = bundle('other.cjs', `${BODY}// a longer source\n`);
@@ -106,6 +149,23 @@ describe('the code cache of the CommonJS bundle (src/cli/code-cache.ts)', () => 
     expect(buildIdOf(`x\n//# flightrec-build-id=${'a'.repeat(64)}\n`)).toEqual(Buffer.alloc(32, 0xaa));
     expect(buildIdOf(`//# flightrec-build-id=${'a'.repeat(64)}\nmore();\n`)).toBeUndefined();
     expect(buildIdOf('module.exports = 1;\n')).toBeUndefined();
+  });
+});
+
+describe("the bundle's bindings for better-sqlite3 (scripts/sqlite-addon.cjs)", () => {
+  it('loads the addon from build/Release without a failed require on the way', () => {
+    const addon = fileURLToPath(new URL('../../scripts/sqlite-addon.cjs', import.meta.url));
+    const code = [
+      "const Module = require('node:module');",
+      'const resolve = Module._resolveFilename;',
+      'let failed = 0;',
+      'Module._resolveFilename = function (...args) { try { return resolve.apply(this, args); } catch (e) { failed++; throw e; } };',
+      `const addon = require(${JSON.stringify(addon)})('better_sqlite3.node');`,
+      'process.stdout.write(JSON.stringify({ failed, database: typeof addon.Database }));',
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual({ failed: 0, database: 'function' });
   });
 });
 
@@ -144,6 +204,36 @@ describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run bui
     const names = new Set([...readFileSync(file, 'utf8').matchAll(/\brequire\("([^".][^"]*)"\)/g)].map((m) => m[1]!));
     expect(names.size).toBeGreaterThan(3);
     for (const name of names) expect(() => load(name), name).not.toThrow();
+  });
+
+  it('starts a read without node:crypto, child_process or worker_threads, nor process.stdin (built when first used)', () => {
+    const bin = fileURLToPath(new URL('../../bin/flightrec.js', import.meta.url));
+    const probe = join(dir, 'loaded.cjs');
+    writeFileSync(
+      probe,
+      [
+        "const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');",
+        'let read = false;',
+        "Object.defineProperty(process, 'stdin', { ...stdin, get() { read = true; return stdin.get.call(this); } });",
+        "process.on('exit', () => process.stderr.write(`LOADED ${process.moduleLoadList.join(',')}\\nSTDIN ${read}\\n`));",
+        '',
+      ].join('\n'),
+    );
+    const child = spawnSync(
+      process.execPath,
+      ['-r', probe, bin, '--db', join(dir, 'none.db'), 'filter', 'check', 'node_id = 1'],
+      {
+        encoding: 'utf8',
+        env: { PATH: '' },
+      },
+    );
+    expect(child.status).toBe(0);
+    const loaded = new Set(/LOADED (.*)/.exec(child.stderr)![1]!.split(','));
+    expect(loaded.has('NativeModule vm')).toBe(true);
+    expect(child.stderr).toContain('STDIN false');
+    for (const name of ['crypto', 'child_process', 'worker_threads']) {
+      expect(loaded.has(`NativeModule ${name}`), name).toBe(false);
+    }
   });
 
   it('answers through bin/flightrec.js as the command line does in-process, errors included', async () => {
