@@ -13,7 +13,7 @@
  * two bundles alternated, 3 runs each, load 9-11).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -59,6 +59,8 @@ async function bundle(script: string): Promise<string[]> {
           mkdirSync(dirname(join(temp, f.rel)), { recursive: true });
           writeFileSync(join(temp, f.rel), f.contents);
         }
+        // readable by the other users some tests run the child as (mkdtemp makes it 0700)
+        chmodSync(temp, 0o755);
         try {
           renameSync(temp, dir);
         } catch (err) {
