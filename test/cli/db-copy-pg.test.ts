@@ -12,8 +12,6 @@
  * the child copies, which needs a server.
  */
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/context.ts';
@@ -23,11 +21,11 @@ import { COPY_SOURCE } from '../fixtures/recordings.ts';
 import { copyOfRecording } from '../fixtures/shared-recording.ts';
 import { runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
+import { childArgs } from '../reliability/support/child-script.ts';
 import { describeWithServer, freshPgTarget, pgAvailable } from '../helpers/pg.ts';
 
 const tmp = tempDir();
 const source = tmp.path('source.db');
-const MAIN = pathToFileURL(resolve(import.meta.dirname, '../../src/cli/main.ts')).href;
 const ENGINE = pgAvailable().url === undefined ? 'pglite' : 'postgres';
 /** Each PGlite open starts a PostgreSQL in WebAssembly (seconds on a busy machine). */
 const LONG = ENGINE === 'pglite' ? 600_000 : 120_000;
@@ -225,11 +223,8 @@ describeWithServer('db copy into PostgreSQL killed (SIGKILL) in the middle', () 
     async () => {
       const pgdb = (await freshPgTarget({ migrated: true })).target;
       const argv = ['db', 'copy', '--from', source, '--to', pgdb, '--batch', '1'];
-      const code = `const { run } = await import(${JSON.stringify(MAIN)}); await run(JSON.parse(process.env.FLIGHTREC_TEST_ARGV));`;
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-        env: { ...process.env, FLIGHTREC_TEST_ARGV: JSON.stringify(argv) },
-        stdio: 'ignore',
-      });
+      // run() of src/cli/main.ts, bundled (test/reliability/support/child-script.ts): seconds less to start than through tsx
+      const child = spawn(process.execPath, [...(await childArgs('run-child.ts')), ...argv], { stdio: 'ignore' });
       const ended = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_c, signal) => done(signal)));
       const client = new pg.Client({ connectionString: pgdb });
       await client.connect();

@@ -9,8 +9,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sameDatabase, shownTarget } from '../../src/cli/commands/db-copy.ts';
@@ -20,10 +18,10 @@ import { COPY_SOURCE } from '../fixtures/recordings.ts';
 import { copyOfRecording } from '../fixtures/shared-recording.ts';
 import { runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
+import { childArgs } from '../reliability/support/child-script.ts';
 
 const tmp = tempDir();
 const source = tmp.path('source.db');
-const MAIN = pathToFileURL(resolve(import.meta.dirname, '../../src/cli/main.ts')).href;
 
 beforeAll(async () => {
   // recorded once per run for both db copy files
@@ -135,11 +133,8 @@ describe('db copy', () => {
   it('killed (SIGKILL) in the middle, run again: the same answers, no duplicate', async () => {
     const target = tmp.path('killed.db');
     const argv = ['db', 'copy', '--from', source, '--to', target, '--batch', '1'];
-    const code = `const { run } = await import(${JSON.stringify(MAIN)}); await run(JSON.parse(process.env.FLIGHTREC_TEST_ARGV));`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-      env: { ...process.env, FLIGHTREC_TEST_ARGV: JSON.stringify(argv) },
-      stdio: 'ignore',
-    });
+    // run() of src/cli/main.ts, bundled (test/reliability/support/child-script.ts): seconds less to start than through tsx
+    const child = spawn(process.execPath, [...(await childArgs('run-child.ts')), ...argv], { stdio: 'ignore' });
     const ended = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_c, signal) => done(signal)));
     // kill it as soon as the target holds a committed poll
     let seen = 0;

@@ -7,26 +7,27 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTimestamp } from '../../src/api/codec/timestamp.ts';
 import { createHistoryReader, openDatabase } from '../../src/db/index.ts';
 import { runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
+import { childArgs } from '../reliability/support/child-script.ts';
 
-const MAIN = pathToFileURL(resolve(import.meta.dirname, '../../src/cli/main.ts')).href;
 const WALL_MS = 62_000;
 
-/** Starts `flightrec ARGV` from the sources in a child process (what bin/flightrec.js runs); paths in ARGV are absolute. */
-function flightrec(argv: readonly string[]): {
+/**
+ * Starts `flightrec ARGV` from the sources in a child process: run() of src/cli/main.ts (what
+ * bin/flightrec.js runs), bundled (test/reliability/support/child-script.ts), which starts in
+ * seconds less than through tsx on a loaded machine; paths in ARGV are absolute.
+ */
+async function flightrec(argv: readonly string[]): Promise<{
   child: ChildProcess;
   out: () => string;
   err: () => string;
   exit: Promise<number | null>;
-} {
-  const code = `const { run } = await import(${JSON.stringify(MAIN)}); await run(JSON.parse(process.env.FLIGHTREC_TEST_ARGV));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-    env: { ...process.env, FLIGHTREC_TEST_ARGV: JSON.stringify(argv), NO_COLOR: '1' },
+}> {
+  const child = spawn(process.execPath, [...(await childArgs('run-child.ts')), ...argv], {
+    env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -49,7 +50,7 @@ afterAll(() => {
 describe('a real-time recording of the simulated cluster', () => {
   it('records a minute without a false alarm and without an event before its first poll', async () => {
     // 1. the simulated cluster, on the wall clock (speed 1, the default)
-    const sim = flightrec(['sim', '--port', '0']);
+    const sim = await flightrec(['sim', '--port', '0']);
     running.push(sim.child);
     for (let i = 0; i < 300 && !sim.err().includes('serving until interrupted'); i++) await sleep(50);
     const lines = sim.out().trim().split('\n');
@@ -81,7 +82,7 @@ describe('a real-time recording of the simulated cluster', () => {
 
     // 3. record for a minute of wall time, then stop the collector as Ctrl-C would
     const db = tmp.path('lab.db');
-    const collect = flightrec(['collect', '--config', config, '--db', db]);
+    const collect = await flightrec(['collect', '--config', config, '--db', db]);
     running.push(collect.child);
     // a minute of recording from its first round (the process takes a moment to start on a busy machine)
     for (let i = 0; i < 600 && !/ lab \w+ ok /.test(collect.err()); i++) await sleep(50);

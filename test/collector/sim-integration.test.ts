@@ -131,7 +131,8 @@ forEachEngine(
       }));
       rebuilt = new Map(polls.map((p) => [p.id, reader.reconstructAnswer(p.id)]));
       readDb.close();
-    }, 60_000);
+      // 11 simulated minutes: seconds alone, but over a minute on PostgreSQL on a loaded machine (load 10-15)
+    }, 180_000);
 
     afterAll(async () => {
       await sim?.close();
@@ -157,12 +158,12 @@ forEachEngine(
           const status = p.outcome === 'ok' ? 200 : p.httpStatus;
           if (status === 0) {
             // no answer arrived: the connection closed, or the local deadline fired; in the latter case
-            // the server may still have written its own 504 to the abandoned connection
+            // the server may still have written an answer to the abandoned connection: its own 504,
+            // or on a loaded machine (the deadline is 300 ms of real time) the whole answer
             const late = served[next];
             if (
               p.outcome === 'deadline_exceeded' &&
               late?.op === p.operation &&
-              late.status === 504 &&
               isDeepStrictEqual(late.request, r.request)
             )
               next++;
