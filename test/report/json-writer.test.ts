@@ -5,25 +5,10 @@ import type { PollRow } from '../../src/api/schema/resources.ts';
 import type { QueryResult } from '../../src/report/query.ts';
 import { formatJson, queryToJson, queryToJsonText, writeJson } from '../../src/report/render/json.ts';
 import { ConnectionWorld } from '../helpers/connection-answers.ts';
+import { TERMINAL_UNSAFE_STRINGS } from '../helpers/unsafe-strings.ts';
 
 /** Strings with what the writer must escape: controls, C1, bidi and line separators, quotes, astral and lone surrogates. */
-const nasty = fc.oneof(
-  fc.string(),
-  fc.string({ unit: 'binary' }),
-  fc.constantFrom(
-    '\u2028',
-    '\u2029',
-    '\u202e',
-    '\u2066',
-    '\u200e',
-    '\u061c',
-    '\u007f',
-    '\u0085',
-    '"\\',
-    '\ud800',
-    '😀',
-  ),
-);
+const nasty = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom(...TERMINAL_UNSAFE_STRINGS));
 const leaf = fc.oneof(
   nasty,
   fc.double(),

@@ -18,27 +18,13 @@ import {
   queryToNdjson,
 } from '../../src/report/render/json.ts';
 import { itemText } from '../../src/report/render/json-rows.ts';
+import { TERMINAL_UNSAFE_STRINGS } from '../helpers/unsafe-strings.ts';
 
 const nasty = fc.oneof(
   fc.string({ maxLength: 8 }),
   fc.string({ unit: 'binary', maxLength: 6 }),
-  fc.constantFrom(
-    '\u2028',
-    'a\u2029',
-    '\u202e',
-    '\u2066x',
-    '\u200e',
-    '\u061c',
-    '\u007f',
-    '\u0085',
-    '"\\',
-    '\ud800',
-    '😀',
-    '\u001b[2J',
-    '10',
-    '2',
-    '',
-  ),
+  // the terminal's unsafe characters, alone and after a letter; an escape sequence; integer-like and empty keys
+  fc.constantFrom(...TERMINAL_UNSAFE_STRINGS, 'a\u2029', '\u2066x', '\u001b[2J', '10', '2', ''),
 );
 const NANOS_MAX_DURATION = 315_576_000_000n * 1_000_000_000n;
 
