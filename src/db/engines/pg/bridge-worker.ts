@@ -133,7 +133,7 @@ init.port.on('message', (req: BridgeRequest) => {
       init.port.postMessage(reply);
       Atomics.store(flag, 0, 1);
       Atomics.notify(flag, 0);
-      if (req.kind === 'close') init.port.close();
+      // after a close the worker waits for the next handle's requests, or to be stopped (sync-database.ts)
     }),
   );
 });
