@@ -28,6 +28,7 @@ import { isUtf16Text, isWellFormed } from '../../encoding/bytes.ts';
 import type { ArgsOf, SqlRunResult, SqlSession, SqlStatement, SqlTransaction, TxFunction } from '../../sql-session.ts';
 import { translateToPostgres, type PgStatementText } from './translate.ts';
 import { bridgeWorkerSource } from './worker-source.ts';
+import type { WorkerEntry } from '../../../threads/worker-entry.ts';
 import { PgError } from './pg-error.ts';
 
 export { PgError };
@@ -287,31 +288,20 @@ export class PgSyncDatabase implements SqlSession {
   constructor(opts: PgSyncOptions & { readonly readonly?: boolean }) {
     const source = bridgeWorkerSource();
     const beatMs = opts.engine.kind === 'pg' ? BEAT_MS : 0;
-    // a server's worker may serve the next handle of the same engine (see `close`)
-    this.#key = beatMs === 0 ? undefined : JSON.stringify([source, opts.engine]);
+    // a server's worker may serve the next handle of a server started by the same entry (see `close`)
+    this.#key = beatMs === 0 ? undefined : JSON.stringify(source);
     const kept = this.#key === undefined ? undefined : takeKept(this.#key);
-    if (kept !== undefined) {
-      this.#worker = kept.worker;
-      this.#port = kept.port;
-      this.#flag = kept.flag;
-    } else {
-      const shared = new SharedArrayBuffer(8);
-      const channel = new MessageChannel();
-      const init: BridgeInit = { engine: opts.engine, flag: shared, port: channel.port2, beatMs };
-      // launched like every thread; its requests go over the port and its replies are waited for on the flag
-      this.#worker = launchThread(source, { workerData: init, transferList: [channel.port2] });
-      // a worker that cannot start answers with its failure, one that stops says so (worker-source.ts);
-      // the event, which this thread sees only after it stopped waiting, has nothing left to say
-      this.#worker.on('error', () => undefined);
-      this.#worker.unref();
-      this.#port = channel.port1;
-      this.#port.unref();
-      this.#flag = new Int32Array(shared);
-    }
+    const bridge = kept ?? launchBridge(source, opts.engine, beatMs);
+    this.#worker = bridge.worker;
+    this.#port = bridge.port;
+    this.#flag = bridge.flag;
     this.#timeoutMs = opts.timeoutMs ?? 120_000;
     this.#silentMs = beatMs === 0 ? 0 : Math.max(opts.silentMs ?? 10_000, 4 * BEAT_MS);
     this.#redact = opts.redact ?? ((m) => m);
     this.readonly = opts.readonly ?? false;
+    // a kept worker is told whom it serves now, ahead of the first request (its reply is taken before that one's)
+    if (kept !== undefined)
+      this.#post({ kind: 'engine', engine: opts.engine }, { sql: '', params: [], reply: undefined });
   }
 
   /**
@@ -711,7 +701,7 @@ export class PgSyncDatabase implements SqlSession {
 
   /**
    * Closes the connection and stops the worker; or, a server's worker whose connection closed
-   * cleanly, keeps it for the next handle of the same engine in this thread (see `keep`).
+   * cleanly, keeps it for the next handle of a server in this thread (see `keep`).
    */
   close(): this {
     if (!this.#open) return this;
@@ -733,13 +723,32 @@ export class PgSyncDatabase implements SqlSession {
   }
 }
 
-/** A bridge worker kept after its handle closed: no connection, its modules loaded. */
-interface KeptWorker {
-  /** the worker's entry and engine (PgSyncDatabase's #key) */
-  readonly key: string;
+/** A bridge worker, the port its requests go over and the flag its replies are waited for on. */
+interface Bridge {
   readonly worker: Worker;
   readonly port: MessagePort;
   readonly flag: Int32Array;
+}
+
+/** Starts a bridge worker for `engine`. */
+function launchBridge(source: WorkerEntry, engine: BridgeEngine, beatMs: number): Bridge {
+  const shared = new SharedArrayBuffer(8);
+  const channel = new MessageChannel();
+  const init: BridgeInit = { engine, flag: shared, port: channel.port2, beatMs };
+  // launched like every thread; its requests go over the port and its replies are waited for on the flag
+  const worker = launchThread(source, { workerData: init, transferList: [channel.port2] });
+  // a worker that cannot start answers with its failure, one that stops says so (worker-source.ts);
+  // the event, which this thread sees only after it stopped waiting, has nothing left to say
+  worker.on('error', () => undefined);
+  worker.unref();
+  channel.port1.unref();
+  return { worker, port: channel.port1, flag: new Int32Array(shared) };
+}
+
+/** A bridge worker kept after its handle closed: no connection, its modules loaded. */
+interface KeptWorker extends Bridge {
+  /** the worker's entry (PgSyncDatabase's #key) */
+  readonly key: string;
 }
 
 /** How long a kept worker waits for a handle before it is stopped. */
@@ -754,8 +763,8 @@ function stop(w: KeptWorker): void {
 }
 
 /**
- * Keeps a server's bridge worker whose connection closed cleanly, for the next handle of the same
- * engine (the same entry, server, database, user and settings) opened in this thread within
+ * Keeps a server's bridge worker whose connection closed cleanly, for the next handle of a server
+ * (started by the same entry; it is told the handle's engine) opened in this thread within
  * KEPT_MS: a worker's start (a thread, its modules, pg's) is most of an open's cost, paid again by
  * every open of a process that opens a store more than once (the tests' commands run in-process,
  * `db stats`). The next handle connects anew, as after a lost connection. One worker at most is
