@@ -12,6 +12,7 @@ export type BridgeEngine =
 
 /** What the worker is started with (its workerData). */
 export interface BridgeInit {
+  /** the engine of its first handle (a kept worker is told the next one's: the `engine` request) */
   readonly engine: BridgeEngine;
   /**
    * Int32Array over it: [0] is 1 while a reply waits for the caller; [1] is the worker's sign of
@@ -39,6 +40,8 @@ export type BridgeRequest =
    */
   | { readonly kind: 'batch'; readonly items: readonly BatchItem[]; readonly then?: string; readonly before?: string }
   | { readonly kind: 'migrate'; readonly folder: string; readonly readonly: boolean; readonly label: string }
+  /** the engine of the handle a kept worker serves from now on (it holds no connection); it connects at the next request */
+  | { readonly kind: 'engine'; readonly engine: BridgeEngine }
   | { readonly kind: 'close' };
 
 /** One statement of a batch. */

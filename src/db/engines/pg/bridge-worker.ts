@@ -19,8 +19,10 @@ import { connectEngine, type EngineConnection } from './engine-connection.ts';
 const init = workerData as BridgeInit;
 const flag = new Int32Array(init.flag);
 let connection: Promise<EngineConnection> | undefined;
+/** the engine of the handle served now (a kept worker is told its next handle's: sync-database.ts) */
+let engine: BridgeEngine = init.engine;
 
-function connect(engine: BridgeEngine): Promise<EngineConnection> {
+function connect(): Promise<EngineConnection> {
   connection ??= connectEngine(engine).catch((err: unknown) => {
     connection = undefined;
     throw err;
@@ -79,9 +81,17 @@ async function runBatch(
 }
 
 async function answer(req: BridgeRequest): Promise<BridgeReply> {
+  if (req.kind === 'engine') {
+    // a kept worker holds no connection (its last handle closed it); were one left, it goes now
+    const left = connection;
+    connection = undefined;
+    engine = req.engine;
+    await left?.then((c) => c.close()).catch(() => undefined);
+    return { ok: true, values: [], length: 0, fields: [], rowCount: 0 };
+  }
   let conn: EngineConnection;
   try {
-    conn = await connect(init.engine);
+    conn = await connect();
   } catch (err) {
     return { ok: false, error: errorOf(err, true) };
   }
@@ -133,7 +143,7 @@ init.port.on('message', (req: BridgeRequest) => {
       init.port.postMessage(reply);
       Atomics.store(flag, 0, 1);
       Atomics.notify(flag, 0);
-      if (req.kind === 'close') init.port.close();
+      // after a close the worker waits for the next handle's requests, or to be stopped (sync-database.ts)
     }),
   );
 });

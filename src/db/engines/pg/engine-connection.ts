@@ -4,6 +4,7 @@
  * server). Rows come back as arrays; int8 and numeric stay text, bytea bytes: the calling thread
  * converts them (to number, or bigint under `safeIntegers`).
  */
+import { createRequire } from 'node:module';
 import { BASE64_COLUMN, PG_TYPE, type BridgeEngine, type BridgeField } from './bridge-protocol.ts';
 import { revivePoolConfig, type PgPoolConfigData } from './pool-config.ts';
 import { checkPgVersion, migratePostgres, type PgClient } from './migrate.ts';
@@ -123,8 +124,28 @@ function anyColumns(sql: string): boolean {
     .includes('*');
 }
 
+/**
+ * The `pg` module, loaded as the CommonJS package it is (an `import()` would go through its ES
+ * module wrapper and the ES module resolver). As it loads, pg asks whether it runs on Cloudflare
+ * Workers: where there is no `navigator` (Node 20; Node 21 and later define one) it constructs a
+ * `Response`, which loads Node's bundled fetch (undici, some 50 internal modules): about half of
+ * pg's load, in every bridge worker's start. A `navigator` as Node 21's stands there while pg
+ * loads, and is taken away after.
+ */
+function loadPg(): typeof import('pg') {
+  const require = createRequire(import.meta.url);
+  if ('navigator' in globalThis) return require('pg') as typeof import('pg');
+  const userAgent = `Node.js/${process.versions.node.split('.')[0] ?? ''}`;
+  Object.defineProperty(globalThis, 'navigator', { value: { userAgent }, configurable: true, writable: true });
+  try {
+    return require('pg') as typeof import('pg');
+  } finally {
+    delete (globalThis as { navigator?: unknown }).navigator;
+  }
+}
+
 async function connectPg(config: PgPoolConfigData): Promise<EngineConnection> {
-  const pg = (await import('pg')).default;
+  const pg = loadPg();
   // pipeline: queries issued without waiting go out together (see `pipeline` below)
   const options: import('pg').PoolConfig & { pipeline: boolean } = {
     ...revivePoolConfig(config),

@@ -28,6 +28,7 @@ import { isUtf16Text, isWellFormed } from '../../encoding/bytes.ts';
 import type { ArgsOf, SqlRunResult, SqlSession, SqlStatement, SqlTransaction, TxFunction } from '../../sql-session.ts';
 import { translateToPostgres, type PgStatementText } from './translate.ts';
 import { bridgeWorkerSource } from './worker-source.ts';
+import type { WorkerEntry } from '../../../threads/worker-entry.ts';
 import { PgError } from './pg-error.ts';
 
 export { PgError };
@@ -253,6 +254,8 @@ export class PgSyncDatabase implements SqlSession {
   readonly #worker: Worker;
   readonly #port: MessagePort;
   readonly #flag: Int32Array;
+  /** what a worker kept after this handle closes must match to serve another (undefined: never kept) */
+  readonly #key: string | undefined;
   readonly #timeoutMs: number;
   /** 0: the engine runs in the worker's own thread (PGlite), which cannot show signs of life while it works */
   readonly #silentMs: number;
@@ -284,23 +287,21 @@ export class PgSyncDatabase implements SqlSession {
   readonly readonly: boolean;
   constructor(opts: PgSyncOptions & { readonly readonly?: boolean }) {
     const source = bridgeWorkerSource();
-    const shared = new SharedArrayBuffer(8);
-    const channel = new MessageChannel();
     const beatMs = opts.engine.kind === 'pg' ? BEAT_MS : 0;
-    const init: BridgeInit = { engine: opts.engine, flag: shared, port: channel.port2, beatMs };
-    // launched like every thread; its requests go over the port and its replies are waited for on the flag
-    this.#worker = launchThread(source, { workerData: init, transferList: [channel.port2] });
-    // a worker that cannot start answers with its failure, one that stops says so (worker-source.ts);
-    // the event, which this thread sees only after it stopped waiting, has nothing left to say
-    this.#worker.on('error', () => undefined);
-    this.#worker.unref();
-    this.#port = channel.port1;
-    this.#port.unref();
-    this.#flag = new Int32Array(shared);
+    // a server's worker may serve the next handle of a server started by the same entry (see `close`)
+    this.#key = beatMs === 0 ? undefined : JSON.stringify(source);
+    const kept = this.#key === undefined ? undefined : takeKept(this.#key);
+    const bridge = kept ?? launchBridge(source, opts.engine, beatMs);
+    this.#worker = bridge.worker;
+    this.#port = bridge.port;
+    this.#flag = bridge.flag;
     this.#timeoutMs = opts.timeoutMs ?? 120_000;
     this.#silentMs = beatMs === 0 ? 0 : Math.max(opts.silentMs ?? 10_000, 4 * BEAT_MS);
     this.#redact = opts.redact ?? ((m) => m);
     this.readonly = opts.readonly ?? false;
+    // a kept worker is told whom it serves now, ahead of the first request (its reply is taken before that one's)
+    if (kept !== undefined)
+      this.#post({ kind: 'engine', engine: opts.engine }, { sql: '', params: [], reply: undefined });
   }
 
   /**
@@ -563,6 +564,11 @@ export class PgSyncDatabase implements SqlSession {
     throw new PgError(this.#redact(error.message + where), error.code, error.connection === true);
   }
 
+  /** The bridge worker's thread id (a worker kept after a close serves the next handle: see `close`). */
+  get workerThreadId(): number {
+    return this.#worker.threadId;
+  }
+
   /** Whether the handle is open (better-sqlite3's `open`). */
   get open(): boolean {
     return this.#open;
@@ -693,17 +699,101 @@ export class PgSyncDatabase implements SqlSession {
     return reply.migrated ?? { applied: 0, supported: 0 };
   }
 
-  /** Closes the connection and stops the worker. */
+  /**
+   * Closes the connection and stops the worker; or, a server's worker whose connection closed
+   * cleanly, keeps it for the next handle of a server in this thread (see `keep`).
+   */
   close(): this {
     if (!this.#open) return this;
+    let closed = false;
     try {
       this.request({ kind: 'close' });
+      closed = true;
     } catch {
       // closing a broken connection: nothing left to do
     }
     this.#open = false;
+    if (closed && this.#key !== undefined) {
+      keep({ key: this.#key, worker: this.#worker, port: this.#port, flag: this.#flag });
+      return this;
+    }
     this.#port.close();
     void this.#worker.terminate();
     return this;
   }
+}
+
+/** A bridge worker, the port its requests go over and the flag its replies are waited for on. */
+interface Bridge {
+  readonly worker: Worker;
+  readonly port: MessagePort;
+  readonly flag: Int32Array;
+}
+
+/** Starts a bridge worker for `engine`. */
+function launchBridge(source: WorkerEntry, engine: BridgeEngine, beatMs: number): Bridge {
+  const shared = new SharedArrayBuffer(8);
+  const channel = new MessageChannel();
+  const init: BridgeInit = { engine, flag: shared, port: channel.port2, beatMs };
+  // launched like every thread; its requests go over the port and its replies are waited for on the flag
+  const worker = launchThread(source, { workerData: init, transferList: [channel.port2] });
+  // a worker that cannot start answers with its failure, one that stops says so (worker-source.ts);
+  // the event, which this thread sees only after it stopped waiting, has nothing left to say
+  worker.on('error', () => undefined);
+  worker.unref();
+  channel.port1.unref();
+  return { worker, port: channel.port1, flag: new Int32Array(shared) };
+}
+
+/** A bridge worker kept after its handle closed: no connection, its modules loaded. */
+interface KeptWorker extends Bridge {
+  /** the worker's entry (PgSyncDatabase's #key) */
+  readonly key: string;
+}
+
+/** How long a kept worker waits for a handle before it is stopped. */
+const KEPT_MS = 30_000;
+
+/** The worker kept in this thread (one at most), and the timer that stops it. */
+let kept: { readonly worker: KeptWorker; readonly timer: NodeJS.Timeout } | undefined;
+
+function stop(w: KeptWorker): void {
+  w.port.close();
+  void w.worker.terminate();
+}
+
+/**
+ * Keeps a server's bridge worker whose connection closed cleanly, for the next handle of a server
+ * (started by the same entry; it is told the handle's engine) opened in this thread within
+ * KEPT_MS: a worker's start (a thread, its modules, pg's) is most of an open's cost, paid again by
+ * every open of a process that opens a store more than once (the tests' commands run in-process,
+ * `db stats`). The next handle connects anew, as after a lost connection. One worker at most is
+ * kept (the newest), never one that holds a connection; it keeps neither the thread nor the
+ * process alive.
+ */
+function keep(w: KeptWorker): void {
+  if (kept !== undefined) {
+    clearTimeout(kept.timer);
+    stop(kept.worker);
+  }
+  const timer = setTimeout(() => {
+    if (kept?.worker === w) kept = undefined;
+    stop(w);
+  }, KEPT_MS);
+  timer.unref();
+  kept = { worker: w, timer };
+}
+
+/** The worker kept for `key`, taken (undefined when none is, or it stopped meanwhile). */
+function takeKept(key: string): KeptWorker | undefined {
+  if (kept === undefined || kept.worker.key !== key) return undefined;
+  const w = kept.worker;
+  clearTimeout(kept.timer);
+  kept = undefined;
+  // a worker that stopped while kept said so (its last word on the port, the flag marked)
+  if (Atomics.load(w.flag, 1) === WORKER_STOPPED || receiveMessageOnPort(w.port) !== undefined) {
+    stop(w);
+    return undefined;
+  }
+  return w;
 }
