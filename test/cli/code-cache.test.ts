@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { Module, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,8 @@ import {
   cacheFileBytes,
   cachePayload,
   compileBundle,
+  MODULE_WRAPPER_HEAD,
+  MODULE_WRAPPER_TAIL,
   sourceText,
 } from '../../src/cli/code-cache.ts';
 import { main } from '../../src/cli/main.ts';
@@ -44,6 +46,18 @@ const BODY =
 describe('the code cache of the CommonJS bundle (src/cli/code-cache.ts)', () => {
   it('uses a cache made for the bundle, and the bundle runs as a CommonJS module', () => {
     const file = bundle('good.cjs', BODY);
+    const cache = train(file);
+    const compiled = compileBundle(file, cache);
+    expect(compiled.cache).toBe('used');
+    const exports = compiled.run();
+    expect((exports.answer as () => number)()).toBe(42);
+    expect(exports.dir).toBe(dir);
+    expect(exports.strict).toBe(true);
+  });
+
+  it("compiles a bundle written inside Node's module wrapper as it is, with its cache", () => {
+    expect([MODULE_WRAPPER_HEAD, MODULE_WRAPPER_TAIL]).toEqual((Module as unknown as { wrapper: string[] }).wrapper);
+    const file = bundle('wrapped.cjs', `${MODULE_WRAPPER_HEAD}${BODY}${MODULE_WRAPPER_TAIL}\n`);
     const cache = train(file);
     const compiled = compileBundle(file, cache);
     expect(compiled.cache).toBe('used');
@@ -192,7 +206,8 @@ describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run bui
   it('has a cache V8 takes, strict mode, and no terminal browser', () => {
     const file = join(dist, 'cli.cjs');
     const source = readFileSync(file, 'utf8');
-    expect(source.startsWith("'use strict';\n")).toBe(true);
+    // written inside Node's module wrapper, strict mode its body's first statement
+    expect(source.startsWith(`${MODULE_WRAPPER_HEAD}'use strict';\n`)).toBe(true);
     expect(buildIdOf(source)).toBeDefined();
     expect(source).not.toMatch(/require\("ink"\)/);
     expect(compileBundle(file, `${file}.cache`).cache).toBe('used');
