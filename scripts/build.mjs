@@ -14,7 +14,13 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { asciiOnlyFile, asciiOnlyTree } from './ascii-only.mjs';
-import { WORKER_ENTRIES, bundleOptions, cjsBundleOptions } from './bundle-options.mjs';
+import {
+  DRIZZLE_BUNDLE,
+  WORKER_ENTRIES,
+  bundleOptions,
+  cjsBundleOptions,
+  drizzleBundleOptions,
+} from './bundle-options.mjs';
 import { makeCodeCache } from './code-cache.mjs';
 
 /** Node's module wrapper (`Module.wrapper`), as src/cli/code-cache.ts recognises it. */
@@ -67,6 +73,10 @@ asciiOnlyFile(cjsFile.pathname);
 const cjsSource = `${MODULE_WRAPPER_HEAD}${readFileSync(cjsFile, 'utf8')}${MODULE_WRAPPER_TAIL}\n`;
 const buildId = createHash('sha256').update(cjsSource).digest('hex');
 writeFileSync(cjsFile, `${cjsSource}//# flightrec-build-id=${buildId}\n`);
+// drizzle-orm for the bundle, loaded by a writer on first use (scripts/bundle-options.mjs DRIZZLE_ENTRIES)
+const drizzleFile = new URL(`dist/${DRIZZLE_BUNDLE}`, root);
+await build(drizzleBundleOptions({ root, outfile: drizzleFile.pathname, sourcemap: packing ? false : 'linked' }));
+asciiOnlyFile(drizzleFile.pathname);
 await build({
   absWorkingDir: new URL('.', root).pathname,
   entryPoints: ['src/cli/start.ts'],

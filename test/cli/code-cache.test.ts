@@ -221,7 +221,7 @@ describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run bui
     for (const name of names) expect(() => load(name), name).not.toThrow();
   });
 
-  it('starts a read without node:crypto, child_process or worker_threads, nor process.stdin (built when first used)', () => {
+  it('starts a read without node:crypto, child_process or worker_threads, nor process.stdin (built when first used), nor drizzle-orm', () => {
     const bin = fileURLToPath(new URL('../../bin/flightrec.js', import.meta.url));
     const probe = join(dir, 'loaded.cjs');
     writeFileSync(
@@ -230,7 +230,7 @@ describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run bui
         "const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');",
         'let read = false;',
         "Object.defineProperty(process, 'stdin', { ...stdin, get() { read = true; return stdin.get.call(this); } });",
-        "process.on('exit', () => process.stderr.write(`LOADED ${process.moduleLoadList.join(',')}\\nSTDIN ${read}\\n`));",
+        "process.on('exit', () => process.stderr.write(`LOADED ${process.moduleLoadList.join(',')}\\nSTDIN ${read}\\nFILES ${Object.keys(require.cache).join(',')}\\n`));",
         '',
       ].join('\n'),
     );
@@ -249,6 +249,9 @@ describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run bui
     for (const name of ['crypto', 'child_process', 'worker_threads']) {
       expect(loaded.has(`NativeModule ${name}`), name).toBe(false);
     }
+    // drizzle-orm is a writer's (dist/drizzle.cjs, loaded on first use: scripts/bundle-options.mjs)
+    const files = /FILES (.*)/.exec(child.stderr)![1]!.split(',');
+    expect(files.filter((f) => f.includes('drizzle'))).toEqual([]);
   });
 
   it('answers through bin/flightrec.js as the command line does in-process, errors included', async () => {
