@@ -182,6 +182,9 @@ export function drizzleBundleOptions({ root, outfile, sourcemap }) {
     stdin: { contents: drizzleBundleEntry(), resolveDir: new URL('.', root).pathname, loader: 'js' },
     banner: { js: "'use strict';" },
     define: { 'process.env.NODE_ENV': '"production"' },
+    // drizzle's ES modules (each entry's modules initialised when first required, as lazy modules)
+    conditions: ['import'],
+    mainFields: ['module', 'main'],
     plugins: [],
   };
 }
