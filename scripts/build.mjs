@@ -14,8 +14,18 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { asciiOnlyFile, asciiOnlyTree } from './ascii-only.mjs';
-import { WORKER_ENTRIES, bundleOptions, cjsBundleOptions } from './bundle-options.mjs';
+import {
+  DRIZZLE_BUNDLE,
+  WORKER_ENTRIES,
+  bundleOptions,
+  cjsBundleOptions,
+  drizzleBundleOptions,
+} from './bundle-options.mjs';
 import { makeCodeCache } from './code-cache.mjs';
+
+/** Node's module wrapper (`Module.wrapper`), as src/cli/code-cache.ts recognises it. */
+const MODULE_WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const MODULE_WRAPPER_TAIL = '\n});';
 
 const packing = ['pack', 'publish'].includes(process.env.npm_command ?? '');
 if (packing && process.env.npm_lifecycle_event === 'prepare') process.exit(0);
@@ -57,9 +67,16 @@ await build(
   }),
 );
 asciiOnlyFile(cjsFile.pathname);
-const cjsSource = readFileSync(cjsFile, 'utf8');
+// written inside Node's module wrapper (src/cli/code-cache.ts MODULE_WRAPPER_HEAD), its head on
+// the first line, so that V8 compiles the file's text as it is instead of a copy of it joined to
+// the wrapper (and the source map's lines stay where they were)
+const cjsSource = `${MODULE_WRAPPER_HEAD}${readFileSync(cjsFile, 'utf8')}${MODULE_WRAPPER_TAIL}\n`;
 const buildId = createHash('sha256').update(cjsSource).digest('hex');
-writeFileSync(cjsFile, `${cjsSource.endsWith('\n') ? cjsSource : `${cjsSource}\n`}//# flightrec-build-id=${buildId}\n`);
+writeFileSync(cjsFile, `${cjsSource}//# flightrec-build-id=${buildId}\n`);
+// drizzle-orm for the bundle, loaded by a writer on first use (scripts/bundle-options.mjs DRIZZLE_ENTRIES)
+const drizzleFile = new URL(`dist/${DRIZZLE_BUNDLE}`, root);
+await build(drizzleBundleOptions({ root, outfile: drizzleFile.pathname, sourcemap: packing ? false : 'linked' }));
+asciiOnlyFile(drizzleFile.pathname);
 await build({
   absWorkingDir: new URL('.', root).pathname,
   entryPoints: ['src/cli/start.ts'],

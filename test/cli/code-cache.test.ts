@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { Module, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,8 @@ import {
   cacheFileBytes,
   cachePayload,
   compileBundle,
+  MODULE_WRAPPER_HEAD,
+  MODULE_WRAPPER_TAIL,
   sourceText,
 } from '../../src/cli/code-cache.ts';
 import { main } from '../../src/cli/main.ts';
@@ -44,6 +46,18 @@ const BODY =
 describe('the code cache of the CommonJS bundle (src/cli/code-cache.ts)', () => {
   it('uses a cache made for the bundle, and the bundle runs as a CommonJS module', () => {
     const file = bundle('good.cjs', BODY);
+    const cache = train(file);
+    const compiled = compileBundle(file, cache);
+    expect(compiled.cache).toBe('used');
+    const exports = compiled.run();
+    expect((exports.answer as () => number)()).toBe(42);
+    expect(exports.dir).toBe(dir);
+    expect(exports.strict).toBe(true);
+  });
+
+  it("compiles a bundle written inside Node's module wrapper as it is, with its cache", () => {
+    expect([MODULE_WRAPPER_HEAD, MODULE_WRAPPER_TAIL]).toEqual((Module as unknown as { wrapper: string[] }).wrapper);
+    const file = bundle('wrapped.cjs', `${MODULE_WRAPPER_HEAD}${BODY}${MODULE_WRAPPER_TAIL}\n`);
     const cache = train(file);
     const compiled = compileBundle(file, cache);
     expect(compiled.cache).toBe('used');
@@ -192,7 +206,8 @@ describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run bui
   it('has a cache V8 takes, strict mode, and no terminal browser', () => {
     const file = join(dist, 'cli.cjs');
     const source = readFileSync(file, 'utf8');
-    expect(source.startsWith("'use strict';\n")).toBe(true);
+    // written inside Node's module wrapper, strict mode its body's first statement
+    expect(source.startsWith(`${MODULE_WRAPPER_HEAD}'use strict';\n`)).toBe(true);
     expect(buildIdOf(source)).toBeDefined();
     expect(source).not.toMatch(/require\("ink"\)/);
     expect(compileBundle(file, `${file}.cache`).cache).toBe('used');
@@ -206,7 +221,7 @@ describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run bui
     for (const name of names) expect(() => load(name), name).not.toThrow();
   });
 
-  it('starts a read without node:crypto, child_process or worker_threads, nor process.stdin (built when first used)', () => {
+  it('starts a read without node:crypto, child_process or worker_threads, nor process.stdin (built when first used), nor drizzle-orm', () => {
     const bin = fileURLToPath(new URL('../../bin/flightrec.js', import.meta.url));
     const probe = join(dir, 'loaded.cjs');
     writeFileSync(
@@ -215,7 +230,7 @@ describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run bui
         "const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');",
         'let read = false;',
         "Object.defineProperty(process, 'stdin', { ...stdin, get() { read = true; return stdin.get.call(this); } });",
-        "process.on('exit', () => process.stderr.write(`LOADED ${process.moduleLoadList.join(',')}\\nSTDIN ${read}\\n`));",
+        "process.on('exit', () => process.stderr.write(`LOADED ${process.moduleLoadList.join(',')}\\nSTDIN ${read}\\nFILES ${Object.keys(require.cache).join(',')}\\n`));",
         '',
       ].join('\n'),
     );
@@ -234,6 +249,9 @@ describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run bui
     for (const name of ['crypto', 'child_process', 'worker_threads']) {
       expect(loaded.has(`NativeModule ${name}`), name).toBe(false);
     }
+    // drizzle-orm is a writer's (dist/drizzle.cjs, loaded on first use: scripts/bundle-options.mjs)
+    const files = /FILES (.*)/.exec(child.stderr)![1]!.split(',');
+    expect(files.filter((f) => f.includes('drizzle'))).toEqual([]);
   });
 
   it('answers through bin/flightrec.js as the command line does in-process, errors included', async () => {

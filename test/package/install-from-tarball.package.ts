@@ -189,6 +189,8 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
       'dist/start.cjs',
       'dist/cli.cjs',
       'dist/cli.cjs.cache',
+      // drizzle-orm for dist/cli.cjs, loaded by a writer on first use (scripts/bundle-options.mjs)
+      'dist/drizzle.cjs',
       // what bin/flightrec.js loads for --version alone
       'dist/version.cjs',
       'dist/timeline-worker.js',
@@ -229,6 +231,7 @@ describe('the packed flightrec, installed with npm install -g --prefix', () => {
       ...jsFiles(join(installed, 'dist')),
       join(installed, 'dist', 'cli.cjs'),
       join(installed, 'dist', 'start.cjs'),
+      join(installed, 'dist', 'drizzle.cjs'),
     ];
     const notAscii = files.filter((f) => !/^\p{ASCII}*$/u.test(readFileSync(f, 'utf8')));
     expect(notAscii).toEqual([]);

@@ -24,10 +24,10 @@ import { damaged, decoding } from '../errors.ts';
 import type { connChunk } from '../schema/schema-custom.ts';
 import type { connFrame } from '../schema/schema.ts';
 import { decodeIdList } from '../encoding/sql-values.ts';
-import { IdCache } from '../encoding/id-cache.ts';
+import { IdVerdicts } from '../encoding/id-verdicts.ts';
 import type { RowOf, SafeIntegers } from '../schema/table-rows.ts';
 
-/** The largest version id a verdict is kept for (IdCache's limit). */
+/** The largest version id a verdict is kept for (IdVerdicts' limit). */
 const MAX_ROW_ID = 0xffffffff;
 
 /** A stored frame (one successful ListKafkaConnections answer). */
@@ -64,7 +64,7 @@ export class ConnReader {
   readonly #q;
   #decoded: DecodedBatch | undefined;
   readonly #filters = new Map<string, SqlStatement>();
-  #verdicts: { readonly key: string; readonly pass: IdCache<boolean> } | undefined;
+  #verdicts: { readonly key: string; readonly pass: IdVerdicts } | undefined;
 
   /** how this store finds entities by uid (a column on SQLite, the packed record on PostgreSQL) */
   readonly #uid: UidMatch;
@@ -142,15 +142,14 @@ export class ConnReader {
   }
 
   /** The verdicts of a pre-filter by version id, `ids` among them (passing). */
-  #verdictsOf(ids: readonly number[], pre: Prefilter): IdCache<boolean> {
+  #verdictsOf(ids: readonly number[], pre: Prefilter): IdVerdicts {
     const key = `${pre.where}\u0000${JSON.stringify(pre.params, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
-    if (this.#verdicts?.key !== key) this.#verdicts = { key, pass: new IdCache() };
+    if (this.#verdicts?.key !== key) this.#verdicts = { key, pass: new IdVerdicts() };
     const verdicts = this.#verdicts.pass;
-    const unknown: number[] = [];
-    // an id no version can have (a damaged list) gets no verdict, and its row does not pass
-    for (const id of ids) if (verdicts.get(id) === undefined && id >= 0 && id <= MAX_ROW_ID) unknown.push(id);
+    // the ids without a verdict, each once, now recorded as failing; an id no version can have (a
+    // damaged list) gets no verdict, and its row does not pass
+    const unknown = verdicts.claim(ids, MAX_ROW_ID);
     if (unknown.length > 0) {
-      for (const id of unknown) verdicts.set(id, false);
       // the passing versions' parts are read with the verdicts (rows builds them next): one look-up of each row, not two
       const passed = this.#parts.loadPassing(unknown, pre.where, pre.params) ?? this.#passingIds(unknown, pre);
       for (const id of passed) verdicts.set(id, true);
@@ -174,6 +173,8 @@ export class ConnReader {
   rows(f: Frame, pre?: Prefilter, reuseBatch = false): KafkaConnection[] {
     const ids = decodeIdList(f.versions, f.rows);
     const allowed = pre === undefined || pre.where === 'TRUE' ? undefined : this.#verdictsOf(ids, pre);
+    // no version passes (a filter that matches nothing): no row to look at
+    if (allowed !== undefined && allowed.passing === 0) return [];
     // keep: the kept positions, or undefined for every row (the unfiltered scan: no index arrays)
     let keep: number[] | undefined;
     let keptIds: readonly number[] = ids;
