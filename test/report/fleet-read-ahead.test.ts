@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHistoryReader, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
 import type { PgSyncDatabase } from '../../src/db/engines/pg/sync-database.ts';
 import { parseTimeText } from '../../src/api/time-text.ts';
+import { OPERATION_NAMES } from '../../src/api/schema/operations.ts';
 import { fleetStatus, type FleetReader } from '../../src/report/fleet.ts';
 import { EVERY_30S, runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
 import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
@@ -94,11 +95,29 @@ describe('fleet reads ahead on SQLite', () => {
     const db = openDatabase(file, { readonly: true });
     try {
       expectSameFleets(db);
+      expectChunksRight(db);
     } finally {
       db.close();
     }
   }, 120_000);
 });
+
+/** More pairs and ranges than one statement reads: the chunks put together answer as one per cluster. */
+function expectChunksRight(db: FlightrecDb): void {
+  const reader = createHistoryReader(db);
+  const names = CLUSTERS.map((c) => c.cluster);
+  const many = Array.from({ length: 12 }, () => names).flat();
+  const until = CASES[2]!.at;
+  const each = many.map((c) => reader.newestPolls({ cluster: c, operations: OPERATION_NAMES, until }));
+  expect(reader.newestPollsOfClusters({ clusters: many, operations: OPERATION_NAMES, until })).toEqual(each);
+  // 36 ranges read ahead (two statements) and kept for the transaction: the lines read from them are those read without
+  const alone = (): unknown[] => names.map((c) => fleetStatus(withoutReadAhead(reader), { at: until, clusters: [c] }));
+  const plain = alone();
+  reader.consistent(() => {
+    reader.readAheadWindows(many.map((cluster) => ({ cluster, since: 0n, until })));
+    expect(alone()).toEqual(plain);
+  });
+}
 
 describeWithServer('fleet reads ahead on PostgreSQL', () => {
   let pgt: PgTarget;
@@ -112,6 +131,7 @@ describeWithServer('fleet reads ahead on PostgreSQL', () => {
     const db = openDatabase(pgt.target, { readonly: true });
     try {
       expectSameFleets(db);
+      expectChunksRight(db);
       const handle = db.sqlite as unknown as PgSyncDatabase;
       const trips = (reader: FleetReader): number => {
         const before = handle.waits.count;
