@@ -34,12 +34,6 @@ export interface FleetReader extends TimelineSource {
     at: bigint,
     opts: { cluster?: string },
   ): { readonly poll: PollRow | undefined; readonly versions: readonly Pick<KafkaConnection, 'state'>[] };
-  /** newestPolls of several clusters in one read (the store's HistoryReader offers it) */
-  newestPollsOfClusters?(q: {
-    clusters: readonly string[];
-    operations: readonly OperationName[];
-    until: bigint;
-  }): (PollRow | undefined)[][];
   /**
    * reads the stored rows of the small answers of these clusters' ranges ahead, for the rest of
    * the read transaction (the store's HistoryReader offers it): one read for every cluster's timeline
@@ -120,18 +114,6 @@ function newestPolls(reader: FleetReader, cluster: string, at: bigint): Map<Oper
   return new Map(
     OPERATION_NAMES.map((operation) => [operation, reader.recentPolls({ cluster, operation, until: at, limit: 1 })[0]]),
   );
-}
-
-/** newestPolls of every cluster, in one read when the reader offers it. */
-function newestPollsOf(
-  reader: FleetReader,
-  clusters: readonly string[],
-  at: bigint,
-): Map<OperationName, PollRow | undefined>[] {
-  if (reader.newestPollsOfClusters === undefined) return clusters.map((c) => newestPolls(reader, c, at));
-  return reader
-    .newestPollsOfClusters({ clusters, operations: OPERATION_NAMES, until: at })
-    .map((polls) => new Map(OPERATION_NAMES.map((operation, i) => [operation, polls[i]])));
 }
 
 /** The newest of the newest polls, the first operation's on a tie. */
@@ -260,7 +242,7 @@ export function compareFleetLines(a: FleetLine, b: FleetLine): number {
 export function fleetStatus(reader: FleetReader, opts: FleetOptions): Fleet {
   const build = (): Fleet => {
     const clusters = opts.clusters ?? reader.clusters();
-    const newest = newestPollsOf(reader, clusters, opts.at);
+    const newest = clusters.map((c) => newestPolls(reader, c, opts.at));
     readAhead(reader, clusters, newest, opts);
     // every cluster's newest Iceberg answer: what reconstructing them reads besides their rows in one go
     const icebergPolls = newest.map((n) => n.get('GetIcebergStatus'));

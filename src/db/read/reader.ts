@@ -29,7 +29,6 @@ import { PollDetailsAhead } from './poll-details-ahead.ts';
 import type { ExpectedPoll } from './small-rows-ahead.ts';
 import { sqlColumns } from './sql-columns.ts';
 import { WindowPolls } from './window-polls.ts';
-import { NewestOfClusters } from './newest-of-clusters.ts';
 import type { SqlColumnMap } from './sql-column-types.ts';
 import { bigOf, parseExtra, withExtras } from '../encoding/sql-values.ts';
 
@@ -89,12 +88,6 @@ export interface HistoryReader {
   recentPolls(q: { cluster?: string; operation: OperationName; until: bigint; limit: number }): PollRow[];
   /** The newest poll (ok or not) of each operation at or before `until`, in the order asked (undefined where none): one read for all. */
   newestPolls(q: { cluster?: string; operations: readonly OperationName[]; until: bigint }): (PollRow | undefined)[];
-  /** newestPolls of each of several clusters (in the order given): one read for up to 32 (cluster, operation) pairs. */
-  newestPollsOfClusters(q: {
-    clusters: readonly string[];
-    operations: readonly OperationName[];
-    until: bigint;
-  }): (PollRow | undefined)[][];
   /** The rows of a resource from the latest successful poll(s) at or before `at`. */
   stateAt(resource: ResourceName, at: bigint, opts?: ReadOptions): StateAt;
   /**
@@ -198,7 +191,6 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const recent = new RecentPolls(sqlite);
   const details = new PollDetailsAhead(sqlite, pq);
   const windows = new WindowPolls(sqlite);
-  const newestOf = new NewestOfClusters(sqlite);
   const clusterIds = new Map<string, number>();
   const q = {
     generation: sqlite.prepare(`SELECT value FROM meta WHERE key = 'prune_generation'`).pluck(),
@@ -256,6 +248,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
               pq.rememberRanges(false);
               // rows read ahead for this transaction's snapshot only
               small.ahead.unpin();
+              details.unpin();
             }
           })
           .deferred();
@@ -355,15 +348,6 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         const cid = clusterId(o.cluster);
         return cid === undefined ? o.operations.map(() => undefined) : recent.newestOfEach(cid, o.operations, o.until);
       }),
-
-    newestPollsOfClusters: (o) =>
-      read(() =>
-        newestOf.newest(
-          o.clusters.map((c) => clusterId(c) as number),
-          o.operations,
-          o.until,
-        ),
-      ),
 
     stateAt: (resource, at, opts = {}) =>
       read(() => {
@@ -528,13 +512,14 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     },
     readAheadWindows: (ranges) => {
       if (!sqlite.inTransaction || ranges.length === 0) return;
-      read(() =>
-        small.ahead.pin(
-          windows.smallPolls(
-            ranges.map((r) => ({ clusterId: clusterId(r.cluster) as number, since: r.since, until: r.until })),
-          ),
-        ),
-      );
+      read(() => {
+        const polls = windows.smallPolls(
+          ranges.map((r) => ({ clusterId: clusterId(r.cluster) as number, since: r.since, until: r.until })),
+        );
+        small.ahead.pin(polls);
+        // the timelines reconstruct the Iceberg answers (their catalog state): what that reads besides the rows
+        details.pin(polls.filter((p) => p.operation === 'GetIcebergStatus').map((p) => p.id));
+      });
     },
     reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId)), { poll: Number(pollId) }),
     sqlColumns: (resource) => sqlColumns(resource, typed),
