@@ -150,8 +150,8 @@ export interface HistoryReader {
    * rows of every successful poll of the small operations (all but ListKafkaConnections) in each
    * cluster's time range: one statement per table for all of them, where reading each cluster's
    * windows made some per cluster, resource and batch (on PostgreSQL each a round trip). For a
-   * reader of many clusters (fleet); outside a read transaction it does nothing. The answers are
-   * the same.
+   * reader of many clusters (fleet); outside a read transaction, and on SQLite (no round trips
+   * to save), it does nothing. The answers are the same.
    */
   readAheadWindows(
     ranges: readonly { readonly cluster: string; readonly since: bigint; readonly until: bigint }[],
@@ -511,7 +511,8 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       details.read(polls.map((p) => p.id));
     },
     readAheadWindows: (ranges) => {
-      if (!sqlite.inTransaction || ranges.length === 0) return;
+      // on SQLite a statement is no round trip: reading ahead saved nothing there (measured) and held the rows longer
+      if (db.engine.name === 'sqlite' || !sqlite.inTransaction || ranges.length === 0) return;
       read(() => {
         const polls = windows.smallPolls(
           ranges.map((r) => ({ clusterId: clusterId(r.cluster) as number, since: r.since, until: r.until })),
