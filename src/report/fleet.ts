@@ -13,7 +13,7 @@ import { instantBefore } from '../api/time-text.ts';
 import { isClosedConnection } from './connection-changes.ts';
 import { shortEnum } from './format-units.ts';
 import type { ReportReader } from './query.ts';
-import type { Thresholds } from './timeline/thresholds.ts';
+import { DEFAULT_THRESHOLDS, type Thresholds } from './timeline/thresholds.ts';
 import { buildTimeline, type TimelineSource } from './timeline/timeline.ts';
 import { followsSource } from './timeline/detectors/shadow-topics.ts';
 import { pollTime, severityRank, type Severity } from './timeline/types.ts';
@@ -34,6 +34,13 @@ export interface FleetReader extends TimelineSource {
     at: bigint,
     opts: { cluster?: string },
   ): { readonly poll: PollRow | undefined; readonly versions: readonly Pick<KafkaConnection, 'state'>[] };
+  /**
+   * reads the stored rows of the small answers of these clusters' ranges ahead, for the rest of
+   * the read transaction (the store's HistoryReader offers it): one read for every cluster's timeline
+   */
+  readAheadWindows?(
+    ranges: readonly { readonly cluster: string; readonly since: bigint; readonly until: bigint }[],
+  ): void;
 }
 
 /** The Iceberg state of a cluster from its newest GetIcebergStatus poll. */
@@ -162,11 +169,15 @@ function openEventsOf(
 ): SeverityCounts {
   const counts: Record<Severity, number> = { info: 0, warn: 0, error: 0 };
   if (last === undefined || opts.events === false) return counts;
-  // from the newest poll back, so a recording that ended long before `at` still shows what was open
-  const since = instantBefore(last < at ? last : at, opts.window ?? DEFAULT_FLEET_WINDOW);
+  const since = eventsSince(at, last, opts);
   const t = buildTimeline(reader, { cluster, since, until: at, thresholds: opts.thresholds });
   for (const e of t.events) if (e.type === 'interval' && e.end === null) counts[e.severity]++;
   return counts;
+}
+
+/** Where a cluster's look-back for open events starts: from its newest poll back, so a recording that ended long before `at` still shows what was open. */
+function eventsSince(at: bigint, last: bigint, opts: FleetOptions): bigint {
+  return instantBefore(last < at ? last : at, opts.window ?? DEFAULT_FLEET_WINDOW);
 }
 
 /** Connections not closed in the connection state as of `at`; undefined when none was recorded. */
@@ -183,14 +194,27 @@ function openConnections(reader: FleetReader, cluster: string, at: bigint): numb
 
 /** One cluster's line as of `at`. */
 export function fleetLine(reader: FleetReader, cluster: string, opts: FleetOptions): FleetLine {
+  const newest = newestPolls(reader, cluster, opts.at);
+  return lineOf(reader, cluster, opts, newest, icebergOf(reader, newest.get('GetIcebergStatus')));
+}
+
+/** One cluster's line as of `at`, its newest polls and Iceberg state read. */
+function lineOf(
+  reader: FleetReader,
+  cluster: string,
+  opts: FleetOptions,
+  newest: ReadonlyMap<OperationName, PollRow | undefined>,
+  iceberg: FleetIceberg,
+): FleetLine {
   const at = opts.at;
-  const newest = newestPolls(reader, cluster, at);
   const lastPoll = newestOf(newest);
+  const last = lastPoll === undefined ? undefined : pollTime(lastPoll);
+  // the timeline first: the connection versions it loads include those of the newest state, read next
+  const openEvents = openEventsOf(reader, cluster, at, last, opts);
   const open = openConnections(reader, cluster, at);
   const shadow = reader.stateAt('shadow-topics', at, { cluster });
   const lag = shadow.poll === undefined ? { lag: undefined, partition: undefined } : worstLag(shadow.rows);
   const upgrade = reader.stateAt('upgrade', at, { cluster }).rows[0] as UpgradeStatus | undefined;
-  const last = lastPoll === undefined ? undefined : pollTime(lastPoll);
   return {
     cluster,
     lastPoll,
@@ -198,9 +222,9 @@ export function fleetLine(reader: FleetReader, cluster: string, opts: FleetOptio
     openConnections: open,
     worstShadowLag: lag.lag,
     worstShadowLagPartition: lag.partition,
-    iceberg: icebergOf(reader, newest.get('GetIcebergStatus')),
+    iceberg,
     upgrade: upgrade === undefined ? undefined : shortEnum(FinalizationState, upgrade.state),
-    openEvents: openEventsOf(reader, cluster, at, last, opts),
+    openEvents,
   };
 }
 
@@ -218,12 +242,48 @@ export function compareFleetLines(a: FleetLine, b: FleetLine): number {
 export function fleetStatus(reader: FleetReader, opts: FleetOptions): Fleet {
   const build = (): Fleet => {
     const clusters = opts.clusters ?? reader.clusters();
-    const lines = clusters.map((c) => fleetLine(reader, c, opts)).sort(compareFleetLines);
+    const newest = clusters.map((c) => newestPolls(reader, c, opts.at));
+    readAhead(reader, clusters, newest, opts);
+    // every cluster's newest Iceberg answer: what reconstructing them reads besides their rows in one go
+    const icebergPolls = newest.map((n) => n.get('GetIcebergStatus'));
+    reader.readAhead?.(
+      icebergPolls
+        .filter((p): p is PollRow => p !== undefined && p.outcome === 'ok')
+        .map((p) => ({ id: Number(p.id), operation: p.operation })),
+    );
+    const icebergs = icebergPolls.map((p) => icebergOf(reader, p));
+    const lines = clusters.map((c, i) => lineOf(reader, c, opts, newest[i]!, icebergs[i]!)).sort(compareFleetLines);
     return { at: opts.at, window: opts.window ?? DEFAULT_FLEET_WINDOW, lines };
   };
   // one read transaction: on PostgreSQL one BEGIN and COMMIT for every read, not one pair per read
   return reader.consistent === undefined ? build() : reader.consistent(build);
 }
+
+/**
+ * Announces to the reader the ranges every cluster's line reads the small answers of (its
+ * timeline's, from the warm-up and a round's margin before the look-back, up to `at`), so that
+ * it reads them in one go; what falls outside is read as before.
+ */
+function readAhead(
+  reader: FleetReader,
+  clusters: readonly string[],
+  newest: readonly ReadonlyMap<OperationName, PollRow | undefined>[],
+  opts: FleetOptions,
+): void {
+  if (reader.readAheadWindows === undefined || opts.events === false) return;
+  const before = (opts.thresholds ?? DEFAULT_THRESHOLDS).warmup + READ_AHEAD_MARGIN;
+  const ranges = [];
+  for (let i = 0; i < clusters.length; i++) {
+    const last = newestOf(newest[i]!);
+    if (last === undefined) continue;
+    const since = eventsSince(opts.at, pollTime(last), opts);
+    ranges.push({ cluster: clusters[i]!, since: instantBefore(since, before), until: opts.at });
+  }
+  reader.readAheadWindows(ranges);
+}
+
+/** Read ahead before a timeline's warm-up: more than the margin of the rounds it merges (10 s). */
+const READ_AHEAD_MARGIN = 5n * 60_000_000_000n;
 
 /** The highest severity with an open event, or undefined when none is open. */
 export function worstOpenSeverity(counts: SeverityCounts): Severity | undefined {

@@ -10,6 +10,8 @@ import type { SqlSession, SqlStatement } from '../sql-session.ts';
 
 /** Polls whose details one batch reads. */
 const DETAILS_AHEAD = 256;
+/** Polls whose details one statement of `pin` reads. */
+const PIN_CHUNK = 4096;
 
 /** A poll's request and failure details as reconstruct reads them. */
 export interface PollDetail {
@@ -31,6 +33,8 @@ export class PollDetailsAhead {
   /** announced polls, and those of them that keep a raw body */
   #announced = new Set<number>();
   #withRaw = new Set<number>();
+  /** what `pin` read: looked at first, kept across `read` until `unpin` */
+  #pinned: { infos: Map<number, PollInfo>; detail: Map<number, PollDetail>; withRaw: Set<number> } | undefined;
 
   constructor(sqlite: SqlSession, pq: PollQueries) {
     this.#pq = pq;
@@ -49,9 +53,37 @@ export class PollDetailsAhead {
     this.#place = new Map(ids.map((id, i) => [id, i]));
   }
 
+  /**
+   * Reads what reconstructing these polls needs now, PIN_CHUNK of them per statement, and keeps
+   * it until `unpin` (call both in one read transaction: its snapshot keeps them right): for a
+   * reader of many clusters' windows (fleet). What a batch cannot read is read as before.
+   */
+  pin(ids: readonly number[]): void {
+    const infos = new Map<number, PollInfo>();
+    const detail = new Map<number, PollDetail>();
+    const withRaw = new Set<number>();
+    try {
+      for (let i = 0; i < ids.length; i += PIN_CHUNK) {
+        const part = ids.slice(i, i + PIN_CHUNK);
+        const list = JSON.stringify(part);
+        for (const [k, v] of this.#pq.byIds(part)) infos.set(k, v);
+        for (const d of this.#details.all(list)) detail.set(Number(d.id), d);
+        for (const r of this.#raws.all(list)) withRaw.add(Number(r));
+      }
+    } catch {
+      return;
+    }
+    this.#pinned = { infos, detail, withRaw };
+  }
+
+  /** Drops what `pin` read. */
+  unpin(): void {
+    this.#pinned = undefined;
+  }
+
   /** Reads what reconstructing the announced polls from `id` on needs, DETAILS_AHEAD of them, unless read. */
   #ensure(id: number): void {
-    if (this.#announced.has(id)) return;
+    if (this.#announced.has(id) || this.#pinned?.infos.has(id) === true) return;
     const at = this.#place.get(id);
     if (at === undefined) return;
     const ids = this.#expected.slice(at, at + DETAILS_AHEAD);
@@ -87,18 +119,24 @@ export class PollDetailsAhead {
 
   /** The poll, when read ahead. */
   info(id: number): PollInfo | undefined {
+    const pinned = this.#pinned?.infos.get(id);
+    if (pinned !== undefined) return pinned;
     this.#ensure(id);
     return this.#infos.get(id);
   }
 
   /** Its request and details, when read ahead. */
   detail(id: number): PollDetail | undefined {
+    const pinned = this.#pinned?.infos.has(id) === true ? this.#pinned.detail.get(id) : undefined;
+    if (pinned !== undefined) return pinned;
     this.#ensure(id);
     return this.#detail.get(id);
   }
 
   /** True when the poll was read ahead and keeps no raw body (its raw read can be skipped). */
   knownWithoutRaw(id: number): boolean {
+    const pinned = this.#pinned;
+    if (pinned !== undefined && pinned.infos.has(id) && pinned.detail.has(id)) return !pinned.withRaw.has(id);
     this.#ensure(id);
     return this.#announced.has(id) && !this.#withRaw.has(id);
   }

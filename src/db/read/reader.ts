@@ -28,6 +28,7 @@ import { SmallReader } from './small-reader.ts';
 import { PollDetailsAhead } from './poll-details-ahead.ts';
 import type { ExpectedPoll } from './small-rows-ahead.ts';
 import { sqlColumns } from './sql-columns.ts';
+import { WindowPolls } from './window-polls.ts';
 import type { SqlColumnMap } from './sql-column-types.ts';
 import { bigOf, parseExtra, withExtras } from '../encoding/sql-values.ts';
 
@@ -144,6 +145,17 @@ export interface HistoryReader {
    * polls per statement (small-rows-ahead.ts, poll-details-ahead.ts); the answers are the same.
    */
   readAhead(polls: readonly ExpectedPoll[]): void;
+  /**
+   * Reads ahead, for the rest of the read transaction (consistent) it is called in, the stored
+   * rows of every successful poll of the small operations (all but ListKafkaConnections) in each
+   * cluster's time range: one statement per table for all of them, where reading each cluster's
+   * windows made some per cluster, resource and batch (on PostgreSQL each a round trip). For a
+   * reader of many clusters (fleet); outside a read transaction, and on SQLite (no round trips
+   * to save), it does nothing. The answers are the same.
+   */
+  readAheadWindows(
+    ranges: readonly { readonly cluster: string; readonly since: bigint; readonly until: bigint }[],
+  ): void;
 }
 
 /** The polls of a scan as the read-ahead of their rows takes them. */
@@ -178,6 +190,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
   const pq = new PollQueries(sqlite);
   const recent = new RecentPolls(sqlite);
   const details = new PollDetailsAhead(sqlite, pq);
+  const windows = new WindowPolls(sqlite);
   const clusterIds = new Map<string, number>();
   const q = {
     generation: sqlite.prepare(`SELECT value FROM meta WHERE key = 'prune_generation'`).pluck(),
@@ -233,6 +246,9 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
               return fn();
             } finally {
               pq.rememberRanges(false);
+              // rows read ahead for this transaction's snapshot only
+              small.ahead.unpin();
+              details.unpin();
             }
           })
           .deferred();
@@ -493,6 +509,18 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
     readAhead: (polls) => {
       small.ahead.expect(polls);
       details.read(polls.map((p) => p.id));
+    },
+    readAheadWindows: (ranges) => {
+      // on SQLite a statement is no round trip: reading ahead saved nothing there (measured) and held the rows longer
+      if (db.engine.name === 'sqlite' || !sqlite.inTransaction || ranges.length === 0) return;
+      read(() => {
+        const polls = windows.smallPolls(
+          ranges.map((r) => ({ clusterId: clusterId(r.cluster) as number, since: r.since, until: r.until })),
+        );
+        small.ahead.pin(polls);
+        // the timelines reconstruct the Iceberg answers (their catalog state): what that reads besides the rows
+        details.pin(polls.filter((p) => p.operation === 'GetIcebergStatus').map((p) => p.id));
+      });
     },
     reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId)), { poll: Number(pollId) }),
     sqlColumns: (resource) => sqlColumns(resource, typed),

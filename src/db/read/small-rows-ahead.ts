@@ -12,6 +12,9 @@ import type { SqlSession, SqlStatement } from '../sql-session.ts';
 /** Polls whose rows one batch reads. */
 export const SMALL_ROWS_AHEAD = 64;
 
+/** Polls whose rows one statement of `pin` reads. */
+const PIN_CHUNK = 4096;
+
 /** The per-poll tables of the small answers: columns, table and order of one poll's rows. */
 const TABLES = {
   link: { cols: 'name, uid, state, configurations, synced_properties, sr_status', from: 'link_sample', order: '' },
@@ -76,6 +79,8 @@ export class SmallRowsAhead {
   #place = new Map<number, number>();
   /** rows read ahead, by table and poll (a poll needing the table and without rows has []) */
   #cache = new Map<SmallTable, Map<number, Row[]>>();
+  /** rows read by `pin`, by table and poll: looked at first, kept across `expect` until `unpin` */
+  #pinned = new Map<SmallTable, Map<number, Row[]>>();
 
   /** `warm` runs after each batch: the reader loads the names the rows refer to there (its dictionary) */
   constructor(sqlite: SqlSession, warm: () => void = () => undefined) {
@@ -93,11 +98,54 @@ export class SmallRowsAhead {
   /** Forgets what was announced and read ahead (rows of pruned polls must not outlive them). */
   forget(): void {
     this.expect([]);
+    this.unpin();
+  }
+
+  /**
+   * Reads the rows of every table of these polls now, PIN_CHUNK polls per statement and table,
+   * and keeps them until `unpin` (call both in one read transaction: its snapshot is what keeps
+   * them right): for a reader of many clusters' windows (fleet), a few statements instead of some
+   * per cluster, resource and batch. Rows a batch cannot read are read as before.
+   */
+  pin(polls: readonly ExpectedPoll[]): void {
+    const wanted = new Map<SmallTable, number[]>();
+    for (const p of polls) {
+      for (const t of TABLES_OF[p.operation as keyof typeof TABLES_OF] ?? []) {
+        const list = wanted.get(t) ?? [];
+        list.push(p.id);
+        wanted.set(t, list);
+      }
+    }
+    const pinned = new Map<SmallTable, Map<number, Row[]>>();
+    try {
+      for (const [table, ids] of wanted) {
+        const byPoll = new Map<number, Row[]>(ids.map((id) => [id, []]));
+        for (let i = 0; i < ids.length; i += PIN_CHUNK) {
+          for (const r of this.#batch(table).all(JSON.stringify(ids.slice(i, i + PIN_CHUNK))))
+            byPoll.get(Number(r[0]))?.push(r.slice(1));
+        }
+        pinned.set(table, byPoll);
+      }
+    } catch {
+      // each poll is read as before, and its own read says what is wrong
+      return;
+    }
+    this.#pinned = pinned;
+    try {
+      this.#warm();
+    } catch {
+      // names the dictionary cannot give at once are read one by one, and their own read names the damage
+    }
+  }
+
+  /** Drops what `pin` read. */
+  unpin(): void {
+    this.#pinned = new Map();
   }
 
   /** The rows of one poll of a table, in the order of its single-poll statement. */
   rows(table: SmallTable, poll: number): Row[] {
-    const hit = this.#cache.get(table)?.get(poll);
+    const hit = this.#pinned.get(table)?.get(poll) ?? this.#cache.get(table)?.get(poll);
     if (hit !== undefined) return hit;
     const at = this.#place.get(poll);
     if (at !== undefined && this.#readAhead(at)) {
@@ -113,6 +161,7 @@ export class SmallRowsAhead {
     const wanted = new Map<SmallTable, number[]>();
     for (const p of slice) {
       for (const t of TABLES_OF[p.operation as keyof typeof TABLES_OF] ?? []) {
+        if (this.#pinned.get(t)?.has(p.id) === true) continue;
         const list = wanted.get(t) ?? [];
         list.push(p.id);
         wanted.set(t, list);

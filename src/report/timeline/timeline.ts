@@ -5,7 +5,9 @@
  */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
 import { RESOURCES, type PollRow, type ResourceName } from '../../api/schema/resources.ts';
+import { clampInstant, instantBefore } from '../../api/time-text.ts';
 import type { RollupReader } from '../../db/rollups/rollup-store.ts';
+import { ROUND_WINDOW_NS } from '../../db/read/sample-rounds.ts';
 import type { ReportReader } from '../query.ts';
 import { keptEvent, mergeKeptEvents } from '../rollup/kept-events.ts';
 import { rawStart } from '../rollup/raw-start.ts';
@@ -102,10 +104,12 @@ function buildFrom(source: TimelineSource, opts: TimelineOptions): Timeline {
   const thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
   const ctx: DetectorContext = opts.for === undefined ? { thresholds } : { thresholds, focus: opts.for };
   const cluster = opts.cluster;
-  const all = source
-    .polls({ cluster, since: opts.since !== undefined ? opts.since - thresholds.warmup : undefined, until: opts.until })
-    .slice()
-    .sort(comparePolls);
+  const all = pollsOf(
+    source,
+    cluster,
+    opts.since !== undefined ? opts.since - thresholds.warmup : undefined,
+    opts.until,
+  );
   const first = all[0];
   const last = all[all.length - 1];
   const kept = keptPart(source, cluster, opts.since, opts.until, rawStart(source, cluster));
@@ -193,6 +197,27 @@ function buildFrom(source: TimelineSource, opts: TimelineOptions): Timeline {
       .map((s) => clipSeries(s, since, until)),
     polls: { total: inWindow.length, failed: inWindow.filter((p) => p.outcome !== 'ok').length },
   };
+}
+
+/**
+ * The polls started in [since, until] (either end open when undefined), ordered. Read with a
+ * round's margin more on each side: the store answers the merged resources' reads of the window
+ * (which take that margin) from this read instead of reading the polls again.
+ */
+function pollsOf(
+  source: TimelineSource,
+  cluster: string | undefined,
+  since: bigint | undefined,
+  until: bigint | undefined,
+): PollRow[] {
+  const read = source.polls({
+    cluster,
+    since: since === undefined ? undefined : instantBefore(since, ROUND_WINDOW_NS),
+    until: until === undefined ? undefined : clampInstant(until + ROUND_WINDOW_NS),
+  });
+  return read
+    .filter((p) => (since === undefined || p.startTime >= since) && (until === undefined || p.startTime <= until))
+    .sort(comparePolls);
 }
 
 /** One column-wise frame per successful connection poll of `ok`: from the lean read when the source has it, else from rows. */

@@ -1,0 +1,146 @@
+/**
+ * The fleet's reads ahead (the small answers of every cluster's window in one statement per
+ * table, every cluster's newest Iceberg answer in one go) change no line: the fleet of a reader
+ * that offers them equals the fleet of the same reader without them, on SQLite and on
+ * PostgreSQL, at instants inside and after the recording and with short and long windows; on
+ * PostgreSQL with fewer round trips.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHistoryReader, openDatabase, type FlightrecDb } from '../../src/db/index.ts';
+import type { PgSyncDatabase } from '../../src/db/engines/pg/sync-database.ts';
+import { parseTimeText } from '../../src/api/time-text.ts';
+import { fleetStatus, type FleetReader } from '../../src/report/fleet.ts';
+import { EVERY_30S, runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
+import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
+
+/** Three clusters with incidents of different kinds (shadow link, Iceberg catalog, upgrade), and one never recorded by name. */
+const CLUSTERS = [
+  { cluster: 'dc-shadow', scenario: 'shadow-link', seed: '21' },
+  { cluster: 'lake', scenario: 'iceberg', seed: '22' },
+  { cluster: 'prod-up', scenario: 'rolling-upgrade', seed: '23' },
+] as const;
+
+async function record(db: string): Promise<void> {
+  for (const c of CLUSTERS) {
+    const r = await runFlightrec([
+      '--db',
+      db,
+      '--cluster',
+      c.cluster,
+      'collect',
+      '--simulate',
+      c.scenario,
+      '--for',
+      '5m',
+      '--seed',
+      c.seed,
+      '--connections',
+      '30',
+      ...EVERY_30S,
+    ]);
+    if (r.code !== 0) throw new Error(`collect ${c.cluster} into ${db}: ${r.err.slice(-500)}`);
+  }
+}
+
+/** The reader without its reads ahead: every read as each line alone makes it. */
+function withoutReadAhead(reader: FleetReader): FleetReader {
+  return {
+    clusters: () => reader.clusters(),
+    stateAt: (...a) => reader.stateAt(...a),
+    recentPolls: (q) => reader.recentPolls(q),
+    reconstructAnswer: (id) => reader.reconstructAnswer(id),
+    newestPolls: (q) => reader.newestPolls!(q),
+    connectionVersionsAt: (at, o) => reader.connectionVersionsAt!(at, o),
+    polls: (q) => reader.polls(q),
+    samples: (r, q) => reader.samples(r, q),
+    connectionFrames: (q) => reader.connectionFrames!(q),
+    rollups: () => reader.rollups!(),
+    consistent: (fn) => reader.consistent!(fn),
+  };
+}
+
+const t = (s: string): bigint => parseTimeText(s, 0n);
+/** inside the incidents, near the end, and long after the recording */
+const CASES = [
+  { at: t('2026-01-01T00:02:15Z'), window: 60_000_000_000n },
+  { at: t('2026-01-01T00:02:15Z'), window: 6n * 3_600_000_000_000n },
+  { at: t('2026-01-01T00:04:40Z'), window: 6n * 3_600_000_000_000n },
+  { at: t('2026-03-01T00:00:00Z'), window: 120_000_000_000n },
+];
+
+function expectSameFleets(db: FlightrecDb): void {
+  const reader = createHistoryReader(db);
+  for (const c of CASES) {
+    const fleet = fleetStatus(reader, c);
+    expect(fleet.lines.map((l) => l.cluster).sort()).toEqual(CLUSTERS.map((x) => x.cluster).sort());
+    expect(fleet).toEqual(fleetStatus(withoutReadAhead(reader), c));
+    // a subset, and events off
+    expect(fleetStatus(reader, { ...c, clusters: ['lake'] })).toEqual(
+      fleetStatus(withoutReadAhead(reader), { ...c, clusters: ['lake'] }),
+    );
+    expect(fleetStatus(reader, { ...c, events: false })).toEqual(
+      fleetStatus(withoutReadAhead(reader), { ...c, events: false }),
+    );
+  }
+}
+
+describe('fleet reads ahead on SQLite', () => {
+  const tmp = tempDir();
+  const file = tmp.path('fleet.db');
+  beforeAll(() => record(file), 240_000);
+  afterAll(() => tmp.remove());
+
+  it('gives the same lines as without them', () => {
+    const db = openDatabase(file, { readonly: true });
+    try {
+      expectSameFleets(db);
+      expectChunksRight(db);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+});
+
+/** More ranges than one statement reads: the chunks put together answer as one per cluster. */
+function expectChunksRight(db: FlightrecDb): void {
+  const reader = createHistoryReader(db);
+  const names = CLUSTERS.map((c) => c.cluster);
+  const many = Array.from({ length: 12 }, () => names).flat();
+  const until = CASES[2]!.at;
+  // 36 ranges read ahead (two statements) and kept for the transaction: the lines read from them are those read without
+  const alone = (): unknown[] => names.map((c) => fleetStatus(withoutReadAhead(reader), { at: until, clusters: [c] }));
+  const plain = alone();
+  reader.consistent(() => {
+    reader.readAheadWindows(many.map((cluster) => ({ cluster, since: 0n, until })));
+    expect(alone()).toEqual(plain);
+  });
+}
+
+describeWithServer('fleet reads ahead on PostgreSQL', () => {
+  let pgt: PgTarget;
+  beforeAll(async () => {
+    pgt = await freshPgTarget();
+    await record(pgt.target);
+  }, 300_000);
+  afterAll(() => pgt.drop());
+
+  it('gives the same lines as without them, in fewer round trips', () => {
+    const db = openDatabase(pgt.target, { readonly: true });
+    try {
+      expectSameFleets(db);
+      expectChunksRight(db);
+      const handle = db.sqlite as unknown as PgSyncDatabase;
+      const trips = (reader: FleetReader): number => {
+        const before = handle.waits.count;
+        fleetStatus(reader, CASES[2]!);
+        return handle.waits.count - before;
+      };
+      const reader = createHistoryReader(db);
+      const alone = trips(withoutReadAhead(reader));
+      const ahead = trips(reader);
+      expect(ahead).toBeLessThan(alone);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+});
