@@ -10,6 +10,7 @@ import { createHistoryReader, openDatabase, type FlightrecDb } from '../../src/d
 import type { PgSyncDatabase } from '../../src/db/engines/pg/sync-database.ts';
 import { parseTimeText } from '../../src/api/time-text.ts';
 import { fleetStatus, type FleetReader } from '../../src/report/fleet.ts';
+import { SmallRowsAhead, type SmallTable } from '../../src/db/read/small-rows-ahead.ts';
 import { EVERY_30S, runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
 import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
 
@@ -95,6 +96,7 @@ describe('fleet reads ahead on SQLite', () => {
     try {
       expectSameFleets(db);
       expectChunksRight(db);
+      expectPinBoundRight(db);
     } finally {
       db.close();
     }
@@ -116,6 +118,39 @@ function expectChunksRight(db: FlightrecDb): void {
   });
 }
 
+const SMALL_TABLES: readonly SmallTable[] = [
+  'link',
+  'tasks',
+  'topics',
+  'partitions',
+  'upgrade',
+  'members',
+  'iceberg',
+  'icebergTopics',
+  'icebergPartitions',
+];
+
+/** Past its bound of rows held, `pin` leaves the rest to be read as before: every poll's rows are the same. */
+function expectPinBoundRight(db: FlightrecDb): void {
+  const polls = db.sqlite
+    .prepare<[], [bigint, string]>(
+      `SELECT id, operation FROM poll WHERE ok = 1 AND operation <> 'ListKafkaConnections' ORDER BY id`,
+    )
+    .raw()
+    .safeIntegers()
+    .all()
+    .map(([id, operation]) => ({ id: Number(id), operation }));
+  expect(polls.length).toBeGreaterThan(10);
+  const plain = new SmallRowsAhead(db.sqlite);
+  const want = polls.map((p) => SMALL_TABLES.map((t) => plain.rows(t, p.id)));
+  expect(want.flat(2).length).toBeGreaterThan(20);
+  for (const bound of [0, 1, 7, 20]) {
+    const held = new SmallRowsAhead(db.sqlite);
+    held.pin(polls, bound);
+    expect(polls.map((p) => SMALL_TABLES.map((t) => held.rows(t, p.id)))).toEqual(want);
+  }
+}
+
 describeWithServer('fleet reads ahead on PostgreSQL', () => {
   let pgt: PgTarget;
   beforeAll(async () => {
@@ -129,6 +164,7 @@ describeWithServer('fleet reads ahead on PostgreSQL', () => {
     try {
       expectSameFleets(db);
       expectChunksRight(db);
+      expectPinBoundRight(db);
       const handle = db.sqlite as unknown as PgSyncDatabase;
       const trips = (reader: FleetReader): number => {
         const before = handle.waits.count;

@@ -13,7 +13,13 @@ import type { SqlSession, SqlStatement } from '../sql-session.ts';
 export const SMALL_ROWS_AHEAD = 64;
 
 /** Polls whose rows one statement of `pin` reads. */
-const PIN_CHUNK = 4096;
+const PIN_CHUNK = 1024;
+
+/**
+ * Rows `pin` holds at most: past it the polls not yet read are read as before, a batch at a time
+ * (a window of many large answers must not be held whole).
+ */
+export const MAX_PINNED_ROWS = 200_000;
 
 /** The per-poll tables of the small answers: columns, table and order of one poll's rows. */
 const TABLES = {
@@ -105,9 +111,10 @@ export class SmallRowsAhead {
    * Reads the rows of every table of these polls now, PIN_CHUNK polls per statement and table,
    * and keeps them until `unpin` (call both in one read transaction: its snapshot is what keeps
    * them right): for a reader of many clusters' windows (fleet), a few statements instead of some
-   * per cluster, resource and batch. Rows a batch cannot read are read as before.
+   * per cluster, resource and batch. Rows a batch cannot read, and the polls past `maxRows` rows
+   * held, are read as before.
    */
-  pin(polls: readonly ExpectedPoll[]): void {
+  pin(polls: readonly ExpectedPoll[], maxRows: number = MAX_PINNED_ROWS): void {
     const wanted = new Map<SmallTable, number[]>();
     for (const p of polls) {
       for (const t of TABLES_OF[p.operation as keyof typeof TABLES_OF] ?? []) {
@@ -117,14 +124,22 @@ export class SmallRowsAhead {
       }
     }
     const pinned = new Map<SmallTable, Map<number, Row[]>>();
+    let held = 0;
     try {
       for (const [table, ids] of wanted) {
-        const byPoll = new Map<number, Row[]>(ids.map((id) => [id, []]));
-        for (let i = 0; i < ids.length; i += PIN_CHUNK) {
-          for (const r of this.#batch(table).all(JSON.stringify(ids.slice(i, i + PIN_CHUNK))))
-            byPoll.get(Number(r[0]))?.push(r.slice(1));
-        }
+        const byPoll = new Map<number, Row[]>();
         pinned.set(table, byPoll);
+        // a chunk's polls are entered only with the chunk read whole: a poll not entered is read as before
+        for (let i = 0; i < ids.length && held < maxRows; i += PIN_CHUNK) {
+          const chunk = ids.slice(i, i + PIN_CHUNK);
+          const got = new Map<number, Row[]>(chunk.map((id) => [id, []]));
+          for (const r of this.#batch(table).iterate(JSON.stringify(chunk))) {
+            got.get(Number(r[0]))?.push(r.slice(1));
+            if (++held > maxRows) break; // this chunk is dropped whole below
+          }
+          if (held > maxRows) break;
+          for (const [id, rows] of got) byPoll.set(id, rows);
+        }
       }
     } catch {
       // each poll is read as before, and its own read says what is wrong
