@@ -12,6 +12,8 @@ import type { SqlSession, SqlStatement } from '../sql-session.ts';
 const DETAILS_AHEAD = 256;
 /** Polls whose details one statement of `pin` reads. */
 const PIN_CHUNK = 4096;
+/** Polls `pin` holds at most: the others are read as before, a batch at a time. */
+const MAX_PINNED = 32_768;
 
 /** A poll's request and failure details as reconstruct reads them. */
 export interface PollDetail {
@@ -56,9 +58,11 @@ export class PollDetailsAhead {
   /**
    * Reads what reconstructing these polls needs now, PIN_CHUNK of them per statement, and keeps
    * it until `unpin` (call both in one read transaction: its snapshot keeps them right): for a
-   * reader of many clusters' windows (fleet). What a batch cannot read is read as before.
+   * reader of many clusters' windows (fleet). What a batch cannot read, and the polls past
+   * MAX_PINNED, are read as before.
    */
-  pin(ids: readonly number[]): void {
+  pin(all: readonly number[]): void {
+    const ids = all.slice(0, MAX_PINNED);
     const infos = new Map<number, PollInfo>();
     const detail = new Map<number, PollDetail>();
     const withRaw = new Set<number>();
