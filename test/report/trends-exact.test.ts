@@ -6,10 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { KafkaConnection } from '../../src/api/schema/connection.ts';
-import type { OperationName } from '../../src/api/schema/operations.ts';
-import type { PollRow } from '../../src/api/schema/resources.ts';
-import { decodeAnswer } from '../../src/api/wire/answers.ts';
 import { memorySource, type RecordedPoll } from '../../src/report/timeline/memory-source.ts';
+import { okPoll } from '../helpers/recorded-poll.ts';
 import type { CounterFacts, StoredCounterFrame } from '../../src/report/trends/counter-frames.ts';
 import { computeTrends, type TrendsSource } from '../../src/report/trends/index.ts';
 
@@ -17,30 +15,8 @@ const S = 1_000_000_000n;
 const T0 = 1_767_225_600n * S;
 const SAFE = 2n ** 51n;
 
-let nextId = 0n;
-function poll(at: bigint, answer: unknown): RecordedPoll {
-  nextId += 1n;
-  const op: OperationName = 'ListKafkaConnections';
-  const row: PollRow = {
-    id: nextId,
-    cluster: 'c',
-    operation: op,
-    target: '',
-    scheduledTime: at,
-    startTime: at,
-    endTime: at,
-    duration: 0n,
-    outcome: 'ok',
-    httpStatus: 200,
-    message: '',
-    bytes: 0n,
-    rowsReturned: 0n,
-    totalSize: 0n,
-    fanoutCalls: 1,
-    coverage: 'complete',
-  };
-  return { poll: row, answer: decodeAnswer(op, answer) };
-}
+/** An ok ListKafkaConnections poll at `at`. */
+const poll = (at: bigint, answer: unknown): RecordedPoll => okPoll('ListKafkaConnections', at, answer);
 
 /** Five connections of client z, each growing by 2^51 - 3: their sum, odd and beyond 2^53, is no number. */
 const Z = (v: bigint): [string, string, bigint, bigint][] =>

@@ -5,10 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { KafkaConnection } from '../../src/api/schema/connection.ts';
-import type { OperationName, ResponseOf } from '../../src/api/schema/operations.ts';
-import type { PollRow } from '../../src/api/schema/resources.ts';
-import { decodeAnswer } from '../../src/api/wire/answers.ts';
+import type { ResponseOf } from '../../src/api/schema/operations.ts';
 import { memorySource, type RecordedPoll } from '../../src/report/timeline/memory-source.ts';
+import { okPoll } from '../helpers/recorded-poll.ts';
 import { computeTrends, TrendsOptionsError } from '../../src/report/trends/index.ts';
 import { DEFAULT_THRESHOLDS } from '../../src/report/timeline/thresholds.ts';
 import { recordSim } from '../fixtures/timeline/sim-recorder.ts';
@@ -118,29 +117,7 @@ describe('trends of counter rates, against what the simulator served', () => {
   });
 });
 
-let nextId = 0n;
-function poll(op: OperationName, at: bigint, answer: unknown, target = ''): RecordedPoll {
-  nextId += 1n;
-  const row: PollRow = {
-    id: nextId,
-    cluster: 'c',
-    operation: op,
-    target,
-    scheduledTime: at,
-    startTime: at,
-    endTime: at,
-    duration: 0n,
-    outcome: 'ok',
-    httpStatus: 200,
-    message: '',
-    bytes: 0n,
-    rowsReturned: 0n,
-    totalSize: 0n,
-    fanoutCalls: 1,
-    coverage: 'complete',
-  };
-  return { poll: row, answer: decodeAnswer(op, answer) };
-}
+const poll = okPoll;
 
 describe('counter resets and fresh connections', () => {
   const conn = (uid: string, produced: number, open = '2025-12-31T00:00:00Z') => ({
