@@ -40,31 +40,29 @@ function train(file: string): string {
   return `${file}.cache`;
 }
 
+/** Trains a cache for `file`, compiles with it, and expects it used and the bundle run as a CommonJS module. */
+function expectCachedRun(file: string): void {
+  const compiled = compileBundle(file, train(file));
+  expect(compiled.cache).toBe('used');
+  const exports = compiled.run();
+  expect((exports.answer as () => number)()).toBe(42);
+  expect(exports.dir).toBe(dir);
+  expect(exports.strict).toBe(true);
+}
+
 const BODY =
   "'use strict';\nfunction answer() { return [1, 2, 3].map((n) => n * 14).reduce((a, b) => a + b) / 2; }\nmodule.exports = { answer, dir: __dirname, strict: (function () { return this; })() === undefined };\n";
 
 describe('the code cache of the CommonJS bundle (src/cli/code-cache.ts)', () => {
   it('uses a cache made for the bundle, and the bundle runs as a CommonJS module', () => {
     const file = bundle('good.cjs', BODY);
-    const cache = train(file);
-    const compiled = compileBundle(file, cache);
-    expect(compiled.cache).toBe('used');
-    const exports = compiled.run();
-    expect((exports.answer as () => number)()).toBe(42);
-    expect(exports.dir).toBe(dir);
-    expect(exports.strict).toBe(true);
+    expectCachedRun(file);
   });
 
   it("compiles a bundle written inside Node's module wrapper as it is, with its cache", () => {
     expect([MODULE_WRAPPER_HEAD, MODULE_WRAPPER_TAIL]).toEqual((Module as unknown as { wrapper: string[] }).wrapper);
     const file = bundle('wrapped.cjs', `${MODULE_WRAPPER_HEAD}${BODY}${MODULE_WRAPPER_TAIL}\n`);
-    const cache = train(file);
-    const compiled = compileBundle(file, cache);
-    expect(compiled.cache).toBe('used');
-    const exports = compiled.run();
-    expect((exports.answer as () => number)()).toBe(42);
-    expect(exports.dir).toBe(dir);
-    expect(exports.strict).toBe(true);
+    expectCachedRun(file);
   });
 
   it('compiles from the source when the cache is missing', () => {

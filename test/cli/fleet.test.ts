@@ -5,7 +5,7 @@
  * cluster too; a glob matching nothing is refused with the recorded names.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVERY_30S, runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
+import { recordClusters, runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
 
 const tmp = tempDir();
 const db = tmp.path('fleet.db');
@@ -22,25 +22,7 @@ const CLUSTERS = [
 /** Inside every incident above: broker down, storm, catalog unreachable, upgrade running, link paused. */
 const DURING = '2026-01-01T00:02:15Z';
 
-beforeAll(async () => {
-  for (const c of CLUSTERS) {
-    const r = await runFlightrec([
-      '--db',
-      db,
-      '--cluster',
-      c.cluster,
-      'collect',
-      '--simulate',
-      c.scenario,
-      '--for',
-      c.for,
-      '--connections',
-      '40',
-      ...EVERY_30S,
-    ]);
-    if (r.code !== 0) throw new Error(`collect ${c.cluster}: ${r.err.slice(-500)}`);
-  }
-}, 240_000);
+beforeAll(() => recordClusters(db, CLUSTERS, 40), 240_000);
 afterAll(() => tmp.remove());
 
 const run = (args: string[]) => runFlightrec(['--db', db, ...args]);

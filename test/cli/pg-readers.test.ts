@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EVERY_30S, runFlightrec, tempDir, type CliRun } from '../fixtures/timeline/run-cli.ts';
+import { recordClusters, runFlightrec, tempDir, type CliRun } from '../fixtures/timeline/run-cli.ts';
 import { onEngine } from '../helpers/engine-compare.ts';
 import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
 
@@ -37,25 +37,7 @@ const noTmux =
 const NOW = Date.parse('2026-01-01T00:05:00Z');
 
 async function record(db: string): Promise<void> {
-  for (const c of CLUSTERS) {
-    const r = await runFlightrec([
-      '--db',
-      db,
-      '--cluster',
-      c.cluster,
-      'collect',
-      '--simulate',
-      c.scenario,
-      '--for',
-      c.for,
-      '--seed',
-      c.seed,
-      '--connections',
-      '30',
-      ...EVERY_30S,
-    ]);
-    if (r.code !== 0) throw new Error(`collect ${c.cluster} into ${db}: ${r.err.slice(-500)}`);
-  }
+  await recordClusters(db, CLUSTERS, 30);
 }
 
 function pgUrl(): string {

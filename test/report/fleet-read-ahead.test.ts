@@ -11,36 +11,18 @@ import type { PgSyncDatabase } from '../../src/db/engines/pg/sync-database.ts';
 import { parseTimeText } from '../../src/api/time-text.ts';
 import { fleetStatus, type FleetReader } from '../../src/report/fleet.ts';
 import { SmallRowsAhead, type SmallTable } from '../../src/db/read/small-rows-ahead.ts';
-import { EVERY_30S, runFlightrec, tempDir } from '../fixtures/timeline/run-cli.ts';
+import { recordClusters, tempDir } from '../fixtures/timeline/run-cli.ts';
 import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
 
 /** Three clusters with incidents of different kinds (shadow link, Iceberg catalog, upgrade), and one never recorded by name. */
 const CLUSTERS = [
-  { cluster: 'dc-shadow', scenario: 'shadow-link', seed: '21' },
-  { cluster: 'lake', scenario: 'iceberg', seed: '22' },
-  { cluster: 'prod-up', scenario: 'rolling-upgrade', seed: '23' },
+  { cluster: 'dc-shadow', scenario: 'shadow-link', for: '5m', seed: '21' },
+  { cluster: 'lake', scenario: 'iceberg', for: '5m', seed: '22' },
+  { cluster: 'prod-up', scenario: 'rolling-upgrade', for: '5m', seed: '23' },
 ] as const;
 
 async function record(db: string): Promise<void> {
-  for (const c of CLUSTERS) {
-    const r = await runFlightrec([
-      '--db',
-      db,
-      '--cluster',
-      c.cluster,
-      'collect',
-      '--simulate',
-      c.scenario,
-      '--for',
-      '5m',
-      '--seed',
-      c.seed,
-      '--connections',
-      '30',
-      ...EVERY_30S,
-    ]);
-    if (r.code !== 0) throw new Error(`collect ${c.cluster} into ${db}: ${r.err.slice(-500)}`);
-  }
+  await recordClusters(db, CLUSTERS, 30);
 }
 
 /** The reader without its reads ahead: every read as each line alone makes it. */
