@@ -3,7 +3,15 @@ import type { DiffResult } from '../diff.ts';
 import type { QueryResult } from '../query.ts';
 import { renderQueryCsvPieces } from './csv.ts';
 import { renderDiffText } from './diff-text.ts';
-import { diffToJson, formatJson, queryToJson, queryToJsonPieces, queryToNdjsonPieces } from './json.ts';
+import {
+  diffToJson,
+  formatJson,
+  queryToJson,
+  queryToJsonChunks,
+  queryToJsonPieces,
+  queryToNdjsonChunks,
+  queryToNdjsonPieces,
+} from './json.ts';
 import { renderDiffMarkdown, renderQueryMarkdown } from './markdown.ts';
 import { renderQueryTablePieces } from './query-text.ts';
 import { renderYaml } from './yaml.ts';
@@ -71,6 +79,29 @@ export function* renderQueryPieces(
     case 'md':
       yield renderQueryMarkdown(result, false);
       return;
+  }
+}
+
+/**
+ * renderQueryPieces for a writer of bytes: JSON and ndjson as UTF-8 chunks of about 64 KB (never
+ * a string to convert), the other formats as renderQueryPieces gives them. Decoded and joined,
+ * they are renderQuery's text.
+ */
+export function* renderQueryChunks(
+  result: QueryResult,
+  format: QueryFormat,
+  opts: RenderOptions,
+): Generator<string | Buffer, void, undefined> {
+  switch (format) {
+    case 'json':
+      yield* queryToJsonChunks(result);
+      yield '\n';
+      return;
+    case 'ndjson':
+      yield* queryToNdjsonChunks(result);
+      return;
+    default:
+      yield* renderQueryPieces(result, format, opts);
   }
 }
 

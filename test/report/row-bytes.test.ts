@@ -1,5 +1,5 @@
 /**
- * The JSON text written straight from decoded rows (row-text.ts, json-rows.ts) is, byte for byte,
+ * The JSON bytes written straight from decoded rows (row-bytes.ts, json-rows.ts) are, byte for byte,
  * what formatJson writes of encodeMessage's tree, at every depth the answers use, for random rows
  * of every resource's schema: int64 beyond 2^53 and negative, unsigned 64, control, C1, bidi and
  * line-separator characters, absent and default fields, unknown enum names, empty maps and lists.
@@ -17,7 +17,8 @@ import {
   queryToJsonText,
   queryToNdjson,
 } from '../../src/report/render/json.ts';
-import { itemText } from '../../src/report/render/json-rows.ts';
+import { ByteOut } from '../../src/report/render/byte-out.ts';
+import { itemBytes } from '../../src/report/render/json-rows.ts';
 import { TERMINAL_UNSAFE_STRINGS } from '../helpers/unsafe-strings.ts';
 
 const nasty = fc.oneof(
@@ -110,9 +111,9 @@ describe('JSON text written straight from rows', () => {
       fc.property(messageOf(schema), fc.boolean(), (row, range) => {
         let viaTree = 0;
         const tree = (): string => `${viaTree++}`;
-        const out: string[] = [];
+        const out = new ByteOut(() => undefined);
         const item = range ? { poll: poll(1n, 2n), row } : row;
-        for (const indent of [0, 2] as const) itemText('connections', range, indent, tree)(item, out);
+        for (const indent of [0, 2] as const) itemBytes('connections', range, indent, tree)(item, out);
         expect(viaTree).toBe(0);
       }),
       { numRuns: 100 },
@@ -122,7 +123,7 @@ describe('JSON text written straight from rows', () => {
       const r = result('connections', [row], false);
       expect(queryToJsonText(r)).toBe(formatJson(queryToJson(r)));
       let viaTree = 0;
-      itemText('connections', false, 2, () => `${viaTree++}`)(row, []);
+      itemBytes('connections', false, 2, () => `${viaTree++}`)(row, new ByteOut(() => undefined));
       expect(viaTree).toBe(1);
     }
   });
