@@ -53,6 +53,35 @@ export class ByteOut {
     this.pos = p;
   }
 
+  /** Appends any string as UTF-8: ASCII byte by byte, anything else as text does. */
+  string(s: string): void {
+    const n = s.length;
+    if (this.pos + n > this.buf.length) this.#grow(n);
+    const b = this.buf;
+    const start = this.pos;
+    let p = start;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        this.pos = start;
+        this.text(s);
+        return;
+      }
+      b[p++] = c;
+    }
+    this.pos = p;
+  }
+
+  /** Appends `n` spaces (none when `n` is not positive). */
+  spaces(n: number): void {
+    if (n <= 0) return;
+    if (this.pos + n > this.buf.length) this.#grow(n);
+    const b = this.buf;
+    const end = this.pos + n;
+    for (let p = this.pos; p < end; p++) b[p] = 0x20;
+    this.pos = end;
+  }
+
   /** Appends any string as UTF-8 (lone surrogates as U+FFFD, as Buffer.from writes them). */
   text(s: string): void {
     this.ensure(s.length * 3);

@@ -13,7 +13,7 @@ import {
   queryToNdjsonPieces,
 } from './json.ts';
 import { renderDiffMarkdown, renderQueryMarkdown } from './markdown.ts';
-import { renderQueryTablePieces } from './query-text.ts';
+import { renderQueryTableChunks, renderQueryTablePieces } from './query-text.ts';
 import { renderYaml } from './yaml.ts';
 
 export { paint, type Style } from './color.ts';
@@ -83,8 +83,8 @@ export function* renderQueryPieces(
 }
 
 /**
- * renderQueryPieces for a writer of bytes: JSON and ndjson as UTF-8 chunks of about 64 KB (never
- * a string to convert), the other formats as renderQueryPieces gives them. Decoded and joined,
+ * renderQueryPieces for a writer of bytes: JSON, ndjson and the tables as UTF-8 chunks of about
+ * 64 KB (never a string to convert), the other formats as renderQueryPieces gives them. Decoded and joined,
  * they are renderQuery's text.
  */
 export function* renderQueryChunks(
@@ -99,6 +99,10 @@ export function* renderQueryChunks(
       return;
     case 'ndjson':
       yield* queryToNdjsonChunks(result);
+      return;
+    case 'table':
+    case 'wide':
+      yield* renderQueryTableChunks(result, { ...opts, wide: format === 'wide' });
       return;
     default:
       yield* renderQueryPieces(result, format, opts);
