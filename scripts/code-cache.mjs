@@ -57,8 +57,9 @@ async function train(dist, db) {
     let out = '';
     let err = '';
     const io = {
-      stdout: { write: (s) => (out += s) },
-      stderr: { write: (s) => (err += s) },
+      // text, or UTF-8 bytes in chunks of whole characters (src/cli/context.ts TextSink)
+      stdout: { write: (s) => (out += typeof s === 'string' ? s : Buffer.from(s).toString('utf8')) },
+      stderr: { write: (s) => (err += typeof s === 'string' ? s : Buffer.from(s).toString('utf8')) },
       env: {},
       cwd: process.cwd(),
       now: Date.now,

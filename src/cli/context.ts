@@ -2,9 +2,9 @@
 import type { Reporter } from '../collector/output.ts';
 import type { SchedulerDeps } from '../collector/schedule.ts';
 
-/** A writable text stream (process.stdout or a test buffer). */
+/** A writable text stream (process.stdout or a test buffer): text, or its UTF-8 bytes in chunks of whole characters. */
 export interface TextSink {
-  write(chunk: string): unknown;
+  write(chunk: string | Uint8Array): unknown;
   /** true when it is a terminal */
   readonly isTTY?: boolean;
   /** terminal width and height, when a terminal */

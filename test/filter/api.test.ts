@@ -5,6 +5,7 @@ import { RESOURCE_NAMES } from '../../src/api/schema/index.ts';
 import { registerFilterCheck } from '../../src/cli/commands/filter-check.ts';
 import type { CliIo } from '../../src/cli/context.ts';
 import { checkFilter, compileFilter, compileOrderBy, FilterError, listFieldPaths } from '../../src/filter/index.ts';
+import { textOf } from '../helpers/memory-io.ts';
 
 describe('compileFilter / checkFilter', () => {
   it('compiles once and matches decoded rows; the empty filter matches everything', () => {
@@ -114,8 +115,8 @@ function fakeIo(): { io: CliIo; out: () => string; err: () => string } {
   let out = '';
   let err = '';
   const io: CliIo = {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
+    stdout: { write: (s: string | Uint8Array) => (out += textOf(s)) },
+    stderr: { write: (s: string | Uint8Array) => (err += textOf(s)) },
     env: {},
     cwd: '/',
     now: () => 0,

@@ -13,7 +13,7 @@ import { isClusterGlob } from '../../report/cluster-match.ts';
 import {
   QUERY_FORMATS,
   queryNote,
-  renderQueryPieces,
+  renderQueryChunks,
   runQuery,
   sourceProblem,
   staleNote,
@@ -126,8 +126,8 @@ function runQueryCommand(resource: string, opts: QueryOpts, g: HistoryGlobals, i
     const unobserved = r.mode === 'at' && r.resource !== 'polls' && r.poll === undefined;
     return { result: r, span: unobserved ? spanText(recordedSpan(reader, cluster)) : undefined };
   });
-  // a piece at a time: no one long string to hold and convert (render/index.ts)
-  for (const piece of renderQueryPieces(result, out.format, out)) io.stdout.write(piece);
+  // a chunk at a time: no one long string to hold and convert (render/index.ts)
+  for (const chunk of renderQueryChunks(result, out.format, out)) io.stdout.write(chunk);
   writeQueryNotes(result, out.format, io, '', span);
   return EXIT.ok;
 }

@@ -3,9 +3,17 @@ import type { DiffResult } from '../diff.ts';
 import type { QueryResult } from '../query.ts';
 import { renderQueryCsvPieces } from './csv.ts';
 import { renderDiffText } from './diff-text.ts';
-import { diffToJson, formatJson, queryToJson, queryToJsonPieces, queryToNdjsonPieces } from './json.ts';
+import {
+  diffToJson,
+  formatJson,
+  queryToJson,
+  queryToJsonChunks,
+  queryToJsonPieces,
+  queryToNdjsonChunks,
+  queryToNdjsonPieces,
+} from './json.ts';
 import { renderDiffMarkdown, renderQueryMarkdown } from './markdown.ts';
-import { renderQueryTablePieces } from './query-text.ts';
+import { renderQueryTableChunks, renderQueryTablePieces } from './query-text.ts';
 import { renderYaml } from './yaml.ts';
 
 export { paint, type Style } from './color.ts';
@@ -71,6 +79,33 @@ export function* renderQueryPieces(
     case 'md':
       yield renderQueryMarkdown(result, false);
       return;
+  }
+}
+
+/**
+ * renderQueryPieces for a writer of bytes: JSON, ndjson and the tables as UTF-8 chunks of about
+ * 64 KB (never a string to convert), the other formats as renderQueryPieces gives them. Decoded and joined,
+ * they are renderQuery's text.
+ */
+export function* renderQueryChunks(
+  result: QueryResult,
+  format: QueryFormat,
+  opts: RenderOptions,
+): Generator<string | Buffer, void, undefined> {
+  switch (format) {
+    case 'json':
+      yield* queryToJsonChunks(result);
+      yield '\n';
+      return;
+    case 'ndjson':
+      yield* queryToNdjsonChunks(result);
+      return;
+    case 'table':
+    case 'wide':
+      yield* renderQueryTableChunks(result, { ...opts, wide: format === 'wide' });
+      return;
+    default:
+      yield* renderQueryPieces(result, format, opts);
   }
 }
 

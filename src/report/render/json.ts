@@ -12,7 +12,9 @@ import type { DiffResult, EntityChange, FieldChange, MetricTotal, Observation, R
 import type { QueryResult, QuerySample } from '../query.ts';
 import { freshnessToJson } from './freshness.ts';
 import { quote, safeText } from './json-quote.ts';
-import { itemText } from './json-rows.ts';
+import { ByteOut } from './byte-out.ts';
+import { itemBytes } from './json-rows.ts';
+import { asciiBytes } from './row-bytes.ts';
 
 /**
  * True when JSON.stringify writes `v` exactly as formatJson does: a tree of plain objects,
@@ -131,39 +133,38 @@ export function queryToJson(result: QueryResult): { [key: string]: JsonValue } {
   return head;
 }
 
-/**
- * Rows written per piece of queryToJsonPieces (and lines of queryToNdjsonPieces): each piece's
- * fragments are joined into one string and dropped once written. 32 connections are about 55 KB of text, below
- * the 128 KB from which V8 puts a string in fresh pages of its own and malloc maps the stream's
- * Buffer of it: smaller pieces reuse memory (256 rows a piece: about 30 ms more CPU for 4,845 rows,
- * the two sizes alternated, 21 runs each).
- */
-const ROWS_PER_PIECE = 32;
-/** The key of queryToJsonText's wrapper around a piece of rows (any key: it is cut off again). */
+/** The key of queryToJsonChunks' wrapper around an item it writes through the tree (any key: it is cut off again). */
 const PIECE_OPEN = '{\n  "r": [\n';
 const PIECE_CLOSE = '\n  ]\n}';
-/** The indentation of an item of the document's array. */
-const ITEM_INDENT = '    ';
+/** The indentation of an item of the document's array, and what comes before each item after the first. */
+const ITEM_INDENT = asciiBytes('    ');
+const ITEM_NEXT = asciiBytes(',\n    ');
+const NEWLINE = asciiBytes('\n');
 
 /**
- * The text of `formatJson(queryToJson(result))`, the same bytes, without the whole tree at once:
- * the rows (or samples), the document's last member, are written a piece at a time straight from
- * the decoded rows (json-rows.ts), indented as in the document; a row that writer does not cover
- * is encoded and written as an item of a one-member wrapper at the same depth, cut out again.
+ * The text of `formatJson(queryToJson(result))`, the same bytes, without the whole tree at once
+ * (queryToJsonChunks, decoded).
  */
 export function queryToJsonText(result: QueryResult): string {
   return [...queryToJsonPieces(result)].join('');
 }
 
-/**
- * queryToJsonText's text in pieces, in order (joined, they are the document): the head, then
- * about ROWS_PER_PIECE rows each, then the end, so a caller can write each one as it is made
- * instead of holding the whole document as one string.
- */
+/** queryToJsonChunks as strings (each chunk holds whole characters). */
 export function* queryToJsonPieces(result: QueryResult): Generator<string, void, undefined> {
+  for (const chunk of queryToJsonChunks(result)) yield chunk.toString('utf8');
+}
+
+/**
+ * The UTF-8 bytes of `formatJson(queryToJson(result))` in chunks of about 64 KB, in order, each
+ * made when asked for and never written again: the head, then the rows (or samples), the
+ * document's last member, written straight from the decoded rows (json-rows.ts), indented as in
+ * the document; an item that writer does not cover is encoded and written as an item of a
+ * one-member wrapper at the same depth, cut out again. A chunk ends between two items.
+ */
+export function* queryToJsonChunks(result: QueryResult): Generator<Buffer, void, undefined> {
   const items: readonly unknown[] = result.samples ?? result.rows;
   if (items.length === 0) {
-    yield formatJson(queryToJson(result));
+    yield Buffer.from(formatJson(queryToJson(result)), 'utf8');
     return;
   }
   const key = result.samples !== undefined ? 'samples' : 'rows';
@@ -172,24 +173,25 @@ export function* queryToJsonPieces(result: QueryResult): Generator<string, void,
   );
   const empty = `${quote(key)}: []\n}`;
   if (!head.endsWith(empty)) {
-    yield formatJson(queryToJson(result));
+    yield Buffer.from(formatJson(queryToJson(result)), 'utf8');
     return;
   }
-  yield `${head.slice(0, head.length - empty.length + quote(key).length + 2)}[\n`;
-  const write = itemText(result.resource, result.samples !== undefined, 2, (item) => {
+  const ready: Buffer[] = [];
+  const o = new ByteOut((chunk) => ready.push(chunk));
+  o.text(`${head.slice(0, head.length - empty.length + quote(key).length + 2)}[\n`);
+  const write = itemBytes(result.resource, result.samples !== undefined, 2, (item) => {
     const text = formatJson({ r: [encodeItem(result, item)] });
     return text.slice(PIECE_OPEN.length + ITEM_INDENT.length, text.length - PIECE_CLOSE.length);
   });
-  for (let i = 0; i < items.length; i += ROWS_PER_PIECE) {
-    const end = Math.min(items.length, i + ROWS_PER_PIECE);
-    const parts: string[] = [];
-    for (let k = i; k < end; k++) {
-      parts.push(k > 0 ? `,\n${ITEM_INDENT}` : ITEM_INDENT);
-      write(items[k], parts);
-    }
-    yield parts.join('');
+  for (let k = 0; k < items.length; k++) {
+    o.bytes(k > 0 ? ITEM_NEXT : ITEM_INDENT);
+    write(items[k], o);
+    o.boundary();
+    if (ready.length > 0) yield* ready.splice(0);
   }
-  yield '\n  ]\n}';
+  o.text('\n  ]\n}');
+  o.end();
+  yield* ready;
 }
 
 /** A row or sample of a result as its JSON tree. */
@@ -204,21 +206,27 @@ export function queryToNdjson(result: QueryResult): string {
   return [...queryToNdjsonPieces(result)].join('');
 }
 
-/** queryToNdjson's lines in pieces of up to ROWS_PER_PIECE lines, in order, each written when asked for. */
+/** queryToNdjsonChunks as strings (each chunk holds whole lines). */
 export function* queryToNdjsonPieces(result: QueryResult): Generator<string, void, undefined> {
+  for (const chunk of queryToNdjsonChunks(result)) yield chunk.toString('utf8');
+}
+
+/** The UTF-8 bytes of queryToNdjson in chunks of about 64 KB of whole lines, in order, each made when asked for. */
+export function* queryToNdjsonChunks(result: QueryResult): Generator<Buffer, void, undefined> {
   const items: readonly unknown[] = result.samples ?? result.rows;
-  const write = itemText(result.resource, result.samples !== undefined, 0, (item) =>
+  const write = itemBytes(result.resource, result.samples !== undefined, 0, (item) =>
     formatJson(encodeItem(result, item), 0),
   );
-  for (let i = 0; i < items.length; i += ROWS_PER_PIECE) {
-    const end = Math.min(items.length, i + ROWS_PER_PIECE);
-    const parts: string[] = [];
-    for (let k = i; k < end; k++) {
-      write(items[k], parts);
-      parts.push('\n');
-    }
-    yield parts.join('');
+  const ready: Buffer[] = [];
+  const o = new ByteOut((chunk) => ready.push(chunk));
+  for (let k = 0; k < items.length; k++) {
+    write(items[k], o);
+    o.bytes(NEWLINE);
+    o.boundary();
+    if (ready.length > 0) yield* ready.splice(0);
   }
+  o.end();
+  yield* ready;
 }
 
 function observation(o: Observation): { [key: string]: JsonValue } {

@@ -4,7 +4,7 @@ import type { PollRow } from '../../api/schema/resources.ts';
 import { tableView, type TableView } from '../columns/index.ts';
 import { formatTime } from '../format-units.ts';
 import type { QueryResult } from '../query.ts';
-import { renderTable, renderTablePieces, type TableOptions } from './table.ts';
+import { renderTable, renderTableChunks, renderTablePieces, type TableOptions } from './table.ts';
 
 /** The table view of a query result; range queries get a TIME column, ages count from each row's poll. */
 export function queryView(result: QueryResult, wide: boolean): TableView {
@@ -28,6 +28,14 @@ export function renderQueryTablePieces(
   opts: TableOptions & { wide: boolean },
 ): Generator<string, void, undefined> {
   return renderTablePieces(queryView(result, opts.wide), opts);
+}
+
+/** renderQueryTable's text as UTF-8 bytes in chunks of whole lines (renderTableChunks). */
+export function renderQueryTableChunks(
+  result: QueryResult,
+  opts: TableOptions & { wide: boolean },
+): Generator<Buffer, void, undefined> {
+  return renderTableChunks(queryView(result, opts.wide), opts);
 }
 
 /** A one-line description of what a query answered from, for stderr or a heading. */

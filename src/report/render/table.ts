@@ -6,6 +6,7 @@
  */
 import { sanitizeCell } from '../../api/safe-text.ts';
 import { elide, layoutTable, type ColumnFit, type TableView } from '../columns/index.ts';
+import { ByteOut } from './byte-out.ts';
 import { paint } from './color.ts';
 
 /** Options of renderTable. */
@@ -73,33 +74,43 @@ function fitColumns(view: TableView, rows: readonly (readonly string[])[], limit
   return layoutTable(view.columns, rows, limit, { gap: GAP, drop: false, defaultMin: MIN_WIDTH, charWidth });
 }
 
-/** Body rows per piece of renderTablePieces: well below 128 KB of text (json.ts's ROWS_PER_PIECE). */
-const ROWS_PER_PIECE = 128;
-
 /** Renders a table view as text lines (header first), each ending in a newline. */
 export function renderTable(view: TableView, opts: TableOptions): string {
   return [...renderTablePieces(view, opts)].join('');
 }
 
-/** renderTable's text in pieces, in order: the header line, then up to ROWS_PER_PIECE lines each. */
+/** renderTable's text in pieces, in order (renderTableChunks decoded: each chunk holds whole lines). */
 export function* renderTablePieces(view: TableView, opts: TableOptions): Generator<string, void, undefined> {
+  for (const chunk of renderTableChunks(view, opts)) yield chunk.toString('utf8');
+}
+
+const NEWLINE = Buffer.from('\n', 'latin1');
+const GAP_BYTES = Buffer.from(' '.repeat(GAP), 'latin1');
+
+/**
+ * renderTable's text as UTF-8 bytes in chunks of about 64 KB of whole lines (byte-out.ts), in
+ * order, each made when asked for: the header line, then the body cell by cell, written straight
+ * into the chunk (no padded copy of a cell, no string per line or piece to convert).
+ */
+export function* renderTableChunks(view: TableView, opts: TableOptions): Generator<Buffer, void, undefined> {
   const rows = view.rows.map((r) => cleanCells(r.cells));
   // widths by loops, never Math.max(...rows): spreading 100k rows as arguments overflows the stack
   const fits = fitColumns(view, rows, opts.width);
   const widths = fits.map((f) => f.width);
   const gap = ' '.repeat(GAP);
   const aligns = view.columns.map((c) => c.align);
+  const ready: Buffer[] = [];
+  const o = new ByteOut((chunk) => ready.push(chunk));
   // the header: cut to its column, bold
-  yield `${view.columns
-    .map((c, k) => {
-      const shown = truncate(c.header, widths[k]!);
-      const padded = k === view.columns.length - 1 && c.align === 'left' ? shown : pad(shown, widths[k]!, c.align);
-      return paint(padded, 'bold', opts.color);
-    })
-    .join(gap)}\n`;
-  // the body, cell by cell: the parts of a piece's lines (cells, shared runs of spaces) are joined
-  // once per piece, so a cell costs no padded copy and a line no chain of concatenations
-  let parts: string[] = [];
+  o.text(
+    `${view.columns
+      .map((c, k) => {
+        const shown = truncate(c.header, widths[k]!);
+        const padded = k === view.columns.length - 1 && c.align === 'left' ? shown : pad(shown, widths[k]!, c.align);
+        return paint(padded, 'bold', opts.color);
+      })
+      .join(gap)}\n`,
+  );
   for (let i = 0; i < rows.length; i++) {
     const cells = rows[i]!;
     const tones = view.rows[i]!.tones;
@@ -114,19 +125,26 @@ export function* renderTablePieces(view: TableView, opts: TableOptions): Generat
         shown = elide(cell, width, fits[k]?.elision, charWidth);
         shownWidth = displayWidth(shown);
       }
-      const fill = k === last && align === 'left' ? '' : spaces(width - shownWidth);
-      if (k > 0) parts.push(gap);
+      const fill = k === last && align === 'left' ? 0 : width - shownWidth;
+      if (k > 0) o.bytes(GAP_BYTES);
       const tone = opts.color ? (tones?.[k] as Parameters<typeof paint>[1]) : undefined;
-      if (tone !== undefined) parts.push(paint(align === 'right' ? fill + shown : shown + fill, tone, true));
-      else if (align === 'right') parts.push(fill, shown);
-      else parts.push(shown, fill);
+      if (tone !== undefined) {
+        const padded = align === 'right' ? spaces(fill) + shown : shown + spaces(fill);
+        o.string(paint(padded, tone, true));
+      } else if (align === 'right') {
+        o.spaces(fill);
+        o.string(shown);
+      } else {
+        o.string(shown);
+        o.spaces(fill);
+      }
     }
-    parts.push('\n');
-    if ((i + 1) % ROWS_PER_PIECE === 0 || i === rows.length - 1) {
-      yield parts.join('');
-      parts = [];
-    }
+    o.bytes(NEWLINE);
+    o.boundary();
+    if (ready.length > 0) yield* ready.splice(0);
   }
+  o.end();
+  yield* ready;
 }
 
 /** The row's cells sanitised: the same array when every cell already is (no copy per row). */
