@@ -158,27 +158,6 @@ export class CounterVersionLoader {
     );
   }
 
-  /**
-   * Posts ahead of need, where the engine can (PostgreSQL, in a read transaction), the read of
-   * these versions not cached yet, in one statement: the server reads them while this thread
-   * works. Returns what `takePosted` takes, or undefined when nothing was posted.
-   */
-  post(ids: Iterable<number>): string | undefined {
-    if (!this.#engine.prefetches) return undefined;
-    const missing = new Set<number>();
-    for (const id of ids) if (this.#cache.get(id) === undefined) missing.add(id);
-    if (missing.size === 0) return undefined;
-    const key = JSON.stringify([...missing].sort((a, b) => a - b));
-    // what decoding reads first: it would wait behind the posted read
-    this.#resolver.preload();
-    return this.#engine.prefetch(this.#byIds, key) ? key : undefined;
-  }
-
-  /** Decodes the versions `post` posted (its reply; read now when the engine dropped it); those cached meanwhile are kept. */
-  takePosted(key: string): void {
-    decoding({ table: 'conn_version' }, () => this.#decode(this.#byIds.get(key)));
-  }
-
   readonly #decodeInto = (blobs: VersionBlobs | undefined): void => this.#decode(blobs);
 
   /** Decodes version records and their entity records (row i of both aggregates) into the cache. */

@@ -65,26 +65,6 @@ const MAX_INDEXES = 2 ** 25;
 const PIN_CHUNK = 1024;
 /** Frames `pin` holds at most (a few hundred bytes each): the polls past it are read as before. */
 export const MAX_PINNED_FRAMES = 16_384;
-/** Groups whose versions are posted ahead of the one read, and sealed batches ahead of the one decoded. */
-const VERSIONS_AHEAD = 1;
-const BATCHES_AHEAD = 1;
-
-/** What `pin` read, and what it posts ahead. */
-interface FramePlan {
-  /** the pinned polls' stored frames (a pinned poll without one is absent) */
-  readonly frames: Map<number, StoredFrame>;
-  /** each pinned poll's group */
-  readonly group: Map<number, number>;
-  /** the version ids each group's frames name */
-  readonly versions: (number[] | undefined)[];
-  /** per group, the key of its versions posted and not taken yet (undefined once taken, or when nothing was posted) */
-  readonly posted: Map<number, string | undefined>;
-  /** the sealed batches, in the order their frames are read, each one's place there and its group */
-  readonly batches: readonly number[];
-  readonly batchAt: ReadonlyMap<number, number>;
-  readonly batchGroup: readonly number[];
-  readonly batchesPosted: Set<number>;
-}
 
 /** A sealed batch decoded: idle durations and in-flight lists at `slot * stride + seq` (slot: the entity's place in the batch). */
 interface DecodedBatch {
@@ -105,8 +85,8 @@ export class NarrowFrameReader {
   readonly #frames: SqlStatement<[string], FrameRow>;
   #decoded: DecodedBatch | undefined;
   #prev: PreviousFrame | undefined;
-  /** what `pin` read and planned, until `unpin` */
-  #plan: FramePlan | undefined;
+  /** the frames `pin` read, by poll (a poll pinned without a stored frame is absent), and the polls pinned; until `unpin` */
+  #pinned: { readonly frames: Map<number, StoredFrame>; readonly polls: Set<number> } | undefined;
 
   /**
    * `prefetch` posts a read ahead of need where the engine can (EngineSession.prefetch): a sealed
@@ -132,113 +112,32 @@ export class NarrowFrameReader {
   reset(): void {
     this.#decoded = undefined;
     this.#prev = undefined;
-    this.#plan = undefined;
+    this.#pinned = undefined;
   }
 
   /**
-   * Reads the stored frames of these groups of polls now (one statement per PIN_CHUNK polls) and
-   * keeps them until `unpin`, for a reader of many clusters' windows (fleet: a group per cluster,
-   * in the order they are read). Where the engine posts reads ahead (PostgreSQL), the versions of
-   * the next groups and the next sealed batches are then posted while this thread decodes and
-   * digests the current ones. Call both in one read transaction (its snapshot keeps the frames
-   * right). A poll not pinned, or frames the statement could not read, are read as before.
+   * Reads the stored frames of these polls now (one statement per PIN_CHUNK polls) and keeps them
+   * until `unpin`, for a reader of many clusters' windows (fleet): their frames in a few
+   * statements instead of some per cluster. Call both in one read transaction (its snapshot keeps
+   * the frames right). Polls past `maxFrames`, and frames the statement could not read, are read
+   * as before.
    */
-  pin(groups: readonly (readonly number[])[], maxFrames: number = MAX_PINNED_FRAMES): void {
-    this.#plan = undefined;
+  pin(polls: readonly number[], maxFrames: number = MAX_PINNED_FRAMES): void {
+    this.#pinned = undefined;
+    const pinned = polls.slice(0, Math.max(0, maxFrames));
+    if (pinned.length === 0) return;
     const frames = new Map<number, StoredFrame>();
-    const group = new Map<number, number>();
-    const polls: number[] = [];
-    for (let g = 0; g < groups.length && polls.length < maxFrames; g++) {
-      // a group is pinned whole or not at all
-      if (polls.length + groups[g]!.length > maxFrames) break;
-      for (const p of groups[g]!) {
-        polls.push(p);
-        group.set(p, g);
-      }
-    }
-    if (polls.length === 0) return;
-    const versions: number[][] = [];
-    const batches: number[] = [];
-    const batchGroup: number[] = [];
     try {
-      for (let i = 0; i < polls.length; i += PIN_CHUNK) this.#readFrames(polls.slice(i, i + PIN_CHUNK), frames);
-      const seenBatch = new Set<number>();
-      for (const p of polls) {
-        const f = frames.get(p);
-        if (f === undefined) continue;
-        const g = group.get(p)!;
-        (versions[g] ??= []).push(...decodeIdList(f.versions, f.rows));
-        if (f.head === null && !seenBatch.has(f.batch)) {
-          seenBatch.add(f.batch);
-          batches.push(f.batch);
-          batchGroup.push(g);
-        }
-      }
+      for (let i = 0; i < pinned.length; i += PIN_CHUNK) this.#readFrames(pinned.slice(i, i + PIN_CHUNK), frames);
     } catch {
       return; // each read as before, and its own read says what is wrong
     }
-    this.#plan = {
-      frames,
-      group,
-      versions,
-      posted: new Map(),
-      batches,
-      batchAt: new Map(batches.map((b, i) => [b, i])),
-      batchGroup,
-      batchesPosted: new Set(),
-    };
-    this.#postVersions(0);
+    this.#pinned = { frames, polls: new Set(pinned) };
   }
 
-  /** Drops what `pin` read and planned (reads posted and not taken end with the transaction). */
+  /** Drops what `pin` read. */
   unpin(): void {
-    this.#plan = undefined;
-  }
-
-  /** Posts the versions of the pinned groups from `g` on, VERSIONS_AHEAD groups. */
-  #postVersions(g: number): void {
-    const plan = this.#plan;
-    if (plan === undefined) return;
-    for (let k = g; k < g + VERSIONS_AHEAD && k < plan.versions.length; k++) {
-      if (plan.posted.has(k)) continue;
-      const ids = plan.versions[k];
-      plan.posted.set(k, ids === undefined ? undefined : this.#versions.post(ids));
-    }
-  }
-
-  /** Takes the versions posted for group `g` (once), and posts the next groups'. */
-  #takeVersions(g: number): void {
-    const plan = this.#plan!;
-    this.#postVersions(g);
-    const key = plan.posted.get(g);
-    if (key !== undefined) {
-      plan.posted.set(g, undefined);
-      this.#versions.takePosted(key);
-    }
-    this.#postVersions(g + 1);
-  }
-
-  /**
-   * Posts the sealed batches planned after `batch` in its group, BATCHES_AHEAD of them (the batch
-   * itself when not posted yet): a group's first batches may hold only frames before the window
-   * its reader reads, so none is posted before its group is read.
-   */
-  #postBatches(batch: number): void {
-    const plan = this.#plan;
-    const at = plan?.batchAt.get(batch);
-    if (plan === undefined || at === undefined) {
-      this.#prefetch(this.#q.chunks as SqlStatement<never[]>, batch);
-      return;
-    }
-    const g = plan.batchGroup[at];
-    for (let k = at; k <= at + BATCHES_AHEAD && k < plan.batches.length && plan.batchGroup[k] === g; k++) {
-      const b = plan.batches[k]!;
-      if (plan.batchesPosted.has(b)) continue;
-      plan.batchesPosted.add(b);
-      this.#prefetch(this.#q.chunks as SqlStatement<never[]>, b);
-      // the frame count too, after the batch itself: `get` takes it without a round trip
-      if (k > at) this.#prefetch(this.#q.frames as SqlStatement<never[]>, b);
-    }
+    this.#pinned = undefined;
   }
 
   /**
@@ -279,13 +178,12 @@ export class NarrowFrameReader {
   #read(polls: readonly number[]): Map<number, StoredFrame> {
     let out = new Map<number, StoredFrame>();
     if (polls.length === 0) return out;
-    const plan = this.#plan;
-    if (plan !== undefined && polls.every((p) => plan.group.has(p))) {
+    const pinned = this.#pinned;
+    if (pinned !== undefined && polls.every((p) => pinned.polls.has(p))) {
       for (const p of polls) {
-        const f = plan.frames.get(p);
+        const f = pinned.frames.get(p);
         if (f !== undefined) out.set(p, f);
       }
-      for (const g of new Set(polls.map((p) => plan.group.get(p)!))) this.#takeVersions(g);
     } else out = this.#readFrames(polls, out);
     const loader = this.#versions;
     const missing = new Set<number>();
@@ -389,7 +287,7 @@ export class NarrowFrameReader {
   #batch(batch: number): DecodedBatch {
     const last = this.#decoded;
     if (last?.batch === batch) return last;
-    this.#postBatches(batch);
+    this.#prefetch(this.#q.chunks as SqlStatement<never[]>, batch);
     const stride = this.#q.frames.get(batch) ?? 0;
     let entity = -1;
     try {

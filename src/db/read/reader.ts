@@ -520,7 +520,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
         small.ahead.pin(polls);
         // the timelines reconstruct the Iceberg answers (their catalog state): what that reads besides the rows
         details.pin(polls.filter((p) => p.operation === 'GetIcebergStatus').map((p) => p.id));
-        // and read the connection frames: theirs in one go, their versions and batches posted a cluster ahead
+        // and their connection frames (the timelines' and the open connections' lean reads)
         lean.pin(windows.connectionPolls(byId));
       });
     },

@@ -21,7 +21,7 @@ export interface ClusterRange {
 export class WindowPolls {
   readonly #sqlite: SqlSession;
   /** the statements by the number of ranges and operations (small or connections) */
-  readonly #stmts = new Map<string, SqlStatement<unknown[], [bigint, string, number | bigint]>>();
+  readonly #stmts = new Map<string, SqlStatement<unknown[], [bigint, string]>>();
 
   constructor(sqlite: SqlSession) {
     this.#sqlite = sqlite;
@@ -34,26 +34,22 @@ export class WindowPolls {
     return out;
   }
 
-  /** The successful ListKafkaConnections polls of each range (in the order given), oldest first. */
-  connectionPolls(ranges: readonly ClusterRange[]): number[][] {
-    const out: number[][] = ranges.map(() => []);
-    for (const [id, , place] of this.#polls(ranges, true)) out[place]!.push(Number(id));
-    return out;
+  /** The successful ListKafkaConnections polls of the ranges, oldest first per range (ranges in the order given). */
+  connectionPolls(ranges: readonly ClusterRange[]): number[] {
+    return this.#polls(ranges, true).map(([id]) => Number(id));
   }
 
-  #polls(ranges: readonly ClusterRange[], connections: boolean): [bigint, string, number][] {
-    const out: [bigint, string, number][] = [];
+  #polls(ranges: readonly ClusterRange[], connections: boolean): [bigint, string][] {
+    const out: [bigint, string][] = [];
     for (let i = 0; i < ranges.length; i += MAX_RANGES) {
       const part = ranges.slice(i, i + MAX_RANGES);
-      for (const [id, operation, place] of this.#stmt(part.length, connections).all(
-        ...part.flatMap((r) => [r.clusterId, r.since, r.until]),
-      ))
-        out.push([id, operation, i + Number(place)]);
+      for (const r of this.#stmt(part.length, connections).all(...part.flatMap((x) => [x.clusterId, x.since, x.until])))
+        out.push(r);
     }
     return out;
   }
 
-  #stmt(n: number, connections: boolean): SqlStatement<unknown[], [bigint, string, number | bigint]> {
+  #stmt(n: number, connections: boolean): SqlStatement<unknown[], [bigint, string]> {
     const key = `${n}${connections ? 'c' : 's'}`;
     let s = this.#stmts.get(key);
     if (s === undefined) {
@@ -64,8 +60,8 @@ export class WindowPolls {
          WHERE p.cluster_id = ? AND p.started_at BETWEEN ? AND ? AND p.ok = 1
            AND p.operation ${op}`;
       s = this.#sqlite
-        .prepare<unknown[], [bigint, string, number | bigint]>(
-          `SELECT x.id, x.operation, x.place FROM (${Array.from({ length: n }, (_, i) => one(i)).join('\nUNION ALL\n')}) AS x
+        .prepare<unknown[], [bigint, string]>(
+          `SELECT x.id, x.operation FROM (${Array.from({ length: n }, (_, i) => one(i)).join('\nUNION ALL\n')}) AS x
            ORDER BY x.place, x.started_at, x.id`,
         )
         .raw()
