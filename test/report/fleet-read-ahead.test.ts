@@ -11,6 +11,10 @@ import type { PgSyncDatabase } from '../../src/db/engines/pg/sync-database.ts';
 import { parseTimeText } from '../../src/api/time-text.ts';
 import { fleetStatus, type FleetReader } from '../../src/report/fleet.ts';
 import { SmallRowsAhead, type SmallTable } from '../../src/db/read/small-rows-ahead.ts';
+import { NarrowFrameReader } from '../../src/db/connections/narrow-frames.ts';
+import { CounterVersionLoader } from '../../src/db/connections/counter-versions.ts';
+import { Resolver } from '../../src/db/encoding/dictionary.ts';
+import type { PollRow } from '../../src/api/schema/resources.ts';
 import { recordClusters, tempDir } from '../fixtures/timeline/run-cli.ts';
 import { describeWithServer, freshPgTarget, type PgTarget } from '../helpers/pg.ts';
 
@@ -79,11 +83,95 @@ describe('fleet reads ahead on SQLite', () => {
       expectSameFleets(db);
       expectChunksRight(db);
       expectPinBoundRight(db);
+      expectFramePinRight(db);
+      expectDocsRight(db);
     } finally {
       db.close();
     }
   }, 120_000);
 });
+
+/**
+ * The shadow links of a scan (their rows read ahead, the documents they name with them in one
+ * statement) and of a fleet's read ahead are the links each poll's answer gives read alone.
+ */
+function expectDocsRight(db: FlightrecDb): void {
+  const scan = createHistoryReader(db);
+  const linkSamples = [...scan.samples('shadow-links', { cluster: 'dc-shadow', since: 0n, until: 2n ** 62n })];
+  expect(linkSamples.length).toBeGreaterThan(4);
+  const alone = createHistoryReader(db);
+  const want = linkSamples.map(
+    (s) => (alone.reconstructAnswer(s.poll.id).answer as { shadowLink: unknown }).shadowLink,
+  );
+  expect(linkSamples.map((s) => s.row)).toEqual(want);
+  const ahead = createHistoryReader(db);
+  const got = ahead.consistent(() => {
+    ahead.readAheadWindows(CLUSTERS.map((c) => ({ cluster: c.cluster, since: 0n, until: 2n ** 62n })));
+    return linkSamples.map((s) => (ahead.reconstructAnswer(s.poll.id).answer as { shadowLink: unknown }).shadowLink);
+  });
+  expect(got).toEqual(want);
+}
+
+/** A lean frame reader of its own (its own version cache). */
+function frameReader(db: FlightrecDb): NarrowFrameReader {
+  const resolver = new Resolver(db.sqlite);
+  return new NarrowFrameReader(db.sqlite, new CounterVersionLoader(db, resolver), (stmt, ...args) =>
+    db.engine.prefetch(stmt, ...args),
+  );
+}
+
+/**
+ * The connection frames pinned for every cluster's window (read at once) are the frames read
+ * without: read in the order pinned, in another order, a few polls at a time, and past the bound
+ * of frames held. Returns the round trips of the reads in the order pinned, per bound
+ * (PostgreSQL; 0 on SQLite).
+ */
+function expectFramePinRight(db: FlightrecDb): Map<number, number> {
+  const reader = createHistoryReader(db);
+  const groups: PollRow[][] = CLUSTERS.map((c) =>
+    reader.polls({ cluster: c.cluster }).filter((p) => p.operation === 'ListKafkaConnections' && p.outcome === 'ok'),
+  );
+  expect(groups.every((g) => g.length > 4)).toBe(true);
+  const inRead = <T>(fn: () => T): T => db.sqlite.transaction(fn).deferred();
+  const plain = frameReader(db);
+  const want = inRead(() => groups.map((g) => plain.framesOf(g)));
+  expect(want.flat().length).toBe(groups.flat().length);
+  const handle = db.sqlite as unknown as Partial<PgSyncDatabase>;
+  const trips = new Map<number, number>();
+  const total = groups.flat().length;
+  for (const bound of [0, groups[0]!.length, groups[0]!.length + 1, total]) {
+    const r = frameReader(db);
+    const got = inRead(() => {
+      r.pin(
+        groups.flatMap((g) => g.map((p) => Number(p.id))),
+        bound,
+      );
+      const before = handle.waits?.count ?? 0;
+      const frames = groups.map((g) => r.framesOf(g));
+      trips.set(bound, (handle.waits?.count ?? 0) - before);
+      r.unpin();
+      return frames;
+    });
+    expect(got).toEqual(want);
+    // in another order, and a few polls at a time
+    const other = frameReader(db);
+    const reversed = inRead(() => {
+      other.pin(
+        groups.flatMap((g) => g.map((p) => Number(p.id))),
+        bound,
+      );
+      const out = [...groups].reverse().map((g) => {
+        const frames = [];
+        for (let i = 0; i < g.length; i += 3) frames.push(...other.framesOf(g.slice(i, i + 3)));
+        return frames;
+      });
+      other.unpin();
+      return out.reverse();
+    });
+    expect(reversed).toEqual(want);
+  }
+  return trips;
+}
 
 /** More ranges than one statement reads: the chunks put together answer as one per cluster. */
 function expectChunksRight(db: FlightrecDb): void {
@@ -147,6 +235,11 @@ describeWithServer('fleet reads ahead on PostgreSQL', () => {
       expectSameFleets(db);
       expectChunksRight(db);
       expectPinBoundRight(db);
+      expectDocsRight(db);
+      const frameTrips = expectFramePinRight(db);
+      // every frame pinned: the frames read in one statement with the pin, none per cluster
+      const all = Math.max(...frameTrips.keys());
+      expect(frameTrips.get(all)).toBeLessThan(frameTrips.get(0)!);
       const handle = db.sqlite as unknown as PgSyncDatabase;
       const trips = (reader: FleetReader): number => {
         const before = handle.waits.count;

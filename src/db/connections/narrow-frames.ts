@@ -61,6 +61,11 @@ const MAX_FRAMES = 65_536;
 /** Most sample indexes (connections x frames) of one decoded batch. */
 const MAX_INDEXES = 2 ** 25;
 
+/** Polls whose frames one statement of `pin` reads. */
+const PIN_CHUNK = 1024;
+/** Frames `pin` holds at most (a few hundred bytes each): the polls past it are read as before. */
+export const MAX_PINNED_FRAMES = 16_384;
+
 /** A sealed batch decoded: idle durations and in-flight lists at `slot * stride + seq` (slot: the entity's place in the batch). */
 interface DecodedBatch {
   readonly batch: number;
@@ -80,6 +85,8 @@ export class NarrowFrameReader {
   readonly #frames: SqlStatement<[string], FrameRow>;
   #decoded: DecodedBatch | undefined;
   #prev: PreviousFrame | undefined;
+  /** the frames `pin` read, by poll (a poll pinned without a stored frame is absent), and the polls pinned; until `unpin` */
+  #pinned: { readonly frames: Map<number, StoredFrame>; readonly polls: Set<number> } | undefined;
 
   /**
    * `prefetch` posts a read ahead of need where the engine can (EngineSession.prefetch): a sealed
@@ -105,6 +112,32 @@ export class NarrowFrameReader {
   reset(): void {
     this.#decoded = undefined;
     this.#prev = undefined;
+    this.#pinned = undefined;
+  }
+
+  /**
+   * Reads the stored frames of these polls now (one statement per PIN_CHUNK polls) and keeps them
+   * until `unpin`, for a reader of many clusters' windows (fleet): their frames in a few
+   * statements instead of some per cluster. Call both in one read transaction (its snapshot keeps
+   * the frames right). Polls past `maxFrames`, and frames the statement could not read, are read
+   * as before.
+   */
+  pin(polls: readonly number[], maxFrames: number = MAX_PINNED_FRAMES): void {
+    this.#pinned = undefined;
+    const pinned = polls.slice(0, Math.max(0, maxFrames));
+    if (pinned.length === 0) return;
+    const frames = new Map<number, StoredFrame>();
+    try {
+      for (let i = 0; i < pinned.length; i += PIN_CHUNK) this.#readFrames(pinned.slice(i, i + PIN_CHUNK), frames);
+    } catch {
+      return; // each read as before, and its own read says what is wrong
+    }
+    this.#pinned = { frames, polls: new Set(pinned) };
+  }
+
+  /** Drops what `pin` read. */
+  unpin(): void {
+    this.#pinned = undefined;
   }
 
   /**
@@ -143,18 +176,15 @@ export class NarrowFrameReader {
 
   /** The stored frames of these polls, by poll, with every version they name loaded. */
   #read(polls: readonly number[]): Map<number, StoredFrame> {
-    const out = new Map<number, StoredFrame>();
+    let out = new Map<number, StoredFrame>();
     if (polls.length === 0) return out;
-    for (const [poll, batch, seq, rows, versions, head] of this.#frames.all(JSON.stringify(polls))) {
-      out.set(Number(poll), {
-        poll: Number(poll),
-        batch: Number(batch),
-        seq: Number(seq),
-        rows: Number(rows),
-        versions,
-        head,
-      });
-    }
+    const pinned = this.#pinned;
+    if (pinned !== undefined && polls.every((p) => pinned.polls.has(p))) {
+      for (const p of polls) {
+        const f = pinned.frames.get(p);
+        if (f !== undefined) out.set(p, f);
+      }
+    } else out = this.#readFrames(polls, out);
     const loader = this.#versions;
     const missing = new Set<number>();
     for (const f of out.values()) {
@@ -167,6 +197,21 @@ export class NarrowFrameReader {
       for (const id of ids) if (loader.cached(id) === undefined) missing.add(id);
     }
     if (missing.size > 0) loader.load([...missing]);
+    return out;
+  }
+
+  /** Reads the stored frames of these polls into `out` (one statement). */
+  #readFrames(polls: readonly number[], out: Map<number, StoredFrame>): Map<number, StoredFrame> {
+    for (const [poll, batch, seq, rows, versions, head] of this.#frames.all(JSON.stringify(polls))) {
+      out.set(Number(poll), {
+        poll: Number(poll),
+        batch: Number(batch),
+        seq: Number(seq),
+        rows: Number(rows),
+        versions,
+        head,
+      });
+    }
     return out;
   }
 

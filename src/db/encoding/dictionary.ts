@@ -149,6 +149,7 @@ export class Resolver {
   readonly #manyStrings: SqlStatement<[string], [id: Str['id'], s: StoredText]>;
   readonly #oneString: SqlStatement<[number], StoredText>;
   readonly #oneDoc: SqlStatement<[number], RowOf<typeof doc>['body']>;
+  readonly #manyDocs: SqlStatement<[string], [id: number, body: RowOf<typeof doc>['body']]>;
   readonly #count: SqlStatement<[], number>;
   readonly #allIds: SqlStatement<[], Str['id']>;
   readonly #allStrings: SqlStatement<[], StoredText>;
@@ -166,6 +167,21 @@ export class Resolver {
       .raw();
     this.#oneString = sqlite.prepare<[number], StoredText>('SELECT s FROM str WHERE id = ?').pluck();
     this.#oneDoc = sqlite.prepare<[number], RowOf<typeof doc>['body']>('SELECT body FROM doc WHERE id = ?').pluck();
+    this.#manyDocs = sqlite
+      .prepare<[string], [id: number, body: RowOf<typeof doc>['body']]>(
+        'SELECT id, body FROM doc WHERE id IN (SELECT value FROM json_each(?))',
+      )
+      .raw();
+  }
+
+  /** Loads, in one query, the documents of these ids that are not cached yet (an id not stored is left to `doc` to report). */
+  loadDocs(ids: Iterable<number>): void {
+    const missing = new Set<number>();
+    for (const id of ids) if (!this.#docs.has(id)) missing.add(id);
+    if (missing.size === 0) return;
+    for (const [id, body] of this.#manyDocs.all(JSON.stringify([...missing]))) {
+      this.#docs.set(Number(id), textFromSql(body));
+    }
   }
 
   /** Loads the strings of these ids that are not cached yet, in one query. */

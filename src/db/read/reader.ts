@@ -249,6 +249,7 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
               // rows read ahead for this transaction's snapshot only
               small.ahead.unpin();
               details.unpin();
+              lean.unpin();
             }
           })
           .deferred();
@@ -514,12 +515,13 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       // on SQLite a statement is no round trip: reading ahead saved nothing there (measured) and held the rows longer
       if (db.engine.name === 'sqlite' || !sqlite.inTransaction || ranges.length === 0) return;
       read(() => {
-        const polls = windows.smallPolls(
-          ranges.map((r) => ({ clusterId: clusterId(r.cluster) as number, since: r.since, until: r.until })),
-        );
+        const byId = ranges.map((r) => ({ clusterId: clusterId(r.cluster) as number, since: r.since, until: r.until }));
+        const polls = windows.smallPolls(byId);
         small.ahead.pin(polls);
         // the timelines reconstruct the Iceberg answers (their catalog state): what that reads besides the rows
         details.pin(polls.filter((p) => p.operation === 'GetIcebergStatus').map((p) => p.id));
+        // and their connection frames (the timelines' and the open connections' lean reads)
+        lean.pin(windows.connectionPolls(byId));
       });
     },
     reconstructAnswer: (pollId) => read(() => reconstruct(Number(pollId)), { poll: Number(pollId) }),

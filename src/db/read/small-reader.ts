@@ -3,7 +3,7 @@
  * unknown fields), and flattened into the rows of the resources it feeds.
  */
 import type { SqlSession } from '../sql-session.ts';
-import { SmallRowsAhead, type SmallTable } from './small-rows-ahead.ts';
+import { SmallRowsAhead, docIdsOf, type SmallTable } from './small-rows-ahead.ts';
 import { parseJsonLossless, type JsonValue } from '../../api/codec/lossless-json.ts';
 import type {
   IcebergPartitionRow,
@@ -82,7 +82,10 @@ export class SmallReader {
   constructor(sqlite: SqlSession, resolver: Resolver) {
     this.#r = resolver;
     // a scan reads many polls' rows: their names from the dictionary loaded at once (when it is small), not one by one
-    this.ahead = new SmallRowsAhead(sqlite, () => resolver.preload());
+    this.ahead = new SmallRowsAhead(sqlite, (read) => {
+      resolver.preload();
+      resolver.loadDocs(docIdsOf(read));
+    });
   }
 
   #rows<R>(table: SmallTable, poll: number): R[] {

@@ -74,12 +74,24 @@ export interface ExpectedPoll {
 
 type Row = unknown[];
 
+/** Rows one batch read: by table, then poll. */
+export type RowsRead = ReadonlyMap<SmallTable, ReadonlyMap<number, readonly Row[]>>;
+
+/** The document ids the `link` rows of a batch name (configurations, synced properties, registry status). */
+export function docIdsOf(read: RowsRead): number[] {
+  const ids: number[] = [];
+  for (const rows of read.get('link')?.values() ?? []) {
+    for (const r of rows) for (let c = 3; c <= 5; c++) if (r[c] !== null && r[c] !== undefined) ids.push(Number(r[c]));
+  }
+  return ids;
+}
+
 /** Reads the rows of one poll of a table, from a batch over the polls announced when it holds them. */
 export class SmallRowsAhead {
   readonly #one = new Map<SmallTable, SqlStatement<[number], Row>>();
   readonly #many = new Map<SmallTable, SqlStatement<[string], Row>>();
   readonly #sqlite: SqlSession;
-  readonly #warm: () => void;
+  readonly #warm: (read: RowsRead) => void;
   /** the polls announced, in the order they will be read, and each one's place */
   #expected: readonly ExpectedPoll[] = [];
   #place = new Map<number, number>();
@@ -88,8 +100,11 @@ export class SmallRowsAhead {
   /** rows read by `pin`, by table and poll: looked at first, kept across `expect` until `unpin` */
   #pinned = new Map<SmallTable, Map<number, Row[]>>();
 
-  /** `warm` runs after each batch: the reader loads the names the rows refer to there (its dictionary) */
-  constructor(sqlite: SqlSession, warm: () => void = () => undefined) {
+  /**
+   * `warm` runs after each batch with the rows it read: the reader loads the names and documents
+   * the rows refer to there (its dictionary), in a few statements instead of one per row
+   */
+  constructor(sqlite: SqlSession, warm: (read: RowsRead) => void = () => undefined) {
     this.#sqlite = sqlite;
     this.#warm = warm;
   }
@@ -147,7 +162,7 @@ export class SmallRowsAhead {
     }
     this.#pinned = pinned;
     try {
-      this.#warm();
+      this.#warm(pinned);
     } catch {
       // names the dictionary cannot give at once are read one by one, and their own read names the damage
     }
@@ -196,7 +211,7 @@ export class SmallRowsAhead {
     }
     this.#cache = cache;
     try {
-      this.#warm();
+      this.#warm(cache);
     } catch {
       // names the dictionary cannot give at once are read one by one, and their own read names the damage
     }

@@ -5,7 +5,7 @@
  */
 import type { KafkaConnection } from '../../api/schema/connection.ts';
 import type { PollRow } from '../../api/schema/resources.ts';
-import { mergeRounds, roundPicks } from './frames.ts';
+import { mergeRounds, roundParts } from './frames.ts';
 import { pollTime, type Frame } from './types.ts';
 
 /** The slow fields of a connection the detectors read (a KafkaConnection has them all). */
@@ -108,23 +108,31 @@ export function emptyConnFrame(poll: PollRow): ConnFrame {
 /** Merges the calls of each ListKafkaConnections round into one frame, as mergeFanout does with full rows. */
 export function mergeConnFanout(frames: Iterable<ConnFrame>): Generator<ConnFrame> {
   return mergeRounds(frames, (head, slices) => {
-    const { picks, poll } = roundPicks(head, slices);
-    const offsets = new Array<number>(picks.length + 1);
+    const { parts, poll } = roundParts(head, slices);
+    // filled by push: packed arrays, as the detectors read them
+    const rows: ConnFacts[] = [];
+    const idle: (number | bigint)[] = [];
+    const offsets: number[] = [];
     const apiKeys: number[] = [];
     const durations: (number | bigint)[] = [];
-    picks.forEach(([f, i], k) => {
-      offsets[k] = apiKeys.length;
-      for (let q = f.inFlightOffsets[i]!; q < f.inFlightOffsets[i + 1]!; q++) {
-        apiKeys.push(f.inFlightApiKeys[q]!);
-        durations.push(f.inFlightDurations[q]!);
+    for (const { frame: f, rows: taken } of parts) {
+      const { rows: fRows, idle: fIdle, inFlightOffsets, inFlightApiKeys, inFlightDurations } = f;
+      for (const i of taken) {
+        rows.push(fRows[i]!);
+        idle.push(fIdle[i]!);
+        offsets.push(apiKeys.length);
+        for (let q = inFlightOffsets[i]!; q < inFlightOffsets[i + 1]!; q++) {
+          apiKeys.push(inFlightApiKeys[q]!);
+          durations.push(inFlightDurations[q]!);
+        }
       }
-    });
-    offsets[picks.length] = apiKeys.length;
+    }
+    offsets.push(apiKeys.length);
     return {
       poll,
       time: head.time,
-      rows: picks.map(([f, i]) => f.rows[i]!),
-      idle: picks.map(([f, i]) => f.idle[i]!),
+      rows,
+      idle,
       inFlightOffsets: offsets,
       inFlightApiKeys: apiKeys,
       inFlightDurations: durations,

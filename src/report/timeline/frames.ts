@@ -109,31 +109,49 @@ export function* mergeRounds<F extends Frame<unknown>>(
   if (done !== undefined) yield done;
 }
 
+/** Rows a merged round takes from one of its calls: that call's frame and the indexes of the rows taken, ascending. */
+export interface RoundPart<F> {
+  readonly frame: F;
+  readonly rows: readonly number[];
+}
+
 /**
- * The rows of a merged round, as (frame, row index): each call's rows whose uid no earlier call
- * of the round listed (a truncated broker slice and the shard slices that complete it overlap),
- * then the first call's rows that no slice listed. A uid repeated within one call stays
- * repeated: that is the API contradicting itself, which the timeline reports. The round's poll
- * is complete when it lists as many distinct connections as the first call said matched.
+ * The rows of a merged round, call by call: each call's rows whose uid no earlier call of the
+ * round listed (a truncated broker slice and the shard slices that complete it overlap), then
+ * the first call's rows that no slice listed. A uid repeated within one call stays repeated:
+ * that is the API contradicting itself, which the timeline reports. The round's poll is complete
+ * when it lists as many distinct connections as the first call said matched. One index list per
+ * call, no pair per row: a round of a large cluster merges thousands of rows.
  */
-export function roundPicks<F extends Frame<{ readonly uid: string }>>(
+export function roundParts<F extends Frame<{ readonly uid: string }>>(
   head: F,
   slices: readonly F[],
-): { picks: [F, number][]; poll: PollRow } {
+): { parts: RoundPart<F>[]; count: number; poll: PollRow } {
   const seen = new Set<string>();
-  const picks: [F, number][] = [];
+  const parts: RoundPart<F>[] = [];
+  let count = 0;
   const take = (f: F): void => {
-    const listed: string[] = [];
-    for (let i = 0; i < f.rows.length; i++) {
-      const uid = f.rows[i]!.uid;
-      if (seen.has(uid)) continue;
-      picks.push([f, i]);
-      listed.push(uid);
-    }
-    for (const uid of listed) seen.add(uid);
+    const rows = f.rows;
+    const taken: number[] = [];
+    for (let i = 0; i < rows.length; i++) if (!seen.has(rows[i]!.uid)) taken.push(i);
+    // added after the call's pass: a uid repeated within the call stays repeated
+    for (const i of taken) seen.add(rows[i]!.uid);
+    parts.push({ frame: f, rows: taken });
+    count += taken.length;
   };
   for (const s of slices) take(s);
   take(head);
   const coverage = BigInt(seen.size) >= head.poll.totalSize ? 'complete' : 'truncated';
-  return { picks, poll: { ...head.poll, coverage, rowsReturned: BigInt(picks.length) } };
+  return { parts, count, poll: { ...head.poll, coverage, rowsReturned: BigInt(count) } };
+}
+
+/** roundParts as (frame, row index) pairs, in the same order. */
+export function roundPicks<F extends Frame<{ readonly uid: string }>>(
+  head: F,
+  slices: readonly F[],
+): { picks: [F, number][]; poll: PollRow } {
+  const { parts, poll } = roundParts(head, slices);
+  const picks: [F, number][] = [];
+  for (const { frame, rows } of parts) for (const i of rows) picks.push([frame, i]);
+  return { picks, poll };
 }

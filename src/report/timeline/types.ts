@@ -79,7 +79,10 @@ export function pollTime(poll: PollRow): bigint {
 
 /** Builds an entity reference `kind/name/...`. */
 export function entity(kind: string, ...names: readonly (string | number | bigint)[]): string {
-  return [kind, ...names.map(String)].join('/');
+  // concatenated, no array: detectors name an entity per partition and frame
+  let s = kind;
+  for (const n of names) s += `/${String(n)}`;
+  return s;
 }
 
 /** Orders events by start, then severity (highest first), kind and entity. */
