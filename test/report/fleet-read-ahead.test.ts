@@ -122,8 +122,8 @@ function frameReader(db: FlightrecDb): NarrowFrameReader {
 
 /**
  * The connection frames pinned for every cluster's window (read at once) are the frames read
- * without: read in the order pinned, in another order, a few polls at a time, and past the bound
- * of frames held. Returns the round trips of the reads in the order pinned, per bound
+ * without: read in the order pinned, in another order, a few polls and one poll at a time, and past the bounds
+ * of frames and of bytes held. Returns the round trips of the reads in the order pinned, per bound
  * (PostgreSQL; 0 on SQLite).
  */
 function expectFramePinRight(db: FlightrecDb): Map<number, number> {
@@ -139,36 +139,43 @@ function expectFramePinRight(db: FlightrecDb): Map<number, number> {
   const handle = db.sqlite as unknown as Partial<PgSyncDatabase>;
   const trips = new Map<number, number>();
   const total = groups.flat().length;
-  for (const bound of [0, groups[0]!.length, groups[0]!.length + 1, total]) {
+  // bounds of frames held (their bytes unbounded), then of bytes held (kilobytes of id lists and heads)
+  const frameBounds = [0, groups[0]!.length, groups[0]!.length + 1, total].map((n) => [n, Infinity] as const);
+  const byteBounds = [0, 1, 512, 2048, 8192, 65_536].map((n) => [total, n] as const);
+  for (const [bound, bytes] of [...frameBounds, ...byteBounds]) {
     const r = frameReader(db);
     const got = inRead(() => {
       r.pin(
         groups.flatMap((g) => g.map((p) => Number(p.id))),
         bound,
+        bytes,
       );
       const before = handle.waits?.count ?? 0;
       const frames = groups.map((g) => r.framesOf(g));
-      trips.set(bound, (handle.waits?.count ?? 0) - before);
+      if (bytes === Infinity) trips.set(bound, (handle.waits?.count ?? 0) - before);
       r.unpin();
       return frames;
     });
     expect(got).toEqual(want);
-    // in another order, and a few polls at a time
-    const other = frameReader(db);
-    const reversed = inRead(() => {
-      other.pin(
-        groups.flatMap((g) => g.map((p) => Number(p.id))),
-        bound,
-      );
-      const out = [...groups].reverse().map((g) => {
-        const frames = [];
-        for (let i = 0; i < g.length; i += 3) frames.push(...other.framesOf(g.slice(i, i + 3)));
-        return frames;
+    // in another order, a few polls at a time and one at a time (a poll held without its frame would show)
+    for (const step of [3, 1]) {
+      const other = frameReader(db);
+      const reversed = inRead(() => {
+        other.pin(
+          groups.flatMap((g) => g.map((p) => Number(p.id))),
+          bound,
+          bytes,
+        );
+        const out = [...groups].reverse().map((g) => {
+          const frames = [];
+          for (let i = 0; i < g.length; i += step) frames.push(...other.framesOf(g.slice(i, i + step)));
+          return frames;
+        });
+        other.unpin();
+        return out.reverse();
       });
-      other.unpin();
-      return out.reverse();
-    });
-    expect(reversed).toEqual(want);
+      expect(reversed, `bound ${bound} frames, ${bytes} bytes, ${step} at a time`).toEqual(want);
+    }
   }
   return trips;
 }

@@ -63,8 +63,13 @@ const MAX_INDEXES = 2 ** 25;
 
 /** Polls whose frames one statement of `pin` reads. */
 const PIN_CHUNK = 1024;
-/** Frames `pin` holds at most (a few hundred bytes each): the polls past it are read as before. */
+/** Frames `pin` holds at most: the polls past it are read as before. */
 export const MAX_PINNED_FRAMES = 16_384;
+/**
+ * Bytes of frames (their id lists and head blobs) `pin` holds at most: a frame of 10,000
+ * connections is about 15 KB, so a fleet of large clusters is held a part at a time, as before.
+ */
+export const MAX_PINNED_BYTES = 32 * 1024 * 1024;
 
 /** A sealed batch decoded: idle durations and in-flight lists at `slot * stride + seq` (slot: the entity's place in the batch). */
 interface DecodedBatch {
@@ -119,20 +124,32 @@ export class NarrowFrameReader {
    * Reads the stored frames of these polls now (one statement per PIN_CHUNK polls) and keeps them
    * until `unpin`, for a reader of many clusters' windows (fleet): their frames in a few
    * statements instead of some per cluster. Call both in one read transaction (its snapshot keeps
-   * the frames right). Polls past `maxFrames`, and frames the statement could not read, are read
-   * as before.
+   * the frames right). Polls past `maxFrames`, or from the first whose frame would take the bytes
+   * held past `maxBytes`, and frames the statement could not read, are read as before.
    */
-  pin(polls: readonly number[], maxFrames: number = MAX_PINNED_FRAMES): void {
+  pin(polls: readonly number[], maxFrames: number = MAX_PINNED_FRAMES, maxBytes: number = MAX_PINNED_BYTES): void {
     this.#pinned = undefined;
-    const pinned = polls.slice(0, Math.max(0, maxFrames));
-    if (pinned.length === 0) return;
+    const wanted = polls.slice(0, Math.max(0, maxFrames));
     const frames = new Map<number, StoredFrame>();
+    const pinned: number[] = [];
+    let bytes = 0;
     try {
-      for (let i = 0; i < pinned.length; i += PIN_CHUNK) this.#readFrames(pinned.slice(i, i + PIN_CHUNK), frames);
+      for (let i = 0; i < wanted.length; i += PIN_CHUNK) {
+        const chunk = wanted.slice(i, i + PIN_CHUNK);
+        const read = this.#readFrames(chunk, new Map());
+        for (const poll of chunk) {
+          const f = read.get(poll);
+          bytes += f === undefined ? 0 : f.versions.length + (f.head?.length ?? 0);
+          if (bytes > maxBytes) break;
+          pinned.push(poll);
+          if (f !== undefined) frames.set(poll, f);
+        }
+        if (bytes > maxBytes) break;
+      }
     } catch {
       return; // each read as before, and its own read says what is wrong
     }
-    this.#pinned = { frames, polls: new Set(pinned) };
+    if (pinned.length > 0) this.#pinned = { frames, polls: new Set(pinned) };
   }
 
   /** Drops what `pin` read. */
