@@ -18,6 +18,7 @@ import {
   sourceText,
 } from '../../src/cli/code-cache.ts';
 import { main } from '../../src/cli/main.ts';
+import { openDatabase } from '../../src/db/index.ts';
 import { buildFor } from '../../src/cli/start.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 
@@ -219,7 +220,14 @@ describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run bui
     for (const name of names) expect(() => load(name), name).not.toThrow();
   });
 
-  it('starts a read without node:crypto, child_process or worker_threads, nor process.stdin (built when first used), nor drizzle-orm', () => {
+  /** Runs bin/flightrec.js with `args`; what its main thread loaded (Node's modules, files), and whether it read stdin. */
+  function loadedBy(args: readonly string[]): {
+    status: number | null;
+    stderr: string;
+    native: Set<string>;
+    files: string[];
+    stdin: boolean;
+  } {
     const bin = fileURLToPath(new URL('../../bin/flightrec.js', import.meta.url));
     const probe = join(dir, 'loaded.cjs');
     writeFileSync(
@@ -232,24 +240,38 @@ describe.runIf(existsSync(join(dist, 'cli.cjs')))('the built bundle (npm run bui
         '',
       ].join('\n'),
     );
-    const child = spawnSync(
-      process.execPath,
-      ['-r', probe, bin, '--db', join(dir, 'none.db'), 'filter', 'check', 'node_id = 1'],
-      {
-        encoding: 'utf8',
-        env: { PATH: '' },
-      },
-    );
-    expect(child.status).toBe(0);
-    const loaded = new Set(/LOADED (.*)/.exec(child.stderr)![1]!.split(','));
-    expect(loaded.has('NativeModule vm')).toBe(true);
-    expect(child.stderr).toContain('STDIN false');
+    const child = spawnSync(process.execPath, ['-r', probe, bin, ...args], { encoding: 'utf8', env: { PATH: '' } });
+    return {
+      status: child.status,
+      stderr: child.stderr,
+      native: new Set(/LOADED (.*)/.exec(child.stderr)![1]!.split(',')),
+      files: /FILES (.*)/.exec(child.stderr)![1]!.split(','),
+      stdin: /STDIN true/.test(child.stderr),
+    };
+  }
+
+  it('starts a read without node:crypto, child_process or worker_threads, nor process.stdin (built when first used), nor drizzle-orm', () => {
+    const run = loadedBy(['--db', join(dir, 'none.db'), 'filter', 'check', 'node_id = 1']);
+    expect(run.status).toBe(0);
+    expect(run.native.has('NativeModule vm')).toBe(true);
+    expect(run.stdin).toBe(false);
     for (const name of ['crypto', 'child_process', 'worker_threads']) {
-      expect(loaded.has(`NativeModule ${name}`), name).toBe(false);
+      expect(run.native.has(`NativeModule ${name}`), name).toBe(false);
     }
     // drizzle-orm is a writer's (dist/drizzle.cjs, loaded on first use: scripts/bundle-options.mjs)
-    const files = /FILES (.*)/.exec(child.stderr)![1]!.split(',');
-    expect(files.filter((f) => f.includes('drizzle'))).toEqual([]);
+    expect(run.files.filter((f) => f.includes('drizzle'))).toEqual([]);
+  });
+
+  it("checks a store without the collector's packages (undici, node-cron) or a config file's (yaml, zod)", () => {
+    const file = join(dir, 'check.db');
+    openDatabase(file).close();
+    const run = loadedBy(['--db', file, 'db', 'check']);
+    expect([run.status, run.stderr]).toEqual([0, expect.stringContaining('LOADED ')]);
+    const packages = run.files.flatMap((f) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(f)?.[1] ?? []);
+    expect(packages).toContain('better-sqlite3');
+    for (const name of ['undici', 'node-cron', 'yaml', 'zod']) expect(packages, name).not.toContain(name);
+    // Node's own fetch (its bundled undici) neither
+    expect([...run.native].filter((m) => m.includes('undici'))).toEqual([]);
   });
 
   it('answers through bin/flightrec.js as the command line does in-process, errors included', async () => {

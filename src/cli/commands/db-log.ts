@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
-import { formatBytes } from '../../collector/index.ts';
+import { formatBytes } from '../../collector/output.ts';
 import { droppedPartitionsOf, readMaintenanceLog, type HeldRange, type MaintenanceEntry } from '../../db/index.ts';
 import { formatSpan } from '../../report/format-units.ts';
 import { UsageError, type CliIo } from '../context.ts';

@@ -9,7 +9,8 @@ import { openOptionsOf, type TypedDb } from '../db-target.ts';
 import { performance } from 'node:perf_hooks';
 import { formatTimestampShort, timestampFromMillis } from '../../api/codec/timestamp.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
-import { formatBytes, parseCutoffArg } from '../../collector/index.ts';
+import { formatBytes } from '../../collector/output.ts';
+import { parseCutoffArg } from '../../collector/time-args.ts';
 import {
   createHistoryReader,
   createRollupStore,

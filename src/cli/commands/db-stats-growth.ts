@@ -6,9 +6,9 @@
 import { parse as parseYaml } from 'yaml';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import type { z } from 'zod';
-import { ConfigError } from '../../collector/config-error.ts';
+import { ConfigError, readConfigFile } from '../../collector/config-error.ts';
 import { configErrorOf, durationMs as durationSchema, sizeBytes as sizeSchema } from '../../collector/config-pieces.ts';
-import { formatBytes, readConfigFile } from '../../collector/index.ts';
+import { formatBytes } from '../../collector/output.ts';
 import {
   growthOf,
   projectSteadyState,

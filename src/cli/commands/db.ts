@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { formatBytes } from '../../collector/index.ts';
+// the collector's module files, not its index: the index loads the poller's HTTP client (undici) and node-cron
+import { formatBytes } from '../../collector/output.ts';
 import {
   createHistoryWriter,
   heldRanges,
@@ -20,7 +21,7 @@ import { RuntimeError, UsageError, type CliIo } from '../context.ts';
 import { sanitizeForTerminal } from '../../api/safe-text.ts';
 import { registerDbCheck } from './db-check.ts';
 import { registerDbCopy } from './db-copy.ts';
-import { formatGrowth, growthJson, statsGrowth, statsRetention, type StatsRetentionOpts } from './db-stats-growth.ts';
+import type { StatsRetentionOpts } from './db-stats-growth.ts';
 import { readGrowthInputs } from '../../db/maintain/growth-inputs.ts';
 import { formatHeldRanges, heldRangesJson, registerDbLog } from './db-log.ts';
 import { runPrune, type PruneOpts } from './db-prune.ts';
@@ -130,8 +131,10 @@ export function registerDb(program: Command, io: CliIo, done: (code: number) => 
         config: 'its retention section gives the projection',
       }),
     )
-    .action((opts: StatsRetentionOpts, cmd: Command) => {
+    .action(async (opts: StatsRetentionOpts, cmd: Command) => {
       const { path, shown, g } = pathOf(cmd);
+      // loaded here: its retention reads a config file (yaml, zod) that the other db commands never need
+      const { formatGrowth, growthJson, statsGrowth, statsRetention } = await import('./db-stats-growth.ts');
       const retention = statsRetention(opts, g.config === undefined ? undefined : resolve(io.cwd, g.config));
       const [stats, held] = withMaintenance(
         path,
