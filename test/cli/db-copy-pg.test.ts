@@ -118,8 +118,11 @@ describeWithServer(`db copy SQLite -> PostgreSQL -> SQLite (${ENGINE}; on PGlite
       const controller = new AbortController();
       let bars = 0;
       let err = '';
+      // a clock a second further at each reading: the bar (redrawn at most every 100 ms) is drawn at
+      // every batch, however fast the machine copies
+      let clock = 0;
       const io: CliIo = {
-        ...memoryIo({ signal: controller.signal }),
+        ...memoryIo({ signal: controller.signal, now: () => (clock += 1000) }),
         stderr: {
           isTTY: true,
           columns: 120,
