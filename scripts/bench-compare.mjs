@@ -11,8 +11,8 @@
 // The machine: each bench run times a fixed reference just before the bench and again after it
 // (bench-reference.mjs): a whole command, and its parts (a process's start, a piece of work cold and
 // warm, SQLite in memory), kept with the bench's run. Each of these that both runs have gives a
-// ratio of its time now to its time then, and so do the halves taken before and after the bench
-// (a machine that changed during the bench); together they give the machine's change as a range
+// ratio of its time now to its time then, and so do the whole command's halves taken before and
+// after the bench (a machine that changed during the bench); together they give the machine's change as a range
 // ×low–high (`machine`), since no single reference moves like every figure: on 2026-12-06 the
 // whole command took 0.42-0.69× its earlier time while whole commands of flightrec moved
 // 0.7-0.85× and in-process figures about 1×, and dividing by the reference turned every figure
@@ -55,14 +55,22 @@ export function isPaired(f) {
 const finiteRuns = (x) =>
   typeof x === 'object' && x !== null && Array.isArray(x.runs) ? x.runs.filter((v) => Number.isFinite(v) && v > 0) : [];
 
-/** The medians of a reference part's runs: all of them, and the halves before and after the bench when known. */
+/** Runs a half (before or after the bench) needs for its own median to count: fewer are too noisy. */
+const MIN_HALF_RUNS = 5;
+
+/**
+ * The medians of a reference's (or a part's) runs: all of them, and the halves before and after
+ * the bench when known and each of at least MIN_HALF_RUNS runs (the whole command's 5 and 5; the
+ * parts' 3 and 3 count only together).
+ */
 function medians(part) {
   const runs = finiteRuns(part);
   if (runs.length === 0) return [];
   const all = median(runs);
   const n = part.before;
-  if (!Number.isInteger(n) || n <= 0 || n >= runs.length || runs.length !== part.runs.length) return [all];
-  return [all, median(runs.slice(0, n)), median(runs.slice(n))];
+  const halves =
+    Number.isInteger(n) && n >= MIN_HALF_RUNS && runs.length - n >= MIN_HALF_RUNS && runs.length === part.runs.length;
+  return halves ? [all, median(runs.slice(0, n)), median(runs.slice(n))] : [all];
 }
 
 function median(xs) {

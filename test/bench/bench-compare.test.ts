@@ -111,21 +111,27 @@ describe('bench comparison with the previous run', () => {
     const then = {
       version: 1,
       ms: 100,
-      runs: [100, 100, 100, 100],
-      before: 2,
-      parts: { version: 1, start: { runs: [50, 50] }, warm: { runs: [80, 80] }, fault: { runs: [10, 10] } },
+      runs: [100, 100, 100, 100, 100, 100, 100, 100, 100, 100],
+      before: 5,
+      parts: {
+        version: 1,
+        start: { runs: [50, 50, 50, 50, 50, 50], before: 3 },
+        warm: { runs: [80, 80, 80, 80, 80, 80], before: 3 },
+        fault: { runs: [10, 10] },
+      },
     };
     const now = {
       version: 1,
-      ms: 60,
+      ms: 65,
       // the machine sped up during the bench: 80 before it, 50 after
-      runs: [80, 80, 50, 50],
-      before: 2,
-      // start 0.9×, warm 1.0×; the fault part is recorded, never compared; sqlite only now: not compared
+      runs: [80, 80, 80, 80, 80, 50, 50, 50, 50, 50],
+      before: 5,
       parts: {
         version: 1,
-        start: { runs: [45, 45] },
-        warm: { runs: [80, 80] },
+        // start 0.9×; its halves (3 runs each) are too few to count alone: 40 and 50 give 0.9 together
+        start: { runs: [40, 40, 45, 45, 50, 50], before: 3 },
+        // warm 1.0×; the fault part is recorded, never compared; sqlite only now: not compared
+        warm: { runs: [80, 80, 80, 80, 80, 80], before: 3 },
         fault: { runs: [1, 1] },
         sqlite: { runs: [9] },
       },
@@ -134,6 +140,10 @@ describe('bench comparison with the previous run', () => {
     expect(m).toEqual({ low: 0.5, high: 1, parts: { whole: 0.65, start: 0.9, warm: 1 } });
     // parts of another version: the whole command only
     expect(machineRange({ ...now, parts: { ...now.parts, version: 2 } }, then)).toMatchObject({ low: 0.5, high: 0.8 });
+    // halves of fewer than 5 runs: the median of all only
+    expect(
+      machineRange({ version: 1, ms: 65, runs: [80, 80, 50, 50], before: 2 }, { version: 1, ms: 100, runs: [100] }),
+    ).toMatchObject({ low: 0.65, high: 0.65 });
     // a reference of an older file, without runs: its median
     expect(machineRange({ version: 1, ms: 60 }, { version: 1, ms: 100, runs: 'x' })).toMatchObject({ low: 0.6 });
     expect(formatMachine(m)).toBe('×0.5–1');
