@@ -224,7 +224,9 @@ export function formatMachine(m) {
 export function formatPrevious(p) {
   const change = typeof p.points === 'number' ? formatPoints(p.points) : formatChange(p.change);
   const m = typeof p.machine === 'object' && p.machine !== null ? p.machine : undefined;
-  const machine = m === undefined ? '' : `; machine ${formatMachine(m)}${p.worse === null ? ': not judged' : ''}`;
+  // a comparison kept from a results file of before the ranges: one factor and the change after it
+  const old = typeof p.machine === 'number' ? `; machine ×${p.machine}: ${formatChange(p.adjusted)} after it` : '';
+  const machine = m === undefined ? old : `; machine ${formatMachine(m)}${p.worse === null ? ': not judged' : ''}`;
   return `${p.value} (${change}${machine})${p.worse ? ' ⚠' : ''}`;
 }
 

@@ -147,6 +147,10 @@ describe('bench comparison with the previous run', () => {
     // a reference of an older file, without runs: its median
     expect(machineRange({ version: 1, ms: 60 }, { version: 1, ms: 100, runs: 'x' })).toMatchObject({ low: 0.6 });
     expect(formatMachine(m)).toBe('×0.5–1');
+    // a comparison kept in a results file written before the ranges (a partial run keeps it) reads as it did
+    expect(formatPrevious({ value: 10, change: 0.8, machine: 2, adjusted: -0.1, worse: false })).toBe(
+      '10 (+80.0 %; machine ×2: −10.0 % after it)',
+    );
     expect(formatMachine({ low: 2, high: 2 })).toBe('×2');
   });
 
