@@ -18,11 +18,13 @@
 //   written and read through better-sqlite3, loading the addon included (ms); `fault`, the time
 //   per fresh 4 KiB page of memory first touched (µs; recorded to explain a change, not compared).
 //
-// Why parts: the whole command measured one mix (about 40 % of its CPU time page faults on this
-// kind of VM: 8,300 faults against 2,200 for `node -e 0`), and a mix moves with the machine in its
-// own proportions. On 2026-12-06 it took 0.42-0.69x its earlier time while whole commands moved
-// 0.7-0.85x and in-process figures about 1x. A figure of time is a mix of its own; the spread of
-// the parts' changes says how far the machine's change is known (bench-compare.mjs).
+// Why parts: the whole command is one mix, timed by the wall clock: about a third of its CPU time
+// is the kernel's, mostly page faults (about 8,300 against 2,200 for `node -e 0`; a fresh page
+// costs 11-14 µs on this VM, 20-40 under load), and another process on the machine lengthens it. A
+// mix moves with the machine in its own proportions: on 2026-12-06 the whole command took
+// 0.42-0.69x its earlier time while the 70 figures of time of unchanged code moved 0.36-1.78x (half
+// of them 0.71-0.94x, median 0.79x). A figure of time is a mix of its own; the spread of the parts'
+// changes says how far the machine's change is known (bench-compare.mjs).
 //
 // The work resembles flightrec's (JSON text parsed and written, strings, maps, sorting, bigints)
 // and takes about 100-200 ms on a core of this kind of machine. It never changes: a change would
