@@ -10,14 +10,14 @@
 //
 // The machine: each bench run times a fixed reference just before the bench and again after it
 // (bench-reference.mjs): a whole command, and its parts (a process's start, a piece of work cold
-// and warm, SQLite in memory), kept with the bench's run. Each of these that both runs have gives a
-// ratio of its time now to its time then, and so do the whole command's halves taken before and
-// after the bench (a machine that changed during the bench); together they give the machine's
-// change as a range ×low–high (`machine`), since no single reference moves like every figure: on
-// 2026-12-06 the whole command took 0.42-0.69× its earlier time while the figures of time of
-// unchanged code moved 0.36-1.78× (half of them 0.71-0.94×), and dividing by the reference turned
-// nearly every figure into a false "worse". A figure of time (ms, s, ns, cores; records/s the other
-// way) is then:
+// and warm, SQLite in memory, and the CPU time of the start and the warm work), kept with the
+// bench's run. Each of these that both runs have gives a ratio of its time now to its time then,
+// and so do the whole command's halves taken before and after the bench (a machine that changed
+// during the bench); together they give the machine's change as a range ×low–high (`machine`),
+// since no single reference moves like every figure: on 2026-12-06 the whole command took
+// 0.42-0.69× its earlier time while the figures of time of unchanged code moved 0.36-1.78× (half of
+// them 0.71-0.94×), and dividing by the reference turned nearly every figure into a false "worse".
+// A figure of time (ms, s, ns, cores; records/s the other way) is then:
 // - worse when it moved the wrong way by more than WORSE_LIMIT beyond the slowest reading of the
 //   machine and beyond no change at all: what no reading of the machine explains;
 // - not worse when it moved no more than WORSE_LIMIT beyond the reading nearest to no change;
@@ -114,7 +114,7 @@ export function machineRange(now, before) {
 }
 
 /** The parts of a reference compared between runs (bench-reference.mjs COMPARED_PARTS; fault is not). */
-const COMPARED_PARTS = ['start', 'cold', 'warm', 'sqlite'];
+const COMPARED_PARTS = ['start', 'startCpu', 'cold', 'warm', 'warmCpu', 'sqlite'];
 
 const round2 = (x) => Math.round(x * 100) / 100;
 

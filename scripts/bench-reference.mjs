@@ -2,8 +2,8 @@
 // can be told apart from the machine having become slower or faster in between (a shared machine's
 // speed changes from boot to boot and with the other work on it).
 //
-//   node scripts/bench-reference.mjs          prints the reference: {"version":1,"ms":…,"runs":[…],"parts":{…}}
-//   node scripts/bench-reference.mjs --work   does the work once (what each timed whole command runs)
+//   node scripts/bench-reference.mjs          prints the reference: {"version":1,"ms":…,"parts":…}
+//   node scripts/bench-reference.mjs --work   does the work once (what each timed command runs)
 //   node scripts/bench-reference.mjs --parts  times the parts in one process, prints them as JSON
 //
 // Two kinds of measurement, the same in every run and every version of flightrec:
@@ -14,9 +14,11 @@
 // - the parts (PARTS_VERSION), each timed inside PARTS_RUNS fresh processes: `start`, the process's
 //   own start until its first line runs (ms); `cold`, the work's first run in that process (heap
 //   growing into fresh pages, code not yet compiled; ms); `warm`, the median of WARM_RUNS later
-//   runs of the same work (the CPU alone; ms); `sqlite`, an in-memory SQLite table of 20,000 rows
-//   written and read through better-sqlite3, loading the addon included (ms); `fault`, the time
-//   per fresh 4 KiB page of memory first touched (µs; recorded to explain a change, not compared).
+//   runs of the same work (the CPU alone; ms); `startCpu` and `warmCpu`, the CPU time (user and
+//   system) of the start and of a warm run, which waiting for a core does not lengthen (ms);
+//   `sqlite`, an in-memory SQLite table of 20,000 rows written and read through better-sqlite3,
+//   loading the addon included (ms); `fault`, the time per fresh 4 KiB page of memory first touched
+//   (µs; recorded to explain a change, not compared).
 //
 // Why parts: the whole command is one mix, timed by the wall clock: about a third of its CPU time
 // is the kernel's, mostly page faults (about 8,300 against 2,200 for `node -e 0`; a fresh page
@@ -50,7 +52,7 @@ export const PARTS_RUNS = 3;
 export const WARM_RUNS = 3;
 
 /** The parts compared between runs, in the order they are printed; `fault` is kept but not compared. */
-export const COMPARED_PARTS = ['start', 'cold', 'warm', 'sqlite'];
+export const COMPARED_PARTS = ['start', 'startCpu', 'cold', 'warm', 'warmCpu', 'sqlite'];
 
 /** The fixed work: returns a checksum so that no part of it can be optimised away. */
 export function referenceWork() {
@@ -114,17 +116,25 @@ function faultMicros() {
 
 const round1 = (x) => Math.round(x * 10) / 10;
 
-/** One run of every part, in this (fresh) process: { start, cold, warm, sqlite, fault }. */
+/** Milliseconds of CPU (user and system) in a process.cpuUsage() answer. */
+const cpuMs = (u) => (u.user + u.system) / 1000;
+
+/** One run of every part, in this (fresh) process: { start, startCpu, cold, warm, warmCpu, sqlite, fault }. */
 export function measurePartsHere() {
   const start = performance.now();
+  // the process's CPU so far: its start without the time it waited for a core
+  const startCpu = cpuMs(process.cpuUsage());
   let t = performance.now();
   let check = referenceWork();
   const cold = performance.now() - t;
   const warm = [];
+  const warmCpu = [];
   for (let i = 0; i < WARM_RUNS; i++) {
     t = performance.now();
+    const c = process.cpuUsage();
     check += referenceWork();
     warm.push(performance.now() - t);
+    warmCpu.push(cpuMs(process.cpuUsage(c)));
   }
   const fault = faultMicros();
   t = performance.now();
@@ -134,8 +144,10 @@ export function measurePartsHere() {
   if (!(check > 0)) throw new Error('the reference work gave no checksum');
   return {
     start: round1(start),
+    startCpu: round1(startCpu),
     cold: round1(cold),
     warm: round1(median(warm)),
+    warmCpu: round1(median(warmCpu)),
     sqlite: round1(sqlite),
     fault: round1(fault),
   };

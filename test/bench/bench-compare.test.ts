@@ -140,6 +140,20 @@ describe('bench comparison with the previous run', () => {
     expect(m).toEqual({ low: 0.5, high: 1, parts: { whole: 0.65, start: 0.9, warm: 1 } });
     // parts of another version: the whole command only
     expect(machineRange({ ...now, parts: { ...now.parts, version: 2 } }, then)).toMatchObject({ low: 0.5, high: 0.8 });
+    // under load now: the wall-clock readings 1.5×, the CPU time 1.0×: the range holds both kinds of figure
+    const quiet = {
+      version: 1,
+      ms: 100,
+      runs: [100],
+      parts: { version: 1, warm: { runs: [80] }, warmCpu: { runs: [78] } },
+    };
+    const loaded = {
+      version: 1,
+      ms: 150,
+      runs: [150],
+      parts: { version: 1, warm: { runs: [120] }, warmCpu: { runs: [78] } },
+    };
+    expect(machineRange(loaded, quiet)).toEqual({ low: 1, high: 1.5, parts: { whole: 1.5, warm: 1.5, warmCpu: 1 } });
     // halves of fewer than 5 runs: the median of all only
     expect(
       machineRange({ version: 1, ms: 65, runs: [80, 80, 50, 50], before: 2 }, { version: 1, ms: 100, runs: [100] }),
