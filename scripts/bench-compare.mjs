@@ -8,12 +8,26 @@
 // count) is shown with its change but never judged. A figure in % changes by percentage points,
 // judged past 5 points.
 //
-// The machine: each bench run times a fixed piece of work just before the bench
-// (bench-reference.mjs), kept with the bench's run. When both runs have it and it took more than
-// WORSE_LIMIT longer or shorter than before, the machine itself changed speed, and a figure of
-// time (ms, s, ns, cores, records/s) is judged on its change divided by the machine's (`machine`:
-// the factor, `adjusted`: the change after it); sizes, memory and ratios to a baseline timed in the
-// same run are judged as they are. The raw change is always kept and shown.
+// The machine: each bench run times a fixed reference just before the bench and again after it
+// (bench-reference.mjs): a whole command, and its parts (a process's start, a piece of work cold
+// and warm, SQLite in memory, and the CPU time of the start and the warm work), kept with the
+// bench's run. Each of these that both runs have gives a ratio of its time now to its time then,
+// and so do the whole command's halves taken before and after the bench (a machine that changed
+// during the bench); together they give the machine's change as a range ×low–high (`machine`),
+// since no single reference moves like every figure: on 2026-12-06 the whole command took
+// 0.42-0.69× its earlier time while the figures of time of unchanged code moved 0.36-1.78× (half of
+// them 0.71-0.94×), and dividing by the reference turned nearly every figure into a false "worse".
+// A figure of time (ms, s, ns, cores; records/s the other way) is then:
+// - worse when it moved the wrong way by more than WORSE_LIMIT beyond the slowest reading of the
+//   machine and beyond no change at all: what no reading of the machine explains;
+// - not worse when it moved no more than WORSE_LIMIT beyond the reading nearest to no change;
+// - otherwise not judged (`worse: null`, `machine` says why): the figure moved less than the
+//   machine got faster, or more than no change and less than the machine got slower.
+// So a reference never turns an improvement into a warning, and without references (an earlier
+// run before they existed) or with a machine unchanged the limit applies to the plain change.
+// Sizes, memory, counts and figures that are themselves ratios of two things timed in the same
+// run (unit x, names *_ratio or ratio.*) are judged on their plain change, never corrected. The
+// plain change is always kept and shown.
 
 /** The share by which a figure may get worse before the run warns about it (5 %). */
 export const WORSE_LIMIT = 0.05;
@@ -34,51 +48,125 @@ export function betterDirection(f) {
 const SLOWER_RAISES = new Set(['ms', 's', 'ns', 'cores']);
 const SLOWER_LOWERS = new Set(['records/s']);
 
+/** True for a figure that is a ratio of two things timed in the same run: the machine cancels out. */
+export function isPaired(f) {
+  return f.unit === 'x' || /(^|[._])ratio([._]|$)/.test(f.name ?? '');
+}
+
+const finiteRuns = (x) =>
+  typeof x === 'object' && x !== null && Array.isArray(x.runs) ? x.runs.filter((v) => Number.isFinite(v) && v > 0) : [];
+
+/** Runs a half (before or after the bench) needs for its own median to count: fewer are too noisy. */
+const MIN_HALF_RUNS = 5;
+
 /**
- * The machine's change of speed between two references ({ version, ms } of bench-reference.mjs):
- * now's time over before's (2 = twice as slow now), or undefined when either is missing, damaged
- * or of another version of the work.
+ * The medians of a reference's (or a part's) runs: all of them, and the halves before and after
+ * the bench when known and each of at least MIN_HALF_RUNS runs (the whole command's 5 and 5; the
+ * parts' 3 and 3 count only together).
  */
-export function machineFactor(now, before) {
-  const ok = (r) =>
-    typeof r === 'object' && r !== null && typeof r.ms === 'number' && Number.isFinite(r.ms) && r.ms > 0;
-  if (!ok(now) || !ok(before) || now.version !== before.version) return undefined;
-  return now.ms / before.ms;
+function medians(part) {
+  const runs = finiteRuns(part);
+  if (runs.length === 0) return [];
+  const all = median(runs);
+  const n = part.before;
+  const halves =
+    Number.isInteger(n) && n >= MIN_HALF_RUNS && runs.length - n >= MIN_HALF_RUNS && runs.length === part.runs.length;
+  return halves ? [all, median(runs.slice(0, n)), median(runs.slice(n))] : [all];
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** Every ratio of a time now to the same time then that two parts give (medians and halves). */
+function ratios(now, before) {
+  const a = medians(now);
+  const b = medians(before);
+  if (a.length === 0 || b.length === 0) return [];
+  return a.flatMap((x) => b.map((y) => x / y));
 }
 
 /**
- * The relative change of a figure in `unit` after the machine's own change `factor` (a change of
- * `change` on a machine `factor` times as slow), or undefined when the unit does not scale with it.
+ * The machine's change of speed between two references ({ version, ms, runs, before?, parts? } of
+ * bench-reference.mjs): { low, high, parts } where low and high are the lowest and highest ratio of
+ * a time now to the same time then (2 = twice as slow now) over the whole command and every part
+ * that both have, each by all its runs and by the halves before and after the bench, and parts maps
+ * each compared reading to its ratio of medians. Undefined when either reference is missing,
+ * damaged or of another version of the work.
  */
-export function adjustedChange(change, unit, factor) {
-  if (change === null || factor === undefined) return undefined;
-  if (SLOWER_RAISES.has(unit)) return (1 + change) / factor - 1;
-  if (SLOWER_LOWERS.has(unit)) return (1 + change) * factor - 1;
-  return undefined;
+export function machineRange(now, before) {
+  const ok = (r) =>
+    typeof r === 'object' && r !== null && typeof r.ms === 'number' && Number.isFinite(r.ms) && r.ms > 0;
+  if (!ok(now) || !ok(before) || now.version !== before.version) return undefined;
+  // an older reference kept only its median: its runs are the median alone
+  const whole = (r) => (finiteRuns(r).length > 0 ? r : { runs: [r.ms] });
+  const found = [['whole', ratios(whole(now), whole(before))]];
+  const p = now.parts;
+  const q = before.parts;
+  if (typeof p === 'object' && p !== null && typeof q === 'object' && q !== null && p.version === q.version) {
+    for (const name of COMPARED_PARTS) found.push([name, ratios(p[name], q[name])]);
+  }
+  const all = found.flatMap(([, rs]) => rs);
+  const parts = Object.fromEntries(found.filter(([, rs]) => rs.length > 0).map(([name, rs]) => [name, round2(rs[0])]));
+  return { low: round2(Math.min(...all)), high: round2(Math.max(...all)), parts };
+}
+
+/** The parts of a reference compared between runs (bench-reference.mjs COMPARED_PARTS; fault is not). */
+const COMPARED_PARTS = ['start', 'startCpu', 'cold', 'warm', 'warmCpu', 'sqlite'];
+
+const round2 = (x) => Math.round(x * 100) / 100;
+
+/**
+ * The judgement of a figure of time whose value moved by `ratio` (now over then, turned so that
+ * above 1 is worse) on a machine whose change was `machine` ({ low, high }; undefined: none):
+ * true (worse), false (not worse) or null (not judged: the machine's change explains it either
+ * way). See the comment at the top.
+ */
+export function judgeTime(ratio, machine) {
+  const limit = 1 + WORSE_LIMIT;
+  if (machine === undefined) return ratio > limit;
+  const nearest = Math.min(Math.max(1, machine.low), machine.high);
+  if (ratio > limit * Math.max(1, machine.high)) return true;
+  if (ratio <= limit * nearest) return false;
+  return null;
+}
+
+/** True when a machine's change is within the limit by every reading: it did not change. */
+export function machineSteady(m) {
+  return m !== undefined && m.low >= 1 / (1 + WORSE_LIMIT) && m.high <= 1 + WORSE_LIMIT;
 }
 
 /**
  * The comparison of `now` with `before` (a figure of the earlier run with the same name and
- * bench, or undefined) run at `at` under the load average `load`, the machine `factor` times as
- * slow now as then (machineFactor; undefined when unknown): { value, at, load, change, worse } where
- * change is the relative change of the value (0.1 = 10 % higher) and worse is true when it moved
- * the wrong way by more than WORSE_LIMIT (null when the direction is unknown or the earlier value
- * is 0); with `machine` and `adjusted` besides when the machine's speed moved by more than
- * WORSE_LIMIT and the figure scales with it, worse then judging the adjusted change. Undefined
- * without an earlier figure.
+ * bench, or undefined) run at `at` under the load average `load`, on a machine whose change
+ * since then is `machine` (machineRange; undefined when unknown): { value, at, load, change, worse }
+ * where change is the relative change of the value (0.1 = 10 % higher) and worse is true when it
+ * moved the wrong way by more than WORSE_LIMIT, null when it cannot be judged (the direction is
+ * unknown, the earlier value is 0, or the machine's change explains it either way); with `machine`
+ * besides ({ low, high }) when the figure is one of time, not paired, and the machine changed.
+ * Undefined without an earlier figure.
  */
-export function compareFigure(now, before, at, load, factor) {
+export function compareFigure(now, before, at, load, machine) {
   if (before === undefined || typeof before.value !== 'number' || !Number.isFinite(before.value)) return undefined;
   if (now.unit === '%') return comparePercent(now, before, at, load);
   const change = before.value === 0 ? null : (now.value - before.value) / Math.abs(before.value);
-  const moved = factor !== undefined && Math.abs(factor - 1) > WORSE_LIMIT;
-  const adjusted = moved ? adjustedChange(change, now.unit, factor) : undefined;
-  const judged = adjusted ?? change;
   const direction = betterDirection(now);
-  const worse =
-    judged === null || direction === null ? null : direction === 'lower' ? judged > WORSE_LIMIT : judged < -WORSE_LIMIT;
-  const base = { value: before.value, at: at ?? null, load: load ?? null, change, worse };
-  return adjusted === undefined ? base : { ...base, machine: Math.round(factor * 100) / 100, adjusted };
+  const base = { value: before.value, at: at ?? null, load: load ?? null, change };
+  if (change === null || direction === null) return { ...base, worse: null };
+  const plain = direction === 'lower' ? change > WORSE_LIMIT : change < -WORSE_LIMIT;
+  const timed = !isPaired(now) && (SLOWER_RAISES.has(now.unit) || SLOWER_LOWERS.has(now.unit));
+  if (!timed || machine === undefined || machineSteady(machine)) return { ...base, worse: plain };
+  // the value's ratio turned so that above 1 is slower; a value that changed sign is judged plainly
+  const r = now.value / before.value;
+  const slower = SLOWER_RAISES.has(now.unit) ? r : 1 / r;
+  const m = { low: machine.low, high: machine.high };
+  if (!(slower > 0) || !Number.isFinite(slower)) return { ...base, worse: plain, machine: m };
+  // a figure better when higher though it is a time (or the reverse) turns the machine round too
+  const turned = (SLOWER_RAISES.has(now.unit) ? 'lower' : 'higher') === direction;
+  const worse = turned ? judgeTime(slower, m) : judgeTime(1 / slower, { low: 1 / m.high, high: 1 / m.low });
+  return { ...base, worse, machine: m };
 }
 
 /**
@@ -111,8 +199,8 @@ export function withPrevious(figures, earlier, references = new Map()) {
     const b = run.get(f.bench);
     const at = typeof b?.at === 'string' ? b.at : earlier?.generatedAt;
     const load = typeof b?.loadAverage === 'number' ? b.loadAverage : undefined;
-    const factor = machineFactor(references.get(f.bench), b?.reference);
-    const previous = compareFigure(f, old.get(key(f)), typeof at === 'string' ? at : undefined, load, factor);
+    const machine = machineRange(references.get(f.bench), b?.reference);
+    const previous = compareFigure(f, old.get(key(f)), typeof at === 'string' ? at : undefined, load, machine);
     return previous === undefined ? f : { ...f, previous };
   });
 }
@@ -125,10 +213,21 @@ export function formatChange(change) {
   return `${pct > 0 ? '+' : '−'}${Math.abs(pct).toFixed(1)} %`;
 }
 
-/** The "before" cell of a compared figure: "10 (+20.0 %)", with the machine's part when it was taken out. */
+/** "×0.42–0.69" (or "×0.9" when both ends are equal): a machine's change. */
+export function formatMachine(m) {
+  return m.low === m.high ? `×${m.low}` : `×${m.low}–${m.high}`;
+}
+
+/**
+ * The "before" cell of a compared figure: "10 (+20.0 %)", with the machine's change when it moved
+ * ("; machine ×0.42–0.69"), and "not judged" when that change explains the figure either way.
+ */
 export function formatPrevious(p) {
-  const machine = p.machine === undefined ? '' : `; machine ×${p.machine}: ${formatChange(p.adjusted)} after it`;
   const change = typeof p.points === 'number' ? formatPoints(p.points) : formatChange(p.change);
+  const m = typeof p.machine === 'object' && p.machine !== null ? p.machine : undefined;
+  // a comparison kept from a results file of before the ranges: one factor and the change after it
+  const old = typeof p.machine === 'number' ? `; machine ×${p.machine}: ${formatChange(p.adjusted)} after it` : '';
+  const machine = m === undefined ? old : `; machine ${formatMachine(m)}${p.worse === null ? ': not judged' : ''}`;
   return `${p.value} (${change}${machine})${p.worse ? ' ⚠' : ''}`;
 }
 

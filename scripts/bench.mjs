@@ -17,18 +17,29 @@
 // the load average are printed, and kept in latest.json (`benches`, next to `figures`).
 // Each figure is compared with the same figure of the previous latest.json (bench-compare.mjs):
 // the change is kept with it and shown in the table, and a figure worse by more than 5 % is
-// printed as a warning at the end. Before each bench a fixed piece of work is timed as a whole
-// command (bench-reference.mjs, about 1.5 s) and again after it, kept with the bench's run: when the machine itself
-// got slower or faster than at the previous run, figures of time are judged after the machine's
-// change (bench-compare.mjs).
+// printed as a warning at the end. Before each bench and again after it, the machine's own speed
+// is measured (bench-reference.mjs, about 3 s each time: a fixed work timed as a whole command five
+// times, and its parts, a process's start, the work cold and warm and SQLite in memory, in three
+// more processes), kept with the bench's run (`benches[].reference`). A figure of time is then
+// judged against the range of the machine's change since the previous run over all these readings:
+// a warning only when no reading explains it, "not judged" in the table when one does, and the
+// plain change when the machine did not change or was not measured then. Figures that are ratios
+// of two things timed in the same run (unit x, *_ratio) are judged on their plain change.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WORSE_LIMIT, formatChange, formatPoints, formatPrevious, withPrevious } from './bench-compare.mjs';
-import { joinReferences, measureReference } from './bench-reference.mjs';
+import {
+  WORSE_LIMIT,
+  formatChange,
+  formatMachine,
+  formatPoints,
+  formatPrevious,
+  withPrevious,
+} from './bench-compare.mjs';
+import { describeParts, joinReferences, measureReference } from './bench-reference.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const resultsFile = resolve(root, 'bench/results/latest.json');
@@ -172,8 +183,8 @@ function renderTable(result) {
   lines.push(
     '',
     `"Before" is the same figure in the run before this bench's (its change; ⚠ worse by more than ${WORSE_LIMIT * 100} %). ` +
-      `"Machine ×f": a fixed piece of work timed before and after the bench (scripts/bench-reference.mjs) took f times as long as before it; ` +
-      `a figure of time is then judged on its change after the machine's.`,
+      `"Machine ×a–b": a fixed work and its parts, timed before and after the bench (scripts/bench-reference.mjs), took a to b times as long as at that run; ` +
+      `a figure of time is ⚠ only when it is worse beyond all of them, and "not judged" when the machine's change may explain it.`,
     '',
     '| figure | value | unit | goal | met | before | bench |',
     '|---|---:|---|---|:---:|---:|---|',
@@ -241,7 +252,8 @@ async function main() {
   const references = new Map();
   for (const file of files) {
     const ahead = measureReference();
-    const refText = ahead === undefined ? 'failed' : `${ahead.ms} ms`;
+    const parts = describeParts(ahead?.parts);
+    const refText = ahead === undefined ? 'failed' : `${ahead.ms} ms${parts === '' ? '' : `; ${parts}`}`;
     process.stdout.write(`▶ ${file} (load average ${load1()}; the machine's reference work ${refText})\n`);
     const t0 = performance.now();
     const { figures, failure } = await runBench(file);
@@ -319,15 +331,25 @@ async function main() {
   }
   const worse = compared.filter((f) => f.previous?.worse === true);
   const judged = compared.filter((f) => f.previous !== undefined && f.previous.worse !== null).length;
-  const adjusted = compared.filter((f) => f.previous?.machine !== undefined).length;
+  const unjudged = compared.filter((f) => f.previous?.worse === null && f.previous.machine !== undefined);
+  const ranges = unjudged.map((f) => f.previous.machine);
+  const span =
+    ranges.length === 0
+      ? ''
+      : formatMachine({ low: Math.min(...ranges.map((m) => m.low)), high: Math.max(...ranges.map((m) => m.high)) });
   process.stdout.write(
     `against the previous run: ${judged} figure(s) compared, ${worse.length} worse by more than ${WORSE_LIMIT * 100} %` +
-      (adjusted > 0 ? ` (${adjusted} judged after the machine's own change of speed)` : '') +
+      (unjudged.length > 0
+        ? `; ${unjudged.length} figure(s) of time not judged: the machine changed by ${span} since, which explains them either way`
+        : '') +
       '\n',
   );
+  for (const f of unjudged) {
+    process.stdout.write(`  not judged: ${f.name} = ${f.value} ${f.unit}, before ${formatPrevious(f.previous)}\n`);
+  }
   for (const f of worse) {
     const p = f.previous;
-    const machine = p.machine === undefined ? '' : `; the machine ×${p.machine}, ${formatChange(p.adjusted)} after it`;
+    const machine = p.machine === undefined ? '' : `; the machine ${formatMachine(p.machine)}`;
     process.stderr.write(
       `warning: ${f.name} = ${f.value} ${f.unit} is worse than the previous run's ${p.value} (${typeof p.points === 'number' ? formatPoints(p.points) : formatChange(p.change)}${machine}, ${f.bench}, run at ${p.at} under load ${p.load ?? '?'}; load now ${benches.find((b) => b.file === f.bench)?.loadAverage ?? '?'})\n`,
     );

@@ -2,18 +2,20 @@
 // figure is better, when a change counts as worse, and how the earlier figure is found.
 import { describe, expect, it } from 'vitest';
 import {
-  adjustedChange,
   betterDirection,
   compareFigure,
   formatChange,
+  formatMachine,
   formatPoints,
   formatPrevious,
-  machineFactor,
+  isPaired,
+  judgeTime,
+  machineRange,
   withPrevious,
   // @ts-expect-error: a plain ES module of the scripts, without type declarations
 } from '../../scripts/bench-compare.mjs';
 // @ts-expect-error: a plain ES module of the scripts, without type declarations
-import { joinReferences, median, referenceWork } from '../../scripts/bench-reference.mjs';
+import { describeParts, joinReferences, median, referenceWork } from '../../scripts/bench-reference.mjs';
 
 describe('bench comparison with the previous run', () => {
   it('takes the direction from the goal first, then the figure, then the unit', () => {
@@ -84,9 +86,13 @@ describe('bench comparison with the previous run', () => {
     expect(formatChange(null)).toBe('—');
   });
 
-  it("reads the machine's change of speed only from two references of the same work", () => {
-    expect(machineFactor({ version: 1, ms: 300 }, { version: 1, ms: 150 })).toBe(2);
-    expect(machineFactor({ version: 2, ms: 300 }, { version: 1, ms: 150 })).toBeUndefined();
+  it("reads the machine's change only from two references of the same work", () => {
+    expect(machineRange({ version: 1, ms: 300 }, { version: 1, ms: 150 })).toEqual({
+      low: 2,
+      high: 2,
+      parts: { whole: 2 },
+    });
+    expect(machineRange({ version: 2, ms: 300 }, { version: 1, ms: 150 })).toBeUndefined();
     for (const bad of [
       undefined,
       null,
@@ -96,52 +102,196 @@ describe('bench comparison with the previous run', () => {
       { version: 1, ms: '150' },
       { version: 1, ms: NaN },
     ]) {
-      expect(machineFactor({ version: 1, ms: 300 }, bad)).toBeUndefined();
-      expect(machineFactor(bad, { version: 1, ms: 300 })).toBeUndefined();
+      expect(machineRange({ version: 1, ms: 300 }, bad)).toBeUndefined();
+      expect(machineRange(bad, { version: 1, ms: 300 })).toBeUndefined();
     }
   });
 
-  it('takes the machine out of figures of time only', () => {
-    expect(adjustedChange(1, 'ms', 2)).toBe(0);
-    expect(adjustedChange(0.2, 'cores', 1.2)).toBeCloseTo(0);
-    expect(adjustedChange(-0.5, 'records/s', 2)).toBe(0);
-    expect(adjustedChange(0.5, 'MiB', 2)).toBeUndefined();
-    expect(adjustedChange(0.5, 'x', 2)).toBeUndefined();
-    expect(adjustedChange(null, 'ms', 2)).toBeUndefined();
-    expect(adjustedChange(0.5, 'ms', undefined)).toBeUndefined();
+  it("spans the machine's change over the whole command, its parts, and the halves before and after the bench", () => {
+    const then = {
+      version: 1,
+      ms: 100,
+      runs: [100, 100, 100, 100, 100, 100, 100, 100, 100, 100],
+      before: 5,
+      parts: {
+        version: 1,
+        start: { runs: [50, 50, 50, 50, 50, 50], before: 3 },
+        warm: { runs: [80, 80, 80, 80, 80, 80], before: 3 },
+        fault: { runs: [10, 10] },
+      },
+    };
+    const now = {
+      version: 1,
+      ms: 65,
+      // the machine sped up during the bench: 80 before it, 50 after
+      runs: [80, 80, 80, 80, 80, 50, 50, 50, 50, 50],
+      before: 5,
+      parts: {
+        version: 1,
+        // start 0.9×; its halves (3 runs each) are too few to count alone: 40 and 50 give 0.9 together
+        start: { runs: [40, 40, 45, 45, 50, 50], before: 3 },
+        // warm 1.0×; the fault part is recorded, never compared; sqlite only now: not compared
+        warm: { runs: [80, 80, 80, 80, 80, 80], before: 3 },
+        fault: { runs: [1, 1] },
+        sqlite: { runs: [9] },
+      },
+    };
+    const m = machineRange(now, then);
+    expect(m).toEqual({ low: 0.5, high: 1, parts: { whole: 0.65, start: 0.9, warm: 1 } });
+    // parts of another version: the whole command only
+    expect(machineRange({ ...now, parts: { ...now.parts, version: 2 } }, then)).toMatchObject({ low: 0.5, high: 0.8 });
+    // under load now: the wall-clock readings 1.5×, the CPU time 1.0×: the range holds both kinds of figure
+    const quiet = {
+      version: 1,
+      ms: 100,
+      runs: [100],
+      parts: { version: 1, warm: { runs: [80] }, warmCpu: { runs: [78] } },
+    };
+    const loaded = {
+      version: 1,
+      ms: 150,
+      runs: [150],
+      parts: { version: 1, warm: { runs: [120] }, warmCpu: { runs: [78] } },
+    };
+    expect(machineRange(loaded, quiet)).toEqual({ low: 1, high: 1.5, parts: { whole: 1.5, warm: 1.5, warmCpu: 1 } });
+    // halves of fewer than 5 runs: the median of all only
+    expect(
+      machineRange({ version: 1, ms: 65, runs: [80, 80, 50, 50], before: 2 }, { version: 1, ms: 100, runs: [100] }),
+    ).toMatchObject({ low: 0.65, high: 0.65 });
+    // a reference of an older file, without runs: its median
+    expect(machineRange({ version: 1, ms: 60 }, { version: 1, ms: 100, runs: 'x' })).toMatchObject({ low: 0.6 });
+    expect(formatMachine(m)).toBe('×0.5–1');
+    // a comparison kept in a results file written before the ranges (a partial run keeps it) reads as it did
+    expect(formatPrevious({ value: 10, change: 0.8, machine: 2, adjusted: -0.1, worse: false })).toBe(
+      '10 (+80.0 %; machine ×2: −10.0 % after it)',
+    );
+    expect(formatMachine({ low: 2, high: 2 })).toBe('×2');
   });
 
-  it('judges a time after the machine when the machine moved past the limit, and keeps the raw change', () => {
-    // twice as slow a machine, 1.5 times the time: better after the machine
-    const slower = compareFigure({ value: 150, unit: 'ms' }, { value: 100 }, 'A', 1, 2);
-    expect(slower).toMatchObject({ change: 0.5, machine: 2, adjusted: -0.25, worse: false });
-    // a faster machine hides nothing: the same time on a machine twice as fast is worse
-    expect(compareFigure({ value: 100, unit: 'ms' }, { value: 100 }, 'A', 1, 0.5)).toMatchObject({
-      adjusted: 1,
+  it('judges a time against the range of the machine: a warning only when no reading explains it', () => {
+    // no machine known, or the plain limit
+    expect(judgeTime(1.06, undefined)).toBe(true);
+    expect(judgeTime(1.05, undefined)).toBe(false);
+    // a machine faster by every reading never turns an improvement into a warning
+    expect(judgeTime(0.8, { low: 0.42, high: 0.69 })).toBeNull();
+    expect(judgeTime(0.7, { low: 0.42, high: 0.69 })).toBe(false);
+    expect(judgeTime(1.1, { low: 0.42, high: 0.69 })).toBe(true);
+    // a machine slower by every reading: worse only beyond its slowest reading
+    expect(judgeTime(2.3, { low: 1.9, high: 2.1 })).toBe(true);
+    expect(judgeTime(2.1, { low: 1.9, high: 2.1 })).toBeNull();
+    expect(judgeTime(1.9, { low: 1.9, high: 2.1 })).toBe(false);
+    // readings both ways: not worse within the limit of no change
+    expect(judgeTime(1.05, { low: 0.9, high: 1.15 })).toBe(false);
+    expect(judgeTime(1.15, { low: 0.9, high: 1.15 })).toBeNull();
+    expect(judgeTime(1.21, { low: 0.9, high: 1.15 })).toBe(true);
+  });
+
+  it("does not warn when the reference overshoots the machine's change (the run of 2026-12-06)", () => {
+    // the references of that run and the one before it: 0.42-0.69 times the earlier time
+    const refs: Record<string, [number, number]> = {
+      'bench/a.bench.ts': [281.1, 130.7],
+      'bench/b.bench.ts': [272.5, 188.0],
+    };
+    const earlier = {
+      generatedAt: 'G',
+      benches: Object.entries(refs).map(([file, [ms]]) => ({
+        file,
+        at: 'A',
+        loadAverage: 1,
+        reference: { version: 1, ms, runs: [ms - 10, ms, ms + 10] },
+      })),
+      figures: [
+        { name: 'start', value: 106, unit: 'ms', bench: 'bench/a.bench.ts' },
+        { name: 'ingest', value: 125, unit: 'ms', bench: 'bench/a.bench.ts' },
+        { name: 'cpu', value: 0.0396, unit: 'cores', bench: 'bench/b.bench.ts' },
+        { name: 'rate', value: 100, unit: 'records/s', bench: 'bench/b.bench.ts' },
+        { name: 'history', value: 5.68, unit: 'ms', goal: { op: '<=', value: 10 }, bench: 'bench/b.bench.ts' },
+        { name: 'at_json_ratio', value: 1.31, unit: 'x', better: 'higher', bench: 'bench/b.bench.ts' },
+      ],
+    };
+    const now = [
+      { name: 'start', value: 90, unit: 'ms', bench: 'bench/a.bench.ts' }, // 0.85×
+      { name: 'ingest', value: 105, unit: 'ms', bench: 'bench/a.bench.ts' }, // 0.84×
+      { name: 'cpu', value: 0.0314, unit: 'cores', bench: 'bench/b.bench.ts' }, // 0.79×
+      { name: 'rate', value: 130, unit: 'records/s', bench: 'bench/b.bench.ts' }, // 1/1.3 = 0.77× the time
+      { name: 'history', value: 5.62, unit: 'ms', goal: { op: '<=', value: 10 }, bench: 'bench/b.bench.ts' }, // 0.99×
+      { name: 'at_json_ratio', value: 1.48, unit: 'x', better: 'higher', bench: 'bench/b.bench.ts' },
+    ];
+    const references = new Map(
+      Object.entries(refs).map(([file, [, ms]]) => [file, { version: 1, ms, runs: [ms - 5, ms, ms + 5] }]),
+    );
+    const compared = withPrevious(now, earlier, references);
+    expect(compared.filter((f: { previous: { worse: boolean | null } }) => f.previous.worse === true)).toEqual([]);
+    const [start, , cpu, rate, history, ratio] = compared;
+    expect(start.previous).toMatchObject({ worse: null, machine: { low: 0.46, high: 0.46 } });
+    expect(formatPrevious(start.previous)).toBe('106 (−15.1 %; machine ×0.46: not judged)');
+    expect(cpu.previous.worse).toBeNull();
+    expect(rate.previous.worse).toBeNull();
+    expect(history.previous.worse).toBeNull();
+    // a ratio of two things timed in the same run: judged plainly, never corrected
+    expect(ratio.previous).toEqual({ value: 1.31, at: 'A', load: 1, change: expect.closeTo(0.13, 2), worse: false });
+  });
+
+  it('warns about a real regression of 20 % on a machine that did not change', () => {
+    const reference = {
+      version: 1,
+      ms: 150,
+      runs: [148, 150, 152, 149, 151, 150],
+      before: 3,
+      parts: { version: 1, start: { runs: [80, 81, 79, 80], before: 2 }, warm: { runs: [60, 61, 60, 59], before: 2 } },
+    };
+    const earlier = {
+      benches: [{ file: 'bench/a.bench.ts', at: 'A', loadAverage: 1, reference }],
+      figures: [
+        { name: 'n', value: 100, unit: 'ms', bench: 'bench/a.bench.ts' },
+        { name: 'r', value: 1000, unit: 'records/s', bench: 'bench/a.bench.ts' },
+        { name: 'same', value: 100, unit: 'ms', bench: 'bench/a.bench.ts' },
+      ],
+    };
+    const now = [
+      { name: 'n', value: 120, unit: 'ms', bench: 'bench/a.bench.ts' },
+      { name: 'r', value: 800, unit: 'records/s', bench: 'bench/a.bench.ts' },
+      { name: 'same', value: 102, unit: 'ms', bench: 'bench/a.bench.ts' },
+    ];
+    const steady = {
+      ...reference,
+      runs: [151, 149, 150, 152, 150, 148],
+      parts: { version: 1, start: { runs: [81, 80, 80, 79], before: 2 }, warm: { runs: [60, 60, 61, 59], before: 2 } },
+    };
+    const [n, r, same] = withPrevious(now, earlier, new Map([['bench/a.bench.ts', steady]]));
+    expect(n.previous).toEqual({ value: 100, at: 'A', load: 1, change: 0.2, worse: true });
+    expect(formatPrevious(n.previous)).toBe('100 (+20.0 %) ⚠');
+    expect(r.previous.worse).toBe(true);
+    expect(same.previous.worse).toBe(false);
+    // on a machine slower by 8-12 %, still a warning: 1.2 is beyond 1.12 × 1.05
+    const slower = { ...reference, runs: reference.runs.map((x) => x * 1.1), parts: undefined };
+    const [n2] = withPrevious(now, earlier, new Map([['bench/a.bench.ts', slower]]));
+    expect(n2.previous).toMatchObject({ worse: true, machine: { low: 1.1, high: 1.1 } });
+    expect(formatPrevious(n2.previous)).toBe('100 (+20.0 %; machine ×1.1) ⚠');
+  });
+
+  it('never corrects sizes, memory or paired figures', () => {
+    const m = { low: 2, high: 2 };
+    expect(compareFigure({ value: 150, unit: 'MiB' }, { value: 100 }, 'A', 1, m)).toEqual({
+      value: 100,
+      at: 'A',
+      load: 1,
+      change: 0.5,
       worse: true,
     });
-    // a machine within the limit: the raw change is judged, nothing adjusted
-    const same = compareFigure({ value: 106, unit: 'ms' }, { value: 100 }, 'A', 1, 1.04);
-    expect(same).toMatchObject({ worse: true });
-    expect(same.machine).toBeUndefined();
-    // memory is not the machine's speed
-    expect(compareFigure({ value: 150, unit: 'MiB' }, { value: 100 }, 'A', 1, 2)).toMatchObject({ worse: true });
-    expect(compareFigure({ value: 150, unit: 'MiB' }, { value: 100 }, 'A', 1, 2).machine).toBeUndefined();
-  });
-
-  it('compares references bench by bench with the earlier run', () => {
-    const earlier = {
-      benches: [{ file: 'bench/a.bench.ts', at: 'A', loadAverage: 1, reference: { version: 1, ms: 100 } }],
-      figures: [{ name: 'n', value: 10, unit: 'ms', bench: 'bench/a.bench.ts' }],
-    };
-    const now = [{ name: 'n', value: 18, unit: 'ms', bench: 'bench/a.bench.ts' }];
-    const [n] = withPrevious(now, earlier, new Map([['bench/a.bench.ts', { version: 1, ms: 200 }]]));
-    expect(n.previous).toMatchObject({ change: 0.8, machine: 2, worse: false });
-    expect(n.previous.adjusted).toBeCloseTo(-0.1);
-    expect(formatPrevious(n.previous)).toBe('10 (+80.0 %; machine ×2: −10.0 % after it)');
-    const [raw] = withPrevious(now, earlier);
-    expect(raw.previous).toMatchObject({ change: 0.8, worse: true });
-    expect(formatPrevious(raw.previous)).toBe('10 (+80.0 %) ⚠');
+    expect(
+      compareFigure({ name: 'x.at_ratio', value: 0.5, unit: 'x', better: 'higher' }, { value: 1 }, 'A', 1, m),
+    ).toMatchObject({
+      worse: true,
+    });
+    // a time that is a ratio by its name is not corrected either
+    expect(compareFigure({ name: 'a.cpu_ratio', value: 150, unit: 'ms' }, { value: 100 }, 'A', 1, m)).toMatchObject({
+      worse: true,
+    });
+    expect(isPaired({ name: 'ratio.q1_filter', unit: 'x' })).toBe(true);
+    expect(isPaired({ name: 'cli.nothing_cpu_ratio', unit: 'x' })).toBe(true);
+    expect(isPaired({ name: 'store.state_at_10k_ms', unit: 'ms' })).toBe(false);
+    expect(isPaired({ name: 'store.duration_ms', unit: 'ms' })).toBe(false);
   });
 
   it('has a fixed reference work', () => {
@@ -151,7 +301,17 @@ describe('bench comparison with the previous run', () => {
     expect(median([])).toBeUndefined();
     const a = { version: 1, ms: 2, runs: [1, 2, 3] };
     const b = { version: 1, ms: 20, runs: [10, 20, 30] };
-    expect(joinReferences(a, b)).toEqual({ version: 1, ms: 6.5, runs: [1, 2, 3, 10, 20, 30] });
+    expect(joinReferences(a, b)).toEqual({ version: 1, ms: 6.5, runs: [1, 2, 3, 10, 20, 30], before: 3 });
+    const pa = { ...a, parts: { version: 1, start: { runs: [5, 6] }, warm: { runs: [7] } } };
+    const pb = { ...b, parts: { version: 1, start: { runs: [8] }, warm: { runs: [9] }, fault: { runs: [1] } } };
+    expect(joinReferences(pa, pb).parts).toEqual({
+      version: 1,
+      start: { runs: [5, 6, 8], before: 2 },
+      warm: { runs: [7, 9], before: 1 },
+    });
+    expect(joinReferences(pa, { ...pb, parts: { ...pb.parts, version: 2 } }).parts).toBeUndefined();
+    expect(describeParts(joinReferences(pa, pb).parts)).toBe('start 6 ms, warm 8 ms');
+    expect(describeParts(undefined)).toBe('');
     expect(joinReferences(a, undefined)).toBe(a);
     expect(joinReferences(undefined, b)).toBe(b);
     expect(joinReferences(undefined, undefined)).toBeUndefined();
@@ -159,7 +319,7 @@ describe('bench comparison with the previous run', () => {
 
   it('compares a percentage by points, not by a share of itself', () => {
     const growth = { value: -0.7, unit: '%', goal: { op: '<=', value: 20 } };
-    const p = compareFigure(growth, { value: -12.4 }, 'A', 1, 2);
+    const p = compareFigure(growth, { value: -12.4 }, 'A', 1, { low: 2, high: 2 });
     expect(p).toMatchObject({ change: null, points: 11.7, worse: true });
     expect(p.machine).toBeUndefined();
     expect(compareFigure({ value: 0.8, unit: '%' }, { value: 0.5 })).toMatchObject({ points: 0.3, worse: false });
