@@ -62,12 +62,20 @@ function pad(text: string, width: number, align: 'left' | 'right'): string {
   return align === 'right' ? fill + text : text + fill;
 }
 
-/** Column widths (and elisions) that fit `limit`: the layout rule, shrinking only. */
-function fitColumns(view: TableView, rows: readonly (readonly string[])[], limit: number | undefined): ColumnFit[] {
+/**
+ * Column widths (and elisions) that fit `limit`: the layout rule, shrinking only. `widths` holds
+ * each cell's width (row i, column k at `i * stride + k`), measured once for the rows' drawing too.
+ */
+function fitColumns(
+  view: TableView,
+  rows: readonly (readonly string[])[],
+  widths: CellWidths,
+  limit: number | undefined,
+): ColumnFit[] {
   if (limit === undefined) {
-    return view.columns.map((c, i) => {
+    return view.columns.map((c, k) => {
       let width = displayWidth(c.header);
-      for (const r of rows) width = Math.max(width, displayWidth(r[i] ?? ''));
+      for (let i = 0; i < rows.length; i++) width = Math.max(width, cellWidth(widths, rows, i, k));
       return { width };
     });
   }
@@ -93,9 +101,11 @@ const GAP_BYTES = Buffer.from(' '.repeat(GAP), 'latin1');
  * into the chunk (no padded copy of a cell, no string per line or piece to convert).
  */
 export function* renderTableChunks(view: TableView, opts: TableOptions): Generator<Buffer, void, undefined> {
-  const rows = view.rows.map((r) => cleanCells(r.cells));
+  const stride = view.columns.length;
+  const cellWidths: CellWidths = { stride, of: new Int32Array(view.rows.length * stride) };
+  const rows = view.rows.map((r, i) => cleanCells(r.cells, cellWidths, i));
   // widths by loops, never Math.max(...rows): spreading 100k rows as arguments overflows the stack
-  const fits = fitColumns(view, rows, opts.width);
+  const fits = fitColumns(view, rows, cellWidths, opts.width);
   const widths = fits.map((f) => f.width);
   const gap = ' '.repeat(GAP);
   const aligns = view.columns.map((c) => c.align);
@@ -120,7 +130,7 @@ export function* renderTableChunks(view: TableView, opts: TableOptions): Generat
       const align = aligns[k]!;
       const width = widths[k]!;
       let shown = cell;
-      let shownWidth = displayWidth(cell);
+      let shownWidth = cellWidth(cellWidths, rows, i, k);
       if (!(width > 0 && shownWidth <= width)) {
         shown = elide(cell, width, fits[k]?.elision, charWidth);
         shownWidth = displayWidth(shown);
@@ -147,18 +157,49 @@ export function* renderTableChunks(view: TableView, opts: TableOptions): Generat
   yield* ready;
 }
 
-/** The row's cells sanitised: the same array when every cell already is (no copy per row). */
-function cleanCells(cells: readonly string[]): readonly string[] {
+/** The widths of a table's cells, measured once: row i, column k at `i * stride + k` (rows have `stride` cells or fewer). */
+interface CellWidths {
+  readonly stride: number;
+  readonly of: Int32Array;
+}
+
+/** The width of row i's cell k (as displayWidth gives it), measured by cleanCells. */
+function cellWidth(widths: CellWidths, rows: readonly (readonly string[])[], i: number, k: number): number {
+  return k < widths.stride ? widths.of[i * widths.stride + k]! : displayWidth(rows[i]![k] ?? '');
+}
+
+/**
+ * The row's cells sanitised (the same array when every cell already is: no copy per row), and
+ * their widths into `widths` (row i). Printable ASCII, most cells, is safe and one column a
+ * character: one pass over its characters instead of the sanitiser's test and the width's.
+ */
+function cleanCells(cells: readonly string[], widths: CellWidths, i: number): readonly string[] {
   let out: string[] | undefined;
+  const base = i * widths.stride;
   for (let k = 0; k < cells.length; k++) {
     const cell = cells[k]!;
-    const clean = sanitizeCell(cell);
-    if (clean !== cell) {
-      out ??= cells.slice();
-      out[k] = clean;
+    let width = printableAsciiLength(cell);
+    if (width < 0) {
+      const clean = sanitizeCell(cell);
+      if (clean !== cell) {
+        out ??= cells.slice();
+        out[k] = clean;
+      }
+      width = displayWidth(clean);
     }
+    if (k < widths.stride) widths.of[base + k] = width;
   }
   return out ?? cells;
+}
+
+/** The length of a string of printable ASCII only (U+0020 to U+007E), else -1. */
+function printableAsciiLength(text: string): number {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return -1;
+  }
+  return n;
 }
 
 /** Runs of spaces up to this length are made once and shared. */
