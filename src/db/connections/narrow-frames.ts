@@ -56,16 +56,6 @@ interface StoredFrame {
 
 type FrameRow = [poll: bigint, batch: bigint, seq: bigint, rows: bigint, versions: Buffer, head: Buffer | null];
 
-/** A poll's stored frame as `storedOf` read it, for `frameOf`. */
-export interface StoredNarrowFrame {
-  readonly poll: PollRow;
-}
-
-/** What a StoredNarrowFrame holds. */
-interface StoredOf extends StoredNarrowFrame {
-  readonly stored: StoredFrame;
-}
-
 /** Most frames a stored batch may claim (the writer seals at a few). */
 const MAX_FRAMES = 65_536;
 /** Most sample indexes (connections x frames) of one decoded batch. */
@@ -173,34 +163,18 @@ export class NarrowFrameReader {
    * not loaded yet with one more (or pieces, version-records.ts).
    */
   framesOf(polls: readonly PollRow[]): NarrowFrame[] {
-    return this.storedOf(polls).map((s) => this.frameOf(s));
-  }
-
-  /**
-   * framesOf in two steps, for a reader that builds each frame only when it needs it (one
-   * frame's columns alive at a time instead of every one read at once): the stored frames of
-   * these polls, in their order (a poll without one is left out), with the versions they name
-   * loaded; then `frameOf` of each, in that order (a frame is lined up with the one built before
-   * it), in the same read transaction.
-   */
-  storedOf(polls: readonly PollRow[]): StoredNarrowFrame[] {
     const stored = this.#read(polls.map((p) => Number(p.id)));
-    const out: StoredOf[] = [];
+    const out: NarrowFrame[] = [];
     for (const p of polls) {
       const f = stored.get(Number(p.id));
-      if (f !== undefined) out.push({ poll: p, stored: f });
+      if (f === undefined) continue;
+      try {
+        out.push(this.#frameOf(p, f));
+      } catch (err) {
+        throw damaged(err, { poll: f.poll });
+      }
     }
     return out;
-  }
-
-  /** The narrow frame of a frame `storedOf` read (call inside the same read transaction, in `storedOf`'s order). */
-  frameOf(s: StoredNarrowFrame): NarrowFrame {
-    const { poll, stored: f } = s as StoredOf;
-    try {
-      return this.#frameOf(poll, f);
-    } catch (err) {
-      throw damaged(err, { poll: f.poll });
-    }
   }
 
   /** The narrow versions of each poll's rows, in answer order (no chunk read), undefined for a poll without a frame. */

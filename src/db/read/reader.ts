@@ -431,16 +431,8 @@ export function createHistoryReader(db: FlightrecDb): HistoryReader {
       // a few frames per read transaction (none held open across a yield): their frames in one
       // statement, the versions not loaded yet in one more
       for (let i = 0; i < polls.length; i += FRAMES_PER_READ) {
-        const slice = polls.slice(i, i + FRAMES_PER_READ).map((p) => p.row);
-        if (!sqlite.inTransaction) {
-          yield* read(() => lean.framesOf(slice));
-          continue;
-        }
-        // inside the caller's read transaction (a timeline's snapshot) each frame is built when
-        // it is reached: one frame's columns alive at a time, not FRAMES_PER_READ frames' (which
-        // young-generation collections copied and promoted); the same statements
-        const stored = read(() => lean.storedOf(slice));
-        for (const f of stored) yield read(() => lean.frameOf(f));
+        const frames = read(() => lean.framesOf(polls.slice(i, i + FRAMES_PER_READ).map((p) => p.row)));
+        yield* frames;
       }
     },
 

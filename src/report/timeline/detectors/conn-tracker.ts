@@ -290,14 +290,12 @@ export class ConnTracker {
     this.#previousEntries = entries;
     // only when some uid known before was not listed now (the common case lists them all)
     if (complete && this.#uids.size > seen) {
-      // forEach: no iterator result allocated per entry (nor a [key, value] pair); deleting the
-      // entry being visited is allowed, as in a for-of over the map, and visits the same entries
-      const uids = this.#uids;
-      uids.forEach((e) => {
-        if (e.seen === gen) return;
+      // by value: entries iterated as [key, value] pairs would cost an array each
+      for (const e of this.#uids.values()) {
+        if (e.seen === gen) continue;
         if (!e.closed) vanished.push({ uid: e.uid, nodeId: e.nodeId });
-        uids.delete(e.uid);
-      });
+        this.#uids.delete(e.uid);
+      }
     }
     const d: ConnDigest = {
       frame,
