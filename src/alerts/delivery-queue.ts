@@ -103,10 +103,18 @@ export class DeliveryQueue<T> {
 
   /** Settles when nothing waits (or `signal` aborts). */
   async idle(signal?: AbortSignal): Promise<void> {
-    while (this.#running !== undefined && signal?.aborted !== true) {
-      await (signal === undefined
-        ? this.#running
-        : Promise.race([this.#running, new Promise((r) => signal.addEventListener('abort', r, { once: true }))]));
+    if (signal === undefined) {
+      while (this.#running !== undefined) await this.#running;
+      return;
+    }
+    // one listener for the whole wait, taken off at its end (the signal may outlive it)
+    let onAbort = (): void => {};
+    const aborted = new Promise<void>((r) => (onAbort = r));
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      while (this.#running !== undefined && !signal.aborted) await Promise.race([this.#running, aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
   }
 

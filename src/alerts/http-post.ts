@@ -50,7 +50,8 @@ export class JsonPoster {
   /** Posts `body`; `headers` are added; `signal` cancels it (so does the timeout). */
   async post(body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<PostOutcome> {
     const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const both = signal === undefined ? timeout : eitherSignal(signal, timeout);
+    const joined = signal === undefined ? undefined : eitherSignal(signal, timeout);
+    const both = joined?.signal ?? timeout;
     try {
       const res = await request(this.#url, {
         method: 'POST',
@@ -74,6 +75,9 @@ export class JsonPoster {
       if (timeout.aborted) return { ok: false, retry: true, message: `no answer within ${this.#timeoutMs} ms` };
       if (signal?.aborted === true) return { ok: false, retry: false, message: 'stopped' };
       return { ok: false, retry: true, message: transportMessage(err) };
+    } finally {
+      // the caller's signal lives on (a queue's stop): it must not keep a listener per request
+      joined?.dispose();
     }
   }
 
@@ -83,19 +87,26 @@ export class JsonPoster {
   }
 }
 
-/** A signal aborted when either is (AbortSignal.any, which Node 20 has only from 20.3). */
-function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
-  if (a.aborted) return a;
-  if (b.aborted) return b;
+/**
+ * A signal aborted when either is (AbortSignal.any, which Node 20 has only from 20.3), and
+ * `dispose`, which takes its listeners off both: a long-lived signal would otherwise keep one per
+ * request until the request's timeout fired.
+ */
+function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; dispose: () => void } {
+  if (a.aborted) return { signal: a, dispose: () => {} };
+  if (b.aborted) return { signal: b, dispose: () => {} };
   const both = new AbortController();
-  const abort = (): void => {
+  const dispose = (): void => {
     a.removeEventListener('abort', abort);
     b.removeEventListener('abort', abort);
-    both.abort();
   };
+  function abort(): void {
+    dispose();
+    both.abort();
+  }
   a.addEventListener('abort', abort, { once: true });
   b.addEventListener('abort', abort, { once: true });
-  return both.signal;
+  return { signal: both.signal, dispose };
 }
 
 async function readSome(body: AsyncIterable<Buffer> & { destroy?: () => void }): Promise<string> {
