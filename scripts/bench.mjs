@@ -20,13 +20,14 @@
 // printed as a warning at the end. Before each bench and again after it, the machine's own speed
 // is measured (bench-reference.mjs, about 4 s each time: a fixed work timed as a whole command five
 // times, and its parts, a process's start, the work cold and warm and SQLite in memory, in three
-// more processes, and `node -e 0` spawned seven times), kept with the bench's run (`benches[].reference`). A figure of time is then
-// judged against the range of the machine's change since the previous run over all these readings:
-// a warning only when no reading explains it, "not judged" in the table when one does, and the
-// plain change when the machine did not change or was not measured then. Figures that are ratios
-// of two things timed in the same run (unit x, *_ratio) are judged on their plain change. A FIGURE
-// line may also give `spread` (how far the bench's own runs of it spread, relative: a change within
-// it is not worse) and `unjudged` (why its change cannot be judged: shown, never warned about).
+// more processes, and `node -e 0` spawned seven times), kept with the bench's run
+// (`benches[].reference`). A figure of time is then judged against the range of the machine's
+// change since the previous run over all these readings: a warning only when no reading explains
+// it, "not judged" in the table when one does, and the plain change when the machine did not change
+// or was not measured then. Figures that are ratios of two things timed in the same run (unit x,
+// *_ratio) are judged on their plain change. A FIGURE line may also give `spread` (how far the
+// bench's own runs of it spread, relative: a change within it is not worse) and `unjudged` (why
+// its change cannot be judged: shown, never warned about).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -355,6 +356,9 @@ async function main() {
     `against the previous run: ${judged} figure(s) compared, ${worse.length} worse by more than ${WORSE_LIMIT * 100} %` +
       (unjudged.length > 0
         ? `; ${unjudged.length} figure(s) of time not judged: the machine changed by ${span} since, which explains them either way`
+        : '') +
+      (declined.length > 0
+        ? `; ${declined.length} figure(s) not judged by their bench's word (the reason below)`
         : '') +
       '\n',
   );
