@@ -47,7 +47,7 @@ import { runQuery, type ReportReader } from '../src/report/index.ts';
 import { computeTrends } from '../src/report/trends/index.ts';
 import { startSimServer } from '../src/sim/index.ts';
 import { listPollRecord } from './lib/list-poll.ts';
-import { reportFigure, round, timeIt } from './lib/figures.ts';
+import { reportFigure, round, spreadOf, timeIt } from './lib/figures.ts';
 
 const CONNECTIONS = 10_000;
 const POLLS = 100;
@@ -139,10 +139,10 @@ function run(cmd: string, args: readonly string[]): Run {
 /** Runs a shell pipeline (`sh -c script sh args…`). */
 const sh = (script: string, args: readonly string[]): Run => run('sh', ['-c', script, 'sh', ...args]);
 
-/** Median run (by wall time) of n runs. */
-function medianRun(n: number, fn: () => Run): Run {
+/** Median run (by wall time) of n runs, with the spread of their wall times (spreadOf). */
+function medianRun(n: number, fn: () => Run): Run & { spread: number } {
   const runs = Array.from({ length: n }, fn).sort((a, b) => a.wall - b.wall);
-  return runs[n >> 1]!;
+  return { ...runs[n >> 1]!, spread: spreadOf(runs.map((r) => r.wall)) };
 }
 
 const lines = (s: string): string[] => s.split('\n').filter((l) => l !== '');
@@ -494,6 +494,7 @@ try {
     name: 'baseline.q1_filter_ms',
     value: round(q1Base.wall, 0),
     unit: 'ms',
+    spread: q1Base.spread,
     note: `jq select over the last file (${q1Count} connections of ${PRINCIPAL} open on node ${NODE}), median of 3, CPU ${round(q1Base.cpu, 0)} ms; gzip -dc | jq ${round(q1Gzip.wall, 0)} ms; ${load}`,
   });
   reportFigure({

@@ -17,7 +17,7 @@ import type { CliIo } from '../src/cli/context.ts';
 import { createHistoryReader, openDatabase } from '../src/db/index.ts';
 import { HistorySource } from '../src/tui/data/history-source.ts';
 import { pickTheme } from '../src/tui/theme.ts';
-import { reportFigure, round } from './lib/figures.ts';
+import { reportFigure, round, spreadOf } from './lib/figures.ts';
 
 // The built CLI bundles React's production build; load the same one here (before React is imported),
 // and draw in colour as on a terminal (chalk decides its level when ink loads it).
@@ -200,6 +200,7 @@ async function main(): Promise<void> {
     value: round(median(launches), 1),
     unit: 'ms',
     goal: { op: '<=', value: 600 },
+    spread: spreadOf(launches),
     note: `median of ${RUNS} launches of \`browse\` on the demo database under script(1), 120x40; p90 ${round(p90(launches), 1)} ms; fastest ${round(Math.min(...launches), 1)} ms; load average ${round(loadavg()[0] ?? 0, 1)} on ${cpus().length} CPUs`,
   });
 

@@ -25,6 +25,17 @@
 //   machine got faster, or more than no change and less than the machine got slower.
 // So a reference never turns an improvement into a warning, and without references (an earlier
 // run before they existed) or with a machine unchanged the limit applies to the plain change.
+// The readings include `node -e 0` spawned and timed from outside (spawn, spawnCpu): on 2026-12-07
+// `node -e 0` took 1.83x its earlier time in the bench of whole commands and the figures of spawned
+// commands of unchanged code moved 1.6-1.7x, beyond the whole reference's 1.34-1.47x: flagged.
+//
+// A figure's own noise: a FIGURE line may say how far the bench's own runs of it spread (`spread`,
+// relative, e.g. (max - min) / median of its runs: 0.2 = 20 %). The larger of this run's and the
+// earlier run's spread then takes the place of WORSE_LIMIT when it is larger, in the plain
+// judgement and on both sides of the machine's range: such a figure is worse only beyond its
+// spread and beyond the machine. A figure whose change no run can judge (a difference of two
+// single runs, each noisier than the difference) says so and why (`unjudged: 'reason'`): it is
+// shown with its change and "not judged", never warned about; the figures it is made of still are.
 // Sizes, memory, counts and figures that are themselves ratios of two things timed in the same
 // run (unit x, names *_ratio or ratio.*) are judged on their plain change, never corrected. The
 // plain change is always kept and shown.
@@ -114,18 +125,19 @@ export function machineRange(now, before) {
 }
 
 /** The parts of a reference compared between runs (bench-reference.mjs COMPARED_PARTS; fault is not). */
-const COMPARED_PARTS = ['start', 'startCpu', 'cold', 'warm', 'warmCpu', 'sqlite'];
+const COMPARED_PARTS = ['start', 'startCpu', 'cold', 'warm', 'warmCpu', 'sqlite', 'spawn', 'spawnCpu'];
 
 const round2 = (x) => Math.round(x * 100) / 100;
 
 /**
  * The judgement of a figure of time whose value moved by `ratio` (now over then, turned so that
- * above 1 is worse) on a machine whose change was `machine` ({ low, high }; undefined: none):
- * true (worse), false (not worse) or null (not judged: the machine's change explains it either
- * way). See the comment at the top.
+ * above 1 is worse) on a machine whose change was `machine` ({ low, high }; undefined: none), with
+ * the share `band` (WORSE_LIMIT, or the figure's spread when larger) allowed on top of it: true
+ * (worse), false (not worse) or null (not judged: the machine's change explains it either way).
+ * See the comment at the top.
  */
-export function judgeTime(ratio, machine) {
-  const limit = 1 + WORSE_LIMIT;
+export function judgeTime(ratio, machine, band = WORSE_LIMIT) {
+  const limit = 1 + band;
   if (machine === undefined) return ratio > limit;
   const nearest = Math.min(Math.max(1, machine.low), machine.high);
   if (ratio > limit * Math.max(1, machine.high)) return true;
@@ -138,6 +150,16 @@ export function machineSteady(m) {
   return m !== undefined && m.low >= 1 / (1 + WORSE_LIMIT) && m.high <= 1 + WORSE_LIMIT;
 }
 
+/** A figure's own spread (relative, finite, not negative), or 0 when it has none. */
+function spreadOf(f) {
+  return typeof f?.spread === 'number' && Number.isFinite(f.spread) && f.spread >= 0 ? f.spread : 0;
+}
+
+/** The reason a figure gives for not being judged, or undefined. */
+function unjudgedOf(f) {
+  return typeof f?.unjudged === 'string' && f.unjudged !== '' ? f.unjudged : undefined;
+}
+
 /**
  * The comparison of `now` with `before` (a figure of the earlier run with the same name and
  * bench, or undefined) run at `at` under the load average `load`, on a machine whose change
@@ -145,17 +167,27 @@ export function machineSteady(m) {
  * where change is the relative change of the value (0.1 = 10 % higher) and worse is true when it
  * moved the wrong way by more than WORSE_LIMIT, null when it cannot be judged (the direction is
  * unknown, the earlier value is 0, or the machine's change explains it either way); with `machine`
- * besides ({ low, high }) when the figure is one of time, not paired, and the machine changed.
- * Undefined without an earlier figure.
+ * besides ({ low, high }) when the figure is one of time, not paired, and the machine changed;
+ * `spread` (the band used in place of WORSE_LIMIT) when either figure states one; `unjudged` (the
+ * reason, worse null) when the figure says it cannot be judged. Undefined without an earlier figure.
  */
 export function compareFigure(now, before, at, load, machine) {
   if (before === undefined || typeof before.value !== 'number' || !Number.isFinite(before.value)) return undefined;
-  if (now.unit === '%') return comparePercent(now, before, at, load);
+  const compared =
+    now.unit === '%' ? comparePercent(now, before, at, load) : compareValue(now, before, at, load, machine);
+  const reason = unjudgedOf(now);
+  return reason === undefined ? compared : { ...compared, worse: null, unjudged: reason };
+}
+
+/** compareFigure for a figure that is not a percentage. */
+function compareValue(now, before, at, load, machine) {
   const change = before.value === 0 ? null : (now.value - before.value) / Math.abs(before.value);
   const direction = betterDirection(now);
-  const base = { value: before.value, at: at ?? null, load: load ?? null, change };
+  const spread = Math.max(spreadOf(now), spreadOf(before));
+  const base = { value: before.value, at: at ?? null, load: load ?? null, change, ...(spread > 0 ? { spread } : {}) };
   if (change === null || direction === null) return { ...base, worse: null };
-  const plain = direction === 'lower' ? change > WORSE_LIMIT : change < -WORSE_LIMIT;
+  const band = Math.max(WORSE_LIMIT, spread);
+  const plain = direction === 'lower' ? change > band : change < -band;
   const timed = !isPaired(now) && (SLOWER_RAISES.has(now.unit) || SLOWER_LOWERS.has(now.unit));
   if (!timed || machine === undefined || machineSteady(machine)) return { ...base, worse: plain };
   // the value's ratio turned so that above 1 is slower; a value that changed sign is judged plainly
@@ -165,7 +197,7 @@ export function compareFigure(now, before, at, load, machine) {
   if (!(slower > 0) || !Number.isFinite(slower)) return { ...base, worse: plain, machine: m };
   // a figure better when higher though it is a time (or the reverse) turns the machine round too
   const turned = (SLOWER_RAISES.has(now.unit) ? 'lower' : 'higher') === direction;
-  const worse = turned ? judgeTime(slower, m) : judgeTime(1 / slower, { low: 1 / m.high, high: 1 / m.low });
+  const worse = turned ? judgeTime(slower, m, band) : judgeTime(1 / slower, { low: 1 / m.high, high: 1 / m.low }, band);
   return { ...base, worse, machine: m };
 }
 
@@ -220,15 +252,19 @@ export function formatMachine(m) {
 
 /**
  * The "before" cell of a compared figure: "10 (+20.0 %)", with the machine's change when it moved
- * ("; machine ×0.42–0.69"), and "not judged" when that change explains the figure either way.
+ * ("; machine ×0.42–0.69"), the figure's spread when it has one ("; spread 41 %"), and "not judged"
+ * when these explain the figure either way, or with the figure's reason when it cannot be judged.
  */
 export function formatPrevious(p) {
   const change = typeof p.points === 'number' ? formatPoints(p.points) : formatChange(p.change);
   const m = typeof p.machine === 'object' && p.machine !== null ? p.machine : undefined;
   // a comparison kept from a results file of before the ranges: one factor and the change after it
   const old = typeof p.machine === 'number' ? `; machine ×${p.machine}: ${formatChange(p.adjusted)} after it` : '';
-  const machine = m === undefined ? old : `; machine ${formatMachine(m)}${p.worse === null ? ': not judged' : ''}`;
-  return `${p.value} (${change}${machine})${p.worse ? ' ⚠' : ''}`;
+  const machine = m === undefined ? old : `; machine ${formatMachine(m)}`;
+  const spread = typeof p.spread === 'number' ? `; spread ${Math.round(p.spread * 100)} %` : '';
+  const reason = typeof p.unjudged === 'string' ? `; not judged: ${p.unjudged}` : '';
+  const unexplained = reason === '' && p.worse === null && (m !== undefined || spread !== '') ? ': not judged' : '';
+  return `${p.value} (${change}${machine}${spread}${unexplained}${reason})${p.worse ? ' ⚠' : ''}`;
 }
 
 /** "+11.7 points" / "−0.3 points" / "±0 points" for a change of a percentage. */

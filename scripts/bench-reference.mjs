@@ -19,6 +19,15 @@
 //   `sqlite`, an in-memory SQLite table of 20,000 rows written and read through better-sqlite3,
 //   loading the addon included (ms); `fault`, the time per fresh 4 KiB page of memory first touched
 //   (µs; recorded to explain a change, not compared).
+// - `spawn` and `spawnCpu` (added later in the same PARTS_VERSION: a reference without them is
+//   compared on the others): `node -e 0` as a whole fresh process timed from outside, SPAWN_RUNS
+//   times after an untimed one; `spawn` is each run's wall time (ms), `spawnCpu` the children's CPU
+//   time (user and system, from /proc/self/stat) over the runs divided by their number (ms; one
+//   value, the kernel counts it in 10 ms ticks). Unlike `start`, which a process reads of itself at
+//   its first line, these include what every spawned command pays besides: the fork and exec, the
+//   loader, the exit and the wait. On 2026-12-07 `node -e 0` took 143 ms against 78 in the bench of
+//   whole commands while the whole reference moved 1.34-1.47x: the figures of spawned commands
+//   (jq over one file, the browser's first frame) moved 1.6-1.7x, beyond every reading then.
 //
 // Why parts: the whole command is one mix, timed by the wall clock: about a third of its CPU time
 // is the kernel's, mostly page faults (about 8,300 against 2,200 for `node -e 0`; a fresh page
@@ -32,6 +41,7 @@
 // and takes about 100-200 ms on a core of this kind of machine. It never changes: a change would
 // make every earlier reference incomparable (the versions say which work a reference timed).
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +49,10 @@ import { fileURLToPath } from 'node:url';
 /** Which fixed whole-command work a reference measured; references of different versions are never compared. */
 export const REFERENCE_VERSION = 1;
 
-/** Which parts (and how they are measured); parts of different versions are never compared. */
+/**
+ * How the parts are measured; parts of different versions are never compared. A part added without
+ * changing the others (spawn, spawnCpu) keeps the version: only references that both have it compare it.
+ */
 export const PARTS_VERSION = 1;
 
 /** Timed runs of the whole command, each in a fresh process; the reference is their median. */
@@ -51,8 +64,11 @@ export const PARTS_RUNS = 3;
 /** Warm runs of the work in a parts process (after its cold one); `warm` is their median. */
 export const WARM_RUNS = 3;
 
+/** Timed runs of `node -e 0` from outside (after an untimed one); `spawn` is their median. */
+export const SPAWN_RUNS = 7;
+
 /** The parts compared between runs, in the order they are printed; `fault` is kept but not compared. */
-export const COMPARED_PARTS = ['start', 'startCpu', 'cold', 'warm', 'warmCpu', 'sqlite'];
+export const COMPARED_PARTS = ['start', 'startCpu', 'cold', 'warm', 'warmCpu', 'sqlite', 'spawn', 'spawnCpu'];
 
 /** The fixed work: returns a checksum so that no part of it can be optimised away. */
 export function referenceWork() {
@@ -187,12 +203,43 @@ export function measureParts(runs = PARTS_RUNS) {
   return parts;
 }
 
+/** CPU ms (user and system) of this process's waited-for children so far (Linux /proc, 10 ms ticks; NaN elsewhere). */
+function childCpuMs() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) * 10; // cutime + cstime, 100 ticks per second
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /**
- * Times the work as a whole command REFERENCE_RUNS times (wall, ms, one decimal), then its parts:
- * { version, ms (the median of the whole commands), runs, parts }, without parts when they fail
- * (the addon missing, say), or undefined when a whole command fails.
+ * `node -e 0` as a whole fresh process, timed from outside `runs` times after an untimed run:
+ * { spawn: { runs }, spawnCpu: { runs: [the children's CPU ms per run] } } (spawnCpu left out
+ * without /proc), or undefined when a run fails.
  */
-export function measureReference(runs = REFERENCE_RUNS, partsRuns = PARTS_RUNS) {
+export function measureSpawn(runs = SPAWN_RUNS) {
+  const once = () =>
+    spawnSync(process.execPath, ['-e', '0'], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 60_000 });
+  if (once().status !== 0) return undefined;
+  const times = [];
+  const cpu0 = childCpuMs();
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    if (once().status !== 0) return undefined;
+    times.push(round1(performance.now() - t0));
+  }
+  const cpu = (childCpuMs() - cpu0) / runs;
+  return { spawn: { runs: times }, ...(cpu > 0 && Number.isFinite(cpu) ? { spawnCpu: { runs: [round1(cpu)] } } : {}) };
+}
+
+/**
+ * Times the work as a whole command REFERENCE_RUNS times (wall, ms, one decimal), then its parts
+ * and `node -e 0` from outside: { version, ms (the median of the whole commands), runs, parts },
+ * parts without those that fail (the addon missing, say), or undefined when a whole command fails.
+ */
+export function measureReference(runs = REFERENCE_RUNS, partsRuns = PARTS_RUNS, spawnRuns = SPAWN_RUNS) {
   const times = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
@@ -203,7 +250,10 @@ export function measureReference(runs = REFERENCE_RUNS, partsRuns = PARTS_RUNS) 
     if (r.status !== 0) return undefined;
     times.push(round1(performance.now() - t0));
   }
-  const parts = partsRuns > 0 ? measureParts(partsRuns) : undefined;
+  const inside = partsRuns > 0 ? measureParts(partsRuns) : undefined;
+  const spawn = spawnRuns > 0 ? measureSpawn(spawnRuns) : undefined;
+  const parts =
+    inside === undefined && spawn === undefined ? undefined : { version: PARTS_VERSION, ...inside, ...spawn };
   return { version: REFERENCE_VERSION, ms: median(times), runs: times, ...(parts === undefined ? {} : { parts }) };
 }
 

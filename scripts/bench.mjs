@@ -18,13 +18,16 @@
 // Each figure is compared with the same figure of the previous latest.json (bench-compare.mjs):
 // the change is kept with it and shown in the table, and a figure worse by more than 5 % is
 // printed as a warning at the end. Before each bench and again after it, the machine's own speed
-// is measured (bench-reference.mjs, about 3 s each time: a fixed work timed as a whole command five
+// is measured (bench-reference.mjs, about 4 s each time: a fixed work timed as a whole command five
 // times, and its parts, a process's start, the work cold and warm and SQLite in memory, in three
-// more processes), kept with the bench's run (`benches[].reference`). A figure of time is then
-// judged against the range of the machine's change since the previous run over all these readings:
-// a warning only when no reading explains it, "not judged" in the table when one does, and the
-// plain change when the machine did not change or was not measured then. Figures that are ratios
-// of two things timed in the same run (unit x, *_ratio) are judged on their plain change.
+// more processes, and `node -e 0` spawned seven times), kept with the bench's run
+// (`benches[].reference`). A figure of time is then judged against the range of the machine's
+// change since the previous run over all these readings: a warning only when no reading explains
+// it, "not judged" in the table when one does, and the plain change when the machine did not change
+// or was not measured then. Figures that are ratios of two things timed in the same run (unit x,
+// *_ratio) are judged on their plain change. A FIGURE line may also give `spread` (how far the
+// bench's own runs of it spread, relative: a change within it is not worse) and `unjudged` (why
+// its change cannot be judged: shown, never warned about).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -99,8 +102,12 @@ function checkFigure(f) {
       ['<=', '>='].includes(f.goal.op) &&
       Number.isFinite(f.goal.value));
   const okBetter = f.better === undefined || f.better === 'lower' || f.better === 'higher';
+  const okSpread = f.spread === undefined || (Number.isFinite(f.spread) && f.spread >= 0);
+  const okUnjudged = f.unjudged === undefined || (typeof f.unjudged === 'string' && f.unjudged !== '');
   return (
     okBetter &&
+    okSpread &&
+    okUnjudged &&
     typeof f.name === 'string' &&
     f.name !== '' &&
     Number.isFinite(f.value) &&
@@ -127,7 +134,9 @@ function runBench(file) {
       try {
         const f = JSON.parse(line.slice('FIGURE '.length));
         if (!checkFigure(f)) {
-          throw new Error("needs name, finite value, unit, a valid goal and better 'lower' or 'higher' if any");
+          throw new Error(
+            "needs name, finite value, unit, and if any a valid goal, better 'lower' or 'higher', a spread of 0 or more, an unjudged reason",
+          );
         }
         const met =
           f.goal === undefined ? null : f.goal.op === '<=' ? f.value <= f.goal.value : f.value >= f.goal.value;
@@ -139,6 +148,8 @@ function runBench(file) {
           met,
           note: f.note ?? null,
           ...(f.better === undefined ? {} : { better: f.better }),
+          ...(f.spread === undefined ? {} : { spread: f.spread }),
+          ...(f.unjudged === undefined ? {} : { unjudged: f.unjudged }),
           bench: file,
         });
         const goal = f.goal === undefined ? '' : ` (goal ${f.goal.op} ${f.goal.value}: ${met ? 'met' : 'MISSED'})`;
@@ -184,7 +195,8 @@ function renderTable(result) {
     '',
     `"Before" is the same figure in the run before this bench's (its change; ⚠ worse by more than ${WORSE_LIMIT * 100} %). ` +
       `"Machine ×a–b": a fixed work and its parts, timed before and after the bench (scripts/bench-reference.mjs), took a to b times as long as at that run; ` +
-      `a figure of time is ⚠ only when it is worse beyond all of them, and "not judged" when the machine's change may explain it.`,
+      `a figure of time is ⚠ only when it is worse beyond all of them, and "not judged" when the machine's change may explain it. ` +
+      `"Spread": how far the bench's own runs of the figure spread; a change within it is not worse.`,
     '',
     '| figure | value | unit | goal | met | before | bench |',
     '|---|---:|---|---|:---:|---:|---|',
@@ -331,7 +343,10 @@ async function main() {
   }
   const worse = compared.filter((f) => f.previous?.worse === true);
   const judged = compared.filter((f) => f.previous !== undefined && f.previous.worse !== null).length;
-  const unjudged = compared.filter((f) => f.previous?.worse === null && f.previous.machine !== undefined);
+  const unjudged = compared.filter(
+    (f) => f.previous?.worse === null && f.previous.machine !== undefined && f.previous.unjudged === undefined,
+  );
+  const declined = compared.filter((f) => typeof f.previous?.unjudged === 'string');
   const ranges = unjudged.map((f) => f.previous.machine);
   const span =
     ranges.length === 0
@@ -342,9 +357,12 @@ async function main() {
       (unjudged.length > 0
         ? `; ${unjudged.length} figure(s) of time not judged: the machine changed by ${span} since, which explains them either way`
         : '') +
+      (declined.length > 0
+        ? `; ${declined.length} figure(s) not judged by their bench's word (the reason below)`
+        : '') +
       '\n',
   );
-  for (const f of unjudged) {
+  for (const f of [...unjudged, ...declined]) {
     process.stdout.write(`  not judged: ${f.name} = ${f.value} ${f.unit}, before ${formatPrevious(f.previous)}\n`);
   }
   for (const f of worse) {

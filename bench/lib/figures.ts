@@ -8,7 +8,18 @@ export interface Figure {
   goal?: { op: '<=' | '>='; value: number };
   /** which way is better, for figures without a goal whose unit does not say (ratios, counts) */
   better?: 'lower' | 'higher';
+  /** how far the bench's own runs of it spread, relative (spreadOf): a change within it is not judged worse */
+  spread?: number;
+  /** why its change between runs cannot be judged (shown with the change, never warned about) */
+  unjudged?: string;
   note?: string;
+}
+
+/** (max - min) / median of a figure's runs, to 3 decimals: its `spread` (0 for fewer than two runs). */
+export function spreadOf(runs: readonly number[]): number {
+  if (runs.length < 2) return 0;
+  const m = median(runs);
+  return m > 0 ? round((Math.max(...runs) - Math.min(...runs)) / m) : 0;
 }
 
 /** Prints one `FIGURE <json>` line on stdout; scripts/bench.mjs collects these lines. */

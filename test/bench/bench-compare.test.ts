@@ -14,8 +14,14 @@ import {
   withPrevious,
   // @ts-expect-error: a plain ES module of the scripts, without type declarations
 } from '../../scripts/bench-compare.mjs';
-// @ts-expect-error: a plain ES module of the scripts, without type declarations
-import { describeParts, joinReferences, median, referenceWork } from '../../scripts/bench-reference.mjs';
+import {
+  describeParts,
+  joinReferences,
+  measureSpawn,
+  median,
+  referenceWork,
+  // @ts-expect-error: a plain ES module of the scripts, without type declarations
+} from '../../scripts/bench-reference.mjs';
 
 describe('bench comparison with the previous run', () => {
   it('takes the direction from the goal first, then the figure, then the unit', () => {
@@ -268,6 +274,167 @@ describe('bench comparison with the previous run', () => {
     const [n2] = withPrevious(now, earlier, new Map([['bench/a.bench.ts', slower]]));
     expect(n2.previous).toMatchObject({ worse: true, machine: { low: 1.1, high: 1.1 } });
     expect(formatPrevious(n2.previous)).toBe('100 (+20.0 %; machine ×1.1) ⚠');
+  });
+
+  it('reads the start of a spawned command from outside: node -e 0 (spawn, spawnCpu)', () => {
+    const s = measureSpawn(2);
+    expect(s.spawn.runs).toHaveLength(2);
+    for (const ms of s.spawn.runs) expect(ms).toBeGreaterThan(0);
+    // the children's CPU per run, from /proc/self/stat (Linux)
+    expect(s.spawnCpu.runs).toHaveLength(1);
+    expect(s.spawnCpu.runs[0]).toBeGreaterThan(0);
+    const parts = (spawn: number[], cpu: number) => ({
+      version: 1,
+      start: { runs: [80, 80] },
+      spawn: { runs: spawn },
+      spawnCpu: { runs: [cpu] },
+    });
+    const then = { version: 1, ms: 100, runs: [100], parts: parts([78, 76, 80], 70) };
+    const now = { version: 1, ms: 100, runs: [100], parts: parts([143, 150, 140], 105) };
+    expect(machineRange(now, then)).toEqual({
+      low: 1,
+      high: 1.83,
+      parts: { whole: 1, start: 1, spawn: 1.83, spawnCpu: 1.5 },
+    });
+    // a reference of before the spawn part (same parts version): compared on the others
+    const older = { ...then, parts: { version: 1, start: { runs: [80, 80] } } };
+    expect(machineRange(now, older)).toEqual({ low: 1, high: 1, parts: { whole: 1, start: 1 } });
+    expect(describeParts(now.parts)).toBe('start 80 ms, spawn 143 ms, spawnCpu 105 ms');
+  });
+
+  it('does not warn about the start-heavy figures of the boot of 2026-12-07, whose machine only the spawned start reads', () => {
+    // the whole command 1.34-1.47x (by all its runs and its halves), the start a process reads of
+    // itself 1.34x, node -e 0 from outside 78 -> 143 ms (1.83x) and its CPU 80 -> 120 ms
+    const ref = (whole: number[], start: number, spawn: number | undefined, spawnCpu: number) => ({
+      version: 1,
+      ms: median(whole),
+      runs: whole,
+      before: 5,
+      parts: {
+        version: 1,
+        start: { runs: [start, start, start, start, start, start], before: 3 },
+        ...(spawn === undefined
+          ? {}
+          : {
+              spawn: { runs: [spawn - 2, spawn, spawn + 2, spawn, spawn - 1, spawn + 1, spawn], before: 3 },
+              spawnCpu: { runs: [spawnCpu, spawnCpu], before: 1 },
+            }),
+      },
+    });
+    const then = ref([190, 190, 190, 190, 190, 190, 190, 190, 190, 190], 75, 78, 80);
+    const now = ref([254.6, 254.6, 254.6, 254.6, 254.6, 279.3, 279.3, 279.3, 279.3, 279.3], 100.5, 143, 120);
+    const earlier = {
+      benches: ['bench/baseline.bench.ts', 'bench/tui.bench.ts', 'bench/alerts.bench.ts'].map((file) => ({
+        file,
+        at: 'A',
+        loadAverage: 1,
+        reference: then,
+      })),
+      figures: [
+        // the earlier run's figures carried no spread
+        { name: 'baseline.q1_filter_ms', value: 359, unit: 'ms', bench: 'bench/baseline.bench.ts' },
+        { name: 'tui.first_frame_ms', value: 391.3, unit: 'ms', bench: 'bench/tui.bench.ts' },
+        { name: 'alerts.on', value: 0.0314, unit: 'cores', bench: 'bench/alerts.bench.ts' },
+        { name: 'alerts.overhead', value: 0.0039, unit: 'cores', bench: 'bench/alerts.bench.ts' },
+      ],
+    };
+    const figures = [
+      // jq over one file, median of 3 runs close together
+      { name: 'baseline.q1_filter_ms', value: 602, unit: 'ms', spread: 0.04, bench: 'bench/baseline.bench.ts' },
+      // 9 launches from 549.1 to 806.5 ms: (806.5 - 549.1) / 628.2
+      { name: 'tui.first_frame_ms', value: 628.2, unit: 'ms', spread: 0.41, bench: 'bench/tui.bench.ts' },
+      { name: 'alerts.on', value: 0.0346, unit: 'cores', bench: 'bench/alerts.bench.ts' },
+      {
+        name: 'alerts.overhead',
+        value: 0.0067,
+        unit: 'cores',
+        unjudged: 'on minus off of two single runs',
+        bench: 'bench/alerts.bench.ts',
+      },
+    ];
+    const refs = (r: object) => new Map(earlier.benches.map((b) => [b.file, r]));
+    const [q1, tui, on, overhead] = withPrevious(figures, earlier, refs(now));
+    // jq: within the machine's range, not judged; the browser: within its spread of the machine's
+    // nearest reading (1.6 <= 1.34 x 1.41), not worse
+    expect(q1.previous.worse).toBeNull();
+    expect(tui.previous.worse).toBe(false);
+    expect(overhead.previous.worse).toBeNull();
+    expect(q1.previous.machine).toEqual({ low: 1.34, high: 1.83 });
+    expect(formatPrevious(q1.previous)).toBe('359 (+67.7 %; machine ×1.34–1.83; spread 4 %: not judged)');
+    expect(on.previous.worse).toBe(false);
+    expect(formatPrevious(overhead.previous)).toBe(
+      '0.0039 (+71.8 %; machine ×1.34–1.83; not judged: on minus off of two single runs)',
+    );
+
+    // the references as they were (no spawned start): the browser's spread and the overhead's reason
+    // still keep them from warning; jq's 1.68x is beyond the machine's 1.47x and its 4 %: a warning
+    const plainNow = ref(now.runs, 100.5, undefined, 0);
+    const plainThen = ref(then.runs, 75, undefined, 0);
+    const asRun = { ...earlier, benches: earlier.benches.map((b) => ({ ...b, reference: plainThen })) };
+    const [q1b, tuib, , overheadb] = withPrevious(figures, asRun, refs(plainNow));
+    expect(tuib.previous).toMatchObject({ worse: false, machine: { low: 1.34, high: 1.47 }, spread: 0.41 });
+    expect(overheadb.previous.worse).toBeNull();
+    expect(q1b.previous).toMatchObject({ worse: true, machine: { low: 1.34, high: 1.47 } });
+  });
+
+  it('still warns about a real regression beyond a small spread, and judges a figure without spread as before', () => {
+    const steady = {
+      version: 1,
+      ms: 150,
+      runs: [148, 150, 152, 149, 151, 150],
+      before: 3,
+      parts: {
+        version: 1,
+        start: { runs: [80, 81, 79, 80] },
+        spawn: { runs: [78, 79, 77, 78] },
+        spawnCpu: { runs: [70] },
+      },
+    };
+    const earlier = {
+      benches: [{ file: 'bench/a.bench.ts', at: 'A', loadAverage: 1, reference: steady }],
+      figures: [
+        { name: 'n', value: 100, unit: 'ms', bench: 'bench/a.bench.ts' },
+        { name: 'wide', value: 100, unit: 'ms', bench: 'bench/a.bench.ts' },
+        { name: 'r', value: 1000, unit: 'records/s', bench: 'bench/a.bench.ts' },
+        // the earlier run's own spread counts too
+        { name: 'then', value: 100, unit: 'ms', spread: 0.3, bench: 'bench/a.bench.ts' },
+      ],
+    };
+    const now = [
+      { name: 'n', value: 120, unit: 'ms', spread: 0.08, bench: 'bench/a.bench.ts' },
+      { name: 'wide', value: 120, unit: 'ms', spread: 0.25, bench: 'bench/a.bench.ts' },
+      { name: 'r', value: 800, unit: 'records/s', spread: 0.1, bench: 'bench/a.bench.ts' },
+      { name: 'then', value: 125, unit: 'ms', spread: 0.02, bench: 'bench/a.bench.ts' },
+    ];
+    const [n, wide, r, then] = withPrevious(now, earlier, new Map([['bench/a.bench.ts', steady]]));
+    expect(n.previous).toEqual({ value: 100, at: 'A', load: 1, change: 0.2, spread: 0.08, worse: true });
+    expect(formatPrevious(n.previous)).toBe('100 (+20.0 %; spread 8 %) ⚠');
+    expect(wide.previous).toMatchObject({ spread: 0.25, worse: false });
+    expect(r.previous.worse).toBe(true);
+    expect(then.previous).toMatchObject({ spread: 0.3, worse: false });
+    // a machine slower by 10 %: 1.2 is beyond 1.1 x 1.08, still a warning
+    const slower = { ...steady, runs: steady.runs.map((x) => x * 1.1), parts: undefined };
+    const [n2, wide2] = withPrevious(now, earlier, new Map([['bench/a.bench.ts', slower]]));
+    expect(n2.previous).toMatchObject({ worse: true, machine: { low: 1.1, high: 1.1 } });
+    expect(wide2.previous).toMatchObject({ worse: false });
+    expect(judgeTime(1.2, { low: 1.1, high: 1.1 }, 0.08)).toBe(true);
+    expect(judgeTime(1.18, { low: 1.1, high: 1.1 }, 0.08)).toBe(false);
+    expect(judgeTime(1.3, { low: 0.9, high: 1.2 }, 0.1)).toBeNull();
+    // no spread, or one that is not a number of 0 or more: exactly the judgement without it
+    const m = { low: 0.9, high: 1.15 };
+    for (const [value, unit] of [
+      [105.1, 'ms'],
+      [121, 'ms'],
+      [116, 'ms'],
+      [94, 'records/s'],
+      [150, 'MiB'],
+    ] as const) {
+      const plain = compareFigure({ value, unit }, { value: 100 }, 'A', 1, m);
+      expect(plain).not.toHaveProperty('spread');
+      for (const spread of [undefined, -0.2, Number.NaN, '0.3', 0]) {
+        expect(compareFigure({ value, unit, spread }, { value: 100, spread }, 'A', 1, m)).toEqual(plain);
+      }
+    }
   });
 
   it('never corrects sizes, memory or paired figures', () => {
