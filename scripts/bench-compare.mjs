@@ -31,9 +31,9 @@
 //
 // A figure's own noise: a FIGURE line may say how far the bench's own runs of it spread (`spread`,
 // relative, e.g. (max - min) / median of its runs: 0.2 = 20 %). The larger of this run's and the
-// earlier run's spread then takes the place of WORSE_LIMIT when it is larger, in the plain
-// judgement and on both sides of the machine's range: such a figure is worse only beyond its
-// spread and beyond the machine. A figure whose change no run can judge (a difference of two
+// earlier run's spread then takes the place of WORSE_LIMIT for a warning when it is larger, in the
+// plain judgement and beyond the machine's range: such a figure is worse only beyond its spread and
+// beyond the machine; past WORSE_LIMIT but within its spread it is not judged (never "not worse"). A figure whose change no run can judge (a difference of two
 // single runs, each noisier than the difference) says so and why (`unjudged: 'reason'`): it is
 // shown with its change and "not judged", never warned about; the figures it is made of still are.
 // Sizes, memory, counts and figures that are themselves ratios of two things timed in the same
@@ -133,15 +133,18 @@ const round2 = (x) => Math.round(x * 100) / 100;
  * The judgement of a figure of time whose value moved by `ratio` (now over then, turned so that
  * above 1 is worse) on a machine whose change was `machine` ({ low, high }; undefined: none), with
  * the share `band` (WORSE_LIMIT, or the figure's spread when larger) allowed on top of it: true
- * (worse), false (not worse) or null (not judged: the machine's change explains it either way).
+ * (worse beyond the band and the slowest reading), false (within WORSE_LIMIT of the reading
+ * nearest to no change) or null (not judged: the machine's change or the figure's own spread
+ * explains it either way).
  * See the comment at the top.
  */
 export function judgeTime(ratio, machine, band = WORSE_LIMIT) {
-  const limit = 1 + band;
-  if (machine === undefined) return ratio > limit;
-  const nearest = Math.min(Math.max(1, machine.low), machine.high);
-  if (ratio > limit * Math.max(1, machine.high)) return true;
-  if (ratio <= limit * nearest) return false;
+  const nearest = machine === undefined ? 1 : Math.min(Math.max(1, machine.low), machine.high);
+  const slowest = machine === undefined ? 1 : Math.max(1, machine.high);
+  if (ratio > (1 + Math.max(WORSE_LIMIT, band)) * slowest) return true;
+  // within the limit of no change (or the nearest reading): not worse; a change past the limit
+  // but within the figure's own spread is neither shown worse nor passed as not worse
+  if (ratio <= (1 + WORSE_LIMIT) * nearest) return false;
   return null;
 }
 
@@ -153,6 +156,15 @@ export function machineSteady(m) {
 /** A figure's own spread (relative, finite, not negative), or 0 when it has none. */
 function spreadOf(f) {
   return typeof f?.spread === 'number' && Number.isFinite(f.spread) && f.spread >= 0 ? f.spread : 0;
+}
+
+/**
+ * The judgement of a plain change turned so that above 0 is worse: worse past `band` (the limit or
+ * the figure's spread), not worse within the limit, not judged (null) in between.
+ */
+function plainJudgement(worseBy, band) {
+  if (worseBy > band) return true;
+  return worseBy <= WORSE_LIMIT ? false : null;
 }
 
 /** The reason a figure gives for not being judged, or undefined. */
@@ -187,7 +199,7 @@ function compareValue(now, before, at, load, machine) {
   const base = { value: before.value, at: at ?? null, load: load ?? null, change, ...(spread > 0 ? { spread } : {}) };
   if (change === null || direction === null) return { ...base, worse: null };
   const band = Math.max(WORSE_LIMIT, spread);
-  const plain = direction === 'lower' ? change > band : change < -band;
+  const plain = plainJudgement(direction === 'lower' ? change : -change, band);
   const timed = !isPaired(now) && (SLOWER_RAISES.has(now.unit) || SLOWER_LOWERS.has(now.unit));
   if (!timed || machine === undefined || machineSteady(machine)) return { ...base, worse: plain };
   // the value's ratio turned so that above 1 is slower; a value that changed sign is judged plainly

@@ -354,10 +354,10 @@ describe('bench comparison with the previous run', () => {
     ];
     const refs = (r: object) => new Map(earlier.benches.map((b) => [b.file, r]));
     const [q1, tui, on, overhead] = withPrevious(figures, earlier, refs(now));
-    // jq: within the machine's range, not judged; the browser: within its spread of the machine's
-    // nearest reading (1.6 <= 1.34 x 1.41), not worse
+    // jq: within the machine's range, not judged; the browser: past the limit of the machine's
+    // nearest reading but within its spread of the slowest (1.6 <= 1.83 x 1.41): not judged either
     expect(q1.previous.worse).toBeNull();
-    expect(tui.previous.worse).toBe(false);
+    expect(tui.previous.worse).toBeNull();
     expect(overhead.previous.worse).toBeNull();
     expect(q1.previous.machine).toEqual({ low: 1.34, high: 1.83 });
     expect(formatPrevious(q1.previous)).toBe('359 (+67.7 %; machine ×1.34–1.83; spread 4 %: not judged)');
@@ -372,7 +372,8 @@ describe('bench comparison with the previous run', () => {
     const plainThen = ref(then.runs, 75, undefined, 0);
     const asRun = { ...earlier, benches: earlier.benches.map((b) => ({ ...b, reference: plainThen })) };
     const [q1b, tuib, , overheadb] = withPrevious(figures, asRun, refs(plainNow));
-    expect(tuib.previous).toMatchObject({ worse: false, machine: { low: 1.34, high: 1.47 }, spread: 0.41 });
+    expect(tuib.previous).toMatchObject({ worse: null, machine: { low: 1.34, high: 1.47 }, spread: 0.41 });
+    expect(formatPrevious(tuib.previous)).toBe('391.3 (+60.5 %; machine ×1.34–1.47; spread 41 %: not judged)');
     expect(overheadb.previous.worse).toBeNull();
     expect(q1b.previous).toMatchObject({ worse: true, machine: { low: 1.34, high: 1.47 } });
   });
@@ -409,16 +410,18 @@ describe('bench comparison with the previous run', () => {
     const [n, wide, r, then] = withPrevious(now, earlier, new Map([['bench/a.bench.ts', steady]]));
     expect(n.previous).toEqual({ value: 100, at: 'A', load: 1, change: 0.2, spread: 0.08, worse: true });
     expect(formatPrevious(n.previous)).toBe('100 (+20.0 %; spread 8 %) ⚠');
-    expect(wide.previous).toMatchObject({ spread: 0.25, worse: false });
+    // past the limit but within its own spread: neither a warning nor passed as not worse
+    expect(wide.previous).toMatchObject({ spread: 0.25, worse: null });
     expect(r.previous.worse).toBe(true);
-    expect(then.previous).toMatchObject({ spread: 0.3, worse: false });
+    expect(then.previous).toMatchObject({ spread: 0.3, worse: null });
     // a machine slower by 10 %: 1.2 is beyond 1.1 x 1.08, still a warning
     const slower = { ...steady, runs: steady.runs.map((x) => x * 1.1), parts: undefined };
     const [n2, wide2] = withPrevious(now, earlier, new Map([['bench/a.bench.ts', slower]]));
     expect(n2.previous).toMatchObject({ worse: true, machine: { low: 1.1, high: 1.1 } });
-    expect(wide2.previous).toMatchObject({ worse: false });
+    expect(wide2.previous).toMatchObject({ worse: null });
     expect(judgeTime(1.2, { low: 1.1, high: 1.1 }, 0.08)).toBe(true);
-    expect(judgeTime(1.18, { low: 1.1, high: 1.1 }, 0.08)).toBe(false);
+    expect(judgeTime(1.18, { low: 1.1, high: 1.1 }, 0.08)).toBeNull();
+    expect(judgeTime(1.15, { low: 1.1, high: 1.1 }, 0.08)).toBe(false);
     expect(judgeTime(1.3, { low: 0.9, high: 1.2 }, 0.1)).toBeNull();
     // no spread, or one that is not a number of 0 or more: exactly the judgement without it
     const m = { low: 0.9, high: 1.15 };
