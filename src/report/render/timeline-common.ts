@@ -74,20 +74,21 @@ export interface SeriesLine {
   readonly last: number | undefined;
 }
 
-/** The key series worth drawing (non-empty, not flat zero), resampled to `width` buckets. */
+/**
+ * The key series worth drawing (non-empty, not flat zero), resampled to buckets of `width` at
+ * most, all on one time axis: a series polled less often than another has fewer buckets of its
+ * own, drawn stretched to the same number of cells, so that a column means the same time in
+ * every line.
+ */
 export function seriesLines(t: Timeline, width: number): SeriesLine[] {
-  const out: SeriesLine[] = [];
-  for (const s of t.series as Series[]) {
-    if (s.values.length === 0 || s.values.every((v) => v === 0)) continue;
-    // never more slices than polling rounds (points a second or more apart), so no false gaps
-    let rounds = 0;
-    let prev: bigint | undefined;
-    for (const time of s.times) {
-      if (prev === undefined || time - prev >= 1_000_000_000n) rounds++;
-      prev = time;
-    }
-    const values = resample(s.times, s.values, t.since, t.until, Math.max(1, Math.min(width, rounds)), 'max');
-    out.push({
+  const drawn = (t.series as Series[]).filter((s) => s.values.length > 0 && !s.values.every((v) => v === 0));
+  // never more buckets than polling rounds (points a second or more apart), so no false gaps
+  const buckets = drawn.map((s) => Math.max(1, Math.min(width, pollingRounds(s.times))));
+  const cells = Math.max(1, ...buckets);
+  return drawn.map((s, i) => {
+    const own = resample(s.times, s.values, t.since, t.until, buckets[i] as number, 'max');
+    const values = stretch(own, cells);
+    return {
       name: s.name,
       unit: s.unit,
       spark: sparkline(values),
@@ -95,7 +96,23 @@ export function seriesLines(t: Timeline, width: number): SeriesLine[] {
       min: Math.min(...s.values),
       max: Math.max(...s.values),
       last: s.values[s.values.length - 1],
-    });
+    };
+  });
+}
+
+/** The polling rounds among `times`: points a second or more after the one before. */
+function pollingRounds(times: readonly bigint[]): number {
+  let rounds = 0;
+  let prev: bigint | undefined;
+  for (const time of times) {
+    if (prev === undefined || time - prev >= 1_000_000_000n) rounds++;
+    prev = time;
   }
-  return out;
+  return rounds;
+}
+
+/** `values` (buckets of one window) drawn over `cells` cells of the same window: each cell shows the bucket its middle falls in. */
+function stretch(values: readonly number[], cells: number): number[] {
+  if (values.length >= cells) return [...values];
+  return Array.from({ length: cells }, (_, c) => values[Math.floor(((c + 0.5) * values.length) / cells)] as number);
 }
