@@ -18,7 +18,10 @@ export interface ChangeGroup {
   /** distinct entities, most severe and earliest first */
   readonly entities: readonly string[];
   readonly first: bigint;
+  /** the latest end, or the window's end when one is still open */
   readonly last: bigint;
+  /** how many of them are still open at the window's end (their end is not known) */
+  readonly open: number;
 }
 
 /** A headline figure: its value at the end of the window and at its start. */
@@ -80,16 +83,20 @@ export function summarizeTimeline(t: Timeline): Summary {
     );
   const byKind = new Map<
     string,
-    { count: number; severity: Severity; entities: string[]; first: bigint; last: bigint }
+    { count: number; severity: Severity; entities: string[]; first: bigint; last: bigint; open: number }
   >();
   for (const e of t.events) {
     let g = byKind.get(e.kind);
     if (g === undefined)
-      byKind.set(e.kind, (g = { count: 0, severity: e.severity, entities: [], first: e.start, last: e.start }));
+      byKind.set(
+        e.kind,
+        (g = { count: 0, severity: e.severity, entities: [], first: e.start, last: e.start, open: 0 }),
+      );
     g.count++;
     g.severity = maxSeverity(g.severity, e.severity);
     if (!g.entities.includes(e.entity)) g.entities.push(e.entity);
     if (e.start < g.first) g.first = e.start;
+    if (e.type === 'interval' && e.end === null) g.open++;
     const end = e.end ?? t.until;
     if (end > g.last) g.last = end;
   }

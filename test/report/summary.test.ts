@@ -43,6 +43,24 @@ describe('summary of the incident scenario, ten minutes in', () => {
     expect(text).not.toContain('\u001b');
   });
 
+  it('never dates a kind still open to the end of the window: it says how many are open', () => {
+    const catalog = summary.changes.find((c) => c.kind === 'iceberg.catalog-unreachable');
+    expect(catalog).toMatchObject({ count: 1, open: 1 });
+    const member = summary.changes.find((c) => c.kind === 'upgrade.member-down');
+    expect(member?.open).toBe(0);
+    const text = renderSummaryText(summary);
+    const line = (kind: string): string => text.split('\n').find((l) => l.includes(` ${kind} ×`)) ?? '';
+    // the outage is ongoing at 00:10:00: not "00:08:00–00:10:00", which reads as an end seen
+    expect(line('iceberg.catalog-unreachable')).toMatch(/\(from 00:0\d:\d\d, still open\)$/);
+    expect(line('upgrade.member-down')).toMatch(/\(00:\d\d:\d\d–00:\d\d:\d\d\)$/);
+    const doc = JSON.parse(renderSummaryJson(summary)) as { changes: { kind: string; open: number; last: string }[] };
+    expect(doc.changes.find((c) => c.kind === 'iceberg.catalog-unreachable')).toMatchObject({
+      open: 1,
+      last: '2026-01-01T00:10:00.000000000Z',
+    });
+    expect(doc.changes.every((c) => Number.isInteger(c.open) && c.open >= 0)).toBe(true);
+  });
+
   it('is JSON with the abnormal events in full', () => {
     const doc = JSON.parse(renderSummaryJson(summary)) as {
       abnormal: { kind: string; ongoing: boolean }[];

@@ -40,6 +40,8 @@ export function summaryToJson(s: Summary): { [key: string]: JsonValue } {
       entities: [...c.entities],
       first: formatTimestamp(c.first),
       last: formatTimestamp(c.last),
+      // additive: how many are still open at `until` (`last` is then `until`, not an end seen)
+      open: c.open,
     })),
     events: s.eventCount,
     figures: s.figures.map((f) => ({

@@ -5,7 +5,7 @@
 import { formatHumanDuration } from '../../api/codec/duration.ts';
 import { formatTimestampShort } from '../../api/codec/timestamp.ts';
 import { sanitizeCell } from '../../api/safe-text.ts';
-import type { Summary } from '../summary.ts';
+import type { ChangeGroup, Summary } from '../summary.ts';
 import { formatCount, formatSpan } from '../format-units.ts';
 import { paint } from './color.ts';
 import { staleNote } from './freshness.ts';
@@ -58,9 +58,7 @@ export function renderSummaryText(s: Summary, opts: { color: boolean } = { color
     for (const c of s.changes.slice(0, MAX_CHANGES)) {
       const more = c.entities.length > 2 ? ` +${c.entities.length - 2} more` : '';
       const who = c.entities.slice(0, 2).map(sanitizeCell).join(', ');
-      out.push(
-        `  ${MARK[c.severity] ?? c.severity} ${c.kind} ×${c.count}: ${who}${more} (${clock(c.first)}–${clock(c.last)})`,
-      );
+      out.push(`  ${MARK[c.severity] ?? c.severity} ${c.kind} ×${c.count}: ${who}${more} (${span(c)})`);
     }
     if (s.changes.length > MAX_CHANGES) out.push(`  … and ${s.changes.length - MAX_CHANGES} more kinds`);
   }
@@ -88,4 +86,14 @@ export function renderSummaryText(s: Summary, opts: { color: boolean } = { color
     );
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * When a kind's changes happened: first start to latest end when all ended; while some are still
+ * open, from the first start and how many are open (not to the window's end, which would read as
+ * a time they were seen to end).
+ */
+function span(c: ChangeGroup): string {
+  if (c.open === 0) return `${clock(c.first)}–${clock(c.last)}`;
+  return `from ${clock(c.first)}, ${c.open === c.count ? 'still open' : `${c.open} of ${c.count} still open`}`;
 }
