@@ -48,6 +48,7 @@ import { computeTrends } from '../src/report/trends/index.ts';
 import { startSimServer } from '../src/sim/index.ts';
 import { listPollRecord } from './lib/list-poll.ts';
 import { reportFigure, round, spreadOf, timeIt } from './lib/figures.ts';
+import { childCpuMs } from './lib/alternation.ts';
 
 const CONNECTIONS = 10_000;
 const POLLS = 100;
@@ -99,17 +100,6 @@ const JQ_Q3_NAIVE = `${JQ_ROWS}
 | ${JQ_TOP}`;
 
 // --- helpers ----------------------------------------------------------------------------------
-
-/** CPU seconds of this process's waited-for children (Linux /proc; NaN elsewhere). */
-function childCpuMs(): number {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[13]) + Number(f[14])) * 10; // cutime + cstime, 100 ticks per second
-  } catch {
-    return Number.NaN;
-  }
-}
 
 interface Run {
   out: string;

@@ -28,7 +28,7 @@ export interface Timings {
 }
 
 /** CPU ms of this process's waited-for children (Linux /proc, 10 ms ticks; NaN elsewhere). */
-function childCpuMs(): number {
+export function childCpuMs(): number {
   try {
     const stat = readFileSync('/proc/self/stat', 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
