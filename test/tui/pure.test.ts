@@ -231,6 +231,28 @@ describe('fitting 80 columns', () => {
     expect(holdLast([Number.NaN, 1, Number.NaN, Number.NaN, 3, Number.NaN])).toEqual([Number.NaN, 1, 1, 1, 3, 3]);
   });
 
+  it('draws every partition of a topic on the same columns: one first seen later starts later', async () => {
+    const { partitionLagSparks } = await import('../../src/tui/data/histories.ts');
+    const t0 = 1_767_225_600_000_000_000n;
+    const poll = (i: number) => ({ startTime: t0 + BigInt(i) * 30_000_000_000n, scheduledTime: 0n }) as never;
+    const row = (partitionId: number, lag: number) => ({
+      shadowLinkName: 'l',
+      topicName: 't',
+      partitionId,
+      lag: BigInt(lag),
+    });
+    const samples = [];
+    for (let i = 0; i < 6; i++) {
+      samples.push({ poll: poll(i), row: row(0, 10 * (i + 1)) });
+      // partition 1 appears at the fourth poll
+      if (i >= 3) samples.push({ poll: poll(i), row: row(1, 60) });
+    }
+    const sparks = partitionLagSparks(samples, 'l', 't', t0, t0 + 150_000_000_000n);
+    expect(sparks.get('0')).toBe('▂▃▅▆▇█ 60');
+    // before: '███ 60', as if it had lagged since the first poll
+    expect(sparks.get('1')).toBe('   ███ 60');
+  });
+
   it('shrinks times to what differs between rows', async () => {
     const { compactTimeFormat } = await import('../../src/tui/time-format.ts');
     const day = 1_767_225_600_000_000_000n;

@@ -82,6 +82,21 @@ export function holdLast(values: readonly number[]): number[] {
   return out;
 }
 
+/** A partition's values in the topic's columns (`column`: a poll time's index); NaN where it was not seen. */
+function onAxis(
+  e: { times: bigint[]; values: number[] },
+  column: ReadonlyMap<bigint, number>,
+  width: number,
+): number[] {
+  const out = new Array<number>(width).fill(Number.NaN);
+  e.times.forEach((t, i) => {
+    const c = column.get(t);
+    if (c !== undefined)
+      out[c] = Math.max(Number.isNaN(out[c] as number) ? -Infinity : (out[c] as number), e.values[i] as number);
+  });
+  return out;
+}
+
 /** Per partition id of one topic, a lag sparkline over [since, until] and the latest lag. */
 export function partitionLagSparks(
   samples: readonly Sample[],
@@ -102,9 +117,15 @@ export function partitionLagSparks(
   }
   const out = new Map<string, string>();
   const width = 30;
+  // one column per poll of the topic when they fit, the same columns for every partition: a
+  // partition first seen later starts later in its line, not at its start
+  const axis = [...new Set([...series.values()].flatMap((e) => e.times))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const column = new Map(axis.map((t, i) => [t, i]));
   for (const [key, e] of series) {
     const values =
-      e.values.length <= width ? e.values : holdLast(resample(e.times, e.values, since, until, width, 'max'));
+      axis.length <= width
+        ? onAxis(e, column, axis.length)
+        : holdLast(resample(e.times, e.values, since, until, width, 'max'));
     const last = e.values[e.values.length - 1] ?? 0;
     out.set(key, `${sparkline(values)} ${formatCount(last)}`);
   }
