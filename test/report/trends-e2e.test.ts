@@ -65,6 +65,17 @@ describe('trends from a recorded database', () => {
     expect(doc.overall).toBe(Number([...perClient.values()].reduce((a, b) => a + b, 0n)) / seconds);
   });
 
+  it('the table names its headline column for what it is: a mean rate over the window, a count at its end', async () => {
+    const header = async (...args: string[]): Promise<string[]> => {
+      const r = await runFlightrec(['--db', db, 'trends', ...args]);
+      expect(r.code, r.err).toBe(0);
+      return (r.out.split('\n').find((l) => l.includes('SERIES')) ?? '').trim().split(/\s{2,}/);
+    };
+    expect(await header('fetch-bytes', '--by', 'client')).toEqual(['CLIENT', 'MEAN RATE', 'SERIES', 'SCALE']);
+    expect((await header('batch-size', '--by', 'client'))[1]).toBe('MEAN SIZE');
+    expect((await header('connections', '--by', 'state'))[1]).toBe('AT END');
+  });
+
   it('the storm shows on the timeline of the same database', async () => {
     const r = await runFlightrec(['--db', db, '-o', 'json', 'timeline', '--min-severity', 'warn']);
     const doc = JSON.parse(r.out) as { events: { kind: string; entity: string }[] };

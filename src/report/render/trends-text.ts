@@ -65,6 +65,17 @@ export function scaleText(unit: string, s: { min: number; max: number } | undefi
   return `${formatTrendValue(unit, s.min)}..${formatTrendValue(unit, s.max)}${u}`;
 }
 
+/**
+ * The headline column's name, saying what its figure is: the count or lag at the window's end
+ * (not "now": the window may end in the past), a rate as the increase over the window divided by
+ * its length, a batch size as bytes over batches of the window.
+ */
+export function valueHeader(r: Pick<TrendsResult, 'metric' | 'unit'>): string {
+  if (r.metric === 'connections') return 'AT END';
+  if (r.unit === 'records') return 'LAG AT END';
+  return r.metric === 'batch-size' ? 'MEAN SIZE' : 'MEAN RATE';
+}
+
 /** The rows as a table view; every sparkline says its scale (min..max in the unit). */
 export function trendsView(r: TrendsResult, wide = false, scale: SparkScale = 'row'): TableView {
   const shared = scale === 'shared' ? sharedScale(r) : undefined;
@@ -74,7 +85,7 @@ export function trendsView(r: TrendsResult, wide = false, scale: SparkScale = 'r
     ...(r.by === 'connection' ? [{ id: 'label', header: 'CLIENT', align: 'left' as const }] : []),
     {
       id: 'value',
-      header: r.metric === 'connections' ? 'NOW' : r.unit === 'records' ? 'LAG' : 'VALUE',
+      header: valueHeader(r),
       align: 'right' as const,
     },
     ...(lag ? [{ id: 'trend', header: 'TREND', align: 'left' as const }] : []),
