@@ -33,9 +33,10 @@
 // relative, e.g. (max - min) / median of its runs: 0.2 = 20 %). The larger of this run's and the
 // earlier run's spread then takes the place of WORSE_LIMIT for a warning when it is larger, in the
 // plain judgement and beyond the machine's range: such a figure is worse only beyond its spread and
-// beyond the machine; past WORSE_LIMIT but within its spread it is not judged (never "not worse"). A figure whose change no run can judge (a difference of two
-// single runs, each noisier than the difference) says so and why (`unjudged: 'reason'`): it is
-// shown with its change and "not judged", never warned about; the figures it is made of still are.
+// beyond the machine; past WORSE_LIMIT but within its spread it is not judged (never "not worse").
+// A figure whose change no run can judge (a difference of two single runs, each noisier than the
+// difference) says so and why (`unjudged: 'reason'`): it is shown with its change and "not
+// judged", never warned about; the figures it is made of still are.
 // Sizes, memory, counts and figures that are themselves ratios of two things timed in the same
 // run (unit x, names *_ratio or ratio.*) are judged on their plain change, never corrected. The
 // plain change is always kept and shown.

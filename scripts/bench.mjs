@@ -26,7 +26,7 @@
 // it, "not judged" in the table when one does, and the plain change when the machine did not change
 // or was not measured then. Figures that are ratios of two things timed in the same run (unit x,
 // *_ratio) are judged on their plain change. A FIGURE line may also give `spread` (how far the
-// bench's own runs of it spread, relative: a change within it is not worse) and `unjudged` (why
+// bench's own runs of it spread, relative: a change within it is not judged) and `unjudged` (why
 // its change cannot be judged: shown, never warned about).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -196,7 +196,7 @@ function renderTable(result) {
     `"Before" is the same figure in the run before this bench's (its change; ⚠ worse by more than ${WORSE_LIMIT * 100} %). ` +
       `"Machine ×a–b": a fixed work and its parts, timed before and after the bench (scripts/bench-reference.mjs), took a to b times as long as at that run; ` +
       `a figure of time is ⚠ only when it is worse beyond all of them, and "not judged" when the machine's change may explain it. ` +
-      `"Spread": how far the bench's own runs of the figure spread; a change within it is not worse.`,
+      `"Spread": how far the bench's own runs of the figure spread; a change within it is not judged.`,
     '',
     '| figure | value | unit | goal | met | before | bench |',
     '|---|---:|---|---|:---:|---:|---|',
@@ -347,6 +347,14 @@ async function main() {
     (f) => f.previous?.worse === null && f.previous.machine !== undefined && f.previous.unjudged === undefined,
   );
   const declined = compared.filter((f) => typeof f.previous?.unjudged === 'string');
+  // on a steady machine, a change past the limit but within the figure's own spread
+  const noisy = compared.filter(
+    (f) =>
+      f.previous?.worse === null &&
+      f.previous.machine === undefined &&
+      typeof f.previous.spread === 'number' &&
+      f.previous.unjudged === undefined,
+  );
   const ranges = unjudged.map((f) => f.previous.machine);
   const span =
     ranges.length === 0
@@ -357,12 +365,13 @@ async function main() {
       (unjudged.length > 0
         ? `; ${unjudged.length} figure(s) of time not judged: the machine changed by ${span} since, which explains them either way`
         : '') +
+      (noisy.length > 0 ? `; ${noisy.length} figure(s) not judged: within their own runs' spread` : '') +
       (declined.length > 0
         ? `; ${declined.length} figure(s) not judged by their bench's word (the reason below)`
         : '') +
       '\n',
   );
-  for (const f of [...unjudged, ...declined]) {
+  for (const f of [...unjudged, ...noisy, ...declined]) {
     process.stdout.write(`  not judged: ${f.name} = ${f.value} ${f.unit}, before ${formatPrevious(f.previous)}\n`);
   }
   for (const f of worse) {
