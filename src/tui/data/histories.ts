@@ -119,7 +119,9 @@ export function partitionLagSparks(
   const width = 30;
   // one column per poll of the topic when they fit, the same columns for every partition: a
   // partition first seen later starts later in its line, not at its start
-  const axis = [...new Set([...series.values()].flatMap((e) => e.times))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const times = new Set<bigint>();
+  for (const e of series.values()) for (const t of e.times) times.add(t);
+  const axis = [...times].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const column = new Map(axis.map((t, i) => [t, i]));
   for (const [key, e] of series) {
     const values =
