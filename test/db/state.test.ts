@@ -197,11 +197,12 @@ forEachEngine('stateAt, samples and entity history against a brute-force model',
   });
 
   it('survives sealing and a read-only reopen with the same answers', () => {
-    const before = probes.map((at) => reader.stateAt('connections', at).rows);
+    // the answers before sealing are the model's (the first test compares every probe with it):
+    // compared with the model, not read again, which takes seconds on PostgreSQL
     writer.close();
     const ro = openDatabase(path, { readonly: true });
     const r2 = createHistoryReader(ro);
-    expect(probes.map((at) => r2.stateAt('connections', at).rows)).toEqual(before);
+    expect(probes.map((at) => r2.stateAt('connections', at).rows)).toEqual(probes.map((at) => modelState(calls, at)));
     ro.close();
   });
 });
