@@ -231,7 +231,7 @@ function expectPinBoundRight(db: FlightrecDb): void {
 describeWithServer('fleet reads ahead on PostgreSQL', () => {
   let pgt: PgTarget;
   beforeAll(async () => {
-    pgt = await freshPgTarget();
+    pgt = await freshPgTarget({ migrated: true });
     await record(pgt.target);
   }, 300_000);
   afterAll(() => pgt.drop());
