@@ -89,7 +89,7 @@ describe('collect --webhook', () => {
 
 describeWithServer('collect --webhook on a PostgreSQL store', () => {
   it('delivers the events timeline computes afterwards (the polls written by the store thread, read by the worker)', async () => {
-    const pg = await freshPgTarget();
+    const pg = await freshPgTarget({ migrated: true });
     try {
       await deliversTheTimeline(pg.target);
     } finally {

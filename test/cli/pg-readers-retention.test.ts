@@ -22,7 +22,7 @@ describeWithServer('every reader on PostgreSQL answers as on SQLite after retent
 
   it('retention on both: rollups written by the rollup worker; trends, timeline, summary over them answer the same', async () => {
     const sqlite = tmp.path('retained.db');
-    const pgr = await freshPgTarget();
+    const pgr = await freshPgTarget({ migrated: true });
     try {
       const rec = [
         '--cluster',

@@ -57,7 +57,7 @@ async function same(args: readonly string[]): Promise<CliRun> {
 
 describeWithServer('every reader on PostgreSQL answers as on SQLite', () => {
   beforeAll(async () => {
-    pgt = await freshPgTarget();
+    pgt = await freshPgTarget({ migrated: true });
     await record(file);
     await record(pgt.target);
   }, 240_000);

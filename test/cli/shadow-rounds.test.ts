@@ -44,7 +44,7 @@ const keyOf = (s: Sample): string => [s.time, s.row.shadowLinkName, s.row.topicN
 
 describeWithServer('shadow samples: one per entity per round, raw history by --source', () => {
   beforeAll(async () => {
-    pgt = await freshPgTarget();
+    pgt = await freshPgTarget({ migrated: true });
     await record(file);
     await record(pgt.target);
   }, 240_000);

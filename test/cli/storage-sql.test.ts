@@ -115,7 +115,7 @@ const checkOf = (label: string): ((rows: Rows, db: string) => Promise<void>) | u
 
 describeWithServer("docs/storage.md's example SQL on both engines", () => {
   beforeAll(async () => {
-    pgt = await freshPgTarget();
+    pgt = await freshPgTarget({ migrated: true });
     for (const db of [file, pgt.target]) {
       // the demo's scenario; its broker outage (2m to 5m) leaves connections that vanished
       const r = await runFlightrec(['--db', db, 'collect', '--simulate', 'incident', '--for', '12m']);

@@ -248,7 +248,7 @@ describe('real durations and answer rows under collect --simulate --speed 1 (sql
 
 describeWithServer('real durations and answer rows under collect --simulate --speed 1 (postgres)', () => {
   it('every poll has a real duration and the rows its answer carried', async () => {
-    const t = await freshPgTarget();
+    const t = await freshPgTarget({ migrated: true });
     try {
       await realSpeedChecks(t.target);
     } finally {
@@ -260,7 +260,7 @@ describeWithServer('real durations and answer rows under collect --simulate --sp
 let pgt: PgTarget | undefined;
 describeWithServer('trustworthy answers (postgres)', () => {
   beforeAll(async () => {
-    pgt = await freshPgTarget();
+    pgt = await freshPgTarget({ migrated: true });
     await runQuietAndIncident(pgt.target, false);
   }, 240_000);
   afterAll(async () => {
