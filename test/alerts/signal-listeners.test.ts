@@ -32,6 +32,21 @@ async function warningsDuring(run: () => Promise<void>): Promise<string[]> {
   return seen;
 }
 
+/** A queue whose every delivery waits for `gate`, then succeeds. */
+function queueWaitingFor(gate: Promise<void>): DeliveryQueue<string> {
+  return new DeliveryQueue<string>({
+    capacity: 10,
+    batch: 1,
+    retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
+    send: async () => {
+      await gate;
+      return { ok: true, status: 200 };
+    },
+    line: () => {},
+    name: 'test',
+  });
+}
+
 describe('signal listeners of the alert receivers', () => {
   it('a poster leaves no listener on the caller’s signal after each request, answered or failed', async () => {
     const server = await startLoopbackServer((r, res) => answer(res, r.path === '/fail' ? 503 : 200, '{}'));
@@ -65,17 +80,7 @@ describe('signal listeners of the alert receivers', () => {
   it('waiting for a queue to be idle leaves no listener on the signal it was given', async () => {
     let release = (): void => {};
     const gate = new Promise<void>((r) => (release = r));
-    const queue = new DeliveryQueue<string>({
-      capacity: 10,
-      batch: 1,
-      retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
-      send: async () => {
-        await gate;
-        return { ok: true, status: 200 };
-      },
-      line: () => {},
-      name: 'test',
-    });
+    const queue = queueWaitingFor(gate);
     const deadline = new AbortController();
     queue.push('a', 'a');
     queue.push('b', 'b');
@@ -87,17 +92,7 @@ describe('signal listeners of the alert receivers', () => {
     expect(getEventListeners(deadline.signal, 'abort')).toHaveLength(0);
     // an aborted wait ends at once, its listener gone too
     const stuck = new Promise<void>(() => {});
-    const blocked = new DeliveryQueue<string>({
-      capacity: 10,
-      batch: 1,
-      retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
-      send: async () => {
-        await stuck;
-        return { ok: true, status: 200 };
-      },
-      line: () => {},
-      name: 'test',
-    });
+    const blocked = queueWaitingFor(stuck);
     blocked.push('c', 'c');
     const cut = new AbortController();
     const waiting = blocked.idle(cut.signal);
