@@ -13,6 +13,7 @@ import { colourDisabled, pickTheme } from '../../src/tui/theme.ts';
 import { helpLines } from '../../src/tui/components/HelpView.tsx';
 import { KEYMAP } from '../../src/tui/keymap.ts';
 import type { KafkaConnection } from '../../src/api/schema/connection.ts';
+import type { PollRow } from '../../src/api/schema/resources.ts';
 
 const S = 1_000_000_000n;
 const BASE = 1_767_225_600n * S; // 2026-01-01T00:00:00Z
@@ -234,7 +235,11 @@ describe('fitting 80 columns', () => {
   it('draws every partition of a topic on the same columns: one first seen later starts later', async () => {
     const { partitionLagSparks } = await import('../../src/tui/data/histories.ts');
     const t0 = 1_767_225_600_000_000_000n;
-    const poll = (i: number) => ({ startTime: t0 + BigInt(i) * 30_000_000_000n, scheduledTime: 0n }) as never;
+    // only the poll's times are read
+    const poll = (i: number): PollRow => {
+      const times: Partial<PollRow> = { startTime: t0 + BigInt(i) * 30_000_000_000n, scheduledTime: 0n };
+      return times as PollRow;
+    };
     const row = (partitionId: number, lag: number) => ({
       shadowLinkName: 'l',
       topicName: 't',
